@@ -1,0 +1,40 @@
+# memplan: `make demo` and `make test` do all set-up on a fresh Debian machine.
+BUILD     ?= build
+ASAN      ?= build-asan
+JOBS      ?= $(shell nproc)
+CMAKE_GEN ?= -G "Unix Makefiles"
+DEMO_OUT  ?= demo-out
+
+.PHONY: all deps build build-asan test test-asan demo bench clean
+
+all: build
+
+deps:
+	./scripts/install-deps.sh
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DMEMPLAN_WERROR=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
+
+build-asan: deps
+	cmake -S . -B $(ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMEMPLAN_SANITIZE=ON \
+	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON >/dev/null
+	cmake --build $(ASAN) -j $(JOBS)
+
+# All tests, in a release build and again under ASan/UBSan.
+test: build build-asan
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	@mkdir -p $(DEMO_OUT)
+	$(BUILD)/cli/memplan plan examples/mobilenet_v2.onnx --json $(DEMO_OUT)/mobilenet_v2.plan.json \
+	  --svg $(DEMO_OUT)/mobilenet_v2.svg --html $(DEMO_OUT)/mobilenet_v2.html
+	@echo "wrote $(DEMO_OUT)/mobilenet_v2.plan.json, .svg and .html"
+
+bench: build
+	./bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) $(DEMO_OUT)

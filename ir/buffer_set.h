@@ -1,0 +1,35 @@
+// The packing problem's input: buffers (alias sets) with sizes and closed live
+// ranges on the flattened schedule. Produced by analysis/ from a Program, or
+// read directly from a lifetime CSV (io/csv_reader.h).
+//
+// Example: the MiniMalloc row `b1,0,3,4` (half-open [0,3)) becomes
+//   Buffer{name = "b1", size = 4, start = 0, end = 2}.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/units.h"
+
+namespace memplan {
+
+struct Buffer {
+  std::string name;
+  std::vector<ValueId> values;        // alias-set members; empty for CSV input
+  Bytes size = 0;                     // bytes of storage
+  Bytes alignment = 1;                // required offset alignment (>= 1)
+  TimeStep start = 0;                 // first live time step (inclusive)
+  TimeStep end = 0;                   // last live time step (inclusive), >= start
+  Lifetime lifetime = Lifetime::kTransient;
+  std::optional<MemorySpace> space;   // pinned memory space, if any
+  std::vector<TimeStep> use_times;    // sorted, unique times of ops reading it
+};
+
+struct BufferSet {
+  std::string input;                  // where the buffers came from
+  TimeStep time_steps = 0;            // every live range lies in [0, time_steps)
+  std::vector<Buffer> buffers;        // BufferId = index
+};
+
+}  // namespace memplan

@@ -1,0 +1,17 @@
+#include "ir/diagnostic.h"
+
+#include <string>
+
+namespace memplan {
+
+absl::Status LocatedError(std::string_view path, SourceLocation loc, std::string_view message) {
+  std::string text(path);
+  if (loc.line > 0) {
+    text += ":" + std::to_string(loc.line) + ":" + std::to_string(loc.column);
+  }
+  text += ": error: ";
+  text += message;
+  return absl::InvalidArgumentError(text);
+}
+
+}  // namespace memplan

@@ -1,0 +1,16 @@
+// Located errors: every bad-input error reads `path:line:col: error: message`.
+#pragma once
+
+#include <string_view>
+
+#include "absl/status/status.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+// InvalidArgument status whose message is `path:line:col: error: message`
+// (`path: error: message` when the location is unknown). Callers map
+// InvalidArgument to exit code 2.
+absl::Status LocatedError(std::string_view path, SourceLocation loc, std::string_view message);
+
+}  // namespace memplan

@@ -1,0 +1,88 @@
+// A memory plan: where every buffer lives (space, offset) over its live range,
+// which async copies move it, and summary figures. Produced by the planners
+// (packing/, msa/), checked by verify/, written and read by io/json_plan.h.
+// Offsets are absolute within their memory space; pools of one space are laid
+// out one after another (pool offset + offset inside the pool).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/units.h"
+
+namespace memplan {
+
+// One residency segment: the buffer occupies [offset, offset + size) of
+// `space` during the closed time range [start, end].
+struct Allocation {
+  MemorySpace space = kDefaultSpace;
+  Bytes offset = 0;
+  TimeStep start = 0;
+  TimeStep end = 0;
+  bool operator==(const Allocation&) const = default;
+};
+
+struct BufferPlacement {
+  std::string pool;                    // pool name, e.g. "transient"
+  std::vector<Allocation> allocations; // one for plain packing, more with MSA
+};
+
+enum class CopyKind : std::uint8_t { kPrefetch, kEviction };
+
+// An asynchronous copy (copy-start at `start`, copy-done at `done`).
+struct AsyncCopy {
+  BufferId buffer = kNoId;
+  CopyKind kind = CopyKind::kPrefetch;
+  MemorySpace from_space = kDefaultSpace;
+  MemorySpace to_space = kAlternateSpace;
+  TimeStep start = 0;
+  TimeStep done = 0;
+  Bytes bytes = 0;
+};
+
+struct SpaceInfo {
+  std::string name;                    // "default", "alternate"
+  MemorySpace id = kDefaultSpace;
+  std::optional<Bytes> capacity;       // nullopt: unbounded
+  Bytes peak = 0;                      // highest offset + size used
+};
+
+struct PoolInfo {
+  std::string name;                    // lifetime name: transient, constant, ...
+  MemorySpace space = kDefaultSpace;
+  Bytes offset = 0;                    // base of the pool within its space
+  Bytes size = 0;                      // bytes the pool spans (its peak)
+  Bytes lower_bound = 0;               // max live bytes of the pool's buffers
+  std::int64_t buffers = 0;            // number of buffers in the pool
+  Bytes total_bytes = 0;               // sum of their sizes
+};
+
+// Memory-space-assignment statistics (present when fast memory is planned).
+struct MsaStats {
+  double estimated_time_s = 0;
+  double time_all_default_s = 0;
+  double time_all_fast_s = 0;
+  std::int64_t prefetches = 0;
+  std::int64_t evictions = 0;
+  Bytes prefetch_bytes = 0;
+  Bytes eviction_bytes = 0;
+  std::int64_t max_outstanding_copies = 0;
+};
+
+struct Plan {
+  std::string input;
+  std::string algorithm;               // the packing algorithm that won
+  TimeStep time_steps = 0;
+  Bytes alignment = 1;
+  Bytes lower_bound = 0;               // transient pool, default space
+  Bytes peak = 0;                      // transient pool, default space
+  bool verified = false;
+  std::vector<SpaceInfo> spaces;
+  std::vector<PoolInfo> pools;
+  std::vector<BufferPlacement> placements;  // parallel to BufferSet::buffers
+  std::vector<AsyncCopy> copies;
+  std::optional<MsaStats> msa;
+};
+
+}  // namespace memplan

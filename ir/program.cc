@@ -1,0 +1,25 @@
+#include "ir/program.h"
+
+namespace memplan {
+
+ComputationId Program::FindComputation(std::string_view name) const {
+  for (ComputationId c = 0; c < static_cast<ComputationId>(computations.size()); ++c) {
+    if (computations[c].name == name) return c;
+  }
+  return kNoId;
+}
+
+ValueId Program::FindValue(std::string_view name) const {
+  for (ValueId v = 0; v < static_cast<ValueId>(values.size()); ++v) {
+    if (values[v].name == name) return v;
+  }
+  return kNoId;
+}
+
+std::string Program::OpName(OpId op) const {
+  const Op& o = ops[op];
+  if (!o.results.empty()) return values[o.results.front()].name;
+  return o.opcode + "#" + std::to_string(op);
+}
+
+}  // namespace memplan

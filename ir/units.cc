@@ -1,0 +1,28 @@
+#include "ir/units.h"
+
+namespace memplan {
+
+std::string_view LifetimeName(Lifetime lifetime) {
+  switch (lifetime) {
+    case Lifetime::kTransient: return "transient";
+    case Lifetime::kExternal: return "external";
+    case Lifetime::kConstant: return "constant";
+    case Lifetime::kVariable: return "variable";
+    case Lifetime::kStaging: return "staging";
+  }
+  return "transient";
+}
+
+std::optional<Lifetime> ParseLifetime(std::string_view keyword) {
+  for (Lifetime l : {Lifetime::kTransient, Lifetime::kExternal, Lifetime::kConstant,
+                     Lifetime::kVariable, Lifetime::kStaging}) {
+    if (LifetimeName(l) == keyword) return l;
+  }
+  return std::nullopt;
+}
+
+bool IsReusable(Lifetime lifetime) {
+  return lifetime == Lifetime::kTransient || lifetime == Lifetime::kStaging;
+}
+
+}  // namespace memplan

@@ -1,0 +1,50 @@
+// Named integer types shared by every layer, so a signature says what it takes.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace memplan {
+
+// A byte count or a byte offset within a memory space.
+using Bytes = std::int64_t;
+// A logical time step: an index into the flattened schedule (see analysis/).
+// Live ranges are closed intervals [start, end] of time steps.
+using TimeStep = std::int64_t;
+
+// Dense indices into Program::values / ops / computations and BufferSet::buffers.
+using ValueId = std::int32_t;
+using OpId = std::int32_t;
+using ComputationId = std::int32_t;
+using BufferId = std::int32_t;
+inline constexpr std::int32_t kNoId = -1;
+
+// Memory spaces: 0 is the large slow default memory (HBM/DRAM), 1 the small fast
+// alternate memory (SRAM/VMEM). More may follow.
+using MemorySpace = std::int32_t;
+inline constexpr MemorySpace kDefaultSpace = 0;
+inline constexpr MemorySpace kAlternateSpace = 1;
+
+// Who owns a buffer and how long it lives (the IREE notion of resource lifetime).
+enum class Lifetime : std::uint8_t {
+  kTransient,  // lives inside one run; packed with reuse
+  kExternal,   // program input/output, owned by the caller; never reused
+  kConstant,   // read-only, uploaded once; never reused
+  kVariable,   // persists across runs; never reused
+  kStaging,    // host-visible transfer buffer; packed with reuse
+};
+
+// Lower-case keyword for `lifetime` ("transient", "external", ...).
+std::string_view LifetimeName(Lifetime lifetime);
+// Inverse of LifetimeName; nullopt for an unknown keyword.
+std::optional<Lifetime> ParseLifetime(std::string_view keyword);
+// True for lifetimes whose buffers are packed with reuse (transient, staging).
+bool IsReusable(Lifetime lifetime);
+
+// Rounds `value` up to a multiple of `alignment` (alignment >= 1).
+inline Bytes AlignUp(Bytes value, Bytes alignment) {
+  return alignment <= 1 ? value : (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace memplan
