@@ -1,0 +1,199 @@
+#include "cli/commands.h"
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/status.h"
+#include "driver/plan_job.h"
+#include "driver/summary.h"
+#include "io/byte_size.h"
+#include "io/file_io.h"
+#include "io/json_plan.h"
+
+namespace memplan {
+namespace {
+
+int ExitCodeFor(const absl::Status& status) {
+  switch (status.code()) {
+    case absl::StatusCode::kOk: return kExitOk;
+    case absl::StatusCode::kInvalidArgument: return kExitBadInput;
+    default: return kExitPlanningFailure;
+  }
+}
+
+int Fail(const absl::Status& status) {
+  std::cerr << status.message() << "\n";
+  return ExitCodeFor(status);
+}
+
+// Flags shared by verbs that read an input.
+struct InputFlags {
+  std::string input;
+  std::vector<std::string> dims;  // NAME=VALUE
+  bool no_alias = false;
+};
+
+void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
+  cmd->add_option("INPUT", flags.input, "input: .mpir text IR, .csv lifetimes or .onnx model")
+      ->required();
+  cmd->add_option("--dim", flags.dims, "bind a symbolic ONNX dim, e.g. --dim batch=8 (repeatable)");
+  cmd->add_flag("--no-alias", flags.no_alias,
+                "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+}
+
+absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
+  LoadOptions options;
+  options.alias = !flags.no_alias;
+  for (const std::string& binding : flags.dims) {
+    size_t eq = binding.find('=');
+    std::string name = eq == std::string::npos ? "" : binding.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : binding.substr(eq + 1);
+    std::int64_t parsed = 0;
+    size_t used = 0;
+    bool ok = !name.empty() && !value.empty();
+    if (ok) {
+      try {
+        parsed = std::stoll(value, &used);
+      } catch (...) {
+        ok = false;
+      }
+    }
+    if (!ok || used != value.size() || parsed <= 0) {
+      return absl::InvalidArgumentError("error: --dim expects NAME=POSITIVE_INTEGER, got '" +
+                                        binding + "'");
+    }
+    options.dims[name] = parsed;
+  }
+  return options;
+}
+
+absl::StatusOr<Bytes> SizeFlag(const std::string& flag, const std::string& text) {
+  absl::StatusOr<Bytes> bytes = ParseByteSize(text);
+  if (!bytes.ok()) {
+    return absl::InvalidArgumentError("error: " + flag + ": " + std::string(bytes.status().message()));
+  }
+  return bytes;
+}
+
+struct PlanFlags {
+  InputFlags input;
+  std::string algorithm = "auto";
+  std::string alignment = "1";
+  std::string capacity;
+  std::string json, svg, html;
+  bool quiet = false;
+};
+
+int RunPlan(const PlanFlags& flags) {
+  PlanJobOptions options;
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
+  if (!load.ok()) return Fail(load.status());
+  options.load = *load;
+  absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
+  if (!algorithm.ok()) return Fail(algorithm.status());
+  options.pools.algorithm = *algorithm;
+  absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
+  if (!alignment.ok()) return Fail(alignment.status());
+  if (*alignment < 1) return Fail(absl::InvalidArgumentError("error: --alignment must be at least 1"));
+  options.pools.alignment = *alignment;
+  if (!flags.capacity.empty()) {
+    absl::StatusOr<Bytes> capacity = SizeFlag("--capacity", flags.capacity);
+    if (!capacity.ok()) return Fail(capacity.status());
+    options.pools.capacity = *capacity;
+  }
+  if (!flags.json.empty()) options.json_path = flags.json;
+  if (!flags.svg.empty()) options.svg_path = flags.svg;
+  if (!flags.html.empty()) options.html_path = flags.html;
+
+  absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
+  if (!result.ok()) return Fail(result.status());
+  if (!flags.quiet) std::cout << result->summary;
+  return kExitOk;
+}
+
+int RunVerify(const InputFlags& input_flags, const std::string& plan_path) {
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(input_flags);
+  if (!load.ok()) return Fail(load.status());
+  absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
+  if (!input.ok()) return Fail(input.status());
+  absl::StatusOr<std::string> text = ReadFile(plan_path);
+  if (!text.ok()) return Fail(text.status());
+  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers);
+  if (!plan.ok()) return Fail(plan.status());
+  if (absl::Status s = VerifyAgainst(input->buffers, *plan); !s.ok()) {
+    std::cerr << plan_path << ": verification failed: " << s.message() << "\n";
+    return kExitPlanningFailure;
+  }
+  std::cout << plan_path << ": plan verified: " << input->buffers.buffers.size()
+            << " buffers, transient peak " << plan->peak << " bytes, lower bound "
+            << plan->lower_bound << " bytes\n";
+  return kExitOk;
+}
+
+int RunStats(const InputFlags& input_flags) {
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(input_flags);
+  if (!load.ok()) return Fail(load.status());
+  absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
+  if (!input.ok()) return Fail(input.status());
+  std::cout << FormatStats(*input);
+  return kExitOk;
+}
+
+std::string AlgorithmChoices() {
+  std::string text;
+  for (PackingAlgorithm a : AllPackingAlgorithms()) {
+    if (!text.empty()) text += ", ";
+    text += PackingAlgorithmName(a);
+  }
+  return text;
+}
+
+}  // namespace
+
+int RunCli(int argc, char** argv) {
+  CLI::App app{"memplan: plans where every tensor buffer of an ML model lives"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "memplan 0.1.0");
+
+  PlanFlags plan_flags;
+  CLI::App* plan = app.add_subcommand("plan", "plan buffer offsets, verify, print a summary");
+  AddInputFlags(plan, plan_flags.input);
+  plan->add_option("--algorithm", plan_flags.algorithm,
+                   "packing algorithm: " + AlgorithmChoices() + " (default auto)");
+  plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
+  plan->add_option("--capacity", plan_flags.capacity,
+                   "default-memory capacity, e.g. 1048576, 512KiB, 1MiB (exit 1 if exceeded)");
+  plan->add_option("--json", plan_flags.json, "write the plan as JSON (memplan.plan/1)");
+  plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
+  plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
+  plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
+
+  InputFlags verify_input;
+  std::string verify_plan;
+  CLI::App* verify = app.add_subcommand("verify", "re-check a saved JSON plan against its input");
+  AddInputFlags(verify, verify_input);
+  verify->add_option("PLAN", verify_plan, "plan JSON written by memplan plan --json")->required();
+
+  InputFlags stats_input;
+  CLI::App* stats = app.add_subcommand("stats", "lower bound and live-bytes profile, no planning");
+  AddInputFlags(stats, stats_input);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return kExitBadInput;
+  }
+  if (plan->parsed()) return RunPlan(plan_flags);
+  if (verify->parsed()) return RunVerify(verify_input, verify_plan);
+  return RunStats(stats_input);
+}
+
+}  // namespace memplan

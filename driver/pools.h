@@ -1,0 +1,37 @@
+// Pools by lifetime (the IREE notion): buffers are grouped by (memory space,
+// lifetime). Transient and staging pools are packed with reuse by the chosen
+// packing algorithm; constant, variable and external pools are laid out once,
+// end to end (never reused). Within a space the pools are stacked in the order
+// transient, staging, variable, constant, external, each based at an aligned
+// offset, so every offset in the plan is absolute within its space.
+//
+// Example: transient a(100)[0,1], b(100)[2,3] and constant w(64):
+//   transient pool [0,100) with a@0 b@0; constant pool [100,164) with w@100.
+#pragma once
+
+#include <optional>
+
+#include "absl/status/statusor.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "packing/packer.h"
+
+namespace memplan {
+
+struct PoolPlanOptions {
+  PackingAlgorithm algorithm = PackingAlgorithm::kAuto;
+  Bytes alignment = 1;               // every offset is a multiple of this
+  std::optional<Bytes> capacity;     // default-space capacity in bytes
+};
+
+// Places every buffer of `buffers` (one Allocation each, over its live range)
+// and fills the plan's pools, spaces, peak (transient pool of the default
+// space) and lower bound (its max live bytes). The plan is not yet verified.
+// Errors: ResourceExhausted when the default space needs more than
+// `capacity` bytes (the message gives both figures).
+absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);
+
+// Display name of a memory space: "default", "alternate", "space<N>".
+std::string SpaceName(MemorySpace space);
+
+}  // namespace memplan

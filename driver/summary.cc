@@ -1,0 +1,104 @@
+#include "driver/summary.h"
+
+#include <algorithm>
+#include <array>
+#include <vector>
+
+#include "driver/pools.h"
+#include "fmt/format.h"
+#include "io/byte_size.h"
+
+namespace memplan {
+namespace {
+
+std::string Header(const LoadedInput& input) {
+  std::string text = fmt::format("{}: {} buffers, {} time steps", input.buffers.input,
+                                 input.buffers.buffers.size(), input.buffers.time_steps);
+  if (input.program) text += fmt::format(", {} ops", input.program->ops.size());
+  return text + "\n";
+}
+
+std::string ExactAndHuman(Bytes bytes) {
+  return fmt::format("{} ({})", bytes, FormatBytes(bytes));
+}
+
+}  // namespace
+
+std::string PercentOver(Bytes peak, Bytes bound) {
+  if (bound <= 0) return "0.00%";
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(peak - bound) / static_cast<double>(bound));
+}
+
+std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
+                              std::optional<Bytes> peak_without_alias) {
+  std::string text = Header(input);
+  text += fmt::format("{:<10} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", "pool", "space",
+                      "buffers", "bytes", "peak", "lower bound", "over");
+  for (const PoolInfo& pool : plan.pools) {
+    text += fmt::format("{:<10} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
+                        SpaceName(pool.space), pool.buffers, pool.total_bytes, pool.size,
+                        pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
+  }
+  text += fmt::format("transient peak {} bytes, lower bound {} bytes ({} over)\n",
+                      ExactAndHuman(plan.peak), ExactAndHuman(plan.lower_bound),
+                      PercentOver(plan.peak, plan.lower_bound));
+  if (peak_without_alias) {
+    text += fmt::format("aliasing: transient peak {} bytes without views and in-place reuse ({})\n",
+                        ExactAndHuman(*peak_without_alias),
+                        *peak_without_alias > plan.peak
+                            ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
+                            : std::string("no saving"));
+  }
+  for (const SpaceInfo& space : plan.spaces) {
+    text += fmt::format("{} memory: {} bytes used", space.name, ExactAndHuman(space.peak));
+    if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
+    text += "\n";
+  }
+  text += fmt::format("algorithm: {}; alignment {}; plan {}\n", plan.algorithm, plan.alignment,
+                      plan.verified ? "verified" : "NOT verified");
+  return text;
+}
+
+std::string FormatStats(const LoadedInput& input) {
+  const BufferSet& set = input.buffers;
+  std::string text = Header(input);
+  Bytes total = 0;
+  std::array<std::pair<std::int64_t, Bytes>, 5> by_lifetime{};
+  for (const Buffer& b : set.buffers) {
+    total += b.size;
+    auto& slot = by_lifetime[static_cast<size_t>(b.lifetime)];
+    ++slot.first;
+    slot.second += b.size;
+  }
+  text += fmt::format("total bytes: {}\n", ExactAndHuman(total));
+  for (size_t l = 0; l < by_lifetime.size(); ++l) {
+    if (by_lifetime[l].first == 0) continue;
+    text += fmt::format("  {:<10} {:>8} buffers {:>14} bytes\n",
+                        LifetimeName(static_cast<Lifetime>(l)), by_lifetime[l].first,
+                        by_lifetime[l].second);
+  }
+  LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
+  LiveProfile transient =
+      ComputeLiveProfile(set, [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; });
+  text += fmt::format("lower bound (max live, transient): {} bytes at time {}\n",
+                      ExactAndHuman(transient.peak), transient.peak_time);
+  text += fmt::format("max live (all buffers): {} bytes at time {}\n", ExactAndHuman(all.peak),
+                      all.peak_time);
+
+  // A coarse profile: the transient live bytes in up to 16 equal time bands
+  // (the max within each band), drawn as bars.
+  const TimeStep steps = static_cast<TimeStep>(transient.bytes.size());
+  if (steps > 0 && transient.peak > 0) {
+    const TimeStep bands = std::min<TimeStep>(16, steps);
+    text += "live bytes over time (transient, max per band):\n";
+    for (TimeStep band = 0; band < bands; ++band) {
+      TimeStep first = band * steps / bands, last = (band + 1) * steps / bands - 1;
+      Bytes peak = *std::max_element(transient.bytes.begin() + first, transient.bytes.begin() + last + 1);
+      int width = static_cast<int>(40 * static_cast<double>(peak) / static_cast<double>(transient.peak));
+      text += fmt::format("  [{:>7}, {:>7}] {:>14} {}\n", first, last, peak, std::string(width, '#'));
+    }
+  }
+  return text;
+}
+
+}  // namespace memplan
