@@ -1,0 +1,75 @@
+// AnalyzeProgram: everything the planners need to know about a Program,
+// computed once — the flattened schedule, alias sets turned into buffers with
+// live ranges, lifetimes and pins, and which buffers each op touches.
+//
+// Reads: a Program (assumed to pass ValidateProgram). Guarantees: a BufferSet
+// whose buffers are
+//  1. one per alias set (analysis/alias_sets.h), ordered by smallest member
+//     ValueId, named after that member; size = the set's size; live range =
+//     the union (min start, max end) of the members' live ranges
+//     (analysis/live_ranges.h); use_times = the sorted, unique times of ops
+//     reading any member; lifetime and pinned space from the alias set;
+//  2. then one synthetic buffer per reachable op with scratch_bytes > 0, by op
+//     id, named "<OpName>.scratch", live and used only at that op's time,
+//     transient, with no values.
+// Zero-size buffers are kept; alignment is 1. time_steps is the schedule's
+// step count, at least 1 so that a program without ops still has a time 0.
+//
+// Because called computations are nested in the caller's span, a buffer live
+// across a while covers the whole loop, and a loop-carried buffer spans from
+// its init's definition to the last use of the while result. The branches of
+// a conditional are flattened one after another and are NOT treated as
+// mutually exclusive: a value of one branch is never overlapped with a value
+// of another branch (sharing storage across exclusive branches is future work).
+//
+// Example:
+//   entry func @main(%x: f32[4]) {           time
+//     %y = exp(%x) : f32[4]                   0
+//     %z = relu(%y) : f32[4] tied(%y)         1   (scratch_bytes = 64)
+//     return %z
+//   }
+// gives time_steps 2 and buffers
+//   0 "x"          16 B [0,0] external uses {0}
+//   1 "y" {y, z}   16 B [0,1] external uses {1}   (z is an entry result)
+//   2 "z.scratch"  64 B [1,1] transient uses {1}
+#pragma once
+
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/live_ranges.h"
+#include "analysis/schedule.h"
+#include "ir/buffer_set.h"
+#include "ir/program.h"
+#include "ir/units.h"
+
+namespace memplan {
+
+// The buffers one op touches at its time step.
+struct OpBuffers {
+  std::vector<BufferId> operands;  // position-wise with Op::operands; kNoId for timepoints
+  std::vector<BufferId> results;   // position-wise with Op::results; kNoId for timepoints
+  BufferId scratch = kNoId;        // the op's scratch buffer, if it reserves any
+};
+
+struct ProgramAnalysis {
+  FlatSchedule schedule;
+  BufferSet buffers;
+  std::vector<BufferId> value_buffer;    // per ValueId; kNoId for timepoints
+  std::vector<Bytes> value_offset;       // per ValueId: byte offset within its buffer
+  std::vector<LiveRange> value_ranges;   // per ValueId
+  std::vector<OpBuffers> op_buffers;     // per OpId
+};
+
+// Analyzes `program`. O((values + operands) log) time. Errors (InvalidArgument,
+// `path:line:col: error: ...` with path = program.source):
+//  * those of ComputeAliasSets (conflicting pins, in-place write into a
+//    constant, conflicting view offsets);
+//  * "program has no entry computation";
+//  * "computation @f is called more than once" (at the second call site) and
+//    "entry computation @main must not be called" (at the call site): each
+//    computation needs exactly one place in the flattened schedule;
+//  * "computation @f is not reachable from the entry computation @main".
+absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program);
+
+}  // namespace memplan
