@@ -1,0 +1,728 @@
+#include "ir/text_parser.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "ir/dtype.h"
+#include "ir/opcodes.h"
+#include "ir/text_lexer.h"
+#include "ir/text_syntax.h"
+#include "ir/validate.h"
+
+namespace memplan {
+namespace {
+
+std::string At(SourceLocation loc) {
+  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+// A reference checked once the whole input is read: a value named before any
+// definition of that name (always an error, reported precisely at the end),
+// or a computation named in an attribute (they may be defined later).
+struct PendingRef {
+  bool is_value = false;
+  std::string name;
+  SourceLocation loc;
+  ComputationId computation = kNoId;  // value refs: the computation using it
+  OpId op = kNoId;                    // computation refs: op and Op::callees slot
+  std::size_t slot = 0;
+};
+
+// Which callee attributes an op carried, to check the required ones.
+struct CalleeAttrs {
+  bool cond = false;
+  bool body = false;
+  std::size_t branches = 0;
+  bool callee = false;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view text, std::string_view path) : tokens_(Tokenize(text)), path_(path) {}
+
+  absl::StatusOr<Program> Parse() {
+    if (PeekWord("program")) {
+      Take();
+      if (!PeekIs(TokenKind::kSymbol)) return Unexpected("a program name (@name)");
+      program_.name = Take().value;
+    }
+    if (PeekIs(TokenKind::kEnd)) return Unexpected("a computation ('func' or 'region')");
+    while (!PeekIs(TokenKind::kEnd)) {
+      if (absl::Status s = ParseComputation(); !s.ok()) return s;
+    }
+    if (absl::Status s = ResolvePending(); !s.ok()) return s;
+    program_.source = std::string(path_);
+    if (absl::Status s = ValidateProgram(program_, path_); !s.ok()) return s;
+    return std::move(program_);
+  }
+
+ private:
+  // --- Tokens -------------------------------------------------------------
+  const Token& Peek(std::size_t ahead = 0) const {
+    return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
+  }
+  bool PeekIs(TokenKind kind, std::size_t ahead = 0) const { return Peek(ahead).kind == kind; }
+  bool PeekWord(std::string_view word) const {
+    return Peek().kind == TokenKind::kIdent && Peek().text == word;
+  }
+  const Token& Take() {
+    const Token& t = tokens_[pos_];
+    if (pos_ + 1 < tokens_.size()) ++pos_;
+    return t;
+  }
+
+  absl::Status Error(SourceLocation loc, const std::string& message) const {
+    return LocatedError(path_, loc, message);
+  }
+  // "expected X, got Y" at the current token, or the lexical error there.
+  absl::Status Unexpected(const std::string& expected) const {
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kError) return Error(t.loc, t.value);
+    if (t.kind == TokenKind::kEnd) return Error(t.loc, "unexpected end of input, expected " + expected);
+    return Error(t.loc, "expected " + expected + ", got " + DescribeToken(t));
+  }
+  absl::Status Expect(TokenKind kind, const std::string& expected) {
+    if (!PeekIs(kind)) return Unexpected(expected);
+    Take();
+    return absl::OkStatus();
+  }
+
+  // --- Numbers ------------------------------------------------------------
+  // Takes an integer token >= 0. `what` names it in messages ("a dimension",
+  // "attribute 'wave'"); `expected` is what a wrong token is compared with.
+  absl::StatusOr<std::int64_t> NonNegativeInt(const std::string& what, const std::string& expected) {
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kFloat) {
+      return Error(t.loc, what + " must be an integer, got " + DescribeToken(t));
+    }
+    if (t.kind != TokenKind::kInt) return Unexpected(expected);
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), value);
+    if (ec != std::errc() || end != t.text.data() + t.text.size()) {
+      return Error(t.loc, "integer " + DescribeToken(t) + " is out of range (int64)");
+    }
+    if (value < 0) return Error(t.loc, what + " must be >= 0, got " + std::string(t.text));
+    Take();
+    return value;
+  }
+
+  // Takes an integer or float token >= 0 as a double.
+  absl::StatusOr<double> NonNegativeNumber(const std::string& what, const std::string& expected) {
+    const Token& t = Peek();
+    if (t.kind != TokenKind::kInt && t.kind != TokenKind::kFloat) return Unexpected(expected);
+    double value = 0;
+    const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), value);
+    if (ec != std::errc() || end != t.text.data() + t.text.size()) {
+      return Error(t.loc, "number " + DescribeToken(t) + " is out of range (double)");
+    }
+    if (value < 0) return Error(t.loc, what + " must be >= 0, got " + std::string(t.text));
+    Take();
+    return value;
+  }
+
+  // --- Names --------------------------------------------------------------
+  absl::StatusOr<ValueId> DefineValue(const Token& name, ComputationId c, OpId op) {
+    const auto [it, inserted] =
+        value_ids_.emplace(name.value, static_cast<ValueId>(program_.values.size()));
+    if (!inserted) {
+      return Error(name.loc, "duplicate value name " + SigilName('%', name.value) +
+                                 " (first defined at " + At(program_.values[it->second].loc) + ")");
+    }
+    Value v;
+    v.name = name.value;
+    v.computation = c;
+    v.defining_op = op;
+    v.loc = name.loc;
+    program_.values.push_back(std::move(v));
+    return it->second;
+  }
+
+  absl::Status OtherComputationError(SourceLocation use, ValueId v) const {
+    const Value& def = program_.values[v];
+    return Error(use, "value " + SigilName('%', def.name) + " belongs to computation " +
+                              SigilName('@', program_.computations[def.computation].name) +
+                              " (defined at " + At(def.loc) +
+                              "); pass values to other computations as operands");
+  }
+
+  // The value `use` names, or kNoId when no definition precedes it (then the
+  // error is reported by ResolvePending, which knows all definitions).
+  absl::StatusOr<ValueId> ResolveUse(const Token& use, ComputationId c) {
+    const auto it = value_ids_.find(use.value);
+    if (it == value_ids_.end()) {
+      pending_.push_back(PendingRef{true, use.value, use.loc, c, kNoId, 0});
+      return kNoId;
+    }
+    if (program_.values[it->second].computation != c) return OtherComputationError(use.loc, it->second);
+    return it->second;
+  }
+
+  absl::Status ResolvePending() {
+    for (const PendingRef& ref : pending_) {
+      if (ref.is_value) {
+        const auto it = value_ids_.find(ref.name);
+        if (it == value_ids_.end()) return Error(ref.loc, "unknown value " + SigilName('%', ref.name));
+        if (program_.values[it->second].computation != ref.computation) {
+          return OtherComputationError(ref.loc, it->second);
+        }
+        return Error(ref.loc, "value " + SigilName('%', ref.name) + " is used before its definition at " +
+                                  At(program_.values[it->second].loc));
+      }
+      const auto it = computation_ids_.find(ref.name);
+      if (it == computation_ids_.end()) {
+        return Error(ref.loc, "unknown computation " + SigilName('@', ref.name));
+      }
+      program_.ops[ref.op].callees[ref.slot] = it->second;
+    }
+    return absl::OkStatus();
+  }
+
+  // --- Computations ---------------------------------------------------------
+  static bool IsTopLevelWord(std::string_view word) {
+    return word == "entry" || word == "func" || word == "region" || word == "program";
+  }
+
+  absl::Status ParseComputation() {
+    std::optional<SourceLocation> entry_loc;
+    if (PeekWord("entry")) {
+      const Token& entry = Take();
+      if (program_.entry != kNoId) {
+        const Computation& first = program_.computations[program_.entry];
+        return Error(entry.loc, "second entry computation; " + SigilName('@', first.name) +
+                                    " (at " + At(first.loc) + ") is already the entry");
+      }
+      entry_loc = entry.loc;
+    }
+    if (PeekWord("program")) {
+      return Error(Peek().loc, "'program @name' must be the first statement of the file");
+    }
+    ComputationKind kind = ComputationKind::kFunction;
+    if (PeekWord("region")) {
+      kind = ComputationKind::kRegion;
+    } else if (!PeekWord("func")) {
+      return Unexpected(entry_loc ? "'func' or 'region' after 'entry'"
+                                  : "a computation ('func' or 'region')");
+    }
+    Take();
+    if (!PeekIs(TokenKind::kSymbol)) return Unexpected("a computation name (@name)");
+    const Token& name = Take();
+    const auto c = static_cast<ComputationId>(program_.computations.size());
+    if (const auto [it, inserted] = computation_ids_.emplace(name.value, c); !inserted) {
+      return Error(name.loc, "duplicate computation " + SigilName('@', name.value) +
+                                 " (first defined at " +
+                                 At(program_.computations[it->second].loc) + ")");
+    }
+    Computation computation;
+    computation.name = name.value;
+    computation.kind = kind;
+    computation.loc = name.loc;
+    program_.computations.push_back(std::move(computation));
+    if (entry_loc) program_.entry = c;
+
+    if (absl::Status s = Expect(TokenKind::kLParen, "'(' and the parameter list"); !s.ok()) return s;
+    if (!PeekIs(TokenKind::kRParen)) {
+      while (true) {
+        if (absl::Status s = ParseParam(c); !s.ok()) return s;
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+      }
+    }
+    if (absl::Status s = Expect(TokenKind::kRParen, "',' or ')'"); !s.ok()) return s;
+    if (PeekWord("affinity")) {
+      if (kind != ComputationKind::kRegion) {
+        return Error(Peek().loc, "affinity(\"...\") is only valid on a region");
+      }
+      Take();
+      if (absl::Status s = Expect(TokenKind::kLParen, "'(' after affinity"); !s.ok()) return s;
+      if (!PeekIs(TokenKind::kString)) return Unexpected("an affinity string (\"device\")");
+      program_.computations[c].affinity = Take().value;
+      if (absl::Status s = Expect(TokenKind::kRParen, "')'"); !s.ok()) return s;
+    }
+    if (!PeekIs(TokenKind::kLBrace)) {
+      return Unexpected(kind == ComputationKind::kRegion ? "affinity(\"...\") or '{'" : "'{'");
+    }
+    const SourceLocation open = Take().loc;
+    const std::string closing = "'}' (closing " + SigilName('@', name.value) + " from " + At(open) +
+                                "), an op or 'return'";
+    while (true) {
+      if (PeekIs(TokenKind::kRBrace)) {
+        Take();
+        return absl::OkStatus();
+      }
+      if (PeekWord("return")) {
+        if (absl::Status s = ParseReturn(c); !s.ok()) return s;
+        return Expect(TokenKind::kRBrace, "'}' after return (closing " + SigilName('@', name.value) +
+                                              " from " + At(open) + ")");
+      }
+      const bool op_start = PeekIs(TokenKind::kValueName) ||
+                            (PeekIs(TokenKind::kIdent) && !IsTopLevelWord(Peek().text));
+      if (!op_start) return Unexpected(closing);
+      if (absl::Status s = ParseOp(c); !s.ok()) return s;
+    }
+  }
+
+  absl::Status ParseParam(ComputationId c) {
+    if (!PeekIs(TokenKind::kValueName)) return Unexpected("a parameter (%name: type)");
+    const Token& name = Take();
+    absl::StatusOr<ValueId> v = DefineValue(name, c, kNoId);
+    if (!v.ok()) return v.status();
+    program_.computations[c].params.push_back(*v);
+    if (!PeekIs(TokenKind::kColon)) {
+      const bool colon_in_name = name.text.size() > 1 && name.text[1] != '"' &&
+                                 name.value.find(':') != std::string::npos;
+      return Unexpected(colon_in_name ? "':' and the parameter type (" + std::string(name.text) +
+                                            " is one name: a ':' followed by a name character "
+                                            "belongs to the name; put a space after the ':')"
+                                      : "':' and the parameter type");
+    }
+    Take();
+    if (absl::Status s = ParseType(*v); !s.ok()) return s;
+    return ParseQualifiers(*v, kNoId, nullptr);
+  }
+
+  absl::Status ParseReturn(ComputationId c) {
+    Take();  // 'return'
+    if (!PeekIs(TokenKind::kValueName)) return absl::OkStatus();
+    while (true) {
+      const Token& use = Take();
+      absl::StatusOr<ValueId> v = ResolveUse(use, c);
+      if (!v.ok()) return v.status();
+      program_.computations[c].results.push_back(*v);
+      if (!PeekIs(TokenKind::kComma)) return absl::OkStatus();
+      Take();
+      if (!PeekIs(TokenKind::kValueName)) return Unexpected("a value to return (%name)");
+    }
+  }
+
+  // --- Ops ----------------------------------------------------------------
+  absl::Status ParseOp(ComputationId c) {
+    std::vector<const Token*> result_names;
+    if (PeekIs(TokenKind::kValueName)) {
+      while (true) {
+        result_names.push_back(&Take());
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+        if (!PeekIs(TokenKind::kValueName)) return Unexpected("a result name (%name)");
+      }
+      if (absl::Status s = Expect(TokenKind::kEquals, "',' or '=' after the result names"); !s.ok()) {
+        return s;
+      }
+    }
+    if (!PeekIs(TokenKind::kIdent)) return Unexpected("an opcode");
+    const Token& opcode = Take();
+    const auto o = static_cast<OpId>(program_.ops.size());
+    Op op;
+    op.opcode = std::string(opcode.text);
+    op.kind = ClassifyOpcode(opcode.text).value_or(OpKind::kCompute);
+    op.computation = c;
+    op.loc = opcode.loc;
+    program_.ops.push_back(std::move(op));
+    program_.computations[c].ops.push_back(o);
+
+    if (absl::Status s = Expect(TokenKind::kLParen, "'(' after opcode '" + std::string(opcode.text) + "'");
+        !s.ok()) {
+      return s;
+    }
+    std::vector<const Token*> operand_names;
+    if (!PeekIs(TokenKind::kRParen)) {
+      while (true) {
+        if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand (%name)");
+        const Token& use = Take();
+        absl::StatusOr<ValueId> v = ResolveUse(use, c);
+        if (!v.ok()) return v.status();
+        program_.ops[o].operands.push_back(*v);
+        operand_names.push_back(&use);
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+      }
+    }
+    if (absl::Status s = Expect(TokenKind::kRParen, "',' or ')'"); !s.ok()) return s;
+
+    if (!result_names.empty()) {
+      if (absl::Status s = Expect(TokenKind::kColon, "':' and the result types"); !s.ok()) return s;
+      for (std::size_t i = 0; i < result_names.size(); ++i) {
+        if (i > 0 && !PeekIs(TokenKind::kComma)) {
+          return Unexpected("',' and the type of result " + std::string(result_names[i]->text) + " (" +
+                            std::to_string(result_names.size()) + " results)");
+        }
+        if (i > 0) Take();
+        absl::StatusOr<ValueId> v = DefineValue(*result_names[i], c, o);
+        if (!v.ok()) return v.status();
+        program_.ops[o].results.push_back(*v);
+        if (absl::Status s = ParseType(*v); !s.ok()) return s;
+        if (absl::Status s = ParseQualifiers(*v, o, &operand_names); !s.ok()) return s;
+      }
+      if (PeekIs(TokenKind::kComma)) {
+        return Error(Peek().loc, "more result types than results (" +
+                                     std::to_string(result_names.size()) + ")");
+      }
+    } else if (PeekIs(TokenKind::kColon)) {
+      return Error(Peek().loc,
+                   "an op without results has no result types; write '%name = opcode(...) : type'");
+    }
+    CalleeAttrs callees;
+    if (PeekIs(TokenKind::kLBrace)) {
+      if (absl::Status s = ParseAttributes(o, callees); !s.ok()) return s;
+    }
+    return SizeCallees(o, callees);
+  }
+
+  // Sizes Op::callees for the op kind (slots are filled by ResolvePending)
+  // and reports missing callee attributes at the opcode.
+  absl::Status SizeCallees(OpId o, const CalleeAttrs& attrs) {
+    Op& op = program_.ops[o];
+    switch (op.kind) {
+      case OpKind::kWhile:
+        if (!attrs.cond || !attrs.body) {
+          return Error(op.loc, "while requires attributes cond = @c and body = @b");
+        }
+        op.callees.assign(2, kNoId);
+        return absl::OkStatus();
+      case OpKind::kConditional:
+        if (attrs.branches == 0) {
+          return Error(op.loc, "conditional requires attribute branches = [@b0, @b1, ...]");
+        }
+        op.callees.assign(attrs.branches, kNoId);
+        return absl::OkStatus();
+      case OpKind::kCall:
+      case OpKind::kExecute:
+        if (!attrs.callee) {
+          return Error(op.loc, op.opcode + " requires attribute callee = @" +
+                                   (op.kind == OpKind::kCall ? "func" : "region"));
+        }
+        op.callees.assign(1, kNoId);
+        return absl::OkStatus();
+      default:
+        return absl::OkStatus();
+    }
+  }
+
+  // --- Types and qualifiers -----------------------------------------------
+  absl::Status ParseType(ValueId v) {
+    const Token& t = Peek();
+    if (t.kind == TokenKind::kInt || t.kind == TokenKind::kFloat) {
+      absl::StatusOr<std::int64_t> size = NonNegativeInt("a byte size", "a byte size");
+      if (!size.ok()) return size.status();
+      program_.values[v].size = *size;
+      return absl::OkStatus();
+    }
+    const std::string expected = "a type (DTYPE[dims], a byte count or timepoint)";
+    if (t.kind != TokenKind::kIdent) return Unexpected(expected);
+    if (t.text == "timepoint") {
+      Take();
+      program_.values[v].is_timepoint = true;
+      return absl::OkStatus();
+    }
+    if (!PeekIs(TokenKind::kLBracket, 1)) {
+      if (DtypeBits(t.text)) {
+        return Error(t.loc, "expected '[' after dtype '" + std::string(t.text) + "' (write " +
+                                std::string(t.text) + "[] for a scalar)");
+      }
+      return Unexpected(expected);
+    }
+    if (!DtypeBits(t.text)) return Error(t.loc, "unknown dtype " + DescribeToken(t));
+    const Token& dtype = Take();
+    Take();  // '['
+    TensorType type;
+    type.dtype = std::string(dtype.text);
+    if (!PeekIs(TokenKind::kRBracket)) {
+      while (true) {
+        absl::StatusOr<std::int64_t> dim = NonNegativeInt("a dimension", "a dimension");
+        if (!dim.ok()) return dim.status();
+        type.dims.push_back(*dim);
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+      }
+    }
+    if (absl::Status s = Expect(TokenKind::kRBracket, "',' or ']'"); !s.ok()) return s;
+    absl::StatusOr<Bytes> bytes = TensorBytes(type);
+    if (!bytes.ok()) return Error(dtype.loc, "tensor type is too large: " + std::string(bytes.status().message()));
+    program_.values[v].size = *bytes;
+    program_.values[v].type = std::move(type);
+    return absl::OkStatus();
+  }
+
+  // True if the tokens at the cursor read `view(%x, <not a %name>`: the view
+  // qualifier, as opposed to a result-less op `view(%x, %y)` that follows.
+  bool AtViewQualifier() const {
+    return PeekIs(TokenKind::kLParen, 1) && PeekIs(TokenKind::kValueName, 2) &&
+           PeekIs(TokenKind::kComma, 3) && !PeekIs(TokenKind::kValueName, 4);
+  }
+
+  // Qualifiers after the type of `v`; `operands` is null for a parameter.
+  absl::Status ParseQualifiers(ValueId v, OpId o, const std::vector<const Token*>* operands) {
+    while (PeekIs(TokenKind::kIdent)) {
+      const Token& t = Peek();
+      const bool paren = PeekIs(TokenKind::kLParen, 1);
+      if ((t.text == "tied" && paren) || (t.text == "view" && paren && (!operands || AtViewQualifier()))) {
+        if (!operands) return Error(t.loc, std::string(t.text) + "(...) is only allowed on op results");
+        if (absl::Status s = ParseAlias(v, o, *operands); !s.ok()) return s;
+      } else if (t.text == "space" && paren) {
+        if (program_.values[v].space) return Error(t.loc, "duplicate space(...) qualifier");
+        Take();
+        Take();  // '('
+        const SourceLocation number = Peek().loc;
+        absl::StatusOr<std::int64_t> space = NonNegativeInt("a memory space", "a memory space number");
+        if (!space.ok()) return space.status();
+        if (*space > std::numeric_limits<MemorySpace>::max()) {
+          return Error(number, "memory space " + std::to_string(*space) + " is out of range (at most " +
+                                   std::to_string(std::numeric_limits<MemorySpace>::max()) + ")");
+        }
+        program_.values[v].space = static_cast<MemorySpace>(*space);
+        if (absl::Status s = Expect(TokenKind::kRParen, "')'"); !s.ok()) return s;
+      } else if (std::optional<Lifetime> lifetime = ParseLifetime(t.text); lifetime && !paren) {
+        if (const auto& old = program_.values[v].lifetime) {
+          return Error(t.loc, "duplicate lifetime: " + SigilName('%', program_.values[v].name) +
+                                  " is already '" + std::string(LifetimeName(*old)) + "'");
+        }
+        Take();
+        program_.values[v].lifetime = lifetime;
+      } else {
+        break;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // tied(%operand) or view(%operand, OFFSET); the cursor is on the keyword.
+  absl::Status ParseAlias(ValueId v, OpId o, const std::vector<const Token*>& operands) {
+    const Token& keyword = Take();
+    const AliasKind kind = keyword.text == "tied" ? AliasKind::kTied : AliasKind::kView;
+    if (program_.values[v].alias != AliasKind::kNone) {
+      return Error(keyword.loc, program_.values[v].alias == kind
+                                    ? "duplicate " + std::string(keyword.text) + "(...) qualifier"
+                                    : "a result cannot be both tied and a view");
+    }
+    Take();  // '('
+    if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand of this op (%name)");
+    const Token& target = Take();
+    const auto found = std::find_if(operands.begin(), operands.end(),
+                                    [&](const Token* t) { return t->value == target.value; });
+    if (found == operands.end()) {
+      return Error(target.loc, std::string(keyword.text) + "(" + SigilName('%', target.value) + "): " +
+                                   SigilName('%', target.value) + " is not an operand of this op");
+    }
+    Value& value = program_.values[v];
+    value.alias = kind;
+    value.alias_of = program_.ops[o].operands[found - operands.begin()];
+    if (kind == AliasKind::kView) {
+      if (absl::Status s = Expect(TokenKind::kComma, "',' and the view's byte offset"); !s.ok()) return s;
+      absl::StatusOr<std::int64_t> offset = NonNegativeInt("a view byte offset", "a view byte offset");
+      if (!offset.ok()) return offset.status();
+      program_.values[v].view_offset = *offset;
+    }
+    return Expect(TokenKind::kRParen, "')'");
+  }
+
+  // --- Attributes -----------------------------------------------------------
+  absl::Status ParseAttributes(OpId o, CalleeAttrs& callees) {
+    Take();  // '{'
+    if (PeekIs(TokenKind::kRBrace)) {
+      Take();
+      return absl::OkStatus();
+    }
+    std::vector<const Token*> keys;
+    while (true) {
+      if (!PeekIs(TokenKind::kIdent)) return Unexpected("an attribute name");
+      const Token& key = Take();
+      for (const Token* previous : keys) {
+        if (previous->text == key.text) {
+          return Error(key.loc, "duplicate attribute '" + std::string(key.text) + "' (first given at " +
+                                    At(previous->loc) + ")");
+        }
+      }
+      keys.push_back(&key);
+      if (absl::Status s = Expect(TokenKind::kEquals, "'=' after attribute '" + std::string(key.text) + "'");
+          !s.ok()) {
+        return s;
+      }
+      if (absl::Status s = ParseAttribute(o, key, callees); !s.ok()) return s;
+      if (PeekIs(TokenKind::kComma)) {
+        Take();
+        continue;
+      }
+      return Expect(TokenKind::kRBrace, "',' or '}'");
+    }
+  }
+
+  absl::Status RequireKind(OpId o, const Token& key, std::initializer_list<OpKind> kinds,
+                           std::string_view valid_on) const {
+    const Op& op = program_.ops[o];
+    if (std::find(kinds.begin(), kinds.end(), op.kind) != kinds.end()) return absl::OkStatus();
+    return Error(key.loc, "attribute '" + std::string(key.text) + "' is only valid on " +
+                              std::string(valid_on) + ", not on '" + op.opcode + "'");
+  }
+
+  absl::Status CalleeRef(OpId o, std::size_t slot, const std::string& what) {
+    if (!PeekIs(TokenKind::kSymbol)) return Unexpected(what);
+    const Token& symbol = Take();
+    pending_.push_back(PendingRef{false, symbol.value, symbol.loc, kNoId, o, slot});
+    return absl::OkStatus();
+  }
+
+  // One `key = value`; the cursor is on the value. Typed keys go to Op fields.
+  absl::Status ParseAttribute(OpId o, const Token& key, CalleeAttrs& callees) {
+    const std::string_view k = key.text;
+    const std::string quoted = "attribute '" + std::string(k) + "'";
+    Op& op = program_.ops[o];
+    if (k == "flops" || k == "transcendentals") {
+      absl::StatusOr<double> n = NonNegativeNumber(quoted, "a number for " + quoted);
+      if (!n.ok()) return n.status();
+      (k == "flops" ? op.cost.flops : op.cost.transcendentals) = *n;
+      return absl::OkStatus();
+    }
+    if (k == "bytes_accessed" || k == "scratch" || k == "wave") {
+      absl::StatusOr<std::int64_t> n = NonNegativeInt(quoted, "an integer for " + quoted);
+      if (!n.ok()) return n.status();
+      if (k == "bytes_accessed") op.cost.bytes_accessed = *n;
+      if (k == "scratch") op.scratch_bytes = *n;
+      if (k == "wave") op.wave = *n;
+      return absl::OkStatus();
+    }
+    if (k == "trip_count") {
+      if (absl::Status s = RequireKind(o, key, {OpKind::kWhile}, "while"); !s.ok()) return s;
+      absl::StatusOr<std::int64_t> n = NonNegativeInt(quoted, "an integer for " + quoted);
+      if (!n.ok()) return n.status();
+      op.trip_count = *n;
+      return absl::OkStatus();
+    }
+    if (k == "affinity") {
+      if (!PeekIs(TokenKind::kString)) return Unexpected("a string for " + quoted);
+      op.affinity = Take().value;
+      return absl::OkStatus();
+    }
+    if (k == "cond" || k == "body") {
+      if (absl::Status s = RequireKind(o, key, {OpKind::kWhile}, "while"); !s.ok()) return s;
+      (k == "cond" ? callees.cond : callees.body) = true;
+      return CalleeRef(o, k == "cond" ? 0 : 1, "a computation (@name) for " + quoted);
+    }
+    if (k == "callee") {
+      if (absl::Status s = RequireKind(o, key, {OpKind::kCall, OpKind::kExecute}, "call and execute");
+          !s.ok()) {
+        return s;
+      }
+      callees.callee = true;
+      return CalleeRef(o, 0, "a computation (@name) for " + quoted);
+    }
+    if (k == "branches") {
+      if (absl::Status s = RequireKind(o, key, {OpKind::kConditional}, "conditional"); !s.ok()) return s;
+      if (absl::Status s = Expect(TokenKind::kLBracket, "a list of computations [@b0, @b1, ...] for " + quoted);
+          !s.ok()) {
+        return s;
+      }
+      while (true) {
+        if (absl::Status s = CalleeRef(o, callees.branches, "a branch computation (@name)"); !s.ok()) {
+          return s;
+        }
+        ++callees.branches;
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+      }
+      return Expect(TokenKind::kRBracket, "',' or ']'");
+    }
+    absl::StatusOr<AttrValue> value = ParseAttrValue(0);
+    if (!value.ok()) return value.status();
+    program_.ops[o].attributes.push_back(Attribute{std::string(k), *std::move(value)});
+    return absl::OkStatus();
+  }
+
+  absl::StatusOr<AttrValue> ParseAttrValue(int depth) {
+    const Token& t = Peek();
+    AttrValue value;
+    switch (t.kind) {
+      case TokenKind::kInt: {
+        const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), value.i);
+        if (ec != std::errc() || end != t.text.data() + t.text.size()) {
+          return Error(t.loc, "integer " + DescribeToken(t) + " is out of range (int64)");
+        }
+        value.kind = AttrValue::Kind::kInt;
+        break;
+      }
+      case TokenKind::kFloat: {
+        const auto [end, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), value.f);
+        if (ec != std::errc() || end != t.text.data() + t.text.size()) {
+          return Error(t.loc, "number " + DescribeToken(t) + " is out of range (double)");
+        }
+        value.kind = AttrValue::Kind::kFloat;
+        break;
+      }
+      case TokenKind::kString:
+      case TokenKind::kSymbol:
+        value.kind = t.kind == TokenKind::kString ? AttrValue::Kind::kString : AttrValue::Kind::kSymbol;
+        value.s = t.value;
+        break;
+      case TokenKind::kIdent:
+        if (t.text != "true" && t.text != "false") return Unexpected(kAttrValueExpected);
+        value.kind = AttrValue::Kind::kBool;
+        value.i = t.text == "true" ? 1 : 0;
+        break;
+      case TokenKind::kLBracket: {
+        if (depth >= kMaxAttributeNesting) {
+          return Error(t.loc, "attribute lists nested deeper than " + std::to_string(kMaxAttributeNesting));
+        }
+        Take();
+        value.kind = AttrValue::Kind::kList;
+        if (PeekIs(TokenKind::kRBracket)) {
+          Take();
+          return value;
+        }
+        while (true) {
+          absl::StatusOr<AttrValue> element = ParseAttrValue(depth + 1);
+          if (!element.ok()) return element.status();
+          value.list.push_back(*std::move(element));
+          if (!PeekIs(TokenKind::kComma)) break;
+          Take();
+        }
+        if (absl::Status s = Expect(TokenKind::kRBracket, "',' or ']'"); !s.ok()) return s;
+        return value;
+      }
+      default:
+        return Unexpected(kAttrValueExpected);
+    }
+    Take();
+    return value;
+  }
+
+  static constexpr char kAttrValueExpected[] =
+      "an attribute value (number, \"string\", true, false, @name or [list])";
+
+  std::vector<Token> tokens_;
+  std::size_t pos_ = 0;
+  std::string_view path_;
+  Program program_;
+  std::unordered_map<std::string, ValueId> value_ids_;
+  std::unordered_map<std::string, ComputationId> computation_ids_;
+  std::vector<PendingRef> pending_;
+};
+
+}  // namespace
+
+absl::StatusOr<Program> ParseProgram(std::string_view text, std::string_view path) {
+  if (absl::Status s = CheckEncoding(text, path); !s.ok()) return s;
+  return Parser(text, path).Parse();
+}
+
+absl::StatusOr<Program> ParseProgramFile(const std::string& path) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return LocatedError(path, {}, std::string("cannot read file: ") + std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t n = 0;
+  while ((n = std::fread(buffer, 1, sizeof(buffer), file)) > 0) text.append(buffer, n);
+  const int error = std::ferror(file) ? errno : 0;
+  std::fclose(file);
+  if (error != 0) return LocatedError(path, {}, std::string("cannot read file: ") + std::strerror(error));
+  return ParseProgram(text, path);
+}
+
+}  // namespace memplan

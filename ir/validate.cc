@@ -1,0 +1,655 @@
+#include "ir/validate.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/diagnostic.h"
+#include "ir/dtype.h"
+#include "ir/opcodes.h"
+#include "ir/text_syntax.h"
+
+namespace memplan {
+namespace {
+
+// Attribute keys the text format maps to Op fields; never in Op::attributes.
+constexpr std::array<std::string_view, 11> kTypedKeys = {
+    "affinity", "body", "branches", "bytes_accessed", "callee", "cond",
+    "flops", "scratch", "transcendentals", "trip_count", "wave",
+};
+
+std::string At(SourceLocation loc) {
+  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
+}
+
+std::string Count(std::size_t n, std::string_view noun) {
+  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
+}
+
+int ListDepth(const AttrValue& value) {
+  if (value.kind != AttrValue::Kind::kList) return 0;
+  int deepest = 0;
+  for (const AttrValue& element : value.list) {
+    deepest = std::max(deepest, ListDepth(element));
+    if (deepest > kMaxAttributeNesting) break;  // bounds recursion on hostile input
+  }
+  return deepest + 1;
+}
+
+class Validator {
+ public:
+  Validator(const Program& program, std::string_view path) : p_(program), path_(path) {}
+
+  absl::Status Run() {
+    if (absl::Status s = CheckIds(); !s.ok()) return s;
+    if (absl::Status s = CheckNames(); !s.ok()) return s;
+    if (p_.entry == kNoId) {
+      return Fail(p_.computations.empty() ? SourceLocation{} : p_.computations.front().loc,
+                  "no entry computation; mark one computation 'entry'");
+    }
+    available_.assign(p_.values.size(), kNoId);
+    done_of_start_.assign(p_.ops.size(), kNoId);
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      if (absl::Status s = CheckComputation(c); !s.ok()) return s;
+    }
+    for (OpId o = 0; o < static_cast<OpId>(p_.ops.size()); ++o) {
+      if (p_.ops[o].kind == OpKind::kAsyncStart && done_of_start_[o] == kNoId) {
+        const std::string prefix(AsyncPartnerPrefix(p_.ops[o].opcode).value_or(""));
+        return OpFail(o, p_.ops[o].opcode + " " + OpLabel(o) + " is never completed by a " + prefix +
+                             "-done");
+      }
+    }
+    return CheckCallGraph();
+  }
+
+ private:
+  // --- Messages -------------------------------------------------------------
+  absl::Status Fail(SourceLocation loc, const std::string& message) const {
+    return LocatedError(path_, loc, message);
+  }
+  // Programs built in code have no locations: name the op instead.
+  absl::Status OpFail(OpId o, const std::string& message) const {
+    const Op& op = p_.ops[o];
+    if (op.loc.line > 0) return Fail(op.loc, message);
+    return Fail({}, "in " + CompName(op.computation) + ", op " + OpLabel(o) + ": " + message);
+  }
+  std::string Name(ValueId v) const { return SigilName('%', p_.values[v].name); }
+  std::string CompName(ComputationId c) const { return SigilName('@', p_.computations[c].name); }
+  std::string OpLabel(OpId o) const {
+    const Op& op = p_.ops[o];
+    if (!op.results.empty() && IsValue(op.results.front())) return Name(op.results.front());
+    return op.opcode + "#" + std::to_string(o);
+  }
+  // "%x (16 bytes)" or "%t (timepoint)".
+  std::string Describe(ValueId v) const {
+    const Value& value = p_.values[v];
+    return Name(v) + (value.is_timepoint ? " (timepoint)" : " (" + Count(value.size, "byte") + ")");
+  }
+  std::string WhereDefined(SourceLocation loc) const {
+    return loc.line > 0 ? " (first defined at " + At(loc) + ")" : "";
+  }
+
+  ComputationId NumComputations() const { return static_cast<ComputationId>(p_.computations.size()); }
+  bool IsValue(ValueId v) const { return v >= 0 && v < static_cast<ValueId>(p_.values.size()); }
+  bool IsOp(OpId o) const { return o >= 0 && o < static_cast<OpId>(p_.ops.size()); }
+  bool IsComputation(ComputationId c) const { return c >= 0 && c < NumComputations(); }
+
+  // --- Ids and ownership (only programs built in code can break these) ------
+  absl::Status CheckIds() const {
+    if (p_.entry != kNoId && !IsComputation(p_.entry)) {
+      return Fail({}, "entry computation id " + std::to_string(p_.entry) + " is out of range");
+    }
+    std::vector<char> defined(p_.values.size(), 0);
+    std::vector<char> scheduled(p_.ops.size(), 0);
+    const auto define = [&](ValueId v) -> absl::Status {
+      if (defined[v]) return Fail({}, "value " + Name(v) + " is defined twice");
+      defined[v] = 1;
+      return absl::OkStatus();
+    };
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      const Computation& comp = p_.computations[c];
+      for (ValueId v : comp.params) {
+        if (!IsValue(v)) return Fail({}, CompName(c) + ": parameter id " + std::to_string(v) + " is out of range");
+        if (p_.values[v].computation != c || p_.values[v].defining_op != kNoId) {
+          return Fail({}, "parameter " + Name(v) + " of " + CompName(c) +
+                              " does not record that computation as its definition");
+        }
+        if (absl::Status s = define(v); !s.ok()) return s;
+      }
+      for (OpId o : comp.ops) {
+        if (!IsOp(o)) return Fail({}, CompName(c) + ": op id " + std::to_string(o) + " is out of range");
+        if (p_.ops[o].computation != c) {
+          return Fail({}, "op #" + std::to_string(o) + " is scheduled in " + CompName(c) +
+                              " but records another computation");
+        }
+        if (scheduled[o]) return Fail({}, "op #" + std::to_string(o) + " is scheduled twice");
+        scheduled[o] = 1;
+        for (ValueId v : p_.ops[o].results) {
+          if (!IsValue(v)) return Fail({}, "op #" + std::to_string(o) + ": result id " + std::to_string(v) + " is out of range");
+          if (p_.values[v].computation != c || p_.values[v].defining_op != o) {
+            return Fail({}, "result " + Name(v) + " of op #" + std::to_string(o) +
+                                " does not record that op as its definition");
+          }
+          if (absl::Status s = define(v); !s.ok()) return s;
+        }
+      }
+      for (ValueId v : comp.results) {
+        if (!IsValue(v)) return Fail({}, CompName(c) + ": returned value id " + std::to_string(v) + " is out of range");
+      }
+    }
+    for (OpId o = 0; o < static_cast<OpId>(p_.ops.size()); ++o) {
+      if (!scheduled[o]) return Fail({}, "op #" + std::to_string(o) + " (" + p_.ops[o].opcode + ") is in no computation's schedule");
+      for (ValueId v : p_.ops[o].operands) {
+        if (!IsValue(v)) return Fail({}, "op #" + std::to_string(o) + ": operand id " + std::to_string(v) + " is out of range");
+      }
+      for (ComputationId c : p_.ops[o].callees) {
+        if (!IsComputation(c)) return Fail({}, "op #" + std::to_string(o) + ": callee id " + std::to_string(c) + " is out of range");
+      }
+    }
+    for (ValueId v = 0; v < static_cast<ValueId>(p_.values.size()); ++v) {
+      if (!defined[v]) return Fail({}, "value " + Name(v) + " is neither a parameter nor an op result");
+      const Value& value = p_.values[v];
+      if (value.alias != AliasKind::kNone && !IsValue(value.alias_of)) {
+        return Fail({}, "value " + Name(v) + " aliases value id " + std::to_string(value.alias_of) + ", which is out of range");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // --- Names and text -------------------------------------------------------
+  absl::Status CheckText(SourceLocation loc, std::string_view text, const std::string& what) const {
+    if (text.find('\0') != std::string_view::npos) return Fail(loc, what + " contains a NUL byte");
+    if (FirstInvalidUtf8(text)) return Fail(loc, what + " is not valid UTF-8");
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckNames() const {
+    if (absl::Status s = CheckText({}, p_.name, "the program name"); !s.ok()) return s;
+    std::unordered_map<std::string_view, ValueId> values;
+    for (ValueId v = 0; v < static_cast<ValueId>(p_.values.size()); ++v) {
+      const Value& value = p_.values[v];
+      if (value.name.empty()) return Fail(value.loc, "value #" + std::to_string(v) + " has an empty name");
+      if (absl::Status s = CheckText(value.loc, value.name, "value name #" + std::to_string(v)); !s.ok()) {
+        return s;
+      }
+      const auto [it, inserted] = values.emplace(value.name, v);
+      if (!inserted) {
+        return Fail(value.loc, "duplicate value name " + Name(v) + WhereDefined(p_.values[it->second].loc));
+      }
+    }
+    std::unordered_map<std::string_view, ComputationId> computations;
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      const Computation& comp = p_.computations[c];
+      if (comp.name.empty()) return Fail(comp.loc, "computation #" + std::to_string(c) + " has an empty name");
+      if (absl::Status s = CheckText(comp.loc, comp.name, "computation name #" + std::to_string(c)); !s.ok()) {
+        return s;
+      }
+      const auto [it, inserted] = computations.emplace(comp.name, c);
+      if (!inserted) {
+        return Fail(comp.loc, "duplicate computation " + CompName(c) +
+                                  WhereDefined(p_.computations[it->second].loc));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // --- Values ---------------------------------------------------------------
+  absl::Status CheckValue(ValueId v) const {
+    const Value& value = p_.values[v];
+    if (value.is_timepoint) {
+      if (value.size != 0 || value.type) {
+        return Fail(value.loc, "timepoint " + Name(v) + " must have size 0 and no tensor type");
+      }
+      if (value.alias != AliasKind::kNone || value.space || value.lifetime) {
+        return Fail(value.loc, "timepoint " + Name(v) +
+                                   " cannot be tied, a view, pinned to a space or given a lifetime");
+      }
+      return absl::OkStatus();
+    }
+    if (value.size < 0) return Fail(value.loc, Name(v) + " has a negative size (" + std::to_string(value.size) + ")");
+    if (value.type) {
+      absl::StatusOr<Bytes> bytes = TensorBytes(*value.type);
+      if (!bytes.ok()) return Fail(value.loc, Name(v) + ": " + std::string(bytes.status().message()));
+      if (*bytes != value.size) {
+        return Fail(value.loc, Name(v) + " has size " + std::to_string(value.size) + " but its type " +
+                                   value.type->dtype + "[...] needs " + Count(*bytes, "byte"));
+      }
+    }
+    if (value.space && *value.space < 0) {
+      return Fail(value.loc, Name(v) + " is pinned to negative memory space " + std::to_string(*value.space));
+    }
+    if (value.alias != AliasKind::kView && value.view_offset != 0) {
+      return Fail(value.loc, Name(v) + " has a view offset but is not a view");
+    }
+    return absl::OkStatus();
+  }
+
+  // Aliasing of result `v` of op `o`, whose operands are defined.
+  absl::Status CheckAlias(OpId o, ValueId v) const {
+    const Value& value = p_.values[v];
+    if (value.alias == AliasKind::kNone) return absl::OkStatus();
+    const Op& op = p_.ops[o];
+    const char* keyword = value.alias == AliasKind::kTied ? "tied" : "view";
+    const ValueId base = value.alias_of;
+    if (std::find(op.operands.begin(), op.operands.end(), base) == op.operands.end()) {
+      return Fail(value.loc, Name(v) + " is " + keyword + " to " + Name(base) +
+                                 ", which is not an operand of its op");
+    }
+    const Value& operand = p_.values[base];
+    if (operand.is_timepoint) return Fail(value.loc, Name(v) + " cannot alias timepoint " + Name(base));
+    if (value.alias == AliasKind::kTied && value.size != operand.size) {
+      return Fail(value.loc, "tied result " + Describe(v) + " must have the size of operand " + Describe(base));
+    }
+    if (value.alias == AliasKind::kView &&
+        (value.view_offset < 0 || value.view_offset > operand.size - value.size)) {
+      return Fail(value.loc, "view " + Name(v) + " (" + Count(value.size, "byte") + " at offset " +
+                                 std::to_string(value.view_offset) + ") exceeds operand " + Describe(base));
+    }
+    return absl::OkStatus();
+  }
+
+  // --- Computations and ops -------------------------------------------------
+  absl::Status CheckComputation(ComputationId c) {
+    const Computation& comp = p_.computations[c];
+    if (comp.affinity) {
+      if (comp.kind != ComputationKind::kRegion) {
+        return Fail(comp.loc, CompName(c) + ": affinity is only valid on a region");
+      }
+      if (absl::Status s = CheckText(comp.loc, *comp.affinity, "the affinity of " + CompName(c)); !s.ok()) {
+        return s;
+      }
+    }
+    for (ValueId v : comp.params) {
+      if (absl::Status s = CheckValue(v); !s.ok()) return s;
+      if (p_.values[v].alias != AliasKind::kNone) {
+        return Fail(p_.values[v].loc, "parameter " + Name(v) + " cannot be tied or a view");
+      }
+      available_[v] = c;
+    }
+    std::optional<std::int64_t> previous_wave;  // wave of the op just before
+    std::optional<std::int64_t> highest_wave;
+    for (OpId o : comp.ops) {
+      if (absl::Status s = CheckOp(o); !s.ok()) return s;
+      const Op& op = p_.ops[o];
+      if (op.wave) {
+        if (comp.kind != ComputationKind::kRegion) {
+          return OpFail(o, "wave is only valid on ops of an execution region");
+        }
+        if (*op.wave < 0) return OpFail(o, "wave must be >= 0");
+        if (previous_wave != op.wave && highest_wave && *op.wave <= *highest_wave) {
+          return OpFail(o, "wave " + std::to_string(*op.wave) + " after wave " + std::to_string(*highest_wave) +
+                               ": ops of one wave must be adjacent and waves must increase along the schedule");
+        }
+        highest_wave = std::max(highest_wave.value_or(*op.wave), *op.wave);
+      }
+      previous_wave = op.wave;
+      for (ValueId v : op.results) available_[v] = c;
+    }
+    for (ValueId v : comp.results) {
+      if (available_[v] != c) {
+        return Fail(comp.loc, CompName(c) + " returns " + Name(v) + ", which is not defined in " + CompName(c));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckOp(OpId o) {
+    const Op& op = p_.ops[o];
+    const ComputationId c = op.computation;
+    if (!IsIdentifier(op.opcode)) {
+      return OpFail(o, "opcode '" + op.opcode + "' is not an identifier ([A-Za-z_][A-Za-z0-9_.-]*)");
+    }
+    const std::optional<OpKind> kind = ClassifyOpcode(op.opcode);
+    if (!kind) {
+      return OpFail(o, "unknown opcode '" + op.opcode + "' (custom ops must be namespaced with a '.', e.g. custom." +
+                           op.opcode + ")");
+    }
+    if (*kind != op.kind) return OpFail(o, "op kind does not match opcode '" + op.opcode + "'");
+    for (std::size_t i = 0; i < op.operands.size(); ++i) {
+      const ValueId v = op.operands[i];
+      if (available_[v] == c) continue;
+      const std::string which = "operand " + std::to_string(i + 1) + " " + Name(v);
+      if (p_.values[v].computation != c) {
+        return OpFail(o, which + " belongs to computation " + CompName(p_.values[v].computation) +
+                             "; pass values to other computations as operands");
+      }
+      return OpFail(o, which + " is used before its definition");
+    }
+    if (absl::Status s = CheckCallees(o); !s.ok()) return s;
+    if (absl::Status s = CheckSignature(o); !s.ok()) return s;
+    if (op.kind == OpKind::kAsyncDone) {
+      if (absl::Status s = CheckAsyncDone(o); !s.ok()) return s;
+    }
+    if (absl::Status s = CheckOpFields(o); !s.ok()) return s;
+    for (ValueId v : op.results) {
+      if (absl::Status s = CheckValue(v); !s.ok()) return s;
+      if (absl::Status s = CheckAlias(o, v); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckOpFields(OpId o) const {
+    const Op& op = p_.ops[o];
+    if (!std::isfinite(op.cost.flops) || op.cost.flops < 0) return OpFail(o, "flops must be a finite number >= 0");
+    if (!std::isfinite(op.cost.transcendentals) || op.cost.transcendentals < 0) {
+      return OpFail(o, "transcendentals must be a finite number >= 0");
+    }
+    if (op.cost.bytes_accessed && *op.cost.bytes_accessed < 0) return OpFail(o, "bytes_accessed must be >= 0");
+    if (op.scratch_bytes < 0) return OpFail(o, "scratch must be >= 0");
+    if (op.trip_count) {
+      if (op.kind != OpKind::kWhile) return OpFail(o, "trip_count is only valid on while");
+      if (*op.trip_count < 0) return OpFail(o, "trip_count must be >= 0");
+    }
+    if (op.affinity) {
+      if (absl::Status s = CheckText(op.loc, *op.affinity, "affinity"); !s.ok()) return s;
+    }
+    for (std::size_t i = 0; i < op.attributes.size(); ++i) {
+      const Attribute& attr = op.attributes[i];
+      if (!IsIdentifier(attr.key)) {
+        return OpFail(o, "attribute key '" + attr.key + "' is not an identifier ([A-Za-z_][A-Za-z0-9_.-]*)");
+      }
+      if (std::find(kTypedKeys.begin(), kTypedKeys.end(), attr.key) != kTypedKeys.end()) {
+        return OpFail(o, "attribute '" + attr.key + "' is a typed field of Op, not a generic attribute");
+      }
+      for (std::size_t j = 0; j < i; ++j) {
+        if (op.attributes[j].key == attr.key) return OpFail(o, "duplicate attribute '" + attr.key + "'");
+      }
+      if (ListDepth(attr.value) > kMaxAttributeNesting) {
+        return OpFail(o, "attribute '" + attr.key + "' nests lists deeper than " +
+                             std::to_string(kMaxAttributeNesting));
+      }
+      if (absl::Status s = CheckAttrValue(o, attr.key, attr.value); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status CheckAttrValue(OpId o, const std::string& key, const AttrValue& value) const {
+    const std::string what = "attribute '" + key + "'";
+    switch (value.kind) {
+      case AttrValue::Kind::kFloat:
+        if (!std::isfinite(value.f)) return OpFail(o, what + " is not a finite number");
+        break;
+      case AttrValue::Kind::kString:
+        return CheckText(p_.ops[o].loc, value.s, what);
+      case AttrValue::Kind::kSymbol:
+        if (value.s.empty()) return OpFail(o, what + " has an empty @name");
+        return CheckText(p_.ops[o].loc, value.s, what);
+      case AttrValue::Kind::kList:
+        for (const AttrValue& element : value.list) {
+          if (absl::Status s = CheckAttrValue(o, key, element); !s.ok()) return s;
+        }
+        break;
+      case AttrValue::Kind::kInt:
+      case AttrValue::Kind::kBool:
+        break;
+    }
+    return absl::OkStatus();
+  }
+
+  // Number and kind (func or region) of an op's callees.
+  absl::Status CheckCallees(OpId o) const {
+    const Op& op = p_.ops[o];
+    const std::size_t n = op.callees.size();
+    switch (op.kind) {
+      case OpKind::kWhile:
+        if (n != 2) return OpFail(o, "while must have 2 callees (cond, body), has " + std::to_string(n));
+        break;
+      case OpKind::kConditional:
+        if (n == 0) return OpFail(o, "conditional must have at least one branch");
+        break;
+      case OpKind::kCall:
+      case OpKind::kExecute:
+        if (n != 1) return OpFail(o, op.opcode + " must have exactly 1 callee, has " + std::to_string(n));
+        break;
+      default:
+        if (n != 0) return OpFail(o, "'" + op.opcode + "' cannot have callees");
+        return absl::OkStatus();
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+      const ComputationId callee = op.callees[i];
+      const bool is_region = p_.computations[callee].kind == ComputationKind::kRegion;
+      if (op.kind == OpKind::kExecute && !is_region) {
+        return OpFail(o, "execute: " + CompName(callee) + " is a func; execute runs regions (call funcs with call)");
+      }
+      if (op.kind != OpKind::kExecute && is_region) {
+        return OpFail(o, op.opcode + ": " + CompName(callee) + " is a region; run regions with execute");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  bool SameStorage(ValueId a, ValueId b) const {
+    return p_.values[a].is_timepoint == p_.values[b].is_timepoint && p_.values[a].size == p_.values[b].size;
+  }
+
+  // "<what> i %a (..) does not match <other> i %b (..)<suffix>" for the first
+  // position where `a` and `b` differ (both lists have equal length here).
+  absl::Status MatchPositions(OpId o, const std::vector<ValueId>& a, const std::string& what,
+                              const std::vector<ValueId>& b, const std::string& other,
+                              const std::string& suffix, std::size_t a_offset = 0) const {
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      const ValueId x = a[i + a_offset];
+      if (SameStorage(x, b[i])) continue;
+      const std::string pos = std::to_string(i + 1);
+      return OpFail(o, what + " " + pos + " " + Describe(x) + " does not match " + other + " " + pos + " " +
+                           Describe(b[i]) + suffix);
+    }
+    return absl::OkStatus();
+  }
+
+  // Arity and sizes of while/conditional/call/execute against their callees.
+  absl::Status CheckSignature(OpId o) const {
+    const Op& op = p_.ops[o];
+    const auto& comps = p_.computations;
+    switch (op.kind) {
+      case OpKind::kWhile: {
+        const std::size_t n = op.operands.size();
+        const Computation& cond = comps[op.callees[0]];
+        const Computation& body = comps[op.callees[1]];
+        const std::string of_cond = " of cond " + CompName(op.callees[0]);
+        const std::string of_body = " of body " + CompName(op.callees[1]);
+        if (op.results.size() != n) {
+          return OpFail(o, "while has " + Count(n, "operand") + " but " + Count(op.results.size(), "result") +
+                               "; loop-carried values correspond position-wise");
+        }
+        if (cond.params.size() != n) {
+          return OpFail(o, "while cond " + CompName(op.callees[0]) + " takes " + Count(cond.params.size(), "parameter") +
+                               " but the while has " + Count(n, "operand"));
+        }
+        if (cond.results.size() != 1) {
+          return OpFail(o, "while cond " + CompName(op.callees[0]) + " must return 1 value (the predicate), returns " +
+                               std::to_string(cond.results.size()));
+        }
+        if (body.params.size() != n) {
+          return OpFail(o, "while body " + CompName(op.callees[1]) + " takes " + Count(body.params.size(), "parameter") +
+                               " but the while has " + Count(n, "operand"));
+        }
+        if (body.results.size() != n) {
+          return OpFail(o, "while body " + CompName(op.callees[1]) + " returns " + Count(body.results.size(), "value") +
+                               " but the while has " + Count(n, "operand"));
+        }
+        for (auto [list, other, suffix] : {std::tuple{&op.results, "result", std::string()},
+                                           std::tuple{&cond.params, "parameter", of_cond},
+                                           std::tuple{&body.params, "parameter", of_body},
+                                           std::tuple{&body.results, "result", of_body}}) {
+          if (absl::Status s = MatchPositions(o, op.operands, "while operand", *list, other, suffix); !s.ok()) {
+            return s;
+          }
+        }
+        return absl::OkStatus();
+      }
+      case OpKind::kConditional: {
+        if (op.operands.empty()) return OpFail(o, "conditional needs a predicate operand");
+        const std::size_t args = op.operands.size() - 1;
+        for (std::size_t j = 0; j < op.callees.size(); ++j) {
+          const Computation& branch = comps[op.callees[j]];
+          const std::string label = "branch " + std::to_string(j + 1) + " " + CompName(op.callees[j]);
+          if (branch.params.size() != args) {
+            return OpFail(o, "conditional " + label + " takes " + Count(branch.params.size(), "parameter") +
+                                 " but the conditional passes " + Count(args, "argument") +
+                                 " (operands after the predicate)");
+          }
+          if (branch.results.size() != op.results.size()) {
+            return OpFail(o, "conditional " + label + " returns " + Count(branch.results.size(), "value") +
+                                 " but the conditional has " + Count(op.results.size(), "result"));
+          }
+          if (absl::Status s = MatchPositions(o, op.operands, "conditional argument", branch.params, "parameter",
+                                              " of " + label, 1);
+              !s.ok()) {
+            return s;
+          }
+          if (absl::Status s = MatchPositions(o, op.results, "conditional result", branch.results, "result",
+                                              " of " + label);
+              !s.ok()) {
+            return s;
+          }
+        }
+        return absl::OkStatus();
+      }
+      case OpKind::kCall:
+      case OpKind::kExecute: {
+        const Computation& callee = comps[op.callees[0]];
+        const std::string name = CompName(op.callees[0]);
+        if (callee.params.size() != op.operands.size()) {
+          return OpFail(o, op.opcode + " " + name + " takes " + Count(callee.params.size(), "parameter") +
+                               " but is given " + Count(op.operands.size(), "operand"));
+        }
+        if (callee.results.size() != op.results.size()) {
+          return OpFail(o, op.opcode + " " + name + " returns " + Count(callee.results.size(), "value") + " but the " +
+                               op.opcode + " has " + Count(op.results.size(), "result"));
+        }
+        if (absl::Status s = MatchPositions(o, op.operands, op.opcode + " operand", callee.params, "parameter",
+                                            " of " + name);
+            !s.ok()) {
+          return s;
+        }
+        return MatchPositions(o, op.results, op.opcode + " result", callee.results, "result", " of " + name);
+      }
+      default:
+        return absl::OkStatus();
+    }
+  }
+
+  // X-done: operands are results of one X-start, result i matches operand i,
+  // and each X-start is completed once.
+  absl::Status CheckAsyncDone(OpId o) {
+    const Op& op = p_.ops[o];
+    const std::string prefix(AsyncPartnerPrefix(op.opcode).value_or(""));
+    const std::string start_opcode = prefix + "-start";
+    if (op.operands.empty()) return OpFail(o, op.opcode + " needs the results of a " + start_opcode + " as operands");
+    OpId start = kNoId;
+    for (std::size_t i = 0; i < op.operands.size(); ++i) {
+      const ValueId v = op.operands[i];
+      const OpId producer = p_.values[v].defining_op;
+      const std::string which = op.opcode + " operand " + std::to_string(i + 1) + " " + Name(v);
+      if (producer == kNoId || p_.ops[producer].opcode != start_opcode) {
+        return OpFail(o, which + " is not a result of a " + start_opcode);
+      }
+      if (start != kNoId && producer != start) {
+        return OpFail(o, which + " comes from a different " + start_opcode + " than operand 1");
+      }
+      start = producer;
+    }
+    if (op.results.size() > op.operands.size()) {
+      return OpFail(o, op.opcode + " has " + Count(op.results.size(), "result") + " but " +
+                           Count(op.operands.size(), "operand") + " (result i shares storage with operand i)");
+    }
+    for (std::size_t i = 0; i < op.results.size(); ++i) {
+      if (SameStorage(op.results[i], op.operands[i])) continue;
+      const std::string pos = std::to_string(i + 1);
+      return OpFail(o, op.opcode + " result " + pos + " " + Describe(op.results[i]) + " does not match operand " +
+                           pos + " " + Describe(op.operands[i]));
+    }
+    if (const OpId first = done_of_start_[start]; first != kNoId) {
+      const std::string where = p_.ops[first].loc.line > 0 ? "at " + At(p_.ops[first].loc) : OpLabel(first);
+      return OpFail(o, start_opcode + " " + OpLabel(start) + " is already completed by the " + op.opcode + " " + where);
+    }
+    done_of_start_[start] = o;
+    return absl::OkStatus();
+  }
+
+  // --- Call graph -------------------------------------------------------------
+  // Every computation but the entry has exactly one call site, and calls form
+  // a tree under the entry (no recursion).
+  absl::Status CheckCallGraph() const {
+    std::vector<OpId> call_site(p_.computations.size(), kNoId);
+    for (const Computation& comp : p_.computations) {
+      for (OpId o : comp.ops) {
+        for (ComputationId callee : p_.ops[o].callees) {
+          if (callee == p_.entry) {
+            return OpFail(o, "the entry computation " + CompName(callee) + " cannot be called");
+          }
+          if (const OpId first = call_site[callee]; first != kNoId) {
+            const std::string where = p_.ops[first].loc.line > 0 ? "at " + At(p_.ops[first].loc) : "by " + OpLabel(first);
+            return OpFail(o, "computation " + CompName(callee) + " is called a second time (first " + where +
+                                 "); every computation except the entry has exactly one call site");
+          }
+          call_site[callee] = o;
+        }
+      }
+    }
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      if (c != p_.entry && call_site[c] == kNoId) {
+        return Fail(p_.computations[c].loc, "computation " + CompName(c) +
+                                                " is never called; every computation except the entry is "
+                                                "called from exactly one op");
+      }
+    }
+    std::vector<char> reached(p_.computations.size(), 0);
+    std::vector<ComputationId> stack = {p_.entry};
+    reached[p_.entry] = 1;
+    while (!stack.empty()) {
+      const ComputationId c = stack.back();
+      stack.pop_back();
+      for (OpId o : p_.computations[c].ops) {
+        for (ComputationId callee : p_.ops[o].callees) {
+          if (!reached[callee]) {
+            reached[callee] = 1;
+            stack.push_back(callee);
+          }
+        }
+      }
+    }
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      if (!reached[c]) return RecursionError(c, call_site);
+    }
+    return absl::OkStatus();
+  }
+
+  // `start` is unreachable from the entry although every computation has one
+  // caller: following callers from it must run into a cycle.
+  absl::Status RecursionError(ComputationId start, const std::vector<OpId>& call_site) const {
+    const auto caller = [&](ComputationId c) { return p_.ops[call_site[c]].computation; };
+    std::vector<char> seen(p_.computations.size(), 0);
+    ComputationId x = start;
+    while (!seen[x]) {
+      seen[x] = 1;
+      x = caller(x);
+    }
+    // x is on the cycle; callers from x walk it backwards.
+    std::vector<ComputationId> backwards = {x};
+    for (ComputationId y = caller(x); y != x; y = caller(y)) backwards.push_back(y);
+    std::string path = CompName(x);
+    for (auto it = backwards.rbegin(); it != backwards.rend(); ++it) path += " -> " + CompName(*it);
+    return OpFail(call_site[x], "recursive call: " + path +
+                                    "; computations may not call themselves, directly or indirectly");
+  }
+
+  const Program& p_;
+  std::string_view path_;
+  std::vector<ComputationId> available_;  // computation of each value defined so far
+  std::vector<OpId> done_of_start_;       // the X-done completing each X-start
+};
+
+}  // namespace
+
+absl::Status ValidateProgram(const Program& program, std::string_view path) {
+  return Validator(program, path).Run();
+}
+
+}  // namespace memplan
