@@ -1,0 +1,205 @@
+#include "msa/target.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "ir/diagnostic.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using Json = nlohmann::json;
+
+// The numbers and their reasoning are in docs/msa.md ("Targets").
+std::vector<Target> MakePresets() {
+  std::vector<Target> presets;
+  {
+    Target t;
+    t.name = "edge-npu";
+    t.description = "embedded NPU: 2 MiB on-chip SRAM, LPDDR4X share, ~1 TOPS";
+    t.flops_per_second = 1e12;
+    t.transcendentals_per_second = 2.5e10;
+    t.default_bandwidth = 8e9;
+    t.alternate_bandwidth = 6.4e10;
+    t.copy_bandwidth = 8e9;
+    t.fast_memory_bytes = 2 * 1024 * 1024;
+    t.alignment = 64;
+    presets.push_back(t);
+  }
+  {
+    Target t;
+    t.name = "mobile-gpu";
+    t.description = "phone GPU: 1 MiB tile/local memory, LPDDR5 share, ~2 TFLOPS fp16";
+    t.flops_per_second = 2e12;
+    t.transcendentals_per_second = 1.25e11;
+    t.default_bandwidth = 2.5e10;
+    t.alternate_bandwidth = 2e11;
+    t.copy_bandwidth = 2e10;
+    t.fast_memory_bytes = 1024 * 1024;
+    t.alignment = 128;
+    presets.push_back(t);
+  }
+  {
+    Target t;
+    t.name = "tpu-like";
+    t.description = "datacenter accelerator: 16 MiB VMEM, HBM2e, ~275 TFLOPS bf16";
+    t.flops_per_second = 2.75e14;
+    t.transcendentals_per_second = 4e12;
+    t.default_bandwidth = 1.2e12;
+    t.alternate_bandwidth = 1.2e13;
+    t.copy_bandwidth = 6e11;
+    t.fast_memory_bytes = 16 * 1024 * 1024;
+    t.alignment = 512;
+    presets.push_back(t);
+  }
+  return presets;
+}
+
+bool LooksLikePath(std::string_view s) {
+  return s.find('/') != std::string_view::npos ||
+         (s.size() >= 5 && s.substr(s.size() - 5) == ".json");
+}
+
+SourceLocation LocationOfOffset(std::string_view text, std::size_t offset) {
+  SourceLocation loc{1, 1};
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++loc.line;
+      loc.column = 1;
+    } else {
+      ++loc.column;
+    }
+  }
+  return loc;
+}
+
+// Location of the key `"key"` of the top-level object (a quoted string at
+// nesting depth 1 followed by ':'), else of the object's opening brace.
+SourceLocation LocateKey(std::string_view text, std::string_view key) {
+  int depth = 0;
+  std::size_t brace = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '{' || c == '[') {
+      if (depth == 0 && c == '{') brace = i;
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == '"') {
+      std::size_t end = i + 1;
+      while (end < text.size() && text[end] != '"') end += text[end] == '\\' ? 2 : 1;
+      std::size_t after = end + 1;
+      while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+      if (depth == 1 && after < text.size() && text[after] == ':' &&
+          text.substr(i + 1, end - i - 1) == key) {
+        return LocationOfOffset(text, i);
+      }
+      i = end;
+    }
+  }
+  return LocationOfOffset(text, brace);
+}
+
+constexpr const char* kRateFields[] = {"flops_per_second", "transcendentals_per_second",
+                                       "default_bandwidth", "alternate_bandwidth",
+                                       "copy_bandwidth"};
+
+absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view path) {
+  Json json;
+  try {
+    json = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
+    std::string what = e.what();
+    // nlohmann prefixes "[json.exception.parse_error.101] parse error at line
+    // L, column C: "; keep only the reason.
+    if (std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
+    return LocatedError(path, LocationOfOffset(text, byte), what);
+  }
+  if (!json.is_object()) {
+    return LocatedError(path, LocationOfOffset(text, 0), "a target file must hold a JSON object");
+  }
+  auto fail = [&](std::string_view key, const std::string& message) {
+    return LocatedError(path, LocateKey(text, key), message);
+  };
+  static const std::vector<std::string> kKnown = {
+      "name",           "description",         "flops_per_second", "transcendentals_per_second",
+      "default_bandwidth", "alternate_bandwidth", "copy_bandwidth", "fast_memory_bytes",
+      "alignment"};
+  for (const auto& [key, value] : json.items()) {
+    if (std::find(kKnown.begin(), kKnown.end(), key) == kKnown.end()) {
+      return fail(key, absl::StrCat("unknown key \"", key, "\" (expected ",
+                                    absl::StrJoin(kKnown, ", "), ")"));
+    }
+  }
+  Target t;
+  for (const char* key : {"name", "description"}) {
+    if (!json.contains(key)) continue;
+    if (!json[key].is_string()) return fail(key, absl::StrCat("\"", key, "\" must be a string"));
+    (std::string_view(key) == "name" ? t.name : t.description) = json[key].get<std::string>();
+  }
+  if (t.name.empty()) t.name = std::string(path);
+  double* rates[] = {&t.flops_per_second, &t.transcendentals_per_second, &t.default_bandwidth,
+                     &t.alternate_bandwidth, &t.copy_bandwidth};
+  for (std::size_t i = 0; i < std::size(kRateFields); ++i) {
+    const char* key = kRateFields[i];
+    if (!json.contains(key)) return fail(key, absl::StrCat("missing field \"", key, "\""));
+    const Json& v = json[key];
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0) {
+      return fail(key, absl::StrCat("\"", key, "\" must be a positive number"));
+    }
+    *rates[i] = v.get<double>();
+  }
+  for (const char* key : {"fast_memory_bytes", "alignment"}) {
+    if (!json.contains(key)) return fail(key, absl::StrCat("missing field \"", key, "\""));
+    const Json& v = json[key];
+    const bool is_alignment = std::string_view(key) == "alignment";
+    const std::int64_t min = is_alignment ? 1 : 0;
+    if (!v.is_number_integer() || v.get<std::int64_t>() < min ||
+        (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
+      return fail(key, absl::StrCat("\"", key, "\" must be an integer >= ", min));
+    }
+    (is_alignment ? t.alignment : t.fast_memory_bytes) = v.get<std::int64_t>();
+  }
+  return t;
+}
+
+}  // namespace
+
+const std::vector<Target>& BuiltinTargets() {
+  static const std::vector<Target> presets = MakePresets();
+  return presets;
+}
+
+absl::StatusOr<Target> ResolveTarget(std::string_view name_or_path) {
+  if (!LooksLikePath(name_or_path)) {
+    std::vector<std::string> names;
+    for (const Target& t : BuiltinTargets()) {
+      if (t.name == name_or_path) return t;
+      names.push_back(t.name);
+    }
+    return absl::InvalidArgumentError(
+        absl::StrCat("error: unknown target '", std::string(name_or_path), "' (presets: ",
+                     absl::StrJoin(names, ", "), "; or a .json file)"));
+  }
+  const std::string path(name_or_path);
+  std::error_code ec;
+  std::ifstream in(path, std::ios::binary);
+  if (!std::filesystem::is_regular_file(path, ec) || !in) return absl::InvalidArgumentError(path + ": error: cannot read target file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) return absl::InvalidArgumentError(path + ": error: cannot read target file");
+  return TargetFromJson(text.str(), path);
+}
+
+}  // namespace memplan

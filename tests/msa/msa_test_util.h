@@ -1,0 +1,49 @@
+// Shared helpers for the msa tests: parse a text-IR program and analyse it.
+#pragma once
+
+#include <memory>
+#include <string_view>
+
+#include "analysis/analyze.h"
+#include "gtest/gtest.h"
+#include "ir/program.h"
+#include "ir/text_parser.h"
+#include "msa/target.h"
+
+namespace memplan::testing {
+
+// A parsed program with its analysis, kept together so that models built on
+// them (which hold references) stay valid.
+struct Analyzed {
+  Program program;
+  ProgramAnalysis analysis;
+};
+
+inline std::unique_ptr<Analyzed> Analyze(std::string_view text) {
+  auto out = std::make_unique<Analyzed>();
+  absl::StatusOr<Program> program = ParseProgram(text, "test.mpir");
+  EXPECT_TRUE(program.ok()) << program.status();
+  if (!program.ok()) return nullptr;
+  out->program = *std::move(program);
+  absl::StatusOr<ProgramAnalysis> analysis = AnalyzeProgram(out->program);
+  EXPECT_TRUE(analysis.ok()) << analysis.status();
+  if (!analysis.ok()) return nullptr;
+  out->analysis = *std::move(analysis);
+  return out;
+}
+
+// A target with round numbers: 1000 flop/s, 100 transcendentals/s, default
+// memory 100 B/s, alternate 400 B/s, copies 50 B/s.
+inline Target RoundTarget() {
+  Target t;
+  t.name = "round";
+  t.flops_per_second = 1000;
+  t.transcendentals_per_second = 100;
+  t.default_bandwidth = 100;
+  t.alternate_bandwidth = 400;
+  t.copy_bandwidth = 50;
+  t.fast_memory_bytes = 1000;
+  return t;
+}
+
+}  // namespace memplan::testing
