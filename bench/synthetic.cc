@@ -1,0 +1,64 @@
+#include "bench/synthetic.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace memplan {
+namespace {
+
+class SplitMix64 {
+ public:
+  explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t Next() {
+    std::uint64_t x = (state_ += 0x9e3779b97f4a7c15ULL);
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+  }
+  // Uniform in [0, 1) with 53 random bits.
+  double Unit() { return static_cast<double>(Next() >> 11) * 0x1.0p-53; }
+  // Log-uniform integer in [lo, hi].
+  std::int64_t LogUniform(std::int64_t lo, std::int64_t hi) {
+    const double v = std::exp(std::log(double(lo)) + Unit() * (std::log(double(hi)) - std::log(double(lo))));
+    return std::clamp<std::int64_t>(static_cast<std::int64_t>(v), lo, hi);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+}  // namespace
+
+std::vector<PackItem> SyntheticItems(const SyntheticOptions& options) {
+  const std::int64_t n = std::max<std::int64_t>(options.n, 0);
+  const TimeStep last = std::max<std::int64_t>(n - 1, 0);
+  SplitMix64 rng(options.seed);
+  std::vector<PackItem> items;
+  items.reserve(n);
+  constexpr std::int64_t kWholeProgram = 4;  // program inputs and outputs
+  for (std::int64_t i = 0; i < n; ++i) {
+    PackItem item;
+    item.alignment = options.alignment;
+    item.size = (rng.LogUniform(256, 16 << 20) + 63) / 64 * 64;
+    if (i < kWholeProgram) {
+      item.start = 0;
+      item.end = last;
+    } else {
+      item.start = i;
+      const double kind = rng.Unit();
+      TimeStep length;
+      if (kind < 0.89) {
+        length = 1 + static_cast<TimeStep>(rng.Next() % 4);  // read by the next few ops
+      } else if (kind < 0.99) {
+        length = rng.LogUniform(8, 256);  // skip connection
+      } else {
+        length = rng.LogUniform(256, 4096);  // kept for a later layer
+      }
+      item.end = std::min(last, item.start + length);
+    }
+    items.push_back(item);
+  }
+  return items;
+}
+
+}  // namespace memplan

@@ -1,0 +1,27 @@
+// Deterministic generator of DNN-like interval sets for benchmarks: `n` items
+// over about n time steps (one new value per op), starts in schedule order.
+// Most live ranges are short (an op's output read by the next few ops), some
+// are medium (skip connections), a few are long (activations kept for later
+// layers), and a handful span the whole program (inputs and outputs). Sizes
+// are log-uniform between 256 B and 16 MiB, rounded up to 64 B. The same
+// (n, seed) always gives the same items, on every platform (own SplitMix64
+// generator, no std:: distributions).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "packing/packer.h"
+
+namespace memplan {
+
+struct SyntheticOptions {
+  std::int64_t n = 1000;      // number of items
+  std::uint64_t seed = 1;     // generator seed
+  Bytes alignment = 1;        // alignment of every item
+};
+
+// `options.n` items; live ranges lie in [0, n - 1] (closed).
+std::vector<PackItem> SyntheticItems(const SyntheticOptions& options);
+
+}  // namespace memplan

@@ -1,0 +1,88 @@
+#include "packing/best_fit.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "packing/chunk_finder.h"
+#include "packing/interval_tree.h"
+#include "packing/live_profile.h"
+#include "packing/pack_support.h"
+
+namespace memplan {
+namespace {
+
+TimeStep Length(const PackItem& item) { return EndOf(item) - item.start; }
+
+template <typename Key>
+std::vector<std::int32_t> SortByKey(std::size_t n, Key key) {
+  std::vector<std::int32_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(),
+            [&](std::int32_t a, std::int32_t b) { return key(a) < key(b); });
+  return order;
+}
+
+}  // namespace
+
+std::string_view BestFitOrderName(BestFitOrder order) {
+  switch (order) {
+    case BestFitOrder::kSpatial:
+      return "best-fit-spatial";
+    case BestFitOrder::kTemporal:
+      return "best-fit-temporal";
+    case BestFitOrder::kStartTime:
+      return "best-fit-start-time";
+    case BestFitOrder::kBusiest:
+      return "best-fit-busiest";
+  }
+  return "best-fit";
+}
+
+std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, BestFitOrder order) {
+  // Keys are tuples compared lexicographically; negated fields sort descending.
+  switch (order) {
+    case BestFitOrder::kSpatial:
+      return SortByKey(items.size(), [&](std::int32_t i) {
+        return std::make_tuple(-items[i].size, -Length(items[i]), i);
+      });
+    case BestFitOrder::kTemporal:
+      return SortByKey(items.size(), [&](std::int32_t i) {
+        return std::make_tuple(-Length(items[i]), -items[i].size, i);
+      });
+    case BestFitOrder::kStartTime:
+      return SortByKey(items.size(), [&](std::int32_t i) {
+        return std::make_tuple(items[i].start, -items[i].size, -Length(items[i]), i);
+      });
+    case BestFitOrder::kBusiest: {
+      const std::vector<Bytes> busiest = MaxLiveDuring(items);
+      return SortByKey(items.size(), [&](std::int32_t i) {
+        return std::make_tuple(-busiest[i], -items[i].size, -Length(items[i]), i);
+      });
+    }
+  }
+  return {};
+}
+
+std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
+                                  const std::vector<std::int32_t>& order, Bytes alignment) {
+  std::vector<Bytes> offsets(items.size(), 0);
+  IntervalTree tree;
+  ChunkFinder finder;
+  for (std::int32_t i : order) {
+    const PackItem& item = items[i];
+    if (IsEmpty(item)) continue;
+    const TimeStep end = EndOf(item);
+    offsets[i] =
+        finder.FindBestFit(tree, item.start, end, item.size, EffectiveAlignment(item, alignment));
+    tree.Insert({item.start, end, offsets[i], item.size});
+  }
+  return offsets;
+}
+
+PackResult BestFitPack(const std::vector<PackItem>& items, BestFitOrder order, Bytes alignment) {
+  return MakePackResult(items, BestFitInOrder(items, SortForBestFit(items, order), alignment),
+                        std::string(BestFitOrderName(order)));
+}
+
+}  // namespace memplan

@@ -1,0 +1,50 @@
+// ChunkFinder: the best-fit placement step shared by every packer (and by
+// memory space assignment): given the chunks already committed to an
+// IntervalTree, where should a new item of `size` bytes live during [s, e] go?
+//
+// It gathers the committed chunks whose live ranges intersect [s, e], sorts
+// them by offset, and walks the free holes between them. The chosen offset is
+// the hole with the least usable room that still fits (ties -> lower offset,
+// so an exact fit wins at once); the hole's start is rounded up to the
+// alignment first. With no hole that fits, the item goes on top of the
+// highest intersecting chunk (not the global top of the heap), aligned. This
+// is the placement rule of XLA's GlobalDecreasingSizeBestFitHeap
+// (packing.md §2.2) and of TFLite's arena planner.
+//
+// Worked example (alignment 1): committed c [2,7] @50 (40 B) and b [1,6] @120
+// (20 B). An item of 10 B during [0,3] sees both: holes [0,50) (50 B) and
+// [90,120) (30 B); best fit -> 90. An item of 60 B during [0,3] fits no hole
+// and goes on top of b -> 140. An item during [8,9] sees nothing -> 0.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ir/units.h"
+#include "packing/interval_tree.h"
+
+namespace memplan {
+
+class ChunkFinder {
+ public:
+  // Best-fit offset (a multiple of `alignment` >= 1) for `size` > 0 bytes live
+  // during [start, end], such that offset + size <= capacity; nullopt when no
+  // such offset exists. Cost: one tree query plus O(k log k) for the k
+  // intersecting chunks.
+  std::optional<Bytes> FindBestFit(const IntervalTree& tree, TimeStep start, TimeStep end,
+                                   Bytes size, Bytes alignment, Bytes capacity) const;
+
+  // FindBestFit without a capacity: always succeeds.
+  Bytes FindBestFit(const IntervalTree& tree, TimeStep start, TimeStep end, Bytes size,
+                    Bytes alignment) const;
+
+ private:
+  struct Span {
+    Bytes offset;
+    Bytes end;
+  };
+  // Reused between calls so a placement does not allocate.
+  mutable std::vector<Span> scratch_;
+};
+
+}  // namespace memplan

@@ -1,0 +1,83 @@
+#include "packing/live_profile.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "packing/pack_support.h"
+
+namespace memplan {
+namespace {
+
+// Item indices of non-empty items sorted by `key`.
+template <typename Key>
+std::vector<std::int32_t> SortedBy(const std::vector<PackItem>& items, Key key) {
+  std::vector<std::int32_t> idx;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (!IsEmpty(items[i])) idx.push_back(static_cast<std::int32_t>(i));
+  }
+  std::sort(idx.begin(), idx.end(),
+            [&](std::int32_t a, std::int32_t b) { return key(items[a]) < key(items[b]); });
+  return idx;
+}
+
+// The distinct start times of non-empty items, ascending, and the live bytes
+// at each. The live-bytes step function only rises at a start, so its maximum
+// over any closed range [s, e] is reached at one of these times (or at s).
+struct StartProfile {
+  std::vector<TimeStep> times;
+  std::vector<Bytes> live;
+};
+
+StartProfile ProfileAtStarts(const std::vector<PackItem>& items) {
+  const auto by_start = SortedBy(items, [](const PackItem& it) { return it.start; });
+  const auto by_end = SortedBy(items, [](const PackItem& it) { return EndOf(it); });
+  StartProfile profile;
+  Bytes live = 0;
+  std::size_t s = 0;
+  std::size_t e = 0;
+  while (s < by_start.size()) {
+    const TimeStep t = items[by_start[s]].start;
+    for (; s < by_start.size() && items[by_start[s]].start == t; ++s) live += items[by_start[s]].size;
+    for (; e < by_end.size() && EndOf(items[by_end[e]]) < t; ++e) live -= items[by_end[e]].size;
+    profile.times.push_back(t);
+    profile.live.push_back(live);
+  }
+  return profile;
+}
+
+}  // namespace
+
+Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
+  const StartProfile profile = ProfileAtStarts(items);
+  Bytes best = 0;
+  for (Bytes live : profile.live) best = std::max(best, live);
+  return best;
+}
+
+std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items) {
+  const StartProfile profile = ProfileAtStarts(items);
+  const std::size_t m = profile.times.size();
+  // Bottom-up segment tree for range max over the profile.
+  std::vector<Bytes> tree(2 * m, 0);
+  for (std::size_t i = 0; i < m; ++i) tree[m + i] = profile.live[i];
+  for (std::size_t i = m; i-- > 1;) tree[i] = std::max(tree[2 * i], tree[2 * i + 1]);
+
+  std::vector<Bytes> result(items.size(), 0);
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (IsEmpty(items[i])) continue;
+    // Profile times within [start, end]; the item's own start is among them.
+    std::size_t lo = std::lower_bound(profile.times.begin(), profile.times.end(), items[i].start) -
+                     profile.times.begin();
+    std::size_t hi = std::upper_bound(profile.times.begin(), profile.times.end(), EndOf(items[i])) -
+                     profile.times.begin();
+    Bytes best = 0;
+    for (lo += m, hi += m; lo < hi; lo /= 2, hi /= 2) {
+      if (lo & 1) best = std::max(best, tree[lo++]);
+      if (hi & 1) best = std::max(best, tree[--hi]);
+    }
+    result[i] = best;
+  }
+  return result;
+}
+
+}  // namespace memplan

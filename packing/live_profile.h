@@ -1,0 +1,20 @@
+// Live-bytes profiles of a set of PackItems (closed live ranges): the
+// quantities behind the max-live lower bound (MaxLiveBytes in packer.h).
+//
+// Example: a(10)[0,3] b(20)[1,6] c(40)[2,7]. Live bytes: t=0: 10, t=1: 30,
+// t=2..3: 70, t=4..6: 60, t=7: 40. MaxLiveBytes = 70; MaxLiveDuring gives
+// a: 70, b: 70, c: 70; for d(5)[7,9] it would be 45 (c and d at t=7).
+#pragma once
+
+#include <vector>
+
+#include "ir/units.h"
+#include "packing/packer.h"
+
+namespace memplan {
+
+// For each item, the max over the times t of its live range of the bytes live
+// at t (items with size <= 0 count 0 bytes). O(n log n).
+std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items);
+
+}  // namespace memplan

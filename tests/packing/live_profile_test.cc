@@ -1,0 +1,49 @@
+#include "packing/live_profile.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "packing/packer.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::ElementsAre;
+
+TEST(MaxLiveBytesTest, NoItems) { EXPECT_EQ(MaxLiveBytes({}), 0); }
+
+TEST(MaxLiveBytesTest, XlaExample) {
+  // t=5..6: b, c, d, e live = 20 + 40 + 30 + 50.
+  EXPECT_EQ(MaxLiveBytes({{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {30, 1, 4, 8},
+                          {50, 1, 5, 9}}),
+            140);
+}
+
+TEST(MaxLiveBytesTest, ClosedRangesSharingOneStepAreLiveTogether) {
+  EXPECT_EQ(MaxLiveBytes({{5, 1, 0, 1}, {7, 1, 1, 2}}), 12);
+  EXPECT_EQ(MaxLiveBytes({{5, 1, 0, 0}, {7, 1, 1, 2}}), 7);
+}
+
+TEST(MaxLiveBytesTest, ZeroSizeItemsCountNothing) {
+  EXPECT_EQ(MaxLiveBytes({{0, 1, 0, 9}, {3, 1, 4, 4}}), 3);
+}
+
+TEST(MaxLiveBytesTest, PeakInsideALongItem) {
+  // The long item's start (0) is not the busiest time: t=6 has 100 + 8 + 9.
+  EXPECT_EQ(MaxLiveBytes({{100, 1, 0, 10}, {8, 1, 5, 6}, {9, 1, 6, 7}, {50, 1, 11, 11}}), 117);
+}
+
+TEST(MaxLiveDuringTest, HeaderExample) {
+  // Live bytes: t0 10, t1 30, t2-3 70, t4-6 60, t7 45, t8-9 5.
+  EXPECT_THAT(MaxLiveDuring({{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {5, 1, 7, 9}}),
+              ElementsAre(70, 70, 70, 45));
+}
+
+TEST(MaxLiveDuringTest, ZeroSizeItemGetsZero) {
+  EXPECT_THAT(MaxLiveDuring({{0, 1, 0, 9}, {3, 1, 4, 4}}), ElementsAre(0, 3));
+}
+
+}  // namespace
+}  // namespace memplan

@@ -1,0 +1,55 @@
+// Packing quality on the real inputs in MEMPLAN_SHARED_DIR/data (skipped when
+// the shared folder is absent).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "packing/packer.h"
+#include "tests/packing/packing_test_support.h"
+
+namespace memplan {
+namespace {
+
+using testing::CheckPacking;
+using testing::ReadIntervalCsv;
+
+std::vector<PackItem> LoadOrSkip(const std::string& relative, bool& ok) {
+  const std::string path = std::string(MEMPLAN_SHARED_DIR) + "/data/" + relative;
+  ok = std::filesystem::exists(path);
+  if (!ok) return {};
+  auto items = ReadIntervalCsv(path, ok);
+  return items;
+}
+
+TEST(RealInputsTest, MiniMallocExampleReachesItsCapacity) {
+  bool ok = false;
+  const auto items = LoadOrSkip("minimalloc/input.12.csv", ok);
+  if (!ok) GTEST_SKIP() << "shared data absent";
+  ASSERT_EQ(items.size(), 5u);
+  EXPECT_EQ(MaxLiveBytes(items), 12);
+  const PackResult r = Pack(items, PackingAlgorithm::kAuto);
+  EXPECT_EQ(r.peak, 12);
+  EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
+}
+
+class TraceTest : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TraceTest, AutoIsWithinOnePercentOfTheLowerBound) {
+  bool ok = false;
+  const auto items = LoadOrSkip(GetParam(), ok);
+  if (!ok) GTEST_SKIP() << "shared data absent";
+  const Bytes lower_bound = MaxLiveBytes(items);
+  const PackResult r = Pack(items, PackingAlgorithm::kAuto);
+  EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
+  EXPECT_GE(r.peak, lower_bound);
+  EXPECT_LE(static_cast<double>(r.peak), 1.01 * static_cast<double>(lower_bound))
+      << r.algorithm;
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, TraceTest,
+                         ::testing::Values("traces/somas_resnet50.csv", "traces/iopddl_G_1.csv"));
+
+}  // namespace
+}  // namespace memplan
