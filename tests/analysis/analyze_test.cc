@@ -1,6 +1,7 @@
 #include "analysis/analyze.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -13,6 +14,8 @@ namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
+using testing::OpNamed;
+using testing::Parse;
 using testing::TestProgram;
 
 // One line per buffer: `name size [start,end] lifetime uses{...} values{...}`.
@@ -43,19 +46,17 @@ ProgramAnalysis Analyze(const Program& program) {
 
 // The example of analyze.h.
 TEST(AnalyzeProgramTest, TiedEntryResultAndScratch) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 16);
-  ValueId y = t.Def(main, "exp", {x}, "y", 16);
-  ValueId z = t.Def(main, "relu", {y}, "z", 16);
-  t.Tie(z, y);
-  t.op(t.OpOf(z)).scratch_bytes = 64;
-  t.Return(main, {z});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
+  const Program p = Parse(R"(
+    entry func @main(%x: f32[4]) {
+      %y = exp(%x) : f32[4]
+      %z = relu(%y) : f32[4] tied(%y) {scratch = 64}
+      return %z
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.input, "test.ir");
   EXPECT_EQ(a.buffers.time_steps, 2);
-  EXPECT_THAT(Describe(program, a.buffers),
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 16 [0,0] external uses{0} values{x}",
                           "y 16 [0,1] external uses{1} values{y,z}",
                           "z.scratch 64 [1,1] transient uses{1} values{}"));
@@ -70,111 +71,114 @@ TEST(AnalyzeProgramTest, TiedEntryResultAndScratch) {
   for (const Buffer& b : a.buffers.buffers) EXPECT_EQ(b.alignment, 1);
 }
 
-//   entry main(x):                               time
-//     a = exp(x)                                  0
-//     u = neg(x)                                  1
-//     cond c(p):  k = compare(p)                  2
-//     body b(q):  n1 = add(q); n2 = mul(n1)       3, 4   (returns n2)
-//     w = while(a) {c, b}                         5
-//     r = add(w, u)                               6      (returned)
 TEST(AnalyzeProgramTest, WhileLoopLiveRanges) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId cond = t.Func("c");
-  ComputationId body = t.Func("b");
-  ValueId x = t.Param(main, "x", 4);
-  ValueId a = t.Def(main, "exp", {x}, "a", 4);
-  ValueId u = t.Def(main, "neg", {x}, "u", 8);
-  ValueId p = t.Param(cond, "p", 4);
-  t.Return(cond, {t.Def(cond, "compare", {p}, "k", 1)});
-  ValueId q = t.Param(body, "q", 4);
-  ValueId n1 = t.Def(body, "add", {q}, "n1", 4);
-  ValueId n2 = t.Def(body, "mul", {n1}, "n2", 4);
-  t.Return(body, {n2});
-  OpId loop = t.Structured(main, "while", {a}, {cond, body}, {{"w", 4}});
-  ValueId w = t.op(loop).results[0];
-  ValueId r = t.Def(main, "add", {w, u}, "r", 4);
-  t.Return(main, {r});
-  Program program = t.Build();
-  ProgramAnalysis a_ = Analyze(program);
-  EXPECT_EQ(a_.buffers.time_steps, 7);
-  EXPECT_EQ(a_.schedule.spans[body].first, 3);
-  EXPECT_EQ(a_.schedule.spans[body].last, 4);
-  // u crosses the loop: live over its whole span [2,4]. The loop-carried
-  // buffer runs from a's definition to the use of w; body-local n1 stays in
-  // the body span.
-  EXPECT_THAT(Describe(program, a_.buffers),
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4              # t0
+      %u = negate(%x) : 8           # t1
+      %w = while(%a) : 4 {cond = @c, body = @b}   # t5
+      %r = add(%w, %u) : 4          # t6
+      return %r
+    }
+    func @c(%p: 4) {
+      %k = compare(%p) : 1          # t2
+      return %k
+    }
+    func @b(%q: 4) {
+      %n1 = add(%q) : 4             # t3
+      %n2 = mul(%n1) : 4            # t4
+      return %n2
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_EQ(a.buffers.time_steps, 7);
+  EXPECT_EQ(a.schedule.spans[p.FindComputation("b")].first, 3);
+  EXPECT_EQ(a.schedule.spans[p.FindComputation("b")].last, 4);
+  // u crosses the loop, so it is live over the loop's whole span [2,4]. The
+  // loop-carried buffer runs from a's definition to the use of w; body-local
+  // n1 stays inside the body span.
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x}",
-                          "a 4 [0,6] transient uses{2,3,5,6} values{a,p,q,n2,w}",
+                          "a 4 [0,6] transient uses{2,3,5,6} values{a,w,p,q,n2}",
                           "u 8 [1,6] transient uses{6} values{u}",
+                          "r 4 [6,6] external uses{} values{r}",
                           "k 1 [2,2] transient uses{} values{k}",
-                          "n1 4 [3,4] transient uses{4} values{n1}",
-                          "r 4 [6,6] external uses{} values{r}"));
-  EXPECT_EQ(a_.value_ranges[q].start, 3);
-  EXPECT_EQ(a_.value_ranges[q].end, 3);
-  EXPECT_EQ(a_.value_ranges[n2].start, 4);
-  EXPECT_EQ(a_.value_ranges[n2].end, 4);
-  EXPECT_EQ(a_.value_ranges[a].end, 5);
-  EXPECT_EQ(a_.value_ranges[w].start, 5);
-  EXPECT_EQ(a_.value_ranges[w].end, 6);
+                          "n1 4 [3,4] transient uses{4} values{n1}"));
+  const auto range = [&](std::string_view name) {
+    const LiveRange& r = a.value_ranges[p.FindValue(name)];
+    return std::to_string(r.start) + "," + std::to_string(r.end);
+  };
+  EXPECT_EQ(range("a"), "0,5");
+  EXPECT_EQ(range("p"), "2,2");
+  EXPECT_EQ(range("q"), "3,3");
+  EXPECT_EQ(range("n2"), "4,4");
+  EXPECT_EQ(range("w"), "5,6");
 }
 
 // Branches are flattened one after another and not treated as exclusive:
 // the result buffer is live from the first branch's result to its last use.
 TEST(AnalyzeProgramTest, ConditionalAliasingAndRanges) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId yes = t.Func("yes");
-  ComputationId no = t.Func("no");
-  ValueId pred = t.Param(main, "pred", 1);
-  ValueId x = t.Param(main, "x", 4);
-  ValueId p1 = t.Param(yes, "p1", 4);
-  t.Return(yes, {t.Def(yes, "exp", {p1}, "r1", 4)});
-  ValueId p2 = t.Param(no, "p2", 4);
-  t.Return(no, {t.Def(no, "neg", {p2}, "r2", 4)});
-  OpId cond = t.Structured(main, "conditional", {pred, x}, {yes, no}, {{"c", 4}});
-  ValueId out = t.Def(main, "relu", {t.op(cond).results[0]}, "out", 4);
-  t.Return(main, {out});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
+  const Program p = Parse(R"(
+    entry func @main(%pred: 1, %x: 4) {
+      %c = conditional(%pred, %x) : 4 {branches = [@yes, @no]}   # t2
+      %out = relu(%c) : 4                                        # t3
+      return %out
+    }
+    func @yes(%p1: 4) {
+      %r1 = exp(%p1) : 4      # t0
+      return %r1
+    }
+    func @no(%p2: 4) {
+      %r2 = negate(%p2) : 4   # t1
+      return %r2
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 4);
-  EXPECT_THAT(Describe(program, a.buffers),
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("pred 1 [0,2] external uses{2} values{pred}",
                           "x 4 [0,2] external uses{0,1,2} values{x,p1,p2}",
-                          "r1 4 [0,3] transient uses{3} values{r1,r2,c}",
+                          "c 4 [0,3] transient uses{3} values{c,r1,r2}",
                           "out 4 [3,3] external uses{} values{out}"));
-  EXPECT_EQ(a.value_ranges[p2].start, 1);
+  EXPECT_EQ(a.value_ranges[p.FindValue("p2")].start, 1);
 }
 
-TEST(AnalyzeProgramTest, CallAliasing) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId f = t.Func("f");
-  ValueId x = t.Param(main, "x", 4);
-  ValueId p = t.Param(f, "p", 4);
-  t.Return(f, {t.Def(f, "exp", {p}, "z", 4)});
-  OpId call = t.Structured(main, "call", {x}, {f}, {{"y", 4}});
-  t.Return(main, {t.op(call).results[0]});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
-  EXPECT_THAT(Describe(program, a.buffers),
+TEST(AnalyzeProgramTest, CallAndExecuteAliasing) {
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %y = call(%x) : 4 {callee = @f}       # t1
+      %e = execute(%y) : 4 {callee = @g}    # t3
+      return %e
+    }
+    func @f(%p: 4) {
+      %z = exp(%p) : 4                      # t0
+      return %z
+    }
+    region @g(%q: 4) affinity("gpu") {
+      %u = dispatch(%q) : 4                 # t2
+      return %u
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x,p}",
-                          "z 4 [0,1] external uses{} values{z,y}"));
+                          "y 4 [0,3] transient uses{2,3} values{y,z,q}",
+                          "e 4 [2,3] external uses{} values{e,u}"));
 }
 
 TEST(AnalyzeProgramTest, AsyncStartOperandStaysLiveUntilDone) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId p = t.Param(main, "p", 8);
-  ValueId x = t.Def(main, "exp", {p}, "x", 8);            // t0
-  ValueId s = t.Def(main, "copy-start", {x}, "s", 8);     // t1
-  t.Def(main, "neg", {p}, "o", 8);                        // t2
-  ValueId d = t.Def(main, "copy-done", {s}, "d", 8);      // t3
-  ValueId z = t.Def(main, "relu", {d}, "z", 8);           // t4
-  t.Return(main, {z});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
-  EXPECT_THAT(Describe(program, a.buffers),
+  const Program p = Parse(R"(
+    entry func @main(%p: 8) {
+      %x = exp(%p) : 8            # t0
+      %s = copy-start(%x) : 8     # t1
+      %o = negate(%p) : 8         # t2
+      %d = copy-done(%s) : 8      # t3
+      %z = relu(%d) : 8           # t4
+      return %z
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("p 8 [0,2] external uses{0,2} values{p}",
                           "x 8 [0,3] transient uses{1} values{x}",
                           "s 8 [1,4] transient uses{3,4} values{s,d}",
@@ -183,39 +187,38 @@ TEST(AnalyzeProgramTest, AsyncStartOperandStaysLiveUntilDone) {
 }
 
 TEST(AnalyzeProgramTest, WavesShareATimeStep) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 4);
-  ValueId f0 = t.Def(main, "fill", {x}, "f0", 4);
-  ValueId f1 = t.Def(main, "fill", {x}, "f1", 4);
-  ValueId s = t.Def(main, "add", {f0, f1}, "s", 4);
-  t.op(t.OpOf(f0)).wave = 0;
-  t.op(t.OpOf(f1)).wave = 0;
-  t.op(t.OpOf(s)).wave = 1;
-  t.Return(main, {s});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
-  EXPECT_EQ(a.buffers.time_steps, 2);
-  EXPECT_THAT(Describe(program, a.buffers),
-              ElementsAre("x 4 [0,0] external uses{0} values{x}",
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %s = execute(%x) : 4 {callee = @r}   # t2
+      return %s
+    }
+    region @r(%in: 4) affinity("gpu") {
+      %f0 = fill(%in) : 4 {wave = 0}       # t0
+      %f1 = fill(%in) : 4 {wave = 0}       # t0
+      %s2 = add(%f0, %f1) : 4 {wave = 1}   # t1
+      return %s2
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_EQ(a.buffers.time_steps, 3);
+  EXPECT_THAT(Describe(p, a.buffers),
+              ElementsAre("x 4 [0,2] external uses{0,2} values{x,in}",
+                          "s 4 [1,2] external uses{} values{s,s2}",
                           "f0 4 [0,1] transient uses{1} values{f0}",
-                          "f1 4 [0,1] transient uses{1} values{f1}",
-                          "s 4 [1,1] external uses{} values{s}"));
+                          "f1 4 [0,1] transient uses{1} values{f1}"));
 }
 
 TEST(AnalyzeProgramTest, EntryParamsStartAtZeroAndResultsEndAtTheLastStep) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 4);
-  ValueId y = t.Param(main, "y", 4);
-  t.Param(main, "unused", 4);
-  ValueId a = t.Def(main, "exp", {x}, "a", 4);   // t0, returned early
-  t.Def(main, "neg", {a}, "dead", 4);            // t1, never read
-  ValueId c = t.Def(main, "add", {a, y}, "c", 4);  // t2
-  t.Return(main, {a, c});
-  Program program = t.Build();
-  ProgramAnalysis a_ = Analyze(program);
-  EXPECT_THAT(Describe(program, a_.buffers),
+  const Program p = Parse(R"(
+    entry func @main(%x: 4, %y: 4, %unused: 4) {
+      %a = exp(%x) : 4          # t0, returned early
+      %dead = negate(%a) : 4    # t1, never read
+      %c = add(%a, %y) : 4      # t2
+      return %a, %c
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 4 [0,0] external uses{0} values{x}",
                           "y 4 [0,2] external uses{2} values{y}",
                           "unused 4 [0,0] external uses{} values{unused}",
@@ -225,83 +228,71 @@ TEST(AnalyzeProgramTest, EntryParamsStartAtZeroAndResultsEndAtTheLastStep) {
 }
 
 TEST(AnalyzeProgramTest, ProgramWithoutOpsHasOneTimeStep) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 4);
-  t.Return(main, {x});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
+  const Program p = Parse("entry func @main(%x: 4) { return %x }");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.schedule.time_steps, 0);
   EXPECT_EQ(a.buffers.time_steps, 1);
-  EXPECT_THAT(Describe(program, a.buffers), ElementsAre("x 4 [0,0] external uses{} values{x}"));
+  EXPECT_THAT(Describe(p, a.buffers), ElementsAre("x 4 [0,0] external uses{} values{x}"));
 }
 
+// Scratch buffers come after the regular ones, by op id (not by time).
 TEST(AnalyzeProgramTest, ScratchBuffersFollowRegularOnesInOpOrder) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId f = t.Func("f");
-  ValueId x = t.Param(main, "x", 4);
-  ValueId p = t.Param(f, "p", 4);
-  ValueId inner = t.Def(f, "exp", {p}, "inner", 4);           // op 0, t0
-  t.op(t.OpOf(inner)).scratch_bytes = 32;
-  t.Return(f, {inner});
-  OpId call = t.Structured(main, "call", {x}, {f}, {{"y", 4}});  // op 1, t1
-  OpId barrier = t.Effect(main, "barrier", {t.op(call).results[0]});  // op 2, t2
-  t.op(barrier).scratch_bytes = 8;
-  ValueId zero = t.Def(main, "fill", {}, "zero", 0);          // op 3, t3: kept
-  t.Return(main, {zero});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
-  EXPECT_THAT(Describe(program, a.buffers),
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %y = call(%x) : 4 {callee = @f}   # op 0, t1
+      barrier(%y) {scratch = 8}         # op 1, t2
+      %zero = fill() : 0                # op 2, t3: zero-size, kept
+      return %zero
+    }
+    func @f(%p: 4) {
+      %inner = exp(%p) : 4 {scratch = 32}   # op 3, t0
+      return %inner
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x,p}",
-                          "inner 4 [0,2] transient uses{2} values{inner,y}",
+                          "y 4 [0,2] transient uses{2} values{y,inner}",
                           "zero 0 [3,3] external uses{} values{zero}",
-                          "inner.scratch 32 [0,0] transient uses{0} values{}",
-                          "barrier#2.scratch 8 [2,2] transient uses{2} values{}"));
-  EXPECT_EQ(a.op_buffers[0].scratch, 3);
-  EXPECT_EQ(a.op_buffers[2].scratch, 4);
-  EXPECT_THAT(a.op_buffers[2].results, IsEmpty());
+                          "barrier#1.scratch 8 [2,2] transient uses{2} values{}",
+                          "inner.scratch 32 [0,0] transient uses{0} values{}"));
+  EXPECT_EQ(a.op_buffers[1].scratch, 3);
+  EXPECT_EQ(a.op_buffers[3].scratch, 4);
+  EXPECT_THAT(a.op_buffers[1].results, IsEmpty());
 }
 
 TEST(AnalyzeProgramTest, LifetimesPinsOffsetsAndTimepoints) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 32);
-  ValueId c = t.Def(main, "constant", {}, "c", 16);
-  ValueId v = t.Def(main, "slice", {c}, "v", 8);
-  t.View(v, c, 8);
-  ValueId tp = t.Def(main, "barrier", {}, "tp", 0);
-  t.value(tp).is_timepoint = true;
-  ValueId h = t.Def(main, "add", {x, v, tp}, "h", 32);
-  t.value(h).space = kAlternateSpace;
-  t.value(h).lifetime = Lifetime::kStaging;
-  ValueId o = t.Def(main, "exp", {h}, "o", 32);
-  t.Return(main, {o});
-  Program program = t.Build();
-  ProgramAnalysis a = Analyze(program);
-  EXPECT_THAT(Describe(program, a.buffers),
+  const Program p = Parse(R"(
+    entry func @main(%x: 32) {
+      %c = constant() : 16
+      %v = slice(%c) : 8 view(%c, 8)
+      %tp = barrier() : timepoint
+      %h = add(%x, %v, %tp) : 32 space(1) staging
+      %o = exp(%h) : 32
+      return %o
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_THAT(Describe(p, a.buffers),
               ElementsAre("x 32 [0,3] external uses{3} values{x}",
                           "c 16 [0,3] constant uses{1,3} values{c,v}",
                           "h 32 [3,4] staging space1 uses{4} values{h}",
                           "o 32 [4,4] external uses{} values{o}"));
   EXPECT_THAT(a.value_buffer, ElementsAre(0, 1, 1, kNoId, 2, 3));
   EXPECT_THAT(a.value_offset, ElementsAre(0, 0, 8, 0, 0, 0));
-  EXPECT_EQ(a.value_ranges[tp].start, kNoId);
-  EXPECT_THAT(a.op_buffers[t.OpOf(h)].operands, ElementsAre(0, 1, kNoId));
-  EXPECT_THAT(a.op_buffers[t.OpOf(tp)].results, ElementsAre(kNoId));
+  EXPECT_EQ(a.value_ranges[p.FindValue("tp")].start, kNoId);
+  EXPECT_THAT(a.op_buffers[OpNamed(p, "h")].operands, ElementsAre(0, 1, kNoId));
+  EXPECT_THAT(a.op_buffers[OpNamed(p, "tp")].results, ElementsAre(kNoId));
 }
 
 TEST(AnalyzeProgramTest, AliasErrorsPropagate) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 4);
-  t.value(x).space = kAlternateSpace;
-  t.At(x, 1, 12);
-  ValueId y = t.Def(main, "relu", {x}, "y", 4);
-  t.Tie(y, x);
-  t.value(y).space = kDefaultSpace;
-  t.At(y, 2, 3);
-  EXPECT_EQ(AnalyzeProgram(t.Build()).status(),
+  const Program p = Parse(R"(entry func @main(%x: 4 space(1)) {
+  %y = relu(%x) : 4 tied(%x) space(0)
+  return %y
+})");
+  ASSERT_NE(p.entry, kNoId);
+  EXPECT_EQ(AnalyzeProgram(p).status(),
             absl::InvalidArgumentError("test.ir:2:3: error: %y is pinned to memory space 0 but "
                                        "shares storage with %x pinned to memory space 1"));
 }
@@ -348,26 +339,23 @@ TEST(AnalyzeProgramTest, CallGraphErrors) {
 }
 
 TEST(AnalyzeProgramTest, SameProgramTwiceGivesIdenticalBuffers) {
-  const auto build = [] {
-    TestProgram t;
-    ComputationId main = t.Func("main", true);
-    ComputationId cond = t.Func("c");
-    ComputationId body = t.Func("b");
-    ValueId x = t.Param(main, "x", 12);
-    ValueId p = t.Param(cond, "p", 12);
-    t.Return(cond, {t.Def(cond, "compare", {p}, "k", 1)});
-    ValueId q = t.Param(body, "q", 12);
-    ValueId n = t.Def(body, "add", {q}, "n", 12);
-    t.op(t.OpOf(n)).scratch_bytes = 5;
-    t.Return(body, {n});
-    OpId loop = t.Structured(main, "while", {x}, {cond, body}, {{"w", 12}});
-    ValueId v = t.Def(main, "slice", {t.op(loop).results[0]}, "v", 4);
-    t.View(v, t.op(loop).results[0], 8);
-    t.Return(main, {v});
-    return t.Build();
-  };
-  const Program first = build();
-  const Program second = build();
+  constexpr std::string_view kText = R"(
+    entry func @main(%x: 12) {
+      %w = while(%x) : 12 {cond = @c, body = @b}
+      %v = slice(%w) : 4 view(%w, 8)
+      return %v
+    }
+    func @c(%p: 12) {
+      %k = compare(%p) : 1
+      return %k
+    }
+    func @b(%q: 12) {
+      %n = add(%q) : 12 {scratch = 5}
+      return %n
+    })";
+  const Program first = Parse(kText);
+  const Program second = Parse(kText);
+  ASSERT_NE(first.entry, kNoId);
   ProgramAnalysis a = Analyze(first);
   ProgramAnalysis b = Analyze(second);
   EXPECT_EQ(Describe(first, a.buffers), Describe(second, b.buffers));
@@ -377,9 +365,10 @@ TEST(AnalyzeProgramTest, SameProgramTwiceGivesIdenticalBuffers) {
   }
   EXPECT_EQ(a.value_offset, b.value_offset);
   EXPECT_THAT(Describe(first, a.buffers),
-              ElementsAre("x 12 [0,3] external uses{0,1,2,3} values{x,p,q,n,w,v}",
+              ElementsAre("x 12 [0,3] external uses{0,1,2,3} values{x,w,v,p,q,n}",
                           "k 1 [0,0] transient uses{} values{k}",
                           "n.scratch 5 [1,1] transient uses{1} values{}"));
+  EXPECT_THAT(a.value_offset, ElementsAre(0, 0, 8, 0, 0, 0, 0));
 }
 
 }  // namespace

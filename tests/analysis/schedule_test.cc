@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <gmock/gmock.h>
@@ -15,125 +16,144 @@ namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
+using testing::Parse;
 using testing::TestProgram;
 
+// The flattened order as "op@time", with "/depth" inside while loops.
+std::vector<std::string> Timeline(const Program& program, const FlatSchedule& s) {
+  std::vector<std::string> out;
+  for (OpId op : s.order) {
+    std::string entry = program.OpName(op) + "@" + std::to_string(s.op_time[op]);
+    if (s.loop_depth[op] > 0) entry += "/" + std::to_string(s.loop_depth[op]);
+    out.push_back(entry);
+  }
+  return out;
+}
+
+std::string Span(const Program& program, const FlatSchedule& s, std::string_view computation) {
+  const ComputationSpan& span = s.spans[program.FindComputation(computation)];
+  return "[" + std::to_string(span.first) + "," + std::to_string(span.last) + "]";
+}
+
 TEST(FlattenScheduleTest, StraightLineOpsTakeConsecutiveSteps) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ValueId x = t.Param(main, "x", 4);
-  ValueId a = t.Def(main, "exp", {x}, "a", 4);
-  ValueId b = t.Def(main, "add", {a, x}, "b", 4);
-  t.Return(main, {b});
-  FlatSchedule s = FlattenSchedule(t.Build());
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4
+      %b = add(%a, %x) : 4
+      return %b
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("a@0", "b@1"));
   EXPECT_THAT(s.op_time, ElementsAre(0, 1));
-  EXPECT_THAT(s.order, ElementsAre(0, 1));
   EXPECT_THAT(s.loop_depth, ElementsAre(0, 0));
   EXPECT_EQ(s.time_steps, 2);
-  EXPECT_EQ(s.spans[main].first, 0);
-  EXPECT_EQ(s.spans[main].last, 1);
+  EXPECT_EQ(Span(p, s, "main"), "[0,1]");
 }
 
 // The example of schedule.h: cond then body are nested before the while.
 TEST(FlattenScheduleTest, WhileNestsCondThenBodyBeforeTheLoopOp) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId cond = t.Func("c");
-  ComputationId body = t.Func("b");
-  ValueId x = t.Param(main, "x", 4);
-  ValueId a = t.Def(main, "exp", {x}, "a", 4);                              // op 0
-  ValueId p = t.Param(cond, "p", 4);
-  t.Return(cond, {t.Def(cond, "compare", {p}, "k", 1)});                    // op 1
-  ValueId q = t.Param(body, "q", 4);
-  t.Return(body, {t.Def(body, "add", {q}, "n", 4)});                        // op 2
-  OpId loop = t.Structured(main, "while", {a}, {cond, body}, {{"w", 4}});  // op 3
-  t.Def(main, "relu", {t.op(loop).results[0]}, "r", 4);                    // op 4
-  FlatSchedule s = FlattenSchedule(t.Build());
-  EXPECT_THAT(s.op_time, ElementsAre(0, 1, 2, 3, 4));
-  EXPECT_THAT(s.order, ElementsAre(0, 1, 2, 3, 4));
-  EXPECT_THAT(s.loop_depth, ElementsAre(0, 1, 1, 0, 0));
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4
+      %w = while(%a) : 4 {cond = @c, body = @b}
+      %r = relu(%w) : 4
+      return %r
+    }
+    func @c(%p: 4) {
+      %k = compare(%p) : 1
+      return %k
+    }
+    func @b(%q: 4) {
+      %n = add(%q) : 4
+      return %n
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("a@0", "k@1/1", "n@2/1", "w@3", "r@4"));
+  // Indexed by op id (parse order a, w, r, k, n).
+  EXPECT_THAT(s.op_time, ElementsAre(0, 3, 4, 1, 2));
+  EXPECT_THAT(s.loop_depth, ElementsAre(0, 0, 0, 1, 1));
   EXPECT_EQ(s.time_steps, 5);
-  EXPECT_EQ(s.spans[main].first, 0);
-  EXPECT_EQ(s.spans[main].last, 4);
-  EXPECT_EQ(s.spans[cond].first, 1);
-  EXPECT_EQ(s.spans[cond].last, 1);
-  EXPECT_EQ(s.spans[body].first, 2);
-  EXPECT_EQ(s.spans[body].last, 2);
+  EXPECT_EQ(Span(p, s, "main"), "[0,4]");
+  EXPECT_EQ(Span(p, s, "c"), "[1,1]");
+  EXPECT_EQ(Span(p, s, "b"), "[2,2]");
 }
 
 TEST(FlattenScheduleTest, NestedLoopsDeepenAndCallsDoNot) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId c1 = t.Func("c1");
-  ComputationId b1 = t.Func("b1");
-  ComputationId c2 = t.Func("c2");
-  ComputationId b2 = t.Func("b2");
-  ComputationId f = t.Func("f");
-  ValueId x = t.Param(main, "x", 4);
-  // Ops are created out of schedule order on purpose: ids differ from times.
-  ValueId p1 = t.Param(c1, "p1", 4);
-  t.Return(c1, {t.Def(c1, "compare", {p1}, "k1", 1)});                  // op 0
-  ValueId p2 = t.Param(c2, "p2", 4);
-  t.Return(c2, {t.Def(c2, "compare", {p2}, "k2", 1)});                  // op 1
-  ValueId fp = t.Param(f, "fp", 4);
-  t.Return(f, {t.Def(f, "neg", {fp}, "fr", 4)});                        // op 2
-  ValueId q2 = t.Param(b2, "q2", 4);
-  OpId call = t.Structured(b2, "call", {q2}, {f}, {{"cr", 4}});         // op 3
-  t.Return(b2, {t.op(call).results[0]});
-  ValueId q1 = t.Param(b1, "q1", 4);
-  OpId inner = t.Structured(b1, "while", {q1}, {c2, b2}, {{"wi", 4}});  // op 4
-  t.Return(b1, {t.op(inner).results[0]});
-  t.Structured(main, "while", {x}, {c1, b1}, {{"wo", 4}});              // op 5
-  // Schedule: k1 0 | k2 1 | fr 2, call 3 | inner while 4 | outer while 5.
-  FlatSchedule s = FlattenSchedule(t.Build());
-  EXPECT_THAT(s.op_time, ElementsAre(0, 1, 2, 3, 4, 5));
-  EXPECT_THAT(s.loop_depth, ElementsAre(1, 2, 2, 2, 1, 0));
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %wo = while(%x) : 4 {cond = @c1, body = @b1}
+      return %wo
+    }
+    func @c1(%p1: 4) {
+      %k1 = compare(%p1) : 1
+      return %k1
+    }
+    func @b1(%q1: 4) {
+      %wi = while(%q1) : 4 {cond = @c2, body = @b2}
+      return %wi
+    }
+    func @c2(%p2: 4) {
+      %k2 = compare(%p2) : 1
+      return %k2
+    }
+    func @b2(%q2: 4) {
+      %cr = call(%q2) : 4 {callee = @f}
+      return %cr
+    }
+    func @f(%fp: 4) {
+      %fr = negate(%fp) : 4
+      return %fr
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("k1@0/1", "k2@1/2", "fr@2/2", "cr@3/2", "wi@4/1", "wo@5"));
   EXPECT_EQ(s.time_steps, 6);
-  EXPECT_EQ(s.spans[b1].first, 1);
-  EXPECT_EQ(s.spans[b1].last, 4);
-  EXPECT_EQ(s.spans[b2].first, 2);
-  EXPECT_EQ(s.spans[b2].last, 3);
-  EXPECT_EQ(s.spans[f].first, 2);
-  EXPECT_EQ(s.spans[f].last, 2);
+  EXPECT_EQ(Span(p, s, "b1"), "[1,4]");
+  EXPECT_EQ(Span(p, s, "b2"), "[2,3]");
+  EXPECT_EQ(Span(p, s, "f"), "[2,2]");
 }
 
 TEST(FlattenScheduleTest, ConditionalBranchesAreFlattenedInOrder) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId yes = t.Func("yes");
-  ComputationId no = t.Func("no");
-  ValueId pred = t.Param(main, "pred", 1);
-  ValueId x = t.Param(main, "x", 4);
-  ValueId p2 = t.Param(no, "p2", 4);
-  t.Return(no, {t.Def(no, "neg", {p2}, "r2", 4)});   // op 0, second branch
-  ValueId p1 = t.Param(yes, "p1", 4);
-  t.Return(yes, {t.Def(yes, "exp", {p1}, "r1", 4)});  // op 1, first branch
-  t.Structured(main, "conditional", {pred, x}, {yes, no}, {{"c", 4}});  // op 2
-  FlatSchedule s = FlattenSchedule(t.Build());
-  EXPECT_THAT(s.op_time, ElementsAre(1, 0, 2));
-  EXPECT_THAT(s.order, ElementsAre(1, 0, 2));
-  EXPECT_THAT(s.loop_depth, ElementsAre(0, 0, 0));
-  EXPECT_EQ(s.spans[yes].first, 0);
-  EXPECT_EQ(s.spans[yes].last, 0);
-  EXPECT_EQ(s.spans[no].first, 1);
-  EXPECT_EQ(s.spans[no].last, 1);
+  const Program p = Parse(R"(
+    entry func @main(%pred: 1, %x: 4) {
+      %c = conditional(%pred, %x) : 4 {branches = [@yes, @no]}
+      return %c
+    }
+    func @no(%p2: 4) {
+      %r2 = negate(%p2) : 4
+      return %r2
+    }
+    func @yes(%p1: 4) {
+      %r1 = exp(%p1) : 4
+      return %r1
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("r1@0", "r2@1", "c@2"));
+  EXPECT_EQ(Span(p, s, "yes"), "[0,0]");
+  EXPECT_EQ(Span(p, s, "no"), "[1,1]");
 }
 
 TEST(FlattenScheduleTest, EmptyCalleeHasEmptySpanAtItsCallersStep) {
-  TestProgram t;
-  ComputationId main = t.Func("main", true);
-  ComputationId f = t.Func("f");
-  ValueId x = t.Param(main, "x", 4);
-  ValueId a = t.Def(main, "exp", {x}, "a", 4);  // op 0, t0
-  ValueId p = t.Param(f, "p", 4);
-  t.Return(f, {p});
-  t.Structured(main, "call", {a}, {f}, {{"y", 4}});  // op 1, t1
-  FlatSchedule s = FlattenSchedule(t.Build());
-  EXPECT_THAT(s.op_time, ElementsAre(0, 1));
-  EXPECT_EQ(s.spans[f].first, 1);
-  EXPECT_EQ(s.spans[f].last, 0);
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4
+      %y = call(%a) : 4 {callee = @f}
+      return %y
+    }
+    func @f(%p: 4) {
+      return %p
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("a@0", "y@1"));
+  EXPECT_EQ(Span(p, s, "f"), "[1,0]");
   EXPECT_EQ(s.time_steps, 2);
 }
 
+// Built in code: the text format requires waves to increase along a region.
 TEST(FlattenScheduleTest, ConsecutiveEqualWavesShareAStep) {
   TestProgram t;
   ComputationId main = t.Func("main", true);
@@ -158,7 +178,7 @@ TEST(FlattenScheduleTest, OpWithCalleesNeverSharesItsPredecessorsWave) {
   ValueId a = t.Def(main, "fill", {x}, "a", 4);  // op 0
   t.op(t.OpOf(a)).wave = 7;
   ValueId p = t.Param(f, "p", 4);
-  t.Return(f, {t.Def(f, "neg", {p}, "n", 4)});  // op 1
+  t.Return(f, {t.Def(f, "negate", {p}, "n", 4)});  // op 1
   OpId call = t.Structured(main, "call", {a}, {f}, {{"y", 4}});  // op 2
   t.op(call).wave = 7;
   ValueId z = t.Def(main, "fill", {x}, "z", 4);  // op 3: same wave as the call
@@ -168,6 +188,7 @@ TEST(FlattenScheduleTest, OpWithCalleesNeverSharesItsPredecessorsWave) {
   EXPECT_EQ(s.time_steps, 3);
 }
 
+// Built in code from here on: the text format rejects these programs.
 TEST(FlattenScheduleTest, UnreachableComputationsAndProgramsWithoutEntry) {
   TestProgram t;
   ComputationId main = t.Func("main", true);

@@ -1,13 +1,34 @@
-// Terse construction of small programs for the analysis tests.
+// Small programs for the analysis tests: parsed from IR text, or built in
+// code where the text format would reject them.
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "ir/program_builder.h"
+#include "ir/text_parser.h"
 
 namespace memplan::testing {
+
+// Parses IR text with path "test.ir"; on failure records a test failure and
+// returns a program without entry (callers ASSERT_NE(p.entry, kNoId)).
+inline Program Parse(std::string_view text) {
+  absl::StatusOr<Program> program = ParseProgram(text, "test.ir");
+  EXPECT_TRUE(program.ok()) << program.status();
+  return program.ok() ? *std::move(program) : Program{};
+}
+
+// The op defining the value called `name`.
+inline OpId OpNamed(const Program& program, std::string_view name) {
+  return program.values[program.FindValue(name)].defining_op;
+}
+
+// Builds programs the text format would reject (unreachable or recursive
+// computations, ...) or where exact ids matter.
 
 class TestProgram {
  public:
