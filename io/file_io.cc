@@ -1,0 +1,100 @@
+#include "io/file_io.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#include "ir/diagnostic.h"
+
+namespace memplan {
+namespace {
+
+absl::Status IoError(const std::string& path, const char* action, int error) {
+  return LocatedError(path, SourceLocation{}, std::string(action) + ": " + std::strerror(error));
+}
+
+// Closes `fd` on every path out of a scope.
+class FdCloser {
+ public:
+  explicit FdCloser(int fd) : fd_(fd) {}
+  ~FdCloser() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  // Closes now, reporting the error (close can fail on delayed write errors).
+  int Close() {
+    const int result = ::close(fd_);
+    fd_ = -1;
+    return result;
+  }
+  FdCloser(const FdCloser&) = delete;
+  FdCloser& operator=(const FdCloser&) = delete;
+
+ private:
+  int fd_;
+};
+
+// The process umask. Reading it means setting it; the CLI is single-threaded
+// when it writes outputs, so the brief change is invisible.
+mode_t CurrentUmask() {
+  const mode_t mask = ::umask(022);
+  ::umask(mask);
+  return mask;
+}
+
+}  // namespace
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(path, "cannot read", errno);
+  FdCloser closer(fd);
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return IoError(path, "cannot read", errno);
+  if (S_ISDIR(st.st_mode)) return IoError(path, "cannot read", EISDIR);
+  std::string contents;
+  if (S_ISREG(st.st_mode) && st.st_size > 0) contents.reserve(static_cast<size_t>(st.st_size));
+  std::vector<char> chunk(1 << 16);
+  while (true) {
+    const ssize_t n = ::read(fd, chunk.data(), chunk.size());
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoError(path, "cannot read", errno);
+    }
+    if (n == 0) break;
+    contents.append(chunk.data(), static_cast<size_t>(n));
+  }
+  return contents;
+}
+
+absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+  const size_t slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
+  const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
+  std::string temp = dir + "." + base + ".tmp.XXXXXX";
+  const int fd = ::mkstemp(temp.data());
+  if (fd < 0) return IoError(path, "cannot write", errno);
+  FdCloser closer(fd);
+  auto fail = [&](int error) {
+    ::unlink(temp.c_str());
+    return IoError(path, "cannot write", error);
+  };
+  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) return fail(errno);
+  size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return fail(errno);
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (::fsync(fd) != 0) return fail(errno);
+  if (closer.Close() != 0) return fail(errno);
+  if (::rename(temp.c_str(), path.c_str()) != 0) return fail(errno);
+  return absl::OkStatus();
+}
+
+}  // namespace memplan

@@ -1,0 +1,400 @@
+#include "io/json_plan.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "fmt/format.h"
+#include "ir/diagnostic.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+std::string Dump(const Json& j) {
+  // Names come from inputs; replace invalid UTF-8 instead of throwing.
+  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string CopyKindKeyword(CopyKind kind) {
+  return kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
+}
+
+Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* program, BufferId id) {
+  const Buffer& b = buffers.buffers[id];
+  Json values = Json::array();
+  for (ValueId v : b.values) {
+    const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
+    values.push_back(named ? program->values[v].name : std::to_string(v));
+  }
+  Json allocations = Json::array();
+  const BufferPlacement* placement =
+      id < static_cast<BufferId>(plan.placements.size()) ? &plan.placements[id] : nullptr;
+  if (placement) {
+    for (const Allocation& a : placement->allocations) {
+      allocations.push_back(
+          Json{{"space", a.space}, {"offset", a.offset}, {"start", a.start}, {"end", a.end}});
+    }
+  }
+  Json j;
+  j["id"] = id;
+  j["name"] = b.name;
+  j["values"] = std::move(values);
+  j["size"] = b.size;
+  j["start"] = b.start;
+  j["end"] = b.end;
+  j["pool"] = placement ? placement->pool : "";
+  j["lifetime"] = std::string(LifetimeName(b.lifetime));
+  j["allocations"] = std::move(allocations);
+  return j;
+}
+
+Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* program) {
+  Json doc;
+  doc["schema"] = std::string(kPlanSchema);
+  doc["input"] = plan.input;
+  doc["algorithm"] = plan.algorithm;
+  doc["time_steps"] = plan.time_steps;
+  doc["lower_bound_bytes"] = plan.lower_bound;
+  doc["peak_bytes"] = plan.peak;
+  doc["verified"] = plan.verified;
+  doc["alignment"] = plan.alignment;
+  Json spaces = Json::array();
+  for (const SpaceInfo& s : plan.spaces) {
+    Json j;
+    j["name"] = s.name;
+    j["id"] = s.id;
+    j["capacity_bytes"] = s.capacity ? Json(*s.capacity) : Json(nullptr);
+    j["peak_bytes"] = s.peak;
+    spaces.push_back(std::move(j));
+  }
+  doc["spaces"] = std::move(spaces);
+  Json pools = Json::array();
+  for (const PoolInfo& p : plan.pools) {
+    Json j;
+    j["name"] = p.name;
+    j["space"] = p.space;
+    j["offset_bytes"] = p.offset;
+    j["size_bytes"] = p.size;
+    j["lower_bound_bytes"] = p.lower_bound;
+    j["buffers"] = p.buffers;
+    j["total_bytes"] = p.total_bytes;
+    pools.push_back(std::move(j));
+  }
+  doc["pools"] = std::move(pools);
+  Json list = Json::array();
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    list.push_back(BufferJson(plan, buffers, program, id));
+  }
+  doc["buffers"] = std::move(list);
+  Json copies = Json::array();
+  for (const AsyncCopy& c : plan.copies) {
+    Json j;
+    j["buffer"] = c.buffer;
+    j["kind"] = CopyKindKeyword(c.kind);
+    j["from_space"] = c.from_space;
+    j["to_space"] = c.to_space;
+    j["start"] = c.start;
+    j["done"] = c.done;
+    j["bytes"] = c.bytes;
+    copies.push_back(std::move(j));
+  }
+  doc["async_copies"] = std::move(copies);
+  if (plan.msa) {
+    const MsaStats& m = *plan.msa;
+    Json j;
+    j["estimated_time_s"] = m.estimated_time_s;
+    j["time_all_default_s"] = m.time_all_default_s;
+    j["time_all_fast_s"] = m.time_all_fast_s;
+    j["prefetches"] = m.prefetches;
+    j["evictions"] = m.evictions;
+    j["prefetch_bytes"] = m.prefetch_bytes;
+    j["eviction_bytes"] = m.eviction_bytes;
+    j["max_outstanding_copies"] = m.max_outstanding_copies;
+    doc["msa"] = std::move(j);
+  }
+  return doc;
+}
+
+// --- Reading -----------------------------------------------------------------
+
+// A schema violation at a JSON pointer. Thrown only inside this file (the
+// reader is a deep nest of typed look-ups) and turned into a Status at the
+// boundary.
+struct SchemaError {
+  std::string pointer;
+  std::string message;
+};
+
+std::string Pointer(const std::string& parent, std::string_view key) {
+  return fmt::format("{}/{}", parent, key);
+}
+std::string Pointer(const std::string& parent, size_t index) {
+  return fmt::format("{}/{}", parent, index);
+}
+
+const Json& Member(const Json& object, const std::string& pointer, std::string_view key) {
+  auto it = object.find(std::string(key));
+  if (it == object.end()) throw SchemaError{Pointer(pointer, key), "missing"};
+  return *it;
+}
+
+[[noreturn]] void WrongType(const Json& value, const std::string& pointer, std::string_view want) {
+  throw SchemaError{pointer, fmt::format("expected {}, found {}", want, value.type_name())};
+}
+
+std::int64_t AsInt(const Json& value, const std::string& pointer) {
+  if (!value.is_number_integer()) WrongType(value, pointer, "an integer");
+  if (value.is_number_unsigned() &&
+      value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+    throw SchemaError{pointer, "integer out of range"};
+  }
+  return value.get<std::int64_t>();
+}
+
+std::int32_t AsInt32(const Json& value, const std::string& pointer) {
+  const std::int64_t v = AsInt(value, pointer);
+  if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) {
+    throw SchemaError{pointer, "integer out of range"};
+  }
+  return static_cast<std::int32_t>(v);
+}
+
+// Typed members of an object: reader.Int("offset") reads <pointer>/offset.
+class ObjectReader {
+ public:
+  ObjectReader(const Json& value, std::string pointer) : value_(value), pointer_(std::move(pointer)) {
+    if (!value_.is_object()) WrongType(value_, pointer_.empty() ? "/" : pointer_, "an object");
+  }
+  const Json& Get(std::string_view key) const { return Member(value_, pointer_, key); }
+  std::string Path(std::string_view key) const { return Pointer(pointer_, key); }
+  std::int64_t Int(std::string_view key) const { return AsInt(Get(key), Path(key)); }
+  std::int32_t Int32(std::string_view key) const { return AsInt32(Get(key), Path(key)); }
+  double Number(std::string_view key) const {
+    const Json& v = Get(key);
+    if (!v.is_number()) WrongType(v, Path(key), "a number");
+    return v.get<double>();
+  }
+  std::string String(std::string_view key) const {
+    const Json& v = Get(key);
+    if (!v.is_string()) WrongType(v, Path(key), "a string");
+    return v.get<std::string>();
+  }
+  bool Bool(std::string_view key) const {
+    const Json& v = Get(key);
+    if (!v.is_boolean()) WrongType(v, Path(key), "a boolean");
+    return v.get<bool>();
+  }
+  const Json& Array(std::string_view key) const {
+    const Json& v = Get(key);
+    if (!v.is_array()) WrongType(v, Path(key), "an array");
+    return v;
+  }
+
+ private:
+  const Json& value_;
+  std::string pointer_;
+};
+
+SpaceInfo ReadSpace(const ObjectReader& r) {
+  SpaceInfo s;
+  s.name = r.String("name");
+  s.id = r.Int32("id");
+  const Json& capacity = r.Get("capacity_bytes");
+  if (!capacity.is_null()) s.capacity = AsInt(capacity, r.Path("capacity_bytes"));
+  s.peak = r.Int("peak_bytes");
+  return s;
+}
+
+PoolInfo ReadPool(const ObjectReader& r) {
+  PoolInfo p;
+  p.name = r.String("name");
+  p.space = r.Int32("space");
+  p.offset = r.Int("offset_bytes");
+  p.size = r.Int("size_bytes");
+  p.lower_bound = r.Int("lower_bound_bytes");
+  p.buffers = r.Int("buffers");
+  p.total_bytes = r.Int("total_bytes");
+  return p;
+}
+
+// Reads buffer entry `id` and checks it describes the input's buffer `id`.
+BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, BufferId id) {
+  const Buffer& b = expected.buffers[id];
+  const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
+  if (const std::int64_t listed = r.Int("id"); listed != id) {
+    throw SchemaError{r.Path("id"), fmt::format("expected {} (buffers are listed by id), found {}",
+                                                id, listed)};
+  }
+  if (const std::string name = r.String("name"); name != b.name) {
+    throw SchemaError{r.Path("name"), fmt::format("'{}' differs from {}", name, what)};
+  }
+  const std::pair<std::string_view, std::int64_t> figures[] = {
+      {"size", b.size}, {"start", b.start}, {"end", b.end}};
+  for (const auto& [key, want] : figures) {
+    if (const std::int64_t got = r.Int(key); got != want) {
+      throw SchemaError{r.Path(key), fmt::format("{} differs from {}, which has {}", got, what, want)};
+    }
+  }
+  if (const std::string lifetime = r.String("lifetime"); lifetime != LifetimeName(b.lifetime)) {
+    throw SchemaError{r.Path("lifetime"), fmt::format("'{}' differs from {}, which is {}",
+                                                      lifetime, what, LifetimeName(b.lifetime))};
+  }
+  r.Array("values");
+  BufferPlacement placement;
+  placement.pool = r.String("pool");
+  const Json& allocations = r.Array("allocations");
+  for (size_t k = 0; k < allocations.size(); ++k) {
+    ObjectReader a(allocations[k], Pointer(r.Path("allocations"), k));
+    placement.allocations.push_back(
+        Allocation{a.Int32("space"), a.Int("offset"), a.Int("start"), a.Int("end")});
+  }
+  return placement;
+}
+
+AsyncCopy ReadCopy(const ObjectReader& r) {
+  AsyncCopy c;
+  c.buffer = r.Int32("buffer");
+  const std::string kind = r.String("kind");
+  if (kind == "prefetch") {
+    c.kind = CopyKind::kPrefetch;
+  } else if (kind == "eviction") {
+    c.kind = CopyKind::kEviction;
+  } else {
+    throw SchemaError{r.Path("kind"),
+                      fmt::format("expected \"prefetch\" or \"eviction\", found \"{}\"", kind)};
+  }
+  c.from_space = r.Int32("from_space");
+  c.to_space = r.Int32("to_space");
+  c.start = r.Int("start");
+  c.done = r.Int("done");
+  c.bytes = r.Int("bytes");
+  return c;
+}
+
+MsaStats ReadMsa(const ObjectReader& r) {
+  MsaStats m;
+  m.estimated_time_s = r.Number("estimated_time_s");
+  m.time_all_default_s = r.Number("time_all_default_s");
+  m.time_all_fast_s = r.Number("time_all_fast_s");
+  m.prefetches = r.Int("prefetches");
+  m.evictions = r.Int("evictions");
+  m.prefetch_bytes = r.Int("prefetch_bytes");
+  m.eviction_bytes = r.Int("eviction_bytes");
+  m.max_outstanding_copies = r.Int("max_outstanding_copies");
+  return m;
+}
+
+Plan ReadDocument(const Json& doc, const BufferSet& expected) {
+  ObjectReader top(doc, "");
+  if (const std::string schema = top.String("schema"); schema != kPlanSchema) {
+    throw SchemaError{"/schema", fmt::format("expected \"{}\", found \"{}\"", kPlanSchema, schema)};
+  }
+  Plan plan;
+  plan.input = top.String("input");
+  plan.algorithm = top.String("algorithm");
+  plan.time_steps = top.Int("time_steps");
+  if (plan.time_steps != expected.time_steps) {
+    throw SchemaError{"/time_steps", fmt::format("{} differs from the input, which has {}",
+                                                 plan.time_steps, expected.time_steps)};
+  }
+  plan.lower_bound = top.Int("lower_bound_bytes");
+  plan.peak = top.Int("peak_bytes");
+  plan.verified = top.Bool("verified");
+  plan.alignment = top.Int("alignment");
+  const Json& spaces = top.Array("spaces");
+  for (size_t i = 0; i < spaces.size(); ++i) {
+    plan.spaces.push_back(ReadSpace(ObjectReader(spaces[i], Pointer("/spaces", i))));
+  }
+  const Json& pools = top.Array("pools");
+  for (size_t i = 0; i < pools.size(); ++i) {
+    plan.pools.push_back(ReadPool(ObjectReader(pools[i], Pointer("/pools", i))));
+  }
+  const Json& buffers = top.Array("buffers");
+  if (buffers.size() != expected.buffers.size()) {
+    throw SchemaError{"/buffers", fmt::format("lists {} buffers but the input has {}",
+                                              buffers.size(), expected.buffers.size())};
+  }
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
+                                         expected, static_cast<BufferId>(i)));
+  }
+  const Json& copies = top.Array("async_copies");
+  for (size_t i = 0; i < copies.size(); ++i) {
+    plan.copies.push_back(ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i))));
+  }
+  if (doc.contains("msa")) plan.msa = ReadMsa(ObjectReader(doc["msa"], "/msa"));
+  return plan;
+}
+
+// Line and column (1-based) of the byte at 0-based `index` of `text`.
+SourceLocation LocationOf(std::string_view text, size_t index) {
+  index = std::min(index, text.size());
+  const std::string_view before = text.substr(0, index);
+  const size_t line = static_cast<size_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  const auto clamp = [](size_t v) {
+    return static_cast<std::int32_t>(std::min<size_t>(v, std::numeric_limits<std::int32_t>::max()));
+  };
+  return SourceLocation{clamp(line), clamp(index - line_start + 1)};
+}
+
+// nlohmann's what() without its "[json.exception...] parse error at line L,
+// column C: " prefix (the location is recomputed from the byte offset).
+std::string ParseErrorText(const std::string& what) {
+  const size_t column = what.find("column ");
+  const size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+}  // namespace
+
+std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program) {
+  const Json doc = PlanDocument(plan, buffers, program);
+  std::string out = "{\n";
+  bool first = true;
+  for (const auto& [key, value] : doc.items()) {
+    out += first ? "  " : ",\n  ";
+    first = false;
+    out += Dump(Json(key)) + ": ";
+    if (!value.is_array() || value.empty()) {
+      out += Dump(value);
+      continue;
+    }
+    out += "[\n";
+    for (size_t i = 0; i < value.size(); ++i) {
+      out += "    " + Dump(value[i]) + (i + 1 < value.size() ? ",\n" : "\n");
+    }
+    out += "  ]";
+  }
+  out += "\n}\n";
+  return out;
+}
+
+absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
+                                  const BufferSet& expected) {
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    // e.byte counts the bytes read, the offending one included.
+    return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
+                        ParseErrorText(e.what()));
+  }
+  try {
+    return ReadDocument(doc, expected);
+  } catch (const SchemaError& e) {
+    return LocatedError(path, SourceLocation{},
+                        e.pointer.empty() ? e.message : fmt::format("{}: {}", e.pointer, e.message));
+  } catch (const Json::exception& e) {
+    // Every access above is type-checked first; this is a safety net.
+    return LocatedError(path, SourceLocation{}, e.what());
+  }
+}
+
+}  // namespace memplan

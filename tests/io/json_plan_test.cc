@@ -1,0 +1,224 @@
+#include "io/json_plan.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "ir/program_builder.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// x (values %p, %q) in the default space, prefetched into the alternate
+// space for [2, 3]; y pinned to the alternate space.
+struct Case {
+  Program program;
+  BufferSet buffers;
+  Plan plan;
+};
+
+Case MakeCase() {
+  Case c;
+  ProgramBuilder b("tiny");
+  ComputationId main = b.AddComputation("main");
+  b.SetEntry(main);
+  ValueId p = b.AddParam(main, "p", 16);
+  OpId op = b.AddOp(main, "exp", {p});
+  ValueId q = b.AddResult(op, "q", 16);
+  b.SetReturn(main, {q});
+  c.program = std::move(b).Finish();
+
+  c.buffers.input = "tiny.mpir";
+  c.buffers.time_steps = 4;
+  Buffer x;
+  x.name = "p";
+  x.values = {p, q};
+  x.size = 16;
+  x.start = 0;
+  x.end = 3;
+  x.lifetime = Lifetime::kExternal;
+  Buffer y;
+  y.name = "t";
+  y.size = 8;
+  y.start = 1;
+  y.end = 2;
+  y.space = kAlternateSpace;
+  c.buffers.buffers = {x, y};
+
+  Plan& plan = c.plan;
+  plan.input = "tiny.mpir";
+  plan.algorithm = "best-fit-spatial";
+  plan.time_steps = 4;
+  plan.alignment = 8;
+  plan.verified = true;
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16},
+                 SpaceInfo{"alternate", kAlternateSpace, 64, 24}};
+  plan.pools = {PoolInfo{"external", kDefaultSpace, 0, 16, 16, 1, 16},
+                PoolInfo{"transient", kAlternateSpace, 16, 8, 8, 1, 8}};
+  plan.placements = {
+      {"external", {Allocation{kDefaultSpace, 0, 0, 3}, Allocation{kAlternateSpace, 0, 2, 3}}},
+      {"transient", {Allocation{kAlternateSpace, 16, 1, 2}}}};
+  plan.copies = {AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 2, 2, 16}};
+  plan.msa = MsaStats{0.25, 0.5, 0.125, 1, 0, 16, 0, 1};
+  return c;
+}
+
+constexpr std::string_view kExpectedJson = R"({
+  "schema": "memplan.plan/1",
+  "input": "tiny.mpir",
+  "algorithm": "best-fit-spatial",
+  "time_steps": 4,
+  "lower_bound_bytes": 0,
+  "peak_bytes": 0,
+  "verified": true,
+  "alignment": 8,
+  "spaces": [
+    {"name":"default","id":0,"capacity_bytes":null,"peak_bytes":16},
+    {"name":"alternate","id":1,"capacity_bytes":64,"peak_bytes":24}
+  ],
+  "pools": [
+    {"name":"external","space":0,"offset_bytes":0,"size_bytes":16,"lower_bound_bytes":16,"buffers":1,"total_bytes":16},
+    {"name":"transient","space":1,"offset_bytes":16,"size_bytes":8,"lower_bound_bytes":8,"buffers":1,"total_bytes":8}
+  ],
+  "buffers": [
+    {"id":0,"name":"p","values":["p","q"],"size":16,"start":0,"end":3,"pool":"external","lifetime":"external","allocations":[{"space":0,"offset":0,"start":0,"end":3},{"space":1,"offset":0,"start":2,"end":3}]},
+    {"id":1,"name":"t","values":[],"size":8,"start":1,"end":2,"pool":"transient","lifetime":"transient","allocations":[{"space":1,"offset":16,"start":1,"end":2}]}
+  ],
+  "async_copies": [
+    {"buffer":0,"kind":"prefetch","from_space":0,"to_space":1,"start":2,"done":2,"bytes":16}
+  ],
+  "msa": {"estimated_time_s":0.25,"time_all_default_s":0.5,"time_all_fast_s":0.125,"prefetches":1,"evictions":0,"prefetch_bytes":16,"eviction_bytes":0,"max_outstanding_copies":1}
+}
+)";
+
+TEST(JsonPlanTest, WritesTheDocumentedLayout) {
+  Case c = MakeCase();
+  EXPECT_EQ(WritePlanJson(c.plan, c.buffers, &c.program), kExpectedJson);
+}
+
+TEST(JsonPlanTest, WithoutAProgramValuesAreIds) {
+  Case c = MakeCase();
+  c.plan.msa.reset();
+  c.plan.copies.clear();
+  const std::string text = WritePlanJson(c.plan, c.buffers, nullptr);
+  Json doc = Json::parse(text);
+  EXPECT_EQ(doc["buffers"][0]["values"], Json::parse(R"(["0","1"])"));
+  EXPECT_FALSE(doc.contains("msa"));
+  EXPECT_NE(text.find("\"async_copies\": []\n}\n"), std::string::npos);
+}
+
+TEST(JsonPlanTest, RoundTripIsIdentical) {
+  Case c = MakeCase();
+  const std::string first = WritePlanJson(c.plan, c.buffers, &c.program);
+  absl::StatusOr<Plan> read = ReadPlanJson(first, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->placements[0].allocations, c.plan.placements[0].allocations);
+  EXPECT_EQ(read->spaces[1].capacity, 64);
+  EXPECT_FALSE(read->spaces[0].capacity.has_value());
+  ASSERT_TRUE(read->msa.has_value());
+  EXPECT_EQ(read->msa->time_all_fast_s, 0.125);
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), first);
+
+  c.plan.msa.reset();  // and without MSA statistics
+  const std::string plain = WritePlanJson(c.plan, c.buffers, nullptr);
+  read = ReadPlanJson(plain, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_FALSE(read->msa.has_value());
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, nullptr), plain);
+}
+
+// The written plan with one edit applied, read back; the error message.
+template <typename Edit>
+std::string ReadEdited(Edit edit) {
+  Case c = MakeCase();
+  Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
+  edit(doc);
+  absl::StatusOr<Plan> read = ReadPlanJson(doc.dump(), "plan.json", c.buffers);
+  EXPECT_FALSE(read.ok());
+  if (read.ok()) return "";
+  EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(read.status().message());
+}
+
+TEST(JsonPlanTest, SyntaxErrorsAreLocated) {
+  Case c = MakeCase();
+  absl::StatusOr<Plan> read =
+      ReadPlanJson("{\n  \"schema\": \"memplan.plan/1\",\n  \"input\": tru\n}", "p.json", c.buffers);
+  EXPECT_EQ(std::string(read.status().message()),
+            "p.json:3:15: error: syntax error while parsing value - invalid literal; last read: "
+            "'\"input\": tru<U+000A>'");
+  read = ReadPlanJson("{\"a\": 1", "p.json", c.buffers);
+  EXPECT_EQ(std::string(read.status().message()),
+            "p.json:1:8: error: syntax error while parsing object - unexpected end of input; "
+            "expected '}'");
+  read = ReadPlanJson("", "p.json", c.buffers);
+  EXPECT_EQ(std::string(read.status().message()),
+            "p.json:1:1: error: syntax error while parsing value - unexpected end of input; "
+            "expected '[', '{', or a literal");
+}
+
+TEST(JsonPlanTest, SchemaAndShapeErrors) {
+  EXPECT_EQ(ReadEdited([](Json& d) { d = Json::array(); }),
+            "plan.json: error: /: expected an object, found array");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["schema"] = "memplan.plan/2"; }),
+            "plan.json: error: /schema: expected \"memplan.plan/1\", found \"memplan.plan/2\"");
+  EXPECT_EQ(ReadEdited([](Json& d) { d.erase("schema"); }), "plan.json: error: /schema: missing");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["verified"] = 1; }),
+            "plan.json: error: /verified: expected a boolean, found number");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["spaces"] = Json::object(); }),
+            "plan.json: error: /spaces: expected an array, found object");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["spaces"][1]["capacity_bytes"] = "64"; }),
+            "plan.json: error: /spaces/1/capacity_bytes: expected an integer, found string");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["pools"][0]["size_bytes"] = 1.5; }),
+            "plan.json: error: /pools/0/size_bytes: expected an integer, found number");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["allocations"][0].erase("offset"); }),
+            "plan.json: error: /buffers/1/allocations/0/offset: missing");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][0]["allocations"][1]["offset"] = "0"; }),
+            "plan.json: error: /buffers/0/allocations/1/offset: expected an integer, found string");
+  EXPECT_EQ(ReadEdited([](Json& d) {
+              d["buffers"][0]["allocations"][0]["offset"] = 18446744073709551615u;
+            }),
+            "plan.json: error: /buffers/0/allocations/0/offset: integer out of range");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][0]["allocations"][0]["space"] = 1LL << 40; }),
+            "plan.json: error: /buffers/0/allocations/0/space: integer out of range");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["async_copies"][0]["kind"] = "spill"; }),
+            "plan.json: error: /async_copies/0/kind: expected \"prefetch\" or \"eviction\", "
+            "found \"spill\"");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["msa"]["estimated_time_s"] = nullptr; }),
+            "plan.json: error: /msa/estimated_time_s: expected a number, found null");
+}
+
+TEST(JsonPlanTest, PlanMustDescribeTheInput) {
+  EXPECT_EQ(ReadEdited([](Json& d) { d["time_steps"] = 5; }),
+            "plan.json: error: /time_steps: 5 differs from the input, which has 4");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"].erase(1); }),
+            "plan.json: error: /buffers: lists 1 buffers but the input has 2");
+  EXPECT_EQ(ReadEdited([](Json& d) { std::swap(d["buffers"][0], d["buffers"][1]); }),
+            "plan.json: error: /buffers/0/id: expected 0 (buffers are listed by id), found 1");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["name"] = "u"; }),
+            "plan.json: error: /buffers/1/name: 'u' differs from the input's buffer 1 ('t')");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["size"] = 4; }),
+            "plan.json: error: /buffers/1/size: 4 differs from the input's buffer 1 ('t'), which "
+            "has 8");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["end"] = 3; }),
+            "plan.json: error: /buffers/1/end: 3 differs from the input's buffer 1 ('t'), which "
+            "has 2");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][0]["lifetime"] = "constant"; }),
+            "plan.json: error: /buffers/0/lifetime: 'constant' differs from the input's buffer 0 "
+            "('p'), which is external");
+}
+
+TEST(JsonPlanTest, UnknownKeysAreIgnored) {
+  Case c = MakeCase();
+  Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
+  doc["generator"] = "memplan 0.2";
+  doc["buffers"][0]["note"] = 1;
+  absl::StatusOr<Plan> read = ReadPlanJson(doc.dump(), "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->placements[1].pool, "transient");
+}
+
+}  // namespace
+}  // namespace memplan

@@ -1,0 +1,183 @@
+// Rules 4 and 5 of verify/verifier.h: async copies and outstanding limits.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <iterator>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "verify/checks.h"
+#include "verify/describe.h"
+
+namespace memplan::verify_internal {
+namespace {
+
+// A buffer's segments sorted by (space, start), to find the segment of a space
+// that holds a time step. Segments of one space are disjoint in time (rule 2).
+class SegmentIndex {
+ public:
+  explicit SegmentIndex(const std::vector<Allocation>& segs) : segs_(segs) {
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      sorted_.push_back({segs[k].space, segs[k].start, k});
+    }
+    std::sort(sorted_.begin(), sorted_.end());
+  }
+
+  // Index of the segment in `space` whose time range contains `t`.
+  std::optional<std::size_t> Holding(MemorySpace space, TimeStep t) const {
+    auto it = std::upper_bound(sorted_.begin(), sorted_.end(),
+                               Entry{space, t, static_cast<std::size_t>(-1)});
+    if (it == sorted_.begin()) return std::nullopt;
+    --it;
+    if (it->space != space || segs_[it->index].end < t) return std::nullopt;
+    return it->index;
+  }
+
+ private:
+  struct Entry {
+    MemorySpace space;
+    TimeStep start;
+    std::size_t index;
+    bool operator<(const Entry& o) const {
+      return std::tie(space, start, index) < std::tie(o.space, o.start, o.index);
+    }
+  };
+  const std::vector<Allocation>& segs_;
+  std::vector<Entry> sorted_;
+};
+
+absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
+                       const std::vector<SegmentIndex>& index, std::size_t i,
+                       std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
+  const AsyncCopy& c = plan.copies[i];
+  const auto count = static_cast<BufferId>(buffers.buffers.size());
+  if (c.buffer < 0 || c.buffer >= count) {
+    return Violation(absl::StrCat("copy ", i, " names buffer id ", c.buffer, " but the input has ",
+                                  count, " buffers"));
+  }
+  const Buffer& b = buffers.buffers[c.buffer];
+  const std::string ref = CopyRef(buffers, plan, i);
+  if (c.kind == CopyKind::kPrefetch &&
+      (c.from_space != kDefaultSpace || c.to_space == kDefaultSpace)) {
+    return Violation(absl::StrCat(ref, " must go from the default space ", kDefaultSpace,
+                                  " to another space"));
+  }
+  if (c.kind == CopyKind::kEviction &&
+      (c.from_space == kDefaultSpace || c.to_space != kDefaultSpace)) {
+    return Violation(absl::StrCat(ref, " must go from another space to the default space ",
+                                  kDefaultSpace));
+  }
+  if (c.start > c.done) return Violation(ref + " is done before it starts");
+  if (c.start < b.start || c.done > b.end) {
+    return Violation(absl::StrCat(ref, " lies outside the buffer's live range [", b.start, ", ",
+                                  b.end, "]"));
+  }
+  if (c.bytes != b.size) {
+    return Violation(absl::StrCat(ref, " moves ", c.bytes, " bytes but the buffer has ", b.size));
+  }
+  const SegmentIndex& segs = index[c.buffer];
+  const std::vector<Allocation>& allocs = plan.placements[c.buffer].allocations;
+  std::optional<std::size_t> source = segs.Holding(c.from_space, c.start);
+  if (!source || allocs[*source].end < c.done) {
+    return Violation(absl::StrCat(ref, " needs the buffer resident in space ", c.from_space,
+                                  " throughout [", c.start, ", ", c.done, "]"));
+  }
+  std::optional<std::size_t> dest = segs.Holding(c.to_space, c.start);
+  if (!dest || allocs[*dest].start != c.start || allocs[*dest].end < c.done) {
+    return Violation(absl::StrCat(ref, " opens no allocation in space ", c.to_space,
+                                  " that starts at time ", c.start, " and lasts until time ",
+                                  c.done));
+  }
+  auto [it, inserted] = opener.emplace(std::make_pair(c.buffer, *dest), i);
+  if (!inserted) {
+    return Violation(absl::StrCat(ref, " opens ", SegmentRef(buffers, plan, c.buffer, *dest),
+                                  ", which copy ", it->second, " already opens"));
+  }
+  return absl::OkStatus();
+}
+
+// Every segment that begins after its buffer's start is opened by a copy; a
+// use inside a prefetched segment waits for the prefetch.
+absl::Status CheckSegmentsOpened(
+    const BufferSet& buffers, const Plan& plan,
+    const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      auto it = opener.find({id, k});
+      if (it == opener.end()) {
+        if (segs[k].start > b.start) {
+          return Violation(absl::StrCat(SegmentRef(buffers, plan, id, k),
+                                        " begins after the buffer's start ", b.start,
+                                        " but no copy brings the data into it"));
+        }
+        continue;
+      }
+      const AsyncCopy& c = plan.copies[it->second];
+      if (segs[k].space == kDefaultSpace) continue;
+      auto use = std::lower_bound(b.use_times.begin(), b.use_times.end(), segs[k].start);
+      if (use != b.use_times.end() && *use <= segs[k].end && *use < c.done) {
+        return Violation(absl::StrCat(BufferRef(buffers, id), " is used at time ", *use, " in ",
+                                      SegmentRef(buffers, plan, id, k), " before copy ",
+                                      it->second, " is done at time ", c.done));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckOutstanding(const Plan& plan, CopyKind kind,
+                              std::optional<std::int64_t> limit) {
+  if (!limit) return absl::OkStatus();
+  // (time, phase, copy): phase 0 = copy starts, 1 = copy done (after the step).
+  std::vector<std::tuple<TimeStep, int, std::size_t>> events;
+  for (std::size_t i = 0; i < plan.copies.size(); ++i) {
+    if (plan.copies[i].kind != kind) continue;
+    events.emplace_back(plan.copies[i].start, 0, i);
+    events.emplace_back(plan.copies[i].done, 1, i);
+  }
+  std::sort(events.begin(), events.end());
+  std::set<std::size_t> outstanding;
+  for (const auto& [time, phase, i] : events) {
+    if (phase == 1) {
+      outstanding.erase(i);
+      continue;
+    }
+    outstanding.insert(i);
+    if (static_cast<std::int64_t>(outstanding.size()) > *limit) {
+      return Violation(absl::StrCat(outstanding.size(), " ",
+                                    kind == CopyKind::kPrefetch ? "prefetches" : "evictions",
+                                    " are outstanding at time ", time, ", above the limit ",
+                                    *limit, ": copies ", absl::StrJoin(outstanding, ", ")));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options) {
+  std::vector<SegmentIndex> index;
+  index.reserve(plan.placements.size());
+  for (const BufferPlacement& p : plan.placements) index.emplace_back(p.allocations);
+  std::map<std::pair<BufferId, std::size_t>, std::size_t> opener;  // segment -> copy
+  for (std::size_t i = 0; i < plan.copies.size(); ++i) {
+    if (absl::Status s = CheckCopy(buffers, plan, index, i, opener); !s.ok()) return s;
+  }
+  if (absl::Status s = CheckSegmentsOpened(buffers, plan, opener); !s.ok()) return s;
+  if (absl::Status s = CheckOutstanding(plan, CopyKind::kPrefetch,
+                                        options.max_outstanding_prefetches);
+      !s.ok()) {
+    return s;
+  }
+  return CheckOutstanding(plan, CopyKind::kEviction, options.max_outstanding_evictions);
+}
+
+}  // namespace memplan::verify_internal

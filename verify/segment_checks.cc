@@ -1,0 +1,157 @@
+// Rules 1 and 2 of verify/verifier.h: plan shape and per-buffer segments.
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <numeric>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "verify/checks.h"
+#include "verify/describe.h"
+
+namespace memplan::verify_internal {
+namespace {
+
+absl::Status CheckShape(const BufferSet& buffers, const Plan& plan) {
+  if (plan.placements.size() != buffers.buffers.size()) {
+    return Violation(absl::StrCat("the plan places ", plan.placements.size(),
+                                  " buffers but the input has ", buffers.buffers.size()));
+  }
+  if (plan.time_steps != buffers.time_steps) {
+    return Violation(absl::StrCat("the plan has ", plan.time_steps,
+                                  " time steps but the input has ", buffers.time_steps));
+  }
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (b.size < 0) {
+      return Violation(absl::StrCat(BufferRef(buffers, id), " has negative size ", b.size));
+    }
+    if (b.alignment < 1) {
+      return Violation(absl::StrCat(BufferRef(buffers, id), " has alignment ", b.alignment,
+                                    " (must be at least 1)"));
+    }
+    if (b.start < 0 || b.start > b.end || b.end >= buffers.time_steps) {
+      return Violation(absl::StrCat(BufferRef(buffers, id), " has live range [", b.start, ", ",
+                                    b.end, "] outside [0, ", buffers.time_steps, ")"));
+    }
+  }
+  std::set<MemorySpace> spaces;
+  for (const SpaceInfo& space : plan.spaces) {
+    if (!spaces.insert(space.id).second) {
+      return Violation(absl::StrCat("space ", space.id, " is declared twice"));
+    }
+  }
+  std::set<std::pair<std::string, MemorySpace>> pools;
+  for (const PoolInfo& pool : plan.pools) {
+    if (!pools.insert({pool.name, pool.space}).second) {
+      return Violation(
+          absl::StrCat("pool '", pool.name, "' in space ", pool.space, " is declared twice"));
+    }
+  }
+  return absl::OkStatus();
+}
+
+bool IsDeclared(const Plan& plan, MemorySpace space) {
+  return std::any_of(plan.spaces.begin(), plan.spaces.end(),
+                     [space](const SpaceInfo& s) { return s.id == space; });
+}
+
+absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options,
+                          BufferId id, std::size_t index) {
+  const Buffer& b = buffers.buffers[id];
+  const Allocation& a = plan.placements[id].allocations[index];
+  const std::string seg = SegmentRef(buffers, plan, id, index);
+  if (a.start > a.end) return Violation(seg + " starts after it ends");
+  if (a.start < b.start || a.end > b.end) {
+    return Violation(absl::StrCat(seg, " lies outside the buffer's live range [", b.start, ", ",
+                                  b.end, "]"));
+  }
+  if (!IsDeclared(plan, a.space)) {
+    return Violation(absl::StrCat(seg, " is in space ", a.space, ", which the plan does not declare"));
+  }
+  if (b.space && a.space != *b.space) {
+    return Violation(absl::StrCat(seg, " is not in space ", *b.space,
+                                  ", where the buffer is pinned"));
+  }
+  if (a.offset < 0) return Violation(seg + " has a negative offset");
+  if (a.offset > std::numeric_limits<Bytes>::max() - b.size) {
+    return Violation(seg + " ends beyond the largest representable offset");
+  }
+  const std::pair<Bytes, const char*> alignments[] = {
+      {b.alignment, "the buffer's alignment"},
+      {plan.alignment, "the plan's alignment"},
+      {options.alignment, "the required alignment"},
+  };
+  for (const auto& [alignment, what] : alignments) {
+    if (alignment > 1 && a.offset % alignment != 0) {
+      return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", what,
+                                    " ", alignment));
+    }
+  }
+  if (auto cap = options.capacity.find(a.space); cap != options.capacity.end()) {
+    if (a.offset + b.size > cap->second) {
+      return Violation(absl::StrCat(seg, " ends at byte ", a.offset + b.size,
+                                    ", beyond the capacity ", cap->second, " of space ", a.space));
+    }
+  }
+  return absl::OkStatus();
+}
+
+// The buffer's segments cover its live range, and two of its segments in one
+// space never share a time step.
+absl::Status CheckCoverage(const BufferSet& buffers, const Plan& plan, BufferId id) {
+  const Buffer& b = buffers.buffers[id];
+  const std::vector<Allocation>& segs = plan.placements[id].allocations;
+  std::vector<std::size_t> order(segs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::tie(segs[x].start, x) < std::tie(segs[y].start, y);
+  });
+  TimeStep covered_to = b.start - 1;  // every step up to here is covered
+  for (std::size_t i : order) {
+    if (segs[i].start > covered_to + 1) break;
+    covered_to = std::max(covered_to, segs[i].end);
+  }
+  if (covered_to < b.end) {
+    return Violation(absl::StrCat(BufferRef(buffers, id), " is resident in no space at time ",
+                                  covered_to + 1, " of its live range [", b.start, ", ", b.end,
+                                  "]"));
+  }
+
+  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+    return std::tie(segs[x].space, segs[x].start, x) < std::tie(segs[y].space, segs[y].start, y);
+  });
+  for (std::size_t k = 1; k < order.size(); ++k) {
+    const Allocation& prev = segs[order[k - 1]];
+    const Allocation& next = segs[order[k]];
+    // Sorted by start within a space; disjoint so far, so only the previous
+    // segment can reach into the next.
+    if (prev.space == next.space && next.start <= prev.end) {
+      const auto [first, second] = std::minmax(order[k - 1], order[k]);
+      return Violation(absl::StrCat(BufferRef(buffers, id), " has allocations ", first, " and ",
+                                    second, " both in space ", next.space, " at time ",
+                                    next.start));
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
+                                   const VerifyOptions& options) {
+  if (absl::Status s = CheckShape(buffers, plan); !s.ok()) return s;
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    for (std::size_t k = 0; k < plan.placements[id].allocations.size(); ++k) {
+      if (absl::Status s = CheckSegment(buffers, plan, options, id, k); !s.ok()) return s;
+    }
+    if (absl::Status s = CheckCoverage(buffers, plan, id); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace memplan::verify_internal

@@ -1,0 +1,15 @@
+#include "verify/verifier.h"
+
+#include "verify/checks.h"
+
+namespace memplan {
+
+absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options) {
+  using namespace verify_internal;
+  if (absl::Status s = CheckShapeAndSegments(buffers, plan, options); !s.ok()) return s;
+  if (absl::Status s = CheckNoOverlap(buffers, plan); !s.ok()) return s;
+  if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
+  return CheckSummaries(buffers, plan, options);
+}
+
+}  // namespace memplan

@@ -1,0 +1,87 @@
+// The independent plan verifier: checks that a Plan is a valid placement of a
+// BufferSet. It shares nothing with the planners beyond the ir/ data types,
+// so a planner bug cannot hide behind shared code. Every check is a direct
+// restatement of a rule below; the only clever part is the address-overlap
+// check, a sweep over time events with one ordered set of live chunks per
+// memory space (the live set is disjoint by induction, so a new chunk need only
+// be compared with its two neighbours): O(n log n) in allocation segments.
+//
+// Terms: a *segment* is one Allocation of a buffer: bytes [offset, offset +
+// size) of a memory space during the closed time range [start, end]. A buffer's
+// *home space* is its pinned space, else the default space; its *home pool* is
+// the pool named by its placement in its home space.
+//
+// Rules, checked in this order; the first violation is reported:
+//  1. Shape: one placement per buffer; plan.time_steps equals the buffer
+//     set's; every buffer has size >= 0, alignment >= 1 and
+//     0 <= start <= end < time_steps; space ids and (pool name, space) pairs
+//     are unique.
+//  2. Segments, buffer by buffer in id order, segment by segment: start <=
+//     end; within the buffer's live range; in a space the plan declares; in the
+//     pinned space if the buffer is pinned; offset >= 0 and offset + size
+//     representable; offset a multiple of the buffer's alignment, of
+//     plan.alignment and of options.alignment; offset + size <= the capacity of
+//     its space in `options.capacity` (when given). Then the buffer's segments
+//     cover every time step of its live range, and two segments of the buffer in
+//     the same space never share a time step.
+//  3. Overlap: no two segments (of different buffers) that share a time step
+//     and a space share a byte. Intervals are closed in time ([0,1] and [1,2]
+//     conflict) and half-open in bytes; zero-size segments never conflict.
+//  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
+//     default space to another space, an eviction the other way; start <= done,
+//     both within the buffer's live range; bytes == the buffer's size; a
+//     segment in from_space covers [start, done] (the source must stay intact
+//     until the copy is done); a segment in to_space begins exactly at start
+//     and lasts at least until done (its chunk is reserved from copy start);
+//     no two copies open the same segment. Then every segment that begins
+//     after its buffer's start is opened by a copy, and every use time
+//     (Buffer::use_times) inside a non-default-space segment opened by a
+//     prefetch is >= that prefetch's done.
+//  5. Outstanding copies: a copy is outstanding at every time step of its
+//     closed range [start, done]; at no time step may more than
+//     options.max_outstanding_prefetches prefetches (resp. evictions) be
+//     outstanding, when the limit is set.
+//  6. Pools: offset >= 0, size >= 0, 0 <= lower_bound <= size, the pool lies
+//     within its space's capacity (options and declared); pools of one space
+//     are disjoint; every buffer's home pool exists and holds every segment of
+//     the buffer in the home space (zero-size segments may sit at the pool's
+//     end); `buffers` and `total_bytes` count the buffers whose home pool it
+//     is; `size` is exactly the highest end (offset + size) of a non-empty
+//     home-space segment of its buffers minus the pool offset (0 when none).
+//  7. Summary: each SpaceInfo.peak is the highest end of a non-empty segment
+//     or pool in that space (0 when none) and is within its declared capacity;
+//     plan.peak and plan.lower_bound equal the size and lower bound of the
+//     "transient" pool of the default space (0 when there is none); with MSA
+//     statistics, their prefetch/eviction counts and byte totals match the
+//     copies.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+
+#include "absl/status/status.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "ir/units.h"
+
+namespace memplan {
+
+struct VerifyOptions {
+  // Capacity in bytes of each listed memory space; unlisted spaces are unbounded.
+  std::map<MemorySpace, Bytes> capacity;
+  // Every offset must be a multiple of this (values < 1 mean 1).
+  Bytes alignment = 1;
+  // Limits on copies outstanding at one time step (rule 5); unset: no limit.
+  std::optional<std::int64_t> max_outstanding_prefetches;
+  std::optional<std::int64_t> max_outstanding_evictions;
+};
+
+// Checks `plan` against `buffers` and `options` (rules above). Returns OK, or
+// FailedPreconditionError whose message names the first violated rule with
+// the buffers (name and id), segments (space, byte range, time range), times
+// and copies involved. Deterministic: the same inputs give the same message.
+absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan,
+                        const VerifyOptions& options = {});
+
+}  // namespace memplan
