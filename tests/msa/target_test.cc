@@ -1,0 +1,126 @@
+#include "msa/target.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+
+class TargetFileTest : public ::testing::Test {
+ protected:
+  std::string Write(const std::string& text) {
+    const std::string path = ::testing::TempDir() + "/" +
+                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
+                             ".json";
+    std::ofstream(path) << text;
+    return path;
+  }
+};
+
+constexpr const char* kValid = R"({
+  "name": "my-npu", "description": "test",
+  "flops_per_second": 4e12, "transcendentals_per_second": 1e11,
+  "default_bandwidth": 1.6e10, "alternate_bandwidth": 1.28e11,
+  "copy_bandwidth": 1.6e10, "fast_memory_bytes": 2097152, "alignment": 64
+})";
+
+TEST(TargetTest, PresetsAreListedAndResolvable) {
+  const std::vector<Target>& presets = BuiltinTargets();
+  ASSERT_EQ(presets.size(), 3u);
+  EXPECT_EQ(presets[0].name, "edge-npu");
+  EXPECT_EQ(presets[1].name, "mobile-gpu");
+  EXPECT_EQ(presets[2].name, "tpu-like");
+  for (const Target& t : presets) {
+    absl::StatusOr<Target> r = ResolveTarget(t.name);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_EQ(r->fast_memory_bytes, t.fast_memory_bytes);
+    // Fast memory is faster than the default memory, and copies no faster
+    // than the default memory can serve them.
+    EXPECT_GT(t.alternate_bandwidth, t.default_bandwidth) << t.name;
+    EXPECT_LE(t.copy_bandwidth, t.default_bandwidth) << t.name;
+  }
+  EXPECT_EQ(presets[0].fast_memory_bytes, 2097152);
+  EXPECT_EQ(presets[0].default_bandwidth, 8e9);
+}
+
+TEST(TargetTest, UnknownPresetListsTheChoices) {
+  absl::StatusOr<Target> r = ResolveTarget("gpu9000");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(r.status().message(),
+            "error: unknown target 'gpu9000' (presets: edge-npu, mobile-gpu, tpu-like; or a "
+            ".json file)");
+}
+
+TEST_F(TargetFileTest, ReadsAJsonTarget) {
+  absl::StatusOr<Target> t = ResolveTarget(Write(kValid));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->name, "my-npu");
+  EXPECT_EQ(t->description, "test");
+  EXPECT_EQ(t->flops_per_second, 4e12);
+  EXPECT_EQ(t->transcendentals_per_second, 1e11);
+  EXPECT_EQ(t->default_bandwidth, 1.6e10);
+  EXPECT_EQ(t->alternate_bandwidth, 1.28e11);
+  EXPECT_EQ(t->copy_bandwidth, 1.6e10);
+  EXPECT_EQ(t->fast_memory_bytes, 2097152);
+  EXPECT_EQ(t->alignment, 64);
+}
+
+TEST_F(TargetFileTest, MissingFieldPointsAtTheObject) {
+  const std::string path = Write("\n  {\"flops_per_second\": 1}");
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":2:3: error: missing field \"transcendentals_per_second\"");
+}
+
+TEST_F(TargetFileTest, NonPositiveRatePointsAtItsKey) {
+  std::string text = kValid;
+  text.replace(text.find("1.6e10"), 6, "0");
+  const std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":4:3: error: \"default_bandwidth\" must be a positive number");
+}
+
+TEST_F(TargetFileTest, WrongTypeAndUnknownKey) {
+  std::string text = kValid;
+  text.replace(text.find("64"), 2, "\"64\"");
+  std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), path + ":5:59: error: \"alignment\" must be an integer >= 1");
+
+  text = kValid;
+  text.replace(text.find("\"name\""), 6, "\"nmae\"");
+  path = Write(text);
+  t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr(":2:3: error: unknown key \"nmae\""));
+}
+
+TEST_F(TargetFileTest, MalformedJsonIsLocated) {
+  const std::string path = Write("{\n  \"name\": \"x\",\n  oops\n}");
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_THAT(t.status().message(), HasSubstr(path + ":3:3: error: "));
+}
+
+TEST_F(TargetFileTest, UnreadableFile) {
+  absl::StatusOr<Target> t = ResolveTarget("/nonexistent/target.json");
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), "/nonexistent/target.json: error: cannot read target file");
+  t = ResolveTarget(::testing::TempDir() + "/");
+  EXPECT_FALSE(t.ok());
+}
+
+}  // namespace
+}  // namespace memplan
