@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdio>
 #include <cstring>
+#include <deque>
 #include <limits>
 #include <optional>
 #include <string>
@@ -48,7 +49,7 @@ struct CalleeAttrs {
 
 class Parser {
  public:
-  Parser(std::string_view text, std::string_view path) : tokens_(Tokenize(text)), path_(path) {}
+  Parser(std::string_view text, std::string_view path) : lexer_(text), path_(path) {}
 
   absl::StatusOr<Program> Parse() {
     if (PeekWord("program")) {
@@ -58,6 +59,7 @@ class Parser {
     }
     if (PeekIs(TokenKind::kEnd)) return Unexpected("a computation ('func' or 'region')");
     while (!PeekIs(TokenKind::kEnd)) {
+      Release();
       if (absl::Status s = ParseComputation(); !s.ok()) return s;
     }
     if (absl::Status s = ResolvePending(); !s.ok()) return s;
@@ -68,24 +70,35 @@ class Parser {
 
  private:
   // --- Tokens -------------------------------------------------------------
-  const Token& Peek(std::size_t ahead = 0) const {
+  // Tokens are lexed on demand into a deque (references stay valid while
+  // more are appended) and dropped by Release() between statements.
+  const Token& Peek(std::size_t ahead = 0) {
+    while (pos_ + ahead >= tokens_.size() && !lexed_all_) {
+      tokens_.push_back(lexer_.Next());
+      const TokenKind kind = tokens_.back().kind;
+      lexed_all_ = kind == TokenKind::kEnd || kind == TokenKind::kError;
+    }
     return tokens_[std::min(pos_ + ahead, tokens_.size() - 1)];
   }
-  bool PeekIs(TokenKind kind, std::size_t ahead = 0) const { return Peek(ahead).kind == kind; }
-  bool PeekWord(std::string_view word) const {
-    return Peek().kind == TokenKind::kIdent && Peek().text == word;
-  }
+  bool PeekIs(TokenKind kind, std::size_t ahead = 0) { return Peek(ahead).kind == kind; }
+  bool PeekWord(std::string_view word) { return Peek().kind == TokenKind::kIdent && Peek().text == word; }
+  // The current token; the final kEnd/kError token is never passed.
   const Token& Take() {
-    const Token& t = tokens_[pos_];
-    if (pos_ + 1 < tokens_.size()) ++pos_;
+    const Token& t = Peek();
+    if (t.kind != TokenKind::kEnd && t.kind != TokenKind::kError) ++pos_;
     return t;
+  }
+  // Forgets the tokens already taken; no reference to them may be held.
+  void Release() {
+    tokens_.erase(tokens_.begin(), tokens_.begin() + static_cast<std::ptrdiff_t>(pos_));
+    pos_ = 0;
   }
 
   absl::Status Error(SourceLocation loc, const std::string& message) const {
     return LocatedError(path_, loc, message);
   }
   // "expected X, got Y" at the current token, or the lexical error there.
-  absl::Status Unexpected(const std::string& expected) const {
+  absl::Status Unexpected(const std::string& expected) {
     const Token& t = Peek();
     if (t.kind == TokenKind::kError) return Error(t.loc, t.value);
     if (t.kind == TokenKind::kEnd) return Error(t.loc, "unexpected end of input, expected " + expected);
@@ -232,6 +245,7 @@ class Parser {
     if (absl::Status s = Expect(TokenKind::kLParen, "'(' and the parameter list"); !s.ok()) return s;
     if (!PeekIs(TokenKind::kRParen)) {
       while (true) {
+        Release();
         if (absl::Status s = ParseParam(c); !s.ok()) return s;
         if (!PeekIs(TokenKind::kComma)) break;
         Take();
@@ -251,22 +265,21 @@ class Parser {
     if (!PeekIs(TokenKind::kLBrace)) {
       return Unexpected(kind == ComputationKind::kRegion ? "affinity(\"...\") or '{'" : "'{'");
     }
-    const SourceLocation open = Take().loc;
-    const std::string closing = "'}' (closing " + SigilName('@', name.value) + " from " + At(open) +
-                                "), an op or 'return'";
+    // Tokens are released per statement below: keep what messages need.
+    const std::string closes = SigilName('@', program_.computations[c].name) + " from " + At(Take().loc);
     while (true) {
+      Release();
       if (PeekIs(TokenKind::kRBrace)) {
         Take();
         return absl::OkStatus();
       }
       if (PeekWord("return")) {
         if (absl::Status s = ParseReturn(c); !s.ok()) return s;
-        return Expect(TokenKind::kRBrace, "'}' after return (closing " + SigilName('@', name.value) +
-                                              " from " + At(open) + ")");
+        return Expect(TokenKind::kRBrace, "'}' after return (closing " + closes + ")");
       }
       const bool op_start = PeekIs(TokenKind::kValueName) ||
                             (PeekIs(TokenKind::kIdent) && !IsTopLevelWord(Peek().text));
-      if (!op_start) return Unexpected(closing);
+      if (!op_start) return Unexpected("'}' (closing " + closes + "), an op or 'return'");
       if (absl::Status s = ParseOp(c); !s.ok()) return s;
     }
   }
@@ -287,7 +300,7 @@ class Parser {
     }
     Take();
     if (absl::Status s = ParseType(*v); !s.ok()) return s;
-    return ParseQualifiers(*v, kNoId, nullptr);
+    return ParseQualifiers(*v, nullptr);
   }
 
   absl::Status ParseReturn(ComputationId c) {
@@ -333,7 +346,8 @@ class Parser {
         !s.ok()) {
       return s;
     }
-    std::vector<const Token*> operand_names;
+    // Operand names -> ids, for tied(%x) / view(%x, ...) (first occurrence).
+    std::unordered_map<std::string_view, ValueId> operand_ids;
     if (!PeekIs(TokenKind::kRParen)) {
       while (true) {
         if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand (%name)");
@@ -341,7 +355,7 @@ class Parser {
         absl::StatusOr<ValueId> v = ResolveUse(use, c);
         if (!v.ok()) return v.status();
         program_.ops[o].operands.push_back(*v);
-        operand_names.push_back(&use);
+        operand_ids.emplace(use.value, *v);
         if (!PeekIs(TokenKind::kComma)) break;
         Take();
       }
@@ -360,7 +374,7 @@ class Parser {
         if (!v.ok()) return v.status();
         program_.ops[o].results.push_back(*v);
         if (absl::Status s = ParseType(*v); !s.ok()) return s;
-        if (absl::Status s = ParseQualifiers(*v, o, &operand_names); !s.ok()) return s;
+        if (absl::Status s = ParseQualifiers(*v, &operand_ids); !s.ok()) return s;
       }
       if (PeekIs(TokenKind::kComma)) {
         return Error(Peek().loc, "more result types than results (" +
@@ -454,19 +468,19 @@ class Parser {
 
   // True if the tokens at the cursor read `view(%x, <not a %name>`: the view
   // qualifier, as opposed to a result-less op `view(%x, %y)` that follows.
-  bool AtViewQualifier() const {
+  bool AtViewQualifier() {
     return PeekIs(TokenKind::kLParen, 1) && PeekIs(TokenKind::kValueName, 2) &&
            PeekIs(TokenKind::kComma, 3) && !PeekIs(TokenKind::kValueName, 4);
   }
 
   // Qualifiers after the type of `v`; `operands` is null for a parameter.
-  absl::Status ParseQualifiers(ValueId v, OpId o, const std::vector<const Token*>* operands) {
+  absl::Status ParseQualifiers(ValueId v, const std::unordered_map<std::string_view, ValueId>* operands) {
     while (PeekIs(TokenKind::kIdent)) {
       const Token& t = Peek();
       const bool paren = PeekIs(TokenKind::kLParen, 1);
       if ((t.text == "tied" && paren) || (t.text == "view" && paren && (!operands || AtViewQualifier()))) {
         if (!operands) return Error(t.loc, std::string(t.text) + "(...) is only allowed on op results");
-        if (absl::Status s = ParseAlias(v, o, *operands); !s.ok()) return s;
+        if (absl::Status s = ParseAlias(v, *operands); !s.ok()) return s;
       } else if (t.text == "space" && paren) {
         if (program_.values[v].space) return Error(t.loc, "duplicate space(...) qualifier");
         Take();
@@ -495,7 +509,7 @@ class Parser {
   }
 
   // tied(%operand) or view(%operand, OFFSET); the cursor is on the keyword.
-  absl::Status ParseAlias(ValueId v, OpId o, const std::vector<const Token*>& operands) {
+  absl::Status ParseAlias(ValueId v, const std::unordered_map<std::string_view, ValueId>& operands) {
     const Token& keyword = Take();
     const AliasKind kind = keyword.text == "tied" ? AliasKind::kTied : AliasKind::kView;
     if (program_.values[v].alias != AliasKind::kNone) {
@@ -506,15 +520,14 @@ class Parser {
     Take();  // '('
     if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand of this op (%name)");
     const Token& target = Take();
-    const auto found = std::find_if(operands.begin(), operands.end(),
-                                    [&](const Token* t) { return t->value == target.value; });
+    const auto found = operands.find(target.value);
     if (found == operands.end()) {
       return Error(target.loc, std::string(keyword.text) + "(" + SigilName('%', target.value) + "): " +
                                    SigilName('%', target.value) + " is not an operand of this op");
     }
     Value& value = program_.values[v];
     value.alias = kind;
-    value.alias_of = program_.ops[o].operands[found - operands.begin()];
+    value.alias_of = found->second;
     if (kind == AliasKind::kView) {
       if (absl::Status s = Expect(TokenKind::kComma, "',' and the view's byte offset"); !s.ok()) return s;
       absl::StatusOr<std::int64_t> offset = NonNegativeInt("a view byte offset", "a view byte offset");
@@ -531,17 +544,14 @@ class Parser {
       Take();
       return absl::OkStatus();
     }
-    std::vector<const Token*> keys;
+    std::unordered_map<std::string_view, SourceLocation> keys;
     while (true) {
       if (!PeekIs(TokenKind::kIdent)) return Unexpected("an attribute name");
       const Token& key = Take();
-      for (const Token* previous : keys) {
-        if (previous->text == key.text) {
-          return Error(key.loc, "duplicate attribute '" + std::string(key.text) + "' (first given at " +
-                                    At(previous->loc) + ")");
-        }
+      if (const auto [it, inserted] = keys.emplace(key.text, key.loc); !inserted) {
+        return Error(key.loc, "duplicate attribute '" + std::string(key.text) + "' (first given at " +
+                                  At(it->second) + ")");
       }
-      keys.push_back(&key);
       if (absl::Status s = Expect(TokenKind::kEquals, "'=' after attribute '" + std::string(key.text) + "'");
           !s.ok()) {
         return s;
@@ -696,8 +706,10 @@ class Parser {
   static constexpr char kAttrValueExpected[] =
       "an attribute value (number, \"string\", true, false, @name or [list])";
 
-  std::vector<Token> tokens_;
-  std::size_t pos_ = 0;
+  Lexer lexer_;
+  std::deque<Token> tokens_;
+  std::size_t pos_ = 0;  // index of the current token in tokens_
+  bool lexed_all_ = false;
   std::string_view path_;
   Program program_;
   std::unordered_map<std::string, ValueId> value_ids_;

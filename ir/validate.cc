@@ -7,6 +7,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/diagnostic.h"
@@ -162,9 +163,18 @@ class Validator {
   }
 
   // --- Names and text -------------------------------------------------------
+  // Why `text` cannot appear in the text format, or nullopt.
+  static std::optional<std::string> TextProblem(std::string_view text) {
+    if (text.find('\0') != std::string_view::npos) return "contains a NUL byte";
+    if (FirstInvalidUtf8(text)) return "is not valid UTF-8";
+    return std::nullopt;
+  }
   absl::Status CheckText(SourceLocation loc, std::string_view text, const std::string& what) const {
-    if (text.find('\0') != std::string_view::npos) return Fail(loc, what + " contains a NUL byte");
-    if (FirstInvalidUtf8(text)) return Fail(loc, what + " is not valid UTF-8");
+    if (std::optional<std::string> problem = TextProblem(text)) return Fail(loc, what + " " + *problem);
+    return absl::OkStatus();
+  }
+  absl::Status CheckOpText(OpId o, std::string_view text, const std::string& what) const {
+    if (std::optional<std::string> problem = TextProblem(text)) return OpFail(o, what + " " + *problem);
     return absl::OkStatus();
   }
 
@@ -229,14 +239,13 @@ class Validator {
     return absl::OkStatus();
   }
 
-  // Aliasing of result `v` of op `o`, whose operands are defined.
-  absl::Status CheckAlias(OpId o, ValueId v) const {
+  // Aliasing of a result `v` with alias != kNone; `sorted_operands` are its
+  // op's operands, sorted.
+  absl::Status CheckAlias(ValueId v, const std::vector<ValueId>& sorted_operands) const {
     const Value& value = p_.values[v];
-    if (value.alias == AliasKind::kNone) return absl::OkStatus();
-    const Op& op = p_.ops[o];
     const char* keyword = value.alias == AliasKind::kTied ? "tied" : "view";
     const ValueId base = value.alias_of;
-    if (std::find(op.operands.begin(), op.operands.end(), base) == op.operands.end()) {
+    if (!std::binary_search(sorted_operands.begin(), sorted_operands.end(), base)) {
       return Fail(value.loc, Name(v) + " is " + keyword + " to " + Name(base) +
                                  ", which is not an operand of its op");
     }
@@ -326,9 +335,15 @@ class Validator {
       if (absl::Status s = CheckAsyncDone(o); !s.ok()) return s;
     }
     if (absl::Status s = CheckOpFields(o); !s.ok()) return s;
+    std::vector<ValueId> sorted_operands;  // filled for the first aliasing result
     for (ValueId v : op.results) {
       if (absl::Status s = CheckValue(v); !s.ok()) return s;
-      if (absl::Status s = CheckAlias(o, v); !s.ok()) return s;
+      if (p_.values[v].alias == AliasKind::kNone) continue;
+      if (sorted_operands.empty()) {
+        sorted_operands = op.operands;
+        std::sort(sorted_operands.begin(), sorted_operands.end());
+      }
+      if (absl::Status s = CheckAlias(v, sorted_operands); !s.ok()) return s;
     }
     return absl::OkStatus();
   }
@@ -346,19 +361,17 @@ class Validator {
       if (*op.trip_count < 0) return OpFail(o, "trip_count must be >= 0");
     }
     if (op.affinity) {
-      if (absl::Status s = CheckText(op.loc, *op.affinity, "affinity"); !s.ok()) return s;
+      if (absl::Status s = CheckOpText(o, *op.affinity, "affinity"); !s.ok()) return s;
     }
-    for (std::size_t i = 0; i < op.attributes.size(); ++i) {
-      const Attribute& attr = op.attributes[i];
+    std::unordered_set<std::string_view> keys;
+    for (const Attribute& attr : op.attributes) {
       if (!IsIdentifier(attr.key)) {
         return OpFail(o, "attribute key '" + attr.key + "' is not an identifier ([A-Za-z_][A-Za-z0-9_.-]*)");
       }
       if (std::find(kTypedKeys.begin(), kTypedKeys.end(), attr.key) != kTypedKeys.end()) {
         return OpFail(o, "attribute '" + attr.key + "' is a typed field of Op, not a generic attribute");
       }
-      for (std::size_t j = 0; j < i; ++j) {
-        if (op.attributes[j].key == attr.key) return OpFail(o, "duplicate attribute '" + attr.key + "'");
-      }
+      if (!keys.insert(attr.key).second) return OpFail(o, "duplicate attribute '" + attr.key + "'");
       if (ListDepth(attr.value) > kMaxAttributeNesting) {
         return OpFail(o, "attribute '" + attr.key + "' nests lists deeper than " +
                              std::to_string(kMaxAttributeNesting));
@@ -375,10 +388,10 @@ class Validator {
         if (!std::isfinite(value.f)) return OpFail(o, what + " is not a finite number");
         break;
       case AttrValue::Kind::kString:
-        return CheckText(p_.ops[o].loc, value.s, what);
+        return CheckOpText(o, value.s, what);
       case AttrValue::Kind::kSymbol:
         if (value.s.empty()) return OpFail(o, what + " has an empty @name");
-        return CheckText(p_.ops[o].loc, value.s, what);
+        return CheckOpText(o, value.s, what);
       case AttrValue::Kind::kList:
         for (const AttrValue& element : value.list) {
           if (absl::Status s = CheckAttrValue(o, key, element); !s.ok()) return s;

@@ -357,3 +357,23 @@ TEST(TextParserTest, ParseProgramFileReadsExamples) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+TEST(TextParserTest, DocumentationExampleParses) {
+  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/docs/ir.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t open = doc.find("```\n");
+  ASSERT_NE(open, std::string::npos);
+  const std::size_t close = doc.find("```", open + 4);
+  ASSERT_NE(close, std::string::npos);
+  absl::StatusOr<Program> p = ParseProgram(doc.substr(open + 4, close - open - 4), "docs/ir.md");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->name, "mobilenet");
+  EXPECT_EQ(p->computations.size(), 3u);
+  EXPECT_EQ(p->values[p->FindValue("b")].view_offset, 1605632);
+}
+
+}  // namespace
+}  // namespace memplan
