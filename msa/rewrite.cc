@@ -1,0 +1,334 @@
+#include "msa/rewrite.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "ir/validate.h"
+
+namespace memplan {
+namespace {
+
+// Where a buffer's data is held: the default chunk or alternate segment k.
+using Residency = int;
+constexpr Residency kDefaultResidency = -1;
+
+struct PendingCopy {
+  ValueId started = kNoId;  // the copy-start's result
+  ComputationId computation = kNoId;
+  ValueId source = kNoId;
+};
+
+class Rewriter {
+ public:
+  Rewriter(const Program& program, const ProgramAnalysis& analysis, const MsaResult& result)
+      : in_(program), a_(analysis), r_(result), out_(program) {}
+
+  absl::StatusOr<Program> Run();
+
+ private:
+  const Buffer& BufferAt(BufferId b) const { return a_.buffers.buffers[b]; }
+  bool HasSegments(BufferId b) const {
+    return b >= 0 && static_cast<std::size_t>(b) < r_.alternate.size() && !r_.alternate[b].empty();
+  }
+  bool Whole(ValueId v) const {
+    const BufferId b = a_.value_buffer[v];
+    return a_.value_offset[v] == 0 && in_.values[v].size == BufferAt(b).size;
+  }
+
+  void IndexArrivals();
+  Residency ResidencyAt(BufferId b, TimeStep t) const;
+  std::string Unique(const std::string& base);
+  ValueId NewValue(const std::string& name, ValueId like, ComputationId c);
+  OpId NewOp(std::string opcode, OpKind kind, std::vector<ValueId> operands, ValueId result,
+             ComputationId c);
+  void Produced(ValueId v, TimeStep t);
+  std::string CopyLabel(std::size_t c) const;
+  absl::Status IssueCopy(std::size_t c, ComputationId comp, TimeStep t);
+  absl::Status CompleteCopy(std::size_t c, ComputationId comp);
+  absl::Status RewriteOperands(OpId op, TimeStep t);
+
+  const Program& in_;
+  const ProgramAnalysis& a_;
+  const MsaResult& r_;
+  Program out_;
+  std::vector<std::vector<TimeStep>> arrival_;           // per buffer, per segment
+  std::vector<std::map<Residency, ValueId>> current_;    // per buffer
+  std::vector<Residency> produced_in_;                   // per old value
+  std::vector<std::vector<OpId>> schedule_;              // per computation
+  std::vector<PendingCopy> pending_;                     // per copy
+  std::set<std::string> names_;
+};
+
+void Rewriter::IndexArrivals() {
+  arrival_.resize(r_.alternate.size());
+  for (std::size_t b = 0; b < r_.alternate.size(); ++b) {
+    for (const Allocation& s : r_.alternate[b]) arrival_[b].push_back(s.start);
+  }
+  for (const AsyncCopy& c : r_.copies) {
+    if (c.kind != CopyKind::kPrefetch || !HasSegments(c.buffer)) continue;
+    const std::vector<Allocation>& segs = r_.alternate[c.buffer];
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      if (segs[k].start == c.start) arrival_[c.buffer][k] = std::max(c.start, c.done);
+    }
+  }
+}
+
+Residency Rewriter::ResidencyAt(BufferId b, TimeStep t) const {
+  if (!HasSegments(b)) return kDefaultResidency;
+  const std::vector<Allocation>& segs = r_.alternate[b];
+  auto it = std::upper_bound(segs.begin(), segs.end(), t,
+                             [](TimeStep time, const Allocation& a) { return time < a.start; });
+  if (it == segs.begin()) return kDefaultResidency;
+  const auto k = static_cast<std::size_t>(std::prev(it) - segs.begin());
+  return segs[k].end >= t && t >= arrival_[b][k] ? static_cast<Residency>(k) : kDefaultResidency;
+}
+
+std::string Rewriter::Unique(const std::string& base) {
+  std::string name = base;
+  for (int n = 1; names_.count(name) > 0; ++n) name = absl::StrCat(base, ".", n);
+  names_.insert(name);
+  return name;
+}
+
+ValueId Rewriter::NewValue(const std::string& name, ValueId like, ComputationId c) {
+  Value v;
+  v.name = Unique(name);
+  v.size = out_.values[like].size;
+  v.type = out_.values[like].type;
+  v.computation = c;
+  out_.values.push_back(std::move(v));
+  return static_cast<ValueId>(out_.values.size() - 1);
+}
+
+OpId Rewriter::NewOp(std::string opcode, OpKind kind, std::vector<ValueId> operands, ValueId result,
+                     ComputationId c) {
+  Op op;
+  op.opcode = std::move(opcode);
+  op.kind = kind;
+  op.operands = std::move(operands);
+  op.results = {result};
+  op.computation = c;
+  out_.ops.push_back(std::move(op));
+  const auto id = static_cast<OpId>(out_.ops.size() - 1);
+  out_.values[result].defining_op = id;
+  schedule_[c].push_back(id);
+  return id;
+}
+
+// Records that old value `v` came into being at step t: where it lives and,
+// when it covers its whole buffer, that it is now the buffer's current value
+// there.
+void Rewriter::Produced(ValueId v, TimeStep t) {
+  const BufferId b = a_.value_buffer[v];
+  if (b == kNoId) return;
+  const Residency q = ResidencyAt(b, t);
+  produced_in_[v] = q;
+  if (Whole(v)) current_[b][q] = v;
+  Value& value = out_.values[v];
+  if (q != kDefaultResidency && value.alias == AliasKind::kNone && !value.space) {
+    value.space = r_.alternate[b][q].space;
+  }
+}
+
+std::string Rewriter::CopyLabel(std::size_t c) const {
+  const AsyncCopy& copy = r_.copies[c];
+  return absl::StrCat("copy ", c, " (", copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction",
+                      " of buffer '", BufferAt(copy.buffer).name, "', time [", copy.start, ", ",
+                      copy.done, "])");
+}
+
+absl::Status Rewriter::IssueCopy(std::size_t c, ComputationId comp, TimeStep t) {
+  const AsyncCopy& copy = r_.copies[c];
+  if (copy.buffer < 0 || static_cast<std::size_t>(copy.buffer) >= a_.buffers.buffers.size() ||
+      BufferAt(copy.buffer).values.empty()) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot rewrite copy ", c, ": its buffer has no values to copy"));
+  }
+  const Residency from = copy.kind == CopyKind::kPrefetch ? kDefaultResidency
+                                                          : ResidencyAt(copy.buffer, std::max<TimeStep>(t, 0));
+  auto it = current_[copy.buffer].find(from);
+  if (it == current_[copy.buffer].end()) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot rewrite ", CopyLabel(c), ": the buffer holds no data in space ", copy.from_space,
+        " when the copy starts"));
+  }
+  const ValueId source = it->second;
+  if (out_.values[source].computation != comp) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot rewrite ", CopyLabel(c), ": its source %", out_.values[source].name,
+        " is not visible in @", in_.computations[comp].name,
+        " (copies across control flow are not rewritten)"));
+  }
+  const char* suffix = copy.kind == CopyKind::kPrefetch ? ".prefetch" : ".evict";
+  const ValueId started = NewValue(out_.values[source].name + suffix, source, comp);
+  out_.values[started].space = copy.to_space;
+  NewOp("copy-start", OpKind::kAsyncStart, {source}, started, comp);
+  pending_[c] = PendingCopy{started, comp, source};
+  return absl::OkStatus();
+}
+
+absl::Status Rewriter::CompleteCopy(std::size_t c, ComputationId comp) {
+  const AsyncCopy& copy = r_.copies[c];
+  const PendingCopy& p = pending_[c];
+  if (p.started == kNoId) {
+    return absl::FailedPreconditionError(
+        absl::StrCat("cannot rewrite ", CopyLabel(c), ": it is done before it starts"));
+  }
+  if (p.computation != comp) {
+    return absl::FailedPreconditionError(absl::StrCat(
+        "cannot rewrite ", CopyLabel(c), ": it starts in @", in_.computations[p.computation].name,
+        " but is done in @", in_.computations[comp].name,
+        " (copies across control flow are not rewritten)"));
+  }
+  Residency to = kDefaultResidency;
+  if (copy.kind == CopyKind::kPrefetch) {
+    const std::vector<Allocation>& segs =
+        HasSegments(copy.buffer) ? r_.alternate[copy.buffer] : std::vector<Allocation>{};
+    auto seg = std::find_if(segs.begin(), segs.end(),
+                            [&](const Allocation& s) { return s.start == copy.start; });
+    if (seg == segs.end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot rewrite ", CopyLabel(c), ": no alternate segment starts at time ", copy.start));
+    }
+    to = static_cast<Residency>(seg - segs.begin());
+  }
+  const char* suffix = copy.kind == CopyKind::kPrefetch ? ".prefetched" : ".evicted";
+  const ValueId done = NewValue(out_.values[p.source].name + suffix, p.source, comp);
+  out_.values[done].space = copy.to_space;
+  NewOp("copy-done", OpKind::kAsyncDone, {p.started}, done, comp);
+  current_[copy.buffer][to] = done;
+  return absl::OkStatus();
+}
+
+absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
+  const ComputationId comp = in_.ops[op].computation;
+  std::map<std::tuple<ValueId, Bytes, Bytes>, ValueId> views;  // (base, offset, size) -> view
+  for (std::size_t i = 0; i < in_.ops[op].operands.size(); ++i) {
+    const ValueId v = in_.ops[op].operands[i];
+    const BufferId b = a_.value_buffer[v];
+    if (b == kNoId || !HasSegments(b)) continue;
+    const Residency q = ResidencyAt(b, t);
+    if (q == produced_in_[v]) continue;
+    auto it = current_[b].find(q);
+    if (it == current_[b].end()) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot rewrite the use of %", in_.values[v].name, " by ", in_.OpName(op), " at time ", t,
+          ": buffer '", BufferAt(b).name, "' holds no data in ",
+          q == kDefaultResidency ? "default memory" : "its alternate segment", " then"));
+    }
+    ValueId replacement = it->second;
+    if (out_.values[replacement].computation != comp) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot rewrite the use of %", in_.values[v].name, " by ", in_.OpName(op),
+          ": its data is not visible in @", in_.computations[comp].name));
+    }
+    if (!Whole(v)) {
+      const auto key = std::make_tuple(replacement, a_.value_offset[v], in_.values[v].size);
+      auto [view, fresh] = views.emplace(key, kNoId);
+      if (fresh) {
+        const ValueId base = replacement;
+        view->second =
+            NewValue(absl::StrCat(in_.values[v].name, ".in.", out_.values[base].name), v, comp);
+        Value& value = out_.values[view->second];
+        value.alias = AliasKind::kView;
+        value.alias_of = base;
+        value.view_offset = a_.value_offset[v];
+        const OpId view_op = NewOp("view", OpKind::kCompute, {base}, view->second, comp);
+        out_.ops[view_op].cost.bytes_accessed = 0;
+      }
+      replacement = view->second;
+    }
+    out_.ops[op].operands[i] = replacement;
+    // A result written in place keeps aliasing the operand it now reads.
+    for (ValueId result : out_.ops[op].results) {
+      if (out_.values[result].alias != AliasKind::kNone && out_.values[result].alias_of == v) {
+        out_.values[result].alias_of = replacement;
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<Program> Rewriter::Run() {
+  IndexArrivals();
+  current_.resize(a_.buffers.buffers.size());
+  produced_in_.assign(in_.values.size(), kDefaultResidency);
+  schedule_.resize(in_.computations.size());
+  pending_.resize(r_.copies.size());
+  for (const Value& v : in_.values) names_.insert(v.name);
+
+  const FlatSchedule& schedule = a_.schedule;
+  const auto steps = static_cast<TimeStep>(std::max<TimeStep>(1, schedule.time_steps));
+  std::vector<std::vector<OpId>> ops_at(static_cast<std::size_t>(steps));
+  for (OpId op : schedule.order) ops_at[schedule.op_time[op]].push_back(op);
+  // Copies by the step they start after (index start + 1) and are done before.
+  std::vector<std::vector<std::size_t>> starts(static_cast<std::size_t>(steps) + 1);
+  std::vector<std::vector<std::size_t>> dones(static_cast<std::size_t>(steps) + 1);
+  for (std::size_t c = 0; c < r_.copies.size(); ++c) {
+    const TimeStep s = std::clamp<TimeStep>(r_.copies[c].start, -1, steps - 1);
+    const TimeStep d = std::clamp<TimeStep>(r_.copies[c].done, s + 1, steps);
+    starts[static_cast<std::size_t>(s + 1)].push_back(c);
+    dones[static_cast<std::size_t>(d)].push_back(c);
+  }
+  // Parameters come into being where their computation's span begins.
+  std::vector<std::vector<ValueId>> params_at(static_cast<std::size_t>(steps));
+  for (const Computation& comp : in_.computations) {
+    for (ValueId p : comp.params) {
+      const TimeStep t = a_.value_ranges[p].start;
+      if (t >= 0 && t < steps) params_at[t].push_back(p);
+    }
+  }
+
+  for (ValueId p : params_at[0]) Produced(p, 0);
+  for (std::size_t c : starts[0]) {
+    if (ops_at[0].empty()) return absl::FailedPreconditionError("cannot rewrite copies of a program without ops");
+    if (absl::Status s = IssueCopy(c, in_.entry, -1); !s.ok()) return s;
+  }
+  ComputationId last_comp = in_.entry;
+  for (TimeStep t = 0; t < steps; ++t) {
+    const std::vector<OpId>& here = ops_at[t];
+    if (here.empty()) continue;
+    if (t > 0) {
+      for (ValueId p : params_at[t]) Produced(p, t);
+    }
+    for (std::size_t c : dones[t]) {
+      if (absl::Status s = CompleteCopy(c, in_.ops[here.front()].computation); !s.ok()) return s;
+    }
+    for (OpId op : here) {
+      if (absl::Status s = RewriteOperands(op, t); !s.ok()) return s;
+      schedule_[in_.ops[op].computation].push_back(op);
+      for (ValueId v : in_.ops[op].results) Produced(v, t);
+    }
+    last_comp = in_.ops[here.back()].computation;
+    for (std::size_t c : starts[t + 1]) {
+      if (absl::Status s = IssueCopy(c, last_comp, t); !s.ok()) return s;
+    }
+  }
+  for (std::size_t c : dones[steps]) {
+    if (absl::Status s = CompleteCopy(c, pending_[c].computation); !s.ok()) return s;
+  }
+  for (std::size_t c = 0; c < schedule_.size(); ++c) out_.computations[c].ops = schedule_[c];
+
+  if (absl::Status s = ValidateProgram(out_, out_.source); !s.ok()) {
+    return absl::InternalError(
+        absl::StrCat("the rewritten program does not validate: ", s.message()));
+  }
+  return std::move(out_);
+}
+
+}  // namespace
+
+absl::StatusOr<Program> RewriteSchedule(const Program& program, const ProgramAnalysis& analysis,
+                                        const MsaResult& result) {
+  return Rewriter(program, analysis, result).Run();
+}
+
+}  // namespace memplan
