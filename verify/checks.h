@@ -25,4 +25,7 @@ absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const Verif
 absl::Status CheckSummaries(const BufferSet& buffers, const Plan& plan,
                             const VerifyOptions& options);
 
+// Rule 8: one segment per buffer holds the data from its start without a copy.
+absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan);
+
 }  // namespace memplan::verify_internal

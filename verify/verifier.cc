@@ -9,7 +9,8 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckShapeAndSegments(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckNoOverlap(buffers, plan); !s.ok()) return s;
   if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
-  return CheckSummaries(buffers, plan, options);
+  if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
+  return CheckSingleOrigin(buffers, plan);
 }
 
 }  // namespace memplan

@@ -54,6 +54,17 @@
 //     "transient" pool of the default space (0 when there is none); with MSA
 //     statistics, their prefetch/eviction counts and byte totals match the
 //     copies.
+//  8. Origin: at most one segment of a buffer begins at the buffer's start
+//     without a copy opening it — the data is produced (or provided by the
+//     caller) in one place, so e.g. a default-memory copy of data produced in
+//     the alternate space must come from an eviction.
+// Together, rules 2, 4 and 8 make every read find its data: a segment holds
+// the data from its start if it is the origin, else from the done of the copy
+// opening it; a copy's source covers [start, done] and, segments of one space
+// being disjoint, cannot be a segment still waiting for its own copy; uses
+// inside a prefetched segment wait for the prefetch; and during an eviction
+// its source still holds the data. Not checked: in-place writes after the
+// definition (BufferSet has no write times), which could make a copy stale.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,177 @@
+// The verifier's memory-space rules on one hand-made MSA plan, one test per
+// rule: each breaks the valid plan in exactly one way.
+#include <string>
+#include <vector>
+
+#include "gtest/gtest.h"
+#include "verify/verifier.h"
+
+namespace memplan {
+namespace {
+
+Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end,
+                  std::vector<TimeStep> uses) {
+  Buffer b;
+  b.name = std::move(name);
+  b.size = size;
+  b.start = start;
+  b.end = end;
+  b.use_times = std::move(uses);
+  return b;
+}
+
+// Eight steps, alternate memory of 16 bytes:
+//  w(8)[0,7] a weight read at 3 and 6: default [0,7] @0; prefetched (1,3)
+//    into alternate [1,6] @0.
+//  t(8)[1,7] produced in alternate [1,4] @8 and read at 2; evicted (2,4)
+//    into default [2,7] @8; read from default at 7.
+//  u(8)[5,6] produced in alternate [5,6] @8.
+struct MsaPlan {
+  BufferSet set;
+  Plan plan;
+  VerifyOptions options;
+};
+
+MsaPlan MakeMsaPlan() {
+  MsaPlan m;
+  m.set.time_steps = 8;
+  m.set.buffers = {MakeBuffer("w", 8, 0, 7, {3, 6}), MakeBuffer("t", 8, 1, 7, {2, 7}),
+                   MakeBuffer("u", 8, 5, 6, {6})};
+  Plan& p = m.plan;
+  p.time_steps = 8;
+  p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16},
+              SpaceInfo{"alternate", kAlternateSpace, 16, 16}};
+  PoolInfo transient;
+  transient.name = "transient";
+  transient.size = 16;
+  transient.lower_bound = 16;
+  transient.buffers = 3;
+  transient.total_bytes = 24;
+  p.pools = {transient};
+  p.peak = 16;
+  p.lower_bound = 16;
+  p.placements = {
+      {"transient", {Allocation{kDefaultSpace, 0, 0, 7}, Allocation{kAlternateSpace, 0, 1, 6}}},
+      {"transient", {Allocation{kAlternateSpace, 8, 1, 4}, Allocation{kDefaultSpace, 8, 2, 7}}},
+      {"transient", {Allocation{kAlternateSpace, 8, 5, 6}}},
+  };
+  p.copies = {AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 1, 3, 8},
+              AsyncCopy{1, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 2, 4, 8}};
+  p.msa = MsaStats{};
+  p.msa->prefetches = 1;
+  p.msa->evictions = 1;
+  p.msa->prefetch_bytes = 8;
+  p.msa->eviction_bytes = 8;
+  m.options.capacity[kAlternateSpace] = 16;
+  m.options.max_outstanding_prefetches = 1;
+  m.options.max_outstanding_evictions = 1;
+  return m;
+}
+
+std::string Verify(const MsaPlan& m) {
+  absl::Status s = VerifyPlan(m.set, m.plan, m.options);
+  if (s.ok()) return "OK";
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  return std::string(s.message());
+}
+
+TEST(MsaRulesTest, TheHandMadePlanIsValid) { EXPECT_EQ(Verify(MakeMsaPlan()), "OK"); }
+
+TEST(MsaRulesTest, NoOverlapInAlternateMemory) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.placements[1].allocations[0].offset = 4;  // t's [4,12) meets w's [0,8) during 1..4
+  EXPECT_EQ(Verify(m), "buffer 't' (id 1) allocation 0 (space 1, bytes [4, 12), time [1, 4]) overlaps buffer 'w' "
+            "(id 0) allocation 1 (space 1, bytes [0, 8), time [1, 6]) at time 1");
+}
+
+TEST(MsaRulesTest, AlternateCapacity) {
+  MsaPlan m = MakeMsaPlan();
+  m.options.capacity[kAlternateSpace] = 12;
+  EXPECT_EQ(Verify(m), "buffer 't' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]) ends at byte 16, "
+            "beyond the capacity 12 of space 1");
+}
+
+TEST(MsaRulesTest, AlternateSegmentStartsAtDefinitionOrAtACopy) {
+  MsaPlan m = MakeMsaPlan();
+  // u is produced in default memory at 5 (a new chunk at 16) and then claimed
+  // resident in alternate memory from 6 without a prefetch.
+  m.plan.placements[2].allocations = {Allocation{kDefaultSpace, 16, 5, 5},
+                                      Allocation{kAlternateSpace, 8, 6, 6}};
+  m.plan.pools[0].size = 24;
+  m.plan.spaces[0].peak = 24;
+  m.plan.peak = 24;
+  EXPECT_EQ(Verify(m),
+            "buffer 'u' (id 2) allocation 1 (space 1, bytes [8, 16), time [6, 6]) begins after "
+            "the buffer's start 5 but no copy brings the data into it");
+}
+
+TEST(MsaRulesTest, UseWaitsForThePrefetch) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.copies[0].done = 4;  // w is read in alternate memory at 3
+  EXPECT_EQ(Verify(m), "buffer 'w' (id 0) is used at time 3 in buffer 'w' (id 0) allocation 1 (space 1, bytes "
+            "[0, 8), time [1, 6]) before copy 0 is done at time 4");
+}
+
+TEST(MsaRulesTest, CopyStartsAfterTheDataExists) {
+  MsaPlan m = MakeMsaPlan();
+  // t is prefetched back from default memory at 3, before its eviction has
+  // brought the data there (done at 4): the new segment would overlap the
+  // eviction's source, which is reserved until 4.
+  m.plan.placements[1].allocations.push_back(Allocation{kAlternateSpace, 8, 3, 7});
+  m.plan.copies.push_back(AsyncCopy{1, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 3, 5, 8});
+  m.plan.msa->prefetches = 2;
+  m.plan.msa->prefetch_bytes = 16;
+  EXPECT_EQ(Verify(m),
+            "buffer 't' (id 1) has allocations 0 and 2 both in space 1 at time 3");
+}
+
+TEST(MsaRulesTest, EvictionSourceReservedThroughDone) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.placements[1].allocations[0].end = 3;  // freed before the eviction is done at 4
+  EXPECT_EQ(Verify(m), "copy 1 (eviction of buffer 't' (id 1) from space 1 to space 0, time [2, 4]) needs the "
+            "buffer resident in space 1 throughout [2, 4]");
+}
+
+TEST(MsaRulesTest, DefaultCopyOfAlternateDataNeedsAnEviction) {
+  MsaPlan m = MakeMsaPlan();
+  // t's default chunk claims the data from t's definition, without the eviction.
+  m.plan.copies.pop_back();
+  m.plan.msa->evictions = 0;
+  m.plan.msa->eviction_bytes = 0;
+  m.plan.placements[1].allocations[1].start = 1;
+  EXPECT_EQ(Verify(m), "buffer 't' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]) and buffer 't' "
+            "(id 1) allocation 1 (space 0, bytes [8, 16), time [1, 7]) both hold the data from "
+            "the buffer's start 1, but it is produced in one place: the second needs an async "
+            "copy");
+}
+
+TEST(MsaRulesTest, OutstandingPrefetchLimit) {
+  MsaPlan m = MakeMsaPlan();
+  // u becomes an input prefetched during (2,5), overlapping w's (1,3), in a
+  // larger alternate memory.
+  m.set.buffers[2].start = 0;
+  m.plan.placements[2].allocations = {Allocation{kDefaultSpace, 16, 0, 6},
+                                      Allocation{kAlternateSpace, 16, 2, 6}};
+  m.plan.copies.push_back(AsyncCopy{2, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 2, 5, 8});
+  m.plan.msa->prefetches = 2;
+  m.plan.msa->prefetch_bytes = 16;
+  m.plan.pools[0].size = 24;
+  m.plan.spaces[0].peak = 24;
+  m.plan.spaces[1].capacity = 24;
+  m.plan.spaces[1].peak = 24;
+  m.plan.peak = 24;
+  m.options.capacity[kAlternateSpace] = 24;
+  m.options.max_outstanding_prefetches = 2;
+  EXPECT_EQ(Verify(m), "OK");
+  m.options.max_outstanding_prefetches = 1;
+  EXPECT_EQ(Verify(m), "2 prefetches are outstanding at time 2, above the limit 1: copies 0, 2");
+}
+
+TEST(MsaRulesTest, OutstandingEvictionLimit) {
+  MsaPlan m = MakeMsaPlan();
+  m.options.max_outstanding_evictions = 0;
+  EXPECT_EQ(Verify(m), "1 evictions are outstanding at time 2, above the limit 0: copies 1");
+}
+
+}  // namespace
+}  // namespace memplan
