@@ -55,7 +55,10 @@ bool IsNumber(std::string_view text, bool* is_float) {
 
 }  // namespace
 
-Lexer::Lexer(std::string_view text) : text_(text) {}
+Lexer::Lexer(std::string_view text) : text_(text) {
+  // Editors on Windows may start files with a UTF-8 byte order mark.
+  if (text_.substr(0, 3) == "\xEF\xBB\xBF") pos_ = 3;
+}
 
 Token Lexer::Next() {
   SkipSpaceAndComments();

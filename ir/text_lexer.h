@@ -55,8 +55,9 @@ struct Token {
 // column kMaxLineBytes + 1).
 absl::Status CheckEncoding(std::string_view text, std::string_view path);
 
-// Splits `text` (which passed CheckEncoding) into tokens, skipping whitespace
-// and `#` comments. Tokens view `text`, which must outlive them.
+// Splits `text` (which passed CheckEncoding) into tokens, skipping a leading
+// UTF-8 byte order mark, whitespace and `#` comments. Tokens view `text`,
+// which must outlive them.
 class Lexer {
  public:
   explicit Lexer(std::string_view text);

@@ -192,6 +192,13 @@ TEST(TextParserTest, WhitespaceAndCommentsAreInsignificant) {
   EXPECT_EQ(b.ops[0].loc.column, 7);
 }
 
+TEST(TextParserTest, LeadingByteOrderMarkIsSkipped) {
+  const Program p = ParseOk("\xEF\xBB\xBF" "entry func @m() {}");
+  ASSERT_EQ(p.computations.size(), 1u);
+  EXPECT_EQ(p.computations[0].loc.line, 1);
+  EXPECT_EQ(p.computations[0].loc.column, 15);  // byte columns count the mark
+}
+
 TEST(TextParserTest, QuotedAndPunctuatedNames) {
   const Program p = ParseOk(
       "entry func @\"my model\"(%\"in put\": f32[2], %conv/w:0: f32[2]) {\n"
