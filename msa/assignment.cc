@@ -1,0 +1,82 @@
+#include "msa/assignment.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "msa/allocator.h"
+#include "msa/problem.h"
+#include "msa/simulator.h"
+
+namespace memplan {
+namespace {
+
+absl::Status ValidateOptions(const MsaOptions& o) {
+  auto bad = [](const std::string& what) { return absl::InvalidArgumentError("invalid memory space assignment option: " + what); };
+  if (o.fast_memory_bytes < 0) return bad("fast memory size must be >= 0");
+  if (o.alignment < 1) return bad("alignment must be >= 1");
+  if (o.min_overlap_ops < 0 || o.max_overlap_ops < o.min_overlap_ops) {
+    return bad("instruction-count picker needs 0 <= min overlap <= max overlap");
+  }
+  if (!(o.min_overlap_ratio > 0 && o.min_overlap_ratio <= o.preferred_overlap_ratio &&
+        o.preferred_overlap_ratio <= o.max_overlap_ratio)) {
+    return bad("cost-analysis picker needs 0 < min ratio <= preferred ratio <= max ratio");
+  }
+  if (o.max_retries < 1) return bad("max retries must be >= 1");
+  if (o.max_repacks < 0) return bad("max repacks must be >= 0");
+  return absl::OkStatus();
+}
+
+struct Variant {
+  const char* name;
+  AllocatorConfig config;
+};
+
+// memplan's variants tried by kDefault after the reference run.
+std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
+  const std::int64_t repacks = std::max<std::int64_t>(options.max_repacks, 4);
+  return {
+      {"size-order", {BufferOrder::kSize, 1, PackingAlgorithm::kBestFitSpatial, options.max_repacks}},
+      {"benefit-order",
+       {BufferOrder::kTotalBenefit, 1, PackingAlgorithm::kBestFitSpatial, options.max_repacks}},
+      {"fragmentation-aware",
+       {BufferOrder::kMemoryBoundedness, 4, PackingAlgorithm::kBestFitSpatial, options.max_repacks}},
+      {"portfolio-repack", {BufferOrder::kMemoryBoundedness, 1, PackingAlgorithm::kAuto, repacks}},
+  };
+}
+
+}  // namespace
+
+absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
+                                             const ProgramAnalysis& analysis,
+                                             const CostModel& cost, const MsaOptions& options) {
+  if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
+  const MsaProblem problem = BuildMsaProblem(program, analysis, cost, options.fast_memory_bytes);
+
+  const AllocatorConfig reference{BufferOrder::kMemoryBoundedness, 1,
+                                  PackingAlgorithm::kBestFitSpatial, options.max_repacks};
+  absl::StatusOr<MsaResult> best = RunAllocator(problem, cost, options, reference);
+  if (!best.ok()) return best.status();
+  best->variant = "reference";
+  if (options.mode == MsaMode::kReference) {
+    best->mode = "reference";
+    return best;
+  }
+  double best_seconds = SimulateMsa(analysis, cost, *best).elapsed_s;
+  for (const Variant& v : DefaultModeVariants(options)) {
+    absl::StatusOr<MsaResult> candidate = RunAllocator(problem, cost, options, v.config);
+    if (!candidate.ok()) return candidate.status();
+    const double seconds = SimulateMsa(analysis, cost, *candidate).elapsed_s;
+    if (seconds < best_seconds ||
+        (seconds == best_seconds && candidate->copies.size() < best->copies.size())) {
+      best_seconds = seconds;
+      best = std::move(candidate);
+      best->variant = v.name;
+    }
+  }
+  best->mode = "default";
+  return best;
+}
+
+}  // namespace memplan

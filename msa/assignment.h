@@ -1,0 +1,109 @@
+// Memory space assignment (XLA MSA, msa.md §3): decides which buffers — or
+// which use segments of a buffer — live in the small fast alternate memory,
+// at which offset, and which async copies (prefetch default->alternate,
+// eviction alternate->default) move them, under a cost model.
+//
+// Result conventions (shared with the driver, the verifier and the exporters):
+//  * Every buffer that ever needs default memory gets one default-memory
+//    chunk for its whole live range (as XLA's buffer assignment does); that
+//    chunk is placed later by the default-space packer, not here.
+//  * `alternate[b]` lists buffer b's alternate-memory segments
+//    {space = 1, offset, start, end}: the chunk is reserved over the closed
+//    range [start, end]. A segment starts either at the buffer's definition
+//    (produced in fast memory) or at the start of a prefetch into it.
+//  * A copy with start s and done d is issued after the op at time s and
+//    completes before the op at time d (s < d); ops at time >= d may read it.
+//    An eviction's source segment stays reserved through d.
+//  * An op at time t reads/writes buffer b in alternate memory iff an
+//    alternate segment of b covers t; otherwise in default memory.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/analyze.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+#include "msa/cost_model.h"
+
+namespace memplan {
+
+enum class PickerKind { kCostAnalysis, kInstructionCount };
+enum class MsaMode {
+  kReference,  // behaves like the reference XLA pass
+  kDefault,    // memplan's improvements on top; never slower (simulated)
+};
+
+struct MsaOptions {
+  Bytes fast_memory_bytes = 0;                 // alternate-memory capacity
+  Bytes alignment = 1;                         // alternate-memory offset alignment
+  MsaMode mode = MsaMode::kDefault;
+  PickerKind picker = PickerKind::kCostAnalysis;
+  // Instruction-count picker (overlap in ops).
+  std::int64_t min_overlap_ops = 2;
+  std::int64_t max_overlap_ops = 10;
+  // Cost-analysis picker (ratios of overlapped compute to copy time).
+  double min_overlap_ratio = 0.8;
+  double preferred_overlap_ratio = 1.5;
+  double max_overlap_ratio = 10.0;
+  std::int64_t max_outstanding_prefetches = -1;  // -1: unlimited
+  std::int64_t max_outstanding_evictions = -1;   // -1: unlimited
+  bool enforce_prefetch_fifo = false;            // no copy nested inside another
+  std::int64_t max_retries = 1;
+  std::int64_t max_repacks = 0;
+  bool cross_program_prefetch = true;
+  bool cross_program_prefetch_freeing = true;
+};
+
+// The entry parameter prefetched across program runs (msa.md §3 step 4). Its
+// data arrives in alternate memory before the run (the copy overlaps the
+// previous run, as XLA's runtime issues it), so its alternate segment starts
+// at the buffer's start and no entry in MsaResult::copies opens it. After
+// its last read the chunk stays reserved during [reserved_from,
+// time_steps - 1] so the next run finds the data resident: either kept
+// (reserved_from = last read + 1) or freed after the last read and refilled
+// by an end-of-program prefetch issued after step `reserved_from`
+// (freed = true). That reservation lies outside the buffer's live range, so
+// it is reported here, not as a segment; no other chunk overlaps it.
+struct CrossProgramPrefetch {
+  BufferId buffer = kNoId;
+  Bytes offset = 0;
+  TimeStep reserved_from = 0;
+  bool freed = false;
+};
+
+struct MsaResult {
+  std::vector<std::vector<Allocation>> alternate;  // per BufferId, by start
+  std::vector<bool> needs_default;                 // per BufferId
+  std::vector<AsyncCopy> copies;                   // sorted by (start, done, buffer)
+  Bytes alternate_peak = 0;                        // max offset + size in alternate memory
+  std::string mode;                                // "reference" or "default"
+  std::string variant;                             // which allocator variant produced it
+  std::optional<CrossProgramPrefetch> cross_program_prefetch;
+};
+
+// Assigns memory spaces (see the top of this file and msa/allocator.h for
+// the algorithm). kReference runs the reference algorithm once. kDefault
+// runs it and memplan's variants (other buffer orders, fragmentation-aware
+// prefetch starts, repacking with the portfolio packer) and keeps the
+// result with the lowest simulated run time (ties: fewer copies, then the
+// earlier variant), so it is never slower than kReference.
+//
+// Buffers that cross into or out of a called computation (while,
+// conditional, call, execute) or are touched by async start/done ops stay in
+// default memory (msa/problem.h lists every rule), so control-flow programs
+// always get a correct, if conservative, plan.
+//
+// Errors: InvalidArgument for bad options (negative fast memory, alignment
+// < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
+// <= max, max_retries < 1, negative max_repacks); ResourceExhausted when a
+// buffer pinned to alternate memory cannot be placed there.
+absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
+                                             const ProgramAnalysis& analysis,
+                                             const CostModel& cost, const MsaOptions& options);
+
+}  // namespace memplan

@@ -1,0 +1,56 @@
+#include "msa/cross_program.h"
+
+namespace memplan {
+
+std::optional<BufferId> PickCrossProgramPrefetch(const MsaProblem& problem, Bytes capacity) {
+  std::optional<BufferId> best;
+  for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
+    const MsaBuffer& b = problem.buffers[id];
+    if (!b.weight_parameter || b.size > capacity) continue;
+    if (!best) {
+      best = id;
+      continue;
+    }
+    const MsaBuffer& other = problem.buffers[*best];
+    if (b.size > other.size ||
+        (b.size == other.size && b.reader_output_bytes > other.reader_output_bytes)) {
+      best = id;
+    }
+  }
+  return best;
+}
+
+bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_pressure) {
+  const MsaProblem& problem = state.problem;
+  const MsaBuffer& b = problem.buffers[id];
+  const TimeStep last_step = problem.time_steps - 1;
+  const std::optional<Bytes> offset = state.heap.BestFit(b.start, last_step, b.size);
+  if (!offset) return false;
+
+  const TimeStep last_read = b.accesses.back().time;
+  TimeStep reserved_from = last_read + 1;
+  bool freed = false;
+  if (state.options.cross_program_prefetch_freeing && memory_pressure > state.heap.capacity() &&
+      last_read < last_step) {
+    const TimeStep preferred =
+        state.picker->PreferredStart(b.size, last_read + 1, last_step, problem.time_steps);
+    const TimeStep refill = state.OwnStepAtOrBefore(last_step, preferred);
+    if (refill > last_read) {
+      reserved_from = refill;
+      freed = true;
+    }
+  }
+
+  const auto group = static_cast<std::int32_t>(state.blocks.size());
+  state.heap.Commit(b.start, last_read, *offset, b.size);
+  state.AddBlock(AltBlock{id, b.start, last_read, *offset, b.size, group, false});
+  if (reserved_from <= last_step) {
+    state.heap.Commit(reserved_from, last_step, *offset, b.size);
+    state.AddBlock(AltBlock{id, reserved_from, last_step, *offset, b.size, group, true});
+  }
+  state.needs_default[id] = true;
+  state.cross_program_prefetch = CrossProgramPrefetch{id, *offset, reserved_from, freed};
+  return true;
+}
+
+}  // namespace memplan

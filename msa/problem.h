@@ -1,0 +1,94 @@
+// The input of memory space assignment, derived once from a program and its
+// analysis: per buffer, what alternate memory may be used for (the
+// *policy*) and the time steps at which ops read or write it (its
+// *accesses*), plus the per-computation time line the pickers work on.
+//
+// Policies (the required assignments of msa.md §3, decided per buffer):
+//  * kPinnedAlternate: pinned to space 1: one alternate chunk for the whole
+//    live range, or the assignment fails.
+//  * kOtherSpace: pinned to a space >= 2: not planned here.
+//  * kDefaultOnly: pinned to space 0; zero-size; larger than the fast memory;
+//    or touching control flow (a member read or produced by while,
+//    conditional, call, execute or an async start/done, or members in more
+//    than one computation). Such buffers may simply stay in default memory
+//    until cross-computation allocation exists — never a wrong plan.
+//  * kReadCopies: external, constant, variable and staging buffers, and any
+//    buffer holding an entry parameter or entry result: its home is default
+//    memory, every write happens there (so the default copy is always
+//    current, also at the program boundary), and reads may be served by
+//    prefetched copies.
+//  * kAnywhere: every other transient buffer defined by an op whose live
+//    range ends at its last access: it may be produced in alternate memory,
+//    kept there, evicted and prefetched back.
+// Scratch buffers (analysis/analyze.h) are listed separately: memplan's
+// reserved scoped memory is the scratch buffer of an op placed in alternate
+// memory during that op's step, when it fits.
+//
+// Example:
+//   entry func @main(%p: f32[4]) {     time
+//     %a = exp(%p) : f32[4]             0
+//     %b = relu(%a) : f32[4] tied(%a)   1
+//     %c = add(%b, %p) : f32[4]         2
+//     return %c
+//   }
+// gives p: kReadCopies, accesses {0 read, 2 read}; a/b (one buffer):
+// kAnywhere, defined_by_op, accesses {0 write, 1 read+write, 2 read};
+// c: kReadCopies (entry result), accesses {2 write, alternate_ok = false}.
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "analysis/analyze.h"
+#include "ir/program.h"
+#include "ir/units.h"
+#include "msa/cost_model.h"
+#include "msa/prefetch_picker.h"
+
+namespace memplan {
+
+enum class AltPolicy : std::uint8_t {
+  kDefaultOnly,
+  kReadCopies,
+  kAnywhere,
+  kPinnedAlternate,
+  kOtherSpace,
+};
+
+// All accesses of one buffer at one time step.
+struct BufferAccess {
+  TimeStep time = 0;
+  bool write = false;         // an op at this step defines or writes it in place
+  bool alternate_ok = false;  // this step may use an alternate-memory copy
+  double saving_s = 0;        // seconds its reads here save in alternate memory
+};
+
+struct MsaBuffer {
+  std::string_view name;                // Buffer::name (the analysis outlives the problem)
+  AltPolicy policy = AltPolicy::kDefaultOnly;
+  Bytes size = 0;
+  TimeStep start = 0;
+  TimeStep end = 0;
+  bool defined_by_op = false;           // accesses.front() is the definition at `start`
+  std::vector<BufferAccess> accesses;   // increasing time
+  // Cross-program prefetch eligibility: an entry parameter whose every read
+  // looks like a weight (see CrossProgramPrefetchCandidate).
+  bool weight_parameter = false;
+  double reader_output_bytes = 0;       // sum of result sizes of ops reading it (tie-break)
+  double memory_boundedness = 0;        // CostModel::MemoryBoundedness
+};
+
+struct MsaProblem {
+  std::vector<MsaBuffer> buffers;   // per BufferId
+  std::vector<BufferId> scratch;    // scratch buffers, by time then id
+  LocalTimeline timeline;
+  TimeStep time_steps = 1;
+};
+
+// Builds the problem. O(values + operands + ops log ops). `fast_memory_bytes`
+// only decides which buffers are too large to ever fit.
+MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analysis,
+                           const CostModel& cost, Bytes fast_memory_bytes);
+
+}  // namespace memplan
