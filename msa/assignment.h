@@ -3,19 +3,28 @@
 // at which offset, and which async copies (prefetch default->alternate,
 // eviction alternate->default) move them, under a cost model.
 //
-// Result conventions (shared with the driver, the verifier and the exporters):
-//  * Every buffer that ever needs default memory gets one default-memory
-//    chunk for its whole live range (as XLA's buffer assignment does); that
-//    chunk is placed later by the default-space packer, not here.
+// Result conventions (shared with the driver, the verifier, the simulator
+// and the rewrite):
+//  * `needs_default[b]` is true iff default memory holds b's data at some
+//    step. Its default chunk spans from the first such step — b's start,
+//    unless b is produced in alternate memory, else the first eviction's
+//    start — to the end of b's live range; the default-space packer places
+//    it (driver/pools.h), not this pass. Buffers pinned to a space >= 2 are
+//    left to the driver (no alternate segments, needs_default false).
 //  * `alternate[b]` lists buffer b's alternate-memory segments
-//    {space = 1, offset, start, end}: the chunk is reserved over the closed
-//    range [start, end]. A segment starts either at the buffer's definition
-//    (produced in fast memory) or at the start of a prefetch into it.
+//    {space = 1, offset, start, end}, sorted and never sharing a step: the
+//    chunk is reserved over the closed range [start, end]. A segment starts
+//    at the buffer's start (produced in fast memory, pinned there, reserved
+//    scoped memory, or the cross-program prefetch below) or at the start of
+//    the prefetch that fills it.
 //  * A copy with start s and done d is issued after the op at time s and
 //    completes before the op at time d (s < d); ops at time >= d may read it.
-//    An eviction's source segment stays reserved through d.
+//    An eviction's source segment stays reserved through d. Both times are
+//    steps of the computation that owns the buffer's ops.
 //  * An op at time t reads/writes buffer b in alternate memory iff an
-//    alternate segment of b covers t; otherwise in default memory.
+//    alternate segment of b covers t; otherwise in default memory. Every
+//    step of a prefetched segment before its done is one at which no op
+//    touches b, so no op ever waits on data that is not there.
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 //    i.e. no prefetch lies strictly inside another (s1 < s2 and d2 < d1).
 //    Equal starts or equal dones never conflict.
 // Example: committed prefetches (3,11) (1,8) (5,14) (7,14). FifoConflict
-// reports (2,16) (contains (3,11)), (9,12) (inside (5,14)) and (6,17)
+// reports (2,16) (contains (3,11)), (9,12) (inside (7,14)) and (6,17)
 // (contains (7,14)); (5,13) and (5,14) are fine.
 #pragma once
 

@@ -177,6 +177,8 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
   }
 
   // Copies.
+  std::vector<ComputationId> owner(static_cast<std::size_t>(f.analysis.buffers.time_steps), kNoId);
+  for (OpId op : f.analysis.schedule.order) owner[f.analysis.schedule.op_time[op]] = f.program.ops[op].computation;
   for (std::size_t i = 0; i < result.copies.size(); ++i) {
     const AsyncCopy& c = result.copies[i];
     if (i > 0 && std::tie(result.copies[i - 1].start, result.copies[i - 1].done, result.copies[i - 1].buffer) >
@@ -186,6 +188,7 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
     const Buffer& buffer = buffers[c.buffer];
     if (c.start >= c.done || c.start < buffer.start || c.done > buffer.end) return Str("bad copy times", c.buffer, buffer);
     if (c.bytes != buffer.size) return Str("copy bytes", c.buffer, buffer);
+    if (owner[c.start] != owner[c.done]) return Str("copy crosses computations", c.buffer, buffer);
     if (!result.needs_default[c.buffer]) return Str("copied buffer without default memory", c.buffer, buffer);
     const std::vector<Allocation>& segs = result.alternate[c.buffer];
     if (c.kind == CopyKind::kPrefetch) {
@@ -226,7 +229,9 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
     }
   }
   std::vector<bool> entry_result(n, false);
-  for (ValueId v : f.program.computations[f.program.entry].results) entry_result[f.analysis.value_buffer[v]] = true;
+  for (ValueId v : f.program.computations[f.program.entry].results) {
+    if (f.analysis.value_buffer[v] != kNoId) entry_result[f.analysis.value_buffer[v]] = true;
+  }
   for (BufferId b = 0; b < static_cast<BufferId>(n); ++b) {
     const Buffer& buffer = buffers[b];
     if (buffer.values.empty() || (buffer.space && *buffer.space > kAlternateSpace)) continue;
