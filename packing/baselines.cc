@@ -4,8 +4,8 @@
 #include <limits>
 #include <optional>
 
-#include "packing/interval_tree.h"
 #include "packing/pack_support.h"
+#include "packing/presorted_interval_tree.h"
 
 namespace memplan {
 
@@ -22,7 +22,7 @@ PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment) {
 
 PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<Bytes> offsets(items.size(), 0);
-  IntervalTree tree;
+  PresortedIntervalTree placed(LiveRanges(items));
   std::vector<PlacedChunk> conflicts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
@@ -30,8 +30,8 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
     const Bytes align = EffectiveAlignment(item, alignment);
     const TimeStep end = EndOf(item);
     conflicts.clear();
-    tree.ForEachOverlapping(item.start, end,
-                            [&](const PlacedChunk& c) { conflicts.push_back(c); });
+    placed.ForEachOverlapping(item.start, end,
+                              [&](const PlacedChunk& c) { conflicts.push_back(c); });
     std::sort(conflicts.begin(), conflicts.end(),
               [](const PlacedChunk& a, const PlacedChunk& b) { return a.offset < b.offset; });
     std::optional<Bytes> best;
@@ -47,7 +47,7 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
       used_end = std::max(used_end, c.offset + c.size);
     }
     offsets[i] = best ? *best : AlignUp(used_end, align);
-    tree.Insert({item.start, end, offsets[i], item.size});
+    placed.Insert(static_cast<std::int32_t>(i), offsets[i], item.size);
   }
   return MakePackResult(items, std::move(offsets), "in-order");
 }

@@ -5,9 +5,9 @@
 #include <tuple>
 
 #include "packing/chunk_finder.h"
-#include "packing/interval_tree.h"
 #include "packing/live_profile.h"
 #include "packing/pack_support.h"
+#include "packing/presorted_interval_tree.h"
 
 namespace memplan {
 namespace {
@@ -67,15 +67,14 @@ std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, Bes
 std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment) {
   std::vector<Bytes> offsets(items.size(), 0);
-  IntervalTree tree;
+  PresortedIntervalTree placed(LiveRanges(items));
   ChunkFinder finder;
   for (std::int32_t i : order) {
     const PackItem& item = items[i];
     if (IsEmpty(item)) continue;
-    const TimeStep end = EndOf(item);
-    offsets[i] =
-        finder.FindBestFit(tree, item.start, end, item.size, EffectiveAlignment(item, alignment));
-    tree.Insert({item.start, end, offsets[i], item.size});
+    offsets[i] = finder.FindBestFit(placed, item.start, EndOf(item), item.size,
+                                    EffectiveAlignment(item, alignment));
+    placed.Insert(i, offsets[i], item.size);
   }
   return offsets;
 }

@@ -1,17 +1,10 @@
 #include "packing/chunk_finder.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace memplan {
 
-std::optional<Bytes> ChunkFinder::FindBestFit(const IntervalTree& tree, TimeStep start,
-                                              TimeStep end, Bytes size, Bytes alignment,
-                                              Bytes capacity) const {
-  scratch_.clear();
-  tree.ForEachOverlapping(start, end, [&](const PlacedChunk& c) {
-    if (c.size > 0) scratch_.push_back({c.offset, c.offset + c.size});
-  });
+std::optional<Bytes> ChunkFinder::ChooseHole(Bytes size, Bytes alignment, Bytes capacity) const {
   std::sort(scratch_.begin(), scratch_.end(),
             [](const Span& a, const Span& b) { return a.offset < b.offset; });
 
@@ -34,11 +27,6 @@ std::optional<Bytes> ChunkFinder::FindBestFit(const IntervalTree& tree, TimeStep
   const Bytes top = AlignUp(used_end, alignment);
   if (top + size > capacity) return std::nullopt;
   return top;
-}
-
-Bytes ChunkFinder::FindBestFit(const IntervalTree& tree, TimeStep start, TimeStep end,
-                               Bytes size, Bytes alignment) const {
-  return *FindBestFit(tree, start, end, size, alignment, std::numeric_limits<Bytes>::max());
 }
 
 }  // namespace memplan

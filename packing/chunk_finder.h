@@ -17,11 +17,12 @@
 // and goes on top of b -> 140. An item during [8,9] sees nothing -> 0.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <vector>
 
 #include "ir/units.h"
-#include "packing/interval_tree.h"
+#include "packing/interval_tree.h"  // PlacedChunk
 
 namespace memplan {
 
@@ -29,20 +30,34 @@ class ChunkFinder {
  public:
   // Best-fit offset (a multiple of `alignment` >= 1) for `size` > 0 bytes live
   // during [start, end], such that offset + size <= capacity; nullopt when no
-  // such offset exists. Cost: one tree query plus O(k log k) for the k
+  // such offset exists. `index` holds the committed chunks: an IntervalTree or
+  // a PresortedIntervalTree. Cost: one index query plus O(k log k) for the k
   // intersecting chunks.
-  std::optional<Bytes> FindBestFit(const IntervalTree& tree, TimeStep start, TimeStep end,
-                                   Bytes size, Bytes alignment, Bytes capacity) const;
+  template <typename Index>
+  std::optional<Bytes> FindBestFit(const Index& index, TimeStep start, TimeStep end, Bytes size,
+                                   Bytes alignment, Bytes capacity) const {
+    scratch_.clear();
+    index.ForEachOverlapping(start, end, [&](const PlacedChunk& c) {
+      if (c.size > 0) scratch_.push_back({c.offset, c.offset + c.size});
+    });
+    return ChooseHole(size, alignment, capacity);
+  }
 
   // FindBestFit without a capacity: always succeeds.
-  Bytes FindBestFit(const IntervalTree& tree, TimeStep start, TimeStep end, Bytes size,
-                    Bytes alignment) const;
+  template <typename Index>
+  Bytes FindBestFit(const Index& index, TimeStep start, TimeStep end, Bytes size,
+                    Bytes alignment) const {
+    return *FindBestFit(index, start, end, size, alignment, std::numeric_limits<Bytes>::max());
+  }
 
  private:
   struct Span {
     Bytes offset;
     Bytes end;
   };
+  // Best-fit choice among the used spans collected in scratch_.
+  std::optional<Bytes> ChooseHole(Bytes size, Bytes alignment, Bytes capacity) const;
+
   // Reused between calls so a placement does not allocate.
   mutable std::vector<Span> scratch_;
 };

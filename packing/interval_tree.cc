@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
+#include "packing/pack_support.h"
+
 namespace memplan {
-namespace {
-
-// SplitMix64 finalizer: a fixed bijective hash, so priorities look random but
-// are the same on every run.
-std::uint64_t Mix(std::uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
-
-}  // namespace
 
 bool IntervalTree::Less(Handle a, Handle b) const {
   const TimeStep sa = nodes_[a].chunk.start;
@@ -69,7 +59,7 @@ IntervalTree::Handle IntervalTree::Insert(const PlacedChunk& chunk) {
   Node& node = nodes_[h];
   node.chunk = chunk;
   node.max_end = chunk.end;
-  node.priority = Mix(next_priority_seed_++);
+  node.priority = Mix64(next_priority_seed_++);
   node.left = node.right = kNil;
   Handle before;
   Handle after;

@@ -5,6 +5,13 @@
 
 namespace memplan {
 
+std::vector<std::pair<TimeStep, TimeStep>> LiveRanges(const std::vector<PackItem>& items) {
+  std::vector<std::pair<TimeStep, TimeStep>> ranges;
+  ranges.reserve(items.size());
+  for (const PackItem& item : items) ranges.emplace_back(item.start, EndOf(item));
+  return ranges;
+}
+
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets) {
   Bytes peak = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -1,13 +1,24 @@
 // Small helpers shared by the packers in this folder.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/units.h"
 #include "packing/packer.h"
 
 namespace memplan {
+
+// SplitMix64: a fixed bijective 64-bit mix. Used for pseudo-random choices
+// that must be identical on every run and platform (no std:: distributions).
+inline std::uint64_t Mix64(std::uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
 
 // The alignment an item's offset must honour: max(item.alignment, alignment),
 // at least 1.
@@ -23,6 +34,9 @@ inline bool IsEmpty(const PackItem& item) { return item.size <= 0; }
 // The item's live range as a closed interval; a reversed range (end < start)
 // is read as the single step `start`.
 inline TimeStep EndOf(const PackItem& item) { return item.end < item.start ? item.start : item.end; }
+
+// The closed live range of every item, for PresortedIntervalTree slots.
+std::vector<std::pair<TimeStep, TimeStep>> LiveRanges(const std::vector<PackItem>& items);
 
 // Max over non-empty items of offset + size (0 if none).
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets);

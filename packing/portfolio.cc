@@ -1,12 +1,36 @@
 #include "packing/portfolio.h"
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
+#include "packing/local_search.h"
+#include "packing/pack_support.h"
 #include "packing/skyline.h"
 
 namespace memplan {
+namespace {
+
+// Local search budget: about kSearchWork item-pair visits in all (a skyline
+// re-pack of n items costs up to n^2 of them), at most kMaxSearchSteps steps,
+// skipped below kMinSearchSteps, where it would rarely pay off. With these
+// numbers a 450-item input gets 490 steps (about 0.1 s).
+constexpr std::int64_t kSearchWork = 100'000'000;
+constexpr std::int64_t kMaxSearchSteps = 500;
+constexpr std::int64_t kMinSearchSteps = 10;
+constexpr std::uint64_t kSearchSeed = 1;
+
+std::int64_t SearchSteps(std::int64_t n) {
+  if (n < 2) return 0;
+  const std::int64_t steps = std::min(kMaxSearchSteps, kSearchWork / (n * n));
+  return steps < kMinSearchSteps ? 0 : steps;
+}
+
+}  // namespace
 
 PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
   PackResult best = BestFitPack(items, BestFitOrder::kSpatial, alignment);
@@ -17,8 +41,28 @@ PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
   consider(BestFitPack(items, BestFitOrder::kBusiest, alignment));
   consider(BestFitPack(items, BestFitOrder::kStartTime, alignment));
   consider(InOrderPack(items, alignment));
-  consider(SkylinePack(items, SkylineOrder::kLongestFirst, alignment));
-  consider(SkylinePack(items, SkylineOrder::kLargestArea, alignment));
+
+  const SkylinePacker skyline(items, alignment);
+  std::vector<std::int32_t> best_priority;
+  Bytes best_skyline_peak = std::numeric_limits<Bytes>::max();
+  for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
+    std::vector<std::int32_t> priority = SortForSkyline(items, order);
+    PackResult result = MakePackResult(
+        items, *skyline.Run(priority, std::numeric_limits<Bytes>::max()),
+        std::string(SkylineOrderName(order)));
+    if (result.peak < best_skyline_peak) {
+      best_skyline_peak = result.peak;
+      best_priority = std::move(priority);
+    }
+    consider(std::move(result));
+  }
+
+  const std::int64_t n = static_cast<std::int64_t>(best_priority.size());
+  std::optional<LocalSearchResult> improved = ImproveSkylinePriority(
+      skyline, std::move(best_priority), best_skyline_peak, SearchSteps(n), kSearchSeed);
+  if (improved) {
+    consider(MakePackResult(items, std::move(improved->offsets), "skyline-local-search"));
+  }
   return best;
 }
 

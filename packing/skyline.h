@@ -16,6 +16,11 @@
 // e -> 60. Then a (floor 60) -> 60 before d (floor now 110) -> 110. Peak 140.
 #pragma once
 
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
 #include "ir/units.h"
 #include "packing/packer.h"
 
@@ -23,13 +28,56 @@ namespace memplan {
 
 // Tie-break among items with the same floor.
 enum class SkylineOrder {
-  kLongestFirst,  // longer live range, then larger size
-  kLargestArea,   // larger size x range length, then longer range
+  kLongestFirst,  // longer live range, then larger size, then index
+  kLargestArea,   // larger size x range length, then longer range, then index
 };
 
-// Skyline packing; result.algorithm is "skyline-longest" or "skyline-area".
-// Every offset is a multiple of max(item.alignment, alignment). Expected
-// O((n + r) log n), r the number of times an item's floor is found stale.
+// Name used in PackResult::algorithm: "skyline-longest" or "skyline-area".
+std::string_view SkylineOrderName(SkylineOrder order);
+
+// The non-empty items' indices sorted by the order's tie-break key (a
+// priority list for SkylinePacker::Run). O(n log n).
+std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, SkylineOrder order);
+
+// Runs skyline packing repeatedly on one item list with different priority
+// lists (as the local search in local_search.h does); the time compression is done
+// once.
+class SkylinePacker {
+ public:
+  // Keeps a reference to `items`, which must outlive the packer. O(n log n).
+  SkylinePacker(const std::vector<PackItem>& items, Bytes alignment);
+
+  // Packs with ties broken by position in `priority` (the indices of all
+  // non-empty items, each once, earliest first). Returns one offset per item,
+  // or nullopt as soon as some item would reach `cutoff` bytes (offset + size
+  // >= cutoff), which lets a search give up on a candidate early. O(n^2)
+  // with a small constant up to kScanLimit items, else expected
+  // O((n + r) log n), r the number of times a floor is found stale (about
+  // the number of overlapping pairs in the worst case).
+  std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
+                                        Bytes cutoff) const;
+
+  const std::vector<PackItem>& items() const { return items_; }
+
+ private:
+  // Up to this many items, Run keeps every floor exact with an O(n) pass per
+  // placement (O(n^2) in all, but with a tiny constant: no queue, no tree);
+  // above it, floors live in a priority queue and are refreshed lazily.
+  static constexpr std::size_t kScanLimit = 2048;
+  std::optional<std::vector<Bytes>> RunByScan(const std::vector<std::int32_t>& priority,
+                                              Bytes cutoff) const;
+  std::optional<std::vector<Bytes>> RunByQueue(const std::vector<std::int32_t>& priority,
+                                               Bytes cutoff) const;
+
+  const std::vector<PackItem>& items_;
+  Bytes alignment_;
+  std::size_t slots_ = 0;               // number of compressed time slots
+  std::vector<std::size_t> first_slot_;  // item i covers slots [first_slot_, end_slot_)
+  std::vector<std::size_t> end_slot_;
+};
+
+// SortForSkyline + SkylinePacker::Run, with peak and algorithm name. Every
+// offset is a multiple of max(item.alignment, alignment).
 PackResult SkylinePack(const std::vector<PackItem>& items, SkylineOrder order, Bytes alignment);
 
 }  // namespace memplan

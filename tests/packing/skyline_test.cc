@@ -3,6 +3,10 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <random>
 #include <vector>
 
 namespace memplan {
@@ -46,6 +50,68 @@ TEST(SkylineTest, FloorsAreRoundedToAlignment) {
   const PackResult r = SkylinePack(XlaExample(), SkylineOrder::kLongestFirst, 32);
   EXPECT_THAT(r.offsets, ElementsAre(96, 64, 0, 160, 96));
   EXPECT_EQ(r.peak, 190);
+}
+
+// The rule written out directly: every step, recompute each unplaced item's
+// floor from a per-time-step skyline and place the lowest (first in priority
+// on ties). O(n^2 T).
+std::vector<Bytes> ReferenceSkyline(const std::vector<PackItem>& items,
+                                    const std::vector<std::int32_t>& priority, Bytes alignment) {
+  TimeStep horizon = 0;
+  for (const PackItem& item : items) horizon = std::max(horizon, item.end + 1);
+  std::vector<Bytes> sky(horizon, 0);
+  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<bool> placed(priority.size(), false);
+  for (std::size_t step = 0; step < priority.size(); ++step) {
+    std::size_t pick = 0;
+    Bytes pick_floor = -1;
+    for (std::size_t p = 0; p < priority.size(); ++p) {
+      if (placed[p]) continue;
+      const PackItem& item = items[priority[p]];
+      Bytes floor = 0;
+      for (TimeStep t = item.start; t <= item.end; ++t) floor = std::max(floor, sky[t]);
+      floor = AlignUp(floor, std::max(item.alignment, alignment));
+      if (pick_floor < 0 || floor < pick_floor) {
+        pick = p;
+        pick_floor = floor;
+      }
+    }
+    placed[pick] = true;
+    const PackItem& item = items[priority[pick]];
+    offsets[priority[pick]] = pick_floor;
+    for (TimeStep t = item.start; t <= item.end; ++t) sky[t] = pick_floor + item.size;
+  }
+  return offsets;
+}
+
+// Both strategies inside SkylinePacker (an exact scan up to 2048 items, a
+// lazy queue above) must follow the rule exactly.
+TEST(SkylineTest, MatchesReferenceOnRandomInputs) {
+  for (int n : {300, 2100}) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(n));
+    std::vector<PackItem> items(n);
+    for (PackItem& item : items) {
+      item.start = static_cast<TimeStep>(rng() % 40);
+      item.end = item.start + static_cast<TimeStep>(rng() % (rng() % 3 == 0 ? 30 : 4));
+      item.size = 1 + static_cast<Bytes>(rng() % 50);
+      item.alignment = rng() % 4 == 0 ? 8 : 1;
+    }
+    for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
+      const std::vector<std::int32_t> priority = SortForSkyline(items, order);
+      const SkylinePacker packer(items, 2);
+      EXPECT_EQ(*packer.Run(priority, std::numeric_limits<Bytes>::max()),
+                ReferenceSkyline(items, priority, 2))
+          << n << " items, " << SkylineOrderName(order);
+    }
+  }
+}
+
+TEST(SkylineTest, RunStopsAtTheCutoff) {
+  const std::vector<PackItem> items = XlaExample();
+  const SkylinePacker packer(items, 1);
+  const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLongestFirst);
+  EXPECT_TRUE(packer.Run(priority, 141).has_value());  // peak 140 < 141
+  EXPECT_FALSE(packer.Run(priority, 140).has_value());
 }
 
 }  // namespace
