@@ -8,12 +8,15 @@
 #include <vector>
 
 #include "CLI/CLI.hpp"
+#include "fmt/format.h"
 #include "absl/status/status.h"
+#include "driver/msa_job.h"
 #include "driver/plan_job.h"
 #include "driver/summary.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
 #include "io/json_plan.h"
+#include "msa/target.h"
 
 namespace memplan {
 namespace {
@@ -80,6 +83,21 @@ absl::StatusOr<Bytes> SizeFlag(const std::string& flag, const std::string& text)
   return bytes;
 }
 
+// Fast-memory (memory space assignment) flags of `plan`.
+struct MsaFlags {
+  std::string fast_memory;
+  std::string target;
+  std::int64_t max_outstanding_prefetches = -1;
+  std::int64_t max_outstanding_evictions = -1;
+  std::string picker = "cost";
+  std::string mode = "default";
+  std::int64_t max_repacks = 0;
+  std::int64_t trip_count = 5;
+  bool fifo = false;
+  bool no_cross_program_prefetch = false;
+  std::string emit_ir;
+};
+
 struct PlanFlags {
   InputFlags input;
   std::string algorithm = "auto";
@@ -87,7 +105,84 @@ struct PlanFlags {
   std::string capacity;
   std::string json, svg, html;
   bool quiet = false;
+  MsaFlags msa;
 };
+
+void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
+  const std::string group = "Fast memory (memory space assignment)";
+  cmd->add_option("--fast-memory", flags.fast_memory,
+                  "fast (alternate) memory size, e.g. 2MiB; without --target the target is " +
+                      std::string(kDefaultTarget))
+      ->group(group);
+  cmd->add_option("--target", flags.target,
+                  "machine: a preset (memplan targets) or a JSON file; alone, plans its fast memory")
+      ->group(group);
+  cmd->add_option("--max-outstanding-prefetches", flags.max_outstanding_prefetches,
+                  "at most N prefetches in flight at one time step (default unlimited)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  cmd->add_option("--max-outstanding-evictions", flags.max_outstanding_evictions,
+                  "at most N evictions in flight at one time step (default unlimited)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  cmd->add_option("--picker", flags.picker,
+                  "prefetch interval picker: cost or instruction-count (default cost)")
+      ->group(group);
+  cmd->add_option("--msa-mode", flags.mode,
+                  "default (memplan's improvements, never slower) or reference (the XLA pass)")
+      ->group(group);
+  cmd->add_option("--max-repacks", flags.max_repacks,
+                  "repack fast memory up to N times when it runs out (default 0)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  cmd->add_option("--while-trip-count", flags.trip_count,
+                  "iterations assumed per while loop without a trip_count (default 5)")
+      ->check(CLI::NonNegativeNumber)
+      ->group(group);
+  cmd->add_flag("--fifo-prefetches", flags.fifo, "prefetches complete in the order they start")
+      ->group(group);
+  cmd->add_flag("--no-cross-program-prefetch", flags.no_cross_program_prefetch,
+                "do not keep a weight parameter in fast memory across runs")
+      ->group(group);
+  cmd->add_option("--emit-ir", flags.emit_ir,
+                  "write the schedule rewritten with copy-start/copy-done as text IR")
+      ->group(group);
+}
+
+// The MSA job options, or nullopt when no fast memory is planned.
+absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags) {
+  if (flags.fast_memory.empty() && flags.target.empty()) return std::optional<MsaJobOptions>();
+  MsaJobOptions options;
+  if (!flags.target.empty()) options.target = flags.target;
+  if (!flags.fast_memory.empty()) {
+    absl::StatusOr<Bytes> bytes = SizeFlag("--fast-memory", flags.fast_memory);
+    if (!bytes.ok()) return bytes.status();
+    options.fast_memory_bytes = *bytes;
+  }
+  if (flags.picker == "cost") {
+    options.msa.picker = PickerKind::kCostAnalysis;
+  } else if (flags.picker == "instruction-count") {
+    options.msa.picker = PickerKind::kInstructionCount;
+  } else {
+    return absl::InvalidArgumentError("error: --picker expects cost or instruction-count, got '" +
+                                      flags.picker + "'");
+  }
+  if (flags.mode == "default") {
+    options.msa.mode = MsaMode::kDefault;
+  } else if (flags.mode == "reference") {
+    options.msa.mode = MsaMode::kReference;
+  } else {
+    return absl::InvalidArgumentError("error: --msa-mode expects default or reference, got '" +
+                                      flags.mode + "'");
+  }
+  options.msa.max_outstanding_prefetches = flags.max_outstanding_prefetches;
+  options.msa.max_outstanding_evictions = flags.max_outstanding_evictions;
+  options.msa.max_repacks = flags.max_repacks;
+  options.msa.enforce_prefetch_fifo = flags.fifo;
+  options.msa.cross_program_prefetch = !flags.no_cross_program_prefetch;
+  options.cost.default_trip_count = flags.trip_count;
+  return std::optional<MsaJobOptions>(options);
+}
 
 int RunPlan(const PlanFlags& flags) {
   PlanJobOptions options;
@@ -109,6 +204,10 @@ int RunPlan(const PlanFlags& flags) {
   if (!flags.json.empty()) options.json_path = flags.json;
   if (!flags.svg.empty()) options.svg_path = flags.svg;
   if (!flags.html.empty()) options.html_path = flags.html;
+  absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
+  if (!msa.ok()) return Fail(msa.status());
+  options.msa = *msa;
+  if (!flags.msa.emit_ir.empty()) options.emit_ir_path = flags.msa.emit_ir;
 
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
   if (!result.ok()) return Fail(result.status());
@@ -144,6 +243,29 @@ int RunStats(const InputFlags& input_flags) {
   return kExitOk;
 }
 
+// "8 G" style: three significant digits with a decimal prefix.
+std::string Rate(double value) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int p = 0;
+  while (p < 5 && value >= 1000) {
+    value /= 1000;
+    ++p;
+  }
+  return fmt::format("{:.3g} {}", value, prefixes[p]);
+}
+
+int RunTargets() {
+  for (const Target& t : BuiltinTargets()) {
+    std::cout << fmt::format(
+        "{}: {}flop/s, {}transcendentals/s, default {}B/s, alternate {}B/s, copy {}B/s, fast "
+        "memory {}, alignment {} ({})\n",
+        t.name, Rate(t.flops_per_second), Rate(t.transcendentals_per_second),
+        Rate(t.default_bandwidth), Rate(t.alternate_bandwidth), Rate(t.copy_bandwidth),
+        FormatBytes(t.fast_memory_bytes), t.alignment, t.description);
+  }
+  return kExitOk;
+}
+
 std::string AlgorithmChoices() {
   std::string text;
   for (PackingAlgorithm a : AllPackingAlgorithms()) {
@@ -172,6 +294,7 @@ int RunCli(int argc, char** argv) {
   plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
   plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
   plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
+  AddMsaFlags(plan, plan_flags.msa);
 
   InputFlags verify_input;
   std::string verify_plan;
@@ -183,6 +306,9 @@ int RunCli(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "lower bound and live-bytes profile, no planning");
   AddInputFlags(stats, stats_input);
 
+  CLI::App* targets = app.add_subcommand(
+      "targets", "list the preset machines for --target (name first, then the key figures)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
@@ -193,6 +319,7 @@ int RunCli(int argc, char** argv) {
   }
   if (plan->parsed()) return RunPlan(plan_flags);
   if (verify->parsed()) return RunVerify(verify_input, verify_plan);
+  if (targets->parsed()) return RunTargets();
   return RunStats(stats_input);
 }
 

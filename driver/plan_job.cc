@@ -9,6 +9,7 @@
 #include "io/html_map.h"
 #include "io/json_plan.h"
 #include "io/svg_map.h"
+#include "ir/text_printer.h"
 #include "verify/verifier.h"
 
 namespace memplan {
@@ -28,8 +29,12 @@ absl::Status CheckOutputPath(const std::optional<std::string>& path) {
 
 }  // namespace
 
-absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan) {
+absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
+                           std::int64_t max_outstanding_prefetches,
+                           std::int64_t max_outstanding_evictions) {
   VerifyOptions options;
+  if (max_outstanding_prefetches >= 0) options.max_outstanding_prefetches = max_outstanding_prefetches;
+  if (max_outstanding_evictions >= 0) options.max_outstanding_evictions = max_outstanding_evictions;
   options.alignment = plan.alignment;
   for (const SpaceInfo& space : plan.spaces) {
     if (space.capacity) options.capacity[space.id] = *space.capacity;
@@ -39,20 +44,47 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan) {
 
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options) {
-  for (const auto* path : {&options.json_path, &options.svg_path, &options.html_path}) {
+  for (const auto* path :
+       {&options.json_path, &options.svg_path, &options.html_path, &options.emit_ir_path}) {
     if (absl::Status s = CheckOutputPath(*path); !s.ok()) return s;
+  }
+  if (options.emit_ir_path && !options.msa) {
+    return absl::InvalidArgumentError(
+        "error: --emit-ir writes the schedule rewritten by memory space assignment; it needs "
+        "--fast-memory or --target");
   }
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
-  absl::StatusOr<Plan> plan = PlanPools(input->buffers, options.pools);
+
+  PlanJobResult result;
+  absl::StatusOr<Plan> plan;
+  if (options.msa) {
+    if (!input->program) {
+      return absl::InvalidArgumentError(
+          input_path + ": error: fast memory needs a program (text IR or ONNX): a lifetime CSV "
+                       "has no op costs to plan it with");
+    }
+    MsaJobOptions msa = *options.msa;
+    msa.rewrite = options.emit_ir_path.has_value();
+    absl::StatusOr<MsaJobResult> job =
+        RunMsaJob(*input->program, *input->analysis, msa, options.pools);
+    if (!job.ok()) return job.status();
+    result.msa = *std::move(job);
+    plan = result.msa->plan;
+  } else {
+    plan = PlanPools(input->buffers, options.pools);
+  }
   if (!plan.ok()) return plan.status();
-  if (absl::Status s = VerifyAgainst(input->buffers, *plan); !s.ok()) {
+  const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
+  const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
+  if (absl::Status s = VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit);
+      !s.ok()) {
     return absl::InternalError("internal error: the plan failed verification: " +
                                std::string(s.message()));
   }
   plan->verified = true;
+  if (result.msa) result.msa->plan.verified = true;
 
-  PlanJobResult result;
   // Aliasing only changes ONNX imports; measure what it saved there.
   if (input->format == InputFormat::kOnnx && options.load.alias) {
     LoadOptions plain = options.load;
@@ -80,11 +112,13 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (options.html_path) {
     outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, map_options));
   }
+  if (options.emit_ir_path) outputs.emplace_back(*options.emit_ir_path, PrintProgram(*result.msa->rewritten));
   for (const auto& [path, contents] : outputs) {
     if (absl::Status s = WriteFileAtomically(path, contents); !s.ok()) return s;
   }
 
   result.summary = FormatPlanSummary(*input, *plan, result.peak_without_alias);
+  if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   result.plan = *std::move(plan);
   result.input = *std::move(input);
   return result;

@@ -3,7 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 #include "fmt/format.h"
@@ -17,26 +20,25 @@ constexpr std::array<Lifetime, 5> kPoolOrder = {
 
 MemorySpace SpaceOf(const Buffer& b) { return b.space.value_or(kDefaultSpace); }
 
-}  // namespace
+// The time range a buffer's chunk in its home space must be reserved for;
+// nullopt when it needs no chunk there.
+using ChunkRange = std::optional<std::pair<TimeStep, TimeStep>>;
 
-std::string SpaceName(MemorySpace space) {
-  if (space == kDefaultSpace) return "default";
-  if (space == kAlternateSpace) return "alternate";
-  return fmt::format("space{}", space);
-}
-
-absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
-  Plan plan;
-  plan.input = buffers.input;
-  plan.time_steps = buffers.time_steps;
-  plan.alignment = std::max<Bytes>(1, options.alignment);
-  plan.placements.resize(buffers.buffers.size());
-  plan.algorithm = std::string(PackingAlgorithmName(options.algorithm));
-
+// Packs the home-space chunks of every buffer whose home space is in
+// `spaces`: pools by (space, lifetime), stacked in kPoolOrder. Every such
+// buffer joins its lifetime's pool (counted in `buffers`/`total_bytes`);
+// those with a range get an offset. Fills plan.pools, plan.spaces (with the
+// default space's capacity), plan.peak/lower_bound/algorithm and the
+// placements' pool names; returns the offsets.
+absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
+    const BufferSet& buffers, const std::vector<ChunkRange>& ranges,
+    const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan) {
+  std::vector<std::optional<Bytes>> offsets(buffers.buffers.size());
   std::map<MemorySpace, std::vector<BufferId>> by_space;
-  by_space[kDefaultSpace];  // the default space is always reported
+  for (MemorySpace space : spaces) by_space[space];
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
-    by_space[SpaceOf(buffers.buffers[id])].push_back(id);
+    auto it = by_space.find(SpaceOf(buffers.buffers[id]));
+    if (it != by_space.end()) it->second.push_back(id);
   }
 
   for (const auto& [space, ids] : by_space) {
@@ -49,37 +51,37 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
       if (members.empty()) continue;
 
       std::vector<PackItem> items;
-      items.reserve(members.size());
+      std::vector<BufferId> packed;
+      Bytes packed_bytes = 0;
       Bytes pool_alignment = plan.alignment;
       PoolInfo pool;
       pool.name = std::string(LifetimeName(lifetime));
       pool.space = space;
       for (BufferId id : members) {
         const Buffer& b = buffers.buffers[id];
-        items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end});
-        pool_alignment = std::max(pool_alignment, items.back().alignment);
         pool.total_bytes += b.size;
+        plan.placements[id].pool = pool.name;
+        if (!ranges[id]) continue;
+        items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
+                                 ranges[id]->second});
+        packed.push_back(id);
+        packed_bytes += b.size;
+        pool_alignment = std::max(pool_alignment, items.back().alignment);
       }
       const bool reusable = IsReusable(lifetime);
-      PackResult packed =
+      PackResult result =
           Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
 
       pool.offset = AlignUp(base, pool_alignment);
-      pool.size = packed.peak;
+      pool.size = result.peak;
       pool.buffers = static_cast<std::int64_t>(members.size());
       // Without reuse the bound is every byte at once; with reuse, max live.
-      pool.lower_bound = reusable ? MaxLiveBytes(items) : pool.total_bytes;
-      for (size_t i = 0; i < members.size(); ++i) {
-        const Buffer& b = buffers.buffers[members[i]];
-        BufferPlacement& placement = plan.placements[members[i]];
-        placement.pool = pool.name;
-        placement.allocations.push_back(
-            Allocation{space, pool.offset + packed.offsets[i], b.start, b.end});
-      }
+      pool.lower_bound = reusable ? MaxLiveBytes(items) : packed_bytes;
+      for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
       if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
         plan.peak = pool.size;
         plan.lower_bound = pool.lower_bound;
-        plan.algorithm = packed.algorithm;
+        plan.algorithm = result.algorithm;
       }
       base = pool.offset + pool.size;
       plan.pools.push_back(pool);
@@ -98,6 +100,173 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
           info.name, base, *info.capacity, plan.peak, plan.lower_bound));
     }
   }
+  return offsets;
+}
+
+Plan EmptyPlan(const BufferSet& buffers, const PoolPlanOptions& options) {
+  Plan plan;
+  plan.input = buffers.input;
+  plan.time_steps = buffers.time_steps;
+  plan.alignment = std::max<Bytes>(1, options.alignment);
+  plan.placements.resize(buffers.buffers.size());
+  plan.algorithm = std::string(PackingAlgorithmName(options.algorithm));
+  return plan;
+}
+
+// Every home space of `buffers`, the default space always.
+std::vector<MemorySpace> HomeSpaces(const BufferSet& buffers, bool skip_alternate) {
+  std::vector<MemorySpace> spaces = {kDefaultSpace};
+  for (const Buffer& b : buffers.buffers) {
+    const MemorySpace s = SpaceOf(b);
+    if (skip_alternate && s == kAlternateSpace) continue;
+    if (std::find(spaces.begin(), spaces.end(), s) == spaces.end()) spaces.push_back(s);
+  }
+  std::sort(spaces.begin(), spaces.end());
+  return spaces;
+}
+
+// When buffer b's data arrives in default memory: at its start unless it is
+// produced in alternate memory (an alternate segment starts there without a
+// prefetch opening it), and at every eviction's start. Sorted, unique.
+std::vector<TimeStep> DefaultArrivals(const Buffer& b, const std::vector<Allocation>& alternate,
+                                      const std::vector<const AsyncCopy*>& copies) {
+  std::vector<TimeStep> arrivals;
+  bool produced_in_alternate = false;
+  for (const Allocation& a : alternate) {
+    if (a.start != b.start) continue;
+    produced_in_alternate = std::none_of(copies.begin(), copies.end(), [&](const AsyncCopy* c) {
+      return c->kind == CopyKind::kPrefetch && c->start == a.start;
+    });
+  }
+  if (!produced_in_alternate) arrivals.push_back(b.start);
+  for (const AsyncCopy* c : copies) {
+    if (c->kind == CopyKind::kEviction) arrivals.push_back(c->start);
+  }
+  std::sort(arrivals.begin(), arrivals.end());
+  arrivals.erase(std::unique(arrivals.begin(), arrivals.end()), arrivals.end());
+  return arrivals;
+}
+
+}  // namespace
+
+std::string SpaceName(MemorySpace space) {
+  if (space == kDefaultSpace) return "default";
+  if (space == kAlternateSpace) return "alternate";
+  return fmt::format("space{}", space);
+}
+
+absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
+  Plan plan = EmptyPlan(buffers, options);
+  std::vector<ChunkRange> ranges;
+  ranges.reserve(buffers.buffers.size());
+  for (const Buffer& b : buffers.buffers) ranges.emplace_back(std::make_pair(b.start, b.end));
+  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
+      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan);
+  if (!offsets.ok()) return offsets.status();
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    plan.placements[id].allocations.push_back(
+        Allocation{SpaceOf(b), *(*offsets)[id], b.start, b.end});
+  }
+  return plan;
+}
+
+absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult& msa,
+                                      Bytes fast_memory_bytes, const PoolPlanOptions& options) {
+  const std::size_t n = buffers.buffers.size();
+  static const std::vector<Allocation> kNone;
+  auto alternate_of = [&](BufferId id) -> const std::vector<Allocation>& {
+    return static_cast<std::size_t>(id) < msa.alternate.size() ? msa.alternate[id] : kNone;
+  };
+
+  std::vector<AsyncCopy> copies = msa.copies;
+  if (msa.cross_program_prefetch) {
+    const BufferId id = msa.cross_program_prefetch->buffer;
+    const Buffer& b = buffers.buffers[id];
+    for (const Allocation& a : alternate_of(id)) {
+      if (a.start != b.start) continue;
+      copies.push_back(AsyncCopy{id, CopyKind::kPrefetch, kDefaultSpace, a.space, a.start,
+                                 a.start, b.size});
+    }
+  }
+  std::sort(copies.begin(), copies.end(), [](const AsyncCopy& x, const AsyncCopy& y) {
+    return std::tie(x.start, x.done, x.buffer, x.kind) < std::tie(y.start, y.done, y.buffer, y.kind);
+  });
+  std::vector<std::vector<const AsyncCopy*>> copies_of(n);
+  for (const AsyncCopy& c : copies) {
+    if (c.buffer >= 0 && static_cast<std::size_t>(c.buffer) < n) copies_of[c.buffer].push_back(&c);
+  }
+
+  // Default chunks only where default memory holds the data.
+  std::vector<ChunkRange> ranges(n);
+  std::vector<std::vector<TimeStep>> arrivals(n);
+  for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (SpaceOf(b) != kDefaultSpace) {
+      ranges[id] = std::make_pair(b.start, b.end);
+      continue;
+    }
+    arrivals[id] = DefaultArrivals(b, alternate_of(id), copies_of[id]);
+    if (!arrivals[id].empty()) ranges[id] = std::make_pair(arrivals[id].front(), b.end);
+  }
+
+  Plan plan = EmptyPlan(buffers, options);
+  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
+      PackPools(buffers, ranges, HomeSpaces(buffers, true), options, plan);
+  if (!offsets.ok()) return offsets.status();
+
+  PoolInfo pinned;
+  pinned.name = "alternate";
+  pinned.space = kAlternateSpace;
+  std::vector<PackItem> pinned_items;
+  Bytes alternate_peak = 0;
+  for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    std::vector<Allocation>& allocations = plan.placements[id].allocations;
+    if (SpaceOf(b) == kDefaultSpace) {
+      const std::vector<TimeStep>& at = arrivals[id];
+      for (std::size_t k = 0; k < at.size(); ++k) {
+        const TimeStep end = k + 1 < at.size() ? at[k + 1] - 1 : b.end;
+        allocations.push_back(Allocation{kDefaultSpace, *(*offsets)[id], at[k], end});
+      }
+    } else if (SpaceOf(b) != kAlternateSpace) {
+      allocations.push_back(Allocation{SpaceOf(b), *(*offsets)[id], b.start, b.end});
+    }
+    for (const Allocation& a : alternate_of(id)) {
+      allocations.push_back(a);
+      alternate_peak = std::max(alternate_peak, a.offset + b.size);
+    }
+    std::sort(allocations.begin(), allocations.end(), [](const Allocation& x, const Allocation& y) {
+      return std::tie(x.start, x.space) < std::tie(y.start, y.space);
+    });
+    if (SpaceOf(b) == kAlternateSpace) {
+      if (alternate_of(id).empty()) {
+        return absl::InternalError(fmt::format(
+            "internal error: buffer '{}' is pinned to alternate memory but was not placed there",
+            b.name));
+      }
+      plan.placements[id].pool = pinned.name;
+      ++pinned.buffers;
+      pinned.total_bytes += b.size;
+      for (const Allocation& a : alternate_of(id)) {
+        pinned.size = std::max(pinned.size, a.offset + b.size);
+        pinned_items.push_back(PackItem{b.size, 1, a.start, a.end});
+      }
+    }
+  }
+  if (pinned.buffers > 0) {
+    pinned.lower_bound = MaxLiveBytes(pinned_items);
+    plan.pools.push_back(pinned);
+  }
+  SpaceInfo alternate;
+  alternate.name = SpaceName(kAlternateSpace);
+  alternate.id = kAlternateSpace;
+  alternate.capacity = fast_memory_bytes;
+  alternate.peak = alternate_peak;
+  plan.spaces.push_back(alternate);
+  std::sort(plan.spaces.begin(), plan.spaces.end(),
+            [](const SpaceInfo& x, const SpaceInfo& y) { return x.id < y.id; });
+  plan.copies = std::move(copies);
   return plan;
 }
 

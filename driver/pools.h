@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
+#include "msa/assignment.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -30,6 +31,25 @@ struct PoolPlanOptions {
 // Errors: ResourceExhausted when the default space needs more than
 // `capacity` bytes (the message gives both figures).
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);
+
+// The plan of a memory space assignment (msa/assignment.h): alternate
+// segments and copies as `msa` decided, and the default-space pools packed
+// around them. A buffer of the default space gets a default chunk only when
+// it holds data there: produced (or provided) there, or brought there by an
+// eviction. The chunk is packed for [first such time, end] — tighter than
+// XLA's whole-live-range default chunk — and reported as one segment per
+// arrival (origin or eviction start) at one offset, so that each segment is
+// opened by its copy (verify/verifier.h rules 4 and 8). Buffers pinned to the
+// alternate space form the pool "alternate" at offset 0 of space 1; the
+// alternate space is declared with capacity `fast_memory_bytes`. A
+// cross-program prefetch (msa/assignment.h) is listed as a prefetch done at
+// the buffer's start (start = done): the copy overlaps the previous run, so
+// the data is in place when the run begins and the run-time estimate leaves
+// the copy out.
+// Copies are sorted by (start, done, buffer). Errors: those of PlanPools;
+// Internal when a buffer pinned to the alternate space has no segment.
+absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult& msa,
+                                      Bytes fast_memory_bytes, const PoolPlanOptions& options);
 
 // Display name of a memory space: "default", "alternate", "space<N>".
 std::string SpaceName(MemorySpace space);

@@ -43,6 +43,7 @@ class Rewriter {
     return a_.value_offset[v] == 0 && in_.values[v].size == BufferAt(b).size;
   }
 
+  void CollectCopies();
   void IndexArrivals();
   Residency ResidencyAt(BufferId b, TimeStep t) const;
   std::string Unique(const std::string& base);
@@ -59,7 +60,10 @@ class Rewriter {
   const ProgramAnalysis& a_;
   const MsaResult& r_;
   Program out_;
+  std::vector<AsyncCopy> copies_;                        // r_.copies + the cross-program prefetch
+  std::vector<int> destination_;                         // per prefetch: its alternate segment
   std::vector<std::vector<TimeStep>> arrival_;           // per buffer, per segment
+  std::vector<std::vector<bool>> opened_;                // per buffer, per segment: by a copy
   std::vector<std::map<Residency, ValueId>> current_;    // per buffer
   std::vector<Residency> produced_in_;                   // per old value
   std::vector<std::vector<OpId>> schedule_;              // per computation
@@ -67,17 +71,46 @@ class Rewriter {
   std::set<std::string> names_;
 };
 
+// The result's copies plus, for a cross-program prefetch, an explicit copy
+// issued before the first step and done before the first read of its segment
+// (its data is there when the run starts; the IR shows where it comes from).
+void Rewriter::CollectCopies() {
+  copies_ = r_.copies;
+  destination_.assign(copies_.size(), -1);
+  for (std::size_t c = 0; c < copies_.size(); ++c) {
+    const AsyncCopy& copy = copies_[c];
+    if (copy.kind != CopyKind::kPrefetch || !HasSegments(copy.buffer)) continue;
+    const std::vector<Allocation>& segs = r_.alternate[copy.buffer];
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      if (segs[k].start == copy.start) destination_[c] = static_cast<int>(k);
+    }
+  }
+  if (!r_.cross_program_prefetch || !HasSegments(r_.cross_program_prefetch->buffer)) return;
+  const BufferId b = r_.cross_program_prefetch->buffer;
+  const Buffer& buffer = BufferAt(b);
+  const std::vector<Allocation>& segs = r_.alternate[b];
+  for (std::size_t k = 0; k < segs.size(); ++k) {
+    if (segs[k].start != buffer.start) continue;
+    auto use = std::lower_bound(buffer.use_times.begin(), buffer.use_times.end(), segs[k].start);
+    if (use == buffer.use_times.end() || *use > segs[k].end) return;  // never read there
+    copies_.push_back(AsyncCopy{b, CopyKind::kPrefetch, kDefaultSpace, segs[k].space, -1,
+                                std::max<TimeStep>(*use, 0), buffer.size});
+    destination_.push_back(static_cast<int>(k));
+  }
+}
+
 void Rewriter::IndexArrivals() {
   arrival_.resize(r_.alternate.size());
   for (std::size_t b = 0; b < r_.alternate.size(); ++b) {
     for (const Allocation& s : r_.alternate[b]) arrival_[b].push_back(s.start);
   }
-  for (const AsyncCopy& c : r_.copies) {
-    if (c.kind != CopyKind::kPrefetch || !HasSegments(c.buffer)) continue;
-    const std::vector<Allocation>& segs = r_.alternate[c.buffer];
-    for (std::size_t k = 0; k < segs.size(); ++k) {
-      if (segs[k].start == c.start) arrival_[c.buffer][k] = std::max(c.start, c.done);
-    }
+  opened_.resize(r_.alternate.size());
+  for (std::size_t b = 0; b < r_.alternate.size(); ++b) opened_[b].assign(r_.alternate[b].size(), false);
+  for (std::size_t c = 0; c < copies_.size(); ++c) {
+    if (destination_[c] < 0) continue;
+    TimeStep& arrival = arrival_[copies_[c].buffer][destination_[c]];
+    arrival = std::max(arrival, copies_[c].done);
+    opened_[copies_[c].buffer][destination_[c]] = true;
   }
 }
 
@@ -129,7 +162,11 @@ OpId Rewriter::NewOp(std::string opcode, OpKind kind, std::vector<ValueId> opera
 void Rewriter::Produced(ValueId v, TimeStep t) {
   const BufferId b = a_.value_buffer[v];
   if (b == kNoId) return;
-  const Residency q = ResidencyAt(b, t);
+  Residency q = ResidencyAt(b, t);
+  // A parameter is provided before any copy runs: never in a copy's segment.
+  if (in_.values[v].defining_op == kNoId && q != kDefaultResidency && opened_[b][q]) {
+    q = kDefaultResidency;
+  }
   produced_in_[v] = q;
   if (Whole(v)) current_[b][q] = v;
   Value& value = out_.values[v];
@@ -139,14 +176,14 @@ void Rewriter::Produced(ValueId v, TimeStep t) {
 }
 
 std::string Rewriter::CopyLabel(std::size_t c) const {
-  const AsyncCopy& copy = r_.copies[c];
+  const AsyncCopy& copy = copies_[c];
   return absl::StrCat("copy ", c, " (", copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction",
                       " of buffer '", BufferAt(copy.buffer).name, "', time [", copy.start, ", ",
                       copy.done, "])");
 }
 
 absl::Status Rewriter::IssueCopy(std::size_t c, ComputationId comp, TimeStep t) {
-  const AsyncCopy& copy = r_.copies[c];
+  const AsyncCopy& copy = copies_[c];
   if (copy.buffer < 0 || static_cast<std::size_t>(copy.buffer) >= a_.buffers.buffers.size() ||
       BufferAt(copy.buffer).values.empty()) {
     return absl::FailedPreconditionError(
@@ -176,7 +213,7 @@ absl::Status Rewriter::IssueCopy(std::size_t c, ComputationId comp, TimeStep t) 
 }
 
 absl::Status Rewriter::CompleteCopy(std::size_t c, ComputationId comp) {
-  const AsyncCopy& copy = r_.copies[c];
+  const AsyncCopy& copy = copies_[c];
   const PendingCopy& p = pending_[c];
   if (p.started == kNoId) {
     return absl::FailedPreconditionError(
@@ -190,15 +227,11 @@ absl::Status Rewriter::CompleteCopy(std::size_t c, ComputationId comp) {
   }
   Residency to = kDefaultResidency;
   if (copy.kind == CopyKind::kPrefetch) {
-    const std::vector<Allocation>& segs =
-        HasSegments(copy.buffer) ? r_.alternate[copy.buffer] : std::vector<Allocation>{};
-    auto seg = std::find_if(segs.begin(), segs.end(),
-                            [&](const Allocation& s) { return s.start == copy.start; });
-    if (seg == segs.end()) {
+    if (destination_[c] < 0) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot rewrite ", CopyLabel(c), ": no alternate segment starts at time ", copy.start));
     }
-    to = static_cast<Residency>(seg - segs.begin());
+    to = destination_[c];
   }
   const char* suffix = copy.kind == CopyKind::kPrefetch ? ".prefetched" : ".evicted";
   const ValueId done = NewValue(out_.values[p.source].name + suffix, p.source, comp);
@@ -258,11 +291,12 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
 }
 
 absl::StatusOr<Program> Rewriter::Run() {
+  CollectCopies();
   IndexArrivals();
   current_.resize(a_.buffers.buffers.size());
   produced_in_.assign(in_.values.size(), kDefaultResidency);
   schedule_.resize(in_.computations.size());
-  pending_.resize(r_.copies.size());
+  pending_.resize(copies_.size());
   for (const Value& v : in_.values) names_.insert(v.name);
 
   const FlatSchedule& schedule = a_.schedule;
@@ -272,9 +306,9 @@ absl::StatusOr<Program> Rewriter::Run() {
   // Copies by the step they start after (index start + 1) and are done before.
   std::vector<std::vector<std::size_t>> starts(static_cast<std::size_t>(steps) + 1);
   std::vector<std::vector<std::size_t>> dones(static_cast<std::size_t>(steps) + 1);
-  for (std::size_t c = 0; c < r_.copies.size(); ++c) {
-    const TimeStep s = std::clamp<TimeStep>(r_.copies[c].start, -1, steps - 1);
-    const TimeStep d = std::clamp<TimeStep>(r_.copies[c].done, s + 1, steps);
+  for (std::size_t c = 0; c < copies_.size(); ++c) {
+    const TimeStep s = std::clamp<TimeStep>(copies_[c].start, -1, steps - 1);
+    const TimeStep d = std::clamp<TimeStep>(copies_[c].done, s + 1, steps);
     starts[static_cast<std::size_t>(s + 1)].push_back(c);
     dones[static_cast<std::size_t>(d)].push_back(c);
   }

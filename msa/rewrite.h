@@ -20,7 +20,11 @@
 //    in place over it — or by a `view` of it (bytes_accessed = 0) when the
 //    operand is only part of the buffer (nonzero offset or smaller size);
 //  * values produced in alternate memory, and copies into it, are pinned
-//    with space(1); eviction copies with space(0).
+//    with space(1); eviction copies with space(0);
+//  * a cross-program prefetch (MsaResult::cross_program_prefetch) becomes a
+//    copy-start before the entry's first op and a copy-done before the first
+//    read of its alternate segment (at run time the copy overlaps the previous
+//    run; the IR shows where the data comes from).
 // New names derive from the copied value (`%w.prefetch`, `%w.prefetched`,
 // `%a.in.w.prefetched` for a view), with `.1`, `.2`, ... appended on a clash.
 //

@@ -177,6 +177,30 @@ entry func @main(%x: f32[4]) {
 )");
 }
 
+// The cross-program prefetch is issued before the first op and awaited
+// before the first read of its segment.
+TEST(RewriteTest, CrossProgramPrefetchIsExplicit) {
+  auto a = Analyze(R"(
+entry func @main(%x: f32[4], %w: f32[4]) {
+  %a = exp(%x) : f32[4]
+  %b = mul(%a, %w) : f32[4]
+  return %b
+}
+)");
+  ASSERT_NE(a, nullptr);
+  MsaResult r = Result(*a);
+  r.alternate[BufferOf(*a, "w")] = {Alt(0, 0, 1)};
+  r.cross_program_prefetch = CrossProgramPrefetch{BufferOf(*a, "w"), 0, 2, false};
+  EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4], %w: f32[4]) {
+  %w.prefetch = copy-start(%w) : f32[4] space(1)
+  %a = exp(%x) : f32[4]
+  %w.prefetched = copy-done(%w.prefetch) : f32[4] space(1)
+  %b = mul(%a, %w.prefetched) : f32[4]
+  return %b
+}
+)");
+}
+
 TEST(RewriteTest, NoCopiesLeavesTheScheduleAlone) {
   auto a = Analyze(R"(
 entry func @main(%x: f32[4]) {

@@ -1,0 +1,84 @@
+#include "driver/msa_job.h"
+
+#include <numeric>
+#include <utility>
+
+#include "fmt/format.h"
+#include "io/byte_size.h"
+#include "msa/rewrite.h"
+
+namespace memplan {
+
+absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnalysis& analysis,
+                                       const MsaJobOptions& options,
+                                       const PoolPlanOptions& pools) {
+  MsaJobResult out;
+  absl::StatusOr<Target> target = ResolveTarget(options.target.value_or(std::string(kDefaultTarget)));
+  if (!target.ok()) return target.status();
+  out.target = *std::move(target);
+  if (options.fast_memory_bytes) out.target.fast_memory_bytes = *options.fast_memory_bytes;
+
+  const CostModel cost(program, analysis, out.target, options.cost);
+  MsaOptions msa = options.msa;
+  msa.fast_memory_bytes = out.target.fast_memory_bytes;
+  msa.alignment = std::lcm(std::max<Bytes>(1, out.target.alignment),
+                           std::max<Bytes>(1, pools.alignment));
+  absl::StatusOr<MsaResult> assignment = AssignMemorySpaces(program, analysis, cost, msa);
+  if (!assignment.ok()) return assignment.status();
+  out.assignment = *std::move(assignment);
+
+  absl::StatusOr<Plan> plan =
+      PlanPoolsWithMsa(analysis.buffers, out.assignment, msa.fast_memory_bytes, pools);
+  if (!plan.ok()) return plan.status();
+  out.plan = *std::move(plan);
+
+  out.simulation = SimulateMsa(analysis, cost, out.assignment);
+  MsaStats stats;
+  stats.estimated_time_s = out.simulation.elapsed_s;
+  stats.time_all_default_s = TimeAllDefault(analysis, cost);
+  stats.time_all_fast_s = TimeAllFast(analysis, cost);
+  for (const AsyncCopy& c : out.plan.copies) {
+    if (c.kind == CopyKind::kPrefetch) {
+      ++stats.prefetches;
+      stats.prefetch_bytes += c.bytes;
+    } else {
+      ++stats.evictions;
+      stats.eviction_bytes += c.bytes;
+    }
+  }
+  stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
+  out.plan.msa = stats;
+
+  if (options.rewrite) {
+    absl::StatusOr<Program> rewritten = RewriteSchedule(program, analysis, out.assignment);
+    if (!rewritten.ok()) return rewritten.status();
+    out.rewritten = *std::move(rewritten);
+  }
+  return out;
+}
+
+double CapturedSpeedup(const MsaStats& stats) {
+  const double possible = stats.time_all_default_s - stats.time_all_fast_s;
+  if (!(possible > 0)) return 0;
+  return (stats.time_all_default_s - stats.estimated_time_s) / possible;
+}
+
+std::string FormatMsaSummary(const MsaJobResult& result) {
+  const MsaStats& s = *result.plan.msa;
+  std::string text = fmt::format("fast memory: {} on target {} ({} mode{})\n",
+                                 FormatBytes(result.target.fast_memory_bytes), result.target.name,
+                                 result.assignment.mode,
+                                 result.assignment.variant.empty()
+                                     ? std::string()
+                                     : ", variant " + result.assignment.variant);
+  text += fmt::format("async copies: {} prefetches ({}), {} evictions ({}), at most {} outstanding\n",
+                      s.prefetches, FormatBytes(s.prefetch_bytes), s.evictions,
+                      FormatBytes(s.eviction_bytes), s.max_outstanding_copies);
+  text += fmt::format(
+      "estimated time: {:.6g} s (all default memory {:.6g} s, all fast memory {:.6g} s); "
+      "captured speed-up {:.1f}%\n",
+      s.estimated_time_s, s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
+  return text;
+}
+
+}  // namespace memplan

@@ -1,0 +1,64 @@
+// The memory-space-assignment step of `memplan plan` (msa.md §2): resolve
+// the target, build the cost model, run AssignMemorySpaces, lay out the
+// default space around its result (PlanPoolsWithMsa), compute the MSA
+// statistics with the run-time simulator, and optionally rewrite the
+// schedule with explicit copies (for --emit-ir).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "analysis/analyze.h"
+#include "driver/pools.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+#include "msa/assignment.h"
+#include "msa/cost_model.h"
+#include "msa/simulator.h"
+#include "msa/target.h"
+
+namespace memplan {
+
+// The target used when --fast-memory is given without --target.
+inline constexpr std::string_view kDefaultTarget = "edge-npu";
+
+struct MsaJobOptions {
+  std::optional<std::string> target;       // preset name or JSON file; kDefaultTarget if unset
+  std::optional<Bytes> fast_memory_bytes;  // overrides the target's fast_memory_bytes
+  // Allocator knobs. fast_memory_bytes and alignment are filled in by the job:
+  // the fast memory from above, the alignment as the least common multiple of
+  // the target's and the plan's alignment (every offset is a multiple of both).
+  MsaOptions msa;
+  CostModelOptions cost;
+  bool rewrite = false;  // produce MsaJobResult::rewritten
+};
+
+struct MsaJobResult {
+  Target target;              // as resolved (fast_memory_bytes as used)
+  MsaResult assignment;
+  Plan plan;                  // not yet verified; plan.msa filled in
+  SimulationResult simulation;
+  std::optional<Program> rewritten;
+};
+
+// Runs the step for `program` (analysed as `analysis`). Errors:
+// InvalidArgument for an unknown target, a bad target file or bad knobs
+// (AssignMemorySpaces); ResourceExhausted when the default space does not fit
+// `pools.capacity` or a pinned buffer does not fit the fast memory;
+// FailedPrecondition when the rewrite is requested but impossible.
+absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnalysis& analysis,
+                                       const MsaJobOptions& options,
+                                       const PoolPlanOptions& pools);
+
+// The share of the possible speed-up the plan captures:
+// (time_all_default - estimated) / (time_all_default - time_all_fast), or 0
+// when the bounds coincide (nothing to gain).
+double CapturedSpeedup(const MsaStats& stats);
+
+// Summary lines for `memplan plan`: target, fast memory, copies, estimated
+// time against its bounds and the captured speed-up.
+std::string FormatMsaSummary(const MsaJobResult& result);
+
+}  // namespace memplan
