@@ -19,7 +19,7 @@ std::string Header(const LoadedInput& input) {
 }
 
 std::string ExactAndHuman(Bytes bytes) {
-  return fmt::format("{} ({})", bytes, FormatBytes(bytes));
+  return fmt::format("{} bytes ({})", bytes, FormatBytes(bytes));
 }
 
 }  // namespace
@@ -39,18 +39,18 @@ std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
                         SpaceName(pool.space), pool.buffers, pool.total_bytes, pool.size,
                         pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
   }
-  text += fmt::format("transient peak {} bytes, lower bound {} bytes ({} over)\n",
+  text += fmt::format("transient peak {}, lower bound {} ({} over)\n",
                       ExactAndHuman(plan.peak), ExactAndHuman(plan.lower_bound),
                       PercentOver(plan.peak, plan.lower_bound));
   if (peak_without_alias) {
-    text += fmt::format("aliasing: transient peak {} bytes without views and in-place reuse ({})\n",
+    text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
                         ExactAndHuman(*peak_without_alias),
                         *peak_without_alias > plan.peak
                             ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
                             : std::string("no saving"));
   }
   for (const SpaceInfo& space : plan.spaces) {
-    text += fmt::format("{} memory: {} bytes used", space.name, ExactAndHuman(space.peak));
+    text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
     text += "\n";
   }
@@ -80,9 +80,9 @@ std::string FormatStats(const LoadedInput& input) {
   LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
   LiveProfile transient =
       ComputeLiveProfile(set, [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; });
-  text += fmt::format("lower bound (max live, transient): {} bytes at time {}\n",
+  text += fmt::format("lower bound (max live, transient): {} at time {}\n",
                       ExactAndHuman(transient.peak), transient.peak_time);
-  text += fmt::format("max live (all buffers): {} bytes at time {}\n", ExactAndHuman(all.peak),
+  text += fmt::format("max live (all buffers): {} at time {}\n", ExactAndHuman(all.peak),
                       all.peak_time);
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
