@@ -125,26 +125,25 @@ std::vector<MemorySpace> HomeSpaces(const BufferSet& buffers, bool skip_alternat
   return spaces;
 }
 
-// When buffer b's data arrives in default memory: at its start unless it is
+// When buffer b's data first reaches default memory: its start unless it is
 // produced in alternate memory (an alternate segment starts there without a
-// prefetch opening it), and at every eviction's start. Sorted, unique.
-std::vector<TimeStep> DefaultArrivals(const Buffer& b, const std::vector<Allocation>& alternate,
-                                      const std::vector<const AsyncCopy*>& copies) {
-  std::vector<TimeStep> arrivals;
-  bool produced_in_alternate = false;
-  for (const Allocation& a : alternate) {
-    if (a.start != b.start) continue;
-    produced_in_alternate = std::none_of(copies.begin(), copies.end(), [&](const AsyncCopy* c) {
-      return c->kind == CopyKind::kPrefetch && c->start == a.start;
-    });
-  }
-  if (!produced_in_alternate) arrivals.push_back(b.start);
+// prefetch opening it), else its first eviction's start; nullopt if never.
+std::optional<TimeStep> FirstDefaultArrival(const Buffer& b,
+                                            const std::vector<Allocation>& alternate,
+                                            const std::vector<const AsyncCopy*>& copies) {
+  const bool produced_in_alternate =
+      std::any_of(alternate.begin(), alternate.end(), [&](const Allocation& a) {
+        return a.start == b.start &&
+               std::none_of(copies.begin(), copies.end(), [&](const AsyncCopy* c) {
+                 return c->kind == CopyKind::kPrefetch && c->start == a.start;
+               });
+      });
+  if (!produced_in_alternate) return b.start;
+  std::optional<TimeStep> first;
   for (const AsyncCopy* c : copies) {
-    if (c->kind == CopyKind::kEviction) arrivals.push_back(c->start);
+    if (c->kind == CopyKind::kEviction) first = std::min(first.value_or(c->start), c->start);
   }
-  std::sort(arrivals.begin(), arrivals.end());
-  arrivals.erase(std::unique(arrivals.begin(), arrivals.end()), arrivals.end());
-  return arrivals;
+  return first;
 }
 
 }  // namespace
@@ -197,17 +196,15 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
     if (c.buffer >= 0 && static_cast<std::size_t>(c.buffer) < n) copies_of[c.buffer].push_back(&c);
   }
 
-  // Default chunks only where default memory holds the data.
+  // Default chunks only from when default memory holds the data.
   std::vector<ChunkRange> ranges(n);
-  std::vector<std::vector<TimeStep>> arrivals(n);
   for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
     const Buffer& b = buffers.buffers[id];
     if (SpaceOf(b) != kDefaultSpace) {
       ranges[id] = std::make_pair(b.start, b.end);
-      continue;
+    } else if (auto first = FirstDefaultArrival(b, alternate_of(id), copies_of[id])) {
+      ranges[id] = std::make_pair(*first, b.end);
     }
-    arrivals[id] = DefaultArrivals(b, alternate_of(id), copies_of[id]);
-    if (!arrivals[id].empty()) ranges[id] = std::make_pair(arrivals[id].front(), b.end);
   }
 
   Plan plan = EmptyPlan(buffers, options);
@@ -223,14 +220,9 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
     const Buffer& b = buffers.buffers[id];
     std::vector<Allocation>& allocations = plan.placements[id].allocations;
-    if (SpaceOf(b) == kDefaultSpace) {
-      const std::vector<TimeStep>& at = arrivals[id];
-      for (std::size_t k = 0; k < at.size(); ++k) {
-        const TimeStep end = k + 1 < at.size() ? at[k + 1] - 1 : b.end;
-        allocations.push_back(Allocation{kDefaultSpace, *(*offsets)[id], at[k], end});
-      }
-    } else if (SpaceOf(b) != kAlternateSpace) {
-      allocations.push_back(Allocation{SpaceOf(b), *(*offsets)[id], b.start, b.end});
+    if (SpaceOf(b) != kAlternateSpace && ranges[id]) {
+      allocations.push_back(
+          Allocation{SpaceOf(b), *(*offsets)[id], ranges[id]->first, ranges[id]->second});
     }
     for (const Allocation& a : alternate_of(id)) {
       allocations.push_back(a);

@@ -36,10 +36,10 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
 // segments and copies as `msa` decided, and the default-space pools packed
 // around them. A buffer of the default space gets a default chunk only when
 // it holds data there: produced (or provided) there, or brought there by an
-// eviction. The chunk is packed for [first such time, end] — tighter than
-// XLA's whole-live-range default chunk — and reported as one segment per
-// arrival (origin or eviction start) at one offset, so that each segment is
-// opened by its copy (verify/verifier.h rules 4 and 8). Buffers pinned to the
+// eviction. The chunk is one segment over [first such time, end] — tighter
+// than XLA's whole-live-range default chunk — opened by the first eviction
+// when the data is produced in alternate memory; later evictions refresh it
+// (verify/verifier.h rules 4 and 8). Buffers pinned to the
 // alternate space form the pool "alternate" at offset 0 of space 1; the
 // alternate space is declared with capacity `fast_memory_bytes`. A
 // cross-program prefetch (msa/assignment.h) is listed as a prefetch done at

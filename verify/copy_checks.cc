@@ -89,11 +89,16 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
                                   " throughout [", c.start, ", ", c.done, "]"));
   }
   std::optional<std::size_t> dest = segs.Holding(c.to_space, c.start);
-  if (!dest || allocs[*dest].start != c.start || allocs[*dest].end < c.done) {
+  // An eviction may also refresh a default-space segment that is already
+  // reserved (the data was rewritten in place in the other space).
+  const bool refreshes = c.kind == CopyKind::kEviction && dest && allocs[*dest].start < c.start;
+  if (!dest || (allocs[*dest].start != c.start && !refreshes) || allocs[*dest].end < c.done) {
     return Violation(absl::StrCat(ref, " opens no allocation in space ", c.to_space,
-                                  " that starts at time ", c.start, " and lasts until time ",
-                                  c.done));
+                                  " that starts at time ", c.start,
+                                  c.kind == CopyKind::kEviction ? " (or covers it)" : "",
+                                  " and lasts until time ", c.done));
   }
+  if (refreshes) return absl::OkStatus();
   auto [it, inserted] = opener.emplace(std::make_pair(c.buffer, *dest), i);
   if (!inserted) {
     return Violation(absl::StrCat(ref, " opens ", SegmentRef(buffers, plan, c.buffer, *dest),

@@ -32,7 +32,10 @@
 //     both within the buffer's live range; bytes == the buffer's size; a
 //     segment in from_space covers [start, done] (the source must stay intact
 //     until the copy is done); a segment in to_space begins exactly at start
-//     and lasts at least until done (its chunk is reserved from copy start);
+//     and lasts at least until done (its chunk is reserved from copy start) —
+//     that copy *opens* it — except that an eviction may instead *refresh* a
+//     default-space segment that begins earlier and lasts until done (data
+//     rewritten in place in the other space goes back to its reserved chunk);
 //     no two copies open the same segment. Then every segment that begins
 //     after its buffer's start is opened by a copy, and every use time
 //     (Buffer::use_times) inside a non-default-space segment opened by a

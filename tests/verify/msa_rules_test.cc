@@ -145,6 +145,26 @@ TEST(MsaRulesTest, DefaultCopyOfAlternateDataNeedsAnEviction) {
             "copy");
 }
 
+// w is rewritten in place in alternate memory at 4 and evicted back (4,5)
+// into its default chunk, which is reserved from 0: a refresh, not a new
+// segment. A prefetch may not refresh.
+TEST(MsaRulesTest, EvictionMayRefreshTheDefaultChunk) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.copies.push_back(AsyncCopy{0, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 4, 5, 8});
+  m.plan.msa->evictions = 2;
+  m.plan.msa->eviction_bytes = 16;
+  m.options.max_outstanding_evictions = 2;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.copies.back() = AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 4, 5, 8};
+  m.plan.msa->evictions = 1;
+  m.plan.msa->eviction_bytes = 8;
+  m.plan.msa->prefetches = 2;
+  m.plan.msa->prefetch_bytes = 16;
+  EXPECT_EQ(Verify(m),
+            "copy 2 (prefetch of buffer 'w' (id 0) from space 0 to space 1, time [4, 5]) opens no "
+            "allocation in space 1 that starts at time 4 and lasts until time 5");
+}
+
 TEST(MsaRulesTest, OutstandingPrefetchLimit) {
   MsaPlan m = MakeMsaPlan();
   // u becomes an input prefetched during (2,5), overlapping w's (1,3), in a

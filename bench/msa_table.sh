@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# The memory-space-assignment table of docs/msa.md: for every ONNX model in
+# MODELS_DIR, every preset target (`memplan targets`) and fast-memory sizes
+# 256KiB, 1MiB, 4MiB and 16MiB, plan in reference and default mode and report
+# the captured speed-up fraction
+#   (time_all_default - estimated) / (time_all_default - time_all_fast)
+# side by side, with the wall time of each `memplan plan` run (load, analysis,
+# assignment, packing, verification) and whether both plans verified and kept
+# time_all_fast <= estimated <= time_all_default.
+#
+# Usage: bench/msa_table.sh [--write docs/msa.md]
+#   MEMPLAN     memplan binary (default build/cli/memplan)
+#   MODELS_DIR  models (default ../shared/data/onnx/torchvision)
+#   SIZES       fast-memory sizes (default "256KiB 1MiB 4MiB 16MiB")
+# Prints the Markdown table and a tally; with --write, also replaces the text
+# between the `<!-- msa-table:begin -->` and `<!-- msa-table:end -->` lines of
+# the given file. Needs jq. Exits 1 if any run fails or breaks the bounds.
+set -euo pipefail
+
+MEMPLAN=${MEMPLAN:-build/cli/memplan}
+MODELS_DIR=${MODELS_DIR:-../shared/data/onnx/torchvision}
+SIZES=${SIZES:-"256KiB 1MiB 4MiB 16MiB"}
+WRITE=""
+if [[ $# -eq 2 && $1 == --write ]]; then
+  WRITE=$2
+elif [[ $# -ne 0 ]]; then
+  echo "usage: $0 [--write FILE]" >&2
+  exit 2
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# run MODEL TARGET SIZE MODE -> "verified estimated all_default all_fast ms"
+run() {
+  local begin end
+  begin=$(date +%s%N)
+  if ! "$MEMPLAN" plan "$1" --target "$2" --fast-memory "$3" --msa-mode "$4" \
+      --json "$tmp/plan.json" --quiet 2>"$tmp/err"; then
+    echo "memplan failed on $1 $2 $3 $4: $(cat "$tmp/err")" >&2
+    return 1
+  fi
+  end=$(date +%s%N)
+  jq -r --arg ms "$(( (end - begin) / 1000000 ))" \
+    '[.verified, .msa.estimated_time_s, .msa.time_all_default_s, .msa.time_all_fast_s, $ms] | @tsv' \
+    "$tmp/plan.json"
+}
+
+# captured EST DEF FAST -> fraction with 3 decimals (0 when nothing to gain)
+captured() {
+  awk -v e="$1" -v d="$2" -v f="$3" 'BEGIN { if (d - f > 0) printf "%.3f", (d - e) / (d - f); else printf "0.000" }'
+}
+
+# in_bounds EST DEF FAST -> exit 0 if FAST <= EST <= DEF (relative slack 1e-9)
+in_bounds() {
+  awk -v e="$1" -v d="$2" -v f="$3" 'BEGIN { s = 1e-9 * d; exit !(f <= e + s && e <= d + s) }'
+}
+
+table="$tmp/table.md"
+{
+  echo "| model | target | fast memory | captured, reference | captured, default | reference ms | default ms | verified, in bounds |"
+  echo "|---|---|---|---:|---:|---:|---:|---|"
+} >"$table"
+
+rows=0 not_worse=0 better=0 bad=0
+targets=$("$MEMPLAN" targets | cut -d: -f1)
+for model in "$MODELS_DIR"/*.onnx; do
+  name=$(basename "$model" .onnx)
+  for target in $targets; do
+    for size in $SIZES; do
+      read -r rv re rd rf rms < <(run "$model" "$target" "$size" reference)
+      read -r dv de dd df dms < <(run "$model" "$target" "$size" default)
+      rc=$(captured "$re" "$rd" "$rf")
+      dc=$(captured "$de" "$dd" "$df")
+      ok=yes
+      if [[ $rv != true || $dv != true ]] || ! in_bounds "$re" "$rd" "$rf" || ! in_bounds "$de" "$dd" "$df"; then
+        ok=NO
+        bad=$((bad + 1))
+      fi
+      rows=$((rows + 1))
+      # Compare the simulated times, not the rounded fractions.
+      if awk -v r="$re" -v d="$de" 'BEGIN { exit !(d <= r * (1 + 1e-12)) }'; then not_worse=$((not_worse + 1)); fi
+      if awk -v r="$re" -v d="$de" 'BEGIN { exit !(d < r * (1 - 1e-9)) }'; then better=$((better + 1)); fi
+      echo "| $name | $target | $size | $rc | $dc | $rms | $dms | $ok |" >>"$table"
+    done
+  done
+done
+{
+  echo
+  echo "$rows rows: default mode at least as fast as reference mode (simulated) on $not_worse," \
+       "strictly faster on $better; $bad rows unverified or out of bounds."
+} >>"$table"
+
+cat "$table"
+if [[ -n $WRITE ]]; then
+  awk -v table="$table" '
+    /<!-- msa-table:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
+    /<!-- msa-table:end -->/ { skip = 0 }
+    !skip { print }' "$WRITE" >"$tmp/doc"
+  cp "$tmp/doc" "$WRITE"
+fi
+[[ $bad -eq 0 ]]
