@@ -141,11 +141,16 @@ MsaResult CollectResult(const AllocatorState& state) {
 AllocatorState::AllocatorState(const MsaProblem& problem_in, const CostModel& cost,
                                const MsaOptions& options_in, const AllocatorConfig& config_in)
     : problem(problem_in),
+      cost(cost),
       options(options_in),
       config(config_in),
       heap(options_in.fast_memory_bytes, options_in.alignment),
       picker(MakePicker(problem_in, cost, options_in)),
-      needs_default(problem_in.buffers.size(), false) {}
+      needs_default(problem_in.buffers.size(), false) {
+  if (config.copy_bandwidth_share > 0) {
+    bandwidth.emplace(cost, problem.time_steps, config.copy_bandwidth_share);
+  }
+}
 
 TimeStep AllocatorState::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {
   const std::vector<TimeStep>& steps = problem.timeline.StepsOfOwner(t);

@@ -43,6 +43,10 @@ struct AllocatorConfig {
   int fragmentation_candidates = 1;
   PackingAlgorithm repacker = PackingAlgorithm::kBestFitSpatial;
   std::int64_t max_repacks = 0;
+  // > 0: model the DMA queue (msa/copy_bandwidth.h) with this share of each
+  // step's time and refuse copies that could not finish by their done; 0:
+  // ignore copy bandwidth, as the reference does.
+  double copy_bandwidth_share = 0;
 };
 
 // Runs steps 1-4 and returns the result in msa/assignment.h's conventions

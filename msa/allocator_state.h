@@ -13,6 +13,7 @@
 #include "msa/allocator.h"
 #include "msa/alternate_heap.h"
 #include "msa/assignment.h"
+#include "msa/copy_bandwidth.h"
 #include "msa/copy_limits.h"
 #include "msa/cost_model.h"
 #include "msa/prefetch_picker.h"
@@ -44,11 +45,13 @@ struct AllocatorState {
   std::size_t AddBlock(const AltBlock& block);
 
   const MsaProblem& problem;
+  const CostModel& cost;
   const MsaOptions& options;
   const AllocatorConfig& config;
   AlternateHeap heap;
   AsyncCopyLimits limits;
   std::unique_ptr<PrefetchIntervalPicker> picker;
+  std::optional<CopyBandwidth> bandwidth;  // when config.copy_bandwidth_share > 0
   std::vector<AltBlock> blocks;
   std::vector<AsyncCopy> copies;
   std::vector<bool> needs_default;  // per BufferId

@@ -97,10 +97,13 @@ struct MsaResult {
 
 // Assigns memory spaces (see the top of this file and msa/allocator.h for
 // the algorithm). kReference runs the reference algorithm once. kDefault
-// runs it and memplan's variants (other buffer orders, fragmentation-aware
-// prefetch starts, repacking with the portfolio packer) and keeps the
-// result with the lowest simulated run time (ties: fewer copies, then the
-// earlier variant), so it is never slower than kReference.
+// runs it and memplan's variants — copies only where the modelled DMA queue
+// can finish them in time (msa/copy_bandwidth.h), other buffer orders,
+// fragmentation-aware prefetch starts (openxla/xla #45289), repacking with
+// the portfolio packer, and a copy-free assignment — and keeps the result
+// with the lowest simulated run time (msa/simulator.h; ties: fewer copies,
+// then the earlier variant). So kDefault is never slower than kReference,
+// nor than keeping everything in default memory.
 //
 // Buffers that cross into or out of a called computation (while,
 // conditional, call, execute) or are touched by async start/done ops stay in

@@ -139,6 +139,16 @@ class Walker {
     at_.copies.push_back(AsyncCopy{id_, kind, prefetch ? kDefaultSpace : kAlternateSpace,
                                    prefetch ? kAlternateSpace : kDefaultSpace, start, done, b_.size});
     at_.copy_handles.push_back(s_.limits.Add(kind, start, done));
+    if (s_.bandwidth) at_.bandwidth_usage.push_back(s_.bandwidth->Consume(start, done, CopySeconds()));
+  }
+
+  double CopySeconds() const { return s_.cost.CopySeconds(b_.size); }
+
+  // True if a copy over [start, done] passes the outstanding limit and the
+  // copy bandwidth.
+  bool CopyFits(CopyKind kind, TimeStep start, TimeStep done, std::int64_t limit) const {
+    if (s_.limits.ExceedsLimit(kind, start, done, limit)) return false;
+    return !s_.bandwidth || s_.bandwidth->Fits(start, done, CopySeconds());
   }
 
   // Copies the current alternate data to default memory before step `next`.
@@ -157,7 +167,7 @@ class Walker {
     const std::int64_t limit = s_.options.max_outstanding_evictions;
     st.default_current = true;
     at_.needs_default = true;
-    if (done > start && !s_.limits.ExceedsLimit(CopyKind::kEviction, start, done, limit)) {
+    if (done > start && CopyFits(CopyKind::kEviction, start, done, limit)) {
       AddCopy(CopyKind::kEviction, start, done);
       return true;
     }
@@ -165,7 +175,7 @@ class Walker {
     const std::vector<TimeStep>& steps = s_.problem.timeline.StepsOfOwner(next);
     auto it = std::lower_bound(steps.begin(), steps.end(), start);
     for (; it != steps.end() && std::next(it) != steps.end() && *std::next(it) <= done; ++it) {
-      if (!s_.limits.ExceedsLimit(CopyKind::kEviction, *it, *std::next(it), limit)) {
+      if (CopyFits(CopyKind::kEviction, *it, *std::next(it), limit)) {
         AddCopy(CopyKind::kEviction, *it, *std::next(it));
         return true;
       }
@@ -207,7 +217,7 @@ class Walker {
         flags.copy_limited = true;
         continue;
       }
-      if (s_.limits.ExceedsLimit(CopyKind::kPrefetch, start, request.done, limit)) {
+      if (!CopyFits(CopyKind::kPrefetch, start, request.done, limit)) {
         flags.copy_limited = true;
         continue;
       }
@@ -246,6 +256,7 @@ void WalkBuffer(AllocatorState& state, BufferId id, BufferAttempt& attempt) {
 void UndoAttempt(AllocatorState& state, BufferAttempt& attempt) {
   for (IntervalTree::Handle h : attempt.chunks) state.heap.Uncommit(h);
   for (const AsyncCopyLimits::Handle& h : attempt.copy_handles) state.limits.Remove(h);
+  for (const CopyBandwidth::Usage& u : attempt.bandwidth_usage) state.bandwidth->Release(u);
   attempt = BufferAttempt{};
 }
 

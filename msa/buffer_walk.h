@@ -10,8 +10,8 @@
 //     chunk as far as it is free; if no eviction fits the limits, the whole
 //     attempt must be undone;
 //  3. prefetch: try the picker's candidate starts; the first start that
-//     passes FIFO ordering and the outstanding-prefetch limit and gets a
-//     chunk wins;
+//     passes FIFO ordering, the outstanding-prefetch limit and (when
+//     modelled) the copy bandwidth, and gets a chunk, wins;
 //  4. else the access uses default memory.
 // Chunks come from a look-ahead best fit: the farthest later access that
 // could still be reached without a copy whose range [start, access] still
@@ -30,6 +30,7 @@
 #include "ir/plan.h"
 #include "ir/units.h"
 #include "msa/allocator_state.h"
+#include "msa/copy_bandwidth.h"
 #include "msa/copy_limits.h"
 #include "packing/interval_tree.h"
 
@@ -46,6 +47,7 @@ struct BufferAttempt {
   std::vector<AsyncCopy> copies;
   std::vector<IntervalTree::Handle> chunks;
   std::vector<AsyncCopyLimits::Handle> copy_handles;
+  std::vector<CopyBandwidth::Usage> bandwidth_usage;
   bool needs_default = false;
   // Why some access ended in default memory (only failures that were not
   // rescued later in the same segment count).
