@@ -1,0 +1,116 @@
+// The fast-memory flags of `memplan plan` and the `targets` verb, run through
+// the memplan binary.
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "ir/text_parser.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+struct CliRun {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+CliRun Memplan(const std::string& args) {
+  const std::string dir = ::testing::TempDir();
+  const std::string out = dir + "/msa_cli.out", err = dir + "/msa_cli.err";
+  const int status =
+      std::system((std::string(MEMPLAN_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
+  CliRun r;
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  r.out = Slurp(out);
+  r.err = Slurp(err);
+  return r;
+}
+
+const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
+
+TEST(MsaCliTest, TargetsListsOnePresetPerLineNameFirst) {
+  CliRun r = Memplan("targets");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream lines(r.out);
+  std::string line;
+  std::vector<std::string> names;
+  while (std::getline(lines, line)) names.push_back(line.substr(0, line.find(':')));
+  EXPECT_EQ(names, (std::vector<std::string>{"edge-npu", "mobile-gpu", "tpu-like"}));
+  EXPECT_THAT(r.out, StartsWith("edge-npu: 1 Tflop/s, 25 Gtranscendentals/s, default 8 GB/s, "
+                                "alternate 64 GB/s, copy 8 GB/s, fast memory 2.00 MiB, "
+                                "alignment 64 ("));
+}
+
+TEST(MsaCliTest, PlanWithFastMemoryPrintsTheMsaSummary) {
+  CliRun r = Memplan("plan " + kMlp + " --fast-memory 256KiB --max-outstanding-prefetches 1");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("fast memory: 256.00 KiB on target edge-npu (default mode"));
+  EXPECT_THAT(r.out, HasSubstr("alternate memory: "));
+  EXPECT_THAT(r.out, HasSubstr("async copies: "));
+  EXPECT_THAT(r.out, HasSubstr("captured speed-up "));
+  EXPECT_THAT(r.out, HasSubstr("plan verified"));
+}
+
+TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
+  const std::string ir = ::testing::TempDir() + "/mlp.rewritten.mpir";
+  const std::string json = ::testing::TempDir() + "/mlp.msa.json";
+  CliRun r = Memplan("plan " + kMlp + " --target tpu-like --msa-mode reference --picker "
+                  "instruction-count --emit-ir " + ir + " --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("fast memory: 16.00 MiB on target tpu-like (reference mode"));
+  const std::string text = Slurp(ir);
+  EXPECT_THAT(text, HasSubstr("copy-start("));
+  absl::StatusOr<Program> back = ParseProgram(text, ir);
+  EXPECT_TRUE(back.ok()) << back.status();
+  EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"estimated_time_s\":"));
+  // The saved plan verifies.
+  CliRun v = Memplan("verify " + kMlp + " " + json);
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+}
+
+TEST(MsaCliTest, BadFastMemoryFlags) {
+  CliRun r = Memplan("plan " + kMlp + " --fast-memory 1MiB --picker greedy");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: --picker expects cost or instruction-count, got 'greedy'\n");
+  r = Memplan("plan " + kMlp + " --fast-memory 1MiB --msa-mode best");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "error: --msa-mode expects default or reference, got 'best'\n");
+  r = Memplan("plan " + kMlp + " --fast-memory lots");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("error: --fast-memory: invalid byte size 'lots'"));
+  r = Memplan("plan " + kMlp + " --target gpu9000");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith("error: unknown target 'gpu9000'"));
+  r = Memplan("plan " + kMlp + " --fast-memory 1MiB --max-outstanding-prefetches -2");
+  EXPECT_EQ(r.exit_code, 2);
+  r = Memplan("plan " + kMlp + " --emit-ir " + ::testing::TempDir() + "/x.mpir");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--emit-ir"));
+}
+
+TEST(MsaCliTest, SameInputSameBytes) {
+  const std::string a = ::testing::TempDir() + "/det_a.json";
+  const std::string b = ::testing::TempDir() + "/det_b.json";
+  ASSERT_EQ(Memplan("plan " + kMlp + " --fast-memory 128KiB -q --json " + a).exit_code, 0);
+  ASSERT_EQ(Memplan("plan " + kMlp + " --fast-memory 128KiB -q --json " + b).exit_code, 0);
+  EXPECT_EQ(Slurp(a), Slurp(b));
+}
+
+}  // namespace
+}  // namespace memplan

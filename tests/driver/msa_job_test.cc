@@ -1,0 +1,217 @@
+#include "driver/msa_job.h"
+
+#include <string>
+#include <vector>
+
+#include "driver/input.h"
+#include "driver/plan_job.h"
+#include "driver/pools.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "verify/verifier.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+
+Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end,
+                  std::vector<TimeStep> uses, Lifetime lifetime = Lifetime::kTransient) {
+  Buffer b;
+  b.name = std::move(name);
+  b.size = size;
+  b.start = start;
+  b.end = end;
+  b.use_times = std::move(uses);
+  b.lifetime = lifetime;
+  return b;
+}
+
+// x(64) an input prefetched (1,3) into alternate [1,4]@0; t(32) produced in
+// alternate [1,2]@64 and evicted (1,2); u(16) only in alternate [2,3]@96;
+// v(16) only in default; p(8) pinned to alternate [0,4]@120.
+struct Case {
+  BufferSet set;
+  MsaResult msa;
+};
+
+Case MakeCase() {
+  Case c;
+  c.set.time_steps = 5;
+  c.set.buffers = {MakeBuffer("x", 64, 0, 4, {3}, Lifetime::kExternal),
+                   MakeBuffer("t", 32, 1, 3, {2, 3}), MakeBuffer("u", 16, 2, 3, {3}),
+                   MakeBuffer("v", 16, 0, 2, {2}), MakeBuffer("p", 8, 0, 4, {4})};
+  c.set.buffers[4].space = kAlternateSpace;
+  c.msa.alternate = {{Allocation{kAlternateSpace, 0, 1, 4}},
+                     {Allocation{kAlternateSpace, 64, 1, 2}},
+                     {Allocation{kAlternateSpace, 96, 2, 3}},
+                     {},
+                     {Allocation{kAlternateSpace, 120, 0, 4}}};
+  c.msa.needs_default = {true, true, false, true, false};
+  c.msa.copies = {AsyncCopy{1, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 1, 2, 32},
+                  AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 1, 3, 64}};
+  return c;
+}
+
+TEST(PlanPoolsWithMsaTest, DefaultChunksOnlyWhereDefaultHoldsTheData) {
+  Case c = MakeCase();
+  PoolPlanOptions options;
+  options.algorithm = PackingAlgorithm::kBestFitSpatial;
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  // Default transient pool: t [1,3] (from its eviction) and v [0,2]; u has no
+  // default chunk. Then the external pool with x.
+  ASSERT_EQ(plan->pools.size(), 3u);
+  EXPECT_EQ(plan->pools[0].name, "transient");
+  EXPECT_EQ(plan->pools[0].size, 48);
+  EXPECT_EQ(plan->pools[0].lower_bound, 48);
+  EXPECT_EQ(plan->pools[0].buffers, 3);
+  EXPECT_EQ(plan->pools[0].total_bytes, 64);
+  EXPECT_EQ(plan->pools[1].name, "external");
+  EXPECT_EQ(plan->pools[1].offset, 48);
+  EXPECT_EQ(plan->pools[2].name, "alternate");
+  EXPECT_EQ(plan->pools[2].space, kAlternateSpace);
+  EXPECT_EQ(plan->pools[2].size, 128);
+  EXPECT_EQ(plan->placements[0].allocations,
+            (std::vector<Allocation>{{kDefaultSpace, 48, 0, 4}, {kAlternateSpace, 0, 1, 4}}));
+  EXPECT_EQ(plan->placements[1].allocations,
+            (std::vector<Allocation>{{kDefaultSpace, 0, 1, 3}, {kAlternateSpace, 64, 1, 2}}));
+  EXPECT_EQ(plan->placements[2].allocations,
+            (std::vector<Allocation>{{kAlternateSpace, 96, 2, 3}}));
+  EXPECT_EQ(plan->placements[3].allocations,
+            (std::vector<Allocation>{{kDefaultSpace, 32, 0, 2}}));
+  ASSERT_EQ(plan->spaces.size(), 2u);
+  EXPECT_EQ(plan->spaces[0].peak, 112);
+  EXPECT_EQ(plan->spaces[1].capacity, 128);
+  EXPECT_EQ(plan->spaces[1].peak, 128);
+  // Copies sorted by (start, done, buffer).
+  ASSERT_EQ(plan->copies.size(), 2u);
+  EXPECT_EQ(plan->copies[0].kind, CopyKind::kEviction);
+  EXPECT_EQ(plan->copies[1].kind, CopyKind::kPrefetch);
+  plan->msa = MsaStats{};
+  plan->msa->prefetches = 1;
+  plan->msa->evictions = 1;
+  plan->msa->prefetch_bytes = 64;
+  plan->msa->eviction_bytes = 32;
+  EXPECT_TRUE(VerifyAgainst(c.set, *plan, 1, 1).ok()) << VerifyAgainst(c.set, *plan, 1, 1);
+}
+
+TEST(PlanPoolsWithMsaTest, CrossProgramPrefetchIsListedAsDoneAtStart) {
+  Case c = MakeCase();
+  // x kept in alternate memory across runs instead of prefetched.
+  c.msa.alternate[0] = {Allocation{kAlternateSpace, 0, 0, 4}};
+  c.msa.copies.pop_back();
+  c.msa.cross_program_prefetch = CrossProgramPrefetch{0, 0, 5, false};
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, PoolPlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  ASSERT_EQ(plan->copies.size(), 2u);
+  EXPECT_EQ(plan->copies[0].buffer, 0);
+  EXPECT_EQ(plan->copies[0].kind, CopyKind::kPrefetch);
+  EXPECT_EQ(plan->copies[0].start, 0);
+  EXPECT_EQ(plan->copies[0].done, 0);
+  plan->msa = MsaStats{1, 0, 0, 1, 1, 64, 32, 2};
+  EXPECT_TRUE(VerifyAgainst(c.set, *plan).ok()) << VerifyAgainst(c.set, *plan);
+}
+
+TEST(PlanPoolsWithMsaTest, PinnedBufferLeftOutIsAnInternalError) {
+  Case c = MakeCase();
+  c.msa.alternate[4].clear();
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, PoolPlanOptions{});
+  ASSERT_FALSE(plan.ok());
+  EXPECT_EQ(plan.status().code(), absl::StatusCode::kInternal);
+}
+
+TEST(MsaJobTest, CapturedSpeedup) {
+  MsaStats s;
+  s.time_all_default_s = 10;
+  s.time_all_fast_s = 2;
+  s.estimated_time_s = 4;
+  EXPECT_DOUBLE_EQ(CapturedSpeedup(s), 0.75);
+  s.time_all_fast_s = 10;
+  EXPECT_EQ(CapturedSpeedup(s), 0);
+}
+
+std::string Example(const char* name) {
+  return std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name;
+}
+
+TEST(MsaJobTest, PlansTheMlpExampleOnEveryPreset) {
+  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  ASSERT_TRUE(input.ok()) << input.status();
+  for (const Target& target : BuiltinTargets()) {
+    for (MsaMode mode : {MsaMode::kReference, MsaMode::kDefault}) {
+      MsaJobOptions options;
+      options.target = target.name;
+      options.fast_memory_bytes = 256 * 1024;
+      options.msa.mode = mode;
+      options.rewrite = true;
+      absl::StatusOr<MsaJobResult> r =
+          RunMsaJob(*input->program, *input->analysis, options, PoolPlanOptions{});
+      ASSERT_TRUE(r.ok()) << r.status();
+      EXPECT_EQ(r->target.fast_memory_bytes, 256 * 1024);
+      EXPECT_EQ(r->plan.spaces.back().capacity, 256 * 1024);
+      EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan).ok()) << target.name;
+      const MsaStats& s = *r->plan.msa;
+      EXPECT_LE(s.time_all_fast_s, s.estimated_time_s) << target.name;
+      EXPECT_LE(s.estimated_time_s, s.time_all_default_s) << target.name;
+      EXPECT_EQ(s.prefetches + s.evictions, static_cast<std::int64_t>(r->plan.copies.size()));
+      // Every offset is a multiple of the target's alignment.
+      for (const BufferPlacement& p : r->plan.placements) {
+        for (const Allocation& a : p.allocations) {
+          if (a.space == kAlternateSpace) {
+            EXPECT_EQ(a.offset % target.alignment, 0) << target.name;
+          }
+        }
+      }
+      ASSERT_TRUE(r->rewritten.has_value());
+    }
+  }
+}
+
+TEST(MsaJobTest, TargetErrors) {
+  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  ASSERT_TRUE(input.ok()) << input.status();
+  MsaJobOptions options;
+  options.target = "nope";
+  absl::StatusOr<MsaJobResult> r =
+      RunMsaJob(*input->program, *input->analysis, options, PoolPlanOptions{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("unknown target 'nope'"));
+}
+
+TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
+  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  ASSERT_TRUE(input.ok()) << input.status();
+  MsaJobOptions options;
+  options.fast_memory_bytes = 0;
+  absl::StatusOr<MsaJobResult> r =
+      RunMsaJob(*input->program, *input->analysis, options, PoolPlanOptions{});
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(r->target.name, kDefaultTarget);
+  EXPECT_TRUE(r->plan.copies.empty());
+  EXPECT_EQ(r->plan.msa->estimated_time_s, r->plan.msa->time_all_default_s);
+  EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan).ok());
+}
+
+TEST(PlanJobTest, FastMemoryNeedsAProgram) {
+  const std::string csv = ::testing::TempDir() + "/lifetimes.csv";
+  FILE* f = std::fopen(csv.c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  std::fputs("id,lower,upper,size\nb0,0,2,8\n", f);
+  std::fclose(f);
+  PlanJobOptions options;
+  options.msa = MsaJobOptions{};
+  absl::StatusOr<PlanJobResult> r = RunPlanJob(csv, options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(r.status().message(), HasSubstr("fast memory needs a program"));
+  options.msa.reset();
+  options.emit_ir_path = ::testing::TempDir() + "/out.mpir";
+  r = RunPlanJob(Example("mlp.mpir"), options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.status().message(), HasSubstr("--emit-ir"));
+}
+
+}  // namespace
+}  // namespace memplan
