@@ -24,6 +24,11 @@ constexpr std::int64_t kMaxSearchSteps = 500;
 constexpr std::int64_t kMinSearchSteps = 10;
 constexpr std::uint64_t kSearchSeed = 1;
 
+// Above this many items only the four heuristics that win most often on
+// large inputs run (spatial, temporal, start-time, skyline-longest), which
+// keeps 10^5 items near a second.
+constexpr std::size_t kLargeInput = 20'000;
+
 std::int64_t SearchSteps(std::int64_t n) {
   if (n < 2) return 0;
   const std::int64_t steps = std::min(kMaxSearchSteps, kSearchWork / (n * n));
@@ -33,19 +38,22 @@ std::int64_t SearchSteps(std::int64_t n) {
 }  // namespace
 
 PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
+  const bool large = items.size() > kLargeInput;
   PackResult best = BestFitPack(items, BestFitOrder::kSpatial, alignment);
   auto consider = [&](PackResult candidate) {
     if (candidate.peak < best.peak) best = std::move(candidate);
   };
   consider(BestFitPack(items, BestFitOrder::kTemporal, alignment));
-  consider(BestFitPack(items, BestFitOrder::kBusiest, alignment));
+  if (!large) consider(BestFitPack(items, BestFitOrder::kBusiest, alignment));
   consider(BestFitPack(items, BestFitOrder::kStartTime, alignment));
-  consider(InOrderPack(items, alignment));
+  if (!large) consider(InOrderPack(items, alignment));
 
   const SkylinePacker skyline(items, alignment);
   std::vector<std::int32_t> best_priority;
   Bytes best_skyline_peak = std::numeric_limits<Bytes>::max();
-  for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
+  std::vector<SkylineOrder> skyline_orders = {SkylineOrder::kLongestFirst};
+  if (!large) skyline_orders.push_back(SkylineOrder::kLargestArea);
+  for (SkylineOrder order : skyline_orders) {
     std::vector<std::int32_t> priority = SortForSkyline(items, order);
     PackResult result = MakePackResult(
         items, *skyline.Run(priority, std::numeric_limits<Bytes>::max()),

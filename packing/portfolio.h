@@ -8,7 +8,8 @@
 // in-order, skyline-longest, skyline-area, then skyline-local-search (only if
 // strictly lower). Each heuristic wins somewhere: spatial/temporal are XLA's
 // two orders, busiest and start-time win on real training traces, skyline on
-// MiniMalloc's hard instances and on long DNN-like inputs. Deterministic:
+// MiniMalloc's hard instances and on long DNN-like inputs. Above 20,000 items
+// only spatial, temporal, start-time and skyline-longest run. Deterministic:
 // no clocks, a fixed seed for the search.
 #pragma once
 
@@ -18,7 +19,7 @@
 namespace memplan {
 
 // Best of the portfolio; result.algorithm names the heuristic that won.
-// Cost: about seven heuristic runs (each O(n log n + overlaps)) plus a local
+// Cost: at most seven heuristic runs (each O(n log n + overlaps)) plus a local
 // search bounded to roughly 10^8 item-pair visits (at most 500 re-packs; none
 // above about 3,000 items).
 PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment);

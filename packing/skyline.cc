@@ -13,51 +13,51 @@
 namespace memplan {
 namespace {
 
-// Max of a step function over slots [0, m), with "set a range to v" updates.
-// Every update raises the range to one value >= its current max, as placing
-// an item does to the skyline.
+// Max of a non-decreasing step function over slots [0, m), with "raise a
+// range to at least v" updates (placing an item raises the skyline over its
+// range to its top). Iterative, no push-down: a slot's value is the max of the
+// `raised` marks on its root path, so a range max combines `below` (the max
+// inside each covering node) with the marks on the two boundary paths, which
+// include every ancestor of a covering node.
 class SkylineTree {
  public:
-  explicit SkylineTree(std::size_t m) : m_(m), max_(4 * std::max<std::size_t>(m, 1), 0),
-                                        assign_(max_.size(), -1) {}
+  explicit SkylineTree(std::size_t m) {
+    while (leaves_ < m) leaves_ *= 2;
+    raised_.assign(2 * leaves_, 0);
+    below_.assign(2 * leaves_, 0);
+  }
 
-  Bytes Max(std::size_t l, std::size_t r) const { return Max(1, 0, m_, l, r); }
-  void Assign(std::size_t l, std::size_t r, Bytes v) { Assign(1, 0, m_, l, r, v); }
+  // Max over slots [l, r), l < r.
+  Bytes Max(std::size_t l, std::size_t r) const {
+    Bytes best = 0;
+    for (std::size_t x = l + leaves_; x > 0; x /= 2) best = std::max(best, raised_[x]);
+    for (std::size_t x = r - 1 + leaves_; x > 0; x /= 2) best = std::max(best, raised_[x]);
+    for (std::size_t a = l + leaves_, b = r + leaves_; a < b; a /= 2, b /= 2) {
+      if (a & 1) best = std::max(best, below_[a++]);
+      if (b & 1) best = std::max(best, below_[--b]);
+    }
+    return best;
+  }
+
+  // Raises every slot in [l, r), l < r, to at least v.
+  void Raise(std::size_t l, std::size_t r, Bytes v) {
+    for (std::size_t a = l + leaves_, b = r + leaves_; a < b; a /= 2, b /= 2) {
+      if (a & 1) Mark(a++, v);
+      if (b & 1) Mark(--b, v);
+    }
+    for (std::size_t x = (l + leaves_) / 2; x > 0; x /= 2) below_[x] = std::max(below_[x], v);
+    for (std::size_t x = (r - 1 + leaves_) / 2; x > 0; x /= 2) below_[x] = std::max(below_[x], v);
+  }
 
  private:
-  void Push(std::size_t node) {
-    if (assign_[node] < 0) return;
-    for (std::size_t child : {2 * node, 2 * node + 1}) {
-      max_[child] = assign_[node];
-      assign_[child] = assign_[node];
-    }
-    assign_[node] = -1;
-  }
-  Bytes Max(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r) const {
-    if (r <= lo || hi <= l) return 0;
-    if (l <= lo && hi <= r) return max_[node];
-    if (assign_[node] >= 0) return assign_[node];  // the whole node holds one value
-    const std::size_t mid = (lo + hi) / 2;
-    return std::max(Max(2 * node, lo, mid, l, r), Max(2 * node + 1, mid, hi, l, r));
-  }
-  void Assign(std::size_t node, std::size_t lo, std::size_t hi, std::size_t l, std::size_t r,
-              Bytes v) {
-    if (r <= lo || hi <= l) return;
-    if (l <= lo && hi <= r) {
-      max_[node] = v;
-      assign_[node] = v;
-      return;
-    }
-    Push(node);
-    const std::size_t mid = (lo + hi) / 2;
-    Assign(2 * node, lo, mid, l, r, v);
-    Assign(2 * node + 1, mid, hi, l, r, v);
-    max_[node] = std::max(max_[2 * node], max_[2 * node + 1]);
+  void Mark(std::size_t node, Bytes v) {
+    raised_[node] = std::max(raised_[node], v);
+    below_[node] = std::max(below_[node], v);
   }
 
-  std::size_t m_;
-  std::vector<Bytes> max_;
-  std::vector<Bytes> assign_;  // pending "whole node = value" (-1: none)
+  std::size_t leaves_ = 1;
+  std::vector<Bytes> raised_;  // v of raises covering the whole node
+  std::vector<Bytes> below_;   // max value anywhere inside the node
 };
 
 }  // namespace
@@ -196,7 +196,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
     }
     if (floor + item.size >= cutoff) return std::nullopt;
     offsets[i] = floor;
-    skyline.Assign(l, r, floor + item.size);
+    skyline.Raise(l, r, floor + item.size);
   }
   return offsets;
 }

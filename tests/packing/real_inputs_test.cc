@@ -51,5 +51,24 @@ TEST_P(TraceTest, AutoIsWithinOnePercentOfTheLowerBound) {
 INSTANTIATE_TEST_SUITE_P(Traces, TraceTest,
                          ::testing::Values("traces/somas_resnet50.csv", "traces/iopddl_G_1.csv"));
 
+// MiniMalloc's challenging instances: greedy orders land 1.3-1.4 x above the
+// lower bound (packing.md §5.6); the portfolio's skyline heuristics and local
+// search must do better than the XLA orders, and the packing must be valid.
+class ChallengingTest : public ::testing::TestWithParam<char> {};
+
+TEST_P(ChallengingTest, AutoBeatsTheXlaOrders) {
+  bool ok = false;
+  const auto items = LoadOrSkip(std::string("minimalloc/") + GetParam() + ".1048576.csv", ok);
+  if (!ok) GTEST_SKIP() << "shared data absent";
+  const PackResult r = Pack(items, PackingAlgorithm::kAuto);
+  EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
+  EXPECT_GE(r.peak, MaxLiveBytes(items));
+  EXPECT_LT(r.peak, Pack(items, PackingAlgorithm::kBestFitSpatial).peak);
+  EXPECT_LT(r.peak, Pack(items, PackingAlgorithm::kBestFitTemporal).peak);
+  EXPECT_LE(static_cast<double>(r.peak), 1.2 * static_cast<double>(MaxLiveBytes(items)));
+}
+
+INSTANTIATE_TEST_SUITE_P(MiniMalloc, ChallengingTest, ::testing::Range('A', 'L'));
+
 }  // namespace
 }  // namespace memplan
