@@ -1,6 +1,7 @@
 // ChunkFinder: the best-fit placement step shared by every packer (and by
 // memory space assignment): given the chunks already committed to an
-// IntervalTree, where should a new item of `size` bytes live during [s, e] go?
+// IntervalTree (or a PresortedIntervalTree), where should a new item of `size`
+// bytes live during [s, e] go?
 //
 // It gathers the committed chunks whose live ranges intersect [s, e], sorts
 // them by offset, and walks the free holes between them. The chosen offset is

@@ -8,8 +8,8 @@ namespace memplan {
 
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
                                                         std::vector<std::int32_t> priority,
-                                                        Bytes peak, std::int64_t steps,
-                                                        std::uint64_t seed) {
+                                                        Bytes peak, Bytes target,
+                                                        std::int64_t steps, std::uint64_t seed) {
   const std::uint64_t n = priority.size();
   if (n < 2) return std::nullopt;
   std::uint64_t state = seed;
@@ -17,7 +17,7 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
   std::optional<LocalSearchResult> best;
   Bytes current_peak = peak;  // peak of `priority`; never rises
   std::vector<std::int32_t> candidate;
-  for (std::int64_t step = 0; step < steps; ++step) {
+  for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
     candidate = priority;
     const std::uint64_t swaps = 1 + next() % 3;
     for (std::uint64_t k = 0; k < swaps; ++k) {

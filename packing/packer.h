@@ -25,7 +25,8 @@ struct PackItem {
 };
 
 enum class PackingAlgorithm {
-  kAuto,             // portfolio: every heuristic below, lowest peak wins
+  kAuto,             // portfolio (portfolio.h): best-fit orders, in-order, skyline
+                     // packing and a bounded local search; lowest peak wins
   kBestFitSpatial,   // global best fit, size desc then longer range
   kBestFitTemporal,  // global best fit, longer range then size desc
   kInOrder,          // best fit in input order (IREE LayoutSlices)

@@ -66,8 +66,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
   }
 
   const std::int64_t n = static_cast<std::int64_t>(best_priority.size());
-  std::optional<LocalSearchResult> improved = ImproveSkylinePriority(
-      skyline, std::move(best_priority), best_skyline_peak, SearchSteps(n), kSearchSeed);
+  const Bytes lower_bound = MaxLiveBytes(items);
+  if (best.peak <= lower_bound) return best;  // optimal already
+  std::optional<LocalSearchResult> improved =
+      ImproveSkylinePriority(skyline, std::move(best_priority), best_skyline_peak, lower_bound,
+                             SearchSteps(n), kSearchSeed);
   if (improved) {
     consider(MakePackResult(items, std::move(improved->offsets), "skyline-local-search"));
   }
