@@ -1,0 +1,31 @@
+// Views and in-place results for an imported ONNX program (OnnxImportOptions::alias).
+//
+// Reads the entry computation's schedule and marks:
+//  * views: the result of onnx.Reshape, onnx.Flatten, onnx.Squeeze,
+//    onnx.Unsqueeze and onnx.Identity becomes AliasKind::kView (offset 0) of
+//    its data operand: these ops only reinterpret dims. The op then moves no
+//    data (cost.bytes_accessed = 0).
+//  * ties: the first result of an elementwise op (Relu, Add, Mul, Sigmoid,
+//    Clip, ... see kInPlaceOps in onnx_alias.cc) becomes AliasKind::kTied to
+//    its first operand of the same size whose whole alias set (every value
+//    sharing its storage through earlier views and ties) has its last use at
+//    this op: the op may overwrite the input element by element.
+// Both require the operand and the result to have the same size and a
+// reusable lifetime: transient for ties; transient or constant (a constant
+// viewed stays constant) for views. Graph inputs and outputs (external) are
+// never aliased, and nothing is tied into a constant. Lifetimes are read from
+// Value::lifetime (unset means transient, as the importer leaves them).
+//
+// Example: x = Conv(...); y = Relu(x); z = Reshape(y); w = Sigmoid(z) with x,
+// y, z used only there: y is tied to x, z is a view of y, w is tied to z: one
+// buffer. Choices are deterministic (schedule order, first eligible operand).
+#pragma once
+
+#include "ir/program.h"
+
+namespace memplan {
+
+// Applies the rules above to `program`'s entry computation in place.
+void AssignOnnxAliases(Program& program);
+
+}  // namespace memplan
