@@ -20,8 +20,8 @@ namespace memplan {
 
 // Best of the portfolio; result.algorithm names the heuristic that won.
 // Cost: at most seven heuristic runs (each O(n log n + overlaps)) plus a local
-// search bounded to roughly 10^8 item-pair visits (at most 500 re-packs; none
-// above about 3,000 items).
+// search bounded to roughly 3 x 10^7 item-pair visits (at most 500 re-packs;
+// none above about 1,700 items).
 PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment);
 
 }  // namespace memplan

@@ -26,47 +26,23 @@ PresortedIntervalTree::PresortedIntervalTree(
   }
 }
 
-void PresortedIntervalTree::FixPath(std::int32_t pos) {
-  // Walk down to `pos`, remembering the path, then recompute bottom-up.
-  std::int32_t path[64];
-  std::int32_t bounds[64][2];
-  int depth = 0;
+void PresortedIntervalTree::Insert(std::int32_t slot, Bytes offset, Bytes size) {
+  const std::int32_t pos = position_[slot];
+  const TimeStep end = range_end_[pos];
+  stored_[pos] = {end, offset, size};
+  // Every node on the root path now has this chunk in its subtree.
   std::int32_t lo = 0;
   std::int32_t hi = static_cast<std::int32_t>(keys_.size());
   while (true) {
     const std::int32_t mid = lo + (hi - lo) / 2;
-    path[depth] = mid;
-    bounds[depth][0] = lo;
-    bounds[depth][1] = hi;
-    ++depth;
-    if (mid == pos) break;
+    keys_[mid].max_end = std::max(keys_[mid].max_end, end);
+    if (mid == pos) return;
     if (pos < mid) {
       hi = mid;
     } else {
       lo = mid + 1;
     }
   }
-  for (int d = depth - 1; d >= 0; --d) {
-    const std::int32_t mid = path[d];
-    TimeStep best = stored_[mid].end;
-    const std::int32_t l = bounds[d][0];
-    const std::int32_t h = bounds[d][1];
-    if (l < mid) best = std::max(best, keys_[l + (mid - l) / 2].max_end);
-    if (mid + 1 < h) best = std::max(best, keys_[mid + 1 + (h - mid - 1) / 2].max_end);
-    keys_[mid].max_end = best;
-  }
-}
-
-void PresortedIntervalTree::Insert(std::int32_t slot, Bytes offset, Bytes size) {
-  const std::int32_t pos = position_[slot];
-  stored_[pos] = {range_end_[pos], offset, size};
-  FixPath(pos);
-}
-
-void PresortedIntervalTree::Remove(std::int32_t slot) {
-  const std::int32_t pos = position_[slot];
-  stored_[pos].end = kEmpty;
-  FixPath(pos);
 }
 
 }  // namespace memplan

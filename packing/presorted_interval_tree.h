@@ -6,13 +6,13 @@
 // or removing a chunk only switches its slot on or off and fixes the max end
 // on the root path, so there is no rebalancing, the depth is at most
 // log2(n) + 1, and the chunks of one stretch of time sit next to each other in
-// memory, which makes queries several times faster than in a pointer-based
-// tree when items are placed in an order unrelated to time (size order).
+// memory, which makes queries two to four times faster than in the treap
+// (IntervalTree) when items are placed in an order unrelated to time (size
+// order). Chunks are only added: use IntervalTree when they must be removed.
 //
 // Worked example: slots 0: [0,3], 1: [2,5], 2: [6,9]. Insert(1, 10, 20) and
 // Insert(2, 0, 30): ForEachOverlapping(4, 6) visits slot 1 then slot 2;
-// ForEachOverlapping(0, 1) visits nothing (slot 0 is not inserted). After
-// Remove(1), ForEachOverlapping(4, 6) visits only slot 2.
+// ForEachOverlapping(0, 1) visits nothing (slot 0 is not inserted).
 #pragma once
 
 #include <cstdint>
@@ -33,9 +33,6 @@ class PresortedIntervalTree {
   // Stores the chunk [offset, offset + size) in `slot` for that slot's range.
   // The slot must be empty. O(log n).
   void Insert(std::int32_t slot, Bytes offset, Bytes size);
-
-  // Empties `slot`, which must hold a chunk. O(log n).
-  void Remove(std::int32_t slot);
 
   // Calls visit(const PlacedChunk&) for every stored chunk whose range
   // intersects [s, e], in order of (start, slot). O((k + 1) log n) for k
@@ -73,9 +70,6 @@ class PresortedIntervalTree {
       lo = mid + 1;
     }
   }
-
-  // Recomputes max_end on the path from the root to sorted position `pos`.
-  void FixPath(std::int32_t pos);
 
   std::vector<Key> keys_;               // by sorted position
   std::vector<Stored> stored_;          // by sorted position
