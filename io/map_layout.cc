@@ -334,10 +334,23 @@ std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan&
   std::vector<std::pair<TimeStep, Bytes>> events;
   for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
     const Buffer& buffer = buffers.buffers[i];
-    if (buffer.size <= 0 || buffer.end < buffer.start) continue;
+    if (buffer.size <= 0) continue;
     if (PoolOf(buffers, plan, static_cast<BufferId>(i)) != "transient") continue;
-    events.emplace_back(buffer.start, buffer.size);
-    events.emplace_back(SaturatingNext(buffer.end), -buffer.size);
+    TimeStep start = buffer.start;
+    TimeStep end = buffer.end;
+    if (i < plan.placements.size() && !plan.placements[i].allocations.empty()) {
+      // The default-memory chunk is reserved over the hull of its segments.
+      start = std::numeric_limits<TimeStep>::max();
+      end = std::numeric_limits<TimeStep>::min();
+      for (const Allocation& a : plan.placements[i].allocations) {
+        if (a.space != kDefaultSpace || a.end < a.start) continue;
+        start = std::min(start, a.start);
+        end = std::max(end, a.end);
+      }
+    }
+    if (end < start) continue;
+    events.emplace_back(start, buffer.size);
+    events.emplace_back(SaturatingNext(end), -buffer.size);
   }
   std::sort(events.begin(), events.end());
   std::vector<LiveStep> steps = {{0, 0}};

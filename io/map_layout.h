@@ -190,9 +190,12 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
 // Pixel x of the left edge of time step `t`.
 double TimeX(const MapLayout& layout, double t);
 
-// Live bytes of the transient pool over time: `bytes` is the sum of the
-// sizes of transient buffers live during [start, next step's start); the
-// last step lasts to the end. The maximum is the max-live lower bound.
+// Live bytes of the default-memory transient pool over time: `bytes` is the
+// sum of the sizes of transient buffers live during [start, next step's
+// start); the last step lasts to the end. A buffer counts over the hull of
+// its default-memory segments (the range its chunk there is reserved; not at
+// all when it lives only in other spaces), or over its live range when it
+// has no placement. The maximum is the plan's max-live lower bound.
 // Example: buffers [0,1] 4 B and [1,2] 8 B -> {0: 4}, {1: 12}, {2: 8}, {3: 0}.
 struct LiveStep {
   TimeStep start = 0;

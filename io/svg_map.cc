@@ -217,12 +217,15 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += fmt::format("<text class=\"band-label\" x=\"{}\" y=\"{}\">{} pool</text>\n",
                        C(band.box.x + 4), C(band.box.y + band.box.h - 4), XmlEscape(band.pool));
   }
+  // All lines before any label, so that no line strikes through a label.
+  for (const LineMark& line : panel.lines) {
+    out += fmt::format("<line class=\"line {}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n",
+                       LineClass(line.style), C(plot.x), C(line.y), C(right), C(line.y));
+  }
   for (const LineMark& line : panel.lines) {
     out += fmt::format(
-        "<line class=\"line {}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
         "<text class=\"line-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        LineClass(line.style), C(plot.x), C(line.y), C(right), C(line.y), C(line.label_x),
-        C(line.label_y), XmlEscape(line.label));
+        C(line.label_x), C(line.label_y), XmlEscape(line.label));
   }
 
   if (panel.segment_count == 0 && panel.copy_count == 0) {

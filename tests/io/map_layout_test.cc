@@ -223,6 +223,18 @@ TEST(TransientLiveProfileTest, SumsLiveTransientBytesPerStep) {
               ElementsAre(LiveStep{0, 4}, LiveStep{1, 12}, LiveStep{2, 8}, LiveStep{3, 0}));
 }
 
+TEST(TransientLiveProfileTest, CountsTheHullOfDefaultMemorySegments) {
+  // x: default [0,3] (then alternate); y: alternate, then default [3,9].
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  EXPECT_THAT(TransientLiveProfile(p.buffers, p.plan),
+              ElementsAre(LiveStep{0, 256 * kKiB}, LiveStep{3, 512 * kKiB},
+                          LiveStep{4, 256 * kKiB}, LiveStep{10, 0}));
+  maptest::PlannedBuffers fast_only;
+  maptest::Add(fast_only, "f", 64, 0, 5, "transient", {{kAlternateSpace, 0, 0, 5}});
+  EXPECT_THAT(TransientLiveProfile(fast_only.buffers, fast_only.plan),
+              ElementsAre(LiveStep{0, 0}));
+}
+
 TEST(TransientLiveProfileTest, StartsAtZeroAndFallsBackToLifetimes) {
   BufferSet buffers;
   Buffer late;
