@@ -152,17 +152,6 @@ AllocatorState::AllocatorState(const MsaProblem& problem_in, const CostModel& co
   }
 }
 
-TimeStep AllocatorState::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {
-  const std::vector<TimeStep>& steps = problem.timeline.StepsOfOwner(t);
-  auto it = std::upper_bound(steps.begin(), steps.end(), bound);
-  return it == steps.begin() ? kNoId : *std::prev(it);
-}
-
-std::size_t AllocatorState::AddBlock(const AltBlock& block) {
-  blocks.push_back(block);
-  return blocks.size() - 1;
-}
-
 absl::StatusOr<MsaResult> RunAllocator(const MsaProblem& problem, const CostModel& cost,
                                        const MsaOptions& options, const AllocatorConfig& config) {
   AllocatorState state(problem, cost, options, config);
@@ -182,7 +171,7 @@ absl::StatusOr<MsaResult> RunAllocator(const MsaProblem& problem, const CostMode
           std::to_string(options.fast_memory_bytes) + " bytes)");
     }
     state.heap.Commit(b.start, b.end, *offset, b.size);
-    state.AddBlock(AltBlock{id, b.start, b.end, *offset, b.size, -1, false});
+    state.blocks.push_back(AltBlock{id, b.start, b.end, *offset, b.size, -1, false});
   }
 
   // 2. Reserved scoped memory: scratch buffers at their op's step.
@@ -192,7 +181,7 @@ absl::StatusOr<MsaResult> RunAllocator(const MsaProblem& problem, const CostMode
     state.needs_default[id] = !offset;
     if (!offset) continue;
     state.heap.Commit(b.start, b.end, *offset, b.size);
-    state.AddBlock(AltBlock{id, b.start, b.end, *offset, b.size, -1, false});
+    state.blocks.push_back(AltBlock{id, b.start, b.end, *offset, b.size, -1, false});
   }
 
   // 3. Cross-program prefetch.

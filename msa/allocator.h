@@ -9,13 +9,20 @@
 //     at that op's step when it fits (else it stays in default memory);
 //  3. cross-program prefetch of one weight parameter (msa/cross_program.h);
 //  4. every other buffer that may use alternate memory, in the configured
-//     order, walked access by access (msa/buffer_walk.h) with retries and,
-//     on running out of memory, up to max_repacks repacks of all committed
-//     alternate chunks with the packing layer.
-// Cost: O(n log n) tree work per access plus the picker's O(log T) queries;
-// the prefetch search visits each candidate start at most once per use and
-// stops early once a start runs out of memory (every earlier start would
-// too: its range contains the later one's).
+//     order, walked access by access (msa/buffer_walk.h).
+// Retries (step 4): an attempt that must be undone (an impossible eviction)
+// or, before the last retry, that had a copy refused by a limit is undone
+// and retried with the picker's relaxed limits, max_retries attempts in all;
+// a buffer whose last attempt must be undone stays in default memory. When
+// an attempt ran out of memory, up to max_repacks times per run (once per
+// buffer) every committed alternate chunk is repacked with the packing
+// layer (config.repacker) — kept only if the new layout fits — and the
+// attempt is repeated; unlike the reference, a repack that does not help
+// does not cost the buffer its attempt.
+// Cost per access: a few interval-tree queries (O(log n + k) for k chunks
+// overlapping in time) and O(log T) picker queries; a prefetch tries each
+// candidate start at most once and skips every start at or before one that
+// ran out of memory (its range contains that one's).
 #pragma once
 
 #include <cstdint>

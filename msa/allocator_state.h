@@ -39,11 +39,6 @@ struct AllocatorState {
   AllocatorState(const MsaProblem& problem, const CostModel& cost, const MsaOptions& options,
                  const AllocatorConfig& config);
 
-  // The largest own step of t's computation that is <= bound, or kNoId.
-  TimeStep OwnStepAtOrBefore(TimeStep t, TimeStep bound) const;
-  // Records a finalized block; returns its index.
-  std::size_t AddBlock(const AltBlock& block);
-
   const MsaProblem& problem;
   const CostModel& cost;
   const MsaOptions& options;

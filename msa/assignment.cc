@@ -50,6 +50,8 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
       {"copy-bandwidth-0.2-size-order-fragmentation-aware", {BufferOrder::kSize, 4, spatial, r, 0.20}},
       {"copy-bandwidth-0.15-portfolio-repack",
        {bounded, 1, PackingAlgorithm::kAuto, std::max<std::int64_t>(r, 4), 0.15}},
+      {"size-order", {BufferOrder::kSize, 1, spatial, r, 0}},
+      {"benefit-order", {BufferOrder::kTotalBenefit, 1, spatial, r, 0}},
       {"copy-free", {bounded, 1, spatial, r, 0}, true},
   };
 }

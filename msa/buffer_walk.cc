@@ -53,7 +53,7 @@ class Walker {
   // Decides the segment ending at access i; false if the attempt must be undone.
   bool Segment(std::size_t i, WalkState& st) {
     const BufferAccess& a = b_.accesses[i];
-    const TimeStep prev = b_.accesses[i - (i > 0 ? 1 : 0)].time;
+    const TimeStep prev = i > 0 ? b_.accesses[i - 1].time : b_.start - 1;
     SegmentFlags flags;
 
     if (st.definition_pending) {
@@ -155,12 +155,12 @@ class Walker {
   bool Evict(TimeStep next, WalkState& st) {
     BufferAttempt::Segment& seg = at_.segments.back();
     const TimeStep start = st.last_write;
-    const TimeStep latest_done = s_.OwnStepAtOrBefore(next, next - 1);
+    const TimeStep latest_done = s_.problem.timeline.OwnStepAtOrBefore(next, next - 1);
     TimeStep done = std::min(std::max(s_.picker->EvictionDone(b_.size, start, latest_done), seg.end),
                              latest_done);
     if (done > seg.end) {
       const TimeStep free = s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, done);
-      const TimeStep reach = s_.OwnStepAtOrBefore(next, free);
+      const TimeStep reach = s_.problem.timeline.OwnStepAtOrBefore(next, free);
       if (reach > seg.end) Extend(reach);
     }
     done = seg.end;
@@ -191,7 +191,7 @@ class Walker {
     if (latest < request.earliest_start) return request.done;
     const auto conflict = s_.limits.FifoConflict(latest, request.done);
     if (!conflict || conflict->second >= request.done) return request.done;
-    const TimeStep moved = s_.OwnStepAtOrBefore(request.done, conflict->second);
+    const TimeStep moved = s_.problem.timeline.OwnStepAtOrBefore(request.done, conflict->second);
     return moved > request.earliest_start ? moved : request.done;
   }
 
@@ -263,7 +263,7 @@ void UndoAttempt(AllocatorState& state, BufferAttempt& attempt) {
 void KeepAttempt(AllocatorState& state, BufferId id, const BufferAttempt& attempt) {
   const Bytes size = state.problem.buffers[id].size;
   for (const BufferAttempt::Segment& seg : attempt.segments) {
-    state.AddBlock(AltBlock{id, seg.start, seg.end, seg.offset, size, -1, false});
+    state.blocks.push_back(AltBlock{id, seg.start, seg.end, seg.offset, size, -1, false});
   }
   state.copies.insert(state.copies.end(), attempt.copies.begin(), attempt.copies.end());
   state.needs_default[id] = attempt.needs_default;

@@ -15,6 +15,7 @@
 // 1 s at step 3); a third copy (0, 3) of any size does not.
 #pragma once
 
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -31,16 +32,22 @@ class CopyBandwidth {
   CopyBandwidth(const CostModel& cost, TimeStep time_steps, double share);
 
   // True if `seconds` of copy time are still free strictly between `start`
-  // and `done`. O(done - start).
+  // and `done`. O(log T).
   bool Fits(TimeStep start, TimeStep done, double seconds) const;
 
   // Takes `seconds` from the steps strictly between `start` and `done`
-  // (earliest first); call only when Fits. O(done - start).
+  // (earliest first); call only when Fits. O(k log T) for the k steps it
+  // takes time from.
   Usage Consume(TimeStep start, TimeStep done, double seconds);
   void Release(const Usage& usage);
 
  private:
-  std::vector<double> free_;  // per step: seconds still available for copies
+  void Add(TimeStep t, double seconds);   // free_[t] += seconds, in the sums too
+  double FreeBefore(TimeStep t) const;     // sum of free_[0 .. t-1]
+
+  std::vector<double> free_;      // per step: seconds still available for copies
+  std::vector<double> sums_;      // Fenwick tree over free_
+  std::set<TimeStep> available_;  // steps with free_ > 0
 };
 
 }  // namespace memplan

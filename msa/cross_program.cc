@@ -34,7 +34,7 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
       last_read < last_step) {
     const TimeStep preferred =
         state.picker->PreferredStart(b.size, last_read + 1, last_step, problem.time_steps);
-    const TimeStep refill = state.OwnStepAtOrBefore(last_step, preferred);
+    const TimeStep refill = problem.timeline.OwnStepAtOrBefore(last_step, preferred);
     if (refill > last_read) {
       reserved_from = refill;
       freed = true;
@@ -43,10 +43,10 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
 
   const auto group = static_cast<std::int32_t>(state.blocks.size());
   state.heap.Commit(b.start, last_read, *offset, b.size);
-  state.AddBlock(AltBlock{id, b.start, last_read, *offset, b.size, group, false});
+  state.blocks.push_back(AltBlock{id, b.start, last_read, *offset, b.size, group, false});
   if (reserved_from <= last_step) {
     state.heap.Commit(reserved_from, last_step, *offset, b.size);
-    state.AddBlock(AltBlock{id, reserved_from, last_step, *offset, b.size, group, true});
+    state.blocks.push_back(AltBlock{id, reserved_from, last_step, *offset, b.size, group, true});
   }
   state.needs_default[id] = true;
   state.cross_program_prefetch = CrossProgramPrefetch{id, *offset, reserved_from, freed};

@@ -31,8 +31,8 @@ LocalTimeline::LocalTimeline(std::vector<ComputationId> owner) : owner_(std::mov
   for (TimeStep t = 0; t < size(); ++t) steps_[owner_[t]].push_back(t);
 }
 
-TimeStep PrefetchIntervalPicker::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {
-  const std::vector<TimeStep>& steps = timeline_.StepsOfOwner(t);
+TimeStep LocalTimeline::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {
+  const std::vector<TimeStep>& steps = StepsOfOwner(t);
   auto it = std::upper_bound(steps.begin(), steps.end(), bound);
   return it == steps.begin() ? kNoId : *std::prev(it);
 }
@@ -49,11 +49,11 @@ bool InstructionCountPicker::AllowsNoCopy(Bytes, TimeStep from, TimeStep to) con
 }
 
 TimeStep InstructionCountPicker::EvictionDone(Bytes, TimeStep start, TimeStep latest_done) const {
-  return OwnStepAtOrBefore(start, std::min(start + min_overlap_, latest_done));
+  return timeline_.OwnStepAtOrBefore(start, std::min(start + min_overlap_, latest_done));
 }
 
 TimeStep InstructionCountPicker::LatestStart(const PrefetchRequest& request) const {
-  const TimeStep t = OwnStepAtOrBefore(request.done, request.done - min_overlap_ - 1);
+  const TimeStep t = timeline_.OwnStepAtOrBefore(request.done, request.done - min_overlap_ - 1);
   return t == kNoId ? request.earliest_start - 1 : t;
 }
 

@@ -59,6 +59,8 @@ class LocalTimeline {
   TimeStep size() const { return static_cast<TimeStep>(owner_.size()); }
   // The sorted own steps of the computation owning step t.
   const std::vector<TimeStep>& StepsOfOwner(TimeStep t) const { return steps_[owner_[t]]; }
+  // The largest own step of t's computation that is <= bound (kNoId if none).
+  TimeStep OwnStepAtOrBefore(TimeStep t, TimeStep bound) const;
 
  private:
   std::vector<ComputationId> owner_;
@@ -107,9 +109,6 @@ class PrefetchIntervalPicker {
 
  protected:
   explicit PrefetchIntervalPicker(const LocalTimeline& timeline) : timeline_(timeline) {}
-
-  // Largest own step of t's computation that is <= bound (kNoId if none).
-  TimeStep OwnStepAtOrBefore(TimeStep t, TimeStep bound) const;
 
   const LocalTimeline& timeline_;
 };
