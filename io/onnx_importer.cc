@@ -117,9 +117,10 @@ class ProgramFromOnnx {
     for (const onnx::TensorProto& init : graph_.initializer()) {
       absl::StatusOr<OnnxTensorType> type = SizeOnnxInitializer(init, path_);
       if (!type.ok()) return type.status();
-      const OpId op = builder_.AddOp(entry_, "constant", {});
-      builder_.op(op).cost.bytes_accessed = 0;  // uploaded before the run, not per run
-      const ValueId v = builder_.AddResult(op, init.name(), type->bytes, type->type);
+      // Weights are entry parameters of the constant lifetime: uploaded once
+      // before the run, so they take no step of the schedule (and are the
+      // candidates for a cross-program prefetch).
+      const ValueId v = builder_.AddParam(entry_, init.name(), type->bytes, type->type);
       builder_.value(v).lifetime = Lifetime::kConstant;
       tensors_.emplace(init.name(), Tensor{v, true, *std::move(type)});
     }
@@ -187,10 +188,8 @@ class ProgramFromOnnx {
     for (const onnx::ValueInfoProto& output : graph_.output()) {
       const ValueId v = tensors_.at(output.name()).value;
       Value& value = builder_.value(v);
-      // A returned parameter is already external; a returned initializer stays constant.
-      const bool node_output =
-          value.defining_op != kNoId && builder_.op(value.defining_op).opcode != "constant";
-      if (node_output) value.lifetime = Lifetime::kExternal;
+      // A returned graph input is already external; a returned initializer stays constant.
+      if (value.defining_op != kNoId) value.lifetime = Lifetime::kExternal;
       results.push_back(v);
     }
     builder_.SetReturn(entry_, std::move(results));

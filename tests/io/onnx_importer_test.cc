@@ -49,13 +49,13 @@ TEST(OnnxImporterTest, ImportsGemmRelu) {
   ASSERT_EQ(p->computations.size(), 1u);
   const Computation& main = p->computations[p->entry];
   EXPECT_EQ(main.name, "g");
-  ASSERT_EQ(main.params.size(), 1u);
-  ASSERT_EQ(main.ops.size(), 4u);
-  EXPECT_EQ(p->ops[main.ops[0]].opcode, "constant");
-  EXPECT_EQ(p->ops[main.ops[0]].cost.bytes_accessed, 0);
-  EXPECT_EQ(p->ops[main.ops[1]].opcode, "constant");
-  EXPECT_EQ(p->ops[main.ops[2]].opcode, "onnx.Gemm");
-  EXPECT_EQ(p->ops[main.ops[3]].opcode, "onnx.Relu");
+  // The graph input, then the initializers as constant params: no ops.
+  ASSERT_EQ(main.params.size(), 3u);
+  EXPECT_EQ(p->values[main.params[1]].name, "W");
+  EXPECT_EQ(p->values[main.params[2]].name, "B");
+  ASSERT_EQ(main.ops.size(), 2u);
+  EXPECT_EQ(p->ops[main.ops[0]].opcode, "onnx.Gemm");
+  EXPECT_EQ(p->ops[main.ops[1]].opcode, "onnx.Relu");
   ASSERT_EQ(main.results.size(), 1u);
   EXPECT_EQ(p->values[main.results[0]].name, "z");
 
@@ -607,7 +607,9 @@ TEST(OnnxImporterTest, InitializerListedAsInputIsAConstant) {
   b.Node("Add", {"x", "w"}, {"y"});
   absl::StatusOr<Program> p = ImportOnnx(b.Write("ir3_inputs.onnx"), {});
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_EQ(p->computations[p->entry].params.size(), 1u);
+  // One param per tensor: "x" (external), then "w" once, as a constant.
+  ASSERT_EQ(p->computations[p->entry].params.size(), 2u);
+  EXPECT_EQ(p->values[p->computations[p->entry].params[1]].name, "w");
   EXPECT_EQ(ValueNamed(*p, "w").lifetime, Lifetime::kConstant);
 }
 
