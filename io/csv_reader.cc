@@ -138,6 +138,16 @@ std::vector<Field> CsvParser::Split(const Line& line) const {
 
 absl::Status CsvParser::ParseHeader(const Line& line) {
   std::vector<Field> fields = Split(line);
+  // A first line naming no known column is data: the header is missing.
+  const bool names_a_column = std::any_of(fields.begin(), fields.end(), [](const Field& f) {
+    return f.text == "gaps" ||
+           std::find(kColumnNames.begin(), kColumnNames.end(), f.text) != kColumnNames.end();
+  });
+  if (!names_a_column) {
+    return Error(line, 1,
+                 "missing header: the first line must name the columns, e.g. "
+                 "'id,lower,upper,size' (optionally with 'alignment')");
+  }
   std::array<std::int32_t, kColumnCount> seen_at{};
   for (size_t i = 0; i < fields.size(); ++i) {
     const Field& f = fields[i];

@@ -84,8 +84,8 @@ TEST(CsvReaderTest, HeaderErrors) {
             "t.csv:1:1: error: header lacks the required column 'upper' (expected id, lower, "
             "upper, size and optionally alignment)");
   EXPECT_EQ(Error("\nb1,0,3,4\n"),
-            "t.csv:2:1: error: unknown column 'b1' (expected id, lower, upper, size and "
-            "optionally alignment)");
+            "t.csv:2:1: error: missing header: the first line must name the columns, e.g. "
+            "'id,lower,upper,size' (optionally with 'alignment')");
   EXPECT_EQ(Error("id,lower,upper,size,colour\n"),
             "t.csv:1:21: error: unknown column 'colour' (expected id, lower, upper, size and "
             "optionally alignment)");
