@@ -6,40 +6,16 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/shared_data.h"
 #include "bench/synthetic.h"
+#include "io/csv_reader.h"
 #include "packing/packer.h"
 
 namespace memplan {
 namespace {
-
-// Reads an `id,lower,upper,size` CSV with half-open [lower, upper) ranges into
-// closed-range items; empty on any malformed line.
-std::vector<PackItem> ReadIntervalCsv(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header
-  std::vector<PackItem> items;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::stringstream fields(line);
-    std::string id, lower, upper, size;
-    if (!std::getline(fields, id, ',') || !std::getline(fields, lower, ',') ||
-        !std::getline(fields, upper, ',') || !std::getline(fields, size, ',')) {
-      return {};
-    }
-    PackItem item;
-    item.start = std::stoll(lower);
-    item.end = std::stoll(upper) - 1;
-    item.size = std::stoll(size);
-    items.push_back(item);
-  }
-  return items;
-}
 
 void RunPack(benchmark::State& state, const std::vector<PackItem>& items,
              PackingAlgorithm algorithm) {
@@ -72,23 +48,19 @@ void RegisterSynthetic() {
 }
 
 void RegisterCsvFiles() {
-  const std::filesystem::path data = std::filesystem::path(MEMPLAN_SHARED_DIR) / "data";
-  std::vector<std::filesystem::path> files;
-  for (const char* folder : {"minimalloc", "traces"}) {
-    std::error_code error;
-    for (const auto& entry : std::filesystem::directory_iterator(data / folder, error)) {
-      if (entry.path().extension() == ".csv") files.push_back(entry.path());
-    }
-  }
-  std::sort(files.begin(), files.end());
+  const std::vector<std::filesystem::path> files = SharedLifetimeCsvs();
   for (const auto& file : files) {
     for (PackingAlgorithm algorithm : AllPackingAlgorithms()) {
       const std::string name = "Pack/" + std::string(PackingAlgorithmName(algorithm)) + "/" +
                                file.parent_path().filename().string() + "/" +
                                file.filename().string();
       benchmark::RegisterBenchmark(name.c_str(), [file, algorithm](benchmark::State& state) {
-        const std::vector<PackItem> items = ReadIntervalCsv(file);
-        RunPack(state, items, algorithm);
+        absl::StatusOr<BufferSet> buffers = ReadLifetimeCsvFile(file.string());
+        if (!buffers.ok()) {
+          state.SkipWithError(std::string(buffers.status().message()).c_str());
+          return;
+        }
+        RunPack(state, PackItemsOf(*buffers), algorithm);
       })->Unit(benchmark::kMillisecond);
     }
   }

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
+
+#include "ir/program_builder.h"
 
 namespace memplan {
 namespace {
@@ -59,6 +62,40 @@ std::vector<PackItem> SyntheticItems(const SyntheticOptions& options) {
     items.push_back(item);
   }
   return items;
+}
+
+Program SyntheticProgram(const SyntheticOptions& options) {
+  SplitMix64 rng(options.seed);
+  ProgramBuilder b("synthetic");
+  const ComputationId main = b.AddComputation("main");
+  b.SetEntry(main);
+  auto size = [&rng] { return (rng.LogUniform(256, 16 << 20) + 63) / 64 * 64; };
+  std::vector<ValueId> values = {b.AddParam(main, "input", size()),
+                                 b.AddParam(main, "weight", size())};
+  b.value(values[1]).lifetime = Lifetime::kConstant;
+  for (std::int64_t i = 0; i < options.n; ++i) {
+    const ValueId prev = values.back();
+    std::vector<ValueId> operands = {prev};
+    const double kind = rng.Unit();
+    const auto count = static_cast<std::int64_t>(values.size());
+    if (kind < 0.3 && count > 2) {
+      operands.push_back(values[count - 2 - static_cast<std::int64_t>(rng.Next() % std::min<std::int64_t>(3, count - 2))]);
+    } else if (kind < 0.33 && count > 64) {
+      operands.push_back(values[count - 1 - rng.LogUniform(8, std::min<std::int64_t>(count - 1, 4096))]);
+    }
+    const bool in_place = i % 8 == 7, view = i % 16 == 15;
+    const OpId op = b.AddOp(main, view ? "reshape" : in_place ? "relu" : "add", operands);
+    const Bytes result_size = view || in_place ? b.value(prev).size : size();
+    const ValueId v = b.AddResult(op, "v" + std::to_string(i), result_size);
+    if (view || in_place) {
+      b.value(v).alias = view ? AliasKind::kView : AliasKind::kTied;
+      b.value(v).alias_of = prev;
+    }
+    b.op(op).cost.flops = static_cast<double>(result_size);
+    values.push_back(v);
+  }
+  b.SetReturn(main, {values.back()});
+  return std::move(b).Finish();
 }
 
 }  // namespace memplan

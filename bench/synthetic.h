@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "ir/program.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -23,5 +24,12 @@ struct SyntheticOptions {
 
 // `options.n` items; live ranges lie in [0, n - 1] (closed).
 std::vector<PackItem> SyntheticItems(const SyntheticOptions& options);
+
+// A DNN-like scheduled program of `options.n` ops in one entry computation:
+// op i reads the previous op's output, sometimes a second recent value and
+// now and then a skip connection from far back; every 8th op writes in place
+// (tied) and every 16th is a view (reshape) of its input. Sizes as above. Two
+// entry params (an input and a weight) and one returned output.
+Program SyntheticProgram(const SyntheticOptions& options);
 
 }  // namespace memplan

@@ -64,6 +64,12 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
   doc["peak_bytes"] = plan.peak;
   doc["verified"] = plan.verified;
   doc["alignment"] = plan.alignment;
+  if (program) {
+    Json counts;
+    counts["ops"] = program->ops.size();
+    counts["values"] = program->values.size();
+    doc["program"] = std::move(counts);
+  }
   Json spaces = Json::array();
   for (const SpaceInfo& s : plan.spaces) {
     Json j;

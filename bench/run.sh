@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# `make bench`: every benchmark, side by side in one run.
+#   pipeline_bench   analysis + packing + verification, synthetic 10^3..10^6
+#                    ops and the shared lifetime CSVs
+#   packing_bench    each packing algorithm alone
+#   models_table.sh  every shared ONNX model, with and without aliasing
+#   msa_table.sh     fast-memory planning, reference vs default mode
+# Usage: bench/run.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+export MEMPLAN="$build/cli/memplan"
+"$build/bench/pipeline_bench" --benchmark_min_time=0.05
+"$build/bench/packing_bench" --benchmark_min_time=0.05
+if [[ -d ../shared/data/onnx ]]; then
+  bench/models_table.sh
+  bench/msa_table.sh
+else
+  echo "bench: ../shared/data is absent; skipping the model tables" >&2
+fi
