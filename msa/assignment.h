@@ -100,7 +100,8 @@ struct MsaResult {
 // runs it and memplan's variants — copies only where the modelled DMA queue
 // can finish them in time (msa/copy_bandwidth.h), other buffer orders,
 // fragmentation-aware prefetch starts (openxla/xla #45289), repacking with
-// the portfolio packer, and a copy-free assignment — and keeps the result
+// the portfolio packer, without the cross-program prefetch, and a copy-free
+// assignment — and keeps the result
 // with the lowest simulated run time (msa/simulator.h; ties: fewer copies,
 // then the earlier variant). So kDefault is never slower than kReference,
 // nor than keeping everything in default memory.

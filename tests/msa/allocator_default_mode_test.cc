@@ -44,7 +44,7 @@ entry func @main(%x: f32[2]) {
   const MsaResult def = Assign(*f, o);
   EXPECT_EQ(CheckResult(*f, o, def), "");
   EXPECT_EQ(def.mode, "default");
-  EXPECT_EQ(def.variant, "copy-bandwidth-0.2-size-order-fragmentation-aware");
+  EXPECT_EQ(def.variant, "copy-bandwidth-0.1-size-order");  // the first size-ordered variant
   EXPECT_THAT(Segments(def, f->Buffer("b")), ElementsAre("1-2@0"));
   EXPECT_THAT(Segments(def, f->Buffer("a")), IsEmpty());
   // With a in fast memory step 0 saves 0.9 x 4000 B / 1e10 B/s = 3.6e-7 s
@@ -89,7 +89,7 @@ entry func @main(%x: f32[2], %w: f32[2]) {
   EXPECT_EQ(CheckResult(*f, o, def), "");
   // With 0.15 x 4 s of each step for copies, the copy needs two steps: it
   // starts after step 1 and is done long before step 4.
-  EXPECT_EQ(def.variant, "copy-bandwidth-0.15");
+  EXPECT_EQ(def.variant, "copy-bandwidth-0.15-no-cross-program-prefetch");  // the first variant
   EXPECT_THAT(testing::Copies(def, f->Buffer("w")), ElementsAre("prefetch 1->4"));
   EXPECT_DOUBLE_EQ(Seconds(*f, def), 16 + 1.2);
 }
