@@ -74,6 +74,7 @@ constexpr std::string_view kExpectedJson = R"({
   "peak_bytes": 0,
   "verified": true,
   "alignment": 8,
+  "program": {"ops":1,"values":2},
   "spaces": [
     {"name":"default","id":0,"capacity_bytes":null,"peak_bytes":16},
     {"name":"alternate","id":1,"capacity_bytes":64,"peak_bytes":24}
