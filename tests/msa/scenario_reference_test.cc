@@ -150,6 +150,25 @@ TEST(ScenarioTest, EvictAndPrefetchTwoOutstandingCopies) {
   EXPECT_LE(MaxOutstanding(r, CopyKind::kEviction), 2);
 }
 
+TEST(ScenarioTest, EvictAndPrefetchFifoOrdering) {
+  auto f = Load(kEvictAndPrefetch);
+  MsaOptions o = HarnessOptions();
+  o.enforce_prefetch_fifo = true;
+  const MsaResult r = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, r), "");
+  // tanh's prefetch (6, 16) comes first; e's candidates (7..8, 11) and i's
+  // (10, 13) would complete inside it, and e's (6, 11) runs out of memory.
+  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->1", "prefetch 6->16"));
+  EXPECT_EQ(r.copies.size(), 2u);
+  for (const AsyncCopy& x : r.copies) {
+    for (const AsyncCopy& y : r.copies) {
+      if (x.kind == CopyKind::kPrefetch && y.kind == CopyKind::kPrefetch) {
+        EXPECT_FALSE(x.start < y.start && y.done < x.done);
+      }
+    }
+  }
+}
+
 std::string Serialize(const MsaResult& r) {
   std::string s = r.mode + "/" + r.variant + "/" + std::to_string(r.alternate_peak) + "\n";
   for (std::size_t b = 0; b < r.alternate.size(); ++b) {
