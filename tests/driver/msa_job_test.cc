@@ -194,6 +194,60 @@ TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
   EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan).ok());
 }
 
+// Writes `text` to a temporary .mpir file and plans it with fast memory.
+absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::string& text,
+                                       Bytes fast_memory) {
+  const std::string path = ::testing::TempDir() + "/" + name + ".mpir";
+  FILE* f = std::fopen(path.c_str(), "w");
+  if (f == nullptr) return absl::InternalError("cannot write " + path);
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  PlanJobOptions options;
+  options.msa.emplace();
+  options.msa->fast_memory_bytes = fast_memory;
+  options.emit_ir_path = ::testing::TempDir() + "/" + name + ".out.mpir";
+  return RunPlanJob(path, options);
+}
+
+TEST(PlanJobTest, ProgramWithoutComputeHasNothingToGain) {
+  absl::StatusOr<PlanJobResult> r = PlanText("nocompute", R"(
+entry func @main(%x: f32[4]) {
+  return %x
+}
+)", 1024);
+  ASSERT_TRUE(r.ok()) << r.status();
+  const MsaStats& s = *r->plan.msa;
+  EXPECT_EQ(s.estimated_time_s, 0);
+  EXPECT_EQ(s.time_all_default_s, 0);
+  EXPECT_EQ(s.time_all_fast_s, 0);
+  EXPECT_EQ(CapturedSpeedup(s), 0);
+  EXPECT_THAT(r->summary, HasSubstr("captured speed-up 0.0%"));
+}
+
+TEST(PlanJobTest, TinyFastMemoryAndZeroSizeBuffers) {
+  const std::string text = R"(
+entry func @main(%x: f32[256]) {
+  %e = negate(%x) : f32[0]
+  %a = exp(%x) : f32[256] {transcendentals = 256}
+  %b = add(%a, %x) : f32[256] {flops = 256}
+  return %b, %e
+}
+)";
+  for (Bytes fast : {Bytes{0}, Bytes{1}, Bytes{1023}, Bytes{1 << 20}}) {
+    absl::StatusOr<PlanJobResult> r = PlanText("tiny", text, fast);
+    ASSERT_TRUE(r.ok()) << fast << ": " << r.status();
+    EXPECT_TRUE(r->plan.verified);
+    const MsaStats& s = *r->plan.msa;
+    EXPECT_LE(s.time_all_fast_s, s.estimated_time_s) << fast;
+    EXPECT_LE(s.estimated_time_s, s.time_all_default_s) << fast;
+    if (fast < 1024) {
+      // Nothing but the empty buffer fits: the plan is the all-default one.
+      EXPECT_TRUE(r->plan.copies.empty()) << fast;
+      EXPECT_EQ(s.estimated_time_s, s.time_all_default_s) << fast;
+    }
+  }
+}
+
 TEST(PlanJobTest, FastMemoryNeedsAProgram) {
   const std::string csv = ::testing::TempDir() + "/lifetimes.csv";
   FILE* f = std::fopen(csv.c_str(), "w");
@@ -201,7 +255,7 @@ TEST(PlanJobTest, FastMemoryNeedsAProgram) {
   std::fputs("id,lower,upper,size\nb0,0,2,8\n", f);
   std::fclose(f);
   PlanJobOptions options;
-  options.msa = MsaJobOptions{};
+  options.msa.emplace();
   absl::StatusOr<PlanJobResult> r = RunPlanJob(csv, options);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
