@@ -1,7 +1,9 @@
 // `memplan plan | verify | stats` end to end through the binary, on bundled
 // examples and (when present) the shared data set.
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
-#include <regex>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,11 +26,15 @@ using testing_cli::WriteText;
 const std::string kShared = MEMPLAN_SHARED_DIR "/data";
 const std::string kExamples = MEMPLAN_SOURCE_DIR "/examples";
 
-// The "transient peak N bytes" figure of the human summary.
+// The "transient peak N bytes" figure of the human summary (-1 if absent).
 long long SummaryPeak(const std::string& out) {
-  std::smatch m;
-  if (!std::regex_search(out, m, std::regex("transient peak (\\d+) bytes"))) return -1;
-  return std::stoll(m[1]);
+  const std::string key = "transient peak ";
+  const size_t at = out.find(key);
+  if (at == std::string::npos) return -1;
+  size_t end = at + key.size();
+  while (end < out.size() && std::isdigit(static_cast<unsigned char>(out[end]))) ++end;
+  if (end == at + key.size() || out.compare(end, 6, " bytes") != 0) return -1;
+  return std::stoll(out.substr(at + key.size(), end - at - key.size()));
 }
 
 struct Planned {
