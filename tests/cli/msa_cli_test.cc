@@ -1,12 +1,12 @@
 // The fast-memory flags of `memplan plan` and the `targets` verb, run through
 // the memplan binary.
-#include <sys/wait.h>
-
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
+#include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
@@ -17,30 +17,9 @@ namespace {
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
 
-struct CliRun {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-CliRun Memplan(const std::string& args) {
-  const std::string dir = ::testing::TempDir();
-  const std::string out = dir + "/msa_cli.out", err = dir + "/msa_cli.err";
-  const int status =
-      std::system((std::string(MEMPLAN_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
-  CliRun r;
-  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.out = Slurp(out);
-  r.err = Slurp(err);
-  return r;
-}
+using testing_cli::CliRun;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
 
 const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
 
