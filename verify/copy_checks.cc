@@ -107,6 +107,26 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
   return absl::OkStatus();
 }
 
+// A copy reads its source segment no earlier than that segment holds the
+// data: when a copy opens the source, the reading copy starts at or after its
+// done. Needed since an eviction may refresh a default segment: without it an
+// eviction could write back a prefetched segment that is still filling.
+absl::Status CheckSourcesFilled(
+    const BufferSet& buffers, const Plan& plan, const std::vector<SegmentIndex>& index,
+    const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
+  for (std::size_t i = 0; i < plan.copies.size(); ++i) {
+    const AsyncCopy& c = plan.copies[i];
+    const std::size_t source = *index[c.buffer].Holding(c.from_space, c.start);
+    auto it = opener.find({c.buffer, source});
+    if (it == opener.end() || c.start >= plan.copies[it->second].done) continue;
+    return Violation(absl::StrCat(CopyRef(buffers, plan, i), " starts at time ", c.start,
+                                  " but its source ", SegmentRef(buffers, plan, c.buffer, source),
+                                  " holds the data only when copy ", it->second, " is done at time ",
+                                  plan.copies[it->second].done));
+  }
+  return absl::OkStatus();
+}
+
 // Every segment that begins after its buffer's start is opened by a copy; a
 // use inside a prefetched segment waits for the prefetch.
 absl::Status CheckSegmentsOpened(
@@ -176,6 +196,7 @@ absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const Verif
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     if (absl::Status s = CheckCopy(buffers, plan, index, i, opener); !s.ok()) return s;
   }
+  if (absl::Status s = CheckSourcesFilled(buffers, plan, index, opener); !s.ok()) return s;
   if (absl::Status s = CheckSegmentsOpened(buffers, plan, opener); !s.ok()) return s;
   if (absl::Status s = CheckOutstanding(plan, CopyKind::kPrefetch,
                                         options.max_outstanding_prefetches);

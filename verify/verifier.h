@@ -36,8 +36,10 @@
 //     that copy *opens* it — except that an eviction may instead *refresh* a
 //     default-space segment that begins earlier and lasts until done (data
 //     rewritten in place in the other space goes back to its reserved chunk);
-//     no two copies open the same segment. Then every segment that begins
-//     after its buffer's start is opened by a copy, and every use time
+//     no two copies open the same segment. Then a copy whose source segment
+//     is opened by another copy starts no earlier than that copy's done (the
+//     source holds the data by then); every segment that begins after its
+//     buffer's start is opened by a copy; and every use time
 //     (Buffer::use_times) inside a non-default-space segment opened by a
 //     prefetch is >= that prefetch's done.
 //  5. Outstanding copies: a copy is outstanding at every time step of its
@@ -63,11 +65,11 @@
 //     the alternate space must come from an eviction.
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
-// opening it; a copy's source covers [start, done] and, segments of one space
-// being disjoint, cannot be a segment still waiting for its own copy; uses
-// inside a prefetched segment wait for the prefetch; and during an eviction
-// its source still holds the data. Not checked: in-place writes after the
-// definition (BufferSet has no write times), which could make a copy stale.
+// opening it; a copy's source covers [start, done] and already holds the data
+// at start; uses inside a prefetched segment wait for the prefetch; and during
+// an eviction its source still holds the data. Not checked: in-place writes
+// after the definition (BufferSet has no write times), which could make a
+// copy stale (a refreshing eviction is how a plan writes such data back).
 #pragma once
 
 #include <cstdint>

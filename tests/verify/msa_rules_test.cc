@@ -165,6 +165,23 @@ TEST(MsaRulesTest, EvictionMayRefreshTheDefaultChunk) {
             "allocation in space 1 that starts at time 4 and lasts until time 5");
 }
 
+// An eviction that refreshes w's default chunk from the alternate segment
+// that the prefetch (1,3) is still filling would write back data that is not
+// there yet.
+TEST(MsaRulesTest, RefreshWaitsForItsSourceToFill) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.copies.push_back(AsyncCopy{0, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 2, 4, 8});
+  m.plan.msa->evictions = 2;
+  m.plan.msa->eviction_bytes = 16;
+  m.options.max_outstanding_evictions = 2;
+  EXPECT_EQ(Verify(m),
+            "copy 2 (eviction of buffer 'w' (id 0) from space 1 to space 0, time [2, 4]) starts at "
+            "time 2 but its source buffer 'w' (id 0) allocation 1 (space 1, bytes [0, 8), time "
+            "[1, 6]) holds the data only when copy 0 is done at time 3");
+  m.plan.copies.back().start = 3;  // issued after the op at 3, when the prefetch is done
+  EXPECT_EQ(Verify(m), "OK");
+}
+
 TEST(MsaRulesTest, OutstandingPrefetchLimit) {
   MsaPlan m = MakeMsaPlan();
   // u becomes an input prefetched during (2,5), overlapping w's (1,3), in a
