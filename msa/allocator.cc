@@ -174,6 +174,14 @@ absl::StatusOr<MsaResult> RunAllocator(const MsaProblem& problem, const CostMode
     state.blocks.push_back(AltBlock{id, b.start, b.end, *offset, b.size, -1, false});
   }
 
+  if (config.required_only) {
+    for (BufferId id : problem.scratch) state.needs_default[id] = true;
+    for (BufferId id = 0; id < n; ++id) {
+      if (MayUseAlternate(problem.buffers[id])) state.needs_default[id] = true;
+    }
+    return CollectResult(state);
+  }
+
   // 2. Reserved scoped memory: scratch buffers at their op's step.
   for (BufferId id : problem.scratch) {
     const MsaBuffer& b = problem.buffers[id];

@@ -54,6 +54,9 @@ struct AllocatorConfig {
   // step's time and refuse copies that could not finish by their done; 0:
   // ignore copy bandwidth, as the reference does.
   double copy_bandwidth_share = 0;
+  // Only step 1: every other buffer, scratch included, stays in default
+  // memory (the empty assignment; the "never slower" guard's last resort).
+  bool required_only = false;
 };
 
 // Runs steps 1-4 and returns the result in msa/assignment.h's conventions

@@ -136,18 +136,31 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     }
   }
   best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
-  // The reference can stall on copies it does not budget for and end up
-  // slower than using no fast memory at all; memplan never reports such a
-  // plan. It falls back to residency without copies, which can only help.
-  if (options.mode == MsaMode::kReference && best_seconds > TimeAllDefault(analysis, cost)) {
+  // Never report a plan slower than using no fast memory (the reference can
+  // stall on copies it does not budget for; any variant can meet a target
+  // whose fast memory does not pay). Fall back to residency without copies
+  // if that is not slower, else to the empty assignment.
+  const double all_default = TimeAllDefault(analysis, cost);
+  if (best_seconds > all_default) {
     MsaOptions copy_free = options;
     copy_free.max_outstanding_prefetches = 0;
     copy_free.max_outstanding_evictions = 0;
+    const std::string mode = best->mode;
     absl::StatusOr<MsaResult> fallback = RunAllocator(problem, cost, copy_free, reference);
     if (!fallback.ok()) return fallback.status();
-    best = *std::move(fallback);
-    best->mode = "reference";
-    best->variant = "copy-free (the reference plan was slower than default memory alone)";
+    std::string why = "the chosen plan was slower than default memory alone";
+    if (SimulateMsa(analysis, cost, *fallback).elapsed_s <= all_default) {
+      best = *std::move(fallback);
+      best->variant = "copy-free (" + why + ")";
+    } else {
+      AllocatorConfig empty = reference;
+      empty.required_only = true;
+      fallback = RunAllocator(problem, cost, copy_free, empty);
+      if (!fallback.ok()) return fallback.status();
+      best = *std::move(fallback);
+      best->variant = "empty (" + why + ", also without copies)";
+    }
+    best->mode = mode;
   }
   return *std::move(best);
 }

@@ -103,8 +103,13 @@ struct MsaResult {
 // the portfolio packer, without the cross-program prefetch, and a copy-free
 // assignment — and keeps the result
 // with the lowest simulated run time (msa/simulator.h; ties: fewer copies,
-// then the earlier variant). So kDefault is never slower than kReference,
-// nor than keeping everything in default memory.
+// then the earlier variant). So kDefault is never slower than kReference.
+// In both modes, when the kept result simulates slower than keeping
+// everything in default memory (TimeAllDefault), it is replaced by the
+// copy-free residency of the reference order if that is not slower, else by
+// the empty assignment (only buffers pinned to alternate memory there); the
+// variant then starts with "copy-free" or "empty". So no mode ever reports
+// a plan slower than no fast memory.
 //
 // Buffers that cross into or out of a called computation (while,
 // conditional, call, execute) or are touched by async start/done ops stay in

@@ -24,6 +24,12 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
   const MsaProblem& problem = state.problem;
   const MsaBuffer& b = problem.buffers[id];
   const TimeStep last_step = problem.time_steps - 1;
+  // The plan shows the prefetch as a copy over [start, start] (it completes
+  // before the first step), so it counts against the outstanding limit.
+  if (state.limits.ExceedsLimit(CopyKind::kPrefetch, b.start, b.start,
+                                state.options.max_outstanding_prefetches)) {
+    return false;
+  }
   const std::optional<Bytes> offset = state.heap.BestFit(b.start, last_step, b.size);
   if (!offset) return false;
 
@@ -48,6 +54,7 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
     state.heap.Commit(reserved_from, last_step, *offset, b.size);
     state.blocks.push_back(AltBlock{id, reserved_from, last_step, *offset, b.size, group, true});
   }
+  state.limits.Add(CopyKind::kPrefetch, b.start, b.start);
   state.needs_default[id] = true;
   state.cross_program_prefetch = CrossProgramPrefetch{id, *offset, reserved_from, freed};
   return true;

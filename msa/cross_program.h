@@ -35,8 +35,11 @@ std::optional<BufferId> PickCrossProgramPrefetch(const MsaProblem& problem, Byte
 // refilled by an end-of-program prefetch) when freeing is enabled,
 // `memory_pressure` (bytes of all buffers that may use alternate memory)
 // exceeds the capacity, and the picker's preferred refill start lies
-// strictly after the last read. Returns false (placing nothing) when no
-// chunk is free.
+// strictly after the last read. The prefetch is recorded in state.limits as
+// a prefetch over [start, start] (the copy the plan shows for it), so later
+// prefetches respect max_outstanding_prefetches with it counted. Returns
+// false (placing nothing) when no chunk is free or the limit leaves no room
+// (e.g. a limit of 0).
 bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_pressure);
 
 }  // namespace memplan

@@ -6,11 +6,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -110,9 +112,31 @@ SourceLocation LocateKey(std::string_view text, std::string_view key) {
   return LocationOfOffset(text, brace);
 }
 
+// Larger rates are typos (1e18 flop/s or B/s is beyond any machine); they
+// would also turn the cost model's times into denormals.
+constexpr double kMaxRate = 1e18;
+
 constexpr const char* kRateFields[] = {"flops_per_second", "transcendentals_per_second",
                                        "default_bandwidth", "alternate_bandwidth",
                                        "copy_bandwidth"};
+
+// Why `value` is not a usable rate for field `key`, if it is not: rates
+// must be positive, finite and at most kMaxRate.
+std::optional<std::string> RateProblem(std::string_view key, double value) {
+  if (std::isfinite(value) && value > 0 && value <= kMaxRate) return std::nullopt;
+  return absl::StrFormat("\"%s\" must be a positive finite number <= %g (got %g)", key, kMaxRate,
+                         value);
+}
+
+// Fast memory slower than the default memory makes every placement in it a
+// loss; such a target is a typo, not a machine.
+std::optional<std::string> BandwidthOrderProblem(const Target& t) {
+  if (t.alternate_bandwidth >= t.default_bandwidth) return std::nullopt;
+  return absl::StrFormat(
+      "\"alternate_bandwidth\" (%g) must be >= \"default_bandwidth\" (%g): the fast memory "
+      "cannot be slower than the default memory",
+      t.alternate_bandwidth, t.default_bandwidth);
+}
 
 absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view path) {
   Json json;
@@ -125,6 +149,19 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
     // L, column C: "; keep only the reason.
     if (std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
     return LocatedError(path, LocationOfOffset(text, byte), what);
+  } catch (const Json::exception& e) {
+    // A number beyond double range ("number overflow parsing '1e400'"):
+    // point at the first occurrence of the quoted token.
+    const std::string what = e.what();
+    std::size_t at = 0;
+    const std::size_t open = what.find('\'');
+    const std::size_t close = open == std::string::npos ? open : what.find('\'', open + 1);
+    if (close != std::string::npos) {
+      at = text.find(what.substr(open + 1, close - open - 1));
+      if (at == std::string_view::npos) at = 0;
+    }
+    return LocatedError(path, LocationOfOffset(text, at),
+                        "number out of range (rates must be positive, finite and <= 1e18)");
   }
   if (!json.is_object()) {
     return LocatedError(path, LocationOfOffset(text, 0), "a target file must hold a JSON object");
@@ -155,10 +192,12 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
     const char* key = kRateFields[i];
     if (!json.contains(key)) return fail(key, absl::StrCat("missing field \"", key, "\""));
     const Json& v = json[key];
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() <= 0) {
-      return fail(key, absl::StrCat("\"", key, "\" must be a positive number"));
-    }
+    if (!v.is_number()) return fail(key, absl::StrCat("\"", key, "\" must be a number"));
     *rates[i] = v.get<double>();
+    if (std::optional<std::string> bad = RateProblem(key, *rates[i])) return fail(key, *bad);
+  }
+  if (std::optional<std::string> bad = BandwidthOrderProblem(t)) {
+    return fail("alternate_bandwidth", *bad);
   }
   for (const char* key : {"fast_memory_bytes", "alignment"}) {
     if (!json.contains(key)) return fail(key, absl::StrCat("missing field \"", key, "\""));
@@ -175,6 +214,21 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
 }
 
 }  // namespace
+
+absl::Status ValidateTarget(const Target& t) {
+  const double rates[] = {t.flops_per_second, t.transcendentals_per_second, t.default_bandwidth,
+                          t.alternate_bandwidth, t.copy_bandwidth};
+  auto error = [&](const std::string& what) {
+    return absl::InvalidArgumentError(absl::StrCat("error: target '", t.name, "': ", what));
+  };
+  for (std::size_t i = 0; i < std::size(kRateFields); ++i) {
+    if (std::optional<std::string> bad = RateProblem(kRateFields[i], rates[i])) return error(*bad);
+  }
+  if (std::optional<std::string> bad = BandwidthOrderProblem(t)) return error(*bad);
+  if (t.fast_memory_bytes < 0) return error("\"fast_memory_bytes\" must be >= 0");
+  if (t.alignment < 1) return error("\"alignment\" must be >= 1");
+  return absl::OkStatus();
+}
 
 const std::vector<Target>& BuiltinTargets() {
   static const std::vector<Target> presets = MakePresets();

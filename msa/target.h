@@ -13,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "ir/units.h"
 
@@ -33,10 +34,20 @@ struct Target {
 // The built-in presets, in listing order (name first).
 const std::vector<Target>& BuiltinTargets();
 
+// OK if `t` describes a usable machine: every rate and bandwidth positive,
+// finite and <= 1e18 (per second), alternate_bandwidth >= default_bandwidth
+// (fast memory is not slower), fast_memory_bytes >= 0, alignment >= 1.
+// Errors: InvalidArgument "error: target 'NAME': ..." naming the field. For
+// targets built in code or with overridden fields; ResolveTarget already
+// applies the same rules to files, with their location.
+absl::Status ValidateTarget(const Target& t);
+
 // A preset by name, or a JSON file (any argument containing '/' or ending in
 // ".json"). Errors: InvalidArgument naming the unknown preset (with the list)
-// or `path:line:col: error: ...` for a bad file (missing field, non-positive
-// rate, wrong type).
+// or `path:line:col: error: ...` naming the field for a bad file (missing
+// field, wrong type, unknown key, a rate that is not positive, finite and <=
+// 1e18, alternate_bandwidth < default_bandwidth, negative fast_memory_bytes,
+// alignment < 1).
 absl::StatusOr<Target> ResolveTarget(std::string_view name_or_path);
 
 }  // namespace memplan

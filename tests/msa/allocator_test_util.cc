@@ -85,6 +85,15 @@ std::int64_t MaxOutstanding(const MsaResult& result, CopyKind kind) {
     ++delta[c.start];
     --delta[c.done + 1];
   }
+  // The plan shows the cross-program prefetch as a prefetch over [start,
+  // start] of its buffer's first segment (driver/pools.h); it counts too.
+  if (kind == CopyKind::kPrefetch && result.cross_program_prefetch) {
+    const std::vector<Allocation>& segs = result.alternate[result.cross_program_prefetch->buffer];
+    if (!segs.empty()) {
+      ++delta[segs.front().start];
+      --delta[segs.front().start + 1];
+    }
+  }
   std::int64_t now = 0;
   std::int64_t most = 0;
   for (const auto& [t, d] : delta) {

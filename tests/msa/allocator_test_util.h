@@ -47,7 +47,8 @@ MsaResult Assign(const MsaFixture& f, const MsaOptions& options);
 // else the first problem found.
 std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const MsaResult& result);
 
-// Per copy kind, the most copies in flight at one step ([start, done] closed).
+// Per copy kind, the most copies in flight at one step ([start, done] closed),
+// the cross-program prefetch counting as a prefetch at its buffer's start.
 std::int64_t MaxOutstanding(const MsaResult& result, CopyKind kind);
 
 // "start-end@offset" for each alternate segment of `buffer`, e.g. {"0-2@0"}.

@@ -1,6 +1,7 @@
 // memplan never reports an assignment slower than using no fast memory: when
-// the reference algorithm's copies stall more than they save, reference mode
-// falls back to copy-free residency.
+// the kept plan's copies stall more than they save, it falls back to
+// copy-free residency; when even that is slower, to the empty assignment.
+// Both modes.
 #include <string>
 
 #include "gmock/gmock.h"
@@ -50,6 +51,39 @@ entry func @main(%x: f32[2], %w1: f32[2], %w2: f32[2], %w3: f32[2], %w4: f32[2])
   EXPECT_EQ(ref.mode, "reference");
   EXPECT_THAT(ref.variant, HasSubstr("copy-free"));
   EXPECT_THAT(ref.copies, IsEmpty());
+}
+
+// A fast memory slower than the default one (ResolveTarget rejects such a
+// target; code can still build one): every byte placed there loses, with or
+// without copies, so both modes fall back to the empty assignment.
+TEST(ReferenceGuardTest, SlowerFastMemoryFallsBackToTheEmptyAssignment) {
+  Target t = testing::TestTarget();
+  t.alternate_bandwidth = t.default_bandwidth / 4;
+  auto f = Load(R"(
+entry func @main(%x: f32[4]) {
+  %a = negate(%x) : f32[4]
+  %b = negate(%a) : f32[4]
+  %c = negate(%b) : f32[4]
+  %d = add(%c, %a) : f32[4]
+  return %d
+}
+)",
+                t);
+  for (MsaMode mode : {MsaMode::kReference, MsaMode::kDefault}) {
+    MsaOptions o = HarnessOptions();
+    o.mode = mode;
+    const MsaResult r = Assign(*f, o);
+    EXPECT_EQ(testing::CheckResult(*f, o, r), "");
+    EXPECT_EQ(r.mode, mode == MsaMode::kReference ? "reference" : "default");
+    EXPECT_THAT(r.variant, ::testing::StartsWith("empty"));
+    EXPECT_THAT(r.copies, IsEmpty());
+    EXPECT_FALSE(r.cross_program_prefetch.has_value());
+    for (BufferId b = 0; b < static_cast<BufferId>(r.alternate.size()); ++b) {
+      EXPECT_THAT(r.alternate[b], IsEmpty()) << b;
+    }
+    EXPECT_EQ(SimulateMsa(f->analysis, *f->cost, r).elapsed_s,
+              TimeAllDefault(f->analysis, *f->cost));
+  }
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 
 #include "gmock/gmock.h"
@@ -88,7 +89,79 @@ TEST_F(TargetFileTest, NonPositiveRatePointsAtItsKey) {
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
-            path + ":4:3: error: \"default_bandwidth\" must be a positive number");
+            path + ":4:3: error: \"default_bandwidth\" must be a positive finite number <= "
+                   "1e+18 (got 0)");
+}
+
+TEST_F(TargetFileTest, AbsurdRatesPointAtTheirKey) {
+  std::string text = kValid;
+  text.replace(text.find("4e12"), 4, "2e18");
+  std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":3:3: error: \"flops_per_second\" must be a positive finite number <= "
+                   "1e+18 (got 2e+18)");
+
+  text = kValid;
+  text.replace(text.find("1e11"), 4, "-1e11");
+  path = Write(text);
+  t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":3:29: error: \"transcendentals_per_second\" must be a positive finite "
+                   "number <= 1e+18 (got -1e+11)");
+
+  // Beyond double range: nlohmann refuses the number itself.
+  text = kValid;
+  text.replace(text.find("1.28e11"), 7, "1e400");
+  path = Write(text);
+  t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":4:55: error: number out of range (rates must be positive, finite and <= "
+                   "1e18)");
+}
+
+TEST_F(TargetFileTest, SlowerFastMemoryIsRejected) {
+  std::string text = kValid;
+  text.replace(text.find("1.28e11"), 7, "1e10");
+  const std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":4:32: error: \"alternate_bandwidth\" (1e+10) must be >= "
+                   "\"default_bandwidth\" (1.6e+10): the fast memory cannot be slower than "
+                   "the default memory");
+}
+
+TEST_F(TargetFileTest, NegativeFastMemoryIsRejected) {
+  std::string text = kValid;
+  text.replace(text.find("2097152"), 7, "-1");
+  const std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":5:29: error: \"fast_memory_bytes\" must be an integer >= 0");
+}
+
+TEST(TargetTest, ValidateTargetNamesTheField) {
+  for (const Target& preset : BuiltinTargets()) EXPECT_TRUE(ValidateTarget(preset).ok()) << preset.name;
+  Target t = BuiltinTargets().front();
+  t.copy_bandwidth = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"copy_bandwidth\" must be a positive finite number <= "
+            "1e+18 (got inf)");
+  t = BuiltinTargets().front();
+  t.alternate_bandwidth = 1e9;
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"alternate_bandwidth\" (1e+09) must be >= "
+            "\"default_bandwidth\" (8e+09): the fast memory cannot be slower than the default "
+            "memory");
+  t = BuiltinTargets().front();
+  t.fast_memory_bytes = -1;
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"fast_memory_bytes\" must be >= 0");
 }
 
 TEST_F(TargetFileTest, WrongTypeAndUnknownKey) {
