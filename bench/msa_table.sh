@@ -12,7 +12,8 @@
 #   MEMPLAN     memplan binary (default build/cli/memplan)
 #   MODELS_DIR  models (default ../shared/data/onnx/torchvision)
 #   SIZES       fast-memory sizes (default "256KiB 1MiB 4MiB 16MiB")
-# Prints the Markdown table and a tally; with --write, also replaces the text
+# Prints the Markdown table, a tally and the mean captured fraction per
+# fast-memory size for both modes; with --write, also replaces the text
 # between the `<!-- msa-table:begin -->` and `<!-- msa-table:end -->` lines of
 # the given file. Needs jq. Exits 1 if any run fails or breaks the bounds.
 set -euo pipefail
@@ -63,6 +64,7 @@ table="$tmp/table.md"
 } >"$table"
 
 rows=0 not_worse=0 better=0 bad=0
+declare -A sum_ref sum_def count
 targets=$("$MEMPLAN" targets | cut -d: -f1)
 for model in "$MODELS_DIR"/*.onnx; do
   name=$(basename "$model" .onnx)
@@ -78,6 +80,9 @@ for model in "$MODELS_DIR"/*.onnx; do
         bad=$((bad + 1))
       fi
       rows=$((rows + 1))
+      sum_ref[$size]=$(awk -v a="${sum_ref[$size]:-0}" -v b="$rc" 'BEGIN { print a + b }')
+      sum_def[$size]=$(awk -v a="${sum_def[$size]:-0}" -v b="$dc" 'BEGIN { print a + b }')
+      count[$size]=$(( ${count[$size]:-0} + 1 ))
       # Compare the simulated times, not the rounded fractions.
       if awk -v r="$re" -v d="$de" 'BEGIN { exit !(d <= r * (1 + 1e-12)) }'; then not_worse=$((not_worse + 1)); fi
       if awk -v r="$re" -v d="$de" 'BEGIN { exit !(d < r * (1 - 1e-9)) }'; then better=$((better + 1)); fi
@@ -89,6 +94,14 @@ done
   echo
   echo "$rows rows: default mode at least as fast as reference mode (simulated) on $not_worse," \
        "strictly faster on $better; $bad rows unverified or out of bounds."
+  echo
+  echo "| fast memory | mean captured, reference | mean captured, default |"
+  echo "|---|---:|---:|"
+  for size in $SIZES; do
+    [[ -n ${count[$size]:-} ]] || continue
+    awk -v s="$size" -v r="${sum_ref[$size]}" -v d="${sum_def[$size]}" -v n="${count[$size]}" \
+      'BEGIN { printf "| %s | %.3f | %.3f |\n", s, r / n, d / n }'
+  done
 } >>"$table"
 
 cat "$table"

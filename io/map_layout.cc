@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <utility>
@@ -131,8 +132,9 @@ bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& o
 }
 
 // Places line labels right-aligned above their lines (below when that would
-// leave the plot or meet an earlier label), shifting a label left past any
-// label it still overlaps.
+// leave the plot or meet an earlier label), stacked under an earlier label
+// they still meet while the plot has room, and otherwise shifted left past
+// any label they still overlap.
 void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
   std::stable_sort(lines.begin(), lines.end(),
                    [](const LineMark& a, const LineMark& b) { return a.y < b.y; });
@@ -141,14 +143,27 @@ void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
     line.label_x = plot.x + plot.w - 6;
     const double above = line.y - 4;
     const double below = line.y + kLabelHeight;
-    const auto clashes = [&](double label_y) {
+    // The lowest baseline among earlier labels within a label height of
+    // `label_y`, if any.
+    const auto clash = [&](double label_y) -> std::optional<double> {
+      std::optional<double> lowest;
       for (std::size_t k = 0; k < i; ++k) {
-        if (std::abs(lines[k].label_y - label_y) < kLabelHeight) return true;
+        if (std::abs(lines[k].label_y - label_y) < kLabelHeight) {
+          lowest = std::max(lowest.value_or(lines[k].label_y), lines[k].label_y);
+        }
       }
-      return false;
+      return lowest;
     };
     // Above the line unless that leaves the plot or meets a label placed before.
-    line.label_y = above - kLabelHeight + 2 < plot.y || clashes(above) ? below : above;
+    line.label_y = above - kLabelHeight + 2 < plot.y || clash(above) ? below : above;
+    // Close lines (e.g. a peak just under the capacity): stack the label
+    // under the one it meets, while the plot has room; text widths are only
+    // estimated, so stacking is safer than side by side.
+    while (std::optional<double> other = clash(line.label_y)) {
+      const double stacked = *other + kLabelHeight;
+      if (stacked > plot.y + plot.h - 2) break;
+      line.label_y = stacked;
+    }
     bool moved = true;
     while (moved) {
       moved = false;

@@ -104,12 +104,33 @@ TEST(LayoutMapTest, PeakAndBoundLinesKeepTheirLabelsApart) {
   EXPECT_EQ(peak.label, "transient peak 2 MiB (0.0 % over bound)");
   EXPECT_EQ(bound.style, LineMark::Style::kDashed);
   EXPECT_EQ(bound.label, "lower bound 2 MiB");
-  // Both lines sit on the plot's top edge: labels go below it, side by side.
+  // Both lines sit on the plot's top edge: labels go below it, stacked.
   EXPECT_DOUBLE_EQ(peak.y, 114);
   EXPECT_DOUBLE_EQ(bound.y, 114);
   EXPECT_DOUBLE_EQ(peak.label_y, 126);
   EXPECT_DOUBLE_EQ(peak.label_x, 1166);
-  EXPECT_LT(bound.label_x, peak.label_x - peak.label.size() * 6.0);
+  EXPECT_DOUBLE_EQ(bound.label_y, 138);
+  EXPECT_DOUBLE_EQ(bound.label_x, 1166);
+}
+
+TEST(LayoutMapTest, PeakCloseToCapacityStacksTheLabels) {
+  maptest::PlannedBuffers p = maptest::MsaPlan();
+  p.plan.spaces[1].peak = 1000 * kKiB;  // 24 KiB under the 1 MiB capacity
+  const Panel fast = LayoutMap(p.buffers, p.plan, MapOptions{}).panels[1];
+  ASSERT_EQ(fast.lines.size(), 2u);
+  const LineMark& capacity = fast.lines[0];
+  const LineMark& peak = fast.lines[1];
+  EXPECT_EQ(capacity.label, "capacity 1 MiB");
+  EXPECT_EQ(peak.label, "peak 1000 KiB");
+  // Axis top 1 MiB over 320 px: the capacity line is the plot's top edge,
+  // the peak line 24/1024 * 320 = 7.5 px lower. Neither label fits above
+  // its line; the capacity label goes below (12 px), the peak label under it.
+  EXPECT_DOUBLE_EQ(capacity.y, fast.plot.y);
+  EXPECT_DOUBLE_EQ(peak.y, fast.plot.y + 7.5);
+  EXPECT_DOUBLE_EQ(capacity.label_y, fast.plot.y + 12);
+  EXPECT_DOUBLE_EQ(peak.label_y, fast.plot.y + 24);
+  EXPECT_DOUBLE_EQ(capacity.label_x, fast.plot.x + fast.plot.w - 6);
+  EXPECT_DOUBLE_EQ(peak.label_x, fast.plot.x + fast.plot.w - 6);
 }
 
 TEST(LayoutMapTest, MarksBeyondTheBudgetMergeIntoCoverage) {
