@@ -80,4 +80,26 @@ std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items) {
   return result;
 }
 
+std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
+  std::vector<TimeStep> starts;
+  std::vector<TimeStep> ends;
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    starts.push_back(item.start);
+    ends.push_back(EndOf(item));
+  }
+  std::sort(starts.begin(), starts.end());
+  std::sort(ends.begin(), ends.end());
+  // Item i meets every j with start_j <= end_i except those with
+  // end_j < start_i (which also start before end_i); i itself is counted too.
+  // The first count depends only on end_i and the second only on start_i, so
+  // each can be summed over its own sorted list.
+  std::int64_t ordered = 0;
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    ordered += std::upper_bound(starts.begin(), starts.end(), ends[i]) - starts.begin();
+    ordered -= std::lower_bound(ends.begin(), ends.end(), starts[i]) - ends.begin();
+  }
+  return (ordered - static_cast<std::int64_t>(starts.size())) / 2;
+}
+
 }  // namespace memplan

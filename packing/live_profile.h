@@ -4,8 +4,10 @@
 // Example: a(10)[0,3] b(20)[1,6] c(40)[2,7]. Live bytes: t=0: 10, t=1: 30,
 // t=2..3: 70, t=4..6: 60, t=7: 40. MaxLiveBytes = 70; MaxLiveDuring gives
 // a: 70, b: 70, c: 70; for d(5)[7,9] it would be 45 (c and d at t=7).
+// IntersectingPairs of a, b, c, d is 4: ab, ac, bc and cd.
 #pragma once
 
+#include <cstdint>
 #include <vector>
 
 #include "ir/units.h"
@@ -16,5 +18,13 @@ namespace memplan {
 // For each item, the max over the times t of its live range of the bytes live
 // at t (items with size <= 0 count 0 bytes). O(n log n).
 std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items);
+
+// Number of unordered pairs of non-empty items whose closed live ranges
+// intersect. A global packer that looks at the placed chunks live during each
+// item's range (best fit, skyline) visits each such pair about once, so this
+// is the overlap work it does beyond O(n log n): about n * (items live at
+// once) on DNN schedules, n^2 / 2 when everything is live together.
+// O(n log n).
+std::int64_t IntersectingPairs(const std::vector<PackItem>& items);
 
 }  // namespace memplan

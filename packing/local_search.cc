@@ -1,10 +1,21 @@
 #include "packing/local_search.h"
 
+#include <algorithm>
+#include <limits>
+#include <string>
 #include <utility>
 
 #include "packing/pack_support.h"
 
 namespace memplan {
+namespace {
+
+constexpr std::int64_t kSearchWork = 30'000'000;
+constexpr std::int64_t kMaxSearchSteps = 500;
+constexpr std::int64_t kMinSearchSteps = 10;
+constexpr std::uint64_t kSearchSeed = 1;
+
+}  // namespace
 
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
                                                         std::vector<std::int32_t> priority,
@@ -30,6 +41,44 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
     if (current_peak < peak) best = LocalSearchResult{std::move(*offsets), current_peak};
   }
   return best;
+}
+
+std::int64_t LocalSearchSteps(std::int64_t n) {
+  if (n < 2) return 0;
+  const std::int64_t steps = std::min(kMaxSearchSteps, kSearchWork / (n * n));
+  return steps < kMinSearchSteps ? 0 : steps;
+}
+
+std::optional<PackResult> SearchSkyline(const SkylinePacker& packer,
+                                        std::vector<std::int32_t> priority, Bytes peak,
+                                        Bytes target) {
+  const std::int64_t steps = LocalSearchSteps(static_cast<std::int64_t>(priority.size()));
+  std::optional<LocalSearchResult> improved =
+      ImproveSkylinePriority(packer, std::move(priority), peak, target, steps, kSearchSeed);
+  if (!improved) return std::nullopt;
+  return MakePackResult(packer.items(), std::move(improved->offsets),
+                        std::string(kSkylineLocalSearchName));
+}
+
+PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, Bytes alignment) {
+  const SkylinePacker packer(items, alignment);
+  std::vector<std::int32_t> best_priority;
+  std::vector<Bytes> best_offsets;
+  Bytes best_peak = std::numeric_limits<Bytes>::max();
+  for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
+    std::vector<std::int32_t> priority = SortForSkyline(items, order);
+    std::vector<Bytes> offsets = *packer.Run(priority, std::numeric_limits<Bytes>::max());
+    const Bytes peak = PeakOf(items, offsets);
+    if (peak < best_peak) {
+      best_peak = peak;
+      best_priority = std::move(priority);
+      best_offsets = std::move(offsets);
+    }
+  }
+  std::optional<PackResult> searched =
+      SearchSkyline(packer, std::move(best_priority), best_peak, MaxLiveBytes(items));
+  if (searched) return *std::move(searched);
+  return MakePackResult(items, std::move(best_offsets), std::string(kSkylineLocalSearchName));
 }
 
 }  // namespace memplan

@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "ir/units.h"
@@ -39,5 +40,28 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
                                                         std::vector<std::int32_t> priority,
                                                         Bytes peak, Bytes target,
                                                         std::int64_t steps, std::uint64_t seed);
+
+// The packer and the portfolio's name for a searched skyline packing.
+inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-search";
+
+// The search budget for n items: about 3 x 10^7 item-pair visits in all (a
+// skyline re-pack of n items costs up to n^2 of them), at most 500 steps, and
+// none when that would be under 10 steps (above about 1,700 items).
+std::int64_t LocalSearchSteps(std::int64_t n);
+
+// The search as run by the portfolio: ImproveSkylinePriority from `priority`
+// (whose packing has peak `peak`) for LocalSearchSteps(n) steps with a fixed
+// seed, stopping at `target`; the result is named "skyline-local-search".
+std::optional<PackResult> SearchSkyline(const SkylinePacker& packer,
+                                        std::vector<std::int32_t> priority, Bytes peak,
+                                        Bytes target);
+
+// The skyline-local-search packer: the skyline-longest and skyline-area
+// packings, then SearchSkyline from the lower one (longest on ties) down to
+// the max-live lower bound. Named "skyline-local-search" even when the search
+// finds nothing lower (the result is then that skyline packing); when the
+// portfolio reports this name, this packer gives the same offsets. Cost: two
+// skyline runs plus the bounded search.
+PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, Bytes alignment);
 
 }  // namespace memplan

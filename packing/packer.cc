@@ -5,7 +5,10 @@
 #include "absl/status/status.h"
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
+#include "packing/local_search.h"
+#include "packing/online_best_fit.h"
 #include "packing/portfolio.h"
+#include "packing/skyline.h"
 
 namespace memplan {
 
@@ -14,11 +17,23 @@ std::string_view PackingAlgorithmName(PackingAlgorithm algorithm) {
     case PackingAlgorithm::kAuto:
       return "auto";
     case PackingAlgorithm::kBestFitSpatial:
-      return "best-fit-spatial";
+      return BestFitOrderName(BestFitOrder::kSpatial);
     case PackingAlgorithm::kBestFitTemporal:
-      return "best-fit-temporal";
+      return BestFitOrderName(BestFitOrder::kTemporal);
+    case PackingAlgorithm::kBestFitBusiest:
+      return BestFitOrderName(BestFitOrder::kBusiest);
+    case PackingAlgorithm::kBestFitStartTime:
+      return BestFitOrderName(BestFitOrder::kStartTime);
     case PackingAlgorithm::kInOrder:
       return "in-order";
+    case PackingAlgorithm::kSkylineLongest:
+      return SkylineOrderName(SkylineOrder::kLongestFirst);
+    case PackingAlgorithm::kSkylineArea:
+      return SkylineOrderName(SkylineOrder::kLargestArea);
+    case PackingAlgorithm::kSkylineLocalSearch:
+      return kSkylineLocalSearchName;
+    case PackingAlgorithm::kOnlineBestFit:
+      return "online-best-fit";
     case PackingAlgorithm::kNaive:
       return "naive";
   }
@@ -26,8 +41,11 @@ std::string_view PackingAlgorithmName(PackingAlgorithm algorithm) {
 }
 
 std::vector<PackingAlgorithm> AllPackingAlgorithms() {
-  return {PackingAlgorithm::kAuto, PackingAlgorithm::kBestFitSpatial,
-          PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kInOrder,
+  return {PackingAlgorithm::kAuto,           PackingAlgorithm::kBestFitSpatial,
+          PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kBestFitBusiest,
+          PackingAlgorithm::kBestFitStartTime, PackingAlgorithm::kInOrder,
+          PackingAlgorithm::kSkylineLongest, PackingAlgorithm::kSkylineArea,
+          PackingAlgorithm::kSkylineLocalSearch, PackingAlgorithm::kOnlineBestFit,
           PackingAlgorithm::kNaive};
 }
 
@@ -50,8 +68,20 @@ PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm, 
       return BestFitPack(items, BestFitOrder::kSpatial, alignment);
     case PackingAlgorithm::kBestFitTemporal:
       return BestFitPack(items, BestFitOrder::kTemporal, alignment);
+    case PackingAlgorithm::kBestFitBusiest:
+      return BestFitPack(items, BestFitOrder::kBusiest, alignment);
+    case PackingAlgorithm::kBestFitStartTime:
+      return BestFitPack(items, BestFitOrder::kStartTime, alignment);
     case PackingAlgorithm::kInOrder:
       return InOrderPack(items, alignment);
+    case PackingAlgorithm::kSkylineLongest:
+      return SkylinePack(items, SkylineOrder::kLongestFirst, alignment);
+    case PackingAlgorithm::kSkylineArea:
+      return SkylinePack(items, SkylineOrder::kLargestArea, alignment);
+    case PackingAlgorithm::kSkylineLocalSearch:
+      return SkylineLocalSearchPack(items, alignment);
+    case PackingAlgorithm::kOnlineBestFit:
+      return OnlineBestFitPack(items, alignment);
     case PackingAlgorithm::kNaive:
       return NaivePack(items, alignment);
   }

@@ -1,80 +1,133 @@
 #include "packing/portfolio.h"
 
-#include <algorithm>
-#include <cstdint>
+#include <cstddef>
 #include <limits>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
+#include "packing/live_profile.h"
 #include "packing/local_search.h"
+#include "packing/online_best_fit.h"
 #include "packing/pack_support.h"
 #include "packing/skyline.h"
 
 namespace memplan {
 namespace {
 
-// Local search budget: about kSearchWork item-pair visits in all (a skyline
-// re-pack of n items costs up to n^2 of them), at most kMaxSearchSteps steps,
-// skipped below kMinSearchSteps, where it would rarely pay off. With these
-// numbers a 450-item input gets 145 steps (a few tens of ms), a 150-item one
-// 500, and inputs above about 1,700 items none.
-constexpr std::int64_t kSearchWork = 30'000'000;
-constexpr std::int64_t kMaxSearchSteps = 500;
-constexpr std::int64_t kMinSearchSteps = 10;
-constexpr std::uint64_t kSearchSeed = 1;
-
-// Above this many items only the four heuristics that win most often on
-// large inputs run (spatial, temporal, start-time, skyline-longest), which
-// keeps 10^5 items near a second.
+// Above this many items only the first kLargeInputMembers global members are
+// candidates: on long sparse inputs their O(n log n) parts dominate, and
+// these four win most often there.
 constexpr std::size_t kLargeInput = 20'000;
+constexpr std::size_t kLargeInputMembers = 4;
 
-std::int64_t SearchSteps(std::int64_t n) {
-  if (n < 2) return 0;
-  const std::int64_t steps = std::min(kMaxSearchSteps, kSearchWork / (n * n));
-  return steps < kMinSearchSteps ? 0 : steps;
+// The global members, in the order they are given the pair budget. `rank` is
+// the position in the tie-break list (portfolio.h).
+enum class Member {
+  kSpatial,
+  kStartTime,
+  kSkylineLongest,
+  kTemporal,
+  kBusiest,
+  kInOrder,
+  kSkylineArea,
+};
+constexpr Member kByPriority[] = {Member::kSpatial,  Member::kStartTime, Member::kSkylineLongest,
+                                  Member::kTemporal, Member::kBusiest,   Member::kInOrder,
+                                  Member::kSkylineArea};
+
+int Rank(Member member) {
+  switch (member) {
+    case Member::kSpatial: return 0;
+    case Member::kTemporal: return 1;
+    case Member::kBusiest: return 2;
+    case Member::kStartTime: return 3;
+    case Member::kInOrder: return 4;
+    case Member::kSkylineLongest: return 5;
+    case Member::kSkylineArea: return 6;
+  }
+  return 0;
 }
+constexpr int kOnlineRank = 7;
+constexpr int kSearchRank = 8;
 
 }  // namespace
 
-PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
-  const bool large = items.size() > kLargeInput;
-  PackResult best = BestFitPack(items, BestFitOrder::kSpatial, alignment);
-  auto consider = [&](PackResult candidate) {
-    if (candidate.peak < best.peak) best = std::move(candidate);
-  };
-  consider(BestFitPack(items, BestFitOrder::kTemporal, alignment));
-  if (!large) consider(BestFitPack(items, BestFitOrder::kBusiest, alignment));
-  consider(BestFitPack(items, BestFitOrder::kStartTime, alignment));
-  if (!large) consider(InOrderPack(items, alignment));
+std::size_t PortfolioGlobalMembers(std::size_t n, std::int64_t pairs) {
+  std::size_t count = n > kLargeInput ? kLargeInputMembers : std::size(kByPriority);
+  if (pairs > 0) {
+    const std::int64_t affordable = kPairBudget / pairs;
+    if (affordable < static_cast<std::int64_t>(count)) count = static_cast<std::size_t>(affordable);
+  }
+  return count;
+}
 
-  const SkylinePacker skyline(items, alignment);
+PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
+  PackResult best = OnlineBestFitPack(items, alignment);
+  int best_rank = kOnlineRank;
+  auto consider = [&](PackResult candidate, int rank) {
+    if (candidate.peak < best.peak || (candidate.peak == best.peak && rank < best_rank)) {
+      best = std::move(candidate);
+      best_rank = rank;
+    }
+  };
+
+  const std::size_t members = PortfolioGlobalMembers(items.size(), IntersectingPairs(items));
+  std::optional<SkylinePacker> skyline;
   std::vector<std::int32_t> best_priority;
   Bytes best_skyline_peak = std::numeric_limits<Bytes>::max();
-  std::vector<SkylineOrder> skyline_orders = {SkylineOrder::kLongestFirst};
-  if (!large) skyline_orders.push_back(SkylineOrder::kLargestArea);
-  for (SkylineOrder order : skyline_orders) {
+  int skylines_run = 0;
+  // Runs one skyline order; keeps its priority list if it is the lowest so
+  // far (longest wins ties: it runs first), the start of the local search.
+  auto run_skyline = [&](SkylineOrder order) {
+    if (!skyline) skyline.emplace(items, alignment);
     std::vector<std::int32_t> priority = SortForSkyline(items, order);
-    PackResult result = MakePackResult(
-        items, *skyline.Run(priority, std::numeric_limits<Bytes>::max()),
-        std::string(SkylineOrderName(order)));
+    PackResult result =
+        MakePackResult(items, *skyline->Run(priority, std::numeric_limits<Bytes>::max()),
+                       std::string(SkylineOrderName(order)));
     if (result.peak < best_skyline_peak) {
       best_skyline_peak = result.peak;
       best_priority = std::move(priority);
     }
-    consider(std::move(result));
+    ++skylines_run;
+    return result;
+  };
+  for (std::size_t k = 0; k < members; ++k) {
+    const Member member = kByPriority[k];
+    switch (member) {
+      case Member::kSpatial:
+        consider(BestFitPack(items, BestFitOrder::kSpatial, alignment), Rank(member));
+        break;
+      case Member::kTemporal:
+        consider(BestFitPack(items, BestFitOrder::kTemporal, alignment), Rank(member));
+        break;
+      case Member::kBusiest:
+        consider(BestFitPack(items, BestFitOrder::kBusiest, alignment), Rank(member));
+        break;
+      case Member::kStartTime:
+        consider(BestFitPack(items, BestFitOrder::kStartTime, alignment), Rank(member));
+        break;
+      case Member::kInOrder:
+        consider(InOrderPack(items, alignment), Rank(member));
+        break;
+      case Member::kSkylineLongest:
+        consider(run_skyline(SkylineOrder::kLongestFirst), Rank(member));
+        break;
+      case Member::kSkylineArea:
+        consider(run_skyline(SkylineOrder::kLargestArea), Rank(member));
+        break;
+    }
   }
 
-  const std::int64_t n = static_cast<std::int64_t>(best_priority.size());
+  // Skyline-longest runs before skyline-area, so the search starts where
+  // SkylineLocalSearchPack's does and reproduces its offsets.
   const Bytes lower_bound = MaxLiveBytes(items);
-  if (best.peak <= lower_bound) return best;  // optimal already
-  std::optional<LocalSearchResult> improved =
-      ImproveSkylinePriority(skyline, std::move(best_priority), best_skyline_peak, lower_bound,
-                             SearchSteps(n), kSearchSeed);
-  if (improved) {
-    consider(MakePackResult(items, std::move(improved->offsets), "skyline-local-search"));
-  }
+  if (skylines_run < 2 || best.peak <= lower_bound) return best;
+  std::optional<PackResult> searched =
+      SearchSkyline(*skyline, std::move(best_priority), best_skyline_peak, lower_bound);
+  if (searched) consider(*std::move(searched), kSearchRank);
   return best;
 }
 

@@ -1,27 +1,54 @@
-// The kAuto packer: run a fixed list of cheap heuristics on the same items
-// and keep the lowest peak (XLA's ChooseBestHeapAlgorithm, packing.md §2.4,
-// with more orders), then try to improve on the best skyline packing by local
-// search when the input is small enough.
+// The kAuto packer: run several heuristics on the same items and keep the
+// lowest peak (XLA's ChooseBestHeapAlgorithm, packing.md §2.4, with more
+// orders), then try to improve on the best skyline packing by local search
+// when the input is small enough. docs/packing.md has the members' sources
+// and measured results.
 //
-// The list, in tie-break order (an earlier entry wins equal peaks):
+// Members, in tie-break order (an earlier entry wins equal peaks):
 // best-fit-spatial, best-fit-temporal, best-fit-busiest, best-fit-start-time,
-// in-order, skyline-longest, skyline-area, then skyline-local-search (only if
-// strictly lower). Each heuristic wins somewhere: spatial/temporal are XLA's
-// two orders, busiest and start-time win on real training traces, skyline on
-// MiniMalloc's hard instances and on long DNN-like inputs. Above 20,000 items
-// only spatial, temporal, start-time and skyline-longest run. Deterministic:
-// no clocks, a fixed seed for the search.
+// in-order, skyline-longest, skyline-area, online-best-fit, then
+// skyline-local-search (only if strictly lower). Each wins somewhere:
+// spatial/temporal are XLA's two orders, busiest and start-time win on real
+// training traces, skyline on MiniMalloc's hard instances and long DNN-like
+// inputs, online best fit on inputs too dense for the others.
+//
+// Which members run (the rule that keeps kAuto O(n log n) on dense inputs):
+// * online-best-fit always runs: O(n log n) whatever the overlap.
+// * The global members (best fit, in-order, skyline) each visit about
+//   p = IntersectingPairs(items) item pairs (live_profile.h), ~80 ns each:
+//   O(n^2) when everything is live at once. They run in the priority order
+//   spatial, start-time, skyline-longest, temporal, busiest, in-order,
+//   skyline-area while the pairs visited by all of them together stay within
+//   kPairBudget = 10^7 (under a second): all seven when p <= 1.4 x 10^6, none
+//   when p > 10^7 (e.g. 10^4 items all live at once).
+// * Above 20,000 items only the first four of them are candidates (their
+//   O(n log n) parts dominate there).
+// * The local search (local_search.h) runs only when both skyline members
+//   ran and the best peak is above the max-live lower bound; it is bounded
+//   by its own budget (none above about 1,700 items).
+// Deterministic: no clocks, a fixed seed for the search.
 #pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
 
 #include "ir/units.h"
 #include "packing/packer.h"
 
 namespace memplan {
 
-// Best of the portfolio; result.algorithm names the heuristic that won.
-// Cost: at most seven heuristic runs (each O(n log n + overlaps)) plus a local
-// search bounded to roughly 3 x 10^7 item-pair visits (at most 500 re-packs;
-// none above about 1,700 items).
+// Pair visits all global members together may spend (see above).
+inline constexpr std::int64_t kPairBudget = 10'000'000;
+
+// How many global members run for `n` items with `pairs` intersecting pairs
+// (the first that many of the priority order above).
+std::size_t PortfolioGlobalMembers(std::size_t n, std::int64_t pairs);
+
+// Best of the portfolio; result.algorithm names the member that won, and
+// Pack(items, that member, alignment) gives the same offsets. Cost:
+// O(n log n) plus at most about kPairBudget pair visits plus the bounded
+// local search.
 PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment);
 
 }  // namespace memplan

@@ -45,5 +45,22 @@ TEST(MaxLiveDuringTest, ZeroSizeItemGetsZero) {
   EXPECT_THAT(MaxLiveDuring({{0, 1, 0, 9}, {3, 1, 4, 4}}), ElementsAre(0, 3));
 }
 
+TEST(IntersectingPairsTest, HeaderExample) {
+  // ab, ac, bc (t=2..3) and cd (t=7); a and d never meet.
+  EXPECT_EQ(IntersectingPairs({{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {5, 1, 7, 9}}), 4);
+}
+
+TEST(IntersectingPairsTest, AllLiveIsEveryPair) {
+  const std::vector<PackItem> items(100, PackItem{8, 1, 3, 5});
+  EXPECT_EQ(IntersectingPairs(items), 4950);
+}
+
+TEST(IntersectingPairsTest, TouchingClosedRangesMeetAndEmptyItemsDoNot) {
+  EXPECT_EQ(IntersectingPairs({{5, 1, 0, 1}, {7, 1, 1, 2}}), 1);
+  EXPECT_EQ(IntersectingPairs({{5, 1, 0, 0}, {7, 1, 1, 2}}), 0);
+  EXPECT_EQ(IntersectingPairs({{0, 1, 0, 9}, {7, 1, 1, 2}, {3, 1, 2, 4}}), 1);
+  EXPECT_EQ(IntersectingPairs({}), 0);
+}
+
 }  // namespace
 }  // namespace memplan

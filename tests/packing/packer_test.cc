@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/packing/packing_test_support.h"
@@ -21,15 +22,17 @@ std::vector<PackItem> XlaExample() {
 
 TEST(PackerNamesTest, RoundTrip) {
   const std::vector<PackingAlgorithm> all = AllPackingAlgorithms();
-  ASSERT_EQ(all.size(), 5u);
+  ASSERT_EQ(all.size(), 11u);
   EXPECT_EQ(all.front(), PackingAlgorithm::kAuto);
   std::vector<std::string> names;
   for (PackingAlgorithm a : all) {
     names.emplace_back(PackingAlgorithmName(a));
     EXPECT_EQ(ParsePackingAlgorithm(PackingAlgorithmName(a)).value(), a);
   }
-  EXPECT_THAT(names, ElementsAre("auto", "best-fit-spatial", "best-fit-temporal", "in-order",
-                                 "naive"));
+  EXPECT_THAT(names, ElementsAre("auto", "best-fit-spatial", "best-fit-temporal",
+                                 "best-fit-busiest", "best-fit-start-time", "in-order",
+                                 "skyline-longest", "skyline-area", "skyline-local-search",
+                                 "online-best-fit", "naive"));
 }
 
 TEST(PackerNamesTest, UnknownNameIsInvalidArgument) {
@@ -49,6 +52,80 @@ TEST(PackTest, DispatchesToEachAlgorithm) {
               ElementsAre(0, 10, 30, 70, 100));
   EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kNaive).offsets,
               ElementsAre(0, 10, 30, 70, 100));
+}
+
+TEST(PackTest, EveryAlgorithmOnTheXlaExample) {
+  // Lower bound 140 (t=5..6). Busiest = spatial here (every item but a sees
+  // the 140 B peak; e, c, d, b, a). Skyline-area places e, a, c, d, b, each
+  // on the skyline (best-fit offsets differ, same peak). Start-time and
+  // online best fit stack a, b, c, d, e: a's hole is too small for d.
+  // skyline-local-search: both skylines reach the bound, no search step.
+  const std::vector<std::pair<PackingAlgorithm, Bytes>> expected = {
+      {PackingAlgorithm::kAuto, 140},           {PackingAlgorithm::kBestFitSpatial, 140},
+      {PackingAlgorithm::kBestFitTemporal, 140}, {PackingAlgorithm::kBestFitBusiest, 140},
+      {PackingAlgorithm::kBestFitStartTime, 150}, {PackingAlgorithm::kInOrder, 150},
+      {PackingAlgorithm::kSkylineLongest, 140},  {PackingAlgorithm::kSkylineArea, 140},
+      {PackingAlgorithm::kSkylineLocalSearch, 140}, {PackingAlgorithm::kOnlineBestFit, 150},
+      {PackingAlgorithm::kNaive, 150}};
+  ASSERT_EQ(expected.size(), AllPackingAlgorithms().size());
+  for (const auto& [algorithm, peak] : expected) {
+    const PackResult r = Pack(XlaExample(), algorithm);
+    EXPECT_EQ(CheckPacking(XlaExample(), r.offsets, r.peak, 1), "") << r.algorithm;
+    EXPECT_EQ(r.peak, peak) << r.algorithm;
+    if (algorithm != PackingAlgorithm::kAuto) {
+      EXPECT_EQ(r.algorithm, PackingAlgorithmName(algorithm));
+    }
+  }
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kBestFitBusiest).offsets,
+              ElementsAre(90, 120, 50, 90, 0));
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kBestFitStartTime).offsets,
+              ElementsAre(0, 10, 30, 70, 100));
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kSkylineLongest).offsets,
+              ElementsAre(60, 40, 0, 110, 60));
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kSkylineArea).offsets,
+              ElementsAre(0, 120, 50, 90, 0));
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kSkylineLocalSearch).offsets,
+              ElementsAre(60, 40, 0, 110, 60));
+  EXPECT_THAT(Pack(XlaExample(), PackingAlgorithm::kOnlineBestFit).offsets,
+              ElementsAre(0, 10, 30, 70, 100));
+}
+
+// Re-running auto's reported member by name gives auto's offsets.
+void ExpectAutoNameReproduces(const std::vector<PackItem>& items, Bytes alignment) {
+  const PackResult automatic = Pack(items, PackingAlgorithm::kAuto, alignment);
+  const absl::StatusOr<PackingAlgorithm> member = ParsePackingAlgorithm(automatic.algorithm);
+  ASSERT_TRUE(member.ok()) << automatic.algorithm;
+  const PackResult again = Pack(items, *member, alignment);
+  EXPECT_EQ(again.algorithm, automatic.algorithm);
+  EXPECT_EQ(again.offsets, automatic.offsets) << automatic.algorithm;
+}
+
+TEST(PackTest, AutoReportsAMemberThatReproducesItsOffsets) {
+  ExpectAutoNameReproduces(XlaExample(), 1);
+  for (std::uint64_t seed = 200; seed < 230; ++seed) {
+    ExpectAutoNameReproduces(RandomItems(120, 50, 1000, seed), Bytes{1} << (seed % 4));
+  }
+}
+
+TEST(PackTest, AutoOnDenseInputsRunsOnlyOnlineBestFit) {
+  // 5,000 items live at once: 12,497,500 pairs, over the budget. Every
+  // packing of them reaches the bound (the sum), so the reported name shows
+  // which members ran: with 4,000 items (7,998,000 pairs) spatial also runs
+  // and wins the tie.
+  for (const auto& [n, name] :
+       std::vector<std::pair<int, std::string>>{{5000, "online-best-fit"},
+                                                {4000, "best-fit-spatial"}}) {
+    std::vector<PackItem> items;
+    Bytes sum = 0;
+    for (int i = 0; i < n; ++i) {
+      items.push_back({1 + i % 7, 1, 0, 3});
+      sum += 1 + i % 7;
+    }
+    const PackResult r = Pack(items, PackingAlgorithm::kAuto);
+    EXPECT_EQ(r.peak, sum);
+    EXPECT_EQ(r.algorithm, name);
+    EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
+  }
 }
 
 TEST(PackTest, AutoKeepsTheFirstLowestPeak) {

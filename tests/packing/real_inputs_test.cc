@@ -68,6 +68,18 @@ TEST_P(ChallengingTest, AutoBeatsTheXlaOrders) {
   EXPECT_LE(static_cast<double>(r.peak), 1.2 * static_cast<double>(MaxLiveBytes(items)));
 }
 
+// The member auto reports (skyline-local-search on most of these) gives the
+// same offsets when selected by name, as `memplan plan --algorithm NAME` does.
+TEST_P(ChallengingTest, AutoNameReproducesItsOffsets) {
+  bool ok = false;
+  const auto items = LoadOrSkip(std::string("minimalloc/") + GetParam() + ".1048576.csv", ok);
+  if (!ok) GTEST_SKIP() << "shared data absent";
+  const PackResult automatic = Pack(items, PackingAlgorithm::kAuto);
+  const absl::StatusOr<PackingAlgorithm> member = ParsePackingAlgorithm(automatic.algorithm);
+  ASSERT_TRUE(member.ok()) << automatic.algorithm;
+  EXPECT_EQ(Pack(items, *member).offsets, automatic.offsets) << automatic.algorithm;
+}
+
 INSTANTIATE_TEST_SUITE_P(MiniMalloc, ChallengingTest, ::testing::Range('A', 'L'));
 
 }  // namespace
