@@ -221,9 +221,22 @@ class AliasBuilder {
     const auto constant = std::find_if(set.members.begin(), set.members.end(), is_constant);
     if (constant == set.members.end()) return absl::OkStatus();
     for (ValueId v : set.members) {
-      if (program_.values[v].alias == AliasKind::kTied) {
+      const Value& value = program_.values[v];
+      if (value.alias == AliasKind::kTied) {
         return Error(v, Name(v) + " writes in place into constant " + Name(*constant) +
                             " (constants are read-only)");
+      }
+      // A fresh (not view) result of a compute op overwrites the set's
+      // storage, e.g. a loop-carried value rewritten by the loop body whose
+      // init is a constant.
+      const bool computed = value.alias == AliasKind::kNone && value.defining_op != kNoId &&
+                            program_.ops[value.defining_op].kind == OpKind::kCompute;
+      if (computed && !is_constant(v)) {
+        return Error(v, Name(v) + " is written by " + program_.ops[value.defining_op].opcode +
+                            " but shares storage with constant " + Name(*constant) +
+                            " (constants are read-only); copy the constant first, e.g. %" +
+                            program_.values[*constant].name + "_copy = copy(" + Name(*constant) +
+                            "), and use the copy");
       }
     }
     return absl::OkStatus();

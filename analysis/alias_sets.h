@@ -54,6 +54,12 @@ struct AliasSets {
 //    lowest-id member disagreeing with the lowest-id pinned member %a);
 //  * "%r writes in place into constant %c (constants are read-only)" — a tied
 //    result in a set that has a constant-lifetime member (%c the lowest-id);
+//  * "%n is written by add but shares storage with constant %c (constants are
+//    read-only); copy the constant first, e.g. %c_copy = copy(%c), and use the
+//    copy" — in such a set, a member that a compute op writes (its result, not
+//    a view) and whose own lifetime is not constant, e.g. a while's
+//    loop-carried value whose init is a constant and which the body
+//    recomputes. Both errors are reported at the lowest-id offending member;
 //  * "conflicting aliasing: %a would sit at two byte offsets N bytes apart in
 //    one buffer" — joins place a value at two different offsets (e.g. a loop
 //    body returning a view of its own parameter at a nonzero offset).

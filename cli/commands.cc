@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <map>
@@ -34,6 +35,26 @@ int Fail(const absl::Status& status) {
   return ExitCodeFor(status);
 }
 
+// A usage error not tied to a file: `memplan: error: message` (exit 2).
+absl::Status UsageError(std::string_view message) {
+  return absl::InvalidArgumentError(fmt::format("memplan: error: {}", message));
+}
+
+bool Given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
+
+// Accepts a count: an integer in [0, 2^63 - 1].
+CLI::Validator Count() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        std::int64_t value = 0;
+        const char* end = text.data() + text.size();
+        const auto [stop, error] = std::from_chars(text.data(), end, value);
+        if (error == std::errc() && stop == end && value >= 0) return "";
+        return "expected an integer from 0 to 9223372036854775807, got '" + text + "'";
+      },
+      "N");
+}
+
 // Flags shared by verbs that read an input.
 struct InputFlags {
   std::string input;
@@ -42,9 +63,11 @@ struct InputFlags {
 };
 
 void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
-  cmd->add_option("INPUT", flags.input, "input: .mpir text IR, .csv lifetimes or .onnx model")
+  cmd->add_option("INPUT", flags.input,
+                  "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
       ->required();
-  cmd->add_option("--dim", flags.dims, "bind a symbolic ONNX dim, e.g. --dim batch=8 (repeatable)");
+  cmd->add_option("--dim", flags.dims,
+                  "ONNX: bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");
   cmd->add_flag("--no-alias", flags.no_alias,
                 "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
 }
@@ -67,19 +90,20 @@ absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
       }
     }
     if (!ok || used != value.size() || parsed <= 0) {
-      return absl::InvalidArgumentError("error: --dim expects NAME=POSITIVE_INTEGER, got '" +
-                                        binding + "'");
+      return UsageError(
+          fmt::format("--dim expects NAME=POSITIVE_INTEGER, got '{}'", binding));
     }
-    options.dims[name] = parsed;
+    if (auto [it, inserted] = options.dims.emplace(name, parsed); !inserted) {
+      return UsageError(fmt::format("--dim {} is given twice ({}={} and {}={})", name, name,
+                                    it->second, name, parsed));
+    }
   }
   return options;
 }
 
 absl::StatusOr<Bytes> SizeFlag(const std::string& flag, const std::string& text) {
   absl::StatusOr<Bytes> bytes = ParseByteSize(text);
-  if (!bytes.ok()) {
-    return absl::InvalidArgumentError("error: " + flag + ": " + std::string(bytes.status().message()));
-  }
+  if (!bytes.ok()) return UsageError(fmt::format("{}: {}", flag, std::string(bytes.status().message())));
   return bytes;
 }
 
@@ -96,6 +120,10 @@ struct MsaFlags {
   bool fifo = false;
   bool no_cross_program_prefetch = false;
   std::string emit_ir;
+  // Set by AddMsaFlags: which options were given.
+  const CLI::Option* fast_memory_option = nullptr;
+  const CLI::Option* target_option = nullptr;
+  std::vector<const CLI::Option*> knobs;  // apply only with fast memory
 };
 
 struct PlanFlags {
@@ -106,57 +134,76 @@ struct PlanFlags {
   std::string json, svg, html;
   bool quiet = false;
   MsaFlags msa;
+  const CLI::Option* capacity_option = nullptr;
 };
 
 void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   const std::string group = "Fast memory (memory space assignment)";
-  cmd->add_option("--fast-memory", flags.fast_memory,
-                  "fast (alternate) memory size, e.g. 2MiB; without --target the target is " +
-                      std::string(kDefaultTarget))
-      ->group(group);
-  cmd->add_option("--target", flags.target,
-                  "machine: a preset (memplan targets) or a JSON file; alone, plans its fast memory")
-      ->group(group);
-  cmd->add_option("--max-outstanding-prefetches", flags.max_outstanding_prefetches,
-                  "at most N prefetches in flight at one time step (default unlimited)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(group);
-  cmd->add_option("--max-outstanding-evictions", flags.max_outstanding_evictions,
-                  "at most N evictions in flight at one time step (default unlimited)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(group);
-  cmd->add_option("--picker", flags.picker,
-                  "prefetch interval picker: cost or instruction-count (default cost)")
-      ->group(group);
-  cmd->add_option("--msa-mode", flags.mode,
-                  "default (memplan's improvements, never slower) or reference (the XLA pass)")
-      ->group(group);
-  cmd->add_option("--max-repacks", flags.max_repacks,
-                  "repack fast memory up to N times when it runs out (default 0)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(group);
-  cmd->add_option("--while-trip-count", flags.trip_count,
-                  "iterations assumed per while loop without a trip_count (default 5)")
-      ->check(CLI::NonNegativeNumber)
-      ->group(group);
-  cmd->add_flag("--fifo-prefetches", flags.fifo, "prefetches complete in the order they start")
-      ->group(group);
-  cmd->add_flag("--no-cross-program-prefetch", flags.no_cross_program_prefetch,
-                "do not keep a weight parameter in fast memory across runs")
-      ->group(group);
+  flags.fast_memory_option =
+      cmd->add_option("--fast-memory", flags.fast_memory,
+                      "fast (alternate) memory size, e.g. 2MiB; without --target the target is " +
+                          std::string(kDefaultTarget))
+          ->group(group);
+  flags.target_option =
+      cmd->add_option("--target", flags.target,
+                      "machine: a preset (memplan targets) or a JSON file; alone, plans its fast "
+                      "memory")
+          ->group(group);
+  const auto knob = [&](CLI::Option* option) { flags.knobs.push_back(option->group(group)); };
+  knob(cmd->add_option("--max-outstanding-prefetches", flags.max_outstanding_prefetches,
+                       "at most N prefetches in flight at one time step (default unlimited)")
+           ->check(Count()));
+  knob(cmd->add_option("--max-outstanding-evictions", flags.max_outstanding_evictions,
+                       "at most N evictions in flight at one time step (default unlimited)")
+           ->check(Count()));
+  knob(cmd->add_option("--picker", flags.picker,
+                       "prefetch interval picker: cost or instruction-count (default cost)"));
+  knob(cmd->add_option("--msa-mode", flags.mode,
+                       "default (memplan's improvements, never slower) or reference (the XLA "
+                       "pass)"));
+  knob(cmd->add_option("--max-repacks", flags.max_repacks,
+                       "repack fast memory up to N times when it runs out (default 0)")
+           ->check(Count()));
+  knob(cmd->add_option("--while-trip-count", flags.trip_count,
+                       "iterations assumed per while loop without a trip_count (default 5)")
+           ->check(Count()));
+  knob(cmd->add_flag("--fifo-prefetches", flags.fifo,
+                     "prefetches complete in the order they start"));
+  knob(cmd->add_flag("--no-cross-program-prefetch", flags.no_cross_program_prefetch,
+                     "do not keep a weight parameter in fast memory across runs"));
+  // --emit-ir without fast memory gets its own message from RunPlanJob.
   cmd->add_option("--emit-ir", flags.emit_ir,
                   "write the schedule rewritten with copy-start/copy-done as text IR")
       ->group(group);
 }
 
 // The MSA job options, or nullopt when no fast memory is planned.
+// Errors: a knob without --fast-memory/--target (it would be ignored), an
+// empty --target, a bad size, picker or mode.
 absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags) {
-  if (flags.fast_memory.empty() && flags.target.empty()) return std::optional<MsaJobOptions>();
+  if (!Given(flags.fast_memory_option) && !Given(flags.target_option)) {
+    for (const CLI::Option* knob : flags.knobs) {
+      if (!Given(knob)) continue;
+      return UsageError(fmt::format(
+          "{} applies only when fast memory is planned (--fast-memory or --target)",
+          knob->get_name()));
+    }
+    return std::optional<MsaJobOptions>();
+  }
   MsaJobOptions options;
-  if (!flags.target.empty()) options.target = flags.target;
-  if (!flags.fast_memory.empty()) {
+  if (Given(flags.target_option)) {
+    if (flags.target.empty()) {
+      return UsageError("--target expects a preset name (memplan targets) or a JSON file");
+    }
+    options.target = flags.target;
+  }
+  if (Given(flags.fast_memory_option)) {
     absl::StatusOr<Bytes> bytes = SizeFlag("--fast-memory", flags.fast_memory);
     if (!bytes.ok()) return bytes.status();
+    if (*bytes > kMaxTotalBytes) {
+      return UsageError(fmt::format("--fast-memory {} is above the limit of 2^62 ({}) bytes",
+                                    *bytes, kMaxTotalBytes));
+    }
     options.fast_memory_bytes = *bytes;
   }
   if (flags.picker == "cost") {
@@ -164,16 +211,16 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
   } else if (flags.picker == "instruction-count") {
     options.msa.picker = PickerKind::kInstructionCount;
   } else {
-    return absl::InvalidArgumentError("error: --picker expects cost or instruction-count, got '" +
-                                      flags.picker + "'");
+    return UsageError(
+        fmt::format("--picker expects cost or instruction-count, got '{}'", flags.picker));
   }
   if (flags.mode == "default") {
     options.msa.mode = MsaMode::kDefault;
   } else if (flags.mode == "reference") {
     options.msa.mode = MsaMode::kReference;
   } else {
-    return absl::InvalidArgumentError("error: --msa-mode expects default or reference, got '" +
-                                      flags.mode + "'");
+    return UsageError(
+        fmt::format("--msa-mode expects default or reference, got '{}'", flags.mode));
   }
   options.msa.max_outstanding_prefetches = flags.max_outstanding_prefetches;
   options.msa.max_outstanding_evictions = flags.max_outstanding_evictions;
@@ -190,13 +237,17 @@ int RunPlan(const PlanFlags& flags) {
   if (!load.ok()) return Fail(load.status());
   options.load = *load;
   absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
-  if (!algorithm.ok()) return Fail(algorithm.status());
+  if (!algorithm.ok()) return Fail(UsageError(std::string(algorithm.status().message())));
   options.pools.algorithm = *algorithm;
   absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
   if (!alignment.ok()) return Fail(alignment.status());
-  if (*alignment < 1) return Fail(absl::InvalidArgumentError("error: --alignment must be at least 1"));
+  if (*alignment < 1 || *alignment > kMaxAlignment) {
+    return Fail(UsageError(fmt::format("--alignment {} is outside the supported range 1 to 2^32 "
+                                       "({})",
+                                       *alignment, kMaxAlignment)));
+  }
   options.pools.alignment = *alignment;
-  if (!flags.capacity.empty()) {
+  if (Given(flags.capacity_option)) {
     absl::StatusOr<Bytes> capacity = SizeFlag("--capacity", flags.capacity);
     if (!capacity.ok()) return Fail(capacity.status());
     options.pools.capacity = *capacity;
@@ -215,17 +266,53 @@ int RunPlan(const PlanFlags& flags) {
   return kExitOk;
 }
 
+// The load options for `verify`: those recorded in the plan, unless the plan
+// has none (then the flags). Flags that disagree with the record are an error.
+absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dims_given,
+                                              const std::optional<PlanInputOptions>& recorded,
+                                              const std::string& plan_path) {
+  if (!recorded) return flags;
+  const auto conflict = [&](std::string_view flag, std::string_view plan_has) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: {} disagrees with the plan, which was made with {}; drop the flag (verify "
+        "loads the input as the plan records)",
+        plan_path, flag, plan_has));
+  };
+  const auto dims_text = [](const std::map<std::string, std::int64_t>& dims) {
+    std::string text;
+    for (const auto& [name, value] : dims) text += fmt::format(" --dim {}={}", name, value);
+    return text.empty() ? std::string("no --dim") : text.substr(1);
+  };
+  if (!flags.alias && recorded->alias) return conflict("--no-alias", "aliasing on");
+  if (dims_given && flags.dims != recorded->dims) {
+    return conflict(dims_text(flags.dims), dims_text(recorded->dims));
+  }
+  LoadOptions options;
+  options.alias = recorded->alias;
+  options.dims = recorded->dims;
+  return options;
+}
+
 int RunVerify(const InputFlags& input_flags, const std::string& plan_path) {
-  absl::StatusOr<LoadOptions> load = ToLoadOptions(input_flags);
+  absl::StatusOr<LoadOptions> flags = ToLoadOptions(input_flags);
+  if (!flags.ok()) return Fail(flags.status());
+  absl::StatusOr<std::string> text = ReadFile(plan_path);
+  if (!text.ok()) return Fail(text.status());
+  absl::StatusOr<std::optional<PlanInputOptions>> recorded =
+      ReadPlanInputOptions(*text, plan_path);
+  if (!recorded.ok()) return Fail(recorded.status());
+  absl::StatusOr<LoadOptions> load =
+      VerifyLoadOptions(*flags, !input_flags.dims.empty(), *recorded, plan_path);
   if (!load.ok()) return Fail(load.status());
   absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
   if (!input.ok()) return Fail(input.status());
-  absl::StatusOr<std::string> text = ReadFile(plan_path);
-  if (!text.ok()) return Fail(text.status());
-  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers);
+  const std::string note =
+      *recorded ? "" : "the plan does not record how the input was loaded (--no-alias, --dim)";
+  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note);
   if (!plan.ok()) return Fail(plan.status());
+  if (absl::Status s = CheckInputLimits(*input, plan->alignment); !s.ok()) return Fail(s);
   if (absl::Status s = VerifyAgainst(input->buffers, *plan); !s.ok()) {
-    std::cerr << plan_path << ": verification failed: " << s.message() << "\n";
+    std::cerr << plan_path << ": error: verification failed: " << s.message() << "\n";
     return kExitPlanningFailure;
   }
   std::cout << plan_path << ": plan verified: " << input->buffers.buffers.size()
@@ -288,8 +375,9 @@ int RunCli(int argc, char** argv) {
   plan->add_option("--algorithm", plan_flags.algorithm,
                    "packing algorithm: " + AlgorithmChoices() + " (default auto)");
   plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
-  plan->add_option("--capacity", plan_flags.capacity,
-                   "default-memory capacity, e.g. 1048576, 512KiB, 1MiB (exit 1 if exceeded)");
+  plan_flags.capacity_option = plan->add_option(
+      "--capacity", plan_flags.capacity,
+      "default-memory capacity, e.g. 1048576, 512KiB, 1MiB (exit 1 if exceeded)");
   plan->add_option("--json", plan_flags.json, "write the plan as JSON (memplan.plan/1)");
   plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
   plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
@@ -309,12 +397,20 @@ int RunCli(int argc, char** argv) {
   CLI::App* targets = app.add_subcommand(
       "targets", "list the preset machines for --target (name first, then the key figures)");
 
+  // CLI11 would report an unknown verb as a missing one.
+  const auto is_verb = [&](const CLI::App* verb) { return verb->get_name() == argv[1]; };
+  if (argc > 1 && argv[1][0] != '-' && !is_verb(plan) && !is_verb(verify) && !is_verb(stats) &&
+      !is_verb(targets)) {
+    return Fail(UsageError(fmt::format(
+        "unknown command '{}' (expected plan, verify, stats or targets; see memplan --help)",
+        argv[1])));
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {
-    return app.exit(e);
+    return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n", e.what());
     return kExitBadInput;
   }
   if (plan->parsed()) return RunPlan(plan_flags);

@@ -1,16 +1,24 @@
 #include "driver/input.h"
 
+#include <algorithm>
+#include <cctype>
 #include <utility>
 
+#include "fmt/format.h"
 #include "io/csv_reader.h"
+#include "io/file_io.h"
 #include "io/onnx_importer.h"
+#include "ir/diagnostic.h"
 #include "ir/text_parser.h"
 
 namespace memplan {
 namespace {
 
-bool HasSuffix(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+bool HasSuffixIgnoringCase(const std::string& s, std::string_view suffix) {
+  if (s.size() < suffix.size()) return false;
+  return std::equal(suffix.begin(), suffix.end(), s.end() - suffix.size(), [](char a, char b) {
+    return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+  });
 }
 
 absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program) {
@@ -24,23 +32,58 @@ absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program) {
   return input;
 }
 
+// Reads `path` as text IR. A parse error of a file not named .mpir says why
+// the file was read as text IR: often it is in another format.
+absl::StatusOr<Program> ReadTextIr(const std::string& path) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<Program> program = ParseProgram(*text, path);
+  if (program.ok() || HasSuffixIgnoringCase(path, ".mpir")) return program;
+  return absl::InvalidArgumentError(
+      fmt::format("{} (read as memplan text IR because the file name does not end in .csv or "
+                  ".onnx)",
+                  std::string(program.status().message())));
+}
+
+const char* FormatName(InputFormat format) {
+  switch (format) {
+    case InputFormat::kLifetimeCsv: return "a lifetime CSV";
+    case InputFormat::kOnnx: return "an ONNX model";
+    case InputFormat::kTextIr: return "memplan text IR";
+  }
+  return "";
+}
+
+absl::Status CheckOnnxOnlyOptions(const std::string& path, InputFormat format,
+                                  const LoadOptions& options) {
+  if (format == InputFormat::kOnnx) return absl::OkStatus();
+  const char* flag = !options.alias ? "--no-alias" : !options.dims.empty() ? "--dim" : nullptr;
+  if (flag == nullptr) return absl::OkStatus();
+  return LocatedError(path, SourceLocation{},
+                      fmt::format("{} applies only to ONNX models; this input is read as {}",
+                                  flag, FormatName(format)));
+}
+
 }  // namespace
 
 InputFormat DetectFormat(const std::string& path) {
-  if (HasSuffix(path, ".csv")) return InputFormat::kLifetimeCsv;
-  if (HasSuffix(path, ".onnx")) return InputFormat::kOnnx;
+  if (HasSuffixIgnoringCase(path, ".csv")) return InputFormat::kLifetimeCsv;
+  if (HasSuffixIgnoringCase(path, ".onnx")) return InputFormat::kOnnx;
   return InputFormat::kTextIr;
 }
 
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options) {
-  switch (DetectFormat(path)) {
+  const InputFormat format = DetectFormat(path);
+  if (absl::Status s = CheckOnnxOnlyOptions(path, format, options); !s.ok()) return s;
+  absl::StatusOr<LoadedInput> input;
+  switch (format) {
     case InputFormat::kLifetimeCsv: {
       absl::StatusOr<BufferSet> buffers = ReadLifetimeCsvFile(path);
       if (!buffers.ok()) return buffers.status();
-      LoadedInput input;
-      input.format = InputFormat::kLifetimeCsv;
-      input.buffers = *std::move(buffers);
-      return input;
+      input.emplace();
+      input->format = InputFormat::kLifetimeCsv;
+      input->buffers = *std::move(buffers);
+      break;
     }
     case InputFormat::kOnnx: {
       OnnxImportOptions onnx_options;
@@ -48,15 +91,64 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       onnx_options.alias = options.alias;
       absl::StatusOr<Program> program = ImportOnnx(path, onnx_options);
       if (!program.ok()) return program.status();
-      return FromProgram(InputFormat::kOnnx, *std::move(program));
+      input = FromProgram(InputFormat::kOnnx, *std::move(program));
+      break;
     }
     case InputFormat::kTextIr: {
-      absl::StatusOr<Program> program = ParseProgramFile(path);
+      absl::StatusOr<Program> program = ReadTextIr(path);
       if (!program.ok()) return program.status();
-      return FromProgram(InputFormat::kTextIr, *std::move(program));
+      input = FromProgram(InputFormat::kTextIr, *std::move(program));
+      break;
     }
   }
-  return absl::InternalError("unreachable");
+  if (!input.ok()) return input.status();
+  if (absl::Status s = CheckInputLimits(*input, 1); !s.ok()) return s;
+  return input;
+}
+
+absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
+  const std::string& path = input.buffers.input;
+  if (alignment < 1 || alignment > kMaxAlignment) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("alignment {} is outside the supported range 1 to 2^32 "
+                                    "({})",
+                                    alignment, kMaxAlignment));
+  }
+  // Where a buffer is defined: its first value's location for program inputs.
+  const auto where = [&](const Buffer& b) {
+    if (input.program && !b.values.empty() && b.values[0] >= 0 &&
+        b.values[0] < static_cast<ValueId>(input.program->values.size())) {
+      return input.program->values[b.values[0]].loc;
+    }
+    return SourceLocation{};
+  };
+  // Compared by subtraction: total and each padded size stay far below
+  // int64's maximum, their sum might not.
+  Bytes total = 0;
+  for (const Buffer& b : input.buffers.buffers) {
+    if (b.alignment > kMaxAlignment) {
+      return LocatedError(path, where(b),
+                          fmt::format("buffer '{}' needs alignment {}, above the limit of 2^32 "
+                                      "({}) bytes",
+                                      b.name, b.alignment, kMaxAlignment));
+    }
+    if (b.size > kMaxTotalBytes) {
+      return LocatedError(path, where(b),
+                          fmt::format("buffer '{}' is {} bytes, above the limit of 2^62 ({}) "
+                                      "bytes per input",
+                                      b.name, b.size, kMaxTotalBytes));
+    }
+    const Bytes padded = b.size + std::max(b.alignment, alignment) - 1;
+    if (padded > kMaxTotalBytes - total) {
+      return LocatedError(
+          path, SourceLocation{},
+          fmt::format("the buffers total more than 2^62 ({}) bytes counting alignment padding "
+                      "(reached at buffer '{}'); memplan plans at most that much",
+                      kMaxTotalBytes, b.name));
+    }
+    total += padded;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace memplan

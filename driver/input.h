@@ -1,5 +1,6 @@
 // Loads any supported input into the packing problem (and, for programs, the
-// program and its analysis). The format is chosen by file extension:
+// program and its analysis). The format is chosen by the file name's
+// extension, compared case-insensitively:
 //   .csv   lifetime CSV (id,lower,upper,size[,alignment]; MiniMalloc style)
 //   .onnx  ONNX model (io/onnx_importer.h)
 //   other  memplan text IR (docs/ir.md), conventionally .mpir
@@ -30,11 +31,25 @@ struct LoadedInput {
   BufferSet buffers;
 };
 
-// Format implied by `path`'s extension.
+// Format implied by `path`'s extension (case-insensitive).
 InputFormat DetectFormat(const std::string& path);
 
-// Reads and analyses `path`. Errors: InvalidArgument `path:line:col: error: ...`
-// for unreadable or malformed input (exit code 2).
+// Reads and analyses `path`, then checks the input limits (CheckInputLimits
+// with alignment 1). Errors: InvalidArgument (exit code 2)
+//  * `path:line:col: error: ...` for unreadable or malformed input; when a
+//    file whose extension is not .mpir fails to parse as text IR, the message
+//    ends with a hint that the format was chosen from the extension;
+//  * `path: error: --no-alias ...` / `--dim ...` when `options` are not the
+//    defaults and the input is not ONNX (they would have no effect);
+//  * those of CheckInputLimits.
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
+
+// Checks `input` against the limits of ir/units.h (kMaxTotalBytes,
+// kMaxAlignment) when every offset must also be a multiple of `alignment`:
+// each buffer counts as its size plus alignment - 1 bytes of padding, the
+// alignment being the larger of the buffer's own and `alignment`. Errors: InvalidArgument
+// `path[:line:col]: error: ...` naming the alignment, the buffer (located at
+// its first value for program inputs) or the total that is too large.
+absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment);
 
 }  // namespace memplan

@@ -1,10 +1,12 @@
 #include "driver/plan_job.h"
 
 #include <filesystem>
+#include <iterator>
 #include <utility>
 #include <vector>
 
 #include "driver/summary.h"
+#include "fmt/format.h"
 #include "io/file_io.h"
 #include "io/html_map.h"
 #include "io/json_plan.h"
@@ -15,16 +17,77 @@
 namespace memplan {
 namespace {
 
-// Fails early (before any work) when an output's directory does not exist.
-absl::Status CheckOutputPath(const std::optional<std::string>& path) {
-  if (!path) return absl::OkStatus();
-  std::filesystem::path parent = std::filesystem::path(*path).parent_path();
+// Fails early (before any work) when an output's directory does not exist
+// or the output is a directory.
+absl::Status CheckOutputPath(const std::string& path) {
+  std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
     return absl::InvalidArgumentError(
-        *path + ": error: cannot write: directory '" + parent.string() + "' does not exist");
+        path + ": error: cannot write: directory '" + parent.string() + "' does not exist");
+  }
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(path + ": error: cannot write: Is a directory");
   }
   return absl::OkStatus();
+}
+
+// Whether `a` and `b` name the same file: the same existing file (also through
+// links), or the same canonical path for files yet to be written.
+bool SameFile(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
+    return std::filesystem::equivalent(a, b, ec);
+  }
+  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
+  if (ec) return a == b;
+  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
+  if (ec) return a == b;
+  return ca == cb;
+}
+
+// Output paths must exist as directories, and no output may overwrite the
+// input or another output.
+absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOptions& options) {
+  const std::pair<const char*, const std::optional<std::string>*> outputs[] = {
+      {"--json", &options.json_path},
+      {"--svg", &options.svg_path},
+      {"--html", &options.html_path},
+      {"--emit-ir", &options.emit_ir_path}};
+  for (size_t i = 0; i < std::size(outputs); ++i) {
+    const auto& [flag, path] = outputs[i];
+    if (!*path) continue;
+    if (absl::Status s = CheckOutputPath(**path); !s.ok()) return s;
+    if (SameFile(**path, input_path)) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: error: output path is the input file ({})", **path, flag));
+    }
+    for (size_t j = 0; j < i; ++j) {
+      const auto& [other_flag, other] = outputs[j];
+      if (*other && SameFile(**path, **other)) {
+        return absl::InvalidArgumentError(
+            fmt::format("{}: error: {} and {} name the same file", **path, other_flag, flag));
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+// A planning failure (capacity, rewrite, internal) located at the input:
+// `path: error: message`.
+absl::Status AtInput(const absl::Status& status, const std::string& input_path) {
+  return absl::Status(status.code(),
+                      fmt::format("{}: error: {}", input_path, std::string(status.message())));
+}
+
+// `status` in the CLI's error form: kept when it names a file (`path:
+// error: ...`), else `memplan: error: ...`.
+absl::Status AsUsageError(const absl::Status& status) {
+  const std::string text(status.message());
+  std::string_view message = text;
+  if (message.find(": error: ") != std::string_view::npos) return status;
+  if (message.starts_with("error: ")) message.remove_prefix(7);
+  return absl::Status(status.code(), fmt::format("memplan: error: {}", message));
 }
 
 }  // namespace
@@ -44,17 +107,15 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
 
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options) {
-  for (const auto* path :
-       {&options.json_path, &options.svg_path, &options.html_path, &options.emit_ir_path}) {
-    if (absl::Status s = CheckOutputPath(*path); !s.ok()) return s;
-  }
+  if (absl::Status s = CheckOutputPaths(input_path, options); !s.ok()) return s;
   if (options.emit_ir_path && !options.msa) {
     return absl::InvalidArgumentError(
-        "error: --emit-ir writes the schedule rewritten by memory space assignment; it needs "
-        "--fast-memory or --target");
+        "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment; it "
+        "needs --fast-memory or --target");
   }
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
+  if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
 
   PlanJobResult result;
   absl::StatusOr<Plan> plan;
@@ -68,19 +129,27 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     msa.rewrite = options.emit_ir_path.has_value();
     absl::StatusOr<MsaJobResult> job =
         RunMsaJob(*input->program, *input->analysis, msa, options.pools);
-    if (!job.ok()) return job.status();
+    if (!job.ok()) {
+      // Bad knobs and targets are usage errors (a target file's carry its
+      // path); failures to plan are located at the input.
+      if (job.status().code() == absl::StatusCode::kInvalidArgument) {
+        return AsUsageError(job.status());
+      }
+      return AtInput(job.status(), input_path);
+    }
     result.msa = *std::move(job);
     plan = result.msa->plan;
   } else {
     plan = PlanPools(input->buffers, options.pools);
   }
-  if (!plan.ok()) return plan.status();
+  if (!plan.ok()) return AtInput(plan.status(), input_path);
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   if (absl::Status s = VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit);
       !s.ok()) {
-    return absl::InternalError("internal error: the plan failed verification: " +
-                               std::string(s.message()));
+    return absl::InternalError(fmt::format(
+        "{}: error: internal error (a bug in memplan): the plan failed verification: {}",
+        input_path, std::string(s.message())));
   }
   plan->verified = true;
   if (result.msa) result.msa->plan.verified = true;
@@ -91,17 +160,28 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     plain.alias = false;
     absl::StatusOr<LoadedInput> unaliased = LoadInput(input_path, plain);
     if (!unaliased.ok()) return unaliased.status();
-    PoolPlanOptions unbounded = options.pools;
-    unbounded.capacity.reset();
-    absl::StatusOr<Plan> plain_plan = PlanPools(unaliased->buffers, unbounded);
-    if (!plain_plan.ok()) return plain_plan.status();
-    result.peak_without_alias = plain_plan->peak;
+    // Without aliasing there are more bytes; past the limits, no comparison.
+    if (CheckInputLimits(*unaliased, options.pools.alignment).ok()) {
+      PoolPlanOptions unbounded = options.pools;
+      unbounded.capacity.reset();
+      absl::StatusOr<Plan> plain_plan = PlanPools(unaliased->buffers, unbounded);
+      if (!plain_plan.ok()) return AtInput(plain_plan.status(), input_path);
+      result.peak_without_alias = plain_plan->peak;
+    }
   }
 
   std::vector<std::pair<std::string, std::string>> outputs;
   const Program* program = input->program ? &*input->program : nullptr;
   if (options.json_path) {
-    outputs.emplace_back(*options.json_path, WritePlanJson(*plan, input->buffers, program));
+    // `memplan verify` loads the input again with the recorded options.
+    PlanJsonExtras extras;
+    extras.input_options = PlanInputOptions{options.load.alias, options.load.dims};
+    if (result.msa) {
+      extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
+                                      result.msa->assignment.mode, result.msa->assignment.variant};
+    }
+    outputs.emplace_back(*options.json_path,
+                         WritePlanJson(*plan, input->buffers, program, extras));
   }
   MapOptions map_options;
   map_options.title = input_path;
@@ -113,9 +193,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, map_options));
   }
   if (options.emit_ir_path) outputs.emplace_back(*options.emit_ir_path, PrintProgram(*result.msa->rewritten));
-  for (const auto& [path, contents] : outputs) {
-    if (absl::Status s = WriteFileAtomically(path, contents); !s.ok()) return s;
-  }
+  if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(*input, *plan, result.peak_without_alias);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);

@@ -33,12 +33,19 @@ struct PlanJobResult {
   std::string summary;                     // FormatPlanSummary
 };
 
-// Runs the job on `input_path`. Errors: InvalidArgument for bad input, an
-// unwritable output path, --emit-ir without fast memory, or fast memory for
-// a CSV input (no program, no costs) (exit 2); ResourceExhausted when the plan
-// does not fit the capacity (exit 1); FailedPrecondition when the rewrite for
-// --emit-ir is impossible (exit 1); Internal when the plan fails verification
-// (a planner bug; never reported as a plan).
+// Runs the job on `input_path`. Every error message is one line in the
+// CLI's form: `path[:line:col]: error: ...`, or `memplan: error: ...` when no
+// file is concerned. Errors: InvalidArgument (exit 2) for bad input (LoadInput),
+// an input past the limits with `pools.alignment` (CheckInputLimits), an
+// output path whose directory does not exist, that is a directory, that is
+// the input or that another output also names, --emit-ir without fast memory,
+// fast memory for a CSV input (no program, no costs), or a bad target or MSA
+// knob; ResourceExhausted `input: error: ...` when the plan does not fit the
+// capacity (exit 1); FailedPrecondition when the rewrite for --emit-ir is
+// impossible (exit 1); Internal when the plan fails verification (a planner
+// bug; never reported as a plan). Nothing is written on any error. The JSON
+// records the load options (input_options) and, with fast memory, the
+// target, mode and winning variant.
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options);
 

@@ -80,10 +80,16 @@ std::string FormatStats(const LoadedInput& input) {
   LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
   LiveProfile transient =
       ComputeLiveProfile(set, [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; });
-  text += fmt::format("lower bound (max live, transient): {} at time {}\n",
-                      ExactAndHuman(transient.peak), transient.peak_time);
-  text += fmt::format("max live (all buffers): {} at time {}\n", ExactAndHuman(all.peak),
-                      all.peak_time);
+  const auto where = [](const LiveProfile& profile, std::int64_t buffers, const char* none) {
+    return buffers == 0 ? fmt::format("({})", none) : fmt::format("at time {}", profile.peak_time);
+  };
+  const std::int64_t transient_buffers =
+      by_lifetime[static_cast<size_t>(Lifetime::kTransient)].first;
+  const std::int64_t buffers = static_cast<std::int64_t>(set.buffers.size());
+  text += fmt::format("lower bound (max live, transient): {} {}\n", ExactAndHuman(transient.peak),
+                      where(transient, transient_buffers, "no transient buffers"));
+  text += fmt::format("max live (all buffers): {} {}\n", ExactAndHuman(all.peak),
+                      where(all, buffers, "no buffers"));
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
   // (the max within each band), drawn as bars.

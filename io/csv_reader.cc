@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -136,12 +137,27 @@ std::vector<Field> CsvParser::Split(const Line& line) const {
   return fields;
 }
 
+// The known column name (or "gaps") that `text` spells in another case,
+// e.g. "ID" -> "id"; empty when there is none.
+std::string_view OtherCaseOfColumn(std::string_view text) {
+  const auto same_ignoring_case = [&](std::string_view name) {
+    return name.size() == text.size() &&
+           std::equal(name.begin(), name.end(), text.begin(), [](char a, char b) {
+             return a == std::tolower(static_cast<unsigned char>(b));
+           });
+  };
+  if (same_ignoring_case("gaps")) return "gaps";
+  for (std::string_view name : kColumnNames) {
+    if (same_ignoring_case(name)) return name;
+  }
+  return {};
+}
+
 absl::Status CsvParser::ParseHeader(const Line& line) {
   std::vector<Field> fields = Split(line);
-  // A first line naming no known column is data: the header is missing.
+  // A first line naming no known column (in any case) is data: the header is missing.
   const bool names_a_column = std::any_of(fields.begin(), fields.end(), [](const Field& f) {
-    return f.text == "gaps" ||
-           std::find(kColumnNames.begin(), kColumnNames.end(), f.text) != kColumnNames.end();
+    return !OtherCaseOfColumn(f.text).empty();
   });
   if (!names_a_column) {
     return Error(line, 1,
@@ -157,6 +173,12 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
                    "column 'gaps' (MiniMalloc's gap lists) is not supported");
     }
     auto known = std::find(kColumnNames.begin(), kColumnNames.end(), f.text);
+    if (const std::string_view lower = OtherCaseOfColumn(f.text);
+        known == kColumnNames.end() && !lower.empty()) {
+      return Error(line, f.column,
+                   fmt::format("unknown column '{}' (column names are lower-case: '{}')",
+                               f.text, lower));
+    }
     if (known == kColumnNames.end()) {
       return Error(line, f.column,
                    fmt::format("unknown column '{}' (expected id, lower, upper, size and "
@@ -249,6 +271,16 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   }
   if (values[kAlignment] < 1) {
     return Error(line, fields[*index_[kAlignment]].column, "alignment must be at least 1");
+  }
+  if (values[kAlignment] > kMaxAlignment) {
+    return Error(line, fields[*index_[kAlignment]].column,
+                 fmt::format("alignment {} is above the limit of 2^32 ({})", values[kAlignment],
+                             kMaxAlignment));
+  }
+  if (values[kSize] > kMaxTotalBytes) {
+    return Error(line, fields[*index_[kSize]].column,
+                 fmt::format("size {} is above the limit of 2^62 ({}) bytes", values[kSize],
+                             kMaxTotalBytes));
   }
   Buffer b;
   b.name = std::string(id.text);

@@ -49,11 +49,11 @@ mode_t CurrentUmask() {
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return IoError(path, "cannot read", errno);
+  if (fd < 0) return IoError(path, "cannot read file", errno);
   FdCloser closer(fd);
   struct stat st;
-  if (::fstat(fd, &st) != 0) return IoError(path, "cannot read", errno);
-  if (S_ISDIR(st.st_mode)) return IoError(path, "cannot read", EISDIR);
+  if (::fstat(fd, &st) != 0) return IoError(path, "cannot read file", errno);
+  if (S_ISDIR(st.st_mode)) return IoError(path, "cannot read file", EISDIR);
   std::string contents;
   if (S_ISREG(st.st_mode) && st.st_size > 0) contents.reserve(static_cast<size_t>(st.st_size));
   std::vector<char> chunk(1 << 16);
@@ -61,7 +61,7 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n < 0) {
       if (errno == EINTR) continue;
-      return IoError(path, "cannot read", errno);
+      return IoError(path, "cannot read file", errno);
     }
     if (n == 0) break;
     contents.append(chunk.data(), static_cast<size_t>(n));
@@ -69,7 +69,11 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return contents;
 }
 
-absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+namespace {
+
+// Writes `contents` to a new temporary file beside `path`, flushed to disk;
+// returns the temporary's path. On error nothing is left behind.
+absl::StatusOr<std::string> WriteTemporary(const std::string& path, std::string_view contents) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -93,7 +97,40 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
   }
   if (::fsync(fd) != 0) return fail(errno);
   if (closer.Close() != 0) return fail(errno);
-  if (::rename(temp.c_str(), path.c_str()) != 0) return fail(errno);
+  return temp;
+}
+
+}  // namespace
+
+absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
+  return WriteFilesAtomically({{path, std::string(contents)}});
+}
+
+absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<std::string> temps;
+  const auto remove_temps = [&] {
+    for (const std::string& t : temps) ::unlink(t.c_str());
+  };
+  for (const auto& [path, contents] : files) {
+    struct stat st;
+    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      remove_temps();
+      return IoError(path, "cannot write", EISDIR);
+    }
+    absl::StatusOr<std::string> temp = WriteTemporary(path, contents);
+    if (!temp.ok()) {
+      remove_temps();
+      return temp.status();
+    }
+    temps.push_back(*std::move(temp));
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+      const int error = errno;
+      for (size_t j = i; j < temps.size(); ++j) ::unlink(temps[j].c_str());
+      return IoError(files[i].first, "cannot write", error);
+    }
+  }
   return absl::OkStatus();
 }
 

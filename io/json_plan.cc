@@ -54,10 +54,19 @@ Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* progr
   return j;
 }
 
-Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* program) {
+Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* program,
+                  const PlanJsonExtras& extras) {
   Json doc;
   doc["schema"] = std::string(kPlanSchema);
   doc["input"] = plan.input;
+  if (extras.input_options) {
+    Json dims = Json::object();
+    for (const auto& [name, value] : extras.input_options->dims) dims[name] = value;
+    Json options;
+    options["alias"] = extras.input_options->alias;
+    options["dims"] = std::move(dims);
+    doc["input_options"] = std::move(options);
+  }
   doc["algorithm"] = plan.algorithm;
   doc["time_steps"] = plan.time_steps;
   doc["lower_bound_bytes"] = plan.lower_bound;
@@ -114,6 +123,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
   if (plan.msa) {
     const MsaStats& m = *plan.msa;
     Json j;
+    if (extras.msa_setup) {
+      j["target"] = extras.msa_setup->target;
+      j["mode"] = extras.msa_setup->mode;
+      j["variant"] = extras.msa_setup->variant;
+    }
     j["estimated_time_s"] = m.estimated_time_s;
     j["time_all_default_s"] = m.time_all_default_s;
     j["time_all_fast_s"] = m.time_all_fast_s;
@@ -131,10 +145,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
 
 // A schema violation at a JSON pointer. Thrown only inside this file (the
 // reader is a deep nest of typed look-ups) and turned into a Status at the
-// boundary.
+// boundary. `mismatch`: the value is well-formed but disagrees with the input.
 struct SchemaError {
   std::string pointer;
   std::string message;
+  bool mismatch = false;
 };
 
 std::string Pointer(const std::string& parent, std::string_view key) {
@@ -171,6 +186,11 @@ std::int32_t AsInt32(const Json& value, const std::string& pointer) {
   return static_cast<std::int32_t>(v);
 }
 
+std::int64_t InRange(std::int64_t v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
+  if (v < lo || v > hi) throw SchemaError{pointer, fmt::format("{} is outside [{}, {}]", v, lo, hi)};
+  return v;
+}
+
 // Typed members of an object: reader.Int("offset") reads <pointer>/offset.
 class ObjectReader {
  public:
@@ -178,9 +198,20 @@ class ObjectReader {
     if (!value_.is_object()) WrongType(value_, pointer_.empty() ? "/" : pointer_, "an object");
   }
   const Json& Get(std::string_view key) const { return Member(value_, pointer_, key); }
+  bool Has(std::string_view key) const { return value_.contains(std::string(key)); }
   std::string Path(std::string_view key) const { return Pointer(pointer_, key); }
   std::int64_t Int(std::string_view key) const { return AsInt(Get(key), Path(key)); }
   std::int32_t Int32(std::string_view key) const { return AsInt32(Get(key), Path(key)); }
+  // An integer in [lo, hi].
+  std::int64_t IntIn(std::string_view key, std::int64_t lo, std::int64_t hi) const {
+    return InRange(Int(key), Path(key), lo, hi);
+  }
+  // A byte count, offset, time or count: [0, kMaxTotalBytes].
+  std::int64_t Amount(std::string_view key) const { return IntIn(key, 0, kMaxTotalBytes); }
+  // A memory space id: [0, int32 max].
+  std::int32_t Space(std::string_view key) const {
+    return static_cast<std::int32_t>(IntIn(key, 0, std::numeric_limits<std::int32_t>::max()));
+  }
   double Number(std::string_view key) const {
     const Json& v = Get(key);
     if (!v.is_number()) WrongType(v, Path(key), "a number");
@@ -210,22 +241,25 @@ class ObjectReader {
 SpaceInfo ReadSpace(const ObjectReader& r) {
   SpaceInfo s;
   s.name = r.String("name");
-  s.id = r.Int32("id");
+  s.id = r.Space("id");
   const Json& capacity = r.Get("capacity_bytes");
-  if (!capacity.is_null()) s.capacity = AsInt(capacity, r.Path("capacity_bytes"));
-  s.peak = r.Int("peak_bytes");
+  if (!capacity.is_null()) {
+    s.capacity = InRange(AsInt(capacity, r.Path("capacity_bytes")), r.Path("capacity_bytes"), 0,
+                         kMaxTotalBytes);
+  }
+  s.peak = r.Amount("peak_bytes");
   return s;
 }
 
 PoolInfo ReadPool(const ObjectReader& r) {
   PoolInfo p;
   p.name = r.String("name");
-  p.space = r.Int32("space");
-  p.offset = r.Int("offset_bytes");
-  p.size = r.Int("size_bytes");
-  p.lower_bound = r.Int("lower_bound_bytes");
-  p.buffers = r.Int("buffers");
-  p.total_bytes = r.Int("total_bytes");
+  p.space = r.Space("space");
+  p.offset = r.Amount("offset_bytes");
+  p.size = r.Amount("size_bytes");
+  p.lower_bound = r.Amount("lower_bound_bytes");
+  p.buffers = r.Amount("buffers");
+  p.total_bytes = r.Amount("total_bytes");
   return p;
 }
 
@@ -234,22 +268,26 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, Buf
   const Buffer& b = expected.buffers[id];
   const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
   if (const std::int64_t listed = r.Int("id"); listed != id) {
-    throw SchemaError{r.Path("id"), fmt::format("expected {} (buffers are listed by id), found {}",
-                                                id, listed)};
+    throw SchemaError{r.Path("id"),
+                      fmt::format("expected {} (buffers are listed by id), found {}", id, listed),
+                      true};
   }
   if (const std::string name = r.String("name"); name != b.name) {
-    throw SchemaError{r.Path("name"), fmt::format("'{}' differs from {}", name, what)};
+    throw SchemaError{r.Path("name"), fmt::format("'{}' differs from {}", name, what), true};
   }
   const std::pair<std::string_view, std::int64_t> figures[] = {
       {"size", b.size}, {"start", b.start}, {"end", b.end}};
   for (const auto& [key, want] : figures) {
     if (const std::int64_t got = r.Int(key); got != want) {
-      throw SchemaError{r.Path(key), fmt::format("{} differs from {}, which has {}", got, what, want)};
+      throw SchemaError{r.Path(key), fmt::format("{} differs from {}, which has {}", got, what, want),
+                        true};
     }
   }
   if (const std::string lifetime = r.String("lifetime"); lifetime != LifetimeName(b.lifetime)) {
-    throw SchemaError{r.Path("lifetime"), fmt::format("'{}' differs from {}, which is {}",
-                                                      lifetime, what, LifetimeName(b.lifetime))};
+    throw SchemaError{r.Path("lifetime"),
+                      fmt::format("'{}' differs from {}, which is {}", lifetime, what,
+                                  LifetimeName(b.lifetime)),
+                      true};
   }
   r.Array("values");
   BufferPlacement placement;
@@ -258,14 +296,15 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, Buf
   for (size_t k = 0; k < allocations.size(); ++k) {
     ObjectReader a(allocations[k], Pointer(r.Path("allocations"), k));
     placement.allocations.push_back(
-        Allocation{a.Int32("space"), a.Int("offset"), a.Int("start"), a.Int("end")});
+        Allocation{a.Space("space"), a.Amount("offset"), a.Amount("start"), a.Amount("end")});
   }
   return placement;
 }
 
-AsyncCopy ReadCopy(const ObjectReader& r) {
+AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
   AsyncCopy c;
-  c.buffer = r.Int32("buffer");
+  c.buffer = static_cast<BufferId>(
+      r.IntIn("buffer", 0, static_cast<std::int64_t>(expected.buffers.size()) - 1));
   const std::string kind = r.String("kind");
   if (kind == "prefetch") {
     c.kind = CopyKind::kPrefetch;
@@ -275,25 +314,46 @@ AsyncCopy ReadCopy(const ObjectReader& r) {
     throw SchemaError{r.Path("kind"),
                       fmt::format("expected \"prefetch\" or \"eviction\", found \"{}\"", kind)};
   }
-  c.from_space = r.Int32("from_space");
-  c.to_space = r.Int32("to_space");
-  c.start = r.Int("start");
-  c.done = r.Int("done");
-  c.bytes = r.Int("bytes");
+  c.from_space = r.Space("from_space");
+  c.to_space = r.Space("to_space");
+  c.start = r.Amount("start");
+  c.done = r.Amount("done");
+  c.bytes = r.Amount("bytes");
   return c;
 }
 
 MsaStats ReadMsa(const ObjectReader& r) {
+  // The setup is descriptive (nothing to verify) and absent from older plans.
+  for (std::string_view key : {"target", "mode", "variant"}) {
+    if (r.Has(key)) r.String(key);
+  }
   MsaStats m;
   m.estimated_time_s = r.Number("estimated_time_s");
   m.time_all_default_s = r.Number("time_all_default_s");
   m.time_all_fast_s = r.Number("time_all_fast_s");
-  m.prefetches = r.Int("prefetches");
-  m.evictions = r.Int("evictions");
-  m.prefetch_bytes = r.Int("prefetch_bytes");
-  m.eviction_bytes = r.Int("eviction_bytes");
-  m.max_outstanding_copies = r.Int("max_outstanding_copies");
+  m.prefetches = r.Amount("prefetches");
+  m.evictions = r.Amount("evictions");
+  m.prefetch_bytes = r.Amount("prefetch_bytes");
+  m.eviction_bytes = r.Amount("eviction_bytes");
+  m.max_outstanding_copies = r.Amount("max_outstanding_copies");
   return m;
+}
+
+std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
+  if (!doc.is_object()) WrongType(doc, "/", "an object");
+  if (!doc.contains("input_options")) return std::nullopt;
+  ObjectReader r(doc["input_options"], "/input_options");
+  PlanInputOptions options;
+  options.alias = r.Bool("alias");
+  const Json& dims = r.Get("dims");
+  if (!dims.is_object()) WrongType(dims, r.Path("dims"), "an object");
+  for (const auto& [name, value] : dims.items()) {
+    const std::string pointer = Pointer(r.Path("dims"), name);
+    const std::int64_t bound = AsInt(value, pointer);
+    if (bound < 1) throw SchemaError{pointer, fmt::format("must be at least 1, found {}", bound)};
+    options.dims[name] = bound;
+  }
+  return options;
 }
 
 Plan ReadDocument(const Json& doc, const BufferSet& expected) {
@@ -303,16 +363,19 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected) {
   }
   Plan plan;
   plan.input = top.String("input");
+  ReadInputOptions(doc);  // checked here; `memplan verify` reads them before the input
   plan.algorithm = top.String("algorithm");
-  plan.time_steps = top.Int("time_steps");
+  plan.time_steps = top.Amount("time_steps");
   if (plan.time_steps != expected.time_steps) {
-    throw SchemaError{"/time_steps", fmt::format("{} differs from the input, which has {}",
-                                                 plan.time_steps, expected.time_steps)};
+    throw SchemaError{"/time_steps",
+                      fmt::format("{} differs from the input, which has {}", plan.time_steps,
+                                  expected.time_steps),
+                      true};
   }
-  plan.lower_bound = top.Int("lower_bound_bytes");
-  plan.peak = top.Int("peak_bytes");
+  plan.lower_bound = top.Amount("lower_bound_bytes");
+  plan.peak = top.Amount("peak_bytes");
   plan.verified = top.Bool("verified");
-  plan.alignment = top.Int("alignment");
+  plan.alignment = top.IntIn("alignment", 1, kMaxAlignment);
   const Json& spaces = top.Array("spaces");
   for (size_t i = 0; i < spaces.size(); ++i) {
     plan.spaces.push_back(ReadSpace(ObjectReader(spaces[i], Pointer("/spaces", i))));
@@ -323,8 +386,10 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected) {
   }
   const Json& buffers = top.Array("buffers");
   if (buffers.size() != expected.buffers.size()) {
-    throw SchemaError{"/buffers", fmt::format("lists {} buffers but the input has {}",
-                                              buffers.size(), expected.buffers.size())};
+    throw SchemaError{"/buffers",
+                      fmt::format("lists {} buffers but the input has {}", buffers.size(),
+                                  expected.buffers.size()),
+                      true};
   }
   for (size_t i = 0; i < buffers.size(); ++i) {
     plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
@@ -332,7 +397,8 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected) {
   }
   const Json& copies = top.Array("async_copies");
   for (size_t i = 0; i < copies.size(); ++i) {
-    plan.copies.push_back(ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i))));
+    plan.copies.push_back(
+        ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i)), expected));
   }
   if (doc.contains("msa")) plan.msa = ReadMsa(ObjectReader(doc["msa"], "/msa"));
   return plan;
@@ -358,10 +424,38 @@ std::string ParseErrorText(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// Parses `text`, then runs `read` on the document; JSON and schema errors
+// become located InvalidArgument statuses (`mismatch_note` appended to
+// mismatches with the input).
+template <typename Result, typename Read>
+absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path,
+                                    std::string_view mismatch_note, Read read) {
+  Json doc;
+  try {
+    doc = Json::parse(text.begin(), text.end());
+  } catch (const Json::parse_error& e) {
+    // e.byte counts the bytes read, the offending one included.
+    return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
+                        ParseErrorText(e.what()));
+  }
+  try {
+    return read(doc);
+  } catch (const SchemaError& e) {
+    std::string message =
+        e.pointer.empty() ? e.message : fmt::format("{}: {}", e.pointer, e.message);
+    if (e.mismatch && !mismatch_note.empty()) message += fmt::format("; {}", mismatch_note);
+    return LocatedError(path, SourceLocation{}, message);
+  } catch (const Json::exception& e) {
+    // Every access above is type-checked first; this is a safety net.
+    return LocatedError(path, SourceLocation{}, e.what());
+  }
+}
+
 }  // namespace
 
-std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program) {
-  const Json doc = PlanDocument(plan, buffers, program);
+std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program,
+                          const PlanJsonExtras& extras) {
+  const Json doc = PlanDocument(plan, buffers, program, extras);
   std::string out = "{\n";
   bool first = true;
   for (const auto& [key, value] : doc.items()) {
@@ -382,25 +476,16 @@ std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Prog
   return out;
 }
 
+absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string_view text,
+                                                                     std::string_view path) {
+  return ParseAndRead<std::optional<PlanInputOptions>>(
+      text, path, "", [](const Json& doc) { return ReadInputOptions(doc); });
+}
+
 absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
-                                  const BufferSet& expected) {
-  Json doc;
-  try {
-    doc = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    // e.byte counts the bytes read, the offending one included.
-    return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
-                        ParseErrorText(e.what()));
-  }
-  try {
-    return ReadDocument(doc, expected);
-  } catch (const SchemaError& e) {
-    return LocatedError(path, SourceLocation{},
-                        e.pointer.empty() ? e.message : fmt::format("{}: {}", e.pointer, e.message));
-  } catch (const Json::exception& e) {
-    // Every access above is type-checked first; this is a safety net.
-    return LocatedError(path, SourceLocation{}, e.what());
-  }
+                                  const BufferSet& expected, std::string_view mismatch_note) {
+  return ParseAndRead<Plan>(text, path, mismatch_note,
+                            [&](const Json& doc) { return ReadDocument(doc, expected); });
 }
 
 }  // namespace memplan

@@ -35,7 +35,8 @@
 namespace memplan {
 
 struct OnnxImportOptions {
-  // Values for symbolic dims (dim_param), e.g. {"batch", 8}; unused names are ignored.
+  // Values for symbolic dims (dim_param), e.g. {"batch", 8}; naming a dim the
+  // model does not have is an error (InferOnnxShapes).
   std::map<std::string, std::int64_t> dims;
   // Reshape-like outputs become views and elementwise outputs may be tied
   // (written in place) to dying inputs.

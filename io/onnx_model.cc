@@ -24,7 +24,7 @@ constexpr std::string_view kControlFlowOps[] = {"If", "Loop", "Scan"};
 
 absl::StatusOr<std::string> ReadFileBytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return OnnxError(path, fmt::format("cannot open file: {}", std::strerror(errno)));
+  if (!in) return OnnxError(path, fmt::format("cannot read file: {}", std::strerror(errno)));
   std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (in.bad()) return OnnxError(path, fmt::format("cannot read file: {}", std::strerror(errno)));
   return bytes;

@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <exception>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -88,14 +89,17 @@ absl::StatusOr<Dims> StaticDims(const onnx::TypeProto& type, std::string_view te
 }
 
 // Replaces every dim_param named in `dims` by its value in the graph's
-// inputs, outputs and value_info. Returns whether any dim changed.
-bool BindDims(onnx::GraphProto& graph, const OnnxDimBindings& dims) {
+// inputs, outputs and value_info, adding every dim_param seen to `seen`.
+// Returns whether any dim changed.
+bool BindDims(onnx::GraphProto& graph, const OnnxDimBindings& dims,
+              std::set<std::string>& seen) {
   bool changed = false;
   auto bind = [&](onnx::ValueInfoProto& info) {
     if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape()) return;
     for (onnx::TensorShapeProto::Dimension& dim :
          *info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
       if (!dim.has_dim_param()) continue;
+      seen.insert(dim.dim_param());
       auto bound = dims.find(dim.dim_param());
       if (bound == dims.end()) continue;
       dim.set_dim_value(bound->second);
@@ -244,7 +248,8 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
                        fmt::format("dim '{}' is bound to {}; dims must be >= 0", name, value));
   }
   onnx::GraphProto& graph = *model.mutable_graph();
-  BindDims(graph, dims);
+  std::set<std::string> seen;  // every symbolic dim name of the model
+  BindDims(graph, dims, seen);
 
   std::unordered_set<std::string> initializers;
   std::unordered_map<std::string, IntTensor> values;
@@ -270,9 +275,20 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
     do {
       status = RunShapeInference(model, path);
     } while (status.ok() && FoldPass(graph, DefaultOpset(model), folded, values));
-  } while (status.ok() && BindDims(graph, dims));
+  } while (status.ok() && BindDims(graph, dims, seen));
   graph.mutable_node()->Swap(&original);
-  return status;
+  if (!status.ok()) return status;
+  // A binding naming no dim of the model is most likely a typo.
+  for (const auto& [name, value] : dims) {
+    if (seen.contains(name)) continue;
+    std::string names;
+    for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
+    return OnnxError(path, fmt::format("--dim {}={}: the model has no symbolic dim '{}' ({})", name,
+                                       value, name,
+                                       seen.empty() ? "it has none"
+                                                    : "its symbolic dims: " + names));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace memplan

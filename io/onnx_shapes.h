@@ -20,7 +20,7 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 
 // Fills `model`'s value_info (and graph outputs) with static shapes:
 //  1. every dim_param named in `dims` becomes that value in graph inputs,
-//     outputs and value_info (unused bindings are ignored);
+//     outputs and value_info;
 //  2. every graph input that is not an initializer must then be a tensor of
 //     a supported dtype with static dims (SizeOnnxTensor);
 //  3. ONNX shape inference (onnx::shape_inference::InferShapes, strict mode,
@@ -34,7 +34,9 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 //     applied, back to 3.
 // On return the model's nodes are the original ones. `model` must have
 // passed ReadOnnxModel. Errors (InvalidArgument `path: error: ...`): a
-// negative binding; a graph input failing SizeOnnxTensor (e.g. "tensor
+// negative binding; a binding naming no symbolic dim of the model (after
+// step 4; "--dim NAME=VALUE: the model has no symbolic dim 'NAME' (its
+// symbolic dims: ...)"); a graph input failing SizeOnnxTensor (e.g. "tensor
 // 'input' dim 0 'batch' is symbolic; bind it with --dim batch=VALUE"); a
 // shape inference failure (ONNX's message, which names the node) or crash.
 absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dims,

@@ -42,6 +42,12 @@ std::optional<Lifetime> ParseLifetime(std::string_view keyword);
 // True for lifetimes whose buffers are packed with reuse (transient, staging).
 bool IsReusable(Lifetime lifetime);
 
+// Limits memplan plans within, so that no offset, peak or sum of sizes comes
+// near int64 overflow: the buffers of one input total at most kMaxTotalBytes
+// counting alignment padding, and no alignment exceeds kMaxAlignment.
+inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 62;
+inline constexpr Bytes kMaxAlignment = Bytes{1} << 32;
+
 // Rounds `value` up to a multiple of `alignment` (alignment >= 1).
 inline Bytes AlignUp(Bytes value, Bytes alignment) {
   return alignment <= 1 ? value : (value + alignment - 1) / alignment * alignment;

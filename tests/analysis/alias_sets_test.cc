@@ -244,6 +244,57 @@ TEST(AliasSetsTest, InPlaceWriteIntoAnExplicitConstantParamIsAnError) {
                                        "(constants are read-only)"));
 }
 
+// The loop body recomputes the counter, whose initial value is a constant:
+// the loop would overwrite the constant's storage.
+TEST(AliasSetsTest, LoopRewritingAConstantInitIsAnError) {
+  const Program p = Parse(R"(entry func @main(%h0: 4) {
+  %zero = constant() : 4
+  %h, %i = while(%h0, %zero) : 4, 4 {cond = @c, body = @b}
+  return %h
+}
+func @c(%ch: 4, %ci: 4) {
+  %k = compare(%ci) : 1
+  return %k
+}
+func @b(%bh: 4, %bi: 4) {
+  %one = constant() : 4
+  %next = add(%bi, %one) : 4
+  return %bh, %next
+})");
+  ASSERT_NE(p.entry, kNoId);
+  EXPECT_EQ(ComputeAliasSets(p).status(),
+            absl::InvalidArgumentError(
+                "test.ir:12:3: error: %next is written by add but shares storage with constant "
+                "%zero (constants are read-only); copy the constant first, e.g. %zero_copy = "
+                "copy(%zero), and use the copy"));
+}
+
+// The fix: copy the constant and carry the copy; a constant carried through
+// unchanged (the body returns its parameter) stays allowed.
+TEST(AliasSetsTest, LoopCarryingACopyOrAnUnchangedConstantIsAllowed) {
+  const Program p = Parse(R"(entry func @main(%h0: 4, %w: 4 constant) {
+  %zero = constant() : 4
+  %i0 = copy(%zero) : 4
+  %h, %i, %w_out = while(%h0, %i0, %w) : 4, 4, 4 {cond = @c, body = @b}
+  return %h
+}
+func @c(%ch: 4, %ci: 4, %cw: 4) {
+  %k = compare(%ci) : 1
+  return %k
+}
+func @b(%bh: 4, %bi: 4, %bw: 4) {
+  %m = mul(%bh, %bw) : 4
+  %one = constant() : 4
+  %next = add(%bi, %one) : 4
+  return %m, %next, %bw
+})");
+  ASSERT_NE(p.entry, kNoId);
+  absl::StatusOr<AliasSets> sets = ComputeAliasSets(p);
+  ASSERT_TRUE(sets.ok()) << sets.status();
+  EXPECT_THAT(SetNames(p, *sets),
+              ElementsAre("h0,h,ch,bh,m", "w,w_out,cw,bw", "zero", "i0,i,ci,bi,next", "k", "one"));
+}
+
 TEST(AliasSetsTest, ViewOfAConstantIsAllowed) {
   const Program p = Parse(R"(
     entry func @main() {

@@ -57,7 +57,7 @@ TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
   EXPECT_THAT(text, HasSubstr("copy-start("));
   absl::StatusOr<Program> back = ParseProgram(text, ir);
   EXPECT_TRUE(back.ok()) << back.status();
-  EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"estimated_time_s\":"));
+  EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"target\":\"tpu-like\",\"mode\":\"reference\",\"variant\":\"reference\",\"estimated_time_s\":"));
   // The saved plan verifies.
   CliRun v = Memplan("verify " + kMlp + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
@@ -66,16 +66,16 @@ TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
 TEST(MsaCliTest, BadFastMemoryFlags) {
   CliRun r = Memplan("plan " + kMlp + " --fast-memory 1MiB --picker greedy");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: --picker expects cost or instruction-count, got 'greedy'\n");
+  EXPECT_EQ(r.err, "memplan: error: --picker expects cost or instruction-count, got 'greedy'\n");
   r = Memplan("plan " + kMlp + " --fast-memory 1MiB --msa-mode best");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "error: --msa-mode expects default or reference, got 'best'\n");
+  EXPECT_EQ(r.err, "memplan: error: --msa-mode expects default or reference, got 'best'\n");
   r = Memplan("plan " + kMlp + " --fast-memory lots");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, StartsWith("error: --fast-memory: invalid byte size 'lots'"));
+  EXPECT_THAT(r.err, StartsWith("memplan: error: --fast-memory: invalid byte size 'lots'"));
   r = Memplan("plan " + kMlp + " --target gpu9000");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, StartsWith("error: unknown target 'gpu9000'"));
+  EXPECT_THAT(r.err, StartsWith("memplan: error: unknown target 'gpu9000'"));
   r = Memplan("plan " + kMlp + " --fast-memory 1MiB --max-outstanding-prefetches -2");
   EXPECT_EQ(r.exit_code, 2);
   r = Memplan("plan " + kMlp + " --emit-ir " + ::testing::TempDir() + "/x.mpir");

@@ -94,6 +94,13 @@ TEST(CsvReaderTest, HeaderErrors) {
   EXPECT_EQ(Error("id,lower,upper,lower,size\n"),
             "t.csv:1:16: error: duplicate column 'lower' (also at column 4)");
   EXPECT_EQ(Error("id,lower,,upper,size\n"), "t.csv:1:10: error: empty column name");
+  // Column names are lower-case; another case gets a hint (and is no
+  // missing header).
+  EXPECT_EQ(Error("ID,Lower,UPPER,size\nb1,0,3,4\n"),
+            "t.csv:1:1: error: unknown column 'ID' (column names are lower-case: 'id')");
+  EXPECT_EQ(Error("id,lower,upper,size,Alignment\n"),
+            "t.csv:1:21: error: unknown column 'Alignment' (column names are lower-case: "
+            "'alignment')");
 }
 
 TEST(CsvReaderTest, FieldCount) {
@@ -122,10 +129,26 @@ TEST(CsvReaderTest, Numbers) {
             "t.csv:2:7: error: 'size' value '9223372036854775808' is too large (at most 2^63 - 1)");
 }
 
-TEST(CsvReaderTest, LargestValueIsAccepted) {
-  BufferSet set = Read("id,lower,upper,size\na,0,1,9223372036854775807\n");
+TEST(CsvReaderTest, LargestValuesAreAccepted) {
+  // Times may use all 63 bits; sizes and alignments stop at the limits of
+  // ir/units.h (2^62 and 2^32).
+  BufferSet set = Read(
+      "id,lower,upper,size,alignment\na,0,9223372036854775807,4611686018427387904,4294967296\n");
   ASSERT_EQ(set.buffers.size(), 1u);
-  EXPECT_EQ(set.buffers[0].size, INT64_MAX);
+  EXPECT_EQ(set.buffers[0].end, INT64_MAX - 1);
+  EXPECT_EQ(set.buffers[0].size, kMaxTotalBytes);
+  EXPECT_EQ(set.buffers[0].alignment, kMaxAlignment);
+}
+
+TEST(CsvReaderTest, SizeAndAlignmentLimits) {
+  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,9223372036854775807\n"),
+            "t.csv:2:7: error: size 9223372036854775807 is above the limit of 2^62 "
+            "(4611686018427387904) bytes");
+  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,4611686018427387905\n"),
+            "t.csv:2:7: error: size 4611686018427387905 is above the limit of 2^62 "
+            "(4611686018427387904) bytes");
+  EXPECT_EQ(Error("id,lower,upper,size,alignment\na,0,1,4,4294967297\n"),
+            "t.csv:2:9: error: alignment 4294967297 is above the limit of 2^32 (4294967296)");
 }
 
 TEST(CsvReaderTest, RangeAndAlignment) {
@@ -162,7 +185,7 @@ TEST(CsvReaderTest, BadBytes) {
 TEST(CsvReaderTest, MissingFile) {
   absl::StatusOr<BufferSet> set = ReadLifetimeCsvFile("/nonexistent/x.csv");
   EXPECT_EQ(set.status().message(),
-            "/nonexistent/x.csv: error: cannot read: No such file or directory");
+            "/nonexistent/x.csv: error: cannot read file: No such file or directory");
 }
 
 TEST(CsvReaderTest, ReadsTheSharedData) {

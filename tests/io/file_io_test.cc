@@ -46,13 +46,13 @@ TEST_F(FileIoTest, MissingFileIsAnError) {
   const std::string path = dir_ + "/missing.csv";
   absl::StatusOr<std::string> read = ReadFile(path);
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(read.status().message(), path + ": error: cannot read: No such file or directory");
+  EXPECT_EQ(read.status().message(), path + ": error: cannot read file: No such file or directory");
 }
 
 TEST_F(FileIoTest, DirectoryIsAnError) {
   absl::StatusOr<std::string> read = ReadFile(dir_);
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_EQ(read.status().message(), dir_ + ": error: cannot read: Is a directory");
+  EXPECT_EQ(read.status().message(), dir_ + ": error: cannot read file: Is a directory");
 }
 
 TEST_F(FileIoTest, ReplacesAnExistingFileAndLeavesNoTemporary) {

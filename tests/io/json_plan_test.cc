@@ -183,7 +183,8 @@ TEST(JsonPlanTest, SchemaAndShapeErrors) {
             }),
             "plan.json: error: /buffers/0/allocations/0/offset: integer out of range");
   EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][0]["allocations"][0]["space"] = 1LL << 40; }),
-            "plan.json: error: /buffers/0/allocations/0/space: integer out of range");
+            "plan.json: error: /buffers/0/allocations/0/space: 1099511627776 is outside [0, "
+            "2147483647]");
   EXPECT_EQ(ReadEdited([](Json& d) { d["async_copies"][0]["kind"] = "spill"; }),
             "plan.json: error: /async_copies/0/kind: expected \"prefetch\" or \"eviction\", "
             "found \"spill\"");

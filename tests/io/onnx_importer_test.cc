@@ -252,11 +252,17 @@ TEST(OnnxImporterTest, SymbolicDimNeedsBinding) {
             path + ": error: tensor 'x' dim 0 'batch' is symbolic; bind it with --dim batch=VALUE");
 
   OnnxImportOptions options;
-  options.dims = {{"batch", 8}, {"unused", 3}};
+  options.dims = {{"batch", 8}};
   absl::StatusOr<Program> p = ImportOnnx(path, options);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(ValueNamed(*p, "x").size, 8 * 4 * 4);
   EXPECT_EQ(ValueNamed(*p, "y").size, 8 * 4 * 4);
+
+  // A binding for a dim the model does not have is most likely a typo.
+  options.dims = {{"batch", 8}, {"unused", 3}};
+  EXPECT_EQ(ErrorOf(path, options),
+            path + ": error: --dim unused=3: the model has no symbolic dim 'unused' (its symbolic "
+                   "dims: batch)");
 
   options.dims = {{"batch", -1}};
   EXPECT_EQ(ErrorOf(path, options),
@@ -294,7 +300,7 @@ TEST(OnnxImporterTest, DataDependentDimCanBeBound) {
 
 TEST(OnnxImporterTest, MissingFile) {
   const std::string path = ::testing::TempDir() + "/does_not_exist.onnx";
-  EXPECT_EQ(ErrorOf(path), path + ": error: cannot open file: No such file or directory");
+  EXPECT_EQ(ErrorOf(path), path + ": error: cannot read file: No such file or directory");
 }
 
 std::string ReadBytes(const std::string& path) {
