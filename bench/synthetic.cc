@@ -32,6 +32,24 @@ class SplitMix64 {
 
 }  // namespace
 
+std::vector<PackItem> AllLiveItems(std::int64_t n, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<PackItem> items;
+  for (std::int64_t i = 0; i < n; ++i) items.push_back({rng.LogUniform(64, 1 << 20), 1, 0, 1});
+  return items;
+}
+
+std::vector<PackItem> RandomRowItems(std::int64_t n, std::uint64_t seed) {
+  SplitMix64 rng(seed);
+  std::vector<PackItem> items;
+  for (std::int64_t i = 0; i < n; ++i) {
+    const TimeStep start = static_cast<TimeStep>(rng.Next() % 1'000'000);
+    const TimeStep length = 1 + static_cast<TimeStep>(rng.Next() % 10'000);
+    items.push_back({rng.LogUniform(64, 1 << 20), 1, start, start + length - 1});
+  }
+  return items;
+}
+
 std::vector<PackItem> SyntheticItems(const SyntheticOptions& options) {
   const std::int64_t n = std::max<std::int64_t>(options.n, 0);
   const TimeStep last = std::max<std::int64_t>(n - 1, 0);

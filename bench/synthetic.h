@@ -25,6 +25,16 @@ struct SyntheticOptions {
 // `options.n` items; live ranges lie in [0, n - 1] (closed).
 std::vector<PackItem> SyntheticItems(const SyntheticOptions& options);
 
+// Dense inputs, the worst case for the global packers (same shapes as
+// bench/dense_inputs.py writes for timing the CLI, other random numbers).
+// All-live: `n` items live during [0, 1], sizes log-uniform in [64 B, 1 MiB];
+// every pair of items overlaps.
+std::vector<PackItem> AllLiveItems(std::int64_t n, std::uint64_t seed);
+// Random rows: starts uniform in [0, 10^6), lengths uniform in [1, 10^4],
+// sizes log-uniform in [64 B, 1 MiB]; about n / 100 items live at once
+// (10^5 items: about 5 x 10^7 intersecting pairs).
+std::vector<PackItem> RandomRowItems(std::int64_t n, std::uint64_t seed);
+
 // A DNN-like scheduled program of `options.n` ops in one entry computation:
 // op i reads the previous op's output, sometimes a second recent value and
 // now and then a skip connection from far back; every 8th op writes in place

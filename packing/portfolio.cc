@@ -34,8 +34,8 @@ enum class Member {
   kInOrder,
   kSkylineArea,
 };
-constexpr Member kByPriority[] = {Member::kSpatial,  Member::kStartTime, Member::kSkylineLongest,
-                                  Member::kTemporal, Member::kBusiest,   Member::kInOrder,
+constexpr Member kByPriority[] = {Member::kSpatial,   Member::kSkylineLongest, Member::kTemporal,
+                                  Member::kStartTime, Member::kBusiest,        Member::kInOrder,
                                   Member::kSkylineArea};
 
 int Rank(Member member) {
@@ -58,7 +58,8 @@ constexpr int kSearchRank = 8;
 std::size_t PortfolioGlobalMembers(std::size_t n, std::int64_t pairs) {
   std::size_t count = n > kLargeInput ? kLargeInputMembers : std::size(kByPriority);
   if (pairs > 0) {
-    const std::int64_t affordable = kPairBudget / pairs;
+    const std::int64_t budget = kPairBudget + kPairsPerItem * static_cast<std::int64_t>(n);
+    const std::int64_t affordable = budget / pairs;
     if (affordable < static_cast<std::int64_t>(count)) count = static_cast<std::size_t>(affordable);
   }
   return count;

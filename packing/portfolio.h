@@ -17,10 +17,15 @@
 // * The global members (best fit, in-order, skyline) each visit about
 //   p = IntersectingPairs(items) item pairs (live_profile.h), ~80 ns each:
 //   O(n^2) when everything is live at once. They run in the priority order
-//   spatial, start-time, skyline-longest, temporal, busiest, in-order,
+//   spatial, skyline-longest, temporal, start-time, busiest, in-order,
 //   skyline-area while the pairs visited by all of them together stay within
-//   kPairBudget = 10^7 (under a second): all seven when p <= 1.4 x 10^6, none
-//   when p > 10^7 (e.g. 10^4 items all live at once).
+//   kPairBudget + kPairsPerItem x n = 10^7 + 32 n: all seven when
+//   p <= (10^7 + 32 n) / 7, none above 10^7 + 32 n (e.g. 10^4 items all live
+//   at once: p = 5 x 10^7). The 10^7 is well under a second; the 32 n term
+//   keeps one or two members on long sparse programs (10^6 DNN-like ops:
+//   p = 27 n), where each member is O(n log n) with a small overlap factor.
+//   Start-time best fit is rarely ahead of online best fit (the same rule
+//   seen from the start of each buffer), hence its low priority.
 // * Above 20,000 items only the first four of them are candidates (their
 //   O(n log n) parts dominate there).
 // * The local search (local_search.h) runs only when both skyline members
@@ -38,8 +43,10 @@
 
 namespace memplan {
 
-// Pair visits all global members together may spend (see above).
+// Pair visits all global members together may spend: kPairBudget +
+// kPairsPerItem x n (see above).
 inline constexpr std::int64_t kPairBudget = 10'000'000;
+inline constexpr std::int64_t kPairsPerItem = 32;
 
 // How many global members run for `n` items with `pairs` intersecting pairs
 // (the first that many of the priority order above).

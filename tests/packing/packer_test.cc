@@ -108,10 +108,10 @@ TEST(PackTest, AutoReportsAMemberThatReproducesItsOffsets) {
 }
 
 TEST(PackTest, AutoOnDenseInputsRunsOnlyOnlineBestFit) {
-  // 5,000 items live at once: 12,497,500 pairs, over the budget. Every
-  // packing of them reaches the bound (the sum), so the reported name shows
-  // which members ran: with 4,000 items (7,998,000 pairs) spatial also runs
-  // and wins the tie.
+  // 5,000 items live at once: 12,497,500 pairs, over the budget (10^7 +
+  // 32 x 5,000). Every packing of them reaches the bound (the sum), so the
+  // reported name shows which members ran: with 4,000 items (7,998,000
+  // pairs) spatial also runs and wins the tie.
   for (const auto& [n, name] :
        std::vector<std::pair<int, std::string>>{{5000, "online-best-fit"},
                                                 {4000, "best-fit-spatial"}}) {

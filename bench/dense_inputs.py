@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes dense planning inputs for timing `memplan plan` (bench/packing_table.sh).
+
+  dense_inputs.py random N OUT.csv    N rows id,lower,upper,size: lower uniform
+                                      in [0, 10^6), length uniform in
+                                      [1, 10^4], size log-uniform in
+                                      [64 B, 1 MiB] (about 500 live at once)
+  dense_inputs.py all-live N OUT.csv  N rows all live during [0, 1)
+  dense_inputs.py ir N OUT.mpir       text IR: N ops produce values, then N
+                                      ops read them in reverse: N live at once
+
+Fixed seed: the same arguments always write the same file. The benchmarks
+generate the same shapes of input in C++ (bench/synthetic.h).
+"""
+import math
+import random
+import sys
+
+
+def write_random(n, out):
+    rng = random.Random(1)
+    out.write("id,lower,upper,size\n")
+    for i in range(n):
+        lower = rng.randrange(10**6)
+        length = rng.randint(1, 10**4)
+        size = int(math.exp(rng.uniform(math.log(64), math.log(1 << 20))))
+        out.write(f"{i},{lower},{lower + length},{size}\n")
+
+
+def write_all_live(n, out):
+    rng = random.Random(2)
+    out.write("id,lower,upper,size\n")
+    for i in range(n):
+        size = int(math.exp(rng.uniform(math.log(64), math.log(1 << 20))))
+        out.write(f"{i},0,1,{size}\n")
+
+
+def write_ir(n, out):
+    rng = random.Random(3)
+    out.write("program @all_live\n\nentry func @main() {\n")
+    for i in range(n):
+        size = int(math.exp(rng.uniform(math.log(64), math.log(1 << 20))))
+        out.write(f"  %v{i} = custom.produce() : u8[{size}]\n")
+    for i in reversed(range(n)):
+        out.write(f"  %c{i} = custom.consume(%v{i}) : u8[1]\n")
+    out.write("  return\n}\n")
+
+
+def main():
+    if len(sys.argv) != 4 or sys.argv[1] not in ("random", "all-live", "ir"):
+        sys.exit(__doc__)
+    kind, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+    writer = {"random": write_random, "all-live": write_all_live, "ir": write_ir}[kind]
+    with open(path, "w") as out:
+        writer(n, out)
+
+
+if __name__ == "__main__":
+    main()
