@@ -69,7 +69,9 @@ TEST(UsageErrorsTest, BadValuesOfMemplanFlags) {
                    "2^32 (4294967296)");
   ExpectUsageError("plan " + kBasic + " --algorithm nope",
                    "memplan: error: unknown packing algorithm 'nope' (expected one of: auto, "
-                   "best-fit-spatial, best-fit-temporal, in-order, naive)");
+                   "best-fit-spatial, best-fit-temporal, best-fit-busiest, best-fit-start-time, "
+                   "in-order, skyline-longest, skyline-area, skyline-local-search, "
+                   "online-best-fit, naive)");
   ExpectUsageError("plan " + kBasic + " --dim batch",
                    "memplan: error: --dim expects NAME=POSITIVE_INTEGER, got 'batch'");
   ExpectUsageError("plan " + kBasic + " --target ''",
