@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -18,6 +19,7 @@
 #include "io/file_io.h"
 #include "io/json_plan.h"
 #include "msa/target.h"
+#include "nlohmann/json.hpp"
 
 namespace memplan {
 namespace {
@@ -121,6 +123,7 @@ struct MsaFlags {
   bool no_cross_program_prefetch = false;
   std::string emit_ir;
   // Set by AddMsaFlags: which options were given.
+  const CLI::Option* emit_ir_option = nullptr;
   const CLI::Option* fast_memory_option = nullptr;
   const CLI::Option* target_option = nullptr;
   std::vector<const CLI::Option*> knobs;  // apply only with fast memory
@@ -135,6 +138,9 @@ struct PlanFlags {
   bool quiet = false;
   MsaFlags msa;
   const CLI::Option* capacity_option = nullptr;
+  const CLI::Option* json_option = nullptr;
+  const CLI::Option* svg_option = nullptr;
+  const CLI::Option* html_option = nullptr;
 };
 
 void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
@@ -172,9 +178,10 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_flag("--no-cross-program-prefetch", flags.no_cross_program_prefetch,
                      "do not keep a weight parameter in fast memory across runs"));
   // --emit-ir without fast memory gets its own message from RunPlanJob.
-  cmd->add_option("--emit-ir", flags.emit_ir,
-                  "write the schedule rewritten with copy-start/copy-done as text IR")
-      ->group(group);
+  flags.emit_ir_option =
+      cmd->add_option("--emit-ir", flags.emit_ir,
+                      "write the schedule rewritten with copy-start/copy-done as text IR")
+          ->group(group);
 }
 
 // The MSA job options, or nullopt when no fast memory is planned.
@@ -252,25 +259,52 @@ int RunPlan(const PlanFlags& flags) {
     if (!capacity.ok()) return Fail(capacity.status());
     options.pools.capacity = *capacity;
   }
-  if (!flags.json.empty()) options.json_path = flags.json;
-  if (!flags.svg.empty()) options.svg_path = flags.svg;
-  if (!flags.html.empty()) options.html_path = flags.html;
+  // Output paths: a file name each; only the JSON may go to standard output.
+  const std::tuple<const CLI::Option*, const std::string*, std::optional<std::string>*> outputs[] =
+      {{flags.json_option, &flags.json, &options.json_path},
+       {flags.svg_option, &flags.svg, &options.svg_path},
+       {flags.html_option, &flags.html, &options.html_path},
+       {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path}};
+  for (const auto& [option, text, path] : outputs) {
+    if (!Given(option)) continue;
+    if (text->empty()) return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (*text == kStdoutPath && option != flags.json_option) {
+      return Fail(UsageError(fmt::format(
+          "{} cannot write to standard output ('-'); only --json can", option->get_name())));
+    }
+    *path = *text;
+  }
   absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
   if (!msa.ok()) return Fail(msa.status());
   options.msa = *msa;
-  if (!flags.msa.emit_ir.empty()) options.emit_ir_path = flags.msa.emit_ir;
 
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
   if (!result.ok()) return Fail(result.status());
-  if (!flags.quiet) std::cout << result->summary;
+  // With --json -, standard output carries the JSON alone.
+  if (result->json_stdout) {
+    std::cout << *result->json_stdout;
+  } else if (!flags.quiet) {
+    std::cout << result->summary;
+  }
   return kExitOk;
 }
 
+// The input a plan records ("input"), or "" when it has none.
+std::string RecordedInput(const std::string& plan_text) {
+  const nlohmann::json doc = nlohmann::json::parse(plan_text, nullptr, false);
+  if (!doc.is_object() || !doc.contains("input") || !doc["input"].is_string()) return "";
+  return doc["input"].get<std::string>();
+}
+
 // The load options for `verify`: those recorded in the plan, unless the plan
-// has none (then the flags). Flags that disagree with the record are an error.
+// has none (then the flags). Flags that disagree with the record are an
+// error, and so is an input other than ONNX for a plan recording ONNX-only
+// options (--no-alias, --dim): the plan was made for another input.
 absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dims_given,
                                               const std::optional<PlanInputOptions>& recorded,
-                                              const std::string& plan_path) {
+                                              const std::string& plan_path,
+                                              const std::string& input_path,
+                                              const std::string& plan_text) {
   if (!recorded) return flags;
   const auto conflict = [&](std::string_view flag, std::string_view plan_has) {
     return absl::InvalidArgumentError(fmt::format(
@@ -283,6 +317,18 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
     for (const auto& [name, value] : dims) text += fmt::format(" --dim {}={}", name, value);
     return text.empty() ? std::string("no --dim") : text.substr(1);
   };
+  const InputFormat format = DetectFormat(input_path);
+  if (format != InputFormat::kOnnx && (!recorded->alias || !recorded->dims.empty())) {
+    std::string onnx_flags = recorded->alias ? "" : "--no-alias";
+    for (const auto& [name, value] : recorded->dims) {
+      onnx_flags += fmt::format("{}--dim {}={}", onnx_flags.empty() ? "" : " ", name, value);
+    }
+    const std::string made_for = RecordedInput(plan_text);
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: this plan was made for an ONNX model with {}{}, but the input given is {}",
+        plan_path, onnx_flags, made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
+        InputFormatName(format)));
+  }
   if (!flags.alias && recorded->alias) return conflict("--no-alias", "aliasing on");
   if (dims_given && flags.dims != recorded->dims) {
     return conflict(dims_text(flags.dims), dims_text(recorded->dims));
@@ -302,7 +348,8 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path) {
       ReadPlanInputOptions(*text, plan_path);
   if (!recorded.ok()) return Fail(recorded.status());
   absl::StatusOr<LoadOptions> load =
-      VerifyLoadOptions(*flags, !input_flags.dims.empty(), *recorded, plan_path);
+      VerifyLoadOptions(*flags, !input_flags.dims.empty(), *recorded, plan_path,
+                        input_flags.input, *text);
   if (!load.ok()) return Fail(load.status());
   absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
   if (!input.ok()) return Fail(input.status());
@@ -378,9 +425,14 @@ int RunCli(int argc, char** argv) {
   plan_flags.capacity_option = plan->add_option(
       "--capacity", plan_flags.capacity,
       "default-memory capacity, e.g. 1048576, 512KiB, 1MiB (exit 1 if exceeded)");
-  plan->add_option("--json", plan_flags.json, "write the plan as JSON (memplan.plan/1)");
-  plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
-  plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
+  plan_flags.json_option = plan->add_option(
+      "--json", plan_flags.json,
+      "write the plan as JSON (memplan.plan/1); - writes it to standard output instead of the "
+      "summary");
+  plan_flags.svg_option =
+      plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
+  plan_flags.html_option =
+      plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
   plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
   AddMsaFlags(plan, plan_flags.msa);
 

@@ -45,15 +45,6 @@ absl::StatusOr<Program> ReadTextIr(const std::string& path) {
                   std::string(program.status().message())));
 }
 
-const char* FormatName(InputFormat format) {
-  switch (format) {
-    case InputFormat::kLifetimeCsv: return "a lifetime CSV";
-    case InputFormat::kOnnx: return "an ONNX model";
-    case InputFormat::kTextIr: return "memplan text IR";
-  }
-  return "";
-}
-
 absl::Status CheckOnnxOnlyOptions(const std::string& path, InputFormat format,
                                   const LoadOptions& options) {
   if (format == InputFormat::kOnnx) return absl::OkStatus();
@@ -61,10 +52,19 @@ absl::Status CheckOnnxOnlyOptions(const std::string& path, InputFormat format,
   if (flag == nullptr) return absl::OkStatus();
   return LocatedError(path, SourceLocation{},
                       fmt::format("{} applies only to ONNX models; this input is read as {}",
-                                  flag, FormatName(format)));
+                                  flag, InputFormatName(format)));
 }
 
 }  // namespace
+
+const char* InputFormatName(InputFormat format) {
+  switch (format) {
+    case InputFormat::kLifetimeCsv: return "a lifetime CSV";
+    case InputFormat::kOnnx: return "an ONNX model";
+    case InputFormat::kTextIr: return "memplan text IR";
+  }
+  return "";
+}
 
 InputFormat DetectFormat(const std::string& path) {
   if (HasSuffixIgnoringCase(path, ".csv")) return InputFormat::kLifetimeCsv;
@@ -113,6 +113,11 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
                         fmt::format("alignment {} is outside the supported range 1 to 2^32 "
                                     "({})",
                                     alignment, kMaxAlignment));
+  }
+  if (input.buffers.time_steps > kMaxTimeSteps) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("the input spans {} time steps, above the limit of 2^62 ({})",
+                                    input.buffers.time_steps, kMaxTimeSteps));
   }
   // Where a buffer is defined: its first value's location for program inputs.
   const auto where = [&](const Buffer& b) {

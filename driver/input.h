@@ -31,6 +31,9 @@ struct LoadedInput {
   BufferSet buffers;
 };
 
+// "a lifetime CSV", "an ONNX model" or "memplan text IR", for messages.
+const char* InputFormatName(InputFormat format);
+
 // Format implied by `path`'s extension (case-insensitive).
 InputFormat DetectFormat(const std::string& path);
 
@@ -45,11 +48,13 @@ InputFormat DetectFormat(const std::string& path);
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 
 // Checks `input` against the limits of ir/units.h (kMaxTotalBytes,
-// kMaxAlignment) when every offset must also be a multiple of `alignment`:
+// kMaxAlignment, kMaxTimeSteps) when every offset must also be a multiple of `alignment`:
 // each buffer counts as its size plus alignment - 1 bytes of padding, the
 // alignment being the larger of the buffer's own and `alignment`. Errors: InvalidArgument
 // `path[:line:col]: error: ...` naming the alignment, the buffer (located at
-// its first value for program inputs) or the total that is too large.
+// its first value for program inputs), the total or the number of time steps
+// that is too large (CSV rows past the time limit are rejected by the CSV
+// reader, located at the upper field).
 absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment);
 
 }  // namespace memplan

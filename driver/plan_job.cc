@@ -33,15 +33,22 @@ absl::Status CheckOutputPath(const std::string& path) {
 }
 
 // Whether `a` and `b` name the same file: the same existing file (also through
-// links), or the same canonical path for files yet to be written.
+// links), or the same normalised absolute path for files yet to be written
+// (weakly_canonical leaves a relative path that does not exist as it is, so
+// the paths are made absolute first: ./a.json, sub/../a.json and a.json
+// match).
 bool SameFile(const std::string& a, const std::string& b) {
   std::error_code ec;
   if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
     return std::filesystem::equivalent(a, b, ec);
   }
-  const std::filesystem::path ca = std::filesystem::weakly_canonical(a, ec);
+  const auto normal = [&ec](const std::string& path) {
+    const std::filesystem::path absolute = std::filesystem::absolute(path, ec);
+    return ec ? absolute : std::filesystem::weakly_canonical(absolute, ec);
+  };
+  const std::filesystem::path ca = normal(a);
   if (ec) return a == b;
-  const std::filesystem::path cb = std::filesystem::weakly_canonical(b, ec);
+  const std::filesystem::path cb = normal(b);
   if (ec) return a == b;
   return ca == cb;
 }
@@ -56,7 +63,7 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--emit-ir", &options.emit_ir_path}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     const auto& [flag, path] = outputs[i];
-    if (!*path) continue;
+    if (!*path || **path == kStdoutPath) continue;
     if (absl::Status s = CheckOutputPath(**path); !s.ok()) return s;
     if (SameFile(**path, input_path)) {
       return absl::InvalidArgumentError(
@@ -64,7 +71,7 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
     }
     for (size_t j = 0; j < i; ++j) {
       const auto& [other_flag, other] = outputs[j];
-      if (*other && SameFile(**path, **other)) {
+      if (*other && **other != kStdoutPath && SameFile(**path, **other)) {
         return absl::InvalidArgumentError(
             fmt::format("{}: error: {} and {} name the same file", **path, other_flag, flag));
       }
@@ -180,8 +187,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant};
     }
-    outputs.emplace_back(*options.json_path,
-                         WritePlanJson(*plan, input->buffers, program, extras));
+    std::string json = WritePlanJson(*plan, input->buffers, program, extras);
+    if (*options.json_path == kStdoutPath) {
+      result.json_stdout = std::move(json);
+    } else {
+      outputs.emplace_back(*options.json_path, std::move(json));
+    }
   }
   MapOptions map_options;
   map_options.title = input_path;

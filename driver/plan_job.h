@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "driver/input.h"
@@ -15,10 +16,13 @@
 
 namespace memplan {
 
+// As an output path: standard output (only for the JSON plan).
+inline constexpr std::string_view kStdoutPath = "-";
+
 struct PlanJobOptions {
   LoadOptions load;
   PoolPlanOptions pools;
-  std::optional<std::string> json_path;
+  std::optional<std::string> json_path;    // kStdoutPath: into PlanJobResult::json_stdout
   std::optional<std::string> svg_path;
   std::optional<std::string> html_path;
   std::optional<MsaJobOptions> msa;        // plan fast memory too
@@ -31,6 +35,7 @@ struct PlanJobResult {
   std::optional<Bytes> peak_without_alias; // ONNX input with aliasing on
   std::optional<MsaJobResult> msa;         // when fast memory was planned
   std::string summary;                     // FormatPlanSummary
+  std::optional<std::string> json_stdout;  // the JSON plan when json_path is kStdoutPath
 };
 
 // Runs the job on `input_path`. Every error message is one line in the
@@ -45,7 +50,10 @@ struct PlanJobResult {
 // impossible (exit 1); Internal when the plan fails verification (a planner
 // bug; never reported as a plan). Nothing is written on any error. The JSON
 // records the load options (input_options) and, with fast memory, the
-// target, mode and winning variant.
+// target, mode and winning variant. A json_path of kStdoutPath ("-") is not
+// written: the JSON is returned in json_stdout, for the caller to print once
+// every file is written. Outputs follow symbolic links and write special files
+// (/dev/null, FIFOs) directly (io/file_io.h).
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options);
 

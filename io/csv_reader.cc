@@ -269,6 +269,11 @@ absl::Status CsvParser::ParseRow(const Line& line) {
                  fmt::format("upper {} must be greater than lower {}", values[kUpper],
                              values[kLower]));
   }
+  if (values[kUpper] > kMaxTimeSteps) {
+    return Error(line, fields[*index_[kUpper]].column,
+                 fmt::format("upper {} is above the limit of 2^62 ({}) time steps",
+                             values[kUpper], kMaxTimeSteps));
+  }
   if (values[kAlignment] < 1) {
     return Error(line, fields[*index_[kAlignment]].column, "alignment must be at least 1");
   }

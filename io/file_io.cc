@@ -72,18 +72,20 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 namespace {
 
 // Writes `contents` to a new temporary file beside `path`, flushed to disk;
-// returns the temporary's path. On error nothing is left behind.
-absl::StatusOr<std::string> WriteTemporary(const std::string& path, std::string_view contents) {
+// returns the temporary's path. Errors name `shown` (the path as given). On
+// error nothing is left behind.
+absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::string& path,
+                                           std::string_view contents) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
   std::string temp = dir + "." + base + ".tmp.XXXXXX";
   const int fd = ::mkstemp(temp.data());
-  if (fd < 0) return IoError(path, "cannot write", errno);
+  if (fd < 0) return IoError(shown, "cannot write", errno);
   FdCloser closer(fd);
   auto fail = [&](int error) {
     ::unlink(temp.c_str());
-    return IoError(path, "cannot write", error);
+    return IoError(shown, "cannot write", error);
   };
   if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) return fail(errno);
   size_t written = 0;
@@ -100,6 +102,49 @@ absl::StatusOr<std::string> WriteTemporary(const std::string& path, std::string_
   return temp;
 }
 
+// Follows `path` through symbolic links (relative targets are relative to
+// the link's directory) to the path that names no link: the file to write.
+// A dangling link yields its target, which the write then creates.
+absl::StatusOr<std::string> FollowLinks(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {  // 40: Linux's own limit (ELOOP)
+    struct stat st;
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096) + 1, '\0');
+    const ssize_t n = ::readlink(current.c_str(), target.data(), target.size());
+    if (n < 0) return IoError(path, "cannot write", errno);
+    target.resize(static_cast<size_t>(n));
+    const size_t slash = current.rfind('/');
+    if (target.starts_with('/') || slash == std::string::npos) {
+      current = target;
+    } else {
+      current = current.substr(0, slash + 1) + target;
+    }
+  }
+  return IoError(path, "cannot write", ELOOP);
+}
+
+// Writes `contents` straight into the existing special file `path` (a
+// character device, FIFO or socket): such files cannot be replaced by a
+// rename, and writing them is not atomic.
+absl::Status WriteDirectly(const std::string& shown, const std::string& path,
+                           std::string_view contents) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return IoError(shown, "cannot write", errno);
+  FdCloser closer(fd);
+  size_t written = 0;
+  while (written < contents.size()) {
+    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return IoError(shown, "cannot write", errno);
+    }
+    written += static_cast<size_t>(n);
+  }
+  if (closer.Close() != 0) return IoError(shown, "cannot write", errno);
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
@@ -107,27 +152,54 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
 }
 
 absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files) {
-  std::vector<std::string> temps;
+  // Per file: the path written after following links, and the temporary
+  // to rename over it (empty for special files, written directly).
+  std::vector<std::string> targets, temps;
   const auto remove_temps = [&] {
-    for (const std::string& t : temps) ::unlink(t.c_str());
+    for (const std::string& t : temps) {
+      if (!t.empty()) ::unlink(t.c_str());
+    }
   };
   for (const auto& [path, contents] : files) {
+    absl::StatusOr<std::string> target = FollowLinks(path);
+    if (!target.ok()) {
+      remove_temps();
+      return target.status();
+    }
     struct stat st;
-    if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+    const bool exists = ::stat(target->c_str(), &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
       remove_temps();
       return IoError(path, "cannot write", EISDIR);
     }
-    absl::StatusOr<std::string> temp = WriteTemporary(path, contents);
+    targets.push_back(*target);
+    if (exists && !S_ISREG(st.st_mode)) {
+      temps.emplace_back();
+      continue;
+    }
+    absl::StatusOr<std::string> temp = WriteTemporary(path, *target, contents);
     if (!temp.ok()) {
       remove_temps();
       return temp.status();
     }
     temps.push_back(*std::move(temp));
   }
+  // Special files first: their writes can fail midway and cannot be undone,
+  // and until the renames no regular file has changed.
   for (size_t i = 0; i < files.size(); ++i) {
-    if (::rename(temps[i].c_str(), files[i].first.c_str()) != 0) {
+    if (!temps[i].empty()) continue;
+    if (absl::Status s = WriteDirectly(files[i].first, targets[i], files[i].second); !s.ok()) {
+      remove_temps();
+      return s;
+    }
+  }
+  for (size_t i = 0; i < files.size(); ++i) {
+    if (temps[i].empty()) continue;
+    if (::rename(temps[i].c_str(), targets[i].c_str()) != 0) {
       const int error = errno;
-      for (size_t j = i; j < temps.size(); ++j) ::unlink(temps[j].c_str());
+      for (size_t j = i; j < temps.size(); ++j) {
+        if (!temps[j].empty()) ::unlink(temps[j].c_str());
+      }
       return IoError(files[i].first, "cannot write", error);
     }
   }

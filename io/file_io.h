@@ -19,17 +19,23 @@ absl::StatusOr<std::string> ReadFile(const std::string& path);
 // Replaces the file at `path` with `contents` atomically: writes a temporary
 // file in the same directory, flushes it to disk and renames it over `path`,
 // so readers see the old file or the new one, never a half-written one. The
-// new file gets the usual permissions (0666 minus the umask). Errors:
+// new file gets the usual permissions (0666 minus the umask). A symbolic link
+// is followed (also a dangling one): the file it names is replaced, in that
+// file's directory, and the link stays. An existing special file (character
+// device such as /dev/null, FIFO, socket) cannot be replaced by a rename: it
+// is opened and written directly, which is not atomic. Errors:
 // InvalidArgument `path: error: cannot write: <reason>` (e.g. the directory
-// does not exist or `path` is a directory); the temporary file is removed.
+// does not exist, `path` is a directory, or links loop); the temporary file
+// is removed.
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents);
 
 // Writes several files (path, contents) as WriteFileAtomically does, all or
 // none as far as the file system allows: every temporary file is written and
-// flushed before the first rename, so a write failure (unwritable directory,
-// full disk, a path that is a directory) leaves every existing file as it
-// was. Only a rename failing after the first one could leave earlier files
-// replaced. Errors: those of WriteFileAtomically, for the first failing path;
+// flushed before the first special file is written or regular file renamed,
+// so a write failure (unwritable directory, full disk, a path that is a
+// directory) leaves every existing file as it was. Special files are written
+// before the renames; only a failure writing one of them or a rename after
+// the first one could leave earlier files changed. Errors: those of WriteFileAtomically, for the first failing path;
 // no temporary file is left behind.
 absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
 

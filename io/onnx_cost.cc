@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <string_view>
 
 #include "io/onnx_attr.h"
@@ -162,11 +163,18 @@ OpCost OnnxNodeCost(const onnx::NodeProto& node, std::span<const OnnxTensorType*
                     std::span<const OnnxTensorType* const> outputs) {
   OpCost cost;
   const bool metadata_only = node.op_type() == "Shape" || node.op_type() == "Size";
+  // Each tensor is at most kMaxTotalBytes (SizeOnnxTensor), their sum may
+  // still overflow: it saturates at the int64 maximum.
   Bytes bytes = 0;
+  const auto add = [&bytes](const OnnxTensorType* t) {
+    if (t != nullptr && __builtin_add_overflow(bytes, t->bytes, &bytes)) {
+      bytes = std::numeric_limits<Bytes>::max();
+    }
+  };
   if (!metadata_only) {
-    for (const OnnxTensorType* t : inputs) bytes += t != nullptr ? t->bytes : 0;
+    for (const OnnxTensorType* t : inputs) add(t);
   }
-  for (const OnnxTensorType* t : outputs) bytes += t != nullptr ? t->bytes : 0;
+  for (const OnnxTensorType* t : outputs) add(t);
   cost.bytes_accessed = bytes;
   if (node.domain().empty()) ComputeFlops(node, inputs, outputs, cost);
   return cost;

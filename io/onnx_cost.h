@@ -27,7 +27,8 @@
 //                    Transpose, Reshape, Pad, Cast; custom-domain ops)
 // bytes_accessed is the bytes of every present input and output position
 // (an input read twice counts twice), except Shape and Size, which read only
-// metadata and count their output alone.
+// metadata and count their output alone; the sum saturates at the int64
+// maximum instead of overflowing. Flops are doubles (no overflow below 1e308).
 #pragma once
 
 #include <span>

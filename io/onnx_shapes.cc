@@ -1,5 +1,6 @@
 #include "io/onnx_shapes.h"
 
+#include <algorithm>
 #include <cctype>
 #include <exception>
 #include <set>
@@ -8,11 +9,13 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 #include "io/onnx_child_process.h"
 #include "io/onnx_dtype.h"
 #include "io/onnx_fold.h"
 #include "io/onnx_model.h"
 #include "ir/dtype.h"
+#include "ir/units.h"
 #include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 
@@ -48,10 +51,22 @@ absl::StatusOr<OnnxTensorType> Sized(std::int32_t elem_type, Dims dims, std::str
   OnnxTensorType out;
   out.type.dtype = std::string(*dtype);
   out.type.dims = std::move(dims);
+  const bool negative = std::any_of(out.type.dims.begin(), out.type.dims.end(),
+                                    [](std::int64_t d) { return d < 0; });
   absl::StatusOr<Bytes> bytes = TensorBytes(out.type);
-  if (!bytes.ok())
+  if (!bytes.ok() && negative) {
     return OnnxError(path,
                      fmt::format("tensor '{}': {}", tensor, std::string(bytes.status().message())));
+  }
+  // Checked here, before any cost sums sizes: no input may exceed it anyway.
+  if (!bytes.ok() || *bytes > kMaxTotalBytes) {
+    const std::string size =
+        bytes.ok() ? fmt::format("is {} bytes", *bytes) : "has more than 2^63 - 1 bytes";
+    return OnnxError(path, fmt::format("tensor '{}' {} (shape [{}], {}), above the limit of 2^62 "
+                                       "({}) bytes",
+                                       tensor, size, fmt::join(out.type.dims, ", "),
+                                       OnnxDtypeName(elem_type), kMaxTotalBytes));
+  }
   out.bytes = *bytes;
   return out;
 }
@@ -240,6 +255,26 @@ absl::StatusOr<OnnxTensorType> SizeOnnxInitializer(const onnx::TensorProto& tens
                path);
 }
 
+namespace {
+
+// The error for the first binding in `dims` that names none of the symbolic
+// dims in `seen` (most likely a typo), or OK.
+absl::Status UnknownDimBinding(const OnnxDimBindings& dims, const std::set<std::string>& seen,
+                               std::string_view path) {
+  for (const auto& [name, value] : dims) {
+    if (seen.contains(name)) continue;
+    std::string names;
+    for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
+    return OnnxError(path, fmt::format("--dim {}={}: the model has no symbolic dim '{}' ({})", name,
+                                       value, name,
+                                       seen.empty() ? "it has none"
+                                                    : "its symbolic dims: " + names));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
 absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dims,
                              std::string_view path) {
   for (const auto& [name, value] : dims) {
@@ -261,7 +296,11 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   for (const onnx::ValueInfoProto& input : graph.input()) {
     if (initializers.contains(input.name())) continue;
     absl::StatusOr<OnnxTensorType> sized = SizeOnnxTensor(input.type(), input.name(), path);
-    if (!sized.ok()) return sized.status();
+    // A typo in a --dim name leaves a dim unbound: name the typo first.
+    if (!sized.ok()) {
+      if (absl::Status s = UnknownDimBinding(dims, seen, path); !s.ok()) return s;
+      return sized.status();
+    }
   }
 
   // Inference runs on a graph whose folded nodes are Constants; restore the
@@ -278,16 +317,7 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   } while (status.ok() && BindDims(graph, dims, seen));
   graph.mutable_node()->Swap(&original);
   if (!status.ok()) return status;
-  // A binding naming no dim of the model is most likely a typo.
-  for (const auto& [name, value] : dims) {
-    if (seen.contains(name)) continue;
-    std::string names;
-    for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
-    return OnnxError(path, fmt::format("--dim {}={}: the model has no symbolic dim '{}' ({})", name,
-                                       value, name,
-                                       seen.empty() ? "it has none"
-                                                    : "its symbolic dims: " + names));
-  }
+  return UnknownDimBinding(dims, seen, path);
   return absl::OkStatus();
 }
 

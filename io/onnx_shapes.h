@@ -51,7 +51,10 @@ struct OnnxTensorType {
 // Checks that `type` is a tensor with a supported dtype and static dims and
 // sizes it. `tensor` names it in errors: symbolic dims (with the --dim hint),
 // unknown or negative dims, no shape, non-tensor types (sequence, map,
-// optional), unsupported dtypes (STRING, UNDEFINED), sizes overflowing int64.
+// optional), unsupported dtypes (STRING, UNDEFINED), and a size above
+// kMaxTotalBytes (ir/units.h), also one overflowing int64: "tensor 'x' is
+// 4611686018427387908 bytes (shape [1152921504606846977], FLOAT), above the
+// limit of 2^62 (4611686018427387904) bytes".
 absl::StatusOr<OnnxTensorType> SizeOnnxTensor(const onnx::TypeProto& type, std::string_view tensor,
                                               std::string_view path);
 

@@ -47,6 +47,9 @@ bool IsReusable(Lifetime lifetime);
 // counting alignment padding, and no alignment exceeds kMaxAlignment.
 inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 62;
 inline constexpr Bytes kMaxAlignment = Bytes{1} << 32;
+// An input spans at most kMaxTimeSteps time steps (every live range lies in
+// [0, kMaxTimeSteps)); the plan reader accepts times up to the same limit.
+inline constexpr TimeStep kMaxTimeSteps = TimeStep{1} << 62;
 
 // Rounds `value` up to a multiple of `alignment` (alignment >= 1).
 inline Bytes AlignUp(Bytes value, Bytes alignment) {

@@ -130,17 +130,24 @@ TEST(CsvReaderTest, Numbers) {
 }
 
 TEST(CsvReaderTest, LargestValuesAreAccepted) {
-  // Times may use all 63 bits; sizes and alignments stop at the limits of
-  // ir/units.h (2^62 and 2^32).
+  // Times, sizes and alignments stop at the limits of ir/units.h (2^62,
+  // 2^62 and 2^32).
   BufferSet set = Read(
-      "id,lower,upper,size,alignment\na,0,9223372036854775807,4611686018427387904,4294967296\n");
+      "id,lower,upper,size,alignment\na,0,4611686018427387904,4611686018427387904,4294967296\n");
   ASSERT_EQ(set.buffers.size(), 1u);
-  EXPECT_EQ(set.buffers[0].end, INT64_MAX - 1);
+  EXPECT_EQ(set.buffers[0].end, kMaxTimeSteps - 1);
+  EXPECT_EQ(set.time_steps, kMaxTimeSteps);
   EXPECT_EQ(set.buffers[0].size, kMaxTotalBytes);
   EXPECT_EQ(set.buffers[0].alignment, kMaxAlignment);
 }
 
 TEST(CsvReaderTest, SizeAndAlignmentLimits) {
+  EXPECT_EQ(Error("id,lower,upper,size\na,0,9223372036854775807,8\n"),
+            "t.csv:2:5: error: upper 9223372036854775807 is above the limit of 2^62 "
+            "(4611686018427387904) time steps");
+  EXPECT_EQ(Error("id,lower,upper,size\nab,1,4611686018427387905,8\n"),
+            "t.csv:2:6: error: upper 4611686018427387905 is above the limit of 2^62 "
+            "(4611686018427387904) time steps");
   EXPECT_EQ(Error("id,lower,upper,size\na,0,1,9223372036854775807\n"),
             "t.csv:2:7: error: size 9223372036854775807 is above the limit of 2^62 "
             "(4611686018427387904) bytes");

@@ -4,9 +4,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <fcntl.h>
+
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <thread>
 
 #include "gtest/gtest.h"
 
@@ -95,6 +98,78 @@ TEST_F(FileIoTest, WritingOverADirectoryFailsAndCleansUp) {
   int entries = 0;
   for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir_)) ++entries;
   EXPECT_EQ(entries, 1);  // only sub/, no temporary left behind
+}
+
+// Counts the entries of `dir` (to see that no temporary is left).
+int EntriesIn(const std::string& dir) {
+  int entries = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir)) ++entries;
+  return entries;
+}
+
+TEST_F(FileIoTest, ASymlinkIsFollowedAndKept) {
+  std::filesystem::create_directory(dir_ + "/real");
+  {
+    std::ofstream(dir_ + "/real/plan.json") << "old";
+  }
+  std::filesystem::create_symlink("real/plan.json", dir_ + "/link.json");
+  // A link to a link, and a dangling link whose target is created.
+  std::filesystem::create_symlink("link.json", dir_ + "/link2.json");
+  std::filesystem::create_symlink("real/new.json", dir_ + "/dangling.json");
+  ASSERT_TRUE(WriteFilesAtomically({{dir_ + "/link2.json", "new"},
+                                    {dir_ + "/dangling.json", "created"}})
+                  .ok());
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/link.json"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/link2.json"));
+  EXPECT_TRUE(std::filesystem::is_symlink(dir_ + "/dangling.json"));
+  EXPECT_EQ(*ReadFile(dir_ + "/real/plan.json"), "new");
+  EXPECT_EQ(*ReadFile(dir_ + "/real/new.json"), "created");
+  EXPECT_EQ(EntriesIn(dir_ + "/real"), 2);  // no temporary in the target's directory
+  EXPECT_EQ(EntriesIn(dir_), 4);            // real/ and the three links
+}
+
+TEST_F(FileIoTest, ASymlinkLoopIsAnError) {
+  std::filesystem::create_symlink("b", dir_ + "/a");
+  std::filesystem::create_symlink("a", dir_ + "/b");
+  absl::Status s = WriteFileAtomically(dir_ + "/a", "x");
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), dir_ + "/a: error: cannot write: Too many levels of symbolic links");
+  EXPECT_EQ(EntriesIn(dir_), 2);
+}
+
+TEST_F(FileIoTest, AFifoIsWrittenDirectly) {
+  const std::string fifo = dir_ + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::string received;
+  std::thread reader([&] {
+    const int fd = ::open(fifo.c_str(), O_RDONLY);
+    if (fd < 0) return;
+    char buffer[256];
+    ssize_t n;
+    while ((n = ::read(fd, buffer, sizeof buffer)) > 0) received.append(buffer, n);
+    ::close(fd);
+  });
+  absl::Status s = WriteFilesAtomically({{fifo, "through the pipe"}, {dir_ + "/plain", "file"}});
+  // Release the reader if the FIFO was never opened (the test then fails).
+  const int unblock = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK);
+  if (unblock >= 0) ::close(unblock);
+  reader.join();
+  ASSERT_TRUE(s.ok()) << s;
+  EXPECT_EQ(received, "through the pipe");
+  EXPECT_TRUE(std::filesystem::is_fifo(fifo));
+  EXPECT_EQ(*ReadFile(dir_ + "/plain"), "file");
+  EXPECT_EQ(EntriesIn(dir_), 2);
+}
+
+TEST_F(FileIoTest, AFailedWriteLeavesTheFifoUnopened) {
+  // The directory output fails before any special file is opened: no reader
+  // is needed, and the write does not block.
+  const std::string fifo = dir_ + "/pipe";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  std::filesystem::create_directory(dir_ + "/sub");
+  absl::Status s = WriteFilesAtomically({{fifo, "x"}, {dir_ + "/sub", "y"}});
+  EXPECT_EQ(s.message(), dir_ + "/sub: error: cannot write: Is a directory");
+  EXPECT_EQ(EntriesIn(dir_), 2);
 }
 
 }  // namespace
