@@ -2,33 +2,56 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <utility>
 
 namespace memplan {
 
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,
                                absl::FunctionRef<bool(const Buffer&)> include) {
   LiveProfile p;
-  const TimeStep steps = std::max<TimeStep>(0, buffers.time_steps);
-  // delta[t] = bytes becoming live at t minus bytes dead since t.
-  std::vector<Bytes> delta(static_cast<std::size_t>(steps) + 1, 0);
+  p.time_steps = std::max<TimeStep>(0, buffers.time_steps);
+  if (p.time_steps == 0) return p;
+  // (time, delta): bytes becoming live at a buffer's start, dead one step
+  // after its end. end <= time_steps - 1, so end + 1 cannot overflow.
+  std::vector<std::pair<TimeStep, Bytes>> events;
   for (const Buffer& b : buffers.buffers) {
     const TimeStep start = std::max<TimeStep>(b.start, 0);
-    const TimeStep end = std::min<TimeStep>(b.end, steps - 1);
-    if (start > end || !include(b)) continue;
-    delta[start] += b.size;
-    delta[end + 1] -= b.size;
+    const TimeStep end = std::min<TimeStep>(b.end, p.time_steps - 1);
+    if (start > end || b.size == 0 || !include(b)) continue;
+    events.emplace_back(start, b.size);
+    if (end + 1 < p.time_steps) events.emplace_back(end + 1, -b.size);
   }
-  p.bytes.resize(static_cast<std::size_t>(steps));
+  std::sort(events.begin(), events.end());
+  p.changes.push_back({0, 0});
+  p.peak_time = 0;
   Bytes live = 0;
-  for (TimeStep t = 0; t < steps; ++t) {
-    live += delta[t];
-    p.bytes[t] = live;
-    if (p.peak_time == kNoId || live > p.peak) {
+  for (std::size_t i = 0; i < events.size();) {
+    const TimeStep t = events[i].first;
+    for (; i < events.size() && events[i].first == t; ++i) live += events[i].second;
+    if (p.changes.back().start == t) {  // only at time 0
+      p.changes.back().bytes = live;
+    } else if (p.changes.back().bytes != live) {
+      p.changes.push_back({t, live});
+    }
+    if (live > p.peak) {
       p.peak = live;
       p.peak_time = t;
     }
   }
   return p;
+}
+
+Bytes MaxLiveIn(const LiveProfile& profile, TimeStep first, TimeStep last) {
+  first = std::max<TimeStep>(first, 0);
+  last = std::min<TimeStep>(last, profile.time_steps - 1);
+  if (first > last || profile.changes.empty()) return 0;
+  // The change in force at `first`: the last one starting at or before it.
+  auto it = std::upper_bound(profile.changes.begin(), profile.changes.end(), first,
+                             [](TimeStep t, const LiveChange& c) { return t < c.start; });
+  --it;
+  Bytes most = it->bytes;
+  for (++it; it != profile.changes.end() && it->start <= last; ++it) most = std::max(most, it->bytes);
+  return most;
 }
 
 }  // namespace memplan

@@ -1,10 +1,15 @@
-// Live-size profile: how many bytes are live at each time step. Its peak is
-// the max-live lower bound on any packing of the selected buffers (no
-// placement can use less than the bytes simultaneously live; cf. XLA's
-// NoFragmentationStatsHeap). Used by `memplan stats` and the HTML map.
+// Live-size profile: how many bytes are live over time, as a step function
+// over event points (sorted buffer starts and ends), so its cost depends on
+// the number of buffers, never on the length of the time line (a MiniMalloc
+// CSV may span 2^62 time steps). Its peak is the max-live lower bound on any
+// packing of the selected buffers (no placement can use less than the bytes
+// simultaneously live; cf. XLA's NoFragmentationStatsHeap). Used by
+// `memplan stats`.
 //
 // Example: buffers a = 4 B [0,1], b = 8 B [1,2], c = 2 B [3,3] over 4 steps
-// give bytes = {4, 12, 8, 2}, peak = 12 at peak_time = 1.
+// give changes = {{0, 4}, {1, 12}, {2, 8}, {3, 2}} (4 B from time 0, 12 B
+// from time 1, ...), peak = 12 at peak_time = 1. The same buffers over 1000
+// steps add {4, 0}: nothing is live from time 4 to 999.
 #pragma once
 
 #include <vector>
@@ -15,17 +20,33 @@
 
 namespace memplan {
 
+// From time step `start` on (until the next change), `bytes` are live.
+struct LiveChange {
+  TimeStep start = 0;
+  Bytes bytes = 0;
+  bool operator==(const LiveChange&) const = default;
+};
+
 struct LiveProfile {
-  std::vector<Bytes> bytes;       // per time step in [0, time_steps): bytes live then
-  Bytes peak = 0;                 // max of bytes (0 if empty): the max-live lower bound
-  TimeStep peak_time = kNoId;     // first step where bytes == peak; kNoId if no steps
+  TimeStep time_steps = 0;          // the time line is [0, time_steps)
+  // Sorted by start, strictly increasing; the first starts at 0 and
+  // consecutive entries differ in bytes. Empty when time_steps <= 0.
+  std::vector<LiveChange> changes;
+  Bytes peak = 0;                   // max live bytes (0 if empty): the max-live lower bound
+  TimeStep peak_time = kNoId;       // first step where the peak is live; kNoId if no steps
 };
 
 // Profile of the buffers of `buffers` for which `include` returns true (e.g.
-// only transient buffers of the default space). Live ranges are closed;
-// parts outside [0, buffers.time_steps) are ignored. O(buffers + time_steps)
-// via a difference array.
+// only transient buffers). Live ranges are closed; parts outside [0,
+// buffers.time_steps) are ignored. The sizes of the included buffers must
+// total at most kMaxTotalBytes (ir/units.h; no overflow). O(n log n) time and
+// O(n) memory in the number of buffers, whatever time_steps is.
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,
                                absl::FunctionRef<bool(const Buffer&)> include);
+
+// The most bytes live at any step of the closed range [first, last],
+// clamped to the time line; 0 when the clamped range is empty. O(log changes
+// + changes inside the range).
+Bytes MaxLiveIn(const LiveProfile& profile, TimeStep first, TimeStep last);
 
 }  // namespace memplan

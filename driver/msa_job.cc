@@ -21,14 +21,25 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   const CostModel cost(program, analysis, out.target, options.cost);
   MsaOptions msa = options.msa;
   msa.fast_memory_bytes = out.target.fast_memory_bytes;
-  msa.alignment = std::lcm(std::max<Bytes>(1, out.target.alignment),
-                           std::max<Bytes>(1, pools.alignment));
+  // lcm(target, plan) without overflow: both are at most kMaxAlignment, so
+  // their lcm may not be representable; beyond kMaxAlignment it is refused.
+  const Bytes target_alignment = std::max<Bytes>(1, out.target.alignment);
+  const Bytes plan_alignment = std::max<Bytes>(1, pools.alignment);
+  const Bytes factor = target_alignment / std::gcd(target_alignment, plan_alignment);
+  if (factor > kMaxAlignment / plan_alignment) {
+    return absl::InvalidArgumentError(fmt::format(
+        "memplan: error: the fast-memory alignment, the least common multiple of target '{}''s "
+        "alignment {} and --alignment {}, exceeds 2^32 ({})",
+        out.target.name, target_alignment, plan_alignment, kMaxAlignment));
+  }
+  msa.alignment = factor * plan_alignment;
   absl::StatusOr<MsaResult> assignment = AssignMemorySpaces(program, analysis, cost, msa);
   if (!assignment.ok()) return assignment.status();
   out.assignment = *std::move(assignment);
 
   absl::StatusOr<Plan> plan =
-      PlanPoolsWithMsa(analysis.buffers, out.assignment, msa.fast_memory_bytes, pools);
+      PlanPoolsWithMsa(analysis.buffers, out.assignment, msa.fast_memory_bytes, msa.alignment,
+                       pools);
   if (!plan.ok()) return plan.status();
   out.plan = *std::move(plan);
 

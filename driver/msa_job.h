@@ -44,7 +44,8 @@ struct MsaJobResult {
 };
 
 // Runs the step for `program` (analysed as `analysis`). Errors:
-// InvalidArgument for an unknown target, a bad target file or bad knobs
+// InvalidArgument for an unknown target, a bad target file, a fast-memory
+// alignment (lcm of the target's and pools.alignment) above kMaxAlignment or bad knobs
 // (AssignMemorySpaces); ResourceExhausted when the default space does not fit
 // `pools.capacity` or a pinned buffer does not fit the fast memory;
 // FailedPrecondition when the rewrite is requested but impossible.

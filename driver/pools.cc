@@ -91,6 +91,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     info.name = SpaceName(space);
     info.id = space;
     info.peak = base;
+    info.alignment = plan.alignment;
     if (space == kDefaultSpace) info.capacity = options.capacity;
     plan.spaces.push_back(info);
     if (info.capacity && base > *info.capacity) {
@@ -171,7 +172,8 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
 }
 
 absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult& msa,
-                                      Bytes fast_memory_bytes, const PoolPlanOptions& options) {
+                                      Bytes fast_memory_bytes, Bytes fast_memory_alignment,
+                                      const PoolPlanOptions& options) {
   const std::size_t n = buffers.buffers.size();
   static const std::vector<Allocation> kNone;
   auto alternate_of = [&](BufferId id) -> const std::vector<Allocation>& {
@@ -254,6 +256,7 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   alternate.name = SpaceName(kAlternateSpace);
   alternate.id = kAlternateSpace;
   alternate.capacity = fast_memory_bytes;
+  alternate.alignment = std::max<Bytes>(1, fast_memory_alignment);
   alternate.peak = alternate_peak;
   plan.spaces.push_back(alternate);
   std::sort(plan.spaces.begin(), plan.spaces.end(),

@@ -26,7 +26,7 @@ struct PoolPlanOptions {
 };
 
 // Places every buffer of `buffers` (one Allocation each, over its live range)
-// and fills the plan's pools, spaces, peak (transient pool of the default
+// and fills the plan's pools, spaces (each with the plan's alignment), peak (transient pool of the default
 // space) and lower bound (its max live bytes). The plan is not yet verified.
 // Errors: ResourceExhausted when the default space needs more than
 // `capacity` bytes (the message gives both figures).
@@ -41,7 +41,8 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
 // when the data is produced in alternate memory; later evictions refresh it
 // (verify/verifier.h rules 4 and 8). Buffers pinned to the
 // alternate space form the pool "alternate" at offset 0 of space 1; the
-// alternate space is declared with capacity `fast_memory_bytes`. A
+// alternate space is declared with capacity `fast_memory_bytes` and
+// alignment `fast_memory_alignment` (the one `msa` was planned with). A
 // cross-program prefetch (msa/assignment.h) is listed as a prefetch done at
 // the buffer's start (start = done): the copy overlaps the previous run, so
 // the data is in place when the run begins and the run-time estimate leaves
@@ -49,7 +50,8 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
 // Copies are sorted by (start, done, buffer). Errors: those of PlanPools;
 // Internal when a buffer pinned to the alternate space has no segment.
 absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult& msa,
-                                      Bytes fast_memory_bytes, const PoolPlanOptions& options);
+                                      Bytes fast_memory_bytes, Bytes fast_memory_alignment,
+                                      const PoolPlanOptions& options);
 
 // Display name of a memory space: "default", "alternate", "space<N>".
 std::string SpaceName(MemorySpace space);

@@ -92,14 +92,18 @@ std::string FormatStats(const LoadedInput& input) {
                       where(all, buffers, "no buffers"));
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
-  // (the max within each band), drawn as bars.
-  const TimeStep steps = static_cast<TimeStep>(transient.bytes.size());
+  // (the max within each band), drawn as bars. Band b covers steps
+  // [b * steps / bands, (b + 1) * steps / bands), computed without overflow.
+  const TimeStep steps = transient.time_steps;
   if (steps > 0 && transient.peak > 0) {
     const TimeStep bands = std::min<TimeStep>(16, steps);
+    const auto band_start = [&](TimeStep band) {
+      return band * (steps / bands) + band * (steps % bands) / bands;
+    };
     text += "live bytes over time (transient, max per band):\n";
     for (TimeStep band = 0; band < bands; ++band) {
-      TimeStep first = band * steps / bands, last = (band + 1) * steps / bands - 1;
-      Bytes peak = *std::max_element(transient.bytes.begin() + first, transient.bytes.begin() + last + 1);
+      const TimeStep first = band_start(band), last = band_start(band + 1) - 1;
+      const Bytes peak = MaxLiveIn(transient, first, last);
       int width = static_cast<int>(40 * static_cast<double>(peak) / static_cast<double>(transient.peak));
       text += fmt::format("  [{:>7}, {:>7}] {:>14} {}\n", first, last, peak, std::string(width, '#'));
     }

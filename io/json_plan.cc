@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "ir/diagnostic.h"
@@ -86,6 +89,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["id"] = s.id;
     j["capacity_bytes"] = s.capacity ? Json(*s.capacity) : Json(nullptr);
     j["peak_bytes"] = s.peak;
+    j["alignment"] = s.alignment;
     spaces.push_back(std::move(j));
   }
   doc["spaces"] = std::move(spaces);
@@ -238,7 +242,10 @@ class ObjectReader {
   std::string pointer_;
 };
 
-SpaceInfo ReadSpace(const ObjectReader& r) {
+// `plan_alignment`: the alignment of a space that records none (plans
+// written before spaces had "alignment"; every offset of theirs was checked
+// against the plan's alignment only).
+SpaceInfo ReadSpace(const ObjectReader& r, Bytes plan_alignment) {
   SpaceInfo s;
   s.name = r.String("name");
   s.id = r.Space("id");
@@ -248,6 +255,7 @@ SpaceInfo ReadSpace(const ObjectReader& r) {
                          kMaxTotalBytes);
   }
   s.peak = r.Amount("peak_bytes");
+  s.alignment = r.Has("alignment") ? r.IntIn("alignment", 1, kMaxAlignment) : plan_alignment;
   return s;
 }
 
@@ -378,7 +386,8 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected) {
   plan.alignment = top.IntIn("alignment", 1, kMaxAlignment);
   const Json& spaces = top.Array("spaces");
   for (size_t i = 0; i < spaces.size(); ++i) {
-    plan.spaces.push_back(ReadSpace(ObjectReader(spaces[i], Pointer("/spaces", i))));
+    plan.spaces.push_back(
+        ReadSpace(ObjectReader(spaces[i], Pointer("/spaces", i)), plan.alignment));
   }
   const Json& pools = top.Array("pools");
   for (size_t i = 0; i < pools.size(); ++i) {
@@ -424,19 +433,79 @@ std::string ParseErrorText(const std::string& what) {
   return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+// A key repeated within one object, at `pointer` (nlohmann would silently
+// keep the last value).
+struct DuplicateKey {
+  std::string pointer;
+};
+
+// Parser callback that throws DuplicateKey for a key seen twice in one
+// object. It tracks the JSON pointer of every open container.
+class DuplicateKeyGuard {
+ public:
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start: {
+        std::string pointer;
+        if (!open_.empty()) pointer = StartElement();
+        Container container;
+        container.object = event == Json::parse_event_t::object_start;
+        container.pointer = std::move(pointer);
+        open_.push_back(std::move(container));
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        open_.pop_back();
+        break;
+      case Json::parse_event_t::key: {
+        Container& object = open_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second) {
+          throw DuplicateKey{Pointer(object.pointer, object.key)};
+        }
+        break;
+      }
+      case Json::parse_event_t::value:
+        if (!open_.empty()) StartElement();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Container {
+    bool object = false;
+    std::string pointer;
+    std::set<std::string> keys;  // objects: keys so far
+    std::string key;             // objects: the current key
+    size_t elements = 0;         // arrays: elements so far
+  };
+  // Counts an element of the innermost container; returns its pointer.
+  std::string StartElement() {
+    Container& c = open_.back();
+    return c.object ? Pointer(c.pointer, c.key) : Pointer(c.pointer, c.elements++);
+  }
+  std::vector<Container> open_;
+};
+
 // Parses `text`, then runs `read` on the document; JSON and schema errors
-// become located InvalidArgument statuses (`mismatch_note` appended to
-// mismatches with the input).
+// and duplicate keys become located InvalidArgument statuses
+// (`mismatch_note` appended to mismatches with the input).
 template <typename Result, typename Read>
 absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path,
                                     std::string_view mismatch_note, Read read) {
   Json doc;
+  DuplicateKeyGuard guard;
   try {
-    doc = Json::parse(text.begin(), text.end());
+    doc = Json::parse(text.begin(), text.end(), std::ref(guard));
   } catch (const Json::parse_error& e) {
     // e.byte counts the bytes read, the offending one included.
     return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
                         ParseErrorText(e.what()));
+  } catch (const DuplicateKey& e) {
+    return LocatedError(path, SourceLocation{}, fmt::format("{}: duplicate key", e.pointer));
   }
   try {
     return read(doc);

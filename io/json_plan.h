@@ -9,7 +9,8 @@
 //    "algorithm", "time_steps",
 //    "lower_bound_bytes", "peak_bytes", "verified", "alignment",
 //    "program": {"ops", "values"},
-//    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes"}],
+//    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes",
+//                 "alignment" (every offset in the space is a multiple)}],
 //    "pools":   [{"name", "space", "offset_bytes", "size_bytes",
 //                 "lower_bound_bytes", "buffers", "total_bytes"}],
 //    "buffers": [{"id", "name", "values", "size", "start", "end", "pool",
@@ -81,13 +82,18 @@ absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string
                                                                      std::string_view path);
 
 // Parses a plan written by WritePlanJson for the input whose re-analysed
-// buffers are `expected`. Unknown keys are ignored. Errors: InvalidArgument
+// buffers are `expected`. Unknown keys are ignored. A space without
+// "alignment" (plans written before the key existed) gets the plan's
+// top-level alignment, the only one such plans were checked against.
+// Errors: InvalidArgument
 //  * `path:line:col: error: ...` for malformed JSON (nlohmann's message);
+//  * `path: error: /json/pointer: duplicate key` for a key repeated in one
+//    object (also from ReadPlanInputOptions);
 //  * `path: error: /json/pointer: ...` for a wrong schema, a missing key or a
 //    value of the wrong type or range (e.g. `/buffers/3/allocations/0/offset:
 //    expected an integer, found string`, `/alignment: 0 is outside [1,
 //    4294967296]`, malformed input_options as ReadPlanInputOptions). Ranges:
-//    alignment 1..kMaxAlignment; offsets, sizes, capacities, peaks, bounds,
+//    alignments (top-level and per space) 1..kMaxAlignment; offsets, sizes, capacities, peaks, bounds,
 //    byte counts, times and counts 0..kMaxTotalBytes (ir/units.h), space ids
 //    >= 0; a copy's buffer must be one of the input's buffers;
 //  * the same form when time_steps or a buffer's count, id, name, size, live

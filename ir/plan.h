@@ -46,6 +46,10 @@ struct SpaceInfo {
   MemorySpace id = kDefaultSpace;
   std::optional<Bytes> capacity;       // nullopt: unbounded
   Bytes peak = 0;                      // highest offset + size used
+  // Every offset in this space is a multiple of this (>= 1): the plan's
+  // alignment for the spaces packed with it, the fast-memory alignment (the
+  // target's, combined with the plan's) for the alternate space under MSA.
+  Bytes alignment = 1;
 };
 
 struct PoolInfo {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <set>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -86,8 +87,9 @@ SourceLocation LocationOfOffset(std::string_view text, std::size_t offset) {
 }
 
 // Location of the key `"key"` of the top-level object (a quoted string at
-// nesting depth 1 followed by ':'), else of the object's opening brace.
-SourceLocation LocateKey(std::string_view text, std::string_view key) {
+// nesting depth 1 followed by ':'), its `occurrence`-th (1-based) when it is
+// repeated, else of the object's opening brace.
+SourceLocation LocateKey(std::string_view text, std::string_view key, int occurrence = 1) {
   int depth = 0;
   std::size_t brace = 0;
   for (std::size_t i = 0; i < text.size(); ++i) {
@@ -103,7 +105,7 @@ SourceLocation LocateKey(std::string_view text, std::string_view key) {
       std::size_t after = end + 1;
       while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
       if (depth == 1 && after < text.size() && text[after] == ':' &&
-          text.substr(i + 1, end - i - 1) == key) {
+          text.substr(i + 1, end - i - 1) == key && --occurrence == 0) {
         return LocationOfOffset(text, i);
       }
       i = end;
@@ -138,10 +140,28 @@ std::optional<std::string> BandwidthOrderProblem(const Target& t) {
       t.alternate_bandwidth, t.default_bandwidth);
 }
 
+// A key of the top-level object given twice (nlohmann keeps the last).
+struct DuplicateKey {
+  std::string key;
+};
+
 absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view path) {
   Json json;
+  std::set<std::string> top_keys;
+  const Json::parser_callback_t reject_duplicates = [&](int depth, Json::parse_event_t event,
+                                                        Json& parsed) {
+    // Nested objects are not fields; the type checks below reject them.
+    if (event == Json::parse_event_t::key && depth == 1 &&
+        !top_keys.insert(parsed.get<std::string>()).second) {
+      throw DuplicateKey{parsed.get<std::string>()};
+    }
+    return true;
+  };
   try {
-    json = Json::parse(text.begin(), text.end());
+    json = Json::parse(text.begin(), text.end(), reject_duplicates);
+  } catch (const DuplicateKey& e) {
+    return LocatedError(path, LocateKey(text, e.key, 2),
+                        absl::StrCat("duplicate key \"", e.key, "\""));
   } catch (const Json::parse_error& e) {
     const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
     std::string what = e.what();
@@ -204,9 +224,13 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
     const Json& v = json[key];
     const bool is_alignment = std::string_view(key) == "alignment";
     const std::int64_t min = is_alignment ? 1 : 0;
-    if (!v.is_number_integer() || v.get<std::int64_t>() < min ||
-        (v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX))) {
-      return fail(key, absl::StrCat("\"", key, "\" must be an integer >= ", min));
+    const std::int64_t max = is_alignment ? kMaxAlignment : kMaxTotalBytes;
+    const bool representable =
+        v.is_number_integer() &&
+        !(v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX));
+    if (!representable || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max) {
+      return fail(key, absl::StrCat("\"", key, "\" must be an integer in [", min, ", ", max, "]",
+                                    is_alignment ? " (at most 2^32)" : " (at most 2^62)"));
     }
     (is_alignment ? t.alignment : t.fast_memory_bytes) = v.get<std::int64_t>();
   }
@@ -225,8 +249,13 @@ absl::Status ValidateTarget(const Target& t) {
     if (std::optional<std::string> bad = RateProblem(kRateFields[i], rates[i])) return error(*bad);
   }
   if (std::optional<std::string> bad = BandwidthOrderProblem(t)) return error(*bad);
-  if (t.fast_memory_bytes < 0) return error("\"fast_memory_bytes\" must be >= 0");
-  if (t.alignment < 1) return error("\"alignment\" must be >= 1");
+  if (t.fast_memory_bytes < 0 || t.fast_memory_bytes > kMaxTotalBytes) {
+    return error(absl::StrCat("\"fast_memory_bytes\" must be in [0, ", kMaxTotalBytes,
+                              "] (at most 2^62)"));
+  }
+  if (t.alignment < 1 || t.alignment > kMaxAlignment) {
+    return error(absl::StrCat("\"alignment\" must be in [1, ", kMaxAlignment, "] (at most 2^32)"));
+  }
   return absl::OkStatus();
 }
 

@@ -36,7 +36,8 @@ const std::vector<Target>& BuiltinTargets();
 
 // OK if `t` describes a usable machine: every rate and bandwidth positive,
 // finite and <= 1e18 (per second), alternate_bandwidth >= default_bandwidth
-// (fast memory is not slower), fast_memory_bytes >= 0, alignment >= 1.
+// (fast memory is not slower), 0 <= fast_memory_bytes <= kMaxTotalBytes (2^62),
+// 1 <= alignment <= kMaxAlignment (2^32; any integer, not only powers of two).
 // Errors: InvalidArgument "error: target 'NAME': ..." naming the field. For
 // targets built in code or with overridden fields; ResolveTarget already
 // applies the same rules to files, with their location.
@@ -45,9 +46,9 @@ absl::Status ValidateTarget(const Target& t);
 // A preset by name, or a JSON file (any argument containing '/' or ending in
 // ".json"). Errors: InvalidArgument naming the unknown preset (with the list)
 // or `path:line:col: error: ...` naming the field for a bad file (missing
-// field, wrong type, unknown key, a rate that is not positive, finite and <=
-// 1e18, alternate_bandwidth < default_bandwidth, negative fast_memory_bytes,
-// alignment < 1).
+// field, wrong type, unknown or duplicate key, a rate that is not positive,
+// finite and <= 1e18, alternate_bandwidth < default_bandwidth,
+// fast_memory_bytes outside [0, 2^62], alignment outside [1, 2^32]).
 absl::StatusOr<Target> ResolveTarget(std::string_view name_or_path);
 
 }  // namespace memplan

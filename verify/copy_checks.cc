@@ -78,6 +78,18 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
     return Violation(absl::StrCat(ref, " lies outside the buffer's live range [", b.start, ", ",
                                   b.end, "]"));
   }
+  // A copy-done is placed before the ops of its step and a copy-start after
+  // them (msa/rewrite.h), so a copy done at its start step would complete
+  // before it is issued. The exception is the cross-program prefetch: its
+  // copy overlaps the previous run, and it is listed as done at the buffer's
+  // start.
+  if (c.start == c.done && (c.kind != CopyKind::kPrefetch || c.start != b.start)) {
+    return Violation(absl::StrCat(ref, " is done at time ", c.done,
+                                  ", the step it starts at: a copy-done must come after its "
+                                  "copy-start (only a cross-program prefetch, at the buffer's "
+                                  "start ",
+                                  b.start, ", may be done when it starts)"));
+  }
   if (c.bytes != b.size) {
     return Violation(absl::StrCat(ref, " moves ", c.bytes, " bytes but the buffer has ", b.size));
   }

@@ -44,6 +44,10 @@ absl::Status CheckShape(const BufferSet& buffers, const Plan& plan) {
     if (!spaces.insert(space.id).second) {
       return Violation(absl::StrCat("space ", space.id, " is declared twice"));
     }
+    if (space.alignment < 1) {
+      return Violation(absl::StrCat("space ", space.id, " has alignment ", space.alignment,
+                                    " (must be at least 1)"));
+    }
   }
   std::set<std::pair<std::string, MemorySpace>> pools;
   for (const PoolInfo& pool : plan.pools) {
@@ -55,9 +59,10 @@ absl::Status CheckShape(const BufferSet& buffers, const Plan& plan) {
   return absl::OkStatus();
 }
 
-bool IsDeclared(const Plan& plan, MemorySpace space) {
-  return std::any_of(plan.spaces.begin(), plan.spaces.end(),
-                     [space](const SpaceInfo& s) { return s.id == space; });
+const SpaceInfo* Declared(const Plan& plan, MemorySpace space) {
+  auto it = std::find_if(plan.spaces.begin(), plan.spaces.end(),
+                         [space](const SpaceInfo& s) { return s.id == space; });
+  return it == plan.spaces.end() ? nullptr : &*it;
 }
 
 absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options,
@@ -70,7 +75,8 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
     return Violation(absl::StrCat(seg, " lies outside the buffer's live range [", b.start, ", ",
                                   b.end, "]"));
   }
-  if (!IsDeclared(plan, a.space)) {
+  const SpaceInfo* space = Declared(plan, a.space);
+  if (!space) {
     return Violation(absl::StrCat(seg, " is in space ", a.space, ", which the plan does not declare"));
   }
   if (b.space && a.space != *b.space) {
@@ -91,6 +97,10 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
       return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", what,
                                     " ", alignment));
     }
+  }
+  if (space->alignment > 1 && a.offset % space->alignment != 0) {
+    return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", space->alignment,
+                                  ", the alignment space ", a.space, " declares"));
   }
   if (auto cap = options.capacity.find(a.space); cap != options.capacity.end()) {
     if (a.offset + b.size > cap->second) {

@@ -1,5 +1,6 @@
 // Rules 6 and 7 of verify/verifier.h: pools and summary figures.
 #include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "fmt/format.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -165,7 +167,55 @@ absl::Status CheckSpacePeaks(const BufferSet& buffers, const Plan& plan) {
   return absl::OkStatus();
 }
 
-absl::Status CheckPlanFigures(const Plan& plan) {
+// Where the plan puts data outside its buffer's home space, if it does: the
+// first such segment (buffer, index), else nullopt. Only memory space
+// assignment moves buffers between spaces.
+std::optional<std::pair<BufferId, std::size_t>> FirstMovedSegment(const BufferSet& buffers,
+                                                                 const Plan& plan) {
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const MemorySpace home = buffers.buffers[id].space.value_or(kDefaultSpace);
+    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    for (std::size_t k = 0; k < segs.size(); ++k) {
+      if (segs[k].space != home) return std::make_pair(id, k);
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Seconds(double s) { return fmt::format("{:.12g} s", s); }
+
+// The run-time estimate lies between its bounds: all data in fast memory
+// (nothing is faster) and all in default memory (MSA never reports a plan
+// slower than none). The relative slack absorbs decimal round trips.
+absl::Status CheckMsaTimes(const MsaStats& m) {
+  const std::pair<const char*, double> times[] = {
+      {"estimated_time_s", m.estimated_time_s},
+      {"time_all_default_s", m.time_all_default_s},
+      {"time_all_fast_s", m.time_all_fast_s},
+  };
+  for (const auto& [name, value] : times) {
+    if (!std::isfinite(value) || value < 0) {
+      return Violation(absl::StrCat("the MSA statistics report ", name, " = ", Seconds(value),
+                                    ", not a finite time >= 0"));
+    }
+  }
+  constexpr double kSlack = 1e-9;
+  if (m.estimated_time_s < m.time_all_fast_s * (1 - kSlack)) {
+    return Violation(absl::StrCat("the MSA statistics report estimated_time_s = ",
+                                  Seconds(m.estimated_time_s), ", below time_all_fast_s = ",
+                                  Seconds(m.time_all_fast_s),
+                                  " (every buffer in fast memory, the fastest possible)"));
+  }
+  if (m.estimated_time_s > m.time_all_default_s * (1 + kSlack)) {
+    return Violation(absl::StrCat("the MSA statistics report estimated_time_s = ",
+                                  Seconds(m.estimated_time_s), ", above time_all_default_s = ",
+                                  Seconds(m.time_all_default_s),
+                                  " (every buffer in default memory; a plan is never slower)"));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
   Bytes peak = 0;
   Bytes lower_bound = 0;
   for (const PoolInfo& pool : plan.pools) {
@@ -183,7 +233,19 @@ absl::Status CheckPlanFigures(const Plan& plan) {
                                   " bytes but the default space's transient pool has ",
                                   lower_bound));
   }
-  if (!plan.msa) return absl::OkStatus();
+  if (!plan.msa) {
+    if (!plan.copies.empty()) {
+      return Violation(absl::StrCat("the plan has ", plan.copies.size(),
+                                    " async copies but no MSA statistics"));
+    }
+    if (auto moved = FirstMovedSegment(buffers, plan)) {
+      return Violation(absl::StrCat(SegmentRef(buffers, plan, moved->first, moved->second),
+                                    " lies outside the buffer's home space, which only memory "
+                                    "space assignment does, but the plan has no MSA statistics"));
+    }
+    return absl::OkStatus();
+  }
+  if (absl::Status s = CheckMsaTimes(*plan.msa); !s.ok()) return s;
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
   for (const AsyncCopy& c : plan.copies) {
@@ -214,7 +276,7 @@ absl::Status CheckSummaries(const BufferSet& buffers, const Plan& plan,
   if (absl::Status s = CheckPoolFields(plan, options); !s.ok()) return s;
   if (absl::Status s = CheckPoolMembers(buffers, plan); !s.ok()) return s;
   if (absl::Status s = CheckSpacePeaks(buffers, plan); !s.ok()) return s;
-  return CheckPlanFigures(plan);
+  return CheckPlanFigures(buffers, plan);
 }
 
 }  // namespace memplan::verify_internal

@@ -15,12 +15,13 @@
 //  1. Shape: one placement per buffer; plan.time_steps equals the buffer
 //     set's; every buffer has size >= 0, alignment >= 1 and
 //     0 <= start <= end < time_steps; space ids and (pool name, space) pairs
-//     are unique.
+//     are unique; every declared space has alignment >= 1.
 //  2. Segments, buffer by buffer in id order, segment by segment: start <=
 //     end; within the buffer's live range; in a space the plan declares; in the
 //     pinned space if the buffer is pinned; offset >= 0 and offset + size
 //     representable; offset a multiple of the buffer's alignment, of
-//     plan.alignment and of options.alignment; offset + size <= the capacity of
+//     plan.alignment, of options.alignment and of its space's declared
+//     alignment (SpaceInfo::alignment); offset + size <= the capacity of
 //     its space in `options.capacity` (when given). Then the buffer's segments
 //     cover every time step of its live range, and two segments of the buffer in
 //     the same space never share a time step.
@@ -29,7 +30,12 @@
 //     conflict) and half-open in bytes; zero-size segments never conflict.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
-//     both within the buffer's live range; bytes == the buffer's size; a
+//     both within the buffer's live range; start < done unless the copy is a
+//     cross-program prefetch, listed as a prefetch with start = done = the
+//     buffer's start (in a rewritten schedule a step's copy-dones precede its
+//     ops and its copy-starts follow them, so a copy done at its start step
+//     would complete before it is issued; the cross-program prefetch overlaps
+//     the previous run); bytes == the buffer's size; a
 //     segment in from_space covers [start, done] (the source must stay intact
 //     until the copy is done); a segment in to_space begins exactly at start
 //     and lasts at least until done (its chunk is reserved from copy start) —
@@ -56,9 +62,13 @@
 //  7. Summary: each SpaceInfo.peak is the highest end of a non-empty segment
 //     or pool in that space (0 when none) and is within its declared capacity;
 //     plan.peak and plan.lower_bound equal the size and lower bound of the
-//     "transient" pool of the default space (0 when there is none); with MSA
-//     statistics, their prefetch/eviction counts and byte totals match the
-//     copies.
+//     "transient" pool of the default space (0 when there is none). A plan
+//     with async copies, or with a segment outside its buffer's home space
+//     (only memory space assignment moves data between spaces), has MSA
+//     statistics. With MSA statistics, their prefetch/eviction counts and byte
+//     totals match the copies, and the times are finite, >= 0 and satisfy
+//     time_all_fast_s <= estimated_time_s <= time_all_default_s up to a
+//     relative 1e-9 (decimal round trips).
 //  8. Origin: at most one segment of a buffer begins at the buffer's start
 //     without a copy opening it — the data is produced (or provided by the
 //     caller) in one place, so e.g. a default-memory copy of data produced in

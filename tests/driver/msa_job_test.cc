@@ -57,7 +57,7 @@ TEST(PlanPoolsWithMsaTest, DefaultChunksOnlyWhereDefaultHoldsTheData) {
   Case c = MakeCase();
   PoolPlanOptions options;
   options.algorithm = PackingAlgorithm::kBestFitSpatial;
-  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, options);
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, 1, options);
   ASSERT_TRUE(plan.ok()) << plan.status();
   // Default transient pool: t [1,3] (from its eviction) and v [0,2]; u has no
   // default chunk. Then the external pool with x.
@@ -102,21 +102,21 @@ TEST(PlanPoolsWithMsaTest, CrossProgramPrefetchIsListedAsDoneAtStart) {
   c.msa.alternate[0] = {Allocation{kAlternateSpace, 0, 0, 4}};
   c.msa.copies.pop_back();
   c.msa.cross_program_prefetch = CrossProgramPrefetch{0, 0, 5, false};
-  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, PoolPlanOptions{});
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, 1, PoolPlanOptions{});
   ASSERT_TRUE(plan.ok()) << plan.status();
   ASSERT_EQ(plan->copies.size(), 2u);
   EXPECT_EQ(plan->copies[0].buffer, 0);
   EXPECT_EQ(plan->copies[0].kind, CopyKind::kPrefetch);
   EXPECT_EQ(plan->copies[0].start, 0);
   EXPECT_EQ(plan->copies[0].done, 0);
-  plan->msa = MsaStats{1, 0, 0, 1, 1, 64, 32, 2};
+  plan->msa = MsaStats{1, 2, 0.5, 1, 1, 64, 32, 2};
   EXPECT_TRUE(VerifyAgainst(c.set, *plan).ok()) << VerifyAgainst(c.set, *plan);
 }
 
 TEST(PlanPoolsWithMsaTest, PinnedBufferLeftOutIsAnInternalError) {
   Case c = MakeCase();
   c.msa.alternate[4].clear();
-  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, PoolPlanOptions{});
+  absl::StatusOr<Plan> plan = PlanPoolsWithMsa(c.set, c.msa, 128, 1, PoolPlanOptions{});
   ASSERT_FALSE(plan.ok());
   EXPECT_EQ(plan.status().code(), absl::StatusCode::kInternal);
 }

@@ -53,8 +53,8 @@ Case MakeCase() {
   plan.time_steps = 4;
   plan.alignment = 8;
   plan.verified = true;
-  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16},
-                 SpaceInfo{"alternate", kAlternateSpace, 64, 24}};
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16, 8},
+                 SpaceInfo{"alternate", kAlternateSpace, 64, 24, 16}};
   plan.pools = {PoolInfo{"external", kDefaultSpace, 0, 16, 16, 1, 16},
                 PoolInfo{"transient", kAlternateSpace, 16, 8, 8, 1, 8}};
   plan.placements = {
@@ -76,8 +76,8 @@ constexpr std::string_view kExpectedJson = R"({
   "alignment": 8,
   "program": {"ops":1,"values":2},
   "spaces": [
-    {"name":"default","id":0,"capacity_bytes":null,"peak_bytes":16},
-    {"name":"alternate","id":1,"capacity_bytes":64,"peak_bytes":24}
+    {"name":"default","id":0,"capacity_bytes":null,"peak_bytes":16,"alignment":8},
+    {"name":"alternate","id":1,"capacity_bytes":64,"peak_bytes":24,"alignment":16}
   ],
   "pools": [
     {"name":"external","space":0,"offset_bytes":0,"size_bytes":16,"lower_bound_bytes":16,"buffers":1,"total_bytes":16},
@@ -118,6 +118,8 @@ TEST(JsonPlanTest, RoundTripIsIdentical) {
   EXPECT_EQ(read->placements[0].allocations, c.plan.placements[0].allocations);
   EXPECT_EQ(read->spaces[1].capacity, 64);
   EXPECT_FALSE(read->spaces[0].capacity.has_value());
+  EXPECT_EQ(read->spaces[0].alignment, 8);
+  EXPECT_EQ(read->spaces[1].alignment, 16);
   ASSERT_TRUE(read->msa.has_value());
   EXPECT_EQ(read->msa->time_all_fast_s, 0.125);
   EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), first);
@@ -190,6 +192,58 @@ TEST(JsonPlanTest, SchemaAndShapeErrors) {
             "found \"spill\"");
   EXPECT_EQ(ReadEdited([](Json& d) { d["msa"]["estimated_time_s"] = nullptr; }),
             "plan.json: error: /msa/estimated_time_s: expected a number, found null");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["spaces"][1]["alignment"] = 0; }),
+            "plan.json: error: /spaces/1/alignment: 0 is outside [1, 4294967296]");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["spaces"][1]["alignment"] = 8589934592LL; }),
+            "plan.json: error: /spaces/1/alignment: 8589934592 is outside [1, 4294967296]");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["spaces"][0]["alignment"] = "8"; }),
+            "plan.json: error: /spaces/0/alignment: expected an integer, found string");
+}
+
+// Plans written before spaces recorded their alignment: each space gets the
+// plan's alignment, the only one those plans were checked against.
+TEST(JsonPlanTest, SpaceWithoutAlignmentGetsThePlanAlignment) {
+  Case c = MakeCase();
+  Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
+  for (Json& space : doc["spaces"]) space.erase("alignment");
+  absl::StatusOr<Plan> read = ReadPlanJson(doc.dump(), "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  ASSERT_EQ(read->spaces.size(), 2u);
+  EXPECT_EQ(read->spaces[0].alignment, 8);
+  EXPECT_EQ(read->spaces[1].alignment, 8);
+}
+
+// nlohmann keeps the last of repeated keys; the reader refuses them instead,
+// at any depth, naming the key's JSON pointer.
+TEST(JsonPlanTest, DuplicateKeysAreRejected) {
+  Case c = MakeCase();
+  const std::string text = WritePlanJson(c.plan, c.buffers, &c.program);
+  const auto read_with = [&](const std::string& from, const std::string& to) {
+    std::string edited = text;
+    const size_t at = edited.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    edited.replace(at, from.size(), to);
+    absl::StatusOr<Plan> read = ReadPlanJson(edited, "plan.json", c.buffers);
+    EXPECT_FALSE(read.ok());
+    return read.ok() ? std::string("OK") : std::string(read.status().message());
+  };
+  EXPECT_EQ(read_with("\"alignment\": 8,", "\"alignment\": 8,\n  \"alignment\": 1,"),
+            "plan.json: error: /alignment: duplicate key");
+  EXPECT_EQ(read_with("\"peak_bytes\":24,\"alignment\":16",
+                      "\"peak_bytes\":24,\"alignment\":16,\"alignment\":1"),
+            "plan.json: error: /spaces/1/alignment: duplicate key");
+  EXPECT_EQ(read_with("{\"space\":1,\"offset\":16,", "{\"space\":1,\"offset\":16,\"offset\":17,"),
+            "plan.json: error: /buffers/1/allocations/0/offset: duplicate key");
+  EXPECT_EQ(read_with("\"msa\": {", "\"msa\": {\"prefetches\":0,"),
+            "plan.json: error: /msa/prefetches: duplicate key");
+  // The same key in different objects is fine.
+  absl::StatusOr<Plan> read = ReadPlanJson(text, "plan.json", c.buffers);
+  EXPECT_TRUE(read.ok()) << read.status();
+  // ReadPlanInputOptions parses the same way.
+  absl::StatusOr<std::optional<PlanInputOptions>> options =
+      ReadPlanInputOptions("{\"input_options\": {\"alias\": true, \"alias\": false}}", "p.json");
+  ASSERT_FALSE(options.ok());
+  EXPECT_EQ(options.status().message(), "p.json: error: /input_options/alias: duplicate key");
 }
 
 TEST(JsonPlanTest, PlanMustDescribeTheInput) {

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 #include <string>
+#include <utility>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -142,7 +143,63 @@ TEST_F(TargetFileTest, NegativeFastMemoryIsRejected) {
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
-            path + ":5:29: error: \"fast_memory_bytes\" must be an integer >= 0");
+            path + ":5:29: error: \"fast_memory_bytes\" must be an integer in [0, "
+                   "4611686018427387904] (at most 2^62)");
+}
+
+TEST_F(TargetFileTest, AlignmentAndFastMemoryLimits) {
+  const std::pair<std::string, std::string> cases[] = {
+      // 2^33 alignment, 2^62 + 1 fast memory, 0 alignment.
+      {"\"alignment\": 8589934592",
+       ":5:59: error: \"alignment\" must be an integer in [1, 4294967296] (at most 2^32)"},
+      {"\"alignment\": 0",
+       ":5:59: error: \"alignment\" must be an integer in [1, 4294967296] (at most 2^32)"},
+      {"\"fast_memory_bytes\": 4611686018427387905",
+       ":5:29: error: \"fast_memory_bytes\" must be an integer in [0, 4611686018427387904] (at "
+       "most 2^62)"},
+      {"\"fast_memory_bytes\": 18446744073709551615",
+       ":5:29: error: \"fast_memory_bytes\" must be an integer in [0, 4611686018427387904] (at "
+       "most 2^62)"},
+  };
+  for (const auto& [field, error] : cases) {
+    std::string text = kValid;
+    const std::string key = field.substr(0, field.find(':'));
+    const size_t at = text.find(key);
+    text.replace(at, text.find_first_of(",\n", at) - at, field);
+    const std::string path = Write(text);
+    absl::StatusOr<Target> t = ResolveTarget(path);
+    ASSERT_FALSE(t.ok()) << field;
+    EXPECT_EQ(t.status().message(), path + error) << field;
+  }
+  // The limits themselves are accepted; alignments need not be powers of two.
+  std::string text = kValid;
+  text.replace(text.find("2097152"), 7, "4611686018427387904");
+  text.replace(text.find("64"), 2, "4294967296");
+  absl::StatusOr<Target> t = ResolveTarget(Write(text));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->fast_memory_bytes, 4611686018427387904);
+  EXPECT_EQ(t->alignment, 4294967296);
+  text = kValid;
+  text.replace(text.find("64"), 2, "48");
+  t = ResolveTarget(Write(text));
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_EQ(t->alignment, 48);
+}
+
+TEST_F(TargetFileTest, DuplicateKeyIsLocatedAtItsSecondOccurrence) {
+  std::string text = kValid;
+  text.replace(text.find("\"alignment\": 64"), 15, "\"alignment\": 64,\n  \"alignment\": 128");
+  const std::string path = Write(text);
+  absl::StatusOr<Target> t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), path + ":6:3: error: duplicate key \"alignment\"");
+  // Nested objects are not fields: their keys are left to the type checks.
+  text = kValid;
+  text.replace(text.find("\"test\""), 6, "{\"a\": 1, \"a\": 2}");
+  const std::string nested = Write(text);
+  t = ResolveTarget(nested);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(), nested + ":2:21: error: \"description\" must be a string");
 }
 
 TEST(TargetTest, ValidateTargetNamesTheField) {
@@ -161,7 +218,19 @@ TEST(TargetTest, ValidateTargetNamesTheField) {
   t = BuiltinTargets().front();
   t.fast_memory_bytes = -1;
   EXPECT_EQ(ValidateTarget(t).message(),
-            "error: target 'edge-npu': \"fast_memory_bytes\" must be >= 0");
+            "error: target 'edge-npu': \"fast_memory_bytes\" must be in [0, "
+            "4611686018427387904] (at most 2^62)");
+  t.fast_memory_bytes = kMaxTotalBytes + 1;
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"fast_memory_bytes\" must be in [0, "
+            "4611686018427387904] (at most 2^62)");
+  t = BuiltinTargets().front();
+  t.alignment = Bytes{1} << 33;
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"alignment\" must be in [1, 4294967296] (at most 2^32)");
+  t.alignment = 0;
+  EXPECT_EQ(ValidateTarget(t).message(),
+            "error: target 'edge-npu': \"alignment\" must be in [1, 4294967296] (at most 2^32)");
 }
 
 TEST_F(TargetFileTest, WrongTypeAndUnknownKey) {
@@ -170,7 +239,9 @@ TEST_F(TargetFileTest, WrongTypeAndUnknownKey) {
   std::string path = Write(text);
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
-  EXPECT_EQ(t.status().message(), path + ":5:59: error: \"alignment\" must be an integer >= 1");
+  EXPECT_EQ(t.status().message(),
+            path + ":5:59: error: \"alignment\" must be an integer in [1, 4294967296] (at most "
+                   "2^32)");
 
   text = kValid;
   text.replace(text.find("\"name\""), 6, "\"nmae\"");

@@ -1,5 +1,6 @@
 // The verifier's memory-space rules on one hand-made MSA plan, one test per
 // rule: each breaks the valid plan in exactly one way.
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -208,6 +209,118 @@ TEST(MsaRulesTest, OutstandingEvictionLimit) {
   MsaPlan m = MakeMsaPlan();
   m.options.max_outstanding_evictions = 0;
   EXPECT_EQ(Verify(m), "1 evictions are outstanding at time 2, above the limit 0: copies 1");
+}
+
+// The alternate space declares its own alignment (the target's fast-memory
+// alignment); t's chunk at byte 8 honours 8 but not 16, and a chunk shifted
+// by one byte honours nothing.
+TEST(MsaRulesTest, AlternateOffsetsHonourTheSpaceAlignment) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.spaces[1].alignment = 8;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.spaces[1].alignment = 16;
+  EXPECT_EQ(Verify(m),
+            "buffer 't' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]): offset 8 is "
+            "not a multiple of 16, the alignment space 1 declares");
+  m.plan.spaces[1].alignment = 4;
+  m.plan.placements[2].allocations[0].offset = 9;  // u, no overlap: w ends at 8, t at 4
+  m.plan.spaces[1].peak = 17;
+  EXPECT_EQ(Verify(m),
+            "buffer 'u' (id 2) allocation 0 (space 1, bytes [9, 17), time [5, 6]): offset 9 is "
+            "not a multiple of 4, the alignment space 1 declares");
+  m.plan.spaces[1].alignment = 0;
+  EXPECT_EQ(Verify(m), "space 1 has alignment 0 (must be at least 1)");
+}
+
+TEST(MsaRulesTest, EstimatedTimeLiesBetweenItsBounds) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.msa->time_all_fast_s = 0.001;
+  m.plan.msa->time_all_default_s = 0.004;
+  m.plan.msa->estimated_time_s = 0.002;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.msa->estimated_time_s = 0;
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0 s, below time_all_fast_s = 0.001 s "
+            "(every buffer in fast memory, the fastest possible)");
+  m.plan.msa->estimated_time_s = 0.005;
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0.005 s, above time_all_default_s = "
+            "0.004 s (every buffer in default memory; a plan is never slower)");
+  // Decimal round trips may move a bound by a relative 1e-9.
+  m.plan.msa->estimated_time_s = 0.001 * (1 - 5e-10);
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.msa->estimated_time_s = 0.004 * (1 + 5e-10);
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.msa->estimated_time_s = 0.004 * (1 + 2e-9);
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0.004000000008 s, above "
+            "time_all_default_s = 0.004 s (every buffer in default memory; a plan is never "
+            "slower)");
+  m.plan.msa->estimated_time_s = 0.002;
+  m.plan.msa->time_all_fast_s = -1;
+  EXPECT_EQ(Verify(m), "the MSA statistics report time_all_fast_s = -1 s, not a finite time >= 0");
+  m.plan.msa->time_all_fast_s = 0.001;
+  m.plan.msa->time_all_default_s = std::numeric_limits<double>::quiet_NaN();
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report time_all_default_s = nan s, not a finite time >= 0");
+}
+
+TEST(MsaRulesTest, CopiesNeedMsaStatistics) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.msa.reset();
+  EXPECT_EQ(Verify(m), "the plan has 2 async copies but no MSA statistics");
+}
+
+// Only memory space assignment moves a buffer out of its home space: u,
+// produced in alternate memory without any copy, still needs MSA statistics
+// unless it is pinned there.
+TEST(MsaRulesTest, DataOutsideItsHomeSpaceNeedsMsaStatistics) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.copies.clear();
+  m.plan.placements[0].allocations.pop_back();      // w stays in default memory
+  m.plan.placements[1].allocations = {Allocation{kDefaultSpace, 8, 1, 7}};
+  m.plan.msa.reset();
+  EXPECT_EQ(Verify(m),
+            "buffer 'u' (id 2) allocation 0 (space 1, bytes [8, 16), time [5, 6]) lies outside "
+            "the buffer's home space, which only memory space assignment does, but the plan has "
+            "no MSA statistics");
+  m.set.buffers[2].space = kAlternateSpace;  // pinned: its home pool is in space 1
+  PoolInfo pinned;
+  pinned.name = "alternate";
+  pinned.space = kAlternateSpace;
+  pinned.offset = 0;
+  pinned.size = 16;
+  pinned.buffers = 1;
+  pinned.total_bytes = 8;
+  m.plan.pools[0].buffers = 2;
+  m.plan.pools[0].total_bytes = 16;
+  m.plan.pools.push_back(pinned);
+  m.plan.placements[2].pool = "alternate";
+  EXPECT_EQ(Verify(m), "OK");
+}
+
+// A copy-done precedes the ops of its step and a copy-start follows them, so
+// a copy done at its start step would complete before it is issued. Only the
+// cross-program prefetch, at the buffer's start, is listed that way.
+TEST(MsaRulesTest, CopyDoneComesAfterItsStart) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.copies[0].done = 1;
+  EXPECT_EQ(Verify(m),
+            "copy 0 (prefetch of buffer 'w' (id 0) from space 0 to space 1, time [1, 1]) is done "
+            "at time 1, the step it starts at: a copy-done must come after its copy-start (only "
+            "a cross-program prefetch, at the buffer's start 0, may be done when it starts)");
+  m = MakeMsaPlan();
+  m.plan.copies[1].done = 2;
+  EXPECT_EQ(Verify(m),
+            "copy 1 (eviction of buffer 't' (id 1) from space 1 to space 0, time [2, 2]) is done "
+            "at time 2, the step it starts at: a copy-done must come after its copy-start (only "
+            "a cross-program prefetch, at the buffer's start 1, may be done when it starts)");
+  // w prefetched across runs: in alternate memory from its start 0.
+  m = MakeMsaPlan();
+  m.plan.placements[0].allocations[1].start = 0;
+  m.plan.copies[0].start = 0;
+  m.plan.copies[0].done = 0;
+  EXPECT_EQ(Verify(m), "OK");
 }
 
 }  // namespace

@@ -659,6 +659,7 @@ TEST(VerifierTest, OverlapSweepMatchesBruteForce) {
     PoolInfo pool;
     pool.name = "transient";
     plan.pools = {pool};
+    plan.msa = MsaStats{};  // buffers placed out of their home space, as MSA does
     for (const Buffer& b : set.buffers) {
       const MemorySpace space = rng() % 4 == 0 ? kAlternateSpace : kDefaultSpace;
       const Bytes offset = rng() % 48;
