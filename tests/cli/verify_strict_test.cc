@@ -146,6 +146,21 @@ TEST_F(VerifyStrictTest, TargetAlignmentAboveTwoToThe32IsRejected) {
                             "(at most 2^32)\n");
 }
 
+// lcm(2^32 - 1, 2^32) does not fit the 2^32 alignment limit (nor, before
+// the check, int64).
+TEST_F(VerifyStrictTest, FastMemoryAlignmentLcmAboveTwoToThe32IsRejected) {
+  const std::string target = dir_ + "/odd.json";
+  WriteText(target,
+            "{\"flops_per_second\": 1e12, \"transcendentals_per_second\": 1e11,\n"
+            " \"default_bandwidth\": 1e10, \"alternate_bandwidth\": 1e11, \"copy_bandwidth\": 1e10,\n"
+            " \"fast_memory_bytes\": 262144, \"alignment\": 4294967295}\n");
+  CliRun r = Memplan("plan " + kMlp + " --target " + target + " --alignment 4GiB");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "memplan: error: the fast-memory alignment, the least common multiple of "
+                   "target '" + target + "''s alignment 4294967295 and --alignment 4294967296, "
+                   "exceeds 2^32 (4294967296)\n");
+}
+
 // `stats` works over event points: time lines of billions (or 2^62) of
 // steps cost nothing extra.
 TEST_F(VerifyStrictTest, StatsOnHugeTimeRanges) {
