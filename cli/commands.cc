@@ -409,6 +409,39 @@ std::string AlgorithmChoices() {
   return text;
 }
 
+// CLI11's parse error `e` as a sentence in memplan's words, for the kinds a
+// user meets (a flag given twice or without its value, an argument the verb
+// does not take, no verb); other kinds keep CLI11's text. `verb` is the
+// parsed verb, if any.
+std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
+                              const CLI::App* verb) {
+  const std::string text = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    // `NAME: At Most 1 required but received 2`, `NAME: 1 required TEXT missing`.
+    const size_t colon = text.find(": ");
+    const std::string name = text.substr(0, colon);
+    if (colon != std::string::npos && text.find(": At Most ", colon) == colon) {
+      return name + " given more than once";
+    }
+    if (colon != std::string::npos && text.ends_with(" missing")) return name + " needs a value";
+    return text;
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const std::vector<std::string> extras = app.remaining(true);
+    if (extras.empty() || verb == nullptr) return text;
+    if (verb->get_name() == "verify" && extras.front() == "--alignment") {
+      return "verify does not take --alignment (the plan records it)";
+    }
+    return fmt::format("unexpected argument '{}' for '{}'", extras.front(), verb->get_name());
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
+    const std::vector<std::string> extras = app.remaining(true);
+    if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
+    return "a command is required (plan, verify, stats or targets)";
+  }
+  return text;
+}
+
 }  // namespace
 
 int RunCli(int argc, char** argv) {
@@ -462,7 +495,12 @@ int RunCli(int argc, char** argv) {
   } catch (const CLI::Success& e) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
-    std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n", e.what());
+    const CLI::App* verb = nullptr;
+    for (const CLI::App* v : {plan, verify, stats, targets}) {
+      if (v->parsed()) verb = v;
+    }
+    std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n",
+                             ParseErrorMessage(e, app, verb));
     return kExitBadInput;
   }
   if (plan->parsed()) return RunPlan(plan_flags);

@@ -81,5 +81,35 @@ TEST_F(PolishCliTest, ReplacingAnOutputKeepsItsPermissions) {
   EXPECT_NE(Slurp(dir_ + "/plan.json"), "old");
 }
 
+// Runs `args` in the test's directory and expects exit 2 with exactly
+// `message` (plus a newline) on stderr and nothing on stdout.
+#define EXPECT_USAGE_ERROR(args, message)         \
+  do {                                             \
+    SCOPED_TRACE(args);                            \
+    const CliRun r = MemplanHere(args);            \
+    EXPECT_EQ(r.exit_code, 2);                     \
+    EXPECT_EQ(r.err, std::string(message) + "\n"); \
+    EXPECT_EQ(r.out, "");                          \
+  } while (false)
+
+TEST_F(PolishCliTest, ParseErrorsReadAsSentences) {
+  ASSERT_EQ(MemplanHere("plan in.csv -q --json plan.json").exit_code, 0);
+  EXPECT_USAGE_ERROR("plan in.csv --json a1.json --json a2.json",
+                     "memplan: error: --json given more than once (see memplan --help)");
+  EXPECT_USAGE_ERROR("verify in.csv plan.json --alignment 4",
+                     "memplan: error: verify does not take --alignment (the plan records it) (see "
+                     "memplan --help)");
+  EXPECT_USAGE_ERROR("verify in.csv plan.json extra --frobnicate",
+                     "memplan: error: unexpected argument 'extra' for 'verify' (see memplan --help)");
+  EXPECT_USAGE_ERROR("stats in.csv --json x.json",
+                     "memplan: error: unexpected argument '--json' for 'stats' (see memplan --help)");
+  EXPECT_USAGE_ERROR("targets x",
+                     "memplan: error: unexpected argument 'x' for 'targets' (see memplan --help)");
+  EXPECT_USAGE_ERROR("--frobnicate", "memplan: error: unexpected argument '--frobnicate' before "
+                                     "the command (see memplan --help)");
+  EXPECT_FALSE(fs::exists(dir_ + "/a1.json"));
+  EXPECT_FALSE(fs::exists(dir_ + "/a2.json"));
+}
+
 }  // namespace
 }  // namespace memplan

@@ -34,10 +34,10 @@ void ExpectUsageError(const std::string& args, const std::string& message) {
 
 TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
   ExpectUsageError("plan " + kBasic + " --frobnicate",
-                   "memplan: error: The following argument was not expected: --frobnicate (see "
-                   "memplan --help)");
+                   "memplan: error: unexpected argument '--frobnicate' for 'plan' (see memplan "
+                   "--help)");
   ExpectUsageError("plan " + kBasic + " --alignment",
-                   "memplan: error: --alignment: 1 required TEXT missing (see memplan --help)");
+                   "memplan: error: --alignment needs a value (see memplan --help)");
   ExpectUsageError("plan " + kBasic + " --fast-memory 1MiB --max-outstanding-prefetches x",
                    "memplan: error: --max-outstanding-prefetches: expected an integer from 0 to "
                    "9223372036854775807, got 'x' (see memplan --help)");
@@ -50,7 +50,8 @@ TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
   ExpectUsageError("frobnicate",
                    "memplan: error: unknown command 'frobnicate' (expected plan, verify, stats or "
                    "targets; see memplan --help)");
-  ExpectUsageError("", "memplan: error: A subcommand is required (see memplan --help)");
+  ExpectUsageError("", "memplan: error: a command is required (plan, verify, stats or targets) "
+                       "(see memplan --help)");
   ExpectUsageError("plan", "memplan: error: INPUT is required (see memplan --help)");
 }
 
