@@ -339,7 +339,8 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   return options;
 }
 
-int RunVerify(const InputFlags& input_flags, const std::string& plan_path) {
+// `quiet`: print nothing on success (errors are still printed).
+int RunVerify(const InputFlags& input_flags, const std::string& plan_path, bool quiet) {
   absl::StatusOr<LoadOptions> flags = ToLoadOptions(input_flags);
   if (!flags.ok()) return Fail(flags.status());
   absl::StatusOr<std::string> text = ReadFile(plan_path);
@@ -362,6 +363,7 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path) {
     std::cerr << plan_path << ": error: verification failed: " << s.message() << "\n";
     return kExitPlanningFailure;
   }
+  if (quiet) return kExitOk;
   std::cout << plan_path << ": plan verified: " << input->buffers.buffers.size()
             << " buffers, transient peak " << plan->peak << " bytes, lower bound "
             << plan->lower_bound << " bytes\n";
@@ -474,6 +476,8 @@ int RunCli(int argc, char** argv) {
   CLI::App* verify = app.add_subcommand("verify", "re-check a saved JSON plan against its input");
   AddInputFlags(verify, verify_input);
   verify->add_option("PLAN", verify_plan, "plan JSON written by memplan plan --json")->required();
+  bool verify_quiet = false;
+  verify->add_flag("--quiet,-q", verify_quiet, "print nothing on success");
 
   InputFlags stats_input;
   CLI::App* stats = app.add_subcommand("stats", "lower bound and live-bytes profile, no planning");
@@ -504,7 +508,7 @@ int RunCli(int argc, char** argv) {
     return kExitBadInput;
   }
   if (plan->parsed()) return RunPlan(plan_flags);
-  if (verify->parsed()) return RunVerify(verify_input, verify_plan);
+  if (verify->parsed()) return RunVerify(verify_input, verify_plan, verify_quiet);
   if (targets->parsed()) return RunTargets();
   return RunStats(stats_input);
 }

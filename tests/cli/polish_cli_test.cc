@@ -111,5 +111,33 @@ TEST_F(PolishCliTest, ParseErrorsReadAsSentences) {
   EXPECT_FALSE(fs::exists(dir_ + "/a2.json"));
 }
 
+TEST_F(PolishCliTest, VerifyQuietPrintsNothingOnSuccessOnly) {
+  ASSERT_EQ(MemplanHere("plan in.csv -q --json plan.json").exit_code, 0);
+  for (const char* flag : {"-q", "--quiet"}) {
+    SCOPED_TRACE(flag);
+    const CliRun r = MemplanHere(std::string("verify in.csv plan.json ") + flag);
+    EXPECT_EQ(r.exit_code, 0);
+    EXPECT_EQ(r.out, "");
+    EXPECT_EQ(r.err, "");
+  }
+  // Without -q: the success line.
+  CliRun r = MemplanHere("verify in.csv plan.json");
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_EQ(r.out, "plan.json: plan verified: 2 buffers, transient peak 24 bytes, lower bound 24 "
+                   "bytes\n");
+  // A failure is still reported: buffer a moved onto b's bytes.
+  std::string plan = Slurp(dir_ + "/plan.json");
+  const size_t at = plan.find("\"offset\":16");
+  ASSERT_NE(at, std::string::npos);
+  plan.replace(at, 11, "\"offset\":8");
+  WriteText(dir_ + "/bad.json", plan);
+  r = MemplanHere("verify in.csv bad.json -q");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "bad.json: error: verification failed: buffer 'b' (id 1) allocation 0 (space "
+                   "0, bytes [0, 16), time [1, 2]) overlaps buffer 'a' (id 0) allocation 0 "
+                   "(space 0, bytes [8, 16), time [0, 1]) at time 1\n");
+  EXPECT_EQ(r.out, "");
+}
+
 }  // namespace
 }  // namespace memplan
