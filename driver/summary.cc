@@ -100,12 +100,19 @@ std::string FormatStats(const LoadedInput& input) {
     const auto band_start = [&](TimeStep band) {
       return band * (steps / bands) + band * (steps % bands) / bands;
     };
+    // Columns as wide as their widest entry (at least 7 and 14 characters),
+    // so every bar starts at the same column.
+    const TimeStep last_step = band_start(bands) - 1;
+    const int time_width = std::max<int>(7, static_cast<int>(fmt::formatted_size("{}", last_step)));
+    const int bytes_width =
+        std::max<int>(14, static_cast<int>(fmt::formatted_size("{}", transient.peak)));
     text += "live bytes over time (transient, max per band):\n";
     for (TimeStep band = 0; band < bands; ++band) {
       const TimeStep first = band_start(band), last = band_start(band + 1) - 1;
       const Bytes peak = MaxLiveIn(transient, first, last);
       int width = static_cast<int>(40 * static_cast<double>(peak) / static_cast<double>(transient.peak));
-      text += fmt::format("  [{:>7}, {:>7}] {:>14} {}\n", first, last, peak, std::string(width, '#'));
+      text += fmt::format("  [{:>{}}, {:>{}}] {:>{}} {}\n", first, time_width, last, time_width,
+                          peak, bytes_width, std::string(width, '#'));
     }
   }
   return text;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "cli_runner.h"
 #include "gmock/gmock.h"
@@ -137,6 +138,32 @@ TEST_F(PolishCliTest, VerifyQuietPrintsNothingOnSuccessOnly) {
                    "0, bytes [0, 16), time [1, 2]) overlaps buffer 'a' (id 0) allocation 0 "
                    "(space 0, bytes [8, 16), time [0, 1]) at time 1\n");
   EXPECT_EQ(r.out, "");
+}
+
+TEST_F(PolishCliTest, StatsProfileBarsStartAtOneColumn) {
+  // Times up to 4000000000 (10 digits, wider than the 7-character minimum)
+  // and a peak of 2^40 bytes (13 digits): the label columns widen to fit.
+  WriteText(dir_ + "/big.csv",
+            "id,lower,upper,size\na,0,4000000000,1099511627776\nb,3000000000,4000000000,"
+            "1099511627776\n");
+  const CliRun r = MemplanHere("stats big.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string heading = "live bytes over time (transient, max per band):\n";
+  const size_t start = r.out.find(heading);
+  ASSERT_NE(start, std::string::npos) << r.out;
+  std::vector<std::string> lines;
+  for (size_t at = start + heading.size(); at < r.out.size();) {
+    const size_t end = r.out.find('\n', at);
+    lines.push_back(r.out.substr(at, end - at));
+    at = end + 1;
+  }
+  ASSERT_EQ(lines.size(), 16u);
+  EXPECT_EQ(lines.front(), "  [         0,  249999999]  1099511627776 " + std::string(20, '#'));
+  EXPECT_EQ(lines.back(), "  [3750000000, 3999999999]  2199023255552 " + std::string(40, '#'));
+  for (const std::string& line : lines) {
+    SCOPED_TRACE(line);
+    EXPECT_EQ(line.find('#'), 42u);
+  }
 }
 
 }  // namespace

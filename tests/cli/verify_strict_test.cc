@@ -175,10 +175,10 @@ TEST_F(VerifyStrictTest, StatsOnHugeTimeRanges) {
                   "lower bound (max live, transient): 12 bytes (12 B) at time 0\n"
                   "max live (all buffers): 12 bytes (12 B) at time 0\n"
                   "live bytes over time (transient, max per band):\n"
-                  "  [      0, 249999999]             12 ########################################\n"
-                  "  [250000000, 499999999]              4 #############\n"
-                  "  [500000000, 749999999]              4 #############\n"
-                  "  [750000000, 999999999]              4 #############\n"
+                  "  [         0,  249999999]             12 ########################################\n"
+                  "  [ 250000000,  499999999]              4 #############\n"
+                  "  [ 500000000,  749999999]              4 #############\n"
+                  "  [ 750000000,  999999999]              4 #############\n"
                   "  [1000000000, 1249999999]              4 #############\n"
                   "  [1250000000, 1499999999]              4 #############\n"
                   "  [1500000000, 1749999999]              4 #############\n"
@@ -196,7 +196,7 @@ TEST_F(VerifyStrictTest, StatsOnHugeTimeRanges) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr(": 2 buffers, 4611686018427387904 time steps\n"));
   EXPECT_THAT(r.out, HasSubstr("lower bound (max live, transient): 12 bytes (12 B) at time 5\n"));
-  EXPECT_THAT(r.out, HasSubstr("  [      0, 288230376151711743]             12 "));
+  EXPECT_THAT(r.out, HasSubstr("  [                  0,  288230376151711743]             12 "));
   EXPECT_THAT(r.out, HasSubstr("  [4323455642275676160, 4611686018427387903]              4 "));
 }
 
