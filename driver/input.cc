@@ -144,6 +144,12 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
                                       b.name, b.size, kMaxTotalBytes));
     }
     const Bytes padded = b.size + std::max(b.alignment, alignment) - 1;
+    if (padded > kMaxTotalBytes) {
+      return LocatedError(path, where(b),
+                          fmt::format("buffer '{}' is {} bytes plus up to {} bytes of alignment "
+                                      "padding, above the limit of 2^62 ({}) bytes per input",
+                                      b.name, b.size, padded - b.size, kMaxTotalBytes));
+    }
     if (padded > kMaxTotalBytes - total) {
       return LocatedError(
           path, SourceLocation{},

@@ -52,9 +52,10 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
 // each buffer counts as its size plus alignment - 1 bytes of padding, the
 // alignment being the larger of the buffer's own and `alignment`. Errors: InvalidArgument
 // `path[:line:col]: error: ...` naming the alignment, the buffer (located at
-// its first value for program inputs), the total or the number of time steps
-// that is too large (CSV rows past the time limit are rejected by the CSV
-// reader, located at the upper field).
+// its first value for program inputs) too large alone, with its padding, the
+// total or the number of time steps that is too large (CSV rows past the
+// time or size limit, padding included, are rejected by the CSV reader,
+// located at the field).
 absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment);
 
 }  // namespace memplan

@@ -287,6 +287,14 @@ absl::Status CsvParser::ParseRow(const Line& line) {
                  fmt::format("size {} is above the limit of 2^62 ({}) bytes", values[kSize],
                              kMaxTotalBytes));
   }
+  // The row alone, padded to its alignment, must fit the 2^62 total (no
+  // overflow: size <= 2^62, alignment <= 2^32).
+  if (values[kSize] + values[kAlignment] - 1 > kMaxTotalBytes) {
+    return Error(line, fields[*index_[kSize]].column,
+                 fmt::format("size {} with alignment {} is above the limit of 2^62 ({}) bytes "
+                             "counting alignment padding",
+                             values[kSize], values[kAlignment], kMaxTotalBytes));
+  }
   Buffer b;
   b.name = std::string(id.text);
   b.size = values[kSize];

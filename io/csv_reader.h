@@ -32,8 +32,9 @@ inline constexpr size_t kMaxCsvLineBytes = 65536;
 // with the wrong number of fields; an empty or repeated id; a number that is
 // not a decimal integer, is negative or does not fit 63 bits; upper <= lower;
 // upper above kMaxTimeSteps; alignment < 1 or above kMaxAlignment; a size
-// above kMaxTotalBytes (the limits of ir/units.h; the total is checked by the
-// driver); a line longer than kMaxCsvLineBytes (column 65537); invalid
+// above kMaxTotalBytes, or a row whose size plus alignment - 1 bytes of
+// padding is (located at the size; the limits of ir/units.h; the total and
+// --alignment are checked by the driver); a line longer than kMaxCsvLineBytes (column 65537); invalid
 // UTF-8 or a NUL byte (column of the byte). O(size of text).
 absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path);
 

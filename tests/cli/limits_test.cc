@@ -77,6 +77,21 @@ TEST_F(LimitsTest, OneBufferOfExactlyTwoToThe62BytesPlans) {
                                               "4611686018427387904 bytes (4.00 EiB) at time 0\n"));
 }
 
+// One buffer past the limit only with its padding: located at its row when
+// the CSV alignment does it, named when --alignment does.
+TEST_F(LimitsTest, OneBufferPastTheLimitWithItsPadding) {
+  const std::string csv = Csv("b1,0,3,4611686018427387904,2\n");
+  ExpectRejected(csv, "",
+                 csv + ":2:8: error: size 4611686018427387904 with alignment 2 is above the limit "
+                       "of 2^62 (4611686018427387904) bytes counting alignment padding");
+  const std::string aligned = Csv("b1,0,3,4611686018427387904,1\n");
+  CliRun r = Memplan("plan " + aligned + " --alignment 64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, aligned + ": error: buffer 'b1' is 4611686018427387904 bytes plus up to 63 "
+                             "bytes of alignment padding, above the limit of 2^62 "
+                             "(4611686018427387904) bytes per input\n");
+}
+
 TEST_F(LimitsTest, AlignmentPaddingCountsTowardsTheTotal) {
   // 2 * 2^61 = 2^62 fits alone; with --alignment 2^32 each buffer may need
   // 2^32 - 1 bytes of padding, so the total passes the limit.

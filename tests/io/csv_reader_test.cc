@@ -132,13 +132,16 @@ TEST(CsvReaderTest, Numbers) {
 TEST(CsvReaderTest, LargestValuesAreAccepted) {
   // Times, sizes and alignments stop at the limits of ir/units.h (2^62,
   // 2^62 and 2^32).
+  // A row's size plus alignment - 1 bytes of padding is at most 2^62.
   BufferSet set = Read(
-      "id,lower,upper,size,alignment\na,0,4611686018427387904,4611686018427387904,4294967296\n");
-  ASSERT_EQ(set.buffers.size(), 1u);
+      "id,lower,upper,size,alignment\na,0,4611686018427387904,4611686018427387904,1\n"
+      "b,0,1,4611686014132420609,4294967296\n");
+  ASSERT_EQ(set.buffers.size(), 2u);
   EXPECT_EQ(set.buffers[0].end, kMaxTimeSteps - 1);
   EXPECT_EQ(set.time_steps, kMaxTimeSteps);
   EXPECT_EQ(set.buffers[0].size, kMaxTotalBytes);
-  EXPECT_EQ(set.buffers[0].alignment, kMaxAlignment);
+  EXPECT_EQ(set.buffers[1].size, kMaxTotalBytes - kMaxAlignment + 1);
+  EXPECT_EQ(set.buffers[1].alignment, kMaxAlignment);
 }
 
 TEST(CsvReaderTest, SizeAndAlignmentLimits) {
@@ -154,6 +157,10 @@ TEST(CsvReaderTest, SizeAndAlignmentLimits) {
   EXPECT_EQ(Error("id,lower,upper,size\na,0,1,4611686018427387905\n"),
             "t.csv:2:7: error: size 4611686018427387905 is above the limit of 2^62 "
             "(4611686018427387904) bytes");
+  // One row past the total with its padding: 2^62 + (2 - 1).
+  EXPECT_EQ(Error("id,lower,upper,size,alignment\nb1,0,3,4611686018427387904,2\n"),
+            "t.csv:2:8: error: size 4611686018427387904 with alignment 2 is above the limit of "
+            "2^62 (4611686018427387904) bytes counting alignment padding");
   EXPECT_EQ(Error("id,lower,upper,size,alignment\na,0,1,4,4294967297\n"),
             "t.csv:2:9: error: alignment 4294967297 is above the limit of 2^32 (4294967296)");
 }
