@@ -257,12 +257,22 @@ absl::StatusOr<OnnxTensorType> SizeOnnxInitializer(const onnx::TensorProto& tens
 
 namespace {
 
+// Whether `name` has the form ONNX shape inference gives the symbolic dims
+// it creates (`unk__` and a number): such a name may appear only after it.
+bool InferenceDimName(std::string_view name) {
+  constexpr std::string_view kPrefix = "unk__";
+  return name.size() > kPrefix.size() && name.starts_with(kPrefix) &&
+         std::all_of(name.begin() + kPrefix.size(), name.end(),
+                     [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // The error for the first binding in `dims` that names none of the symbolic
-// dims in `seen` (most likely a typo), or OK.
+// dims in `seen` (most likely a typo), or OK. With `before_inference`, names
+// inference may still create are not checked yet.
 absl::Status UnknownDimBinding(const OnnxDimBindings& dims, const std::set<std::string>& seen,
-                               std::string_view path) {
+                               std::string_view path, bool before_inference) {
   for (const auto& [name, value] : dims) {
-    if (seen.contains(name)) continue;
+    if (seen.contains(name) || (before_inference && InferenceDimName(name))) continue;
     std::string names;
     for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
     return OnnxError(path, fmt::format("--dim {}={}: the model has no symbolic dim '{}' ({})", name,
@@ -285,6 +295,8 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   onnx::GraphProto& graph = *model.mutable_graph();
   std::set<std::string> seen;  // every symbolic dim name of the model
   BindDims(graph, dims, seen);
+  // A typo in a --dim name is reported before any error it may cause.
+  if (absl::Status s = UnknownDimBinding(dims, seen, path, true); !s.ok()) return s;
 
   std::unordered_set<std::string> initializers;
   std::unordered_map<std::string, IntTensor> values;
@@ -296,11 +308,7 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   for (const onnx::ValueInfoProto& input : graph.input()) {
     if (initializers.contains(input.name())) continue;
     absl::StatusOr<OnnxTensorType> sized = SizeOnnxTensor(input.type(), input.name(), path);
-    // A typo in a --dim name leaves a dim unbound: name the typo first.
-    if (!sized.ok()) {
-      if (absl::Status s = UnknownDimBinding(dims, seen, path); !s.ok()) return s;
-      return sized.status();
-    }
+    if (!sized.ok()) return sized.status();
   }
 
   // Inference runs on a graph whose folded nodes are Constants; restore the
@@ -317,8 +325,7 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   } while (status.ok() && BindDims(graph, dims, seen));
   graph.mutable_node()->Swap(&original);
   if (!status.ok()) return status;
-  return UnknownDimBinding(dims, seen, path);
-  return absl::OkStatus();
+  return UnknownDimBinding(dims, seen, path, false);
 }
 
 }  // namespace memplan

@@ -34,9 +34,10 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 //     applied, back to 3.
 // On return the model's nodes are the original ones. `model` must have
 // passed ReadOnnxModel. Errors (InvalidArgument `path: error: ...`): a
-// negative binding; a binding naming no symbolic dim of the model (after
-// step 4; "--dim NAME=VALUE: the model has no symbolic dim 'NAME' (its
-// symbolic dims: ...)"); a graph input failing SizeOnnxTensor (e.g. "tensor
+// negative binding; a binding naming no symbolic dim of the model ("--dim
+// NAME=VALUE: the model has no symbolic dim 'NAME' (its symbolic dims:
+// ...)"; checked after step 1, before any other error, except for names of
+// the form `unk__N` that inference may create, checked after step 4); a graph input failing SizeOnnxTensor (e.g. "tensor
 // 'input' dim 0 'batch' is symbolic; bind it with --dim batch=VALUE"); a
 // shape inference failure (ONNX's message, which names the node) or crash.
 absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dims,

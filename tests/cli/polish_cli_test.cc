@@ -1,7 +1,8 @@
 // Regressions from a CLI polish pass: outputs clobbering each other through
 // a dangling symbolic link, output permissions kept on replace, CLI11 parse
 // errors in memplan's own words, verify --quiet, the stats profile's column
-// alignment, and a single CSV buffer past the 2^62 total located at its row.
+// alignment, and a mistyped --dim name reported before a shape inference
+// error.
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -164,6 +165,22 @@ TEST_F(PolishCliTest, StatsProfileBarsStartAtOneColumn) {
     SCOPED_TRACE(line);
     EXPECT_EQ(line.find('#'), 42u);
   }
+}
+
+// A mistyped --dim name is reported before the shape inference error that
+// another binding causes (unk__0=8 clashes with a static dim in this model).
+TEST_F(PolishCliTest, AnUnknownDimNameComesBeforeAShapeInferenceError) {
+  const std::string model =
+      std::string(MEMPLAN_SHARED_DIR) + "/data/onnx/torchvision/deeplabv3_resnet50.onnx";
+  if (!fs::exists(model)) GTEST_SKIP() << model << " is absent";
+  CliRun r = MemplanHere("plan " + model + " --dim bach=2 --dim unk__0=8 -q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, model + ": error: --dim bach=2: the model has no symbolic dim 'bach' (its "
+                           "symbolic dims: unk__0, unk__1, unk__2, unk__3, unk__4)\n");
+  // unk__0 alone is a dim of the model: the inference error remains.
+  r = MemplanHere("plan " + model + " --dim unk__0=8 -q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, ::testing::StartsWith(model + ": error: ONNX shape inference failed: "));
 }
 
 }  // namespace
