@@ -41,18 +41,28 @@ inline void WriteText(const std::string& path, const std::string& contents) {
   out << contents;
 }
 
-// Runs `memplan ARGS` (ARGS is passed through the shell unquoted).
-inline CliRun Memplan(const std::string& args) {
+// Runs the shell command `prefix memplan ARGS` (ARGS unquoted), capturing its
+// exit code and output in private temporary files.
+inline CliRun RunMemplan(const std::string& prefix, const std::string& args) {
   const std::string dir = FreshDir();
   const std::string out = dir + "/stdout", err = dir + "/stderr";
-  const int status =
-      std::system((std::string(MEMPLAN_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
+  const int status = std::system(
+      (prefix + std::string(MEMPLAN_BINARY) + " " + args + " >" + out + " 2>" + err).c_str());
   CliRun r;
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   r.out = Slurp(out);
   r.err = Slurp(err);
   std::filesystem::remove_all(dir);
   return r;
+}
+
+// Runs `memplan ARGS` in the current directory.
+inline CliRun Memplan(const std::string& args) { return RunMemplan("", args); }
+
+// Runs `memplan ARGS` with `dir` as the working directory, so relative paths
+// in ARGS resolve there.
+inline CliRun MemplanIn(const std::string& dir, const std::string& args) {
+  return RunMemplan("cd '" + dir + "' && ", args);
 }
 
 }  // namespace memplan::testing_cli

@@ -40,20 +40,7 @@ class OutputsCliTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  // `memplan ARGS` run in the test's directory (relative paths resolve there).
-  CliRun MemplanHere(const std::string& args) {
-    const std::string out = dir_ + "/.stdout", err = dir_ + "/.stderr";
-    const int status = std::system(("cd " + dir_ + " && " + std::string(MEMPLAN_BINARY) + " " +
-                                    args + " >" + out + " 2>" + err)
-                                       .c_str());
-    CliRun r;
-    r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = Slurp(out);
-    r.err = Slurp(err);
-    fs::remove(out);
-    fs::remove(err);
-    return r;
-  }
+  CliRun MemplanHere(const std::string& args) { return testing_cli::MemplanIn(dir_, args); }
 
   // The JSON `memplan plan in.csv --json FILE` writes to a regular file.
   std::string PlanJson() {
