@@ -16,16 +16,8 @@ set -euo pipefail
 
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
 MODELS_DIR=${MODELS_DIR:-../shared/data/onnx}
-WRITE=""
-if [[ $# -eq 2 && $1 == --write ]]; then
-  WRITE=$2
-elif [[ $# -ne 0 ]]; then
-  echo "usage: $0 [--write FILE]" >&2
-  exit 2
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/table_lib.sh"
+parse_write_arg "$@"
 
 # plan MODEL OUT.json [FLAGS...] -> prints the wall time in ms
 plan() {
@@ -60,11 +52,5 @@ for model in "$MODELS_DIR"/*/*.onnx; do
 done
 
 cat "$table"
-if [[ -n $WRITE ]]; then
-  awk -v table="$table" '
-    /<!-- models-table:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-    /<!-- models-table:end -->/ { skip = 0 }
-    !skip { print }' "$WRITE" >"$tmp/doc"
-  cp "$tmp/doc" "$WRITE"
-fi
+if [[ -n $WRITE ]]; then splice_table models-table "$table" "$WRITE"; fi
 [[ $bad -eq 0 ]]

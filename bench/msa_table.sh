@@ -21,16 +21,8 @@ set -euo pipefail
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
 MODELS_DIR=${MODELS_DIR:-../shared/data/onnx/torchvision}
 SIZES=${SIZES:-"256KiB 1MiB 4MiB 16MiB"}
-WRITE=""
-if [[ $# -eq 2 && $1 == --write ]]; then
-  WRITE=$2
-elif [[ $# -ne 0 ]]; then
-  echo "usage: $0 [--write FILE]" >&2
-  exit 2
-fi
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/table_lib.sh"
+parse_write_arg "$@"
 
 # run MODEL TARGET SIZE MODE -> "verified estimated all_default all_fast ms"
 run() {
@@ -105,11 +97,5 @@ done
 } >>"$table"
 
 cat "$table"
-if [[ -n $WRITE ]]; then
-  awk -v table="$table" '
-    /<!-- msa-table:begin -->/ { print; while ((getline line < table) > 0) print line; skip = 1; next }
-    /<!-- msa-table:end -->/ { skip = 0 }
-    !skip { print }' "$WRITE" >"$tmp/doc"
-  cp "$tmp/doc" "$WRITE"
-fi
+if [[ -n $WRITE ]]; then splice_table msa-table "$table" "$WRITE"; fi
 [[ $bad -eq 0 ]]

@@ -17,17 +17,9 @@ set -euo pipefail
 
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
 DATA_DIR=${DATA_DIR:-../shared/data}
-WRITE=""
-if [[ $# -eq 2 && $1 == --write ]]; then
-  WRITE=$2
-elif [[ $# -ne 0 ]]; then
-  echo "usage: $0 [--write FILE]" >&2
-  exit 2
-fi
+source "$(dirname "$0")/table_lib.sh"
+parse_write_arg "$@"
 here=$(cd "$(dirname "$0")" && pwd)
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 
 python3 "$here/dense_inputs.py" all-live 10000 "$tmp/all-live-1e4.csv"
 python3 "$here/dense_inputs.py" all-live 100000 "$tmp/all-live-1e5.csv"
@@ -66,16 +58,9 @@ table=$(
   done
 )
 
+printf '%s\n' "$table" >"$tmp/table"
 if [[ -n $WRITE ]]; then
-  python3 - "$WRITE" "$table" <<'PY'
-import sys
-path, table = sys.argv[1], sys.argv[2]
-text = open(path).read()
-begin, end = "<!-- packing-table:begin -->", "<!-- packing-table:end -->"
-head, rest = text.split(begin, 1)
-_, tail = rest.split(end, 1)
-open(path, "w").write(head + begin + "\n" + table + "\n" + end + tail)
-PY
+  splice_table packing-table "$tmp/table" "$WRITE"
 else
-  echo "$table"
+  cat "$tmp/table"
 fi
