@@ -320,8 +320,8 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   const InputFormat format = DetectFormat(input_path);
   if (format != InputFormat::kOnnx && (!recorded->alias || !recorded->dims.empty())) {
     std::string onnx_flags = recorded->alias ? "" : "--no-alias";
-    for (const auto& [name, value] : recorded->dims) {
-      onnx_flags += fmt::format("{}--dim {}={}", onnx_flags.empty() ? "" : " ", name, value);
+    if (!recorded->dims.empty()) {
+      onnx_flags += (onnx_flags.empty() ? "" : " ") + dims_text(recorded->dims);
     }
     const std::string made_for = RecordedInput(plan_text);
     return absl::InvalidArgumentError(fmt::format(

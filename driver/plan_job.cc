@@ -32,23 +32,6 @@ absl::Status CheckOutputPath(const std::string& path) {
   return absl::OkStatus();
 }
 
-// `path` after following symbolic links to the path that names no link
-// (a link's relative target is relative to the link's directory), even when
-// the last target does not exist yet: writing through a dangling link
-// creates that target. Gives up after 40 links (Linux's own limit) and
-// returns the path reached.
-std::filesystem::path FollowLinks(const std::filesystem::path& path) {
-  std::filesystem::path current = path;
-  for (int hops = 0; hops < 40; ++hops) {
-    std::error_code ec;
-    if (!std::filesystem::is_symlink(std::filesystem::symlink_status(current, ec))) break;
-    const std::filesystem::path target = std::filesystem::read_symlink(current, ec);
-    if (ec) break;
-    current = target.is_absolute() ? target : current.parent_path() / target;
-  }
-  return current;
-}
-
 // Whether `a` and `b` name the same file: the same existing file (also through
 // links), or the same normalised absolute path of the file each write would
 // create, after following links (also dangling ones). weakly_canonical leaves
@@ -60,7 +43,8 @@ bool SameFile(const std::string& a, const std::string& b) {
     return std::filesystem::equivalent(a, b, ec);
   }
   const auto normal = [&ec](const std::string& path) {
-    const std::filesystem::path absolute = std::filesystem::absolute(FollowLinks(path), ec);
+    const std::filesystem::path absolute =
+        std::filesystem::absolute(FollowLinks(path).value_or(path), ec);
     return ec ? absolute : std::filesystem::weakly_canonical(absolute, ec);
   };
   const std::filesystem::path ca = normal(a);

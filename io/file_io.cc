@@ -69,6 +69,25 @@ absl::StatusOr<std::string> ReadFile(const std::string& path) {
   return contents;
 }
 
+absl::StatusOr<std::string> FollowLinks(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {  // 40: Linux's own limit (ELOOP)
+    struct stat st;
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096) + 1, '\0');
+    const ssize_t n = ::readlink(current.c_str(), target.data(), target.size());
+    if (n < 0) return IoError(path, "cannot write", errno);
+    target.resize(static_cast<size_t>(n));
+    const size_t slash = current.rfind('/');
+    if (target.starts_with('/') || slash == std::string::npos) {
+      current = target;
+    } else {
+      current = current.substr(0, slash + 1) + target;
+    }
+  }
+  return IoError(path, "cannot write", ELOOP);
+}
+
 namespace {
 
 // Writes `contents` to a new temporary file beside `path`, flushed to disk;
@@ -103,27 +122,6 @@ absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::
   return temp;
 }
 
-// Follows `path` through symbolic links (relative targets are relative to
-// the link's directory) to the path that names no link: the file to write.
-// A dangling link yields its target, which the write then creates.
-absl::StatusOr<std::string> FollowLinks(const std::string& path) {
-  std::string current = path;
-  for (int hops = 0; hops < 40; ++hops) {  // 40: Linux's own limit (ELOOP)
-    struct stat st;
-    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
-    std::string target(static_cast<size_t>(st.st_size > 0 ? st.st_size : 4096) + 1, '\0');
-    const ssize_t n = ::readlink(current.c_str(), target.data(), target.size());
-    if (n < 0) return IoError(path, "cannot write", errno);
-    target.resize(static_cast<size_t>(n));
-    const size_t slash = current.rfind('/');
-    if (target.starts_with('/') || slash == std::string::npos) {
-      current = target;
-    } else {
-      current = current.substr(0, slash + 1) + target;
-    }
-  }
-  return IoError(path, "cannot write", ELOOP);
-}
 
 // Writes `contents` straight into the existing special file `path` (a
 // character device, FIFO or socket): such files cannot be replaced by a

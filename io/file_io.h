@@ -16,6 +16,14 @@ namespace memplan {
 // directory (reason from strerror, e.g. "No such file or directory").
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
+// `path` after following symbolic links (a link's relative target is
+// relative to the link's directory) to the path that names no link, even
+// when that last target does not exist yet: writing through a dangling link
+// creates it. Errors: InvalidArgument `path: error: cannot write: <reason>`
+// for an unreadable link or more than 40 links in a row (Linux's own limit,
+// reported as "Too many levels of symbolic links").
+absl::StatusOr<std::string> FollowLinks(const std::string& path);
+
 // Replaces the file at `path` with `contents` atomically: writes a temporary
 // file in the same directory, flushes it to disk and renames it over `path`,
 // so readers see the old file or the new one, never a half-written one. The

@@ -1,10 +1,7 @@
 #include "io/onnx_model.h"
 
 #include <algorithm>
-#include <cerrno>
-#include <cstring>
 #include <exception>
-#include <fstream>
 #include <iterator>
 #include <map>
 #include <set>
@@ -13,6 +10,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "io/file_io.h"
 #include "ir/diagnostic.h"
 #include "ir/text_syntax.h"
 #include "onnx/defs/schema.h"
@@ -21,14 +19,6 @@ namespace memplan {
 namespace {
 
 constexpr std::string_view kControlFlowOps[] = {"If", "Loop", "Scan"};
-
-absl::StatusOr<std::string> ReadFileBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return OnnxError(path, fmt::format("cannot read file: {}", std::strerror(errno)));
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return OnnxError(path, fmt::format("cannot read file: {}", std::strerror(errno)));
-  return bytes;
-}
 
 // Domains whose ops all live in libonnx's registry, with their opset range.
 const std::unordered_map<std::string, std::pair<int, int>>& StandardDomains() {
@@ -227,7 +217,7 @@ int DefaultOpset(const onnx::ModelProto& model) {
 }
 
 absl::StatusOr<onnx::ModelProto> ReadOnnxModel(const std::string& path) {
-  absl::StatusOr<std::string> bytes = ReadFileBytes(path);
+  absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
   onnx::ModelProto model;
   if (!model.ParseFromString(*bytes)) {
