@@ -66,6 +66,13 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
   };
 }
 
+// `options` with no prefetch or eviction allowed: residency without copies.
+MsaOptions WithoutCopies(MsaOptions options) {
+  options.max_outstanding_prefetches = 0;
+  options.max_outstanding_evictions = 0;
+  return options;
+}
+
 // Above this many buffers kDefault tries only its strongest variants, so
 // that planning stays near-linear in practice (each variant is one full
 // allocator run).
@@ -83,12 +90,8 @@ std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
   auto work = [&] {
     for (size_t i = next++; i < variants.size(); i = next++) {
       const Variant& v = variants[i];
-      MsaOptions variant_options = options;
+      MsaOptions variant_options = v.copies ? options : WithoutCopies(options);
       variant_options.cross_program_prefetch &= v.cross_program_prefetch;
-      if (!v.copies) {
-        variant_options.max_outstanding_prefetches = 0;
-        variant_options.max_outstanding_evictions = 0;
-      }
       results[i] = RunAllocator(problem, cost, variant_options, v.config);
     }
   };
@@ -135,33 +138,35 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
       best->variant = variants[i].name;
     }
   }
-  best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
   // Never report a plan slower than using no fast memory (the reference can
   // stall on copies it does not budget for; any variant can meet a target
   // whose fast memory does not pay). Fall back to residency without copies
-  // if that is not slower, else to the empty assignment.
+  // if that is not slower, else to the empty assignment. kDefault has already
+  // run the copy-free variant (the same run) and it was slower still.
   const double all_default = TimeAllDefault(analysis, cost);
   if (best_seconds > all_default) {
-    MsaOptions copy_free = options;
-    copy_free.max_outstanding_prefetches = 0;
-    copy_free.max_outstanding_evictions = 0;
-    const std::string mode = best->mode;
-    absl::StatusOr<MsaResult> fallback = RunAllocator(problem, cost, copy_free, reference);
-    if (!fallback.ok()) return fallback.status();
-    std::string why = "the chosen plan was slower than default memory alone";
-    if (SimulateMsa(analysis, cost, *fallback).elapsed_s <= all_default) {
-      best = *std::move(fallback);
-      best->variant = "copy-free (" + why + ")";
-    } else {
+    const std::string why = "the chosen plan was slower than default memory alone";
+    const MsaOptions copy_free = WithoutCopies(options);
+    std::optional<MsaResult> fallback;
+    if (options.mode == MsaMode::kReference) {
+      absl::StatusOr<MsaResult> residency = RunAllocator(problem, cost, copy_free, reference);
+      if (!residency.ok()) return residency.status();
+      if (SimulateMsa(analysis, cost, *residency).elapsed_s <= all_default) {
+        fallback = *std::move(residency);
+        fallback->variant = "copy-free (" + why + ")";
+      }
+    }
+    if (!fallback) {
       AllocatorConfig empty = reference;
       empty.required_only = true;
-      fallback = RunAllocator(problem, cost, copy_free, empty);
-      if (!fallback.ok()) return fallback.status();
-      best = *std::move(fallback);
-      best->variant = "empty (" + why + ", also without copies)";
+      absl::StatusOr<MsaResult> nothing = RunAllocator(problem, cost, copy_free, empty);
+      if (!nothing.ok()) return nothing.status();
+      fallback = *std::move(nothing);
+      fallback->variant = "empty (" + why + ", also without copies)";
     }
-    best->mode = mode;
+    best = std::move(fallback);
   }
+  best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
   return *std::move(best);
 }
 
