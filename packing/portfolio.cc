@@ -1,16 +1,17 @@
 #include "packing/portfolio.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 
-#include "packing/baselines.h"
-#include "packing/best_fit.h"
 #include "packing/live_profile.h"
 #include "packing/local_search.h"
 #include "packing/online_best_fit.h"
+#include "packing/packer.h"
 #include "packing/pack_support.h"
 #include "packing/skyline.h"
 
@@ -23,32 +24,22 @@ namespace {
 constexpr std::size_t kLargeInput = 20'000;
 constexpr std::size_t kLargeInputMembers = 4;
 
-// The global members, in the order they are given the pair budget. `rank` is
-// the position in the tie-break list (portfolio.h).
-enum class Member {
-  kSpatial,
-  kStartTime,
-  kSkylineLongest,
-  kTemporal,
-  kBusiest,
-  kInOrder,
-  kSkylineArea,
-};
-constexpr Member kByPriority[] = {Member::kSpatial,   Member::kSkylineLongest, Member::kTemporal,
-                                  Member::kStartTime, Member::kBusiest,        Member::kInOrder,
-                                  Member::kSkylineArea};
+// The global members, in the order they are given the pair budget.
+constexpr PackingAlgorithm kByPriority[] = {
+    PackingAlgorithm::kBestFitSpatial,   PackingAlgorithm::kSkylineLongest,
+    PackingAlgorithm::kBestFitTemporal,  PackingAlgorithm::kBestFitStartTime,
+    PackingAlgorithm::kBestFitBusiest,   PackingAlgorithm::kInOrder,
+    PackingAlgorithm::kSkylineArea};
+// The same members in the tie-break order (portfolio.h).
+constexpr PackingAlgorithm kByRank[] = {
+    PackingAlgorithm::kBestFitSpatial,   PackingAlgorithm::kBestFitTemporal,
+    PackingAlgorithm::kBestFitBusiest,   PackingAlgorithm::kBestFitStartTime,
+    PackingAlgorithm::kInOrder,          PackingAlgorithm::kSkylineLongest,
+    PackingAlgorithm::kSkylineArea};
 
-int Rank(Member member) {
-  switch (member) {
-    case Member::kSpatial: return 0;
-    case Member::kTemporal: return 1;
-    case Member::kBusiest: return 2;
-    case Member::kStartTime: return 3;
-    case Member::kInOrder: return 4;
-    case Member::kSkylineLongest: return 5;
-    case Member::kSkylineArea: return 6;
-  }
-  return 0;
+int Rank(PackingAlgorithm member) {
+  return static_cast<int>(std::find(std::begin(kByRank), std::end(kByRank), member) -
+                          std::begin(kByRank));
 }
 constexpr int kOnlineRank = 7;
 constexpr int kSearchRank = 8;
@@ -96,29 +87,13 @@ PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
     return result;
   };
   for (std::size_t k = 0; k < members; ++k) {
-    const Member member = kByPriority[k];
-    switch (member) {
-      case Member::kSpatial:
-        consider(BestFitPack(items, BestFitOrder::kSpatial, alignment), Rank(member));
-        break;
-      case Member::kTemporal:
-        consider(BestFitPack(items, BestFitOrder::kTemporal, alignment), Rank(member));
-        break;
-      case Member::kBusiest:
-        consider(BestFitPack(items, BestFitOrder::kBusiest, alignment), Rank(member));
-        break;
-      case Member::kStartTime:
-        consider(BestFitPack(items, BestFitOrder::kStartTime, alignment), Rank(member));
-        break;
-      case Member::kInOrder:
-        consider(InOrderPack(items, alignment), Rank(member));
-        break;
-      case Member::kSkylineLongest:
-        consider(run_skyline(SkylineOrder::kLongestFirst), Rank(member));
-        break;
-      case Member::kSkylineArea:
-        consider(run_skyline(SkylineOrder::kLargestArea), Rank(member));
-        break;
+    const PackingAlgorithm member = kByPriority[k];
+    if (member == PackingAlgorithm::kSkylineLongest) {
+      consider(run_skyline(SkylineOrder::kLongestFirst), Rank(member));
+    } else if (member == PackingAlgorithm::kSkylineArea) {
+      consider(run_skyline(SkylineOrder::kLargestArea), Rank(member));
+    } else {
+      consider(Pack(items, member, alignment), Rank(member));
     }
   }
 
