@@ -18,6 +18,7 @@
 #include "io/byte_size.h"
 #include "io/file_io.h"
 #include "io/json_plan.h"
+#include "ir/diagnostic.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
 
@@ -307,10 +308,10 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
                                               const std::string& plan_text) {
   if (!recorded) return flags;
   const auto conflict = [&](std::string_view flag, std::string_view plan_has) {
-    return absl::InvalidArgumentError(fmt::format(
-        "{}: error: {} disagrees with the plan, which was made with {}; drop the flag (verify "
-        "loads the input as the plan records)",
-        plan_path, flag, plan_has));
+    return LocatedError(plan_path, SourceLocation{},
+                        fmt::format("{} disagrees with the plan, which was made with {}; drop the "
+                                    "flag (verify loads the input as the plan records)",
+                                    flag, plan_has));
   };
   const auto dims_text = [](const std::map<std::string, std::int64_t>& dims) {
     std::string text;
@@ -324,10 +325,11 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
       onnx_flags += (onnx_flags.empty() ? "" : " ") + dims_text(recorded->dims);
     }
     const std::string made_for = RecordedInput(plan_text);
-    return absl::InvalidArgumentError(fmt::format(
-        "{}: error: this plan was made for an ONNX model with {}{}, but the input given is {}",
-        plan_path, onnx_flags, made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
-        InputFormatName(format)));
+    return LocatedError(
+        plan_path, SourceLocation{},
+        fmt::format("this plan was made for an ONNX model with {}{}, but the input given is {}",
+                    onnx_flags, made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
+                    InputFormatName(format)));
   }
   if (!flags.alias && recorded->alias) return conflict("--no-alias", "aliasing on");
   if (dims_given && flags.dims != recorded->dims) {

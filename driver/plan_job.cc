@@ -10,6 +10,7 @@
 #include "io/file_io.h"
 #include "io/html_map.h"
 #include "io/json_plan.h"
+#include "ir/diagnostic.h"
 #include "io/svg_map.h"
 #include "ir/text_printer.h"
 #include "verify/verifier.h"
@@ -23,11 +24,11 @@ absl::Status CheckOutputPath(const std::string& path) {
   std::filesystem::path parent = std::filesystem::path(path).parent_path();
   std::error_code ec;
   if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    return absl::InvalidArgumentError(
-        path + ": error: cannot write: directory '" + parent.string() + "' does not exist");
+    return LocatedError(path, SourceLocation{},
+                        "cannot write: directory '" + parent.string() + "' does not exist");
   }
   if (std::filesystem::is_directory(path, ec)) {
-    return absl::InvalidArgumentError(path + ": error: cannot write: Is a directory");
+    return LocatedError(path, SourceLocation{}, "cannot write: Is a directory");
   }
   return absl::OkStatus();
 }
@@ -67,14 +68,14 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
     if (!*path || **path == kStdoutPath) continue;
     if (absl::Status s = CheckOutputPath(**path); !s.ok()) return s;
     if (SameFile(**path, input_path)) {
-      return absl::InvalidArgumentError(
-          fmt::format("{}: error: output path is the input file ({})", **path, flag));
+      return LocatedError(**path, SourceLocation{},
+                          fmt::format("output path is the input file ({})", flag));
     }
     for (size_t j = 0; j < i; ++j) {
       const auto& [other_flag, other] = outputs[j];
       if (*other && **other != kStdoutPath && SameFile(**path, **other)) {
-        return absl::InvalidArgumentError(
-            fmt::format("{}: error: {} and {} name the same file", **path, other_flag, flag));
+        return LocatedError(**path, SourceLocation{},
+                            fmt::format("{} and {} name the same file", other_flag, flag));
       }
     }
   }
