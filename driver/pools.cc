@@ -56,6 +56,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
       Bytes pool_alignment = plan.alignment;
       PoolInfo pool;
       pool.name = std::string(LifetimeName(lifetime));
+      pool.lifetime = lifetime;
       pool.space = space;
       for (BufferId id : members) {
         const Buffer& b = buffers.buffers[id];

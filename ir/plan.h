@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/region_plan.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -53,13 +54,19 @@ struct SpaceInfo {
 };
 
 struct PoolInfo {
-  std::string name;                    // lifetime name: transient, constant, ...
+  std::string name;                    // lifetime name (transient, constant, ...) or a region resource's name
+  Lifetime lifetime = Lifetime::kTransient;  // of the pool's buffers
   MemorySpace space = kDefaultSpace;
   Bytes offset = 0;                    // base of the pool within its space
   Bytes size = 0;                      // bytes the pool spans (its peak)
   Bytes lower_bound = 0;               // max live bytes of the pool's buffers
   std::int64_t buffers = 0;            // number of buffers in the pool
   Bytes total_bytes = 0;               // sum of their sizes
+  // Closed time range the pool exists over; nullopt: the whole run. Pools of
+  // one space may share bytes only when their time ranges are disjoint (the
+  // queue-ordered allocations of execution regions, ir/region_plan.h).
+  std::optional<TimeStep> start;
+  std::optional<TimeStep> end;
 };
 
 // Memory-space-assignment statistics (present when fast memory is planned).
@@ -79,14 +86,18 @@ struct Plan {
   std::string algorithm;               // the packing algorithm that won
   TimeStep time_steps = 0;
   Bytes alignment = 1;
-  Bytes lower_bound = 0;               // transient pool, default space
-  Bytes peak = 0;                      // transient pool, default space
+  // Transient pools of the default space: their extent (highest end minus
+  // lowest offset) and the max over time of their buffers' live bytes. Without
+  // regions there is one such pool, "transient", at offset 0.
+  Bytes lower_bound = 0;
+  Bytes peak = 0;
   bool verified = false;
   std::vector<SpaceInfo> spaces;
   std::vector<PoolInfo> pools;
   std::vector<BufferPlacement> placements;  // parallel to BufferSet::buffers
   std::vector<AsyncCopy> copies;
   std::optional<MsaStats> msa;
+  std::optional<RegionPlan> regions;   // when the program has execution regions
 };
 
 }  // namespace memplan

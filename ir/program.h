@@ -35,6 +35,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/size_expr.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -58,9 +59,25 @@ enum class AliasKind : std::uint8_t {
   kView,  // a window of the operand's storage at `view_offset` bytes
 };
 
+// A named dim of the program (`dim %n <= 4096`): a symbolic size variable,
+// like the SSA size values of IREE's dynamic resources. A dim takes values in
+// [1, bound]. It is planned at its *planning point* (the bound, else the
+// `--dim` binding) and evaluated at its *evaluation point* (the binding, else
+// the bound); see ir/dims.h.
+struct DimDecl {
+  std::string name;                      // unique among dims and values, without '%'
+  std::optional<std::int64_t> bound;     // declared upper bound, >= 1
+  std::optional<std::int64_t> binding;   // value bound with --dim (1 <= binding <= bound)
+  SourceLocation loc;
+};
+
 struct Value {
   std::string name;                      // unique in the program, without '%'
-  Bytes size = 0;                        // storage bytes
+  Bytes size = 0;                        // storage bytes (at the dims' evaluation point)
+  // Symbolic size when the declared type is a byte-size expression that
+  // mentions a dim (`(4*%n + 64)`); `size` is its value at the evaluation
+  // point. nullopt for static sizes.
+  std::optional<SizeExpr> size_expr;
   std::optional<TensorType> type;        // when declared as dtype[dims]
   bool is_timepoint = false;             // an async timepoint: size 0, no storage
   std::optional<Lifetime> lifetime;      // explicit lifetime class, else derived
@@ -109,10 +126,21 @@ struct OpCost {
   std::optional<Bytes> bytes_accessed;  // nullopt: sum of operand and result sizes
 };
 
+// The bytes of an operand an op reads or writes: `%x[OFFSET for LENGTH]`
+// (IREE's `%x[%offset to %end for %length]`), both within the operand's size.
+struct OperandRange {
+  SizeExpr offset;
+  SizeExpr length;
+  bool operator==(const OperandRange&) const = default;
+};
+
 struct Op {
   std::string opcode;
   OpKind kind = OpKind::kCompute;
   std::vector<ValueId> operands;
+  // Empty, or parallel to `operands`: the range of each operand the op
+  // touches (nullopt: the whole operand).
+  std::vector<std::optional<OperandRange>> operand_ranges;
   std::vector<ValueId> results;
   // while: {cond, body}; conditional: branches in order; call/execute: {callee}.
   std::vector<ComputationId> callees;
@@ -138,6 +166,10 @@ struct Computation {
   std::vector<OpId> ops;                 // in schedule order
   std::vector<ValueId> results;          // the `return` operands
   std::optional<std::string> affinity;   // regions: the device
+  // `initializer func`: a root run once before the entry (IREE's
+  // util.initializer); it takes no parameters and its results persist to the
+  // end of the run. Regions it executes are marked run-once.
+  bool initializer = false;
   SourceLocation loc;
 };
 
@@ -147,6 +179,7 @@ struct Program {
   std::vector<Value> values;
   std::vector<Op> ops;
   std::vector<Computation> computations;
+  std::vector<DimDecl> dims;             // DimId = index
   ComputationId entry = kNoId;
 
   // Id of the computation called `name`, or kNoId.

@@ -1,0 +1,75 @@
+// Independent checks of an execution-region plan (Plan::regions, built by
+// regions/ and described in ir/region_plan.h). Like verify/verifier.h, this
+// shares nothing with the planner beyond the ir/ data types: it re-derives
+// what it needs (which buffer holds a value, where a value's data comes from)
+// from the Program and the BufferSet.
+//
+// Rules, checked in this order; the first violation is reported:
+//  1. Resources: names unique; each names a pool of the plan in the default
+//     space; 0 <= pool.size <= size_bytes; 0 <= start <= end < time_steps;
+//     two resources whose time ranges intersect do not share a byte of
+//     [pool.offset, pool.offset + size_bytes).
+//  2. Slices: the buffer exists, is homed in the resource's pool, appears in
+//     exactly one slice of all resources, and has one default-space segment
+//     at pool.offset + offset_bytes; size_bytes equals the buffer's size;
+//     offset_bytes + size_bytes <= the resource's size_bytes; offset_bytes is
+//     a multiple of options.offset_alignment for upload, results and slab
+//     resources; [start, end] is the buffer's live range and lies within the
+//     resource's time range; offset and size evaluated at the program's
+//     evaluation point (ir/dims.h) equal offset_bytes and size_bytes. The
+//     same holds for every command range and resource size.
+//  3. Command ranges: the resource exists; offset_bytes + length_bytes <=
+//     size_bytes; the value is not a timepoint and belongs to a buffer homed
+//     in that resource's pool, and the range lies inside that buffer's
+//     default-space segment that covers the command's time (absolute address
+//     pool.offset + offset_bytes).
+//  4. Timepoints: every step's signal is unique and every awaited timepoint
+//     was signalled by an earlier step. Let "step A precedes step B" mean B
+//     awaits A's signal directly or through other steps' awaits. Then: an
+//     execute step is preceded by the alloca step of every slab or results
+//     resource its commands touch and by the upload step of every upload
+//     resource they touch; a dealloca step is preceded by every execute step
+//     that touches its resource; no command touches a resource in a step after
+//     the resource's dealloca step; every slab and results resource has one
+//     alloca step before any command touches it.
+//  5. Shadow execution: steps run in order on tagged memory (one interval map
+//     per resource, bytes initially untagged). A command's write range stamps
+//     its value's tag over the range; a read range requires every byte it
+//     covers to carry the tag of a *data source* of its value (below). The
+//     commands of one execute step with the same `concurrent` >= 0 form a
+//     block that runs at once: two of its commands may not touch a common byte
+//     when either writes it (a race), all reads of the block are checked
+//     before its writes are applied. Data sources of a value v: v itself and,
+//     recursively, the data sources of
+//       * the operand v is tied to (an in-place write changes part or all of
+//         the bytes; the rest still hold the operand's data),
+//       * the operand v is a view of (a view holds its source's bytes),
+//       * for a computation parameter, the operand(s) passed for it at its
+//         call site (execute, call, while, conditional),
+//       * for a result of execute/call/while/conditional, the callee
+//         result(s) at its position; for an X-done result, the X-start's
+//         result at its position.
+//     A clobber is reported with both values: "clobber: <command> reads %u
+//     at <resource> [a, b) but bytes [c, d) hold %w (written by <command>)";
+//     bytes never written: "... but bytes [c, d) were never written".
+//     Command descriptions name the op (its first result or opcode#id) and
+//     the command kind.
+// Cost: O(R log R + S log S + C log M) for R resources, S slices, C command
+// ranges and M tagged intervals, plus the data-source walks (each bounded by
+// the number of values on one tie/view/call chain).
+#pragma once
+
+#include "absl/status/status.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+// Checks plan.regions (OK when the plan has none) against `program`, the
+// buffers it was planned for and the plan's pools and placements. Returns
+// OK or FailedPrecondition naming the rule broken, the resources, values,
+// commands and byte ranges involved. Deterministic.
+absl::Status VerifyRegionPlan(const Program& program, const BufferSet& buffers, const Plan& plan);
+
+}  // namespace memplan
