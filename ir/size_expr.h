@@ -11,6 +11,9 @@
 //   * a monomial: a product of one or more dims (%n, %n*%m, %n*%n), or
 //   * align(S', A): a sum S' (no max inside) rounded up to a multiple of A >= 2
 //     that does not already divide every coefficient and the constant of S'.
+//     Parts of S' that are multiples of A move outside, so the constant and
+//     every coefficient of S' stay below A:
+//     align(68*%n + 130, 64) = 64*%n + align(4*%n + 2, 64) + 128.
 // Sums are kept with atoms in a canonical order and merged coefficients; the
 // max keeps its terms sorted and drops a term that another term dominates
 // coefficient-wise (so equal expressions have equal normal forms and compare
@@ -89,12 +92,12 @@ class SizeExpr {
   // a + b. O(terms(a) * terms(b) * atoms).
   friend SizeExpr operator+(const SizeExpr& a, const SizeExpr& b);
   SizeExpr& operator+=(const SizeExpr& other);
-  // k * this, k >= 0.
+  // k * this, k >= 0 (a negative k counts as 0).
   SizeExpr Scaled(std::int64_t k) const;
   // a * b. Polynomial product when neither has a max or an align atom, or
   // when one side is a constant (then Scaled). InvalidArgument "cannot
   // multiply X by Y: a product with max(...) or align(...) is not
-  // supported" otherwise.
+  // supported" otherwise (X and Y printed with dim d named `%d`, e.g. "%0").
   static absl::StatusOr<SizeExpr> Multiply(const SizeExpr& a, const SizeExpr& b);
   // max(a, b) in normal form (terms dominated coefficient-wise dropped).
   static SizeExpr Max(const SizeExpr& a, const SizeExpr& b);
@@ -122,7 +125,8 @@ class SizeExpr {
   bool operator==(const SizeExpr& other) const;
 
   // The value when dim d takes dims[d] (dims.size() must exceed every
-  // mentioned DimId). nullopt if the value (or an intermediate) overflows int64.
+  // mentioned DimId; nullopt when it does not). nullopt if the value (or an
+  // intermediate) overflows int64, or if Overflowed().
   std::optional<Bytes> Evaluate(std::span<const std::int64_t> dims) const;
 
   // True only if *this <= other for every binding within `box` (sound, not
@@ -130,7 +134,10 @@ class SizeExpr {
   // atom with a positive coefficient difference contributes its smallest value
   // in the box, each with a negative one its largest (unbounded: not provable);
   // a max on the left needs every term provable, a max on the right needs
-  // one term that bounds it.
+  // one term that bounds it. When that fails, align atoms are also tried
+  // replaced by their sums (S <= align(S, A) <= S + A - 1). A negative lower
+  // bound counts as 0 (SizeExpr assumes dims >= 0); a dim past the box's
+  // vectors ranges over [0, unbounded).
   bool ProvablyLessEqual(const SizeExpr& other, const DimBox& box) const;
 
   // Canonical text, re-readable by the IR parser (docs/ir.md, size
@@ -139,12 +146,15 @@ class SizeExpr {
   // a product written with `*` and no spaces. Examples: "0", "4096",
   // "4*%n + 64", "align(4*%n, 64) + 128", "max(8*%n, 256)", "%n*%m".
   // `names[d]` is dim d's name without '%' (quoted with %"..." when not a
-  // plain name, ir/text_syntax.h).
+  // plain name, ir/text_syntax.h); a dim past `names` prints as `%d`.
   std::string ToString(std::span<const std::string> names) const;
 
  private:
   std::vector<size_expr_internal::Sum> terms_;  // a max of these; never empty
   bool overflow_ = false;
+
+  // The normal form of max(terms) (each term a normalised sum; empty: 0).
+  static SizeExpr FromTerms(std::vector<size_expr_internal::Sum> terms, bool overflow);
 };
 
 }  // namespace memplan
