@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/region_pools.h"
 #include "driver/summary.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
@@ -13,6 +14,9 @@
 #include "ir/diagnostic.h"
 #include "io/svg_map.h"
 #include "ir/text_printer.h"
+#include "regions/allocate_regions.h"
+#include "regions/command_form.h"
+#include "verify/region_checks.h"
 #include "verify/verifier.h"
 
 namespace memplan {
@@ -117,14 +121,26 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options) {
   if (absl::Status s = CheckOutputPaths(input_path, options); !s.ok()) return s;
-  if (options.emit_ir_path && !options.msa) {
-    return absl::InvalidArgumentError(
-        "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment; it "
-        "needs --fast-memory or --target");
-  }
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
+  const bool regions = input->program && HasRegions(*input->program);
+  if (options.regions_given && !regions) {
+    return absl::InvalidArgumentError(
+        input_path + ": error: --offset-alignment, --range-alignment, --pack and "
+                     "--max-allocation-size apply to programs with execution regions; this "
+                     "input has none");
+  }
+  if (regions && options.msa) {
+    return absl::InvalidArgumentError(
+        input_path + ": error: fast memory (--fast-memory, --target) is not supported yet for "
+                     "programs with execution regions");
+  }
+  if (options.emit_ir_path && !options.msa && !regions) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment "
+        "(it needs --fast-memory or --target) or the command form of execution regions");
+  }
 
   PlanJobResult result;
   absl::StatusOr<Plan> plan;
@@ -148,6 +164,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
     result.msa = *std::move(job);
     plan = result.msa->plan;
+  } else if (regions) {
+    plan = PlanRegions(*input->program, *input->analysis, options.regions, options.pools);
+    // Bad region input is located already; other failures at the input.
+    if (!plan.ok() && plan.status().code() == absl::StatusCode::kInvalidArgument) {
+      return plan.status();
+    }
   } else {
     plan = PlanPools(input->buffers, options.pools);
   }
@@ -159,6 +181,13 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     return absl::InternalError(fmt::format(
         "{}: error: internal error (a bug in memplan): the plan failed verification: {}",
         input_path, std::string(s.message())));
+  }
+  if (regions) {
+    if (absl::Status s = VerifyRegionPlan(*input->program, input->buffers, *plan); !s.ok()) {
+      return absl::InternalError(fmt::format(
+          "{}: error: internal error (a bug in memplan): the region plan failed verification: {}",
+          input_path, std::string(s.message())));
+    }
   }
   plan->verified = true;
   if (result.msa) result.msa->plan.verified = true;
@@ -205,7 +234,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (options.html_path) {
     outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, map_options));
   }
-  if (options.emit_ir_path) outputs.emplace_back(*options.emit_ir_path, PrintProgram(*result.msa->rewritten));
+  if (options.emit_ir_path) {
+    outputs.emplace_back(*options.emit_ir_path,
+                         result.msa ? PrintProgram(*result.msa->rewritten)
+                                    : PrintProgram(CommandProgram(*input->program,
+                                                                  *input->analysis, *plan)));
+  }
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(*input, *plan, result.peak_without_alias);

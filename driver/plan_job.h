@@ -13,6 +13,7 @@
 #include "driver/msa_job.h"
 #include "driver/pools.h"
 #include "ir/plan.h"
+#include "ir/region_plan.h"
 
 namespace memplan {
 
@@ -26,7 +27,13 @@ struct PlanJobOptions {
   std::optional<std::string> svg_path;
   std::optional<std::string> html_path;
   std::optional<MsaJobOptions> msa;        // plan fast memory too
-  std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR)
+  std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
+                                           // with regions: the command form
+  // Execution-region allocation (regions/): used when the program has
+  // regions. `regions_given` says the flags were set explicitly (an error
+  // for an input without regions).
+  RegionPlanOptions regions;
+  bool regions_given = false;
 };
 
 struct PlanJobResult {

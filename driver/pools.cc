@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -30,15 +31,48 @@ using ChunkRange = std::optional<std::pair<TimeStep, TimeStep>>;
 // those with a range get an offset. Fills plan.pools, plan.spaces (with the
 // default space's capacity), plan.peak/lower_bound/algorithm and the
 // placements' pool names; returns the offsets.
+// Places the timed pools of `lifetime` from `base` on, packed over their time
+// ranges (they may share bytes when never alive together); appends them to
+// plan.pools and their buffers' sizes and ranges to `live`. Returns the end
+// of the highest one (base when there is none).
+Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes base,
+                      const PoolPlanOptions& options, Plan& plan, std::vector<PackItem>& live) {
+  std::vector<PackItem> items;
+  std::vector<std::size_t> which;
+  Bytes alignment = plan.alignment;
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    const PoolInfo& pool = timed[i].pool;
+    if (pool.lifetime != lifetime) continue;
+    alignment = std::lcm(alignment, std::max<Bytes>(1, timed[i].alignment));
+    items.push_back(PackItem{pool.size, 1, pool.start.value_or(0),
+                             pool.end.value_or(plan.time_steps - 1)});
+    which.push_back(i);
+    live.insert(live.end(), timed[i].live.begin(), timed[i].live.end());
+  }
+  if (items.empty()) return base;
+  const Bytes start = AlignUp(base, alignment);
+  const PackResult result = Pack(items, options.algorithm, alignment);
+  for (std::size_t k = 0; k < which.size(); ++k) {
+    PoolInfo& pool = timed[which[k]].pool;
+    pool.offset = start + result.offsets[k];
+    plan.pools.push_back(pool);
+  }
+  return start + result.peak;
+}
+
+// Timed pools (region allocations) of the default space are placed after
+// their lifetime's pool, packed over their time ranges; buffers marked in
+// `excluded` (held by timed pools) join no pool here.
 absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     const BufferSet& buffers, const std::vector<ChunkRange>& ranges,
-    const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan) {
+    const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan,
+    std::vector<TimedPool>* timed = nullptr, const std::vector<bool>* excluded = nullptr) {
   std::vector<std::optional<Bytes>> offsets(buffers.buffers.size());
   std::map<MemorySpace, std::vector<BufferId>> by_space;
   for (MemorySpace space : spaces) by_space[space];
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     auto it = by_space.find(SpaceOf(buffers.buffers[id]));
-    if (it != by_space.end()) it->second.push_back(id);
+    if (it != by_space.end() && !(excluded && (*excluded)[id])) it->second.push_back(id);
   }
 
   for (const auto& [space, ids] : by_space) {
@@ -48,44 +82,54 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
       for (BufferId id : ids) {
         if (buffers.buffers[id].lifetime == lifetime) members.push_back(id);
       }
-      if (members.empty()) continue;
+      const Bytes group_base = base;
+      std::vector<PackItem> group_live;  // every buffer of the lifetime's pools, for the bound
+      if (!members.empty()) {
+        std::vector<PackItem> items;
+        std::vector<BufferId> packed;
+        Bytes packed_bytes = 0;
+        Bytes pool_alignment = plan.alignment;
+        PoolInfo pool;
+        pool.name = std::string(LifetimeName(lifetime));
+        pool.lifetime = lifetime;
+        pool.space = space;
+        for (BufferId id : members) {
+          const Buffer& b = buffers.buffers[id];
+          pool.total_bytes += b.size;
+          plan.placements[id].pool = pool.name;
+          if (!ranges[id]) continue;
+          items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
+                                   ranges[id]->second});
+          packed.push_back(id);
+          packed_bytes += b.size;
+          pool_alignment = std::max(pool_alignment, items.back().alignment);
+        }
+        const bool reusable = IsReusable(lifetime);
+        PackResult result =
+            Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
 
-      std::vector<PackItem> items;
-      std::vector<BufferId> packed;
-      Bytes packed_bytes = 0;
-      Bytes pool_alignment = plan.alignment;
-      PoolInfo pool;
-      pool.name = std::string(LifetimeName(lifetime));
-      pool.lifetime = lifetime;
-      pool.space = space;
-      for (BufferId id : members) {
-        const Buffer& b = buffers.buffers[id];
-        pool.total_bytes += b.size;
-        plan.placements[id].pool = pool.name;
-        if (!ranges[id]) continue;
-        items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
-                                 ranges[id]->second});
-        packed.push_back(id);
-        packed_bytes += b.size;
-        pool_alignment = std::max(pool_alignment, items.back().alignment);
+        pool.offset = AlignUp(base, pool_alignment);
+        pool.size = result.peak;
+        pool.buffers = static_cast<std::int64_t>(members.size());
+        // Without reuse the bound is every byte at once; with reuse, max live.
+        pool.lower_bound = reusable ? MaxLiveBytes(items) : packed_bytes;
+        for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
+        if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
+          plan.peak = pool.size;
+          plan.lower_bound = pool.lower_bound;
+          plan.algorithm = result.algorithm;
+        }
+        base = pool.offset + pool.size;
+        plan.pools.push_back(pool);
+        group_live = std::move(items);
       }
-      const bool reusable = IsReusable(lifetime);
-      PackResult result =
-          Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
-
-      pool.offset = AlignUp(base, pool_alignment);
-      pool.size = result.peak;
-      pool.buffers = static_cast<std::int64_t>(members.size());
-      // Without reuse the bound is every byte at once; with reuse, max live.
-      pool.lower_bound = reusable ? MaxLiveBytes(items) : packed_bytes;
-      for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
-      if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
-        plan.peak = pool.size;
-        plan.lower_bound = pool.lower_bound;
-        plan.algorithm = result.algorithm;
+      if (timed && space == kDefaultSpace) {
+        base = PlaceTimedPools(*timed, lifetime, base, options, plan, group_live);
+        if (lifetime == Lifetime::kTransient && base > group_base) {
+          plan.peak = base - group_base;
+          plan.lower_bound = MaxLiveBytes(group_live);
+        }
       }
-      base = pool.offset + pool.size;
-      plan.pools.push_back(pool);
     }
 
     SpaceInfo info;
@@ -165,6 +209,25 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
       PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan);
   if (!offsets.ok()) return offsets.status();
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    plan.placements[id].allocations.push_back(
+        Allocation{SpaceOf(b), *(*offsets)[id], b.start, b.end});
+  }
+  return plan;
+}
+
+absl::StatusOr<Plan> PlanPoolsAround(const BufferSet& buffers, const std::vector<bool>& excluded,
+                                     std::vector<TimedPool>& timed,
+                                     const PoolPlanOptions& options) {
+  Plan plan = EmptyPlan(buffers, options);
+  std::vector<ChunkRange> ranges;
+  ranges.reserve(buffers.buffers.size());
+  for (const Buffer& b : buffers.buffers) ranges.emplace_back(std::make_pair(b.start, b.end));
+  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
+      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan, &timed, &excluded);
+  if (!offsets.ok()) return offsets.status();
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    if (excluded[id]) continue;
     const Buffer& b = buffers.buffers[id];
     plan.placements[id].allocations.push_back(
         Allocation{SpaceOf(b), *(*offsets)[id], b.start, b.end});

@@ -32,6 +32,26 @@ struct PoolPlanOptions {
 // `capacity` bytes (the message gives both figures).
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);
 
+// A pool with a time range (a region allocation, driver/region_pools.h) to
+// place among the default-space pools of its lifetime.
+struct TimedPool {
+  PoolInfo pool;               // all fields but offset, which placing sets
+  Bytes alignment = 1;         // its offset must be a multiple of this
+  std::vector<PackItem> live;  // its buffers' sizes and live ranges (for the lower bound)
+};
+
+// As PlanPools, for the buffers not marked in `excluded` (one flag per
+// buffer), and places the timed pools: within the default space, those of a
+// lifetime follow that lifetime's pool, packed over their time ranges with
+// options.algorithm (two may share bytes when never alive together). The
+// plan's peak and lower bound then cover the transient pool and the
+// transient timed pools: their extent, and the max live bytes of all their
+// buffers. Excluded buffers get no placement (the caller places them in
+// their timed pools, whose offsets are set here).
+absl::StatusOr<Plan> PlanPoolsAround(const BufferSet& buffers, const std::vector<bool>& excluded,
+                                     std::vector<TimedPool>& timed,
+                                     const PoolPlanOptions& options);
+
 // The plan of a memory space assignment (msa/assignment.h): alternate
 // segments and copies as `msa` decided, and the default-space pools packed
 // around them. A buffer of the default space gets a default chunk only when

@@ -31,6 +31,54 @@ std::optional<Bytes> DeclaredCapacity(const Plan& plan, MemorySpace space) {
   return std::nullopt;
 }
 
+// Pools of one space share no byte while both exist (a pool without a time
+// range exists for the whole run): a sweep over time with one map of live
+// pools per space, keyed by offset, as in overlap_sweep.cc. O(P log P).
+absl::Status CheckPoolsDisjoint(const Plan& plan) {
+  struct Event {
+    TimeStep time;
+    int phase;  // 0: the pool appears, 1: it is gone after the step
+    std::size_t pool;
+  };
+  std::vector<Event> events;
+  for (std::size_t i = 0; i < plan.pools.size(); ++i) {
+    const PoolInfo& pool = plan.pools[i];
+    if (pool.size == 0) continue;
+    events.push_back(Event{pool.start.value_or(0), 0, i});
+    events.push_back(Event{pool.end.value_or(std::numeric_limits<TimeStep>::max()), 1, i});
+  }
+  std::sort(events.begin(), events.end(), [](const Event& x, const Event& y) {
+    return std::tie(x.time, x.phase, x.pool) < std::tie(y.time, y.phase, y.pool);
+  });
+  std::map<MemorySpace, std::map<Bytes, std::size_t>> live;
+  for (const Event& e : events) {
+    const PoolInfo& pool = plan.pools[e.pool];
+    std::map<Bytes, std::size_t>& chunks = live[pool.space];
+    if (e.phase == 1) {
+      chunks.erase(pool.offset);
+      continue;
+    }
+    auto next = chunks.lower_bound(pool.offset);
+    std::vector<std::size_t> candidates;
+    if (next != chunks.begin()) candidates.push_back(std::prev(next)->second);
+    if (next != chunks.end()) candidates.push_back(next->second);
+    for (std::size_t other : candidates) {
+      const PoolInfo& prev = plan.pools[other];
+      if (prev.offset < pool.offset + pool.size && pool.offset < prev.offset + prev.size) {
+        return Violation(absl::StrCat("pools '", prev.name, "' (bytes [", prev.offset, ", ",
+                                      prev.offset + prev.size, ")) and '", pool.name, "' (bytes [",
+                                      pool.offset, ", ", pool.offset + pool.size,
+                                      ")) overlap in space ", pool.space,
+                                      pool.start || prev.start
+                                          ? absl::StrCat(" at time ", e.time)
+                                          : std::string()));
+      }
+    }
+    chunks.emplace(pool.offset, e.pool);
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
   for (const PoolInfo& pool : plan.pools) {
     const std::string ref = PoolRef(pool);
@@ -42,6 +90,12 @@ absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
     if (pool.size < 0) return Violation(ref + " has a negative size");
     if (pool.offset > std::numeric_limits<Bytes>::max() - pool.size) {
       return Violation(ref + " ends beyond the largest representable offset");
+    }
+    if (pool.start.has_value() != pool.end.has_value() ||
+        (pool.start && (*pool.start < 0 || *pool.start > *pool.end ||
+                        *pool.end >= plan.time_steps))) {
+      return Violation(absl::StrCat(ref, " has a time range that is not within [0, ",
+                                    plan.time_steps - 1, "]"));
     }
     if (pool.lower_bound < 0 || pool.lower_bound > pool.size) {
       return Violation(absl::StrCat(ref, " has lower bound ", pool.lower_bound,
@@ -56,29 +110,7 @@ absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
                                     ", beyond the capacity ", *capacity, " of its space"));
     }
   }
-  // Pools of one space are disjoint: sorted by offset, each non-empty pool
-  // starts at or after the furthest end so far.
-  std::vector<std::size_t> order(plan.pools.size());
-  std::iota(order.begin(), order.end(), 0);
-  auto key = [&](std::size_t i) { return std::make_tuple(plan.pools[i].space, plan.pools[i].offset, i); };
-  std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return key(x) < key(y); });
-  std::optional<std::size_t> furthest;  // non-empty pool of the current space ending last
-  for (std::size_t i : order) {
-    const PoolInfo& pool = plan.pools[i];
-    if (pool.size == 0) continue;
-    if (furthest && plan.pools[*furthest].space != pool.space) furthest.reset();
-    if (furthest) {
-      const PoolInfo& prev = plan.pools[*furthest];
-      if (pool.offset < prev.offset + prev.size) {
-        return Violation(absl::StrCat("pools '", prev.name, "' (bytes [", prev.offset, ", ",
-                                      prev.offset + prev.size, ")) and '", pool.name, "' (bytes [",
-                                      pool.offset, ", ", pool.offset + pool.size,
-                                      ")) overlap in space ", pool.space));
-      }
-    }
-    furthest = i;
-  }
-  return absl::OkStatus();
+  return CheckPoolsDisjoint(plan);
 }
 
 struct PoolTally {
@@ -118,6 +150,11 @@ absl::Status CheckPoolMembers(const BufferSet& buffers, const Plan& plan) {
                                       pool.name, "' (bytes [", pool.offset, ", ",
                                       pool.offset + pool.size, "))"));
       }
+      if (pool.start && (segs[k].start < *pool.start || segs[k].end > *pool.end)) {
+        return Violation(absl::StrCat(SegmentRef(buffers, plan, id, k),
+                                      " lies outside the time range [", *pool.start, ", ",
+                                      *pool.end, "] of pool '", pool.name, "'"));
+      }
       t.max_end = t.any_segment ? std::max(t.max_end, end) : end;
       t.any_segment = true;
     }
@@ -133,8 +170,10 @@ absl::Status CheckPoolMembers(const BufferSet& buffers, const Plan& plan) {
       return Violation(absl::StrCat(PoolRef(pool), " reports ", pool.total_bytes,
                                     " total bytes but its buffers have ", t.total_bytes));
     }
+    // A pool with a time range is an allocation of a region: its size may
+    // include the padding of its last slice.
     const Bytes size = t.any_segment ? t.max_end - pool.offset : 0;
-    if (pool.size != size) {
+    if (pool.start ? pool.size < size : pool.size != size) {
       return Violation(absl::StrCat(PoolRef(pool), " reports size ", pool.size,
                                     " bytes but its buffers reach ", size,
                                     " bytes above its offset ", pool.offset));
@@ -215,22 +254,67 @@ absl::Status CheckMsaTimes(const MsaStats& m) {
   return absl::OkStatus();
 }
 
-absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
-  Bytes peak = 0;
-  Bytes lower_bound = 0;
-  for (const PoolInfo& pool : plan.pools) {
-    if (pool.name == "transient" && pool.space == kDefaultSpace) {
-      peak = pool.size;
-      lower_bound = pool.lower_bound;
+// Max over time of the bytes of home-space segments of buffers homed in
+// the pools `in_group` marks. O(n log n).
+Bytes MaxLiveBytesOf(const BufferSet& buffers, const Plan& plan, const std::vector<bool>& in_group) {
+  std::map<std::pair<std::string, MemorySpace>, std::size_t> by_key;
+  for (std::size_t i = 0; i < plan.pools.size(); ++i) {
+    by_key.emplace(std::make_pair(plan.pools[i].name, plan.pools[i].space), i);
+  }
+  std::vector<std::pair<TimeStep, Bytes>> deltas;  // (time, +size at start / -size after end)
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    const MemorySpace home = b.space.value_or(kDefaultSpace);
+    auto found = by_key.find({plan.placements[id].pool, home});
+    if (found == by_key.end() || !in_group[found->second]) continue;
+    for (const Allocation& a : plan.placements[id].allocations) {
+      if (a.space != home) continue;
+      deltas.emplace_back(a.start, b.size);
+      deltas.emplace_back(a.end + 1, -b.size);
     }
   }
+  std::sort(deltas.begin(), deltas.end());
+  Bytes live = 0, max_live = 0;
+  for (const auto& [time, delta] : deltas) {
+    live += delta;
+    max_live = std::max(max_live, live);
+  }
+  return max_live;
+}
+
+// The plan's peak and lower bound describe the transient pools of the
+// default space: without regions the one pool "transient"; with regions also
+// the slabs and transient result reservations (pools with time ranges).
+absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
+  std::vector<bool> in_group(plan.pools.size(), false);
+  std::optional<std::size_t> only;
+  std::size_t count = 0;
+  std::optional<Bytes> low, high;
+  for (std::size_t i = 0; i < plan.pools.size(); ++i) {
+    const PoolInfo& pool = plan.pools[i];
+    // Program pools are named after their lifetime; region allocations
+    // (pools with a time range) carry it.
+    const bool transient = pool.start ? pool.lifetime == Lifetime::kTransient
+                                      : pool.name == LifetimeName(Lifetime::kTransient);
+    if (pool.space != kDefaultSpace || !transient) continue;
+    in_group[i] = true;
+    only = i;
+    ++count;
+    low = std::min(low.value_or(pool.offset), pool.offset);
+    high = std::max(high.value_or(pool.offset + pool.size), pool.offset + pool.size);
+  }
+  const Bytes peak = count == 0 ? 0 : *high - *low;
+  const Bytes lower_bound = count == 0 ? 0
+                            : count == 1 && !plan.pools[*only].start
+                                ? plan.pools[*only].lower_bound
+                                : MaxLiveBytesOf(buffers, plan, in_group);
   if (plan.peak != peak) {
     return Violation(absl::StrCat("the plan reports peak ", plan.peak,
-                                  " bytes but the default space's transient pool has size ", peak));
+                                  " bytes but the default space's transient pools span ", peak));
   }
   if (plan.lower_bound != lower_bound) {
     return Violation(absl::StrCat("the plan reports lower bound ", plan.lower_bound,
-                                  " bytes but the default space's transient pool has ",
+                                  " bytes but the default space's transient pools have ",
                                   lower_bound));
   }
   if (!plan.msa) {

@@ -52,17 +52,26 @@
 //     closed range [start, done]; at no time step may more than
 //     options.max_outstanding_prefetches prefetches (resp. evictions) be
 //     outstanding, when the limit is set.
-//  6. Pools: offset >= 0, size >= 0, 0 <= lower_bound <= size, the pool lies
-//     within its space's capacity (options and declared); pools of one space
-//     are disjoint; every buffer's home pool exists and holds every segment of
+//  6. Pools: offset >= 0, size >= 0, 0 <= lower_bound <= size, a time range
+//     (start and end both or neither) within [0, time_steps), the pool lies
+//     within its space's capacity (options and declared); two pools of one
+//     space share no byte while both exist (a pool without a time range exists
+//     for the whole run; a sweep over time, O(P log P)); every buffer's home
+//     pool exists and holds every segment of
 //     the buffer in the home space (zero-size segments may sit at the pool's
-//     end); `buffers` and `total_bytes` count the buffers whose home pool it
-//     is; `size` is exactly the highest end (offset + size) of a non-empty
-//     home-space segment of its buffers minus the pool offset (0 when none).
+//     end), within the pool's time range; `buffers` and `total_bytes` count
+//     the buffers whose home pool it is; `size` is exactly the highest end
+//     (offset + size) of a non-empty home-space segment of its buffers minus
+//     the pool offset (0 when none) — at least that for a pool with a time
+//     range (a region allocation, whose size includes its padding).
 //  7. Summary: each SpaceInfo.peak is the highest end of a non-empty segment
 //     or pool in that space (0 when none) and is within its declared capacity;
-//     plan.peak and plan.lower_bound equal the size and lower bound of the
-//     "transient" pool of the default space (0 when there is none). A plan
+//     the default space's transient pools are the pool "transient" and the
+//     pools with a time range and transient lifetime; plan.peak is their
+//     extent (highest end minus lowest offset; 0 when none) and
+//     plan.lower_bound the lower bound of "transient" when it is the only
+//     one, else the max over time of the live bytes of their buffers'
+//     home-space segments. A plan
 //     with async copies, or with a segment outside its buffer's home space
 //     (only memory space assignment moves data between spaces), has MSA
 //     statistics. With MSA statistics, their prefetch/eviction counts and byte

@@ -584,11 +584,11 @@ TEST(VerifierTest, PlanPeakAndLowerBoundMatchTheTransientPool) {
   Plan plan = PackedPlan(set, {0, 8, 0});
   plan.peak = 24;
   EXPECT_EQ(Verify(set, plan),
-            "the plan reports peak 24 bytes but the default space's transient pool has size 16");
+            "the plan reports peak 24 bytes but the default space's transient pools span 16");
   plan = PackedPlan(set, {0, 8, 0});
   plan.lower_bound = 8;
   EXPECT_EQ(Verify(set, plan),
-            "the plan reports lower bound 8 bytes but the default space's transient pool has 16");
+            "the plan reports lower bound 8 bytes but the default space's transient pools have 16");
 }
 
 TEST(VerifierTest, MsaCountsMustMatchTheCopies) {

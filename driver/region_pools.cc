@@ -1,0 +1,107 @@
+#include "driver/region_pools.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "ir/diagnostic.h"
+#include "regions/allocate_regions.h"
+
+namespace memplan {
+namespace {
+
+TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
+  TimedPool timed;
+  timed.pool.name = r.name;
+  timed.pool.lifetime = r.lifetime;
+  timed.pool.space = kDefaultSpace;
+  timed.pool.size = r.size_bytes;
+  timed.pool.buffers = static_cast<std::int64_t>(r.slices.size());
+  if (r.kind != ResourceKind::kUpload) {
+    timed.pool.start = r.start;
+    timed.pool.end = r.end;
+  }
+  for (const Slice& s : r.slices) {
+    timed.pool.total_bytes += s.size_bytes;
+    timed.live.push_back(PackItem{s.size_bytes, 1, s.start, s.end});
+  }
+  // Slabs reuse memory by lifetime; reservations and uploads never do.
+  timed.pool.lower_bound = r.kind == ResourceKind::kSlab ? MaxLiveBytes(timed.live)
+                                                         : timed.pool.total_bytes;
+  timed.alignment = std::max<Bytes>(1, offset_alignment);
+  return timed;
+}
+
+}  // namespace
+
+absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& analysis,
+                                 const RegionPlanOptions& region_options,
+                                 const PoolPlanOptions& options) {
+  const BufferSet& buffers = analysis.buffers;
+  for (const Buffer& b : buffers.buffers) {
+    if (b.space && *b.space != kDefaultSpace && !b.values.empty()) {
+      return LocatedError(program.source, program.values[b.values.front()].loc,
+                          "%" + program.values[b.values.front()].name +
+                              " is pinned to memory space " + std::to_string(*b.space) +
+                              ": memory-space pins are not supported in programs with "
+                              "execution regions");
+    }
+  }
+  absl::StatusOr<RegionPlan> regions = AllocateRegions(program, analysis, region_options);
+  if (!regions.ok()) return regions.status();
+  if (absl::Status s = EvaluateRegionPlan(program, *regions); !s.ok()) return s;
+
+  std::vector<bool> excluded(buffers.buffers.size(), false);
+  std::vector<TimedPool> timed;
+  for (const Resource& r : regions->resources) {
+    for (const Slice& s : r.slices) excluded[s.buffer] = true;
+    timed.push_back(ToTimedPool(r, region_options.offset_alignment));
+  }
+  absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, timed, options);
+  if (!plan.ok()) return plan.status();
+
+  for (std::size_t i = 0; i < regions->resources.size(); ++i) {
+    const Resource& r = regions->resources[i];
+    for (const Slice& s : r.slices) {
+      BufferPlacement& placement = plan->placements[s.buffer];
+      placement.pool = r.name;
+      placement.allocations = {Allocation{kDefaultSpace, timed[i].pool.offset + s.offset_bytes,
+                                          buffers.buffers[s.buffer].start,
+                                          buffers.buffers[s.buffer].end}};
+    }
+  }
+  // The program pools, as resources commands can name.
+  for (const PoolInfo& pool : plan->pools) {
+    if (pool.start || pool.space != kDefaultSpace) continue;
+    bool is_region_resource = false;
+    for (const Resource& r : regions->resources) is_region_resource |= r.name == pool.name;
+    if (is_region_resource) continue;
+    Resource r;
+    r.name = pool.name;
+    r.kind = ResourceKind::kPool;
+    r.lifetime = pool.lifetime;
+    r.size = SizeExpr::Constant(pool.size);
+    r.start = 0;
+    r.end = buffers.time_steps - 1;
+    for (BufferId b = 0; b < static_cast<BufferId>(buffers.buffers.size()); ++b) {
+      if (excluded[b] || plan->placements[b].pool != pool.name) continue;
+      const Allocation& a = plan->placements[b].allocations.front();
+      Slice s;
+      s.buffer = b;
+      s.offset = SizeExpr::Constant(a.offset - pool.offset);
+      s.size = SizeExpr::Constant(buffers.buffers[b].size);
+      s.start = a.start;
+      s.end = a.end;
+      r.slices.push_back(std::move(s));
+    }
+    regions->resources.push_back(std::move(r));
+  }
+  if (absl::Status s = ResolveCommandRanges(program, analysis, *regions); !s.ok()) return s;
+  if (absl::Status s = EvaluateRegionPlan(program, *regions); !s.ok()) return s;
+  if (plan->algorithm == "auto" || plan->algorithm.empty()) plan->algorithm = region_options.pack;
+  plan->regions = *std::move(regions);
+  return plan;
+}
+
+}  // namespace memplan

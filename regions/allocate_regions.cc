@@ -1,0 +1,137 @@
+#include "regions/allocate_regions.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <utility>
+
+#include "fmt/format.h"
+#include "ir/dims.h"
+#include "regions/host_timeline.h"
+#include "regions/region_resources.h"
+#include "regions/region_scope.h"
+
+namespace memplan {
+
+bool HasRegions(const Program& program) {
+  return std::any_of(program.computations.begin(), program.computations.end(),
+                     [](const Computation& c) { return c.kind == ComputationKind::kRegion; });
+}
+
+SizeExpr BufferSizeExpr(const Program& program, const ProgramAnalysis& analysis, BufferId b) {
+  const Buffer& buffer = analysis.buffers.buffers[b];
+  if (buffer.values.empty()) return SizeExpr::Constant(buffer.size);  // scratch
+  SizeExpr size;
+  for (ValueId v : buffer.values) {
+    const Value& value = program.values[v];
+    size = SizeExpr::Max(size, SizeExpr::Constant(analysis.value_offset[v]) +
+                                   value.size_expr.value_or(SizeExpr::Constant(value.size)));
+  }
+  return size;
+}
+
+absl::StatusOr<RegionPlan> AllocateRegions(const Program& program,
+                                           const ProgramAnalysis& analysis,
+                                           const RegionPlanOptions& options) {
+  ResourceBuildOptions build;
+  build.layout.offset_alignment = std::max<Bytes>(1, options.offset_alignment);
+  build.layout.range_alignment = std::max<Bytes>(1, options.range_alignment);
+  build.layout.planning_point = PlanningPoint(program);
+  build.layout.box = DimRanges(program);
+  build.max_allocation_size = options.max_allocation_size;
+  build.in_order = options.pack == "in-order";
+  if (!build.in_order) {
+    absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(options.pack);
+    if (!algorithm.ok()) return algorithm.status();
+    build.algorithm = *algorithm;
+  }
+  absl::StatusOr<RegionScopes> scopes = FindRegionScopes(program, analysis);
+  if (!scopes.ok()) return scopes.status();
+
+  RegionPlan plan;
+  plan.options = options;
+  BuildRegionResources(program, analysis, *scopes, build, plan);
+  BuildHostTimeline(program, analysis, *scopes, plan);
+  return plan;
+}
+
+absl::Status ResolveCommandRanges(const Program& program, const ProgramAnalysis& analysis,
+                                  RegionPlan& plan) {
+  std::unordered_map<BufferId, std::pair<std::int32_t, const Slice*>> home;
+  for (std::size_t r = 0; r < plan.resources.size(); ++r) {
+    for (const Slice& slice : plan.resources[r].slices) {
+      home[slice.buffer] = {static_cast<std::int32_t>(r), &slice};
+    }
+  }
+  for (HostStep& step : plan.steps) {
+    for (Command& command : step.commands) {
+      for (CommandRange& range : command.ranges) {
+        if (range.resource != kNoId) continue;
+        const BufferId b = analysis.value_buffer[range.value];
+        auto it = b == kNoId ? home.end() : home.find(b);
+        if (it == home.end()) {
+          return absl::InternalError(fmt::format(
+              "internal error: value %{} of a command is in no resource",
+              program.values[range.value].name));
+        }
+        range.resource = it->second.first;
+        range.offset = it->second.second->offset +
+                       SizeExpr::Constant(analysis.value_offset[range.value]) + range.offset;
+      }
+      if (step.kind != HostStepKind::kExecute) continue;
+      std::vector<std::int32_t>& used = plan.regions[step.region].resources;
+      for (const CommandRange& range : command.ranges) used.push_back(range.resource);
+    }
+  }
+  for (RegionInfo& region : plan.regions) {
+    std::sort(region.resources.begin(), region.resources.end());
+    region.resources.erase(std::unique(region.resources.begin(), region.resources.end()),
+                           region.resources.end());
+  }
+  return absl::OkStatus();
+}
+
+absl::Status EvaluateRegionPlan(const Program& program, RegionPlan& plan) {
+  const std::vector<std::int64_t> point = EvaluationPoint(program);
+  absl::Status status = absl::OkStatus();
+  const auto eval = [&](const SizeExpr& e, const std::string& what) -> Bytes {
+    std::optional<Bytes> v = e.Evaluate(point);
+    if ((!v || *v > kMaxTotalBytes) && status.ok()) {
+      status = absl::InvalidArgumentError(fmt::format(
+          "{}: error: {} exceeds 2^62 bytes at the dims' evaluation point", program.source, what));
+    }
+    return v.value_or(0);
+  };
+  for (Resource& r : plan.resources) {
+    r.size_bytes = eval(r.size, r.name);
+    for (Slice& s : r.slices) {
+      s.offset_bytes = eval(s.offset, r.name + " slice offset");
+      s.size_bytes = eval(s.size, r.name + " slice size");
+    }
+    std::sort(r.slices.begin(), r.slices.end(), [](const Slice& a, const Slice& b) {
+      return std::pair(a.offset_bytes, a.buffer) < std::pair(b.offset_bytes, b.buffer);
+    });
+  }
+  for (HostStep& step : plan.steps) {
+    for (Command& c : step.commands) {
+      for (CommandRange& range : c.ranges) {
+        range.offset_bytes = eval(range.offset, "a command range offset");
+        range.length_bytes = eval(range.length, "a command range length");
+      }
+    }
+  }
+  for (RegionInfo& region : plan.regions) {
+    region.slab_bytes = eval(region.slab_size, region.name + " slab");
+    std::vector<PackItem> items;
+    for (std::int32_t r : region.resources) {
+      if (plan.resources[r].kind != ResourceKind::kSlab) continue;
+      for (const Slice& s : plan.resources[r].slices) {
+        items.push_back(PackItem{s.size_bytes, 1, s.start, s.end});
+      }
+    }
+    region.slab_lower_bound = MaxLiveBytes(items);
+  }
+  return status;
+}
+
+}  // namespace memplan

@@ -1,0 +1,319 @@
+#include "regions/command_form.h"
+
+#include <algorithm>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "ir/program_builder.h"
+
+namespace memplan {
+namespace {
+
+AttrValue Str(std::string s) {
+  AttrValue v;
+  v.kind = AttrValue::Kind::kString;
+  v.s = std::move(s);
+  return v;
+}
+
+AttrValue True() {
+  AttrValue v;
+  v.kind = AttrValue::Kind::kBool;
+  v.i = 1;
+  return v;
+}
+
+AttrValue StrList(const std::vector<std::string>& items) {
+  AttrValue v;
+  v.kind = AttrValue::Kind::kList;
+  for (const std::string& s : items) v.list.push_back(Str(s));
+  return v;
+}
+
+class CommandFormBuilder {
+ public:
+  CommandFormBuilder(const Program& program, const ProgramAnalysis& analysis, const Plan& plan)
+      : in_(program), analysis_(analysis), rp_(*plan.regions), out_(program.name) {}
+
+  Program Run() {
+    std::vector<bool> device(in_.computations.size(), false);
+    for (const RegionInfo& region : rp_.regions) MarkDevice(region.computation, device);
+    for (std::size_t s = 0; s < rp_.regions.size(); ++s) region_of_execute_[rp_.regions[s].execute] = s;
+
+    // Host computations first (same names), then one rebuilt region per execute.
+    std::vector<ComputationId> host;
+    for (ComputationId c = 0; c < static_cast<ComputationId>(in_.computations.size()); ++c) {
+      if (device[c]) continue;
+      const Computation& comp = in_.computations[c];
+      const ComputationId nc = out_.AddComputation(comp.name, ComputationKind::kFunction);
+      out_.computation(nc).initializer = comp.initializer;
+      if (c == in_.entry) out_.SetEntry(nc);
+      comp_map_[c] = nc;
+      host.push_back(c);
+    }
+    for (ComputationId c : host) {
+      const ComputationId nc = comp_map_[c];
+      for (ValueId p : in_.computations[c].params) CopyValue(p, out_.AddParam(nc, Name(p), 0));
+      for (OpId o : in_.computations[c].ops) {
+        if (auto it = region_of_execute_.find(o); it != region_of_execute_.end()) {
+          Execute(nc, it->second);
+        } else {
+          CopyOp(nc, o);
+        }
+      }
+      std::vector<ValueId> results;
+      for (ValueId r : in_.computations[c].results) results.push_back(map_.at(r));
+      out_.SetReturn(nc, results);
+    }
+    Program program = std::move(out_).Finish();
+    program.source = in_.source;
+    program.dims = in_.dims;
+    for (DimDecl& d : program.dims) d.binding.reset();
+    return program;
+  }
+
+ private:
+  void MarkDevice(ComputationId c, std::vector<bool>& device) const {
+    std::vector<ComputationId> stack = {c};
+    while (!stack.empty()) {
+      const ComputationId top = stack.back();
+      stack.pop_back();
+      device[top] = true;
+      for (OpId o : in_.computations[top].ops) {
+        for (ComputationId callee : in_.ops[o].callees) stack.push_back(callee);
+      }
+    }
+  }
+
+  const std::string& Name(ValueId v) const { return in_.values[v].name; }
+
+  // Gives new value `nv` the storage properties of old value `v`.
+  void CopyValue(ValueId v, ValueId nv) {
+    const Value& old = in_.values[v];
+    Value& value = out_.value(nv);
+    value.size = old.size;
+    value.size_expr = old.size_expr;
+    value.type = old.type;
+    value.is_timepoint = old.is_timepoint;
+    value.lifetime = old.lifetime;
+    value.space = old.space;
+    value.alias = old.alias;
+    value.view_offset = old.view_offset;
+    if (old.alias != AliasKind::kNone) value.alias_of = map_.at(old.alias_of);
+    map_[v] = nv;
+  }
+
+  void CopyOp(ComputationId nc, OpId o) {
+    const Op& op = in_.ops[o];
+    std::vector<ValueId> operands;
+    for (ValueId v : op.operands) operands.push_back(map_.at(v));
+    const OpId no = out_.AddOp(nc, op.opcode, operands);
+    Op& copy = out_.op(no);
+    copy.kind = op.kind;
+    copy.operand_ranges = op.operand_ranges;
+    copy.cost = op.cost;
+    copy.scratch_bytes = op.scratch_bytes;
+    copy.affinity = op.affinity;
+    copy.trip_count = op.trip_count;
+    copy.attributes = op.attributes;
+    for (ComputationId callee : op.callees) copy.callees.push_back(comp_map_.at(callee));
+    for (ValueId r : op.results) CopyValue(r, out_.AddResult(no, Name(r), 0));
+  }
+
+  ValueId Timepoint(OpId op, const std::string& name) {
+    const ValueId v = out_.AddResult(op, name, 0);
+    out_.value(v).is_timepoint = true;
+    return v;
+  }
+
+  ValueId Join(ComputationId nc, const std::vector<ValueId>& awaits, const std::string& name) {
+    return Timepoint(out_.AddOp(nc, "timepoint.join", awaits), name);
+  }
+
+  static SizeExpr SizeOf(const Value& v) { return v.size_expr.value_or(SizeExpr::Constant(v.size)); }
+
+  // Gives new value `nv` the size of resource r.
+  void SetSize(ValueId nv, const Resource& r) {
+    Value& value = out_.value(nv);
+    value.size = r.size_bytes;
+    if (!r.size.IsConstant()) value.size_expr = r.size;
+  }
+
+  void Execute(ComputationId nc, std::size_t s) {
+    const RegionInfo& info = rp_.regions[s];
+    const Op& execute = in_.ops[info.execute];
+    std::vector<ValueId> awaits;
+    for (ValueId v : execute.operands) {
+      if (in_.values[v].is_timepoint) awaits.push_back(map_.at(v));
+    }
+    // The region's own resources: uploads, then allocas, then subviews.
+    std::vector<std::int32_t> own;
+    std::unordered_map<std::int32_t, ValueId> resource_value;
+    std::vector<ValueId> ready = awaits;
+    std::vector<ValueId> slabs;
+    for (std::int32_t r : info.resources) {
+      const Resource& res = rp_.resources[r];
+      if (res.kind == ResourceKind::kPool || res.region != info.name) continue;
+      own.push_back(r);
+      const bool upload = res.kind == ResourceKind::kUpload;
+      const OpId op = out_.AddOp(nc, upload ? "resource.constants" : "resource.alloca",
+                                 upload ? std::vector<ValueId>{} : awaits);
+      const ValueId value = out_.AddResult(op, res.name, 0);
+      SetSize(value, res);
+      out_.value(value).lifetime = res.lifetime;
+      ready.push_back(Timepoint(op, res.name + ".ready"));
+      if (!res.affinity.empty()) out_.op(op).affinity = res.affinity;
+      if (upload) {
+        std::vector<std::string> names;
+        for (const Slice& slice : res.slices) {
+          names.push_back(analysis_.buffers.buffers[slice.buffer].name);
+        }
+        out_.op(op).attributes.push_back({"values", StrList(names)});
+      }
+      resource_value[r] = value;
+      if (res.kind == ResourceKind::kSlab) slabs.push_back(value);
+    }
+    // Escaping results become subviews of their resource.
+    for (ValueId x : execute.results) {
+      if (in_.values[x].is_timepoint) continue;
+      const BufferId b = analysis_.value_buffer[x];
+      for (std::int32_t r : own) {
+        for (const Slice& slice : rp_.resources[r].slices) {
+          if (slice.buffer != b) continue;
+          const SizeExpr offset = slice.offset + SizeExpr::Constant(analysis_.value_offset[x]);
+          const Value& old = in_.values[x];
+          const bool symbolic = !offset.IsConstant() || old.size_expr ||
+                                !rp_.resources[r].size.IsConstant();
+          const OpId op = out_.AddOp(nc, "resource.subview", {resource_value[r]});
+          const ValueId view = out_.AddResult(op, Name(x), old.size);
+          out_.value(view).size_expr = old.size_expr;
+          if (symbolic) {
+            // A view's offset is a number: a symbolic one is shown as a range.
+            out_.op(op).operand_ranges = {OperandRange{offset, SizeOf(old)}};
+          } else {
+            out_.value(view).alias = AliasKind::kView;
+            out_.value(view).alias_of = resource_value[r];
+            out_.value(view).view_offset = *offset.ConstantValue();
+          }
+          map_[x] = view;
+        }
+      }
+    }
+    const ValueId await = Join(nc, ready, info.name + ".await");
+
+    // Captured operands follow the own resources.
+    std::vector<ValueId> operands;
+    for (std::int32_t r : own) operands.push_back(resource_value[r]);
+    std::vector<ValueId> captured;
+    for (ValueId v : execute.operands) {
+      if (in_.values[v].is_timepoint || analysis_.value_buffer[v] == kNoId) continue;
+      captured.push_back(v);
+      operands.push_back(map_.at(v));
+    }
+    operands.push_back(await);
+    const ComputationId region = BuildRegion(s, own, captured);
+    const OpId run = out_.AddOp(nc, "execute", operands);
+    out_.op(run).callees = {region};
+    if (info.once) out_.op(run).attributes.push_back({"once", True()});
+    const ValueId done = Timepoint(run, info.name + ".done");
+
+    std::vector<ValueId> joined = {done};
+    for (ValueId slab : slabs) {
+      joined.push_back(Timepoint(out_.AddOp(nc, "resource.dealloca", {slab, done}),
+                                 out_.program().values[slab].name + ".freed"));
+    }
+    const ValueId downstream = joined.size() > 1 ? Join(nc, joined, info.name + ".joined") : done;
+    for (ValueId x : execute.results) {
+      if (in_.values[x].is_timepoint) {
+        map_[x] = downstream;
+      } else if (!map_.count(x)) {
+        // Tied or passed through: the captured operand with its storage.
+        for (ValueId v : captured) {
+          if (analysis_.value_buffer[v] == analysis_.value_buffer[x]) map_[x] = map_.at(v);
+        }
+      }
+    }
+  }
+
+  ComputationId BuildRegion(std::size_t s, const std::vector<std::int32_t>& own,
+                            const std::vector<ValueId>& captured) {
+    const RegionInfo& info = rp_.regions[s];
+    const ComputationId rc = out_.AddComputation(info.name, ComputationKind::kRegion);
+    if (!info.affinity.empty()) out_.computation(rc).affinity = info.affinity;
+    std::unordered_map<std::int32_t, ValueId> own_param;
+    for (std::int32_t r : own) {
+      const Resource& res = rp_.resources[r];
+      own_param[r] = out_.AddParam(rc, info.name + "/" + res.name, 0);
+      SetSize(own_param[r], res);
+    }
+    std::unordered_map<BufferId, std::pair<ValueId, ValueId>> captured_param;  // -> (old, new)
+    for (ValueId v : captured) {
+      const ValueId p = out_.AddParam(rc, info.name + "/" + Name(v), in_.values[v].size);
+      out_.value(p).size_expr = in_.values[v].size_expr;
+      captured_param.emplace(analysis_.value_buffer[v], std::make_pair(v, p));
+    }
+    const ValueId await = out_.AddParam(rc, info.name + "/await", 0);
+    out_.value(await).is_timepoint = true;
+
+    for (const HostStep& step : rp_.steps) {
+      if (step.kind != HostStepKind::kExecute || step.region != static_cast<std::int32_t>(s)) continue;
+      for (const Command& c : step.commands) {
+        std::vector<ValueId> operands;
+        std::vector<std::optional<OperandRange>> ranges;
+        std::vector<std::string> access, values;
+        for (const CommandRange& range : c.ranges) {
+          if (auto it = own_param.find(range.resource); it != own_param.end()) {
+            operands.push_back(it->second);
+            ranges.push_back(OperandRange{range.offset, range.length});
+          } else {
+            // Relative to the captured operand holding the value's buffer.
+            const BufferId b = analysis_.value_buffer[range.value];
+            const auto& [old, param] = captured_param.at(b);
+            Bytes base = analysis_.value_offset[old];
+            for (const Slice& slice : rp_.resources[range.resource].slices) {
+              if (slice.buffer == b) base += slice.offset_bytes;
+            }
+            operands.push_back(param);
+            ranges.push_back(OperandRange{SizeExpr::Constant(range.offset_bytes - base),
+                                          SizeExpr::Constant(range.length_bytes)});
+          }
+          access.push_back(AccessName(range.access));
+          values.push_back(Name(range.value));
+        }
+        const OpId op = out_.AddOp(rc, std::string("cmd.") + CommandKindName(c.kind), operands);
+        Op& cmd = out_.op(op);
+        cmd.operand_ranges = std::move(ranges);
+        if (c.concurrent >= 0) cmd.wave = c.concurrent;
+        cmd.attributes.push_back({"access", StrList(access)});
+        cmd.attributes.push_back({"values", StrList(values)});
+        if (!c.detail.empty()) {
+          const char* key = c.kind == CommandKind::kCall         ? "function"
+                            : c.kind == CommandKind::kCollective ? "collective"
+                            : c.kind == CommandKind::kDispatch   ? "op"
+                                                                 : "device";
+          cmd.attributes.push_back({key, Str(c.detail)});
+        }
+      }
+    }
+    out_.SetReturn(rc, {await});
+    return rc;
+  }
+
+  const Program& in_;
+  const ProgramAnalysis& analysis_;
+  const RegionPlan& rp_;
+  ProgramBuilder out_;
+  std::unordered_map<ComputationId, ComputationId> comp_map_;
+  std::unordered_map<ValueId, ValueId> map_;  // old -> new
+  std::unordered_map<OpId, std::size_t> region_of_execute_;
+};
+
+}  // namespace
+
+Program CommandProgram(const Program& program, const ProgramAnalysis& analysis, const Plan& plan) {
+  return CommandFormBuilder(program, analysis, plan).Run();
+}
+
+}  // namespace memplan

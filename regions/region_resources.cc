@@ -1,0 +1,235 @@
+#include "regions/region_resources.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+
+#include "fmt/format.h"
+#include "regions/allocate_regions.h"
+#include "regions/allocation_split.h"
+
+namespace memplan {
+namespace {
+
+std::optional<std::string> StringAttr(const Op& op, std::string_view key) {
+  for (const Attribute& a : op.attributes) {
+    if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;
+  }
+  return std::nullopt;
+}
+
+class ResourceBuilder {
+ public:
+  ResourceBuilder(const Program& program, const ProgramAnalysis& analysis,
+                  const RegionScopes& scopes, const ResourceBuildOptions& options,
+                  RegionPlan& plan)
+      : program_(program), analysis_(analysis), scopes_(scopes), options_(options), plan_(plan) {
+    capturing_.resize(analysis.buffers.buffers.size());
+    for (std::size_t s = 0; s < scopes.regions.size(); ++s) {
+      for (ValueId p : program.computations[scopes.regions[s].region].params) {
+        const BufferId b = analysis.value_buffer[p];
+        if (b != kNoId) capturing_[b].push_back(s);
+      }
+    }
+  }
+
+  void Run() {
+    for (std::size_t s = 0; s < scopes_.regions.size(); ++s) BuildRegion(s);
+  }
+
+ private:
+  using Group = std::vector<BufferId>;
+
+  std::string RegionAffinity(std::size_t s) const {
+    return program_.computations[scopes_.regions[s].region].affinity.value_or("");
+  }
+
+  // Devices that produce or use buffer b of region s.
+  std::string AffinityOf(std::size_t s, BufferId b) const {
+    std::vector<std::string> devices = {RegionAffinity(s)};
+    for (ValueId v : analysis_.buffers.buffers[b].values) {
+      const OpId producer = program_.values[v].defining_op;
+      if (producer == kNoId || program_.ops[producer].opcode != "transfer") continue;
+      if (auto target = StringAttr(program_.ops[producer], "target_affinity")) {
+        devices.push_back(*target);
+      }
+    }
+    for (std::size_t other : capturing_[b]) devices.push_back(RegionAffinity(other));
+    return JoinAffinities(devices);
+  }
+
+  Slice MakeSlice(BufferId b, SizeExpr offset) const {
+    const Buffer& buffer = analysis_.buffers.buffers[b];
+    Slice slice;
+    slice.buffer = b;
+    slice.offset = std::move(offset);
+    slice.size = BufferSizeExpr(program_, analysis_, b);
+    slice.start = buffer.start;
+    slice.end = buffer.end;
+    return slice;
+  }
+
+  std::vector<LayoutItem> Items(const Group& group) const {
+    std::vector<LayoutItem> items;
+    for (BufferId b : group) {
+      const Buffer& buffer = analysis_.buffers.buffers[b];
+      items.push_back(LayoutItem{BufferSizeExpr(program_, analysis_, b), buffer.start, buffer.end});
+    }
+    return items;
+  }
+
+  // Lays out `group` (split at the size limit) and appends the resources.
+  void AddResources(std::size_t s, const Group& group, ResourceKind kind, Lifetime lifetime,
+                    std::string affinity, const std::string& name, bool escaping) {
+    const std::vector<LayoutItem> items = Items(group);
+    const bool packed = kind == ResourceKind::kSlab;
+    std::vector<SplitGroup> parts;
+    if (options_.max_allocation_size) {
+      parts = packed ? SplitPacked(items, options_.layout, *options_.max_allocation_size)
+                     : SplitStacked(items, options_.layout, *options_.max_allocation_size);
+    } else {
+      SplitGroup all;
+      for (std::size_t i = 0; i < items.size(); ++i) all.items.push_back(i);
+      parts.push_back(std::move(all));
+    }
+    const ComputationSpan span = analysis_.schedule.spans[scopes_.regions[s].region];
+    for (std::size_t p = 0; p < parts.size(); ++p) {
+      const SplitGroup& part = parts[p];
+      std::vector<LayoutItem> part_items;
+      for (std::size_t i : part.items) part_items.push_back(items[i]);
+      LayoutResult layout = Layout(part_items, packed);
+      if (packed && options_.max_allocation_size && !part.over_limit &&
+          layout.total.Evaluate(options_.layout.planning_point).value_or(0) >
+              *options_.max_allocation_size) {
+        layout = OrientedLayout(part_items, part.planning_offsets, options_.layout, "first-fit");
+      }
+      Resource r;
+      r.name = parts.size() == 1 ? name : fmt::format("{}.part{}", name, p + 1);
+      r.kind = kind;
+      r.lifetime = lifetime;
+      r.affinity = affinity;
+      r.region = program_.computations[scopes_.regions[s].region].name;
+      r.size = layout.total;
+      r.escaping = escaping;
+      r.over_limit = part.over_limit;
+      for (std::size_t k = 0; k < part.items.size(); ++k) {
+        r.slices.push_back(MakeSlice(group[part.items[k]], layout.offsets[k]));
+      }
+      r.start = kind == ResourceKind::kUpload ? 0 : span.first;
+      r.end = analysis_.buffers.time_steps - 1;
+      if (kind == ResourceKind::kSlab) r.end = std::max(span.first, span.last);
+      if (kind == ResourceKind::kResults) {
+        r.end = r.start;
+        for (const Slice& slice : r.slices) r.end = std::max(r.end, slice.end);
+      }
+      if (part.over_limit) {
+        plan_.warnings.push_back(fmt::format(
+            "{} holds {} alone: it needs {} bytes, more than --max-allocation-size {}", r.name,
+            analysis_.buffers.buffers[r.slices.front().buffer].name,
+            PlanningBytes(part_items.front(), options_.layout), *options_.max_allocation_size));
+      }
+      if (kind == ResourceKind::kSlab) plan_.regions[s].slab_size += r.size;
+      plan_.regions[s].resources.push_back(static_cast<std::int32_t>(plan_.resources.size()));
+      plan_.resources.push_back(std::move(r));
+    }
+  }
+
+  LayoutResult Layout(const std::vector<LayoutItem>& items, bool packed) const {
+    if (!packed) return StackLayout(items, options_.layout);
+    if (options_.in_order) return InOrderLayout(items, options_.layout);
+    return PackedLayout(items, options_.algorithm, options_.layout);
+  }
+
+  void BuildRegion(std::size_t s) {
+    const RegionScope& scope = scopes_.regions[s];
+    const Computation& region = program_.computations[scope.region];
+    RegionInfo info;
+    info.name = region.name;
+    info.computation = scope.region;
+    info.execute = scope.execute;
+    info.affinity = region.affinity.value_or("");
+    info.once = scope.once;
+    plan_.regions.push_back(std::move(info));
+    const std::string& here = plan_.regions[s].affinity;
+    const auto suffix = [&](Lifetime lifetime, Lifetime usual, const std::string& affinity) {
+      std::string text;
+      if (lifetime != usual) text += "." + std::string(LifetimeName(lifetime));
+      if (affinity != here) text += "[" + affinity + "]";
+      return text;
+    };
+
+    // Uploads: constant before variable, escaping before local.
+    std::map<std::tuple<int, int, std::string>, Group> uploads;
+    for (std::size_t i = 0; i < scope.uploads.size(); ++i) {
+      const BufferId b = scope.uploads[i];
+      const Lifetime lifetime = analysis_.buffers.buffers[b].lifetime;
+      const int rank = lifetime == Lifetime::kConstant ? 0 : 1;
+      const bool escaping = scope.upload_escapes[i];
+      uploads[{rank, escaping ? 0 : 1, escaping ? AffinityOf(s, b) : here}].push_back(b);
+    }
+    for (const auto& [key, group] : uploads) {
+      const auto& [rank, local, affinity] = key;
+      const Lifetime lifetime = rank == 0 ? Lifetime::kConstant : Lifetime::kVariable;
+      AddResources(s, group, ResourceKind::kUpload, lifetime, affinity,
+                   region.name + ".upload." + std::string(LifetimeName(lifetime)) +
+                       (local ? ".local" : "") + (affinity != here ? "[" + affinity + "]" : ""),
+                   local == 0);
+    }
+
+    // Result reservations per (affinity, lifetime), in first-result order.
+    std::vector<std::pair<std::pair<std::string, Lifetime>, Group>> results;
+    for (BufferId b : scope.results) {
+      const auto key = std::make_pair(AffinityOf(s, b), analysis_.buffers.buffers[b].lifetime);
+      auto it = std::find_if(results.begin(), results.end(),
+                             [&](const auto& entry) { return entry.first == key; });
+      if (it == results.end()) {
+        results.push_back({key, {b}});
+      } else {
+        it->second.push_back(b);
+      }
+    }
+    for (const auto& [key, group] : results) {
+      AddResources(s, group, ResourceKind::kResults, key.second, key.first,
+                   region.name + ".results" + suffix(key.second, Lifetime::kTransient, key.first),
+                   true);
+    }
+
+    if (!scope.slab.empty()) {
+      AddResources(s, scope.slab, ResourceKind::kSlab, Lifetime::kTransient, here,
+                   region.name + ".slab", false);
+    }
+  }
+
+  const Program& program_;
+  const ProgramAnalysis& analysis_;
+  const RegionScopes& scopes_;
+  const ResourceBuildOptions& options_;
+  RegionPlan& plan_;
+  std::vector<std::vector<std::size_t>> capturing_;  // per buffer: scopes with it as a param
+};
+
+}  // namespace
+
+std::string JoinAffinities(const std::vector<std::string>& affinities) {
+  std::vector<std::string> distinct;
+  for (const std::string& a : affinities) {
+    if (!a.empty() && std::find(distinct.begin(), distinct.end(), a) == distinct.end()) {
+      distinct.push_back(a);
+    }
+  }
+  if (distinct.empty()) return "";
+  if (distinct.size() == 1) return distinct.front();
+  std::string joined = "optimal(";
+  for (std::size_t i = 0; i < distinct.size(); ++i) joined += (i ? "," : "") + distinct[i];
+  return joined + ")";
+}
+
+void BuildRegionResources(const Program& program, const ProgramAnalysis& analysis,
+                          const RegionScopes& scopes, const ResourceBuildOptions& options,
+                          RegionPlan& plan) {
+  ResourceBuilder(program, analysis, scopes, options, plan).Run();
+}
+
+}  // namespace memplan
