@@ -18,10 +18,10 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
   timed.pool.space = kDefaultSpace;
   timed.pool.size = r.size_bytes;
   timed.pool.buffers = static_cast<std::int64_t>(r.slices.size());
-  if (r.kind != ResourceKind::kUpload) {
-    timed.pool.start = r.start;
-    timed.pool.end = r.end;
-  }
+  // Uploads exist for the whole run; their time range says so explicitly,
+  // marking them as region allocations (whose size includes padding).
+  timed.pool.start = r.start;
+  timed.pool.end = r.end;
   for (const Slice& s : r.slices) {
     timed.pool.total_bytes += s.size_bytes;
     timed.live.push_back(PackItem{s.size_bytes, 1, s.start, s.end});

@@ -276,8 +276,13 @@ class CommandFormBuilder {
               if (slice.buffer == b) base += slice.offset_bytes;
             }
             operands.push_back(param);
-            ranges.push_back(OperandRange{SizeExpr::Constant(range.offset_bytes - base),
-                                          SizeExpr::Constant(range.length_bytes)});
+            const Value& held = in_.values[old];
+            if (range.offset_bytes == base && range.length_bytes == held.size) {
+              ranges.push_back(OperandRange{SizeExpr(), SizeOf(held)});  // the whole operand
+            } else {
+              ranges.push_back(OperandRange{SizeExpr::Constant(range.offset_bytes - base),
+                                            SizeExpr::Constant(range.length_bytes)});
+            }
           }
           access.push_back(AccessName(range.access));
           values.push_back(Name(range.value));

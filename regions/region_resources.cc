@@ -164,8 +164,17 @@ class ResourceBuilder {
     std::map<std::tuple<int, int, std::string>, Group> uploads;
     for (std::size_t i = 0; i < scope.uploads.size(); ++i) {
       const BufferId b = scope.uploads[i];
-      const Lifetime lifetime = analysis_.buffers.buffers[b].lifetime;
-      const int rank = lifetime == Lifetime::kConstant ? 0 : 1;
+      // The constant op's own lifetime (constant unless declared variable),
+      // not the buffer's, which an entry result would make external.
+      bool variable = false;
+      for (ValueId v : analysis_.buffers.buffers[b].values) {
+        const OpId def = program_.values[v].defining_op;
+        if (def != kNoId && program_.ops[def].kind == OpKind::kConstant &&
+            program_.values[v].lifetime == Lifetime::kVariable) {
+          variable = true;
+        }
+      }
+      const int rank = variable ? 1 : 0;
       const bool escaping = scope.upload_escapes[i];
       uploads[{rank, escaping ? 0 : 1, escaping ? AffinityOf(s, b) : here}].push_back(b);
     }
