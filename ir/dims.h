@@ -15,10 +15,12 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "ir/program.h"
 #include "ir/size_expr.h"
 
@@ -28,14 +30,16 @@ namespace memplan {
 // recomputes every Value::size with a size_expr at the evaluation point.
 // Errors: InvalidArgument `path:line:col: error: ...` (path =
 // program.source)
-//  * at the dim: a binding < 1 or above its bound ("--dim n=5000 exceeds
-//    the bound of %n (4096)"); a dim with neither bound nor binding ("dim %n
-//    has no bound and no binding: declare `dim %n <= N` or pass --dim
-//    n=VALUE");
+//  * at the dim: a binding < 1 or above its bound ("--dim n=0 is below 1 (a
+//    dim takes values >= 1)", "--dim n=5000 exceeds the bound of %n
+//    (4096)"); a dim with neither bound nor binding ("dim %n has no bound
+//    and no binding: declare `dim %n <= N` or pass --dim n=VALUE");
 //  * at the value: a size that overflows or exceeds kMaxTotalBytes at the
-//    evaluation point;
+//    evaluation point ("%x: " + the message of SizeAtPoint);
 //  * `path: error: --dim k=3: the program has no dim %k (its dims: %n, %m)`
-//    for a binding of an unknown name.
+//    for a binding of an unknown name, "(it declares no dims)" when the
+//    program has none. Unknown names are reported before anything else.
+// Dims not named in `bindings` lose any earlier binding.
 absl::Status BindDims(Program& program, const std::map<std::string, std::int64_t>& bindings);
 
 // The value of every dim (per DimId) at the evaluation point, resp. the
@@ -48,5 +52,14 @@ DimBox DimRanges(const Program& program);
 
 // Dim names without '%' (per DimId), for SizeExpr::ToString.
 std::vector<std::string> DimNames(const Program& program);
+
+// The value of `size` with dim d at point[d], when it fits the limits: an
+// unlocated InvalidArgument (the caller places it) when it overflows int64
+// ("size 4*%n overflows int64 at %n = 4096") or exceeds kMaxTotalBytes ("size
+// 4*%n is N bytes at %n = 4096, above the limit of 2^62 (...) bytes"); a
+// constant size names no dims; a dim id outside `point` or `names` is an
+// error too. `names` are the dim names (DimNames).
+absl::StatusOr<Bytes> SizeAtPoint(const SizeExpr& size, std::span<const std::int64_t> point,
+                                  std::span<const std::string> names);
 
 }  // namespace memplan

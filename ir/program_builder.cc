@@ -18,6 +18,14 @@ ComputationId ProgramBuilder::AddComputation(std::string name, ComputationKind k
   return static_cast<ComputationId>(program_.computations.size() - 1);
 }
 
+DimId ProgramBuilder::AddDim(std::string name, std::optional<std::int64_t> bound) {
+  DimDecl dim;
+  dim.name = std::move(name);
+  dim.bound = bound;
+  program_.dims.push_back(std::move(dim));
+  return static_cast<DimId>(program_.dims.size() - 1);
+}
+
 void ProgramBuilder::SetEntry(ComputationId computation) { program_.entry = computation; }
 
 ValueId ProgramBuilder::AddParam(ComputationId computation, std::string name, Bytes size,

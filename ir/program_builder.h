@@ -13,6 +13,7 @@
 //   Program p = std::move(b).Finish();
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@ class ProgramBuilder {
 
   ComputationId AddComputation(std::string name,
                                ComputationKind kind = ComputationKind::kFunction);
+  // Declares a named dim (`dim %name <= bound`) for symbolic sizes.
+  DimId AddDim(std::string name, std::optional<std::int64_t> bound = std::nullopt);
   void SetEntry(ComputationId computation);
   // Appends a parameter of `size` bytes (type, if given, is informational).
   ValueId AddParam(ComputationId computation, std::string name, Bytes size,
@@ -43,6 +46,7 @@ class ProgramBuilder {
   Value& value(ValueId id) { return program_.values[id]; }
   Op& op(OpId id) { return program_.ops[id]; }
   Computation& computation(ComputationId id) { return program_.computations[id]; }
+  DimDecl& dim(DimId id) { return program_.dims[id]; }
   const Program& program() const { return program_; }
 
   Program Finish() &&;

@@ -75,10 +75,16 @@ Token Lexer::Next() {
     case ',': return Punct(TokenKind::kComma);
     case ':': return Punct(TokenKind::kColon);
     case '=': return Punct(TokenKind::kEquals);
+    case '+': return Punct(TokenKind::kPlus);
+    case '*': return Punct(TokenKind::kStar);
     case '%': return LexName(TokenKind::kValueName);
     case '@': return LexName(TokenKind::kSymbol);
     case '"': return LexQuoted(TokenKind::kString, start, "string");
     default: break;
+  }
+  if (c == '<' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '=') {
+    pos_ += 2;
+    return Make(TokenKind::kLessEqual, start);
   }
   if (IsIdentifierStart(c)) {
     while (pos_ < text_.size() && IsIdentifierChar(text_[pos_])) ++pos_;

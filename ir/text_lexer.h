@@ -38,6 +38,9 @@ enum class TokenKind : std::uint8_t {
   kComma,
   kColon,
   kEquals,
+  kPlus,       // '+' (size expressions)
+  kStar,       // '*' (size expressions)
+  kLessEqual,  // '<=' (dim bounds)
   kEnd,        // end of input
   kError,      // lexical error; `value` holds the message
 };

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ir/diagnostic.h"
+#include "ir/dims.h"
 #include "ir/dtype.h"
 #include "ir/opcodes.h"
 #include "ir/text_lexer.h"
@@ -39,6 +40,22 @@ struct PendingRef {
   std::size_t slot = 0;
 };
 
+// An upper estimate of the size of a size expression's normal form
+// (ir/size_expr.h), tracked while parsing so that hostile input cannot make
+// normalisation explode (max distributes over + and *, so terms multiply).
+struct ExprShape {
+  std::int64_t terms = 1;   // sums in the max
+  std::int64_t atoms = 0;   // non-constant atoms per sum
+  std::int64_t degree = 0;  // dims in the longest monomial
+  bool constant = true;     // a sum may have a constant part
+};
+
+// A parsed size expression and the estimate of its normal form.
+struct ParsedSize {
+  SizeExpr expr;
+  ExprShape shape;
+};
+
 // Which callee attributes an op carried, to check the required ones.
 struct CalleeAttrs {
   bool cond = false;
@@ -57,6 +74,13 @@ class Parser {
       if (!PeekIs(TokenKind::kSymbol)) return Unexpected("a program name (@name)");
       program_.name = Take().value;
     }
+    while (PeekWord("dim")) {
+      Release();
+      if (absl::Status s = ParseDim(); !s.ok()) return s;
+    }
+    // Dims are all declared: sizes evaluate at a fixed point from here on.
+    dim_names_ = DimNames(program_);
+    point_ = EvaluationPoint(program_);
     if (PeekIs(TokenKind::kEnd)) return Unexpected("a computation ('func' or 'region')");
     while (!PeekIs(TokenKind::kEnd)) {
       Release();
@@ -114,6 +138,11 @@ class Parser {
   // Takes an integer token >= 0. `what` names it in messages ("a dimension",
   // "attribute 'wave'"); `expected` is what a wrong token is compared with.
   absl::StatusOr<std::int64_t> NonNegativeInt(const std::string& what, const std::string& expected) {
+    return IntAtLeast(0, what, expected);
+  }
+
+  // Takes an integer token >= `min` (messages as for NonNegativeInt).
+  absl::StatusOr<std::int64_t> IntAtLeast(std::int64_t min, const std::string& what, const std::string& expected) {
     const Token& t = Peek();
     if (t.kind == TokenKind::kFloat) {
       return Error(t.loc, what + " must be an integer, got " + DescribeToken(t));
@@ -124,7 +153,7 @@ class Parser {
     if (ec != std::errc() || end != t.text.data() + t.text.size()) {
       return Error(t.loc, "integer " + DescribeToken(t) + " is out of range (int64)");
     }
-    if (value < 0) return Error(t.loc, what + " must be >= 0, got " + std::string(t.text));
+    if (value < min) return Error(t.loc, what + " must be >= " + std::to_string(min) + ", got " + std::string(t.text));
     Take();
     return value;
   }
@@ -145,6 +174,11 @@ class Parser {
 
   // --- Names --------------------------------------------------------------
   absl::StatusOr<ValueId> DefineValue(const Token& name, ComputationId c, OpId op) {
+    if (const auto dim = dim_ids_.find(name.value); dim != dim_ids_.end()) {
+      return Error(name.loc, "value " + SigilName('%', name.value) + " reuses the name of dim " +
+                                 SigilName('%', name.value) + " (declared at " + At(program_.dims[dim->second].loc) +
+                                 "); dims and values share one namespace");
+    }
     const auto [it, inserted] =
         value_ids_.emplace(name.value, static_cast<ValueId>(program_.values.size()));
     if (!inserted) {
@@ -188,8 +222,13 @@ class Parser {
         if (program_.values[it->second].computation != ref.computation) {
           return OtherComputationError(ref.loc, it->second);
         }
+        const Value& def = program_.values[it->second];
+        if (def.is_timepoint) {
+          return Error(ref.loc, "timepoint " + SigilName('%', ref.name) + " is awaited before it is produced at " +
+                                    At(def.loc));
+        }
         return Error(ref.loc, "value " + SigilName('%', ref.name) + " is used before its definition at " +
-                                  At(program_.values[it->second].loc));
+                                  At(def.loc));
       }
       const auto it = computation_ids_.find(ref.name);
       if (it == computation_ids_.end()) {
@@ -202,12 +241,42 @@ class Parser {
 
   // --- Computations ---------------------------------------------------------
   static bool IsTopLevelWord(std::string_view word) {
-    return word == "entry" || word == "func" || word == "region" || word == "program";
+    return word == "entry" || word == "initializer" || word == "func" || word == "region" || word == "program";
+  }
+
+  // dim %name [<= BOUND]; the cursor is on 'dim'.
+  absl::Status ParseDim() {
+    Take();
+    if (!PeekIs(TokenKind::kValueName)) return Unexpected("a dim name (%name)");
+    const Token& name = Take();
+    const auto d = static_cast<DimId>(program_.dims.size());
+    if (const auto [it, inserted] = dim_ids_.emplace(name.value, d); !inserted) {
+      return Error(name.loc, "duplicate dim " + SigilName('%', name.value) + " (first declared at " +
+                                 At(program_.dims[it->second].loc) + ")");
+    }
+    DimDecl dim;
+    dim.name = name.value;
+    dim.loc = name.loc;
+    if (PeekIs(TokenKind::kLessEqual)) {
+      Take();
+      absl::StatusOr<std::int64_t> bound = IntAtLeast(1, "a dim bound", "a dim bound (an integer >= 1)");
+      if (!bound.ok()) return bound.status();
+      dim.bound = *bound;
+    }
+    program_.dims.push_back(std::move(dim));
+    return absl::OkStatus();
   }
 
   absl::Status ParseComputation() {
+    if (PeekWord("dim")) {
+      return Error(Peek().loc, "'dim %name' declarations must come before the first computation");
+    }
     std::optional<SourceLocation> entry_loc;
-    if (PeekWord("entry")) {
+    bool initializer = false;
+    if (PeekWord("initializer")) {
+      Take();
+      initializer = true;
+    } else if (PeekWord("entry")) {
       const Token& entry = Take();
       if (program_.entry != kNoId) {
         const Computation& first = program_.computations[program_.entry];
@@ -221,10 +290,12 @@ class Parser {
     }
     ComputationKind kind = ComputationKind::kFunction;
     if (PeekWord("region")) {
+      if (initializer) return Error(Peek().loc, "an initializer must be a func, not a region");
       kind = ComputationKind::kRegion;
     } else if (!PeekWord("func")) {
-      return Unexpected(entry_loc ? "'func' or 'region' after 'entry'"
-                                  : "a computation ('func' or 'region')");
+      return Unexpected(initializer ? "'func' after 'initializer'"
+                        : entry_loc ? "'func' or 'region' after 'entry'"
+                                    : "a computation ('func' or 'region')");
     }
     Take();
     if (!PeekIs(TokenKind::kSymbol)) return Unexpected("a computation name (@name)");
@@ -238,6 +309,7 @@ class Parser {
     Computation computation;
     computation.name = name.value;
     computation.kind = kind;
+    computation.initializer = initializer;
     computation.loc = name.loc;
     program_.computations.push_back(std::move(computation));
     if (entry_loc) program_.entry = c;
@@ -348,19 +420,7 @@ class Parser {
     }
     // Operand names -> ids, for tied(%x) / view(%x, ...) (first occurrence).
     std::unordered_map<std::string_view, ValueId> operand_ids;
-    if (!PeekIs(TokenKind::kRParen)) {
-      while (true) {
-        if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand (%name)");
-        const Token& use = Take();
-        absl::StatusOr<ValueId> v = ResolveUse(use, c);
-        if (!v.ok()) return v.status();
-        program_.ops[o].operands.push_back(*v);
-        operand_ids.emplace(use.value, *v);
-        if (!PeekIs(TokenKind::kComma)) break;
-        Take();
-      }
-    }
-    if (absl::Status s = Expect(TokenKind::kRParen, "',' or ')'"); !s.ok()) return s;
+    if (absl::Status s = ParseOperands(o, c, operand_ids); !s.ok()) return s;
 
     if (!result_names.empty()) {
       if (absl::Status s = Expect(TokenKind::kColon, "':' and the result types"); !s.ok()) return s;
@@ -389,6 +449,52 @@ class Parser {
       if (absl::Status s = ParseAttributes(o, callees); !s.ok()) return s;
     }
     return SizeCallees(o, callees);
+  }
+
+  // The operand list after '(' up to and including ')': `%x` or `%x[OFFSET
+  // for LENGTH]`. Op::operand_ranges stays empty unless some operand has a range.
+  absl::Status ParseOperands(OpId o, ComputationId c, std::unordered_map<std::string_view, ValueId>& operand_ids) {
+    std::vector<std::optional<OperandRange>> ranges;
+    bool any_range = false;
+    if (!PeekIs(TokenKind::kRParen)) {
+      while (true) {
+        if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand (%name)");
+        const Token& use = Take();
+        absl::StatusOr<ValueId> v = ResolveUse(use, c);
+        if (!v.ok()) return v.status();
+        program_.ops[o].operands.push_back(*v);
+        operand_ids.emplace(use.value, *v);
+        ranges.emplace_back();
+        if (PeekIs(TokenKind::kLBracket)) {
+          absl::StatusOr<OperandRange> range = ParseRange(*v);
+          if (!range.ok()) return range.status();
+          ranges.back() = *std::move(range);
+          any_range = true;
+        }
+        if (!PeekIs(TokenKind::kComma)) break;
+        Take();
+      }
+    }
+    if (any_range) program_.ops[o].operand_ranges = std::move(ranges);
+    return Expect(TokenKind::kRParen, "',' or ')'");
+  }
+
+  // `[OFFSET for LENGTH]` after operand `v` (kNoId while unresolved: then an
+  // error is reported later anyway, so the range is not checked).
+  absl::StatusOr<OperandRange> ParseRange(ValueId v) {
+    const SourceLocation at = Take().loc;  // '['
+    absl::StatusOr<ParsedSize> offset = ParseSizeExpr(0);
+    if (!offset.ok()) return offset.status();
+    if (!PeekWord("for")) return Unexpected("'for' and the range length (%x[OFFSET for LENGTH])");
+    Take();
+    absl::StatusOr<ParsedSize> length = ParseSizeExpr(0);
+    if (!length.ok()) return length.status();
+    if (absl::Status s = Expect(TokenKind::kRBracket, "']' closing the operand range"); !s.ok()) return s;
+    OperandRange range{std::move(offset->expr), std::move(length->expr)};
+    if (v != kNoId) {
+      if (std::optional<std::string> problem = OperandRangeProblem(program_, v, range)) return Error(at, *problem);
+    }
+    return range;
   }
 
   // Sizes Op::callees for the op kind (slots are filled by ResolvePending)
@@ -424,13 +530,14 @@ class Parser {
   // --- Types and qualifiers -----------------------------------------------
   absl::Status ParseType(ValueId v) {
     const Token& t = Peek();
+    if (t.kind == TokenKind::kLParen) return ParseSizeType(v);
     if (t.kind == TokenKind::kInt || t.kind == TokenKind::kFloat) {
       absl::StatusOr<std::int64_t> size = NonNegativeInt("a byte size", "a byte size");
       if (!size.ok()) return size.status();
       program_.values[v].size = *size;
       return absl::OkStatus();
     }
-    const std::string expected = "a type (DTYPE[dims], a byte count or timepoint)";
+    const std::string expected = "a type (DTYPE[dims], a byte count, (size expression) or timepoint)";
     if (t.kind != TokenKind::kIdent) return Unexpected(expected);
     if (t.text == "timepoint") {
       Take();
@@ -451,6 +558,11 @@ class Parser {
     type.dtype = std::string(dtype.text);
     if (!PeekIs(TokenKind::kRBracket)) {
       while (true) {
+        if (PeekIs(TokenKind::kValueName)) {
+          const std::string name(Peek().text);
+          return Error(Peek().loc, "symbolic tensor dimensions are not supported; declare the size in bytes "
+                                   "as an expression instead, e.g. f32[" + name + "] as (4*" + name + ")");
+        }
         absl::StatusOr<std::int64_t> dim = NonNegativeInt("a dimension", "a dimension");
         if (!dim.ok()) return dim.status();
         type.dims.push_back(*dim);
@@ -463,6 +575,169 @@ class Parser {
     if (!bytes.ok()) return Error(dtype.loc, "tensor type is too large: " + std::string(bytes.status().message()));
     program_.values[v].size = *bytes;
     program_.values[v].type = std::move(type);
+    return absl::OkStatus();
+  }
+
+  // `(size_expr)` as the type of `v`: a static size when it mentions no dim,
+  // else Value::size_expr with Value::size its value at the evaluation point.
+  absl::Status ParseSizeType(ValueId v) {
+    const SourceLocation at = Take().loc;  // '('
+    absl::StatusOr<ParsedSize> size = ParseSizeExpr(1);
+    if (!size.ok()) return size.status();
+    if (absl::Status s = Expect(TokenKind::kRParen, "')' closing the size expression"); !s.ok()) return s;
+    Value& value = program_.values[v];
+    absl::StatusOr<Bytes> bytes = SizeAtPoint(size->expr, point_, dim_names_);
+    if (!bytes.ok()) return Error(at, SigilName('%', value.name) + ": " + std::string(bytes.status().message()));
+    value.size = *bytes;
+    if (!size->expr.IsConstant()) value.size_expr = std::move(size->expr);
+    return absl::OkStatus();
+  }
+
+  // --- Size expressions -----------------------------------------------------
+  // size_expr = term { "+" term }. `depth` counts enclosing parentheses,
+  // max(...) and align(...), bounded to keep the recursion shallow.
+  absl::StatusOr<ParsedSize> ParseSizeExpr(int depth) {
+    absl::StatusOr<ParsedSize> sum = ParseTerm(depth);
+    if (!sum.ok()) return sum;
+    while (PeekIs(TokenKind::kPlus)) {
+      const SourceLocation op = Take().loc;
+      absl::StatusOr<ParsedSize> term = ParseTerm(depth);
+      if (!term.ok()) return term;
+      const ExprShape& a = sum->shape;
+      const ExprShape& b = term->shape;
+      sum->shape = {a.terms * b.terms, a.atoms + b.atoms, std::max(a.degree, b.degree), a.constant || b.constant};
+      if (absl::Status s = CheckShape(sum->shape, op); !s.ok()) return s;
+      sum->expr += term->expr;
+      if (absl::Status s = CheckOverflow(sum->expr, op); !s.ok()) return s;
+    }
+    return sum;
+  }
+
+  // term = factor { "*" factor }.
+  absl::StatusOr<ParsedSize> ParseTerm(int depth) {
+    absl::StatusOr<ParsedSize> product = ParseFactor(depth);
+    if (!product.ok()) return product;
+    while (PeekIs(TokenKind::kStar)) {
+      const SourceLocation op = Take().loc;
+      absl::StatusOr<ParsedSize> factor = ParseFactor(depth);
+      if (!factor.ok()) return factor;
+      const ExprShape& a = product->shape;
+      const ExprShape& b = factor->shape;
+      // (c + sum of atoms) * (c' + sum of atoms'): products of atom pairs, and
+      // each atom times the other side's constant.
+      product->shape = {a.terms * b.terms,
+                        a.atoms * b.atoms + (b.constant ? a.atoms : 0) + (a.constant ? b.atoms : 0),
+                        a.degree + b.degree, a.constant && b.constant};
+      if (absl::Status s = CheckShape(product->shape, op); !s.ok()) return s;
+      absl::StatusOr<SizeExpr> multiplied = SizeExpr::Multiply(product->expr, factor->expr);
+      if (!multiplied.ok()) {
+        // Multiply's message cannot name the dims; say the same with their names.
+        return Error(op, "cannot multiply " + product->expr.ToString(dim_names_) + " by " +
+                             factor->expr.ToString(dim_names_) +
+                             ": a product with max(...) or align(...) is not supported");
+      }
+      product->expr = *std::move(multiplied);
+      if (absl::Status s = CheckOverflow(product->expr, op); !s.ok()) return s;
+    }
+    return product;
+  }
+
+  // factor = INT | VALUE | "(" size_expr ")" | max(...) | align(size_expr, INT).
+  absl::StatusOr<ParsedSize> ParseFactor(int depth) {
+    const Token& t = Peek();
+    const bool call = t.kind == TokenKind::kIdent && (t.text == "max" || t.text == "align") &&
+                      PeekIs(TokenKind::kLParen, 1);
+    if ((call || t.kind == TokenKind::kLParen) && depth >= kMaxSizeExprNesting) {
+      return Error(t.loc, "size expression nested deeper than " + std::to_string(kMaxSizeExprNesting));
+    }
+    if (t.kind == TokenKind::kInt || t.kind == TokenKind::kFloat) {
+      absl::StatusOr<std::int64_t> n = NonNegativeInt("a number in a size expression", "a size");
+      if (!n.ok()) return n.status();
+      return ParsedSize{SizeExpr::Constant(*n), {}};
+    }
+    if (t.kind == TokenKind::kValueName) return ParseDimRef();
+    if (t.kind == TokenKind::kLParen) {
+      Take();
+      absl::StatusOr<ParsedSize> inner = ParseSizeExpr(depth + 1);
+      if (!inner.ok()) return inner;
+      if (absl::Status s = Expect(TokenKind::kRParen, "')' closing the size expression"); !s.ok()) return s;
+      return inner;
+    }
+    if (call && t.text == "max") return ParseMax(depth);
+    if (call) return ParseAlign(depth);
+    return Unexpected("a size (an integer, a dim %name, '(', max(...) or align(...))");
+  }
+
+  // A %name in a size expression: it must name a dim.
+  absl::StatusOr<ParsedSize> ParseDimRef() {
+    const Token& name = Take();
+    if (const auto it = dim_ids_.find(name.value); it != dim_ids_.end()) {
+      return ParsedSize{SizeExpr::Dim(it->second), {1, 1, 1, false}};
+    }
+    if (value_ids_.count(name.value) > 0) {
+      return Error(name.loc, SigilName('%', name.value) + " is a value, not a dim");
+    }
+    return Error(name.loc, "unknown dim " + SigilName('%', name.value));
+  }
+
+  // max(size_expr {, size_expr}); the cursor is on 'max'.
+  absl::StatusOr<ParsedSize> ParseMax(int depth) {
+    Take();
+    Take();  // '('
+    absl::StatusOr<ParsedSize> result = ParseSizeExpr(depth + 1);
+    if (!result.ok()) return result;
+    while (PeekIs(TokenKind::kComma)) {
+      const SourceLocation comma = Take().loc;
+      absl::StatusOr<ParsedSize> next = ParseSizeExpr(depth + 1);
+      if (!next.ok()) return next;
+      const ExprShape& a = result->shape;
+      const ExprShape& b = next->shape;
+      result->shape = {a.terms + b.terms, std::max(a.atoms, b.atoms), std::max(a.degree, b.degree),
+                       a.constant || b.constant};
+      if (absl::Status s = CheckShape(result->shape, comma); !s.ok()) return s;
+      result->expr = SizeExpr::Max(result->expr, next->expr);
+    }
+    if (absl::Status s = Expect(TokenKind::kRParen, "',' or ')' closing max("); !s.ok()) return s;
+    return result;
+  }
+
+  // align(size_expr, INT); the cursor is on 'align'.
+  absl::StatusOr<ParsedSize> ParseAlign(int depth) {
+    const SourceLocation at = Take().loc;
+    Take();  // '('
+    absl::StatusOr<ParsedSize> value = ParseSizeExpr(depth + 1);
+    if (!value.ok()) return value;
+    if (absl::Status s = Expect(TokenKind::kComma, "',' and the alignment"); !s.ok()) return s;
+    const SourceLocation number = Peek().loc;
+    absl::StatusOr<std::int64_t> alignment = IntAtLeast(1, "an alignment", "an alignment (an integer >= 1)");
+    if (!alignment.ok()) return alignment.status();
+    if (*alignment > kMaxAlignment) {
+      return Error(number, "alignment " + std::to_string(*alignment) + " is above the limit of 2^32 (" +
+                               std::to_string(kMaxAlignment) + ")");
+    }
+    if (absl::Status s = Expect(TokenKind::kRParen, "')' closing align("); !s.ok()) return s;
+    value->shape.atoms += 1;
+    if (absl::Status s = CheckShape(value->shape, at); !s.ok()) return s;
+    value->expr = SizeExpr::AlignUp(value->expr, *alignment);
+    if (absl::Status s = CheckOverflow(value->expr, at); !s.ok()) return s;
+    return value;
+  }
+
+  // The normal form stays small (see ExprShape).
+  absl::Status CheckShape(const ExprShape& shape, SourceLocation at) const {
+    if (shape.degree > kMaxSizeExprDegree) {
+      return Error(at, "size expression multiplies more than " + std::to_string(kMaxSizeExprDegree) + " dims");
+    }
+    if (shape.terms * (shape.atoms + 1) > kMaxSizeExprAtoms) {
+      return Error(at, "size expression is too complex (its normal form could exceed " +
+                           std::to_string(kMaxSizeExprAtoms) + " atoms)");
+    }
+    return absl::OkStatus();
+  }
+
+  // The operation at `at` that produced `expr` did not overflow.
+  absl::Status CheckOverflow(const SizeExpr& expr, SourceLocation at) const {
+    if (expr.Overflowed()) return Error(at, "size expression overflows int64");
     return absl::OkStatus();
   }
 
@@ -714,6 +989,9 @@ class Parser {
   Program program_;
   std::unordered_map<std::string, ValueId> value_ids_;
   std::unordered_map<std::string, ComputationId> computation_ids_;
+  std::unordered_map<std::string, DimId> dim_ids_;
+  std::vector<std::string> dim_names_;   // per DimId, once the dims are read
+  std::vector<std::int64_t> point_;      // evaluation point of the dims
   std::vector<PendingRef> pending_;
 };
 

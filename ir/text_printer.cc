@@ -5,6 +5,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ir/dims.h"
 #include "ir/text_syntax.h"
 
 namespace memplan {
@@ -55,10 +56,15 @@ std::string AttrText(const AttrValue& value) {
 
 class Printer {
  public:
-  explicit Printer(const Program& program) : p_(program) {}
+  explicit Printer(const Program& program) : p_(program), dim_names_(DimNames(program)) {}
 
   std::string Run() {
     if (!p_.name.empty()) out_ += "program " + SigilName('@', p_.name) + "\n";
+    for (const DimDecl& dim : p_.dims) {
+      out_ += "dim " + SigilName('%', dim.name);
+      if (dim.bound) out_ += " <= " + std::to_string(*dim.bound);
+      out_ += "\n";
+    }
     for (ComputationId c = 0; c < static_cast<ComputationId>(p_.computations.size()); ++c) {
       if (!out_.empty()) out_ += "\n";
       PrintComputation(c);
@@ -69,6 +75,20 @@ class Printer {
  private:
   std::string ValueName(ValueId v) const { return SigilName('%', p_.values[v].name); }
   std::string CompName(ComputationId c) const { return SigilName('@', p_.computations[c].name); }
+
+  // `%x`, or `%x[OFFSET for LENGTH]` for operand i with a range.
+  std::string OperandList(const Op& op) const {
+    std::string text;
+    for (std::size_t i = 0; i < op.operands.size(); ++i) {
+      if (i > 0) text += ", ";
+      text += ValueName(op.operands[i]);
+      if (i < op.operand_ranges.size() && op.operand_ranges[i]) {
+        const OperandRange& range = *op.operand_ranges[i];
+        text += "[" + range.offset.ToString(dim_names_) + " for " + range.length.ToString(dim_names_) + "]";
+      }
+    }
+    return text;
+  }
 
   std::string NameList(const std::vector<ValueId>& values) const {
     std::string text;
@@ -92,6 +112,8 @@ class Printer {
       text += "]";
     } else if (value.is_timepoint) {
       text = "timepoint";
+    } else if (value.size_expr && !value.size_expr->IsConstant()) {
+      text = "(" + value.size_expr->ToString(dim_names_) + ")";
     } else {
       text = std::to_string(value.size);
     }
@@ -139,7 +161,7 @@ class Printer {
     const Op& op = p_.ops[o];
     out_ += "  ";
     if (!op.results.empty()) out_ += NameList(op.results) + " = ";
-    out_ += op.opcode + "(" + NameList(op.operands) + ")";
+    out_ += op.opcode + "(" + OperandList(op) + ")";
     for (std::size_t i = 0; i < op.results.size(); ++i) {
       out_ += i == 0 ? " : " : ", ";
       out_ += TypeText(op.results[i]);
@@ -156,6 +178,7 @@ class Printer {
   void PrintComputation(ComputationId c) {
     const Computation& comp = p_.computations[c];
     if (c == p_.entry) out_ += "entry ";
+    if (comp.initializer) out_ += "initializer ";
     out_ += comp.kind == ComputationKind::kRegion ? "region " : "func ";
     out_ += CompName(c) + "(";
     for (std::size_t i = 0; i < comp.params.size(); ++i) {
@@ -171,6 +194,7 @@ class Printer {
   }
 
   const Program& p_;
+  const std::vector<std::string> dim_names_;  // per DimId, for size expressions
   std::string out_;
 };
 

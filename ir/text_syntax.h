@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,13 @@ namespace memplan {
 inline constexpr std::size_t kMaxLineBytes = 65536;
 // Deepest nesting of attribute lists (`[[...]]` counts 2); bounds recursion.
 inline constexpr int kMaxAttributeNesting = 32;
+// Deepest nesting of parentheses, max(...) and align(...) in a size
+// expression; bounds recursion.
+inline constexpr int kMaxSizeExprNesting = 32;
+// Limits on the normal form a size expression could take (ir/size_expr.h),
+// estimated while parsing: so that normalising hostile input stays cheap.
+inline constexpr std::int64_t kMaxSizeExprAtoms = 4096;  // sums times atoms per sum
+inline constexpr std::int64_t kMaxSizeExprDegree = 16;   // dims in one product
 
 // Identifier (opcode, dtype, keyword, attribute key): [A-Za-z_][A-Za-z0-9_.-]*.
 bool IsIdentifierStart(char c);

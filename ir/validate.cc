@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <optional>
+#include <span>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "ir/diagnostic.h"
+#include "ir/dims.h"
 #include "ir/dtype.h"
 #include "ir/opcodes.h"
 #include "ir/text_syntax.h"
@@ -32,6 +34,17 @@ std::string Count(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
 
+// The size of `value` as an expression (a static size is a constant).
+SizeExpr SizeOf(const Value& value) {
+  return value.size_expr ? *value.size_expr : SizeExpr::Constant(value.size);
+}
+
+// "4096 bytes", "1 byte" or "4*%n bytes".
+std::string BytesText(const SizeExpr& size, std::span<const std::string> names) {
+  if (std::optional<Bytes> constant = size.ConstantValue()) return Count(*constant, "byte");
+  return size.ToString(names) + " bytes";
+}
+
 int ListDepth(const AttrValue& value) {
   if (value.kind != AttrValue::Kind::kList) return 0;
   int deepest = 0;
@@ -49,6 +62,10 @@ class Validator {
   absl::Status Run() {
     if (absl::Status s = CheckIds(); !s.ok()) return s;
     if (absl::Status s = CheckNames(); !s.ok()) return s;
+    if (absl::Status s = CheckDims(); !s.ok()) return s;
+    names_ = DimNames(p_);
+    box_ = DimRanges(p_);
+    if (absl::Status s = CheckSizeExprs(); !s.ok()) return s;
     if (p_.entry == kNoId) {
       return Fail(p_.computations.empty() ? SourceLocation{} : p_.computations.front().loc,
                   "no entry computation; mark one computation 'entry'");
@@ -86,10 +103,10 @@ class Validator {
     if (!op.results.empty() && IsValue(op.results.front())) return Name(op.results.front());
     return op.opcode + "#" + std::to_string(o);
   }
-  // "%x (16 bytes)" or "%t (timepoint)".
+  // "%x (16 bytes)", "%x (4*%n bytes)" or "%t (timepoint)".
   std::string Describe(ValueId v) const {
     const Value& value = p_.values[v];
-    return Name(v) + (value.is_timepoint ? " (timepoint)" : " (" + Count(value.size, "byte") + ")");
+    return Name(v) + (value.is_timepoint ? " (timepoint)" : " (" + BytesText(SizeOf(value), names_) + ")");
   }
   std::string WhereDefined(SourceLocation loc) const {
     return loc.line > 0 ? " (first defined at " + At(loc) + ")" : "";
@@ -192,6 +209,20 @@ class Validator {
         return Fail(value.loc, "duplicate value name " + Name(v) + WhereDefined(p_.values[it->second].loc));
       }
     }
+    std::unordered_map<std::string_view, DimId> dims;
+    for (DimId d = 0; d < static_cast<DimId>(p_.dims.size()); ++d) {
+      const DimDecl& dim = p_.dims[d];
+      if (dim.name.empty()) return Fail(dim.loc, "dim #" + std::to_string(d) + " has an empty name");
+      if (absl::Status s = CheckText(dim.loc, dim.name, "dim name #" + std::to_string(d)); !s.ok()) return s;
+      const auto [it, inserted] = dims.emplace(dim.name, d);
+      if (!inserted) {
+        return Fail(dim.loc, "duplicate dim " + SigilName('%', dim.name) + WhereDefined(p_.dims[it->second].loc));
+      }
+      if (const auto value = values.find(dim.name); value != values.end()) {
+        return Fail(p_.values[value->second].loc, "value " + Name(value->second) + " reuses the name of dim " +
+                                                      SigilName('%', dim.name) + "; dims and values share one namespace");
+      }
+    }
     std::unordered_map<std::string_view, ComputationId> computations;
     for (ComputationId c = 0; c < NumComputations(); ++c) {
       const Computation& comp = p_.computations[c];
@@ -203,6 +234,74 @@ class Validator {
       if (!inserted) {
         return Fail(comp.loc, "duplicate computation " + CompName(c) +
                                   WhereDefined(p_.computations[it->second].loc));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // --- Dims and size expressions ------------------------------------------------
+  // Bounds >= 1 and bindings within them.
+  absl::Status CheckDims() const {
+    for (const DimDecl& dim : p_.dims) {
+      const std::string name = SigilName('%', dim.name);
+      if (dim.bound && *dim.bound < 1) {
+        return Fail(dim.loc, "dim " + name + " has bound " + std::to_string(*dim.bound) + "; a bound must be >= 1");
+      }
+      if (dim.binding && (*dim.binding < 1 || (dim.bound && *dim.binding > *dim.bound))) {
+        return Fail(dim.loc, "dim " + name + " is bound to " + std::to_string(*dim.binding) + ", outside [1, " +
+                                 (dim.bound ? std::to_string(*dim.bound) : "unbounded") + "]");
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Why `size` cannot be used in this program (a dim id out of range or
+  // overflow), or nullopt; messages may print it only when it passes.
+  std::optional<std::string> ExprProblem(const SizeExpr& size) const {
+    for (DimId d : size.Dims()) {
+      if (d < 0 || d >= static_cast<DimId>(p_.dims.size())) {
+        return "mentions dim #" + std::to_string(d) + ", but the program declares " + Count(p_.dims.size(), "dim");
+      }
+    }
+    if (size.Overflowed()) return std::string("overflows int64");
+    return std::nullopt;
+  }
+
+  // Symbolic sizes and operand ranges are well-formed before any message
+  // prints one; a value's size is its size_expr at the evaluation point.
+  absl::Status CheckSizeExprs() const {
+    const std::vector<std::int64_t> point = EvaluationPoint(p_);
+    for (ValueId v = 0; v < static_cast<ValueId>(p_.values.size()); ++v) {
+      const Value& value = p_.values[v];
+      if (!value.size_expr) continue;
+      if (value.is_timepoint || value.type) {
+        return Fail(value.loc, Name(v) + " has a symbolic size but is a " +
+                                   (value.is_timepoint ? "timepoint" : "tensor") + " (only byte sizes are symbolic)");
+      }
+      if (std::optional<std::string> problem = ExprProblem(*value.size_expr)) {
+        return Fail(value.loc, "the size of " + Name(v) + " " + *problem);
+      }
+      absl::StatusOr<Bytes> bytes = SizeAtPoint(*value.size_expr, point, names_);
+      if (!bytes.ok()) return Fail(value.loc, Name(v) + ": " + std::string(bytes.status().message()));
+      if (*bytes != value.size) {
+        return Fail(value.loc, Name(v) + " has size " + std::to_string(value.size) + " but its size " +
+                                   value.size_expr->ToString(names_) + " is " + std::to_string(*bytes) +
+                                   " at the evaluation point");
+      }
+    }
+    for (OpId o = 0; o < static_cast<OpId>(p_.ops.size()); ++o) {
+      const Op& op = p_.ops[o];
+      if (!op.operand_ranges.empty() && op.operand_ranges.size() != op.operands.size()) {
+        return OpFail(o, "has " + Count(op.operand_ranges.size(), "operand range") + " for " +
+                             Count(op.operands.size(), "operand") + " (empty or one per operand)");
+      }
+      for (std::size_t i = 0; i < op.operand_ranges.size(); ++i) {
+        if (!op.operand_ranges[i]) continue;
+        for (const SizeExpr* part : {&op.operand_ranges[i]->offset, &op.operand_ranges[i]->length}) {
+          if (std::optional<std::string> problem = ExprProblem(*part)) {
+            return OpFail(o, "the range of operand " + std::to_string(i + 1) + " " + *problem);
+          }
+        }
       }
     }
     return absl::OkStatus();
@@ -251,12 +350,13 @@ class Validator {
     }
     const Value& operand = p_.values[base];
     if (operand.is_timepoint) return Fail(value.loc, Name(v) + " cannot alias timepoint " + Name(base));
-    if (value.alias == AliasKind::kTied && value.size != operand.size) {
+    if (value.alias == AliasKind::kTied && SizeOf(value) != SizeOf(operand)) {
       return Fail(value.loc, "tied result " + Describe(v) + " must have the size of operand " + Describe(base));
     }
     if (value.alias == AliasKind::kView &&
-        (value.view_offset < 0 || value.view_offset > operand.size - value.size)) {
-      return Fail(value.loc, "view " + Name(v) + " (" + Count(value.size, "byte") + " at offset " +
+        (value.view_offset < 0 ||
+         !(SizeExpr::Constant(value.view_offset) + SizeOf(value)).ProvablyLessEqual(SizeOf(operand), box_))) {
+      return Fail(value.loc, "view " + Name(v) + " (" + BytesText(SizeOf(value), names_) + " at offset " +
                                  std::to_string(value.view_offset) + ") exceeds operand " + Describe(base));
     }
     return absl::OkStatus();
@@ -273,6 +373,7 @@ class Validator {
         return s;
       }
     }
+    if (absl::Status s = CheckInitializer(c); !s.ok()) return s;
     for (ValueId v : comp.params) {
       if (absl::Status s = CheckValue(v); !s.ok()) return s;
       if (p_.values[v].alias != AliasKind::kNone) {
@@ -307,6 +408,22 @@ class Validator {
     return absl::OkStatus();
   }
 
+  // An initializer is a func other than the entry and takes no parameters
+  // (nothing calls it; CheckCallGraph).
+  absl::Status CheckInitializer(ComputationId c) const {
+    const Computation& comp = p_.computations[c];
+    if (!comp.initializer) return absl::OkStatus();
+    if (comp.kind != ComputationKind::kFunction) {
+      return Fail(comp.loc, "initializer " + CompName(c) + " must be a func, not a region");
+    }
+    if (c == p_.entry) return Fail(comp.loc, "the entry computation " + CompName(c) + " cannot be an initializer");
+    if (!comp.params.empty()) {
+      return Fail(comp.loc, "initializer " + CompName(c) + " takes " + Count(comp.params.size(), "parameter") +
+                                "; an initializer takes none (it runs once, before the entry)");
+    }
+    return absl::OkStatus();
+  }
+
   absl::Status CheckOp(OpId o) {
     const Op& op = p_.ops[o];
     const ComputationId c = op.computation;
@@ -327,8 +444,13 @@ class Validator {
         return OpFail(o, which + " belongs to computation " + CompName(p_.values[v].computation) +
                              "; pass values to other computations as operands");
       }
+      if (p_.values[v].is_timepoint) {
+        return OpFail(o, "timepoint " + Name(v) + " (operand " + std::to_string(i + 1) +
+                             ") is awaited before it is produced");
+      }
       return OpFail(o, which + " is used before its definition");
     }
+    if (absl::Status s = CheckRanges(o); !s.ok()) return s;
     if (absl::Status s = CheckCallees(o); !s.ok()) return s;
     if (absl::Status s = CheckSignature(o); !s.ok()) return s;
     if (op.kind == OpKind::kAsyncDone) {
@@ -344,6 +466,18 @@ class Validator {
         std::sort(sorted_operands.begin(), sorted_operands.end());
       }
       if (absl::Status s = CheckAlias(v, sorted_operands); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // Each operand range lies within its operand (sizes checked by CheckSizeExprs).
+  absl::Status CheckRanges(OpId o) const {
+    const Op& op = p_.ops[o];
+    for (std::size_t i = 0; i < op.operand_ranges.size(); ++i) {
+      if (!op.operand_ranges[i]) continue;
+      if (std::optional<std::string> problem = OperandRangeProblem(p_, op.operands[i], *op.operand_ranges[i])) {
+        return OpFail(o, *problem);
+      }
     }
     return absl::OkStatus();
   }
@@ -436,8 +570,9 @@ class Validator {
     return absl::OkStatus();
   }
 
+  // Equal kinds and equal sizes (as expressions).
   bool SameStorage(ValueId a, ValueId b) const {
-    return p_.values[a].is_timepoint == p_.values[b].is_timepoint && p_.values[a].size == p_.values[b].size;
+    return p_.values[a].is_timepoint == p_.values[b].is_timepoint && SizeOf(p_.values[a]) == SizeOf(p_.values[b]);
   }
 
   // "<what> i %a (..) does not match <other> i %b (..)<suffix>" for the first
@@ -587,8 +722,8 @@ class Validator {
   }
 
   // --- Call graph -------------------------------------------------------------
-  // Every computation but the entry has exactly one call site, and calls form
-  // a tree under the entry (no recursion).
+  // Every computation but the entry and the initializers has exactly one call
+  // site, and calls form trees under those roots (no recursion).
   absl::Status CheckCallGraph() const {
     std::vector<OpId> call_site(p_.computations.size(), kNoId);
     for (const Computation& comp : p_.computations) {
@@ -597,25 +732,34 @@ class Validator {
           if (callee == p_.entry) {
             return OpFail(o, "the entry computation " + CompName(callee) + " cannot be called");
           }
+          if (p_.computations[callee].initializer) {
+            return OpFail(o, "initializer " + CompName(callee) + " cannot be called; it runs once, before the entry");
+          }
           if (const OpId first = call_site[callee]; first != kNoId) {
             const std::string where = p_.ops[first].loc.line > 0 ? "at " + At(p_.ops[first].loc) : "by " + OpLabel(first);
             return OpFail(o, "computation " + CompName(callee) + " is called a second time (first " + where +
-                                 "); every computation except the entry has exactly one call site");
+                                 "); every computation except the entry and the initializers has exactly one "
+                                 "call site");
           }
           call_site[callee] = o;
         }
       }
     }
     for (ComputationId c = 0; c < NumComputations(); ++c) {
-      if (c != p_.entry && call_site[c] == kNoId) {
+      if (c != p_.entry && !p_.computations[c].initializer && call_site[c] == kNoId) {
         return Fail(p_.computations[c].loc, "computation " + CompName(c) +
-                                                " is never called; every computation except the entry is "
-                                                "called from exactly one op");
+                                                " is never called; every computation except the entry and the "
+                                                "initializers is called from exactly one op");
       }
     }
     std::vector<char> reached(p_.computations.size(), 0);
-    std::vector<ComputationId> stack = {p_.entry};
-    reached[p_.entry] = 1;
+    std::vector<ComputationId> stack;
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      if (c == p_.entry || p_.computations[c].initializer) {
+        reached[c] = 1;
+        stack.push_back(c);
+      }
+    }
     while (!stack.empty()) {
       const ComputationId c = stack.back();
       stack.pop_back();
@@ -655,6 +799,8 @@ class Validator {
 
   const Program& p_;
   std::string_view path_;
+  std::vector<std::string> names_;        // dim names, for messages
+  DimBox box_;                            // the range of the dims, for proofs
   std::vector<ComputationId> available_;  // computation of each value defined so far
   std::vector<OpId> done_of_start_;       // the X-done completing each X-start
 };
@@ -663,6 +809,16 @@ class Validator {
 
 absl::Status ValidateProgram(const Program& program, std::string_view path) {
   return Validator(program, path).Run();
+}
+
+std::optional<std::string> OperandRangeProblem(const Program& program, ValueId operand, const OperandRange& range) {
+  const std::vector<std::string> names = DimNames(program);
+  const Value& value = program.values[operand];
+  const std::string text = "range [" + range.offset.ToString(names) + " for " + range.length.ToString(names) + "]";
+  if (value.is_timepoint) return text + " of timepoint " + SigilName('%', value.name) + ": a timepoint has no bytes";
+  const SizeExpr size = SizeOf(value);
+  if ((range.offset + range.length).ProvablyLessEqual(size, DimRanges(program))) return std::nullopt;
+  return text + " of " + SigilName('%', value.name) + " exceeds its " + BytesText(size, names);
 }
 
 }  // namespace memplan

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <string>
 
+#include "ir/dims.h"
 #include "ir/program.h"
 
 namespace memplan {
@@ -23,8 +24,13 @@ inline std::string DumpModel(const Program& p) {
   std::ostringstream out;
   out.precision(17);
   out << "program " << p.name << " entry=" << p.entry << "\n";
+  const std::vector<std::string> names = DimNames(p);
+  for (const DimDecl& d : p.dims) {
+    out << "dim " << d.name << " bound=" << d.bound.value_or(-1) << " binding=" << d.binding.value_or(-1) << "\n";
+  }
   for (const Value& v : p.values) {
     out << "value " << v.name << " size=" << v.size << " tp=" << v.is_timepoint;
+    if (v.size_expr) out << " expr=" << v.size_expr->ToString(names);
     if (v.type) {
       out << " type=" << v.type->dtype << "[";
       for (std::int64_t d : v.type->dims) out << d << ",";
@@ -38,6 +44,10 @@ inline std::string DumpModel(const Program& p) {
   for (const Op& o : p.ops) {
     out << "op " << o.opcode << " kind=" << static_cast<int>(o.kind) << " comp=" << o.computation << " in=";
     for (ValueId v : o.operands) out << v << ",";
+    out << " ranges=";
+    for (const std::optional<OperandRange>& r : o.operand_ranges) {
+      out << (r ? "[" + r->offset.ToString(names) + " for " + r->length.ToString(names) + "]" : "-") << ",";
+    }
     out << " out=";
     for (ValueId v : o.results) out << v << ",";
     out << " callees=";
@@ -50,7 +60,7 @@ inline std::string DumpModel(const Program& p) {
     out << "\n";
   }
   for (const Computation& c : p.computations) {
-    out << "computation " << c.name << " kind=" << static_cast<int>(c.kind)
+    out << "computation " << c.name << " kind=" << static_cast<int>(c.kind) << " init=" << c.initializer
         << " affinity=" << c.affinity.value_or("<none>") << " params=";
     for (ValueId v : c.params) out << v << ",";
     out << " ops=";

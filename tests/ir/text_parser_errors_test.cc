@@ -147,7 +147,8 @@ TEST(ParseErrorTest, OpSyntax) {
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  store(%x) : 4\n}"),
             "t.mpir:2:13: error: an op without results has no result types; write '%name = opcode(...) : type'");
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = exp(%x) : float\n}"),
-            "t.mpir:2:18: error: expected a type (DTYPE[dims], a byte count or timepoint), got 'float'");
+            "t.mpir:2:18: error: expected a type (DTYPE[dims], a byte count, (size expression) or timepoint), got "
+            "'float'");
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = exp(%x) : f32\n}"),
             "t.mpir:2:18: error: expected '[' after dtype 'f32' (write f32[] for a scalar)");
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = exp(%x) : f32[4 4]\n}"),
@@ -417,10 +418,10 @@ TEST(ParseErrorTest, CallGraph) {
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = call(%x) : 4 {callee = @f}\n  %z = call(%y) : 4 {callee = @f}\n"
                 "  return %z\n}\n" + f),
             "t.mpir:3:8: error: computation @f is called a second time (first at 2:8); every computation except "
-            "the entry has exactly one call site");
+            "the entry and the initializers has exactly one call site");
   EXPECT_EQ(Err("entry func @m(%x: 4) { return %x }\n" + f),
-            "t.mpir:2:6: error: computation @f is never called; every computation except the entry is called "
-            "from exactly one op");
+            "t.mpir:2:6: error: computation @f is never called; every computation except the entry and the "
+            "initializers is called from exactly one op");
   EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = call(%x) : 4 {callee = @m}\n  return %y\n}"),
             "t.mpir:2:8: error: the entry computation @m cannot be called");
 }
@@ -472,6 +473,150 @@ TEST(ParseErrorTest, Waves) {
 }
 
 // --- Files --------------------------------------------------------------------------
+
+// --- Dims, size expressions, operand ranges, initializers ------------------------
+
+TEST(ParseErrorTest, DimDeclarations) {
+  EXPECT_EQ(Err("dim n"), "t.mpir:1:5: error: expected a dim name (%name), got 'n'");
+  EXPECT_EQ(Err("dim %n <= 0"), "t.mpir:1:11: error: a dim bound must be >= 1, got 0");
+  EXPECT_EQ(Err("dim %n <= -4"), "t.mpir:1:11: error: a dim bound must be >= 1, got -4");
+  EXPECT_EQ(Err("dim %n <= %m"), "t.mpir:1:11: error: expected a dim bound (an integer >= 1), got '%m'");
+  EXPECT_EQ(Err("dim %n < 4"), "t.mpir:1:8: error: unexpected character '<'");
+  EXPECT_EQ(Err("dim %n\ndim %n <= 2\n"), "t.mpir:2:5: error: duplicate dim %n (first declared at 1:5)");
+  EXPECT_EQ(Err("dim %n\nentry func @m() {}\ndim %k\n"),
+            "t.mpir:3:1: error: 'dim %name' declarations must come before the first computation");
+  EXPECT_EQ(Err("dim %n\nprogram @p\n"), "t.mpir:2:1: error: 'program @name' must be the first statement of the file");
+}
+
+TEST(ParseErrorTest, DimsAndValuesShareNames) {
+  EXPECT_EQ(Err("dim %n\nentry func @m(%n: 4) {}"),
+            "t.mpir:2:15: error: value %n reuses the name of dim %n (declared at 1:5); dims and values share one "
+            "namespace");
+}
+
+TEST(ParseErrorTest, SizeExpressionNames) {
+  EXPECT_EQ(Err("dim %n\nentry func @m(%x: 4) {\n  %y = exp(%x) : (4*%x)\n}"),
+            "t.mpir:3:21: error: %x is a value, not a dim");
+  EXPECT_EQ(Err("dim %n\nentry func @m(%x: 4) {\n  %y = exp(%x) : (4*%q)\n}"),
+            "t.mpir:3:21: error: unknown dim %q");
+  EXPECT_EQ(Err("entry func @m(%x: f32[%n]) {}"),
+            "t.mpir:1:23: error: symbolic tensor dimensions are not supported; declare the size in bytes as an "
+            "expression instead, e.g. f32[%n] as (4*%n)");
+}
+
+TEST(ParseErrorTest, SizeExpressionSyntax) {
+  const std::string head = "dim %n <= 4096\nentry func @m(%x: ";
+  EXPECT_EQ(Err(head + "(4*%n {}"), "t.mpir:2:25: error: expected ')' closing the size expression, got '{'");
+  EXPECT_EQ(Err(head + "(4*-2)) {}"), "t.mpir:2:22: error: a number in a size expression must be >= 0, got -2");
+  EXPECT_EQ(Err(head + "(-4)) {}"), "t.mpir:2:20: error: a number in a size expression must be >= 0, got -4");
+  EXPECT_EQ(Err(head + "(1.5)) {}"), "t.mpir:2:20: error: a number in a size expression must be an integer, got '1.5'");
+  EXPECT_EQ(Err(head + "(4 %n)) {}"), "t.mpir:2:22: error: expected ')' closing the size expression, got '%n'");
+  EXPECT_EQ(Err(head + "(4+)) {}"),
+            "t.mpir:2:22: error: expected a size (an integer, a dim %name, '(', max(...) or align(...)), got ')'");
+  EXPECT_EQ(Err(head + "()) {}"),
+            "t.mpir:2:20: error: expected a size (an integer, a dim %name, '(', max(...) or align(...)), got ')'");
+  EXPECT_EQ(Err(head + "(max) {}"),
+            "t.mpir:2:20: error: expected a size (an integer, a dim %name, '(', max(...) or align(...)), got 'max'");
+  EXPECT_EQ(Err(head + "(max(%n; 2))) {}"), "t.mpir:2:26: error: unexpected character ';'");
+  EXPECT_EQ(Err(head + "(max(%n, 2 {}"), "t.mpir:2:30: error: expected ',' or ')' closing max(, got '{'");
+  EXPECT_EQ(Err(head + "(align(%n))) {}"), "t.mpir:2:28: error: expected ',' and the alignment, got ')'");
+  EXPECT_EQ(Err(head + "(align(%n, 0))) {}"), "t.mpir:2:30: error: an alignment must be >= 1, got 0");
+  EXPECT_EQ(Err(head + "(align(%n, %n))) {}"),
+            "t.mpir:2:30: error: expected an alignment (an integer >= 1), got '%n'");
+  EXPECT_EQ(Err(head + "(align(%n, 8589934592))) {}"),
+            "t.mpir:2:30: error: alignment 8589934592 is above the limit of 2^32 (4294967296)");
+  EXPECT_EQ(Err(head + "(align(%n, 8 {}"), "t.mpir:2:32: error: expected ')' closing align(, got '{'");
+}
+
+TEST(ParseErrorTest, SizeExpressionValues) {
+  const std::string head = "dim %n <= 4096\nentry func @m(%x: ";
+  EXPECT_EQ(Err(head + "(max(%n, 2) * %n)) {}"),
+            "t.mpir:2:31: error: cannot multiply max(%n, 2) by %n: a product with max(...) or align(...) is not "
+            "supported");
+  EXPECT_EQ(Err(head + "(%n * align(%n, 8))) {}"),
+            "t.mpir:2:23: error: cannot multiply %n by align(%n, 8): a product with max(...) or align(...) is not "
+            "supported");
+  EXPECT_EQ(Err(head + "(9223372036854775807 + 1)) {}"), "t.mpir:2:40: error: size expression overflows int64");
+  EXPECT_EQ(Err(head + "(4611686018427387904 * %n * 2)) {}"),
+            "t.mpir:2:45: error: size expression overflows int64");
+  EXPECT_EQ(Err(head + "(4611686018427387905)) {}"),
+            "t.mpir:2:19: error: %x: size 4611686018427387905 is 4611686018427387905 bytes, above the limit of 2^62 "
+            "(4611686018427387904) bytes");
+  EXPECT_EQ(Err(head + "(1125899906842625*%n)) {}"),
+            "t.mpir:2:19: error: %x: size 1125899906842625*%n is 4611686018427392000 bytes at %n = 4096, above the "
+            "limit of 2^62 (4611686018427387904) bytes");
+  EXPECT_EQ(Err(head + "(2251799813685248*%n)) {}"),
+            "t.mpir:2:19: error: %x: size 2251799813685248*%n overflows int64 at %n = 4096");
+}
+
+TEST(ParseErrorTest, SizeExpressionLimits) {
+  std::string deep = "dim %n\nentry func @m(%x: ";
+  for (int i = 0; i < 40; ++i) deep += "(";
+  EXPECT_EQ(Err(deep), "t.mpir:2:51: error: size expression nested deeper than 32");
+  std::string sum = "dim %n\ndim %m\nentry func @m(%x: (max(%n, %m)";
+  for (int i = 0; i < 12; ++i) sum += " + max(%n, %m)";
+  EXPECT_EQ(Err(sum + ")) {}"), "t.mpir:3:130: error: size expression is too complex (its normal form could exceed "
+                                "4096 atoms)");
+  std::string product = "dim %n\nentry func @m(%x: (%n";
+  for (int i = 0; i < 16; ++i) product += "*%n";
+  EXPECT_EQ(Err(product + ")) {}"), "t.mpir:2:67: error: size expression multiplies more than 16 dims");
+}
+
+TEST(ParseErrorTest, OperandRangeSyntax) {
+  const std::string head = "dim %n <= 4096\nentry func @m(%x: 4096) {\n  ";
+  EXPECT_EQ(Err(head + "store(%x[0])\n}"), "t.mpir:3:13: error: expected 'for' and the range length "
+                                            "(%x[OFFSET for LENGTH]), got ']'");
+  EXPECT_EQ(Err(head + "store(%x[0 for 4)\n}"), "t.mpir:3:19: error: expected ']' closing the operand range, got ')'");
+  EXPECT_EQ(Err(head + "store(%x[0 to 4])\n}"), "t.mpir:3:14: error: expected 'for' and the range length "
+                                                 "(%x[OFFSET for LENGTH]), got 'to'");
+}
+
+TEST(ParseErrorTest, OperandRangeOutOfBounds) {
+  const std::string head = "dim %n <= 4096\nentry func @m(%t: 4096, %s: (4*%n), %p: timepoint) {\n  ";
+  EXPECT_EQ(Err(head + "fill(%t[4000 for 200])\n}"),
+            "t.mpir:3:10: error: range [4000 for 200] of %t exceeds its 4096 bytes");
+  EXPECT_EQ(Err(head + "fill(%t[0 for 4*%n])\n}"),
+            "t.mpir:3:10: error: range [0 for 4*%n] of %t exceeds its 4096 bytes");
+  EXPECT_EQ(Err(head + "fill(%s[128 for 4*%n])\n}"),
+            "t.mpir:3:10: error: range [128 for 4*%n] of %s exceeds its 4*%n bytes");
+  EXPECT_EQ(Err(head + "fill(%p[0 for 4])\n}"),
+            "t.mpir:3:10: error: range [0 for 4] of timepoint %p: a timepoint has no bytes");
+}
+
+TEST(ParseErrorTest, SymbolicSizeChecks) {
+  const std::string head = "dim %n <= 4096\nentry func @m(%x: (4*%n)) {\n";
+  EXPECT_EQ(Err(head + "  %y = exp(%x) : (8*%n) tied(%x)\n  return %y\n}"),
+            "t.mpir:3:3: error: tied result %y (8*%n bytes) must have the size of operand %x (4*%n bytes)");
+  EXPECT_EQ(Err(head + "  %y = exp(%x) : 16384 tied(%x)\n  return %y\n}"),
+            "t.mpir:3:3: error: tied result %y (16384 bytes) must have the size of operand %x (4*%n bytes)");
+  EXPECT_EQ(Err(head + "  %v = slice(%x) : (2*%n) view(%x, 2*%n)\n}"),
+            "t.mpir:3:37: error: expected ')', got '*'");  // view offsets are static
+  EXPECT_EQ(Err(head + "  %v = slice(%x) : (2*%n + 1) view(%x, 2)\n  return %v\n}"),
+            "t.mpir:3:3: error: view %v (2*%n + 1 bytes at offset 2) exceeds operand %x (4*%n bytes)");
+  EXPECT_EQ(Err(head + "  %y = call(%x) : (4*%n) {callee = @f}\n  return %y\n}\n"
+                       "func @f(%p: 16384) { return %p }"),
+            "t.mpir:3:8: error: call operand 1 %x (4*%n bytes) does not match parameter 1 %p (16384 bytes) of @f");
+}
+
+TEST(ParseErrorTest, Initializers) {
+  EXPECT_EQ(Err("initializer region @r() {}"), "t.mpir:1:13: error: an initializer must be a func, not a region");
+  EXPECT_EQ(Err("initializer entry func @m() {}"),
+            "t.mpir:1:13: error: expected 'func' after 'initializer', got 'entry'");
+  EXPECT_EQ(Err("entry initializer func @m() {}"),
+            "t.mpir:1:7: error: expected 'func' or 'region' after 'entry', got 'initializer'");
+  EXPECT_EQ(Err("initializer func @i(%p: 4) { return %p }\nentry func @m() {}"),
+            "t.mpir:1:18: error: initializer @i takes 1 parameter; an initializer takes none (it runs once, before "
+            "the entry)");
+  EXPECT_EQ(Err("initializer func @i() {}\nentry func @m() {\n  call() {callee = @i}\n}"),
+            "t.mpir:3:3: error: initializer @i cannot be called; it runs once, before the entry");
+  EXPECT_EQ(Err("entry func @m() {\n  store()\ninitializer func @i() {}"),
+            "t.mpir:3:1: error: expected '}' (closing @m from 1:17), an op or 'return', got 'initializer'");
+}
+
+TEST(ParseErrorTest, TimepointAwaitedBeforeProduced) {
+  EXPECT_EQ(Err("entry func @m(%x: 4) {\n  barrier(%t)\n  %t = c.signal(%x) : timepoint\n}"),
+            "t.mpir:2:11: error: timepoint %t is awaited before it is produced at 3:3");
+}
 
 TEST(ParseErrorTest, UnreadableFile) {
   absl::StatusOr<Program> p = ParseProgramFile("/nonexistent/dir/x.mpir");

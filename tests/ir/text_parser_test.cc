@@ -384,3 +384,112 @@ TEST(TextParserTest, DocumentationExampleParses) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+// Dims, symbolic sizes, operand ranges and an initializer.
+constexpr char kDynamic[] =
+    "program @dyn\n"
+    "dim %n <= 4096\n"
+    "dim %m\n"
+    "initializer func @init() {\n"
+    "  %table = splat() : (64*%n)\n"
+    "  return %table\n"
+    "}\n"
+    "entry func @main(%x: (4*%n + 64), %k: (128), %c: (2*64 + 1)) {\n"
+    "  %y = exp(%x) : (4 * %n + 64)\n"
+    "  %z = relu(%y) : (64 + %n * 4) tied(%y)\n"
+    "  %h = slice(%z) : (2*%n) view(%z, 64)\n"
+    "  %w = fill(%z[64 for 4*%n], %k) : (max(align(%n*%m, 16), 256, %m))\n"
+    "  store(%z[0 for (2 + 2) * %n], %k[0 for 128])\n"
+    "  return %w\n"
+    "}\n";
+
+TEST(TextParserTest, DimDeclarations) {
+  const Program p = ParseOk(kDynamic);
+  ASSERT_EQ(p.dims.size(), 2u);
+  EXPECT_EQ(p.dims[0].name, "n");
+  EXPECT_EQ(p.dims[0].bound, 4096);
+  EXPECT_EQ(p.dims[0].binding, std::nullopt);
+  EXPECT_EQ(p.dims[0].loc.line, 2);
+  EXPECT_EQ(p.dims[0].loc.column, 5);
+  EXPECT_EQ(p.dims[1].name, "m");
+  EXPECT_EQ(p.dims[1].bound, std::nullopt);
+}
+
+TEST(TextParserTest, SymbolicSizesEvaluateAtTheBound) {
+  const Program p = ParseOk(kDynamic);
+  const SizeExpr n = SizeExpr::Dim(0);
+  const Value& x = p.values[V(p, "x")];
+  ASSERT_TRUE(x.size_expr.has_value());
+  EXPECT_EQ(*x.size_expr, n.Scaled(4) + SizeExpr::Constant(64));
+  EXPECT_EQ(x.size, 4 * 4096 + 64);
+  EXPECT_FALSE(x.type.has_value());
+  // Spelling does not matter: the normal forms are equal.
+  EXPECT_EQ(p.values[V(p, "y")].size_expr, x.size_expr);
+  EXPECT_EQ(p.values[V(p, "z")].size_expr, x.size_expr);
+  // Constant expressions are static sizes.
+  EXPECT_EQ(p.values[V(p, "k")].size_expr, std::nullopt);
+  EXPECT_EQ(p.values[V(p, "k")].size, 128);
+  EXPECT_EQ(p.values[V(p, "c")].size, 129);
+  // %m has no bound or binding: evaluated at 1 until BindDims.
+  const Value& w = p.values[V(p, "w")];
+  ASSERT_TRUE(w.size_expr.has_value());
+  EXPECT_EQ(w.size, 4096);  // max(align(4096*1, 16), 256, 1)
+  EXPECT_EQ(p.values[V(p, "table")].size, 64 * 4096);
+}
+
+TEST(TextParserTest, OperandRanges) {
+  const Program p = ParseOk(kDynamic);
+  const Op& fill = p.ops[p.values[V(p, "w")].defining_op];
+  ASSERT_EQ(fill.operand_ranges.size(), 2u);
+  ASSERT_TRUE(fill.operand_ranges[0].has_value());
+  EXPECT_EQ(fill.operand_ranges[0]->offset, SizeExpr::Constant(64));
+  EXPECT_EQ(fill.operand_ranges[0]->length, SizeExpr::Dim(0).Scaled(4));
+  EXPECT_FALSE(fill.operand_ranges[1].has_value());
+  const Op& store = p.ops.back();
+  ASSERT_EQ(store.operand_ranges.size(), 2u);
+  EXPECT_EQ(store.operand_ranges[0]->length, SizeExpr::Dim(0).Scaled(4));
+  EXPECT_EQ(store.operand_ranges[1]->length, SizeExpr::Constant(128));
+  // Ops without ranges keep operand_ranges empty.
+  EXPECT_TRUE(p.ops[p.values[V(p, "y")].defining_op].operand_ranges.empty());
+}
+
+TEST(TextParserTest, Initializer) {
+  const Program p = ParseOk(kDynamic);
+  ASSERT_EQ(p.computations.size(), 2u);
+  EXPECT_TRUE(p.computations[0].initializer);
+  EXPECT_EQ(p.computations[0].name, "init");
+  EXPECT_FALSE(p.computations[1].initializer);
+  EXPECT_EQ(p.entry, 1);
+}
+
+TEST(TextParserTest, SizeExpressionKeywordsAreContextual) {
+  // Opcodes and attribute keys named like the new keywords keep working.
+  const Program p = ParseOk(
+      "dim %n <= 8\n"
+      "entry func @m(%a: 4, %b: 4) {\n"
+      "  %c = max(%a, %b) : 4 {for = 1, dim = 2}\n"
+      "  %d = c.align(%c) : (align(%n, 4) + %n + 8)\n"
+      "  %e = c.for(%d[max(%n, 2) for 1]) : (max(%n))\n"
+      "  return %e\n"
+      "}\n");
+  EXPECT_EQ(p.ops[0].opcode, "max");
+  EXPECT_EQ(p.ops[0].attributes[0].key, "for");
+  EXPECT_EQ(p.values[V(p, "d")].size, 24);
+  EXPECT_EQ(p.values[V(p, "e")].size, 8);
+}
+
+TEST(TextParserTest, UnboundedDimsProveRangesForEveryValue) {
+  // 2*%n <= 4*%n for every n >= 1, bounded or not.
+  const Program p = ParseOk(
+      "dim %n\n"
+      "entry func @m(%a: (4*%n)) {\n"
+      "  store(%a[%n for %n], %a[2*%n for 2*%n])\n"
+      "}\n");
+  EXPECT_EQ(p.ops[0].operand_ranges.size(), 2u);
+}
+
+}  // namespace
+}  // namespace memplan

@@ -286,5 +286,62 @@ TEST(TextPrinterTest, NumbersPrintExactly) {
             "}\n");
 }
 
+TEST(TextPrinterTest, DimsSymbolicSizesRangesAndInitializers) {
+  const Program p = ParseOk(
+      "program @dyn dim %n <= 4096 dim %\"m m\"\n"
+      "initializer func @init() { %t = splat() : (64 * %n) return %t }\n"
+      "entry func @main(%x: (64 + %n*4), %k: (2*64)) {\n"
+      "  %y = exp(%x) : (4*%n + 64) tied(%x)\n"
+      "  %w = fill(%y[(64) for %n * 4], %k) : (max(256, align(%n*%\"m m\", 16)))\n"
+      "  return %w\n"
+      "}\n");
+  constexpr char kCanonical[] =
+      "program @dyn\n"
+      "dim %n <= 4096\n"
+      "dim %\"m m\"\n"
+      "\n"
+      "initializer func @init() {\n"
+      "  %t = splat() : (64*%n)\n"
+      "  return %t\n"
+      "}\n"
+      "\n"
+      "entry func @main(%x: (4*%n + 64), %k: 128) {\n"
+      "  %y = exp(%x) : (4*%n + 64) tied(%x)\n"
+      "  %w = fill(%y[64 for 4*%n], %k) : (max(align(%n*%\"m m\", 16), 256))\n"
+      "  return %w\n"
+      "}\n";
+  EXPECT_EQ(PrintProgram(p), kCanonical);
+  const Program again = ParseOk(kCanonical);
+  EXPECT_EQ(PrintProgram(again), kCanonical);
+  EXPECT_EQ(DumpModel(again), DumpModel(p));
+}
+
+TEST(TextPrinterTest, BuiltDynamicProgramRoundTrips) {
+  ProgramBuilder b("built");
+  const SizeExpr n = SizeExpr::Dim(b.AddDim("n", 8));
+  b.AddDim("k");
+  const ComputationId main = b.AddComputation("main");
+  b.SetEntry(main);
+  const ValueId x = b.AddParam(main, "x", 32);
+  b.value(x).size_expr = n.Scaled(4);
+  // A constant size_expr prints as a static size.
+  const ValueId c = b.AddParam(main, "c", 12);
+  b.value(c).size_expr = SizeExpr::Constant(12);
+  const OpId store = b.AddOp(main, "store", {x, c});
+  b.op(store).operand_ranges = {std::nullopt, OperandRange{SizeExpr::Constant(4), SizeExpr::Constant(8)}};
+  const Program built = std::move(b).Finish();
+  ASSERT_TRUE(ValidateProgram(built, "built").ok()) << ValidateProgram(built, "built");
+  const std::string text = PrintProgram(built);
+  EXPECT_EQ(text,
+            "program @built\n"
+            "dim %n <= 8\n"
+            "dim %k\n"
+            "\n"
+            "entry func @main(%x: (4*%n), %c: 12) {\n"
+            "  store(%x, %c[4 for 8])\n"
+            "}\n");
+  EXPECT_EQ(PrintProgram(ParseOk(text)), text);
+}
+
 }  // namespace
 }  // namespace memplan

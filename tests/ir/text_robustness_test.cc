@@ -16,6 +16,30 @@
 namespace memplan {
 namespace {
 
+// Dims, symbolic sizes, operand ranges and an initializer, which no bundled
+// example shows yet.
+constexpr char kDynamicExample[] =
+    "program @dynamic\n"
+    "dim %n <= 4096\n"
+    "dim %m\n"
+    "initializer func @init() {\n"
+    "  %table = splat() : (64*%n)\n"
+    "  return %table\n"
+    "}\n"
+    "entry func @main(%x: (4*%n + 64), %k: (2*64), %ready: timepoint) {\n"
+    "  %y = exp(%x) : (4*%n + 64) tied(%x)\n"
+    "  %v = slice(%y) : (2*%n) view(%y, 64)\n"
+    "  %w = fill(%y[64 for 4*%n], %k[0 for 128]) : (max(align(%n*%m, 16), 256))\n"
+    "  %s, %done = execute(%w, %ready) : (max(align(%n*%m, 16), 256)), timepoint {callee = @r}\n"
+    "  store(%v[%n for %n])\n"
+    "  return %s, %done\n"
+    "}\n"
+    "region @r(%in: (max(256, align(%n*%m, 16))), %t: timepoint) {\n"
+    "  %o = dispatch(%in[0 for 256]) : (max(align(%n*%m, 16), 256)) {wave = 0}\n"
+    "  %d = barrier(%t) : timepoint\n"
+    "  return %o, %d\n"
+    "}\n";
+
 std::vector<std::string> ExampleTexts() {
   std::vector<std::filesystem::path> files;
   for (const auto& entry : std::filesystem::directory_iterator(std::string(MEMPLAN_SOURCE_DIR) + "/examples")) {
@@ -29,6 +53,7 @@ std::vector<std::string> ExampleTexts() {
     text << in.rdbuf();
     texts.push_back(text.str());
   }
+  texts.push_back(kDynamicExample);
   return texts;
 }
 
@@ -38,7 +63,8 @@ const std::vector<std::string>& Fragments() {
       "{", "}", "(", ")", "[", "]", ",", ":", "=", "%", "@", "\"", "\\", "#", "\n", " ", "-", "%\"", "\\x",
       "\xFF", "\xC3", std::string(1, '\0'), "tied(", "view(", "space(", "constant", "entry ", "func @",
       "region @", "return ", "timepoint", "f32[", "99999999999999999999", "1e999", "-1", "0", "1.5",
-      "while", "call", "execute", "copy-done", "{cond = @", "branches = [", "callee = @", "[[[[", "wave = "};
+      "while", "call", "execute", "copy-done", "{cond = @", "branches = [", "callee = @", "[[[[", "wave = ",
+      "dim %n", "<=", "+", "*", "[0 for ", " for ", "max(", "align(", "(4*%n)", "((((", "initializer func @"};
   return fragments;
 }
 
@@ -130,6 +156,13 @@ TEST(TextRobustnessTest, PathologicalInputs) {
   CheckOne(std::string(65536, '%'), &accepted);
   CheckOne("entry func @m(" + std::string(60000, '%') + ") {}", &accepted);
   CheckOne(std::string(200000, '\n') + "entry func @m() {}", &accepted);
+  CheckOne("dim %n entry func @m(%x: " + std::string(100000, '(') + ") {}", &accepted);
+  std::string sum = "dim %n dim %m entry func @m(%x: (max(%n, %m)";
+  for (int i = 0; i < 5000; ++i) sum += "\n+ max(%n, %m)";
+  CheckOne(sum + ")) {}", &accepted);
+  std::string product = "dim %n entry func @m(%x: (1";
+  for (int i = 0; i < 50000; ++i) product += "\n*%n";
+  CheckOne(product + ")) {}", &accepted);
   EXPECT_EQ(accepted, 1);
 }
 

@@ -332,8 +332,8 @@ TEST(ValidateTest, CallGraphWithoutLocations) {
   b.SetEntry(main);
   b.SetReturn(f, {b.AddParam(f, "p", 4)});
   EXPECT_EQ(Check(b.program()),
-            "built: error: computation @f is never called; every computation except the entry is called from exactly "
-            "one op");
+            "built: error: computation @f is never called; every computation except the entry and the initializers "
+            "is called from exactly one op");
   const ValueId x = b.AddParam(main, "x", 4);
   const OpId c1 = b.AddOp(main, "call", {x});
   b.op(c1).callees = {f};
@@ -344,7 +344,7 @@ TEST(ValidateTest, CallGraphWithoutLocations) {
   b.AddResult(c2, "z", 4);
   EXPECT_EQ(Check(b.program()),
             "built: error: in @main, op %z: computation @f is called a second time (first by %y); every computation "
-            "except the entry has exactly one call site");
+            "except the entry and the initializers has exactly one call site");
 }
 
 TEST(ValidateTest, AffinityOnlyOnRegions) {
@@ -366,6 +366,204 @@ TEST(ValidateTest, AsyncWithoutLocations) {
   b.AddResult(b.AddOp(main, "copy-done", {s}), "d2", 4);
   EXPECT_EQ(Check(b.program()),
             "built: error: in @main, op %d2: copy-start %s is already completed by the copy-done %d1");
+}
+
+// --- Dims, symbolic sizes, operand ranges, initializers ------------------------
+
+// main(%x: (4*%n)) { %y = exp(%x) : (4*%n); store(%y[0 for 2*%n]) } with
+// dim %n <= 16 (sizes at the evaluation point: 64 bytes).
+struct Dynamic {
+  ProgramBuilder b{"dynamic"};
+  ComputationId main = b.AddComputation("main");
+  ValueId x = b.AddParam(main, "x", 64);
+  OpId exp = b.AddOp(main, "exp", {x});
+  ValueId y = b.AddResult(exp, "y", 64);
+  OpId store = b.AddOp(main, "store", {y});
+  SizeExpr n = SizeExpr::Dim(b.AddDim("n", 16));
+  Dynamic() {
+    b.SetEntry(main);
+    b.value(x).size_expr = n.Scaled(4);
+    b.value(y).size_expr = n.Scaled(4);
+    b.op(store).operand_ranges = {OperandRange{SizeExpr::Constant(0), n.Scaled(2)}};
+  }
+};
+
+TEST(ValidateTest, DynamicProgramIsValid) {
+  Dynamic d;
+  EXPECT_EQ(Check(d.b.program()), "OK");
+}
+
+TEST(ValidateTest, Dims) {
+  {
+    Dynamic d;
+    d.b.dim(0).name = "";
+    EXPECT_EQ(Check(d.b.program()), "built: error: dim #0 has an empty name");
+  }
+  {
+    Dynamic d;
+    d.b.AddDim("n", 4);
+    EXPECT_EQ(Check(d.b.program()), "built: error: duplicate dim %n");
+  }
+  {
+    Dynamic d;
+    d.b.dim(0).name = "y";
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: value %y reuses the name of dim %y; dims and values share one namespace");
+  }
+  {
+    Dynamic d;
+    d.b.dim(0).bound = 0;
+    EXPECT_EQ(Check(d.b.program()), "built: error: dim %n has bound 0; a bound must be >= 1");
+  }
+  {
+    Dynamic d;
+    d.b.dim(0).binding = 17;
+    EXPECT_EQ(Check(d.b.program()), "built: error: dim %n is bound to 17, outside [1, 16]");
+    d.b.dim(0).bound.reset();
+    d.b.dim(0).binding = 0;
+    EXPECT_EQ(Check(d.b.program()), "built: error: dim %n is bound to 0, outside [1, unbounded]");
+  }
+}
+
+TEST(ValidateTest, SymbolicSizes) {
+  {
+    Dynamic d;
+    d.b.value(d.y).size = 60;
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: %y has size 60 but its size 4*%n is 64 at the evaluation point");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).size_expr = SizeExpr::Dim(3);
+    EXPECT_EQ(Check(d.b.program()), "built: error: the size of %y mentions dim #3, but the program declares 1 dim");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).size_expr = d.n.Scaled(std::int64_t{1} << 62).Scaled(4);
+    EXPECT_EQ(Check(d.b.program()), "built: error: the size of %y overflows int64");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).size_expr = d.n.Scaled((std::int64_t{1} << 58) + 1);
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: %y: size 288230376151711745*%n is 4611686018427387920 bytes at %n = 16, above the limit "
+              "of 2^62 (4611686018427387904) bytes");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).type = TensorType{"f32", {16}};
+    EXPECT_EQ(Check(d.b.program()), "built: error: %y has a symbolic size but is a tensor (only byte sizes are symbolic)");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).is_timepoint = true;
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: %y has a symbolic size but is a timepoint (only byte sizes are symbolic)");
+  }
+}
+
+TEST(ValidateTest, SymbolicTiesAndViews) {
+  {
+    Dynamic d;
+    d.b.value(d.y).alias = AliasKind::kTied;
+    d.b.value(d.y).alias_of = d.x;
+    EXPECT_EQ(Check(d.b.program()), "OK");
+    // Equal at the evaluation point, but not the same expression.
+    d.b.value(d.y).size_expr = d.n.Scaled(2) + SizeExpr::Constant(32);
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: tied result %y (2*%n + 32 bytes) must have the size of operand %x (4*%n bytes)");
+    d.b.value(d.y).size_expr.reset();
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: tied result %y (64 bytes) must have the size of operand %x (4*%n bytes)");
+  }
+  {
+    Dynamic d;
+    d.b.value(d.y).alias = AliasKind::kView;
+    d.b.value(d.y).alias_of = d.x;
+    d.b.value(d.y).size_expr = d.n.Scaled(2);
+    d.b.value(d.y).size = 32;
+    d.b.value(d.y).view_offset = 8;
+    d.b.op(d.store).operand_ranges.clear();
+    // 8 + 2n <= 4n only for n >= 4; dims range over [1, 16].
+    EXPECT_EQ(Check(d.b.program()), "built: error: view %y (2*%n bytes at offset 8) exceeds operand %x (4*%n bytes)");
+    d.b.value(d.y).view_offset = 0;
+    EXPECT_EQ(Check(d.b.program()), "OK");
+  }
+}
+
+TEST(ValidateTest, OperandRanges) {
+  {
+    Dynamic d;
+    d.b.op(d.store).operand_ranges.emplace_back();
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: in @main, op store#1: has 2 operand ranges for 1 operand (empty or one per operand)");
+  }
+  {
+    Dynamic d;
+    d.b.op(d.store).operand_ranges[0]->offset = SizeExpr::Dim(1);
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: in @main, op store#1: the range of operand 1 mentions dim #1, but the program declares 1 "
+              "dim");
+  }
+  {
+    Dynamic d;
+    d.b.op(d.store).operand_ranges[0]->offset = d.n.Scaled(3);
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: in @main, op store#1: range [3*%n for 2*%n] of %y exceeds its 4*%n bytes");
+  }
+  {
+    Dynamic d;
+    d.b.op(d.store).operand_ranges[0]->length = SizeExpr::Constant(65);
+    EXPECT_EQ(Check(d.b.program()),
+              "built: error: in @main, op store#1: range [0 for 65] of %y exceeds its 4*%n bytes");
+  }
+}
+
+TEST(ValidateTest, Initializers) {
+  Chain c;
+  const ComputationId init = c.b.AddComputation("init");
+  c.b.computation(init).initializer = true;
+  const ValueId k = c.b.AddResult(c.b.AddOp(init, "constant", {}), "k", 8);
+  c.b.SetReturn(init, {k});
+  EXPECT_EQ(Check(c.b.program()), "OK");
+  c.b.computation(init).kind = ComputationKind::kRegion;
+  EXPECT_EQ(Check(c.b.program()), "built: error: initializer @init must be a func, not a region");
+  c.b.computation(init).kind = ComputationKind::kFunction;
+  c.b.AddParam(init, "p", 4);
+  EXPECT_EQ(Check(c.b.program()),
+            "built: error: initializer @init takes 1 parameter; an initializer takes none (it runs once, before the "
+            "entry)");
+}
+
+TEST(ValidateTest, InitializerRoots) {
+  {
+    Chain c;
+    c.b.computation(c.main).initializer = true;
+    EXPECT_EQ(Check(c.b.program()), "built: error: the entry computation @main cannot be an initializer");
+  }
+  {
+    ProgramBuilder b;
+    const ComputationId main = b.AddComputation("main");
+    const ComputationId init = b.AddComputation("init");
+    b.SetEntry(main);
+    b.computation(init).initializer = true;
+    b.op(b.AddOp(main, "call", {})).callees = {init};
+    EXPECT_EQ(Check(b.program()),
+              "built: error: in @main, op call#0: initializer @init cannot be called; it runs once, before the entry");
+  }
+}
+
+TEST(ValidateTest, TimepointAwaitedBeforeProduced) {
+  ProgramBuilder b;
+  const ComputationId main = b.AddComputation("main");
+  b.SetEntry(main);
+  const OpId wait = b.AddOp(main, "barrier", {});
+  const OpId signal = b.AddOp(main, "c.signal", {});
+  const ValueId t = b.AddResult(signal, "t", 0);
+  b.value(t).is_timepoint = true;
+  b.op(wait).operands = {t};
+  EXPECT_EQ(Check(b.program()),
+            "built: error: in @main, op barrier#0: timepoint %t (operand 1) is awaited before it is produced");
 }
 
 }  // namespace
