@@ -10,7 +10,8 @@
 namespace memplan {
 namespace {
 
-// Each computation must have exactly one place in the flattened schedule.
+// Each computation must have exactly one place in the flattened schedule:
+// roots (the entry and the initializers) none, the others one call site.
 absl::Status CheckCallGraph(const Program& program, const FlatSchedule& schedule) {
   const auto num_computations = static_cast<ComputationId>(program.computations.size());
   if (program.entry < 0 || program.entry >= num_computations) {
@@ -25,6 +26,10 @@ absl::Status CheckCallGraph(const Program& program, const FlatSchedule& schedule
         return LocatedError(program.source, op.loc,
                             "entry computation " + entry_name + " must not be called");
       }
+      if (program.computations[c].initializer) {
+        return LocatedError(program.source, op.loc,
+                            "initializer @" + program.computations[c].name + " must not be called");
+      }
       if (called[c]) {
         return LocatedError(program.source, op.loc,
                             "computation @" + program.computations[c].name +
@@ -37,7 +42,8 @@ absl::Status CheckCallGraph(const Program& program, const FlatSchedule& schedule
     if (schedule.spans[c].first == kNoId) {
       return LocatedError(program.source, program.computations[c].loc,
                           "computation @" + program.computations[c].name +
-                              " is not reachable from the entry computation " + entry_name);
+                              " is not reachable from the entry computation " + entry_name +
+                              " or an initializer");
     }
   }
   return absl::OkStatus();

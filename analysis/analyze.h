@@ -66,10 +66,13 @@ struct ProgramAnalysis {
 //  * those of ComputeAliasSets (conflicting pins, in-place write into a
 //    constant, conflicting view offsets);
 //  * "program has no entry computation";
-//  * "computation @f is called more than once" (at the second call site) and
-//    "entry computation @main must not be called" (at the call site): each
-//    computation needs exactly one place in the flattened schedule;
-//  * "computation @f is not reachable from the entry computation @main".
+//  * "computation @f is called more than once" (at the second call site),
+//    "entry computation @main must not be called" and "initializer @i must
+//    not be called" (at the call site): each computation needs exactly one
+//    place in the flattened schedule;
+//  * "computation @f is not reachable from the entry computation @main or an
+//    initializer" (initializers are roots like the entry, flattened before
+//    it; analysis/schedule.h).
 absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program);
 
 }  // namespace memplan

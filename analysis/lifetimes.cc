@@ -22,6 +22,10 @@ std::vector<Lifetime> ValueLifetimes(const Program& program) {
     if (op.kind != OpKind::kConstant) continue;
     for (ValueId v : op.results) lifetimes[v] = Lifetime::kConstant;
   }
+  for (const Computation& comp : program.computations) {
+    if (!comp.initializer) continue;
+    for (ValueId v : comp.results) lifetimes[v] = Lifetime::kVariable;
+  }
   if (program.entry >= 0 && program.entry < static_cast<ComputationId>(program.computations.size())) {
     const Computation& entry = program.computations[program.entry];
     for (ValueId v : entry.params) lifetimes[v] = Lifetime::kExternal;

@@ -15,8 +15,9 @@
 namespace memplan {
 
 // Per ValueId: the explicit Value::lifetime if set, else the default —
-// external for entry params and entry results, constant for results of
-// `constant`-kind ops, transient otherwise. O(values + ops).
+// external for entry params and entry results, variable for results of an
+// initializer (they persist across runs, like IREE globals), constant for
+// results of `constant`-kind ops, transient otherwise. O(values + ops).
 std::vector<Lifetime> ValueLifetimes(const Program& program);
 
 // The lifetime a buffer takes when members have lifetimes `a` and `b`: the

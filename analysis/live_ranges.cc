@@ -41,7 +41,10 @@ std::vector<LiveRange> ComputeValueLiveRanges(const Program& program, const Flat
     }
   }
   for (ComputationId c = 0; c < static_cast<ComputationId>(program.computations.size()); ++c) {
-    const TimeStep last = c == program.entry ? schedule.time_steps - 1 : schedule.spans[c].last;
+    // The caller reads entry results after the run; initializer results
+    // persist like globals.
+    const bool to_the_end = c == program.entry || program.computations[c].initializer;
+    const TimeStep last = to_the_end ? schedule.time_steps - 1 : schedule.spans[c].last;
     for (ValueId v : program.computations[c].results) extend(v, last);
   }
   return ranges;

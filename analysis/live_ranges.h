@@ -4,7 +4,8 @@
 //  * start: the defining op's time; 0 for entry params; the first step of
 //    its computation's span for params of called computations;
 //  * end: the latest time of an op reading the value, raised to
-//      - time_steps - 1 for entry results (the caller reads them after the run),
+//      - time_steps - 1 for entry results (the caller reads them after the run)
+//        and for initializer results (they persist to the end, like globals),
 //      - the span's last step for results of called computations,
 //      - the X-done's time for operands of an X-start (the async op reads them
 //        until it completes);
@@ -32,7 +33,7 @@ struct LiveRange {
 };
 
 // Per ValueId live ranges. Timepoints and values of computations unreachable
-// from the entry get {kNoId, kNoId}. O(values + operands).
+// from the roots (initializers and entry) get {kNoId, kNoId}. O(values + operands).
 std::vector<LiveRange> ComputeValueLiveRanges(const Program& program, const FlatSchedule& schedule);
 
 }  // namespace memplan

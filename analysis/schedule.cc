@@ -28,19 +28,12 @@ bool ValidComputation(const Program& program, ComputationId c) {
   return c >= 0 && c < static_cast<ComputationId>(program.computations.size());
 }
 
-}  // namespace
-
-FlatSchedule FlattenSchedule(const Program& program) {
-  FlatSchedule s;
-  s.op_time.assign(program.ops.size(), kNoId);
-  s.loop_depth.assign(program.ops.size(), 0);
-  s.spans.assign(program.computations.size(), ComputationSpan{});
-  if (!ValidComputation(program, program.entry)) return s;
-
-  TimeStep now = 0;  // the next unused time step
+// Places `root` and everything it calls from time `now` on; returns the next
+// unused time step.
+TimeStep FlattenRoot(const Program& program, ComputationId root, TimeStep now, FlatSchedule& s) {
   std::vector<Frame> stack;
-  stack.push_back(EnterComputation(program.entry, 0));
-  s.spans[program.entry].first = now;
+  stack.push_back(EnterComputation(root, 0));
+  s.spans[root].first = now;
   while (!stack.empty()) {
     Frame& f = stack.back();
     const Computation& comp = program.computations[f.computation];
@@ -72,7 +65,28 @@ FlatSchedule FlattenSchedule(const Program& program) {
     f.next_op++;
     f.next_callee = 0;
   }
-  s.time_steps = now;
+  return now;
+}
+
+}  // namespace
+
+FlatSchedule FlattenSchedule(const Program& program) {
+  FlatSchedule s;
+  s.op_time.assign(program.ops.size(), kNoId);
+  s.loop_depth.assign(program.ops.size(), 0);
+  s.spans.assign(program.computations.size(), ComputationSpan{});
+  if (!ValidComputation(program, program.entry)) return s;
+
+  TimeStep now = 0;  // the next unused time step
+  for (ComputationId c = 0; c < static_cast<ComputationId>(program.computations.size()); ++c) {
+    // An initializer already placed (called, which validation rejects) or
+    // marked on the entry is not placed twice.
+    if (program.computations[c].initializer && c != program.entry && s.spans[c].first == kNoId) {
+      now = FlattenRoot(program, c, now, s);
+    }
+  }
+  // A malformed program may call the entry from an initializer: place it once.
+  s.time_steps = s.spans[program.entry].first == kNoId ? FlattenRoot(program, program.entry, now, s) : now;
   return s;
 }
 

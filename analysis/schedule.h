@@ -1,7 +1,9 @@
 // The flattened schedule: one global time line for the whole program.
 //
-// Time is the index into the flattened schedule, as in XLA's HloLiveRange: the
-// entry computation's ops are walked in schedule order; before a while,
+// Time is the index into the flattened schedule, as in XLA's HloLiveRange:
+// the initializers (`initializer func`, in declaration order) and then the
+// entry computation are the roots, and each root's ops are walked in schedule
+// order, so an initializer's ops come before the entry's; before a while,
 // conditional, call or execute op gets its own time step, its called
 // computations are flattened recursively in place (while: cond then body;
 // conditional: branches in order; call/execute: the callee). A called
@@ -39,14 +41,15 @@ struct ComputationSpan {
 };
 
 struct FlatSchedule {
-  std::vector<TimeStep> op_time;          // per OpId; kNoId if unreachable from the entry
-  std::vector<std::int32_t> loop_depth;   // per OpId: enclosing while loops (0 in the entry)
+  std::vector<TimeStep> op_time;          // per OpId; kNoId if unreachable from the roots
+  std::vector<std::int32_t> loop_depth;   // per OpId: enclosing while loops (0 in a root)
   std::vector<OpId> order;                // reachable ops, in flattened order
   TimeStep time_steps = 0;                // distinct time steps (op times lie in [0, time_steps))
   std::vector<ComputationSpan> spans;     // per ComputationId
 };
 
-// Flattens `program` starting at its entry (no entry: every op unreachable).
+// Flattens `program` from its roots: every initializer in declaration order,
+// then the entry (no entry: every op unreachable).
 // Each computation is flattened at most once, at its first call site, so a
 // malformed program (computation called twice or recursively) cannot loop.
 // Runs in O(ops + callees) with an explicit stack (no recursion depth limit).

@@ -334,7 +334,8 @@ TEST(AnalyzeProgramTest, CallGraphErrors) {
     t.computation(dead).loc = SourceLocation{12, 1};
     EXPECT_EQ(AnalyzeProgram(t.Build()).status(),
               absl::InvalidArgumentError(
-                  "test.ir:12:1: error: computation @dead is not reachable from the entry computation @main"));
+                  "test.ir:12:1: error: computation @dead is not reachable from the entry computation @main or "
+                  "an initializer"));
   }
 }
 
@@ -369,6 +370,43 @@ TEST(AnalyzeProgramTest, SameProgramTwiceGivesIdenticalBuffers) {
                           "k 1 [0,0] transient uses{} values{k}",
                           "n.scratch 5 [1,1] transient uses{1} values{}"));
   EXPECT_THAT(a.value_offset, ElementsAre(0, 0, 8, 0, 0, 0, 0));
+}
+
+// Initializer results persist to the end of the run and default to variable.
+TEST(AnalyzeProgramTest, InitializerResultsPersistAsVariables) {
+  const Program p = Parse(R"(
+    initializer func @init() {
+      %table = splat() : 64
+      %tmp = fill() : 16
+      %kept = constant() : 8 transient
+      return %table, %kept
+    }
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4
+      %b = relu(%a) : 4
+      return %b
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  ProgramAnalysis a = Analyze(p);
+  EXPECT_EQ(a.buffers.time_steps, 5);
+  EXPECT_THAT(Describe(p, a.buffers),
+              ElementsAre("table 64 [0,4] variable uses{} values{table}",
+                          "tmp 16 [1,1] transient uses{} values{tmp}",
+                          "kept 8 [2,4] transient uses{} values{kept}",  // explicit lifetime wins
+                          "x 4 [0,3] external uses{3} values{x}",
+                          "a 4 [3,4] transient uses{4} values{a}",
+                          "b 4 [4,4] external uses{} values{b}"));
+}
+
+TEST(AnalyzeProgramTest, CalledInitializerIsAnError) {
+  TestProgram t;
+  ComputationId main = t.Func("main", true);
+  ComputationId init = t.Func("init");
+  t.computation(init).initializer = true;
+  OpId call = t.Structured(main, "call", {}, {init}, {});
+  t.op(call).loc = SourceLocation{4, 3};
+  EXPECT_EQ(AnalyzeProgram(t.Build()).status(),
+            absl::InvalidArgumentError("test.ir:4:3: error: initializer @init must not be called"));
 }
 
 }  // namespace

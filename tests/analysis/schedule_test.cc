@@ -224,5 +224,49 @@ TEST(FlattenScheduleTest, RecursiveCallIsFlattenedOnce) {
   EXPECT_EQ(s.time_steps, 2);
 }
 
+// Initializers are roots flattened in declaration order before the entry,
+// wherever the entry is declared.
+TEST(FlattenScheduleTest, InitializersComeFirstInDeclarationOrder) {
+  const Program p = Parse(R"(
+    entry func @main(%x: 4) {
+      %a = exp(%x) : 4
+      return %a
+    }
+    initializer func @first() {
+      %t = constant() : 8
+      return %t
+    }
+    initializer func @second() {
+      %u = constant() : 8
+      %c = call(%u) : 8 {callee = @f}
+      return %c
+    }
+    func @f(%p: 8) {
+      %q = negate(%p) : 8
+      return %q
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  FlatSchedule s = FlattenSchedule(p);
+  EXPECT_THAT(Timeline(p, s), ElementsAre("t@0", "u@1", "q@2", "c@3", "a@4"));
+  EXPECT_EQ(s.time_steps, 5);
+  EXPECT_EQ(Span(p, s, "first"), "[0,0]");
+  EXPECT_EQ(Span(p, s, "second"), "[1,3]");
+  EXPECT_EQ(Span(p, s, "f"), "[2,2]");
+  EXPECT_EQ(Span(p, s, "main"), "[4,4]");
+}
+
+TEST(FlattenScheduleTest, InitializerCalledOrCallingTheEntryIsPlacedOnce) {
+  // Malformed: validation rejects both, flattening must still terminate.
+  TestProgram t;
+  ComputationId main = t.Func("main", true);
+  ComputationId init = t.Func("init");
+  t.computation(init).initializer = true;
+  t.Structured(init, "call", {}, {main}, {});   // op 0: the initializer calls the entry
+  t.Structured(main, "call", {}, {init}, {});   // op 1: the entry calls the initializer
+  FlatSchedule s = FlattenSchedule(t.Build());
+  EXPECT_THAT(s.op_time, ElementsAre(1, 0));
+  EXPECT_EQ(s.time_steps, 2);
+}
+
 }  // namespace
 }  // namespace memplan
