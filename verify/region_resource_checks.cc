@@ -1,0 +1,112 @@
+// Rule 1 of verify/region_checks.h: resources.
+//
+// The byte-sharing check is a sweep over time events like the plan
+// verifier's overlap check (verify/overlap_sweep.cc): resources alive at one
+// time step are pairwise disjoint by induction, so a new one need only be
+// compared with its two neighbours by address. O(R log R).
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "verify/region_internal.h"
+
+namespace memplan::region_verify {
+namespace {
+
+struct Event {
+  TimeStep time;
+  int phase;  // 0: the resource comes into existence, 1: it ends (after the step)
+  std::int32_t resource;
+  auto Key() const { return std::tie(time, phase, resource); }
+};
+
+// "@a (bytes [0, 64) of the default space, time [0, 5])".
+std::string Placed(const RegionContext& ctx, std::int32_t i) {
+  const Resource& r = ctx.regions.resources[i];
+  const Bytes offset = ctx.plan.pools[ctx.pool_of[i]].offset;
+  return absl::StrCat(r.name, " (bytes ", ByteRange(offset, offset + r.size_bytes),
+                      " of the default space, time [", r.start, ", ", r.end, "])");
+}
+
+absl::Status CheckNoSharedBytes(const RegionContext& ctx) {
+  const std::vector<Resource>& resources = ctx.regions.resources;
+  std::vector<Event> events;
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(resources.size()); ++i) {
+    if (resources[i].size_bytes == 0) continue;  // occupies no bytes
+    events.push_back({resources[i].start, 0, i});
+    events.push_back({resources[i].end, 1, i});
+  }
+  std::sort(events.begin(), events.end(),
+            [](const Event& x, const Event& y) { return x.Key() < y.Key(); });
+  auto begin_of = [&](std::int32_t i) { return ctx.plan.pools[ctx.pool_of[i]].offset; };
+  auto end_of = [&](std::int32_t i) { return begin_of(i) + resources[i].size_bytes; };
+  std::multimap<Bytes, std::int32_t> live;  // by address; disjoint
+  for (const Event& e : events) {
+    if (e.phase == 1) {
+      auto [first, last] = live.equal_range(begin_of(e.resource));
+      for (auto it = first; it != last; ++it) {
+        if (it->second == e.resource) {
+          live.erase(it);
+          break;
+        }
+      }
+      continue;
+    }
+    const Bytes lo = begin_of(e.resource);
+    const Bytes hi = end_of(e.resource);
+    auto next = live.lower_bound(lo);
+    std::vector<std::int32_t> neighbours;
+    if (next != live.begin()) neighbours.push_back(std::prev(next)->second);
+    if (next != live.end()) neighbours.push_back(next->second);
+    for (std::int32_t other : neighbours) {
+      if (begin_of(other) < hi && lo < end_of(other)) {
+        const auto [a, b] = std::minmax(other, e.resource);
+        return RuleViolation(
+            1, absl::StrCat(
+                   "resources ", Placed(ctx, a), " and ", Placed(ctx, b), " share bytes ",
+                   ByteRange(std::max(begin_of(a), begin_of(b)), std::min(end_of(a), end_of(b))),
+                   " while both exist at time ", e.time));
+      }
+    }
+    live.emplace(lo, e.resource);
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckResources(const RegionContext& ctx) {
+  const std::vector<Resource>& resources = ctx.regions.resources;
+  std::map<std::string, std::int32_t, std::less<>> names;
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(resources.size()); ++i) {
+    const Resource& r = resources[i];
+    const std::string ref =
+        absl::StrCat("resource ", i, " (", r.name, ", ", ResourceKindName(r.kind), ")");
+    if (auto [it, fresh] = names.emplace(r.name, i); !fresh) {
+      return RuleViolation(1, absl::StrCat(ref, " has the name of resource ", it->second));
+    }
+    if (ctx.pool_of[i] < 0) {
+      return RuleViolation(1, absl::StrCat(ref, " names no pool of the default space"));
+    }
+    const PoolInfo& pool = ctx.plan.pools[ctx.pool_of[i]];
+    if (pool.size < 0 || pool.size > r.size_bytes) {
+      return RuleViolation(
+          1, absl::StrCat(ref, " has size_bytes ", r.size_bytes, " but its pool spans ", pool.size,
+                          " bytes (must be within [0, size_bytes])"));
+    }
+    if (Bytes end = 0; !CheckedAdd(pool.offset, r.size_bytes, end)) {
+      return RuleViolation(1, ref + " ends beyond the largest representable offset");
+    }
+    if (r.start < 0 || r.start > r.end || r.end >= ctx.buffers.time_steps) {
+      return RuleViolation(1, absl::StrCat(ref, " has time range [", r.start, ", ", r.end,
+                                           "] outside [0, ", ctx.buffers.time_steps, ")"));
+    }
+  }
+  return CheckNoSharedBytes(ctx);
+}
+
+}  // namespace memplan::region_verify

@@ -1,0 +1,192 @@
+// Rule 2 of verify/region_checks.h: slices, and every symbolic size (slice,
+// resource, command range) evaluated at the program's evaluation point.
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "ir/dims.h"
+#include "verify/describe.h"
+#include "verify/region_internal.h"
+
+namespace memplan::region_verify {
+namespace {
+
+using verify_internal::BufferRef;
+
+// Evaluates symbolic sizes at the evaluation point and names them in messages.
+class Evaluator {
+ public:
+  explicit Evaluator(const Program& program)
+      : point_(EvaluationPoint(program)), names_(DimNames(program)) {}
+
+  // "" when `expr` evaluates to `bytes`, else what is wrong; `field` is
+  // "offset", "size" or "length" (the plan's figure is `field`_bytes).
+  std::string Mismatch(const SizeExpr& expr, Bytes bytes, const char* field) const {
+    if (expr.Overflowed()) return absl::StrCat(field, " overflowed when it was computed");
+    for (DimId d : expr.Dims()) {
+      if (d < 0 || d >= static_cast<DimId>(point_.size())) {
+        return absl::StrCat(field, " mentions dim #", d, " but the program declares ",
+                            point_.size(), " dims");
+      }
+    }
+    const std::string text = expr.ToString(names_);
+    const std::optional<Bytes> value = expr.Evaluate(point_);
+    if (!value) return absl::StrCat(field, " (", text, ") overflows at the evaluation point");
+    if (*value != bytes) {
+      return absl::StrCat(field, " (", text, ") is ", *value, " at the evaluation point but ",
+                          field, "_bytes is ", bytes);
+    }
+    return "";
+  }
+
+ private:
+  std::vector<std::int64_t> point_;
+  std::vector<std::string> names_;
+};
+
+// "slice 1 of @stage.slab (buffer 't0' (id 2))"; the buffer id must be valid.
+std::string SliceRef(const RegionContext& ctx, std::int32_t resource, std::size_t index) {
+  const Resource& r = ctx.regions.resources[resource];
+  return absl::StrCat("slice ", index, " of ", r.name, " (",
+                      BufferRef(ctx.buffers, r.slices[index].buffer), ")");
+}
+
+bool NeedsOffsetAlignment(ResourceKind kind) {
+  return kind == ResourceKind::kUpload || kind == ResourceKind::kResults ||
+         kind == ResourceKind::kSlab;
+}
+
+// The slice's buffer: it exists, is homed in the resource's pool, is in no
+// other slice, and every default-space segment of it is where the slice says.
+// `slice_of` maps a buffer to the "slice k of <resource>" already holding it.
+absl::Status CheckSliceBuffer(const RegionContext& ctx, std::int32_t resource, std::size_t index,
+                              std::vector<std::string>& slice_of) {
+  const Resource& r = ctx.regions.resources[resource];
+  const Slice& s = r.slices[index];
+  const std::string where = absl::StrCat("slice ", index, " of ", r.name);
+  const auto count = static_cast<BufferId>(ctx.buffers.buffers.size());
+  if (s.buffer < 0 || s.buffer >= count ||
+      s.buffer >= static_cast<BufferId>(ctx.plan.placements.size())) {
+    return RuleViolation(2, absl::StrCat(where, " names buffer id ", s.buffer,
+                                         " but the input has ", count, " buffers"));
+  }
+  const BufferPlacement& placement = ctx.plan.placements[s.buffer];
+  const std::string ref = SliceRef(ctx, resource, index);
+  const MemorySpace home = ctx.buffers.buffers[s.buffer].space.value_or(kDefaultSpace);
+  if (placement.pool != r.name || home != kDefaultSpace) {
+    return RuleViolation(2, absl::StrCat(ref, ": the buffer is homed in pool '", placement.pool,
+                                         "' of space ", home, ", not in the resource's pool"));
+  }
+  if (!slice_of[s.buffer].empty()) {
+    return RuleViolation(2, absl::StrCat(ref, ": the buffer is also in ", slice_of[s.buffer]));
+  }
+  slice_of[s.buffer] = where;
+
+  // A slice has one offset, so every default-space segment must sit there
+  // (more than one only when fast-memory planning moves the buffer out and back).
+  const PoolInfo& pool = ctx.plan.pools[ctx.pool_of[resource]];
+  Bytes at = 0;
+  const bool representable = CheckedAdd(pool.offset, s.offset_bytes, at);
+  bool any = false;
+  for (const Allocation& a : placement.allocations) {
+    if (a.space != kDefaultSpace) continue;
+    any = true;
+    if (!representable || a.offset != at) {
+      return RuleViolation(
+          2, absl::StrCat(ref, ": the buffer's default-space segment over time [", a.start, ", ",
+                          a.end, "] is at byte ", a.offset, " but the slice is at pool offset ",
+                          pool.offset, " + offset_bytes ", s.offset_bytes));
+    }
+  }
+  if (!any) return RuleViolation(2, ref + ": the buffer has no default-space segment");
+  return absl::OkStatus();
+}
+
+// The slice's bytes and times: its size is the buffer's, it lies in the
+// resource, is aligned, spans the buffer's live range within the resource's,
+// and its symbolic offset and size evaluate to its figures.
+absl::Status CheckSliceExtent(const RegionContext& ctx, const Evaluator& eval,
+                              std::int32_t resource, std::size_t index) {
+  const Resource& r = ctx.regions.resources[resource];
+  const Slice& s = r.slices[index];
+  const Buffer& b = ctx.buffers.buffers[s.buffer];
+  const std::string ref = SliceRef(ctx, resource, index);
+  if (s.size_bytes != b.size) {
+    return RuleViolation(2, absl::StrCat(ref, ": size_bytes ", s.size_bytes,
+                                         " differs from the buffer's size ", b.size));
+  }
+  Bytes end = 0;
+  const bool representable = CheckedAdd(s.offset_bytes, s.size_bytes, end);
+  if (s.offset_bytes < 0 || s.size_bytes < 0 || !representable || end > r.size_bytes) {
+    const std::string bytes = representable ? ByteRange(s.offset_bytes, end)
+                                            : absl::StrCat("[", s.offset_bytes, ", ",
+                                                           s.offset_bytes, "+", s.size_bytes, ")");
+    return RuleViolation(2, absl::StrCat(ref, ": bytes ", bytes, " lie outside the resource's ",
+                                         ByteRange(0, r.size_bytes)));
+  }
+  const Bytes alignment = ctx.regions.options.offset_alignment;
+  if (NeedsOffsetAlignment(r.kind) && alignment > 1 && s.offset_bytes % alignment != 0) {
+    return RuleViolation(2, absl::StrCat(ref, ": offset_bytes ", s.offset_bytes,
+                                         " is not a multiple of the offset alignment ", alignment));
+  }
+  if (s.start != b.start || s.end != b.end) {
+    return RuleViolation(
+        2, absl::StrCat(ref, ": time range [", s.start, ", ", s.end,
+                        "] differs from the buffer's live range [", b.start, ", ", b.end, "]"));
+  }
+  if (s.start < r.start || s.end > r.end) {
+    return RuleViolation(
+        2, absl::StrCat(ref, ": time range [", s.start, ", ", s.end,
+                        "] lies outside the resource's [", r.start, ", ", r.end, "]"));
+  }
+  for (const auto& [expr, bytes, field] : {std::tuple{&s.offset, s.offset_bytes, "offset"},
+                                           std::tuple{&s.size, s.size_bytes, "size"}}) {
+    if (std::string why = eval.Mismatch(*expr, bytes, field); !why.empty()) {
+      return RuleViolation(2, absl::StrCat(ref, ": ", why));
+    }
+  }
+  return absl::OkStatus();
+}
+
+absl::Status CheckRangeSizes(const RegionContext& ctx, const Evaluator& eval) {
+  for (std::size_t i = 0; i < ctx.regions.steps.size(); ++i) {
+    const std::vector<Command>& commands = ctx.regions.steps[i].commands;
+    for (const Command& c : commands) {
+      for (std::size_t k = 0; k < c.ranges.size(); ++k) {
+        const CommandRange& range = c.ranges[k];
+        for (const auto& [expr, bytes, field] :
+             {std::tuple{&range.offset, range.offset_bytes, "offset"},
+              std::tuple{&range.length, range.length_bytes, "length"}}) {
+          if (std::string why = eval.Mismatch(*expr, bytes, field); !why.empty()) {
+            return RuleViolation(
+                2, absl::StrCat(StepRef(ctx, i), ": ", CommandRef(ctx.program, c), " range ", k,
+                                " (", RangeRef(ctx, range), "): ", why));
+          }
+        }
+      }
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::Status CheckSlices(const RegionContext& ctx) {
+  const Evaluator eval(ctx.program);
+  std::vector<std::string> slice_of(ctx.buffers.buffers.size());
+  for (std::int32_t i = 0; i < static_cast<std::int32_t>(ctx.regions.resources.size()); ++i) {
+    const Resource& r = ctx.regions.resources[i];
+    if (std::string why = eval.Mismatch(r.size, r.size_bytes, "size"); !why.empty()) {
+      return RuleViolation(2, absl::StrCat("resource ", r.name, ": ", why));
+    }
+    for (std::size_t k = 0; k < r.slices.size(); ++k) {
+      if (absl::Status s = CheckSliceBuffer(ctx, i, k, slice_of); !s.ok()) return s;
+      if (absl::Status s = CheckSliceExtent(ctx, eval, i, k); !s.ok()) return s;
+    }
+  }
+  return CheckRangeSizes(ctx, eval);
+}
+
+}  // namespace memplan::region_verify

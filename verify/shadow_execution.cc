@@ -1,0 +1,175 @@
+// Rule 5 of verify/region_checks.h: run the host steps on tagged memory.
+//
+// Each resource's bytes carry the value whose data they hold (the tag of the
+// last write, with the command that wrote it). Commands run block by block:
+// a block is a wave (adjacent commands of an execute step with one
+// `concurrent` >= 0) or a single command. Within a block, no two commands
+// touch a common byte when either writes it; all reads are checked against
+// the memory before the block, then its writes are applied. Cost:
+// O(C log M) for C command ranges and M tagged intervals, plus the
+// data-source queries (verify/data_sources.h).
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/str_cat.h"
+#include "verify/data_sources.h"
+#include "verify/interval_map.h"
+#include "verify/region_internal.h"
+
+namespace memplan::region_verify {
+namespace {
+
+bool Reads(Access a) { return (static_cast<int>(a) & static_cast<int>(Access::kRead)) != 0; }
+bool Writes(Access a) { return (static_cast<int>(a) & static_cast<int>(Access::kWrite)) != 0; }
+
+const char* Verb(Access a) {
+  switch (a) {
+    case Access::kRead: return "reads";
+    case Access::kWrite: return "writes";
+    case Access::kReadWrite: return "reads and writes";
+  }
+  return "reads";
+}
+
+// Whose data the bytes hold: `value`, written by command `command` of step `step`.
+struct Tag {
+  ValueId value;
+  std::size_t step;
+  std::size_t command;
+  bool operator==(const Tag&) const = default;
+};
+
+// A range of a command of the block being checked for races.
+struct Touch {
+  std::size_t command;
+  std::size_t range;
+  bool operator==(const Touch&) const = default;
+};
+
+class ShadowExecution {
+ public:
+  explicit ShadowExecution(const RegionContext& ctx)
+      : ctx_(ctx), sources_(ctx.program), memory_(ctx.regions.resources.size()) {}
+
+  absl::Status Run() {
+    for (std::size_t i = 0; i < ctx_.regions.steps.size(); ++i) {
+      const HostStep& step = ctx_.regions.steps[i];
+      const std::vector<Command>& commands = step.commands;
+      for (std::size_t begin = 0; begin < commands.size();) {
+        std::size_t end = begin + 1;
+        const std::int32_t wave = commands[begin].concurrent;
+        if (step.kind == HostStepKind::kExecute && wave >= 0) {
+          while (end < commands.size() && commands[end].concurrent == wave) ++end;
+        }
+        if (absl::Status s = RunBlock(i, begin, end); !s.ok()) return s;
+        begin = end;
+      }
+    }
+    return absl::OkStatus();
+  }
+
+ private:
+  absl::Status RunBlock(std::size_t step, std::size_t begin, std::size_t end) {
+    const std::vector<Command>& commands = ctx_.regions.steps[step].commands;
+    if (end - begin > 1) {
+      if (absl::Status s = CheckRaces(step, begin, end); !s.ok()) return s;
+    }
+    for (std::size_t c = begin; c < end; ++c) {
+      for (const CommandRange& range : commands[c].ranges) {
+        if (!Reads(range.access)) continue;
+        if (absl::Status s = CheckRead(commands[c], range); !s.ok()) return s;
+      }
+    }
+    for (std::size_t c = begin; c < end; ++c) {
+      for (const CommandRange& range : commands[c].ranges) {
+        if (!Writes(range.access)) continue;
+        memory_[range.resource].Assign(range.offset_bytes, range.offset_bytes + range.length_bytes,
+                                       Tag{range.value, step, c});
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Every byte the range reads holds data of one of its value's sources.
+  absl::Status CheckRead(const Command& command, const CommandRange& range) {
+    const Bytes lo = range.offset_bytes;
+    const Bytes hi = lo + range.length_bytes;
+    std::optional<IntervalMap<Tag>::Piece> bad;
+    memory_[range.resource].Visit(lo, hi, [&](const IntervalMap<Tag>::Piece& piece) {
+      if (piece.tag && sources_.IsSource(piece.tag->value, range.value)) return true;
+      bad = piece;
+      return false;
+    });
+    if (!bad) return absl::OkStatus();
+    const std::string read =
+        absl::StrCat(CommandRef(ctx_.program, command), " reads ", RangePlace(ctx_, range),
+                     " but bytes ", ByteRange(bad->begin, bad->end));
+    if (!bad->tag) {
+      return RuleViolation(5, absl::StrCat("uninitialized read: ", read, " were never written"));
+    }
+    const Command& writer = ctx_.regions.steps[bad->tag->step].commands[bad->tag->command];
+    return RuleViolation(
+        5, absl::StrCat("clobber: ", read, " hold ", ValueRef(ctx_.program, bad->tag->value),
+                        " (written by ", CommandShortRef(ctx_.program, writer), ")"));
+  }
+
+  // No two commands of the block touch a common byte when either writes it.
+  absl::Status CheckRaces(std::size_t step, std::size_t begin, std::size_t end) {
+    const std::vector<Command>& commands = ctx_.regions.steps[step].commands;
+    std::map<std::int32_t, IntervalMap<Touch>> reads;   // by resource: earlier commands' reads
+    std::map<std::int32_t, IntervalMap<Touch>> writes;  // ... and writes
+    for (std::size_t c = begin; c < end; ++c) {
+      const std::vector<CommandRange>& ranges = commands[c].ranges;
+      for (std::size_t k = 0; k < ranges.size(); ++k) {
+        const CommandRange& range = ranges[k];
+        const Bytes lo = range.offset_bytes;
+        const Bytes hi = lo + range.length_bytes;
+        std::optional<IntervalMap<Touch>::Piece> hit = FirstTouch(writes[range.resource], lo, hi);
+        if (!hit && Writes(range.access)) hit = FirstTouch(reads[range.resource], lo, hi);
+        if (!hit) continue;
+        const Command& other = commands[hit->tag->command];
+        const CommandRange& other_range = other.ranges[hit->tag->range];
+        return RuleViolation(
+            5, absl::StrCat("race in wave ", commands[c].concurrent, " of ", StepRef(ctx_, step),
+                            ": ", CommandRef(ctx_.program, other), " ", Verb(other_range.access),
+                            " ", RangePlace(ctx_, other_range), " while ",
+                            CommandRef(ctx_.program, commands[c]), " ", Verb(range.access), " ",
+                            RangePlace(ctx_, range), ": both touch bytes ",
+                            ByteRange(hit->begin, hit->end)));
+      }
+      for (std::size_t k = 0; k < ranges.size(); ++k) {
+        const CommandRange& range = ranges[k];
+        const Bytes hi = range.offset_bytes + range.length_bytes;
+        const Touch touch{c, k};
+        if (Reads(range.access)) reads[range.resource].Assign(range.offset_bytes, hi, touch);
+        if (Writes(range.access)) writes[range.resource].Assign(range.offset_bytes, hi, touch);
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // The first piece of [lo, hi) an earlier command of the block touched.
+  static std::optional<IntervalMap<Touch>::Piece> FirstTouch(const IntervalMap<Touch>& map,
+                                                             Bytes lo, Bytes hi) {
+    std::optional<IntervalMap<Touch>::Piece> hit;
+    map.Visit(lo, hi, [&](const IntervalMap<Touch>::Piece& piece) {
+      if (!piece.tag) return true;
+      hit = piece;
+      return false;
+    });
+    return hit;
+  }
+
+  const RegionContext& ctx_;
+  DataSources sources_;
+  std::vector<IntervalMap<Tag>> memory_;  // per resource
+};
+
+}  // namespace
+
+absl::Status CheckShadowExecution(const RegionContext& ctx) { return ShadowExecution(ctx).Run(); }
+
+}  // namespace memplan::region_verify
