@@ -58,6 +58,7 @@ class OpLowering {
     } else if (opcode == "load") {
       Command c = Make(CommandKind::kLoad);
       for (std::size_t i = 0; i < op_.operands.size(); ++i) AddOperand(c, i, Access::kRead);
+      AddFreshResults(c);  // the loaded value, held by the host
       Emit(std::move(c));
     } else if (opcode == "store") {
       Command c = Make(CommandKind::kStore);

@@ -20,6 +20,17 @@ std::optional<std::string> StringAttr(const Op& op, std::string_view key) {
   return std::nullopt;
 }
 
+// ":gpu0:gpu1" for "optimal(gpu0,gpu1)", ":gpu1" for "gpu1": resource names
+// stay plain IR names (docs/ir.md) in the command form.
+std::string AffinitySuffix(const std::string& affinity) {
+  std::string devices = affinity;
+  if (devices.starts_with("optimal(") && devices.ends_with(")")) {
+    devices = devices.substr(8, devices.size() - 9);
+  }
+  std::replace(devices.begin(), devices.end(), ',', ':');
+  return ":" + devices;
+}
+
 class ResourceBuilder {
  public:
   ResourceBuilder(const Program& program, const ProgramAnalysis& analysis,
@@ -156,7 +167,7 @@ class ResourceBuilder {
     const auto suffix = [&](Lifetime lifetime, Lifetime usual, const std::string& affinity) {
       std::string text;
       if (lifetime != usual) text += "." + std::string(LifetimeName(lifetime));
-      if (affinity != here) text += "[" + affinity + "]";
+      if (affinity != here) text += AffinitySuffix(affinity);
       return text;
     };
 
@@ -183,7 +194,7 @@ class ResourceBuilder {
       const Lifetime lifetime = rank == 0 ? Lifetime::kConstant : Lifetime::kVariable;
       AddResources(s, group, ResourceKind::kUpload, lifetime, affinity,
                    region.name + ".upload." + std::string(LifetimeName(lifetime)) +
-                       (local ? ".local" : "") + (affinity != here ? "[" + affinity + "]" : ""),
+                       (local ? ".local" : "") + (affinity != here ? AffinitySuffix(affinity) : ""),
                    local == 0);
     }
 

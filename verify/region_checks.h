@@ -47,9 +47,11 @@
 //     its value's tag over the range; a read range requires every byte it
 //     covers to carry the tag of a *data source* of its value (below). The
 //     commands of one execute step with the same `concurrent` >= 0 form a
-//     block that runs at once: two of its commands may not touch a common byte
-//     when either writes it (a race), all reads of the block are checked
-//     before its writes are applied. Data sources of a value v: v itself and,
+//     block that runs at once; inside it, the adjacent commands of one op (a
+//     transfer's invalidate, copy and flush) form a unit that runs in order.
+//     Two units of a block may not touch a common byte when either writes it
+//     (a race); race-free units commute, so the block then runs command by
+//     command, each command's reads checked before its writes apply. Data sources of a value v: v itself and,
 //     recursively, the data sources of
 //       * the operand v is tied to (an in-place write changes part or all of
 //         the bytes; the rest still hold the operand's data),

@@ -3,9 +3,11 @@
 // Each resource's bytes carry the value whose data they hold (the tag of the
 // last write, with the command that wrote it). Commands run block by block:
 // a block is a wave (adjacent commands of an execute step with one
-// `concurrent` >= 0) or a single command. Within a block, no two commands
-// touch a common byte when either writes it; all reads are checked against
-// the memory before the block, then its writes are applied. Cost:
+// `concurrent` >= 0) or a single command. Within a block, the adjacent
+// commands lowered from one op (a transfer's invalidate, copy and flush) form
+// a unit that runs in order; no two units touch a common byte when either
+// writes it. Race-free units commute, so the block then runs command by
+// command, each command's reads checked before its writes apply. Cost:
 // O(C log M) for C command ranges and M tagged intervals, plus the
 // data-source queries (verify/data_sources.h).
 #include <cstdint>
@@ -82,8 +84,6 @@ class ShadowExecution {
         if (!Reads(range.access)) continue;
         if (absl::Status s = CheckRead(commands[c], range); !s.ok()) return s;
       }
-    }
-    for (std::size_t c = begin; c < end; ++c) {
       for (const CommandRange& range : commands[c].ranges) {
         if (!Writes(range.access)) continue;
         memory_[range.resource].Assign(range.offset_bytes, range.offset_bytes + range.length_bytes,
@@ -116,12 +116,18 @@ class ShadowExecution {
                         " (written by ", CommandShortRef(ctx_.program, writer), ")"));
   }
 
-  // No two commands of the block touch a common byte when either writes it.
+  // No two units of the block (commands of one op) touch a common byte when
+  // either writes it.
   absl::Status CheckRaces(std::size_t step, std::size_t begin, std::size_t end) {
     const std::vector<Command>& commands = ctx_.regions.steps[step].commands;
-    std::map<std::int32_t, IntervalMap<Touch>> reads;   // by resource: earlier commands' reads
+    std::map<std::int32_t, IntervalMap<Touch>> reads;   // by resource: earlier units' reads
     std::map<std::int32_t, IntervalMap<Touch>> writes;  // ... and writes
+    std::size_t unit = begin;  // first command of the current unit
     for (std::size_t c = begin; c < end; ++c) {
+      if (commands[c].op != commands[unit].op || commands[c].op == kNoId) {
+        for (std::size_t u = unit; u < c; ++u) Record(commands, u, reads, writes);
+        unit = c;
+      }
       const std::vector<CommandRange>& ranges = commands[c].ranges;
       for (std::size_t k = 0; k < ranges.size(); ++k) {
         const CommandRange& range = ranges[k];
@@ -140,15 +146,21 @@ class ShadowExecution {
                             RangePlace(ctx_, range), ": both touch bytes ",
                             ByteRange(hit->begin, hit->end)));
       }
-      for (std::size_t k = 0; k < ranges.size(); ++k) {
-        const CommandRange& range = ranges[k];
-        const Bytes hi = range.offset_bytes + range.length_bytes;
-        const Touch touch{c, k};
-        if (Reads(range.access)) reads[range.resource].Assign(range.offset_bytes, hi, touch);
-        if (Writes(range.access)) writes[range.resource].Assign(range.offset_bytes, hi, touch);
-      }
     }
     return absl::OkStatus();
+  }
+
+  static void Record(const std::vector<Command>& commands, std::size_t c,
+                     std::map<std::int32_t, IntervalMap<Touch>>& reads,
+                     std::map<std::int32_t, IntervalMap<Touch>>& writes) {
+    const std::vector<CommandRange>& ranges = commands[c].ranges;
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      const CommandRange& range = ranges[k];
+      const Bytes hi = range.offset_bytes + range.length_bytes;
+      const Touch touch{c, k};
+      if (Reads(range.access)) reads[range.resource].Assign(range.offset_bytes, hi, touch);
+      if (Writes(range.access)) writes[range.resource].Assign(range.offset_bytes, hi, touch);
+    }
   }
 
   // The first piece of [lo, hi) an earlier command of the block touched.

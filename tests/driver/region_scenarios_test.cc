@@ -145,6 +145,50 @@ region @r(%operand: 256, %s: 64, %t: 256, %await: timepoint) affinity("gpu0") {
                           "%fresh external[320+256] read %tt"));
 }
 
+// 11. Transfers between devices: each destination gets a reservation placed
+// on optimal(exec, destination); each transfer is a copy followed by a flush
+// towards the destination, the two transfers of wave 0 concurrently; the
+// execute waits on every alloca.
+TEST(RegionScenarios, TransfersBetweenDevices) {
+  absl::StatusOr<testing_regions::Planned> p = PlanText(R"(
+entry func @main(%x: 1024 external, %ready: timepoint) {
+  %a, %b, %c, %done = execute(%x, %ready) : 1024, 1024, 1024, timepoint {callee = @r}
+  return %a, %b, %c, %done
+}
+region @r(%in: 1024, %await: timepoint) affinity("exec") {
+  %to1 = transfer(%in) : 1024 {target_affinity = "dev1"}
+  %to2 = transfer(%in) : 1024 {target_affinity = "dev2", wave = 0}
+  %to3 = transfer(%in) : 1024 {target_affinity = "dev3", wave = 0}
+  return %to1, %to2, %to3, %await
+}
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(
+      Resources(*p),
+      ElementsAre("r.results.external:exec:dev1 results external [optimal(exec,dev1)] 1024: a@0",
+                  "r.results.external:exec:dev2 results external [optimal(exec,dev2)] 1024: b@0",
+                  "r.results.external:exec:dev3 results external [optimal(exec,dev3)] 1024: c@0"));
+  EXPECT_THAT(
+      Steps(*p),
+      ElementsAre(
+          "join -> ready", "host", "  input external[0+1024] write %x",
+          "alloca r.results.external:exec:dev1 -> r.results.external:exec:dev1.ready <- ready",
+          "alloca r.results.external:exec:dev2 -> r.results.external:exec:dev2.ready <- ready",
+          "alloca r.results.external:exec:dev3 -> r.results.external:exec:dev3.ready <- ready",
+          "execute @r -> r.done <- ready,r.results.external:exec:dev1.ready,"
+          "r.results.external:exec:dev2.ready,r.results.external:exec:dev3.ready",
+          "  copy external[0+1024] read %in r.results.external:exec:dev1[0+1024] write %to1 (dev1)",
+          "  flush r.results.external:exec:dev1[0+1024] read %to1 (dev1)",
+          "  copy[w0] external[0+1024] read %in r.results.external:exec:dev2[0+1024] write %to2 "
+          "(dev2)",
+          "  flush[w0] r.results.external:exec:dev2[0+1024] read %to2 (dev2)",
+          "  copy[w0] external[0+1024] read %in r.results.external:exec:dev3[0+1024] write %to3 "
+          "(dev3)",
+          "  flush[w0] r.results.external:exec:dev3[0+1024] read %to3 (dev3)", "host",
+          "  output r.results.external:exec:dev1[0+1024] read %a r.results.external:exec:dev2[0+1024] "
+          "read %b r.results.external:exec:dev3[0+1024] read %c"));
+}
+
 // 13. Binding access modes: a dispatch reads and writes a subrange of its
 // operand (tied: read-write with the dispatch's own offset and length) and
 // writes a new result (write-only at offset 0 of its reservation); a call
