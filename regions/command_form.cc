@@ -229,9 +229,22 @@ class CommandFormBuilder {
       if (in_.values[x].is_timepoint) {
         map_[x] = downstream;
       } else if (!map_.count(x)) {
-        // Tied or passed through: the captured operand with its storage.
+        // Tied or passed through: the captured operand's storage, through a
+        // subview when the result sits at another offset (a view's tie).
         for (ValueId v : captured) {
-          if (analysis_.value_buffer[v] == analysis_.value_buffer[x]) map_[x] = map_.at(v);
+          if (analysis_.value_buffer[v] != analysis_.value_buffer[x] || map_.count(x)) continue;
+          const Bytes delta = analysis_.value_offset[x] - analysis_.value_offset[v];
+          if (delta == 0 && in_.values[x].size == in_.values[v].size) {
+            map_[x] = map_.at(v);
+            continue;
+          }
+          const OpId op = out_.AddOp(nc, "resource.subview", {map_.at(v)});
+          const ValueId view = out_.AddResult(op, Name(x), in_.values[x].size);
+          out_.value(view).size_expr = in_.values[x].size_expr;
+          out_.value(view).alias = AliasKind::kView;
+          out_.value(view).alias_of = map_.at(v);
+          out_.value(view).view_offset = delta;
+          map_[x] = view;
         }
       }
     }

@@ -46,6 +46,39 @@ region @stage(%stage/stage.results.external: 4096, %stage/stage.slab: 24576, %st
 )");
 }
 
+// A tied result reached through a chain of subviews maps to its operand
+// through one subview created outside the region, with the summed offset.
+TEST(CommandForm, TiedResultThroughSubviewChain) {
+  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(R"(
+entry func @main(%x: 4096 external, %ready: timepoint) {
+  %y, %done = execute(%x, %ready) : 1024, timepoint {callee = @r}
+  %z = dispatch(%y) : 64
+  return %z, %done
+}
+region @r(%operand: 4096, %await: timepoint) affinity("gpu0") {
+  %v = subview(%operand) : 2048 view(%operand, 1024)
+  %w = subview(%v) : 1024 view(%v, 512)
+  %f = fill(%w[0 for 1024]) : 1024 tied(%w)
+  return %f, %await
+}
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(PrintProgram(CommandProgram(p->program, p->analysis, p->plan)),
+            R"(entry func @main(%x: 4096 external, %ready: timepoint) {
+  %r.await = timepoint.join(%ready) : timepoint
+  %r.done = execute(%x, %r.await) : timepoint {callee = @r}
+  %y = resource.subview(%x) : 1024 view(%x, 1536)
+  %z = dispatch(%y) : 64
+  return %z, %r.done
+}
+
+region @r(%r/x: 4096, %r/await: timepoint) affinity("gpu0") {
+  cmd.fill(%r/x[1536 for 1024]) {access = ["write"], values = ["f"]}
+  return %r/await
+}
+)");
+}
+
 // Every region example's command form is valid IR at a fixed point of
 // print(parse(...)), and plans and verifies again.
 TEST(CommandForm, EveryRegionExampleRoundTripsAndPlans) {
