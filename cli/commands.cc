@@ -299,8 +299,8 @@ std::string RecordedInput(const std::string& plan_text) {
 
 // The load options for `verify`: those recorded in the plan, unless the plan
 // has none (then the flags). Flags that disagree with the record are an
-// error, and so is an input other than ONNX for a plan recording ONNX-only
-// options (--no-alias, --dim): the plan was made for another input.
+// error, and so is an input the recorded options do not apply to (--no-alias:
+// ONNX only; --dim: ONNX and text IR): the plan was made for another input.
 absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dims_given,
                                               const std::optional<PlanInputOptions>& recorded,
                                               const std::string& plan_path,
@@ -319,16 +319,23 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
     return text.empty() ? std::string("no --dim") : text.substr(1);
   };
   const InputFormat format = DetectFormat(input_path);
-  if (format != InputFormat::kOnnx && (!recorded->alias || !recorded->dims.empty())) {
-    std::string onnx_flags = recorded->alias ? "" : "--no-alias";
+  // --no-alias applies to ONNX only, --dim to ONNX and text IR.
+  const bool alias_mismatch = format != InputFormat::kOnnx && !recorded->alias;
+  const bool dims_mismatch = format == InputFormat::kLifetimeCsv && !recorded->dims.empty();
+  if (alias_mismatch || dims_mismatch) {
+    std::string load_flags = recorded->alias ? "" : "--no-alias";
     if (!recorded->dims.empty()) {
-      onnx_flags += (onnx_flags.empty() ? "" : " ") + dims_text(recorded->dims);
+      load_flags += (load_flags.empty() ? "" : " ") + dims_text(recorded->dims);
     }
     const std::string made_for = RecordedInput(plan_text);
+    // Only ONNX and text IR inputs record flags; name the one the plan was made for.
+    const InputFormat made_for_format =
+        made_for.empty() ? InputFormat::kOnnx : DetectFormat(made_for);
     return LocatedError(
         plan_path, SourceLocation{},
-        fmt::format("this plan was made for an ONNX model with {}{}, but the input given is {}",
-                    onnx_flags, made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
+        fmt::format("this plan was made for {} with {}{}, but the input given is {}",
+                    InputFormatName(made_for_format), load_flags,
+                    made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
                     InputFormatName(format)));
   }
   if (!flags.alias && recorded->alias) return conflict("--no-alias", "aliasing on");

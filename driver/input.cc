@@ -9,6 +9,7 @@
 #include "io/file_io.h"
 #include "io/onnx_importer.h"
 #include "ir/diagnostic.h"
+#include "ir/dims.h"
 #include "ir/text_parser.h"
 
 namespace memplan {
@@ -45,14 +46,23 @@ absl::StatusOr<Program> ReadTextIr(const std::string& path) {
                   std::string(program.status().message())));
 }
 
-absl::Status CheckOnnxOnlyOptions(const std::string& path, InputFormat format,
-                                  const LoadOptions& options) {
+// --no-alias applies only to ONNX models; --dim to ONNX models and text IR
+// (whose `dim` declarations it binds).
+absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format,
+                                     const LoadOptions& options) {
   if (format == InputFormat::kOnnx) return absl::OkStatus();
-  const char* flag = !options.alias ? "--no-alias" : !options.dims.empty() ? "--dim" : nullptr;
-  if (flag == nullptr) return absl::OkStatus();
-  return LocatedError(path, SourceLocation{},
-                      fmt::format("{} applies only to ONNX models; this input is read as {}",
-                                  flag, InputFormatName(format)));
+  if (!options.alias) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("--no-alias applies only to ONNX models; this input is read as {}",
+                                    InputFormatName(format)));
+  }
+  if (format == InputFormat::kLifetimeCsv && !options.dims.empty()) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("--dim applies only to ONNX models and memplan text IR; this "
+                                    "input is read as {}",
+                                    InputFormatName(format)));
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace
@@ -74,7 +84,7 @@ InputFormat DetectFormat(const std::string& path) {
 
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options) {
   const InputFormat format = DetectFormat(path);
-  if (absl::Status s = CheckOnnxOnlyOptions(path, format, options); !s.ok()) return s;
+  if (absl::Status s = CheckProgramOnlyOptions(path, format, options); !s.ok()) return s;
   absl::StatusOr<LoadedInput> input;
   switch (format) {
     case InputFormat::kLifetimeCsv: {
@@ -97,6 +107,7 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
     case InputFormat::kTextIr: {
       absl::StatusOr<Program> program = ReadTextIr(path);
       if (!program.ok()) return program.status();
+      if (absl::Status s = BindDims(*program, options.dims); !s.ok()) return s;
       input = FromProgram(InputFormat::kTextIr, *std::move(program));
       break;
     }

@@ -20,7 +20,8 @@ namespace memplan {
 enum class InputFormat { kTextIr, kLifetimeCsv, kOnnx };
 
 struct LoadOptions {
-  std::map<std::string, std::int64_t> dims;  // ONNX symbolic dim bindings
+  // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
+  std::map<std::string, std::int64_t> dims;
   bool alias = true;                         // ONNX: views and in-place reuse
 };
 
@@ -42,8 +43,11 @@ InputFormat DetectFormat(const std::string& path);
 //  * `path:line:col: error: ...` for unreadable or malformed input; when a
 //    file whose extension is not .mpir fails to parse as text IR, the message
 //    ends with a hint that the format was chosen from the extension;
-//  * `path: error: --no-alias ...` / `--dim ...` when `options` are not the
-//    defaults and the input is not ONNX (they would have no effect);
+//  * `path: error: --no-alias ...` when given for an input other than ONNX,
+//    `--dim ...` for a lifetime CSV (they would have no effect);
+//  * for text IR, those of BindDims (ir/dims.h): a --dim naming no dim of
+//    the program, a binding outside [1, bound], a dim with neither bound nor
+//    binding, a size past the limits at the evaluation point;
 //  * those of CheckInputLimits.
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 

@@ -135,6 +135,7 @@ ValueId Rewriter::NewValue(const std::string& name, ValueId like, ComputationId 
   Value v;
   v.name = Unique(name);
   v.size = out_.values[like].size;
+  v.size_expr = out_.values[like].size_expr;  // ties compare sizes as expressions
   v.type = out_.values[like].type;
   v.computation = c;
   out_.values.push_back(std::move(v));
@@ -279,6 +280,8 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
       }
       replacement = view->second;
     }
+    // In place: operand_ranges stays parallel, and the replacement has v's
+    // size, so a range of v still fits it.
     out_.ops[op].operands[i] = replacement;
     // A result written in place keeps aliasing the operand it now reads.
     for (ValueId result : out_.ops[op].results) {

@@ -115,8 +115,8 @@ TEST(UsageErrorsTest, OnnxOnlyFlagsOnOtherInputs) {
   const std::string csv = dir + "/x.csv";
   WriteText(csv, "id,lower,upper,size\nb1,0,3,4\n");
   ExpectUsageError("stats " + csv + " --dim batch=2",
-                   csv + ": error: --dim applies only to ONNX models; this input is read as a "
-                         "lifetime CSV");
+                   csv + ": error: --dim applies only to ONNX models and memplan text IR; this "
+                         "input is read as a lifetime CSV");
   ExpectUsageError("plan " + csv + " --dim batch=2 --dim batch=4",
                    "memplan: error: --dim batch is given twice (batch=2 and batch=4)");
   fs::remove_all(dir);

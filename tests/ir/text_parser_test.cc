@@ -382,6 +382,21 @@ TEST(TextParserTest, DocumentationExampleParses) {
   EXPECT_EQ(p->values[p->FindValue("b")].view_offset, 1605632);
 }
 
+TEST(TextParserTest, DocumentationDynamicExampleParses) {
+  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/docs/ir.md");
+  const std::string doc((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t open = doc.find("```\nprogram @dynamic\n");
+  ASSERT_NE(open, std::string::npos);
+  const std::size_t close = doc.find("```", open + 4);
+  ASSERT_NE(close, std::string::npos);
+  absl::StatusOr<Program> p = ParseProgram(doc.substr(open + 4, close - open - 4), "docs/ir.md");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->dims.size(), 2u);
+  EXPECT_TRUE(p->computations[0].initializer);
+  EXPECT_EQ(p->values[p->FindValue("y")].size, 4 * 4096 + 64);
+  EXPECT_EQ(p->ops.back().operand_ranges.size(), 2u);
+}
+
 }  // namespace
 }  // namespace memplan
 
