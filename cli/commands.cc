@@ -1,5 +1,6 @@
 #include "cli/commands.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
@@ -63,6 +64,9 @@ struct InputFlags {
   std::string input;
   std::vector<std::string> dims;  // NAME=VALUE
   bool no_alias = false;
+  bool regions = false;           // --regions
+  std::int64_t regions_per = 0;   // --regions-per N (ops per region)
+  const CLI::Option* regions_per_option = nullptr;
 };
 
 void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
@@ -70,14 +74,26 @@ void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
                   "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
       ->required();
   cmd->add_option("--dim", flags.dims,
-                  "ONNX: bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");
+                  "bind a symbolic dim (an ONNX dim_param or a text IR `dim`), e.g. --dim "
+                  "batch=8 (repeatable, one per name)");
   cmd->add_flag("--no-alias", flags.no_alias,
                 "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  cmd->add_flag("--regions", flags.regions,
+                "plan a flat program (an ONNX model) as one IREE-style execution region: weights "
+                "as constant uploads, outputs as result reservations, activations in a slab");
+  flags.regions_per_option =
+      cmd->add_option("--regions-per", flags.regions_per,
+                      "with --regions: one region per N ops instead of one for the whole program")
+          ->check(CLI::PositiveNumber);
 }
 
 absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
   LoadOptions options;
   options.alias = !flags.no_alias;
+  if (Given(flags.regions_per_option) && !flags.regions) {
+    return UsageError("--regions-per applies with --regions");
+  }
+  if (flags.regions) options.regions_per = Given(flags.regions_per_option) ? flags.regions_per : 0;
   for (const std::string& binding : flags.dims) {
     size_t eq = binding.find('=');
     std::string name = eq == std::string::npos ? "" : binding.substr(0, eq);
@@ -130,6 +146,69 @@ struct MsaFlags {
   std::vector<const CLI::Option*> knobs;  // apply only with fast memory
 };
 
+// Execution-region allocation flags of `plan` (programs with regions).
+struct RegionFlags {
+  std::string pack = "auto";
+  std::string offset_alignment = "64";
+  std::string range_alignment = "64";
+  std::string max_allocation_size;
+  std::vector<const CLI::Option*> given;  // any of them set explicitly
+  const CLI::Option* max_allocation_option = nullptr;
+};
+
+void AddRegionFlags(CLI::App* cmd, RegionFlags& flags) {
+  const std::string group = "Execution regions (IREE-style allocation)";
+  flags.given.push_back(
+      cmd->add_option("--pack", flags.pack,
+                      "slab layout: in-order (IREE's LayoutSlices) or a packing algorithm "
+                      "(default auto)")
+          ->group(group));
+  flags.given.push_back(cmd->add_option("--offset-alignment", flags.offset_alignment,
+                                        "every slice offset is a multiple (default 64)")
+                            ->group(group));
+  flags.given.push_back(cmd->add_option("--range-alignment", flags.range_alignment,
+                                        "slice and allocation sizes are padded to a multiple "
+                                        "(default 64)")
+                            ->group(group));
+  flags.max_allocation_option =
+      cmd->add_option("--max-allocation-size", flags.max_allocation_size,
+                      "split uploads, result reservations and slabs above this size")
+          ->group(group);
+  flags.given.push_back(flags.max_allocation_option);
+}
+
+absl::StatusOr<RegionPlanOptions> ToRegionOptions(const RegionFlags& flags) {
+  RegionPlanOptions options;
+  if (flags.pack != "in-order") {
+    absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.pack);
+    if (!algorithm.ok()) {
+      return UsageError(fmt::format("--pack expects in-order or a packing algorithm: {}",
+                                    std::string(algorithm.status().message())));
+    }
+  }
+  options.pack = flags.pack;
+  const std::pair<const char*, const std::string*> alignments[] = {
+      {"--offset-alignment", &flags.offset_alignment},
+      {"--range-alignment", &flags.range_alignment}};
+  Bytes* targets[] = {&options.offset_alignment, &options.range_alignment};
+  for (std::size_t i = 0; i < 2; ++i) {
+    absl::StatusOr<Bytes> bytes = SizeFlag(alignments[i].first, *alignments[i].second);
+    if (!bytes.ok()) return bytes.status();
+    if (*bytes < 1 || *bytes > kMaxAlignment) {
+      return UsageError(fmt::format("{} {} is outside the supported range 1 to 2^32 ({})",
+                                    alignments[i].first, *bytes, kMaxAlignment));
+    }
+    *targets[i] = *bytes;
+  }
+  if (Given(flags.max_allocation_option)) {
+    absl::StatusOr<Bytes> bytes = SizeFlag("--max-allocation-size", flags.max_allocation_size);
+    if (!bytes.ok()) return bytes.status();
+    if (*bytes < 1) return UsageError("--max-allocation-size must be at least 1 byte");
+    options.max_allocation_size = *bytes;
+  }
+  return options;
+}
+
 struct PlanFlags {
   InputFlags input;
   std::string algorithm = "auto";
@@ -138,6 +217,7 @@ struct PlanFlags {
   std::string json, svg, html;
   bool quiet = false;
   MsaFlags msa;
+  RegionFlags regions;
   const CLI::Option* capacity_option = nullptr;
   const CLI::Option* json_option = nullptr;
   const CLI::Option* svg_option = nullptr;
@@ -278,6 +358,10 @@ int RunPlan(const PlanFlags& flags) {
   absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
   if (!msa.ok()) return Fail(msa.status());
   options.msa = *msa;
+  absl::StatusOr<RegionPlanOptions> regions = ToRegionOptions(flags.regions);
+  if (!regions.ok()) return Fail(regions.status());
+  options.regions = *regions;
+  options.regions_given = std::any_of(flags.regions.given.begin(), flags.regions.given.end(), Given);
 
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
   if (!result.ok()) return Fail(result.status());
@@ -479,6 +563,7 @@ int RunCli(int argc, char** argv) {
       plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
   plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
   AddMsaFlags(plan, plan_flags.msa);
+  AddRegionFlags(plan, plan_flags.regions);
 
   InputFlags verify_input;
   std::string verify_plan;

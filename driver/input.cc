@@ -11,6 +11,7 @@
 #include "ir/diagnostic.h"
 #include "ir/dims.h"
 #include "ir/text_parser.h"
+#include "regions/region_partition.h"
 
 namespace memplan {
 namespace {
@@ -22,7 +23,13 @@ bool HasSuffixIgnoringCase(const std::string& s, std::string_view suffix) {
   });
 }
 
-absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program) {
+absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
+                                        const LoadOptions& options) {
+  if (options.regions_per) {
+    absl::StatusOr<Program> wrapped = PartitionIntoRegions(program, *options.regions_per);
+    if (!wrapped.ok()) return wrapped.status();
+    program = *std::move(wrapped);
+  }
   absl::StatusOr<ProgramAnalysis> analysis = AnalyzeProgram(program);
   if (!analysis.ok()) return analysis.status();
   LoadedInput input;
@@ -55,6 +62,11 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
     return LocatedError(path, SourceLocation{},
                         fmt::format("--no-alias applies only to ONNX models; this input is read as {}",
                                     InputFormatName(format)));
+  }
+  if (format == InputFormat::kLifetimeCsv && options.regions_per) {
+    return LocatedError(path, SourceLocation{},
+                        "--regions applies only to programs (ONNX models and memplan text IR); "
+                        "this input is read as a lifetime CSV");
   }
   if (format == InputFormat::kLifetimeCsv && !options.dims.empty()) {
     return LocatedError(path, SourceLocation{},
@@ -101,14 +113,14 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       onnx_options.alias = options.alias;
       absl::StatusOr<Program> program = ImportOnnx(path, onnx_options);
       if (!program.ok()) return program.status();
-      input = FromProgram(InputFormat::kOnnx, *std::move(program));
+      input = FromProgram(InputFormat::kOnnx, *std::move(program), options);
       break;
     }
     case InputFormat::kTextIr: {
       absl::StatusOr<Program> program = ReadTextIr(path);
       if (!program.ok()) return program.status();
       if (absl::Status s = BindDims(*program, options.dims); !s.ok()) return s;
-      input = FromProgram(InputFormat::kTextIr, *std::move(program));
+      input = FromProgram(InputFormat::kTextIr, *std::move(program), options);
       break;
     }
   }

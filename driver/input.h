@@ -23,6 +23,10 @@ struct LoadOptions {
   // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
   std::map<std::string, std::int64_t> dims;
   bool alias = true;                         // ONNX: views and in-place reuse
+  // --regions [--regions-per N]: wrap a flat program (an ONNX model) into
+  // execution regions of N ops each, 0 for one region
+  // (regions/region_partition.h); nullopt: as it is.
+  std::optional<std::int64_t> regions_per;
 };
 
 struct LoadedInput {

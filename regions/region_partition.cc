@@ -47,6 +47,9 @@ class Partitioner {
       if (IsWeight(p)) continue;
       host_[p] = Copy(p, out_.AddParam(main, in_.values[p].name, in_.values[p].size));
     }
+    // Regions run one after another: each awaits the previous one's timepoint.
+    ValueId previous = out_.AddParam(main, Fresh("ready", taken_), 0);
+    out_.value(previous).is_timepoint = true;
     std::unordered_set<ValueId> uploaded;  // weights already materialised
     for (std::size_t k = 0; k < chunks; ++k) {
       const ComputationId region =
@@ -103,7 +106,12 @@ class Partitioner {
         region_results.push_back(local.at(v));
         out_.value(local.at(v)).lifetime.reset();
       }
+      const std::string name = out_.computation(region).name;
+      const ValueId await = out_.AddParam(region, Fresh(name + ".await", taken_), 0);
+      out_.value(await).is_timepoint = true;
+      region_results.push_back(await);
       out_.SetReturn(region, region_results);
+      operands.push_back(previous);
       const OpId run = out_.AddOp(main, "execute", operands);
       out_.op(run).callees = {region};
       for (ValueId v : exported) {
@@ -111,9 +119,12 @@ class Partitioner {
             run, Fresh(in_.values[v].name + ".out" + std::to_string(k), taken_), in_.values[v].size);
         host_[v] = r;
       }
+      previous = out_.AddResult(run, Fresh(name + ".done", taken_), 0);
+      out_.value(previous).is_timepoint = true;
     }
     std::vector<ValueId> results;
     for (ValueId v : entry.results) results.push_back(host_.at(v));
+    results.push_back(previous);
     out_.SetReturn(main, results);
     Program program = std::move(out_).Finish();
     program.source = in_.source;

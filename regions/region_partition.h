@@ -13,14 +13,19 @@
 //    that later chunks read or the entry returns (the entry returns the
 //    execute's results in their place);
 //  * everything else a chunk defines is region-local: its transient slab.
+//  * the regions run in order: the entry gains a timepoint parameter %ready,
+//    region k awaits region k-1's timepoint (region 0 awaits %ready) and the
+//    entry also returns the last one.
 // Names: regions "region0", "region1", ...; inside region k, a parameter for
 // outer value %v is %v.in<k>, an execute result for %v is %v.out<k>
 // (suffixed further if a name is taken).
 //
 // Example: with ops_per_region 0, `main(%x, %w constant) { %a = conv(%x, %w)
-// %b = relu(%a) return %b }` becomes `main(%x) { %b.out0 = execute(%x)
-// {callee = @region0} return %b.out0 }` and `region @region0(%x.in0) { %w =
-// constant() %a = conv(%x.in0, %w) %b = relu(%a) return %b }`.
+// %b = relu(%a) return %b }` becomes `main(%x, %ready: timepoint) { %b.out0,
+// %region0.done = execute(%x, %ready) {callee = @region0} return %b.out0,
+// %region0.done }` and `region @region0(%x.in0, %region0.await: timepoint) {
+// %w = constant() %a = conv(%x.in0, %w) %b = relu(%a) return %b,
+// %region0.await }`.
 #pragma once
 
 #include <cstdint>

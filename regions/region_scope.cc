@@ -74,6 +74,98 @@ absl::Status CheckNoStaleReads(const Program& program, const ProgramAnalysis& an
   return absl::OkStatus();
 }
 
+// Which regions' completion each host timepoint value implies, as a bitset
+// over scopes: an execute's timepoint results imply it and whatever it
+// awaited; any other op's timepoint results imply what its timepoint operands
+// do; a parameter of a called func takes its call site's operand.
+class TimepointReach {
+ public:
+  TimepointReach(const Program& program, const ProgramAnalysis& analysis,
+                 const RegionScopes& scopes)
+      : program_(program), words_((scopes.regions.size() + 63) / 64) {
+    std::unordered_map<OpId, std::size_t> scope_of;
+    for (std::size_t s = 0; s < scopes.regions.size(); ++s) scope_of[scopes.regions[s].execute] = s;
+    for (const Op& op : program.ops) {
+      for (ComputationId callee : op.callees) {
+        const std::vector<ValueId>& params = program.computations[callee].params;
+        const std::size_t skip = op.kind == OpKind::kConditional ? 1 : 0;
+        for (std::size_t i = 0; i < params.size() && i + skip < op.operands.size(); ++i) {
+          source_[params[i]] = op.operands[i + skip];
+        }
+      }
+    }
+    for (OpId o : analysis.schedule.order) {  // definitions before uses
+      const Op& op = program.ops[o];
+      std::vector<std::uint64_t> bits(words_, 0);
+      bool any = false;
+      for (ValueId v : op.results) any = any || program.values[v].is_timepoint;
+      if (!any) continue;
+      for (ValueId v : op.operands) {
+        if (!program.values[v].is_timepoint) continue;
+        const std::vector<std::uint64_t>& in = Of(v);
+        for (std::size_t w = 0; w < words_; ++w) bits[w] |= in[w];
+      }
+      if (auto it = scope_of.find(o); it != scope_of.end()) bits[it->second / 64] |= 1ull << (it->second % 64);
+      for (ValueId v : op.results) {
+        if (program.values[v].is_timepoint) reach_[v] = bits;
+      }
+    }
+  }
+
+  const std::vector<std::uint64_t>& Of(ValueId v) const {
+    static const std::vector<std::uint64_t> kNone;
+    for (int depth = 0; depth < 1 << 16; ++depth) {
+      if (auto it = reach_.find(v); it != reach_.end()) return it->second;
+      auto up = source_.find(v);
+      if (up == source_.end()) break;
+      v = up->second;
+    }
+    if (empty_.size() != words_) empty_.assign(words_, 0);
+    return empty_;
+  }
+
+  bool Implies(const Op& execute, std::size_t scope) const {
+    for (ValueId v : execute.operands) {
+      if (!program_.values[v].is_timepoint) continue;
+      const std::vector<std::uint64_t>& bits = Of(v);
+      if (scope / 64 < bits.size() && (bits[scope / 64] >> (scope % 64) & 1)) return true;
+    }
+    return false;
+  }
+
+ private:
+  const Program& program_;
+  std::size_t words_;
+  std::unordered_map<ValueId, ValueId> source_;
+  std::unordered_map<ValueId, std::vector<std::uint64_t>> reach_;
+  mutable std::vector<std::uint64_t> empty_;
+};
+
+// A region reading what another region produced must wait for it: its execute
+// awaits (directly or through joins) a timepoint result of the producer's.
+absl::Status CheckProducersAwaited(const Program& program, const ProgramAnalysis& analysis,
+                                   const RegionScopes& scopes) {
+  const TimepointReach reach(program, analysis, scopes);
+  for (const RegionScope& scope : scopes.regions) {
+    const Op& execute = program.ops[scope.execute];
+    for (ValueId v : execute.operands) {
+      const BufferId b = analysis.value_buffer[v];
+      if (b == kNoId || scopes.owner[b] == kNoId) continue;
+      const std::size_t producer = static_cast<std::size_t>(scopes.owner[b]);
+      if (scopes.regions[producer].execute == scope.execute || reach.Implies(execute, producer)) {
+        continue;
+      }
+      return LocatedError(program.source, execute.loc,
+                          "execute of @" + program.computations[scope.region].name + " reads %" +
+                              program.values[v].name + ", produced by region @" +
+                              program.computations[scopes.regions[producer].region].name +
+                              ", without waiting for it: pass a timepoint result of that "
+                              "execute (or a join including it) to this execute");
+    }
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
@@ -173,6 +265,7 @@ absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
     scopes.regions[r].slab.push_back(scratch);
   }
   for (RegionScope& scope : scopes.regions) std::sort(scope.slab.begin(), scope.slab.end());
+  if (absl::Status s = CheckProducersAwaited(program, analysis, scopes); !s.ok()) return s;
   return scopes;
 }
 

@@ -52,7 +52,12 @@ struct RegionScopes {
 //  * "%x is read by <opcode> after %y overwrote it in place (at L:C); clone
 //    it first (e.g. %x_copy = clone(%x)) and read the clone" — a read of a
 //    value, inside a region, at or after the time an op writes a result
-//    tied to it (IREE's MaterializeCopyOnWrite would have inserted the clone).
+//    tied to it (IREE's MaterializeCopyOnWrite would have inserted the clone);
+//  * "execute of @b reads %x, produced by region @a, without waiting for it:
+//    ..." — an execute whose operand another region produced, when none of
+//    its timepoint operands implies that region's completion (through
+//    execute timepoint results and joins; a called func's timepoint
+//    parameter stands for its call site's operand).
 absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
                                               const ProgramAnalysis& analysis);
 
