@@ -104,7 +104,8 @@ TEST(UsageErrorsTest, MsaKnobsNeedFastMemory) {
   EXPECT_EQ(Memplan("plan " + kMlp + " --target edge-npu --msa-mode reference -q").exit_code, 0);
   ExpectUsageError("plan " + kMlp + " --emit-ir x.mpir",
                    "memplan: error: --emit-ir writes the schedule rewritten by memory space "
-                   "assignment; it needs --fast-memory or --target");
+                   "assignment (it needs --fast-memory or --target) or the command form of "
+                   "execution regions");
 }
 
 TEST(UsageErrorsTest, OnnxOnlyFlagsOnOtherInputs) {
