@@ -92,6 +92,18 @@ class Parser {
     return std::move(program_);
   }
 
+  // A lone size expression over `program`'s dims (ParseSizeExpr below).
+  absl::StatusOr<SizeExpr> ParseLoneSizeExpr(const Program& program) {
+    for (DimId d = 0; d < static_cast<DimId>(program.dims.size()); ++d) {
+      dim_ids_.emplace(program.dims[d].name, d);
+    }
+    dim_names_ = DimNames(program);
+    absl::StatusOr<ParsedSize> size = ParseSizeExpr(0);
+    if (!size.ok()) return size.status();
+    if (!PeekIs(TokenKind::kEnd)) return Unexpected("'+', '*' or the end of the size expression");
+    return std::move(size->expr);
+  }
+
  private:
   // --- Tokens -------------------------------------------------------------
   // Tokens are lexed on demand into a deque (references stay valid while
@@ -1000,6 +1012,12 @@ class Parser {
 absl::StatusOr<Program> ParseProgram(std::string_view text, std::string_view path) {
   if (absl::Status s = CheckEncoding(text, path); !s.ok()) return s;
   return Parser(text, path).Parse();
+}
+
+absl::StatusOr<SizeExpr> ParseSizeExpr(std::string_view text, const Program& program,
+                                       std::string_view path) {
+  if (absl::Status s = CheckEncoding(text, path); !s.ok()) return s;
+  return Parser(text, path).ParseLoneSizeExpr(program);
 }
 
 absl::StatusOr<Program> ParseProgramFile(const std::string& path) {

@@ -14,6 +14,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/program.h"
+#include "ir/size_expr.h"
 
 namespace memplan {
 
@@ -28,5 +29,14 @@ absl::StatusOr<Program> ParseProgram(std::string_view text, std::string_view pat
 // Reads the file at `path` and parses it. A file that cannot be read gives
 // InvalidArgument `path: error: cannot read file: <reason>`.
 absl::StatusOr<Program> ParseProgramFile(const std::string& path);
+
+// Parses `text` as one size expression (docs/ir.md: integers, dims %n of
+// `program`, +, *, parentheses, max(...), align(..., A)), e.g. the canonical
+// text of SizeExpr::ToString: "align(4*%n, 64) + 128" -> that SizeExpr. Uses
+// the grammar, nesting and size limits of ParseProgram. Errors:
+// InvalidArgument `path:1:col: error: ...` (e.g. "unknown dim %k",
+// "expected '+', '*' or the end of the size expression, got ...").
+absl::StatusOr<SizeExpr> ParseSizeExpr(std::string_view text, const Program& program,
+                                       std::string_view path);
 
 }  // namespace memplan
