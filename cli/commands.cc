@@ -22,6 +22,7 @@
 #include "ir/diagnostic.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
+#include "verify/region_checks.h"
 
 namespace memplan {
 namespace {
@@ -449,11 +450,15 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path, bool 
   if (!input.ok()) return Fail(input.status());
   const std::string note =
       *recorded ? "" : "the plan does not record how the input was loaded (--no-alias, --dim)";
-  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note);
+  const Program* program = input->program ? &*input->program : nullptr;
+  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note, program);
   if (!plan.ok()) return Fail(plan.status());
   if (absl::Status s = CheckInputLimits(*input, plan->alignment); !s.ok()) return Fail(s);
-  if (absl::Status s = VerifyAgainst(input->buffers, *plan); !s.ok()) {
-    std::cerr << plan_path << ": error: verification failed: " << s.message() << "\n";
+  absl::Status verified = VerifyAgainst(input->buffers, *plan);
+  // A plan with regions is read only for a program (ReadPlanJson).
+  if (verified.ok() && plan->regions) verified = VerifyRegionPlan(*program, input->buffers, *plan);
+  if (!verified.ok()) {
+    std::cerr << plan_path << ": error: verification failed: " << verified.message() << "\n";
     return kExitPlanningFailure;
   }
   if (quiet) return kExitOk;

@@ -11,18 +11,22 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "io/json_regions.h"
+#include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
 
 namespace memplan {
 namespace {
 
-using Json = nlohmann::ordered_json;
-
-std::string Dump(const Json& j) {
-  // Names come from inputs; replace invalid UTF-8 instead of throwing.
-  return j.dump(-1, ' ', false, Json::error_handler_t::replace);
-}
+using json_internal::AsInt;
+using json_internal::Dump;
+using json_internal::InRange;
+using json_internal::Json;
+using json_internal::ObjectReader;
+using json_internal::Pointer;
+using json_internal::SchemaError;
+using json_internal::WrongType;
 
 std::string CopyKindKeyword(CopyKind kind) {
   return kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
@@ -97,12 +101,15 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
   for (const PoolInfo& p : plan.pools) {
     Json j;
     j["name"] = p.name;
+    j["lifetime"] = std::string(LifetimeName(p.lifetime));
     j["space"] = p.space;
     j["offset_bytes"] = p.offset;
     j["size_bytes"] = p.size;
     j["lower_bound_bytes"] = p.lower_bound;
     j["buffers"] = p.buffers;
     j["total_bytes"] = p.total_bytes;
+    if (p.start) j["start"] = *p.start;
+    if (p.end) j["end"] = *p.end;
     pools.push_back(std::move(j));
   }
   doc["pools"] = std::move(pools);
@@ -142,105 +149,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["max_outstanding_copies"] = m.max_outstanding_copies;
     doc["msa"] = std::move(j);
   }
+  if (plan.regions) doc["regions"] = json_internal::RegionsJson(*plan.regions, buffers, program);
   return doc;
 }
 
 // --- Reading -----------------------------------------------------------------
-
-// A schema violation at a JSON pointer. Thrown only inside this file (the
-// reader is a deep nest of typed look-ups) and turned into a Status at the
-// boundary. `mismatch`: the value is well-formed but disagrees with the input.
-struct SchemaError {
-  std::string pointer;
-  std::string message;
-  bool mismatch = false;
-};
-
-std::string Pointer(const std::string& parent, std::string_view key) {
-  return fmt::format("{}/{}", parent, key);
-}
-std::string Pointer(const std::string& parent, size_t index) {
-  return fmt::format("{}/{}", parent, index);
-}
-
-const Json& Member(const Json& object, const std::string& pointer, std::string_view key) {
-  auto it = object.find(std::string(key));
-  if (it == object.end()) throw SchemaError{Pointer(pointer, key), "missing"};
-  return *it;
-}
-
-[[noreturn]] void WrongType(const Json& value, const std::string& pointer, std::string_view want) {
-  throw SchemaError{pointer, fmt::format("expected {}, found {}", want, value.type_name())};
-}
-
-std::int64_t AsInt(const Json& value, const std::string& pointer) {
-  if (!value.is_number_integer()) WrongType(value, pointer, "an integer");
-  if (value.is_number_unsigned() &&
-      value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-    throw SchemaError{pointer, "integer out of range"};
-  }
-  return value.get<std::int64_t>();
-}
-
-std::int32_t AsInt32(const Json& value, const std::string& pointer) {
-  const std::int64_t v = AsInt(value, pointer);
-  if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) {
-    throw SchemaError{pointer, "integer out of range"};
-  }
-  return static_cast<std::int32_t>(v);
-}
-
-std::int64_t InRange(std::int64_t v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
-  if (v < lo || v > hi) throw SchemaError{pointer, fmt::format("{} is outside [{}, {}]", v, lo, hi)};
-  return v;
-}
-
-// Typed members of an object: reader.Int("offset") reads <pointer>/offset.
-class ObjectReader {
- public:
-  ObjectReader(const Json& value, std::string pointer) : value_(value), pointer_(std::move(pointer)) {
-    if (!value_.is_object()) WrongType(value_, pointer_.empty() ? "/" : pointer_, "an object");
-  }
-  const Json& Get(std::string_view key) const { return Member(value_, pointer_, key); }
-  bool Has(std::string_view key) const { return value_.contains(std::string(key)); }
-  std::string Path(std::string_view key) const { return Pointer(pointer_, key); }
-  std::int64_t Int(std::string_view key) const { return AsInt(Get(key), Path(key)); }
-  std::int32_t Int32(std::string_view key) const { return AsInt32(Get(key), Path(key)); }
-  // An integer in [lo, hi].
-  std::int64_t IntIn(std::string_view key, std::int64_t lo, std::int64_t hi) const {
-    return InRange(Int(key), Path(key), lo, hi);
-  }
-  // A byte count, offset, time or count: [0, kMaxTotalBytes].
-  std::int64_t Amount(std::string_view key) const { return IntIn(key, 0, kMaxTotalBytes); }
-  // A memory space id: [0, int32 max].
-  std::int32_t Space(std::string_view key) const {
-    return static_cast<std::int32_t>(IntIn(key, 0, std::numeric_limits<std::int32_t>::max()));
-  }
-  double Number(std::string_view key) const {
-    const Json& v = Get(key);
-    if (!v.is_number()) WrongType(v, Path(key), "a number");
-    return v.get<double>();
-  }
-  std::string String(std::string_view key) const {
-    const Json& v = Get(key);
-    if (!v.is_string()) WrongType(v, Path(key), "a string");
-    return v.get<std::string>();
-  }
-  bool Bool(std::string_view key) const {
-    const Json& v = Get(key);
-    if (!v.is_boolean()) WrongType(v, Path(key), "a boolean");
-    return v.get<bool>();
-  }
-  const Json& Array(std::string_view key) const {
-    const Json& v = Get(key);
-    if (!v.is_array()) WrongType(v, Path(key), "an array");
-    return v;
-  }
-
- private:
-  const Json& value_;
-  std::string pointer_;
-};
 
 // `plan_alignment`: the alignment of a space that records none (plans
 // written before spaces had "alignment"; every offset of theirs was checked
@@ -259,15 +172,31 @@ SpaceInfo ReadSpace(const ObjectReader& r, Bytes plan_alignment) {
   return s;
 }
 
+// Plans written before pools recorded "lifetime" had only program pools,
+// each named after its lifetime.
 PoolInfo ReadPool(const ObjectReader& r) {
   PoolInfo p;
   p.name = r.String("name");
+  const bool recorded = r.Has("lifetime");
+  const std::string lifetime = recorded ? r.String("lifetime") : p.name;
+  if (std::optional<Lifetime> parsed = ParseLifetime(lifetime)) {
+    p.lifetime = *parsed;
+  } else if (recorded) {
+    throw SchemaError{r.Path("lifetime"), fmt::format("unknown lifetime \"{}\"", lifetime)};
+  } else {
+    throw SchemaError{r.Path("lifetime"),
+                      fmt::format("missing (and the pool name '{}' is not a lifetime)", p.name)};
+  }
   p.space = r.Space("space");
   p.offset = r.Amount("offset_bytes");
   p.size = r.Amount("size_bytes");
   p.lower_bound = r.Amount("lower_bound_bytes");
   p.buffers = r.Amount("buffers");
   p.total_bytes = r.Amount("total_bytes");
+  if (r.Has("start") || r.Has("end")) {
+    p.start = r.Amount("start");
+    p.end = r.Amount("end");
+  }
   return p;
 }
 
@@ -364,7 +293,7 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
   return options;
 }
 
-Plan ReadDocument(const Json& doc, const BufferSet& expected) {
+Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* program) {
   ObjectReader top(doc, "");
   if (const std::string schema = top.String("schema"); schema != kPlanSchema) {
     throw SchemaError{"/schema", fmt::format("expected \"{}\", found \"{}\"", kPlanSchema, schema)};
@@ -410,6 +339,13 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected) {
         ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i)), expected));
   }
   if (doc.contains("msa")) plan.msa = ReadMsa(ObjectReader(doc["msa"], "/msa"));
+  if (doc.contains("regions")) {
+    if (program == nullptr) {
+      throw SchemaError{"/regions",
+                        "a plan with execution regions needs its input's program (text IR)", true};
+    }
+    plan.regions = json_internal::ReadRegions(doc["regions"], "/regions", expected, *program);
+  }
   return plan;
 }
 
@@ -531,6 +467,10 @@ std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Prog
     out += first ? "  " : ",\n  ";
     first = false;
     out += Dump(Json(key)) + ": ";
+    if (key == "regions") {
+      json_internal::AppendRegionsText(out, value);
+      continue;
+    }
     if (!value.is_array() || value.empty()) {
       out += Dump(value);
       continue;
@@ -552,9 +492,10 @@ absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string
 }
 
 absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
-                                  const BufferSet& expected, std::string_view mismatch_note) {
+                                  const BufferSet& expected, std::string_view mismatch_note,
+                                  const Program* program) {
   return ParseAndRead<Plan>(text, path, mismatch_note,
-                            [&](const Json& doc) { return ReadDocument(doc, expected); });
+                            [&](const Json& doc) { return ReadDocument(doc, expected, program); });
 }
 
 }  // namespace memplan

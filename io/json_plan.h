@@ -1,4 +1,4 @@
-// The JSON plan (schema "memplan.plan/1", see DESIGN.md "JSON plan"): what
+// The JSON plan (schema "memplan.plan/1", see docs/formats.md): what
 // `memplan plan --json` writes and `memplan verify` reads back.
 //
 // Layout (keys in this order; `input_options` only when given, `program`
@@ -11,8 +11,9 @@
 //    "program": {"ops", "values"},
 //    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes",
 //                 "alignment" (every offset in the space is a multiple)}],
-//    "pools":   [{"name", "space", "offset_bytes", "size_bytes",
-//                 "lower_bound_bytes", "buffers", "total_bytes"}],
+//    "pools":   [{"name", "lifetime", "space", "offset_bytes", "size_bytes",
+//                 "lower_bound_bytes", "buffers", "total_bytes",
+//                 "start", "end" (only for pools with a time range)}],
 //    "buffers": [{"id", "name", "values", "size", "start", "end", "pool",
 //                 "lifetime", "allocations": [{"space", "offset", "start", "end"}]}],
 //    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",
@@ -20,7 +21,8 @@
 //    "msa": {"target", "mode", "variant",
 //            "estimated_time_s", "time_all_default_s", "time_all_fast_s",
 //            "prefetches", "evictions", "prefetch_bytes", "eviction_bytes",
-//            "max_outstanding_copies"}}
+//            "max_outstanding_copies"},
+//    "regions": {...}}   (only for plans with execution regions; io/json_regions.h)
 // Sizes and offsets are bytes, times are time steps (closed ranges), the msa
 // times are seconds. peak_bytes and lower_bound_bytes are the default space's
 // transient pool. The text puts each top-level key on its own line and each
@@ -82,9 +84,13 @@ absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string
                                                                      std::string_view path);
 
 // Parses a plan written by WritePlanJson for the input whose re-analysed
-// buffers are `expected`. Unknown keys are ignored. A space without
-// "alignment" (plans written before the key existed) gets the plan's
-// top-level alignment, the only one such plans were checked against.
+// buffers are `expected` (and, for inputs with one, whose program is
+// `program`). Unknown keys are ignored. A space without "alignment" (plans
+// written before the key existed) gets the plan's top-level alignment, the
+// only one such plans were checked against; a pool without "lifetime" gets
+// the lifetime its name spells (such plans had only lifetime-named pools).
+// A "regions" object is rebuilt against `program` (io/json_regions.h: names
+// resolved, expression texts parsed back).
 // Errors: InvalidArgument
 //  * `path:line:col: error: ...` for malformed JSON (nlohmann's message);
 //  * `path: error: /json/pointer: duplicate key` for a key repeated in one
@@ -95,7 +101,11 @@ absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string
 //    4294967296]`, malformed input_options as ReadPlanInputOptions). Ranges:
 //    alignments (top-level and per space) 1..kMaxAlignment; offsets, sizes, capacities, peaks, bounds,
 //    byte counts, times and counts 0..kMaxTotalBytes (ir/units.h), space ids
-//    >= 0; a copy's buffer must be one of the input's buffers;
+//    >= 0; a copy's buffer must be one of the input's buffers; a pool's
+//    lifetime a lifetime name (`/pools/2/lifetime: missing (and the pool name
+//    'stage.slab' is not a lifetime)`); in "regions", names that resolve and
+//    expressions that parse (`/regions/resources/0/size: "4*%k" is not a size
+//    expression (column 4: unknown dim %k)`); "regions" without a program;
 //  * the same form when time_steps or a buffer's count, id, name, size, live
 //    range or lifetime disagrees with `expected` (the plan is for another
 //    input, or the input was loaded differently); these messages end with
@@ -103,6 +113,7 @@ absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string
 //    loaded).
 // Everything else (overlaps, pools, copies, ...) is for VerifyPlan to judge.
 absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
-                                  const BufferSet& expected, std::string_view mismatch_note = "");
+                                  const BufferSet& expected, std::string_view mismatch_note = "",
+                                  const Program* program = nullptr);
 
 }  // namespace memplan

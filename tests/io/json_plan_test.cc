@@ -55,8 +55,8 @@ Case MakeCase() {
   plan.verified = true;
   plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16, 8},
                  SpaceInfo{"alternate", kAlternateSpace, 64, 24, 16}};
-  plan.pools = {PoolInfo{"external", kDefaultSpace, 0, 16, 16, 1, 16},
-                PoolInfo{"transient", kAlternateSpace, 16, 8, 8, 1, 8}};
+  plan.pools = {PoolInfo{"external", Lifetime::kExternal, kDefaultSpace, 0, 16, 16, 1, 16, std::nullopt, std::nullopt},
+                PoolInfo{"transient", Lifetime::kTransient, kAlternateSpace, 16, 8, 8, 1, 8, std::nullopt, std::nullopt}};
   plan.placements = {
       {"external", {Allocation{kDefaultSpace, 0, 0, 3}, Allocation{kAlternateSpace, 0, 2, 3}}},
       {"transient", {Allocation{kAlternateSpace, 16, 1, 2}}}};
@@ -80,8 +80,8 @@ constexpr std::string_view kExpectedJson = R"({
     {"name":"alternate","id":1,"capacity_bytes":64,"peak_bytes":24,"alignment":16}
   ],
   "pools": [
-    {"name":"external","space":0,"offset_bytes":0,"size_bytes":16,"lower_bound_bytes":16,"buffers":1,"total_bytes":16},
-    {"name":"transient","space":1,"offset_bytes":16,"size_bytes":8,"lower_bound_bytes":8,"buffers":1,"total_bytes":8}
+    {"name":"external","lifetime":"external","space":0,"offset_bytes":0,"size_bytes":16,"lower_bound_bytes":16,"buffers":1,"total_bytes":16},
+    {"name":"transient","lifetime":"transient","space":1,"offset_bytes":16,"size_bytes":8,"lower_bound_bytes":8,"buffers":1,"total_bytes":8}
   ],
   "buffers": [
     {"id":0,"name":"p","values":["p","q"],"size":16,"start":0,"end":3,"pool":"external","lifetime":"external","allocations":[{"space":0,"offset":0,"start":0,"end":3},{"space":1,"offset":0,"start":2,"end":3}]},

@@ -158,7 +158,7 @@ TEST(LayoutMapTest, SubPixelMarksMergeIntoCoverage) {
 
 TEST(LayoutMapTest, PoolsStackAsBandsInTheirSpace) {
   maptest::PlannedBuffers p = maptest::SmallPlan();
-  p.plan.pools.insert(p.plan.pools.begin(), {"constant", kDefaultSpace, 0, kMiB, kMiB, 1, kMiB});
+  p.plan.pools.insert(p.plan.pools.begin(), PoolInfo{"constant", Lifetime::kConstant, kDefaultSpace, 0, kMiB, kMiB, 1, kMiB, std::nullopt, std::nullopt});
   p.plan.pools[1].offset = kMiB;
   for (BufferPlacement& placement : p.plan.placements) placement.allocations[0].offset += kMiB;
   maptest::Add(p, "w", kMiB, 0, 3, "constant", {{kDefaultSpace, 0, 0, 3}});

@@ -50,7 +50,7 @@ inline PlannedBuffers SmallPlan() {
   p.plan.lower_bound = 2 * kMiB;
   p.plan.verified = true;
   p.plan.spaces = {{"default", kDefaultSpace, std::nullopt, 2 * kMiB}};
-  p.plan.pools = {{"transient", kDefaultSpace, 0, 2 * kMiB, 2 * kMiB, 3, 2 * kMiB + 512 * kKiB}};
+  p.plan.pools = {{"transient", Lifetime::kTransient, kDefaultSpace, 0, 2 * kMiB, 2 * kMiB, 3, 2 * kMiB + 512 * kKiB, std::nullopt, std::nullopt}};
   Add(p, "a", kMiB, 0, 1, "transient", {{kDefaultSpace, 0, 0, 1}});
   Add(p, "b", kMiB, 1, 3, "transient", {{kDefaultSpace, kMiB, 1, 3}});
   Add(p, "c", 512 * kKiB, 2, 3, "transient", {{kDefaultSpace, 0, 2, 3}});
@@ -74,7 +74,7 @@ inline PlannedBuffers MsaPlan() {
   p.plan.verified = true;
   p.plan.spaces = {{"default", kDefaultSpace, std::nullopt, 512 * kKiB},
                    {"alternate", kAlternateSpace, kMiB, 512 * kKiB}};
-  p.plan.pools = {{"transient", kDefaultSpace, 0, 512 * kKiB, 512 * kKiB, 2, 512 * kKiB}};
+  p.plan.pools = {{"transient", Lifetime::kTransient, kDefaultSpace, 0, 512 * kKiB, 512 * kKiB, 2, 512 * kKiB, std::nullopt, std::nullopt}};
   Add(p, "x", 256 * kKiB, 0, 6, "transient",
       {{kDefaultSpace, 0, 0, 3}, {kAlternateSpace, 0, 2, 6}});
   Add(p, "y", 256 * kKiB, 0, 9, "transient",
