@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <array>
+#include <string_view>
 #include <vector>
 
 #include "driver/pools.h"
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 #include "io/byte_size.h"
+#include "ir/dims.h"
 
 namespace memplan {
 namespace {
@@ -22,6 +25,96 @@ std::string ExactAndHuman(Bytes bytes) {
   return fmt::format("{} bytes ({})", bytes, FormatBytes(bytes));
 }
 
+// "1 allocation", "2 allocations".
+std::string Count(std::size_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+// What the transient figures cover in a plan with regions: its transient
+// pools of the default space (ir/plan.h), e.g. "the region slabs and
+// transient result reservations".
+std::string TransientCoverage(const Plan& plan) {
+  bool pool = false;
+  for (const PoolInfo& p : plan.pools) {
+    pool |= p.space == kDefaultSpace && !p.start && p.name == "transient";
+  }
+  bool slabs = false, results = false;
+  for (const Resource& r : plan.regions->resources) {
+    slabs |= r.kind == ResourceKind::kSlab;
+    results |= r.kind == ResourceKind::kResults && r.lifetime == Lifetime::kTransient;
+  }
+  std::vector<std::string> parts;
+  if (pool) parts.push_back("the program's transient pool");
+  if (slabs) parts.push_back("the region slabs");
+  if (results) parts.push_back("the transient result reservations");
+  if (parts.empty()) return "no transient allocations";
+  std::string text = parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    text += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  }
+  return text;
+}
+
+// "24576 bytes", or "align(4*%n, 64) + 8192 = 24576 bytes at n=4096" for a
+// symbolic size (its dims at the evaluation point).
+std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) {
+  if (size.IsConstant()) return fmt::format("{} bytes", bytes);
+  const std::vector<std::string> names = DimNames(program);
+  const std::vector<std::int64_t> point = EvaluationPoint(program);
+  std::vector<std::string> at;
+  for (DimId d : size.Dims()) {
+    if (d < static_cast<DimId>(names.size())) at.push_back(fmt::format("{}={}", names[d], point[d]));
+  }
+  return fmt::format("{} = {} bytes at {}", size.ToString(names), bytes, fmt::join(at, ", "));
+}
+
+// Blocks of commands that run one after another: a wave (adjacent commands
+// with the same concurrent >= 0) counts once, a command that runs alone once.
+std::size_t Waves(const std::vector<Command>& commands) {
+  std::size_t waves = 0;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const bool joins = i > 0 && commands[i].concurrent >= 0 &&
+                       commands[i].concurrent == commands[i - 1].concurrent;
+    if (!joins) ++waves;
+  }
+  return waves;
+}
+
+// One line per region (slab, results, uploads, commands), then the warnings.
+std::string RegionLines(const Plan& plan, const Program& program) {
+  const RegionPlan& rp = *plan.regions;
+  std::string text;
+  for (std::size_t i = 0; i < rp.regions.size(); ++i) {
+    const RegionInfo& info = rp.regions[i];
+    Bytes results = 0, uploads = 0;
+    std::size_t result_allocations = 0, upload_allocations = 0;
+    for (const Resource& r : rp.resources) {
+      if (r.region != info.name) continue;
+      if (r.kind == ResourceKind::kResults) results += r.size_bytes, ++result_allocations;
+      if (r.kind == ResourceKind::kUpload) uploads += r.size_bytes, ++upload_allocations;
+    }
+    std::size_t commands = 0, waves = 0;
+    for (const HostStep& step : rp.steps) {
+      if (step.kind != HostStepKind::kExecute || step.region != static_cast<std::int32_t>(i)) continue;
+      commands += step.commands.size();
+      waves += Waves(step.commands);
+    }
+    const auto amount = [](Bytes bytes, std::size_t allocations) {
+      return allocations == 0 ? fmt::format("{} bytes", bytes)
+                              : fmt::format("{} bytes in {}", bytes, Count(allocations, "allocation"));
+    };
+    text += fmt::format(
+        "region @{}{}{}: slab {} (lower bound {}, {} over), results {}, uploads {}, {} in {}\n",
+        info.name, info.affinity.empty() ? "" : " on " + info.affinity,
+        info.once ? " (run once)" : "", SizeText(info.slab_size, info.slab_bytes, program),
+        info.slab_lower_bound, PercentOver(info.slab_bytes, info.slab_lower_bound),
+        amount(results, result_allocations), amount(uploads, upload_allocations),
+        Count(commands, "command"), Count(waves, "wave"));
+  }
+  for (const std::string& warning : rp.warnings) text += "warning: " + warning + "\n";
+  return text;
+}
+
 }  // namespace
 
 std::string PercentOver(Bytes peak, Bytes bound) {
@@ -32,16 +125,26 @@ std::string PercentOver(Bytes peak, Bytes bound) {
 std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
                               std::optional<Bytes> peak_without_alias) {
   std::string text = Header(input);
-  text += fmt::format("{:<10} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", "pool", "space",
-                      "buffers", "bytes", "peak", "lower bound", "over");
+  // The name column is as wide as the widest pool name (region allocations
+  // have long ones), at least 10.
+  std::size_t name_width = 10;
+  for (const PoolInfo& pool : plan.pools) name_width = std::max(name_width, pool.name.size());
+  text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", "pool", name_width,
+                      "space", "buffers", "bytes", "peak", "lower bound", "over");
   for (const PoolInfo& pool : plan.pools) {
-    text += fmt::format("{:<10} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
-                        SpaceName(pool.space), pool.buffers, pool.total_bytes, pool.size,
-                        pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
+    text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
+                        name_width, SpaceName(pool.space), pool.buffers, pool.total_bytes,
+                        pool.size, pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
   }
   text += fmt::format("transient peak {}, lower bound {} ({} over)\n",
                       ExactAndHuman(plan.peak), ExactAndHuman(plan.lower_bound),
                       PercentOver(plan.peak, plan.lower_bound));
+  if (plan.regions) {
+    text += fmt::format(
+        "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
+        TransientCoverage(plan));
+    if (input.program) text += RegionLines(plan, *input.program);
+  }
   if (peak_without_alias) {
     text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
                         ExactAndHuman(*peak_without_alias),

@@ -10,9 +10,16 @@
 
 namespace memplan {
 
-// Per-pool table (buffers, bytes, peak, lower bound, % over the bound), the
-// winning algorithm, verification status and, when given, the transient peak
-// without aliasing. Exact byte counts, with a human size alongside.
+// Per-pool table (buffers, bytes, peak, lower bound, % over the bound; the
+// name column as wide as the widest pool name), the winning algorithm,
+// verification status and, when given, the transient peak without aliasing.
+// For a plan with execution regions also what the transient figures cover,
+// one line per region and the plan's warnings, e.g.
+//   region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over),
+//   results 4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 waves
+// (one line), a symbolic slab as "slab align(4*%n, 64) + 64 = 320 bytes at
+// n=64", and "warning: ..." lines. Exact byte counts, with a human size
+// alongside.
 std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
                               std::optional<Bytes> peak_without_alias);
 

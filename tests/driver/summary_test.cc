@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "driver/pools.h"
+#include "tests/driver/region_test_util.h"
+
 namespace memplan {
 namespace {
 
@@ -80,6 +83,97 @@ TEST(FormatStatsTest, NoBuffers) {
             "total bytes: 0 bytes (0 B)\n"
             "lower bound (max live, transient): 0 bytes (0 B) (no transient buffers)\n"
             "max live (all buffers): 0 bytes (0 B) (no buffers)\n");
+}
+
+// A CSV plan: the pool table keeps its 10-character name column.
+TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
+  const LoadedInput input = Csv(4, {Make("a", 4, 0, 1), Make("b", 8, 1, 2), Make("c", 2, 3, 3)});
+  absl::StatusOr<Plan> plan = PlanPools(input.buffers, PoolPlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  plan->verified = true;
+  EXPECT_EQ(FormatPlanSummary(input, *plan, std::nullopt),
+            "in.csv: 3 buffers, 4 time steps\n"
+            "pool       space      buffers          bytes           peak    lower bound     over\n"
+            "transient  default          3             14             12             12    0.00%\n"
+            "transient peak 12 bytes (12 B), lower bound 12 bytes (12 B) (0.00% over)\n"
+            "default memory: 12 bytes (12 B) used\n"
+            "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n");
+}
+
+// The input of a planned region program, as `memplan plan` loads it.
+LoadedInput RegionInput(const testing_regions::Planned& p) {
+  LoadedInput input;
+  input.format = InputFormat::kTextIr;
+  input.program = p.program;
+  input.analysis = p.analysis;
+  input.buffers = p.analysis.buffers;
+  input.buffers.input = "t.mpir";
+  return input;
+}
+
+// examples/region.mpir: the name column is as wide as the longest pool name,
+// and the region's line sums its allocations and waves.
+TEST(FormatPlanSummaryTest, RegionPlan) {
+  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(
+      "program @region\n"
+      "entry func @main(%input: 4096 external, %ready: timepoint) {\n"
+      "  %out, %finished = execute(%input, %ready) : 4096 external, timepoint {callee = @stage}\n"
+      "  return %out, %finished\n"
+      "}\n"
+      "region @stage(%in: 4096, %await: timepoint) affinity(\"gpu0\") {\n"
+      "  %zeros = splat() : 8192 {wave = 0}\n"
+      "  %t0 = dispatch(%in) : 8192 {wave = 0}\n"
+      "  %t1 = dispatch(%t0, %zeros) : 8192 {wave = 1}\n"
+      "  %acc = update(%zeros, %t1[0 for 8192]) : 8192 tied(%t1) {wave = 2}\n"
+      "  %o = dispatch(%acc) : 4096 {wave = 3, scratch = 1024}\n"
+      "  return %o, %await\n"
+      "}\n");
+  ASSERT_TRUE(p.ok()) << p.status();
+  p->plan.verified = true;
+  EXPECT_EQ(FormatPlanSummary(RegionInput(*p), p->plan, std::nullopt),
+            "t.mpir: 6 buffers, 5 time steps, 6 ops\n"
+            "pool                   space      buffers          bytes           peak    lower bound     over\n"
+            "stage.slab             default          4          25600          24576          24576    0.00%\n"
+            "external               default          1           4096           4096           4096    0.00%\n"
+            "stage.results.external default          1           4096           4096           4096    0.00%\n"
+            "transient peak 24576 bytes (24.00 KiB), lower bound 24576 bytes (24.00 KiB) (0.00% over)\n"
+            "  (transient: the region slabs, packed over time; allocations never alive together "
+            "share bytes)\n"
+            "region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over), results "
+            "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 waves\n"
+            "default memory: 32768 bytes (32.00 KiB) used\n"
+            "algorithm: auto; alignment 1; plan verified\n");
+}
+
+// A symbolic slab is shown as its expression and its value at the
+// evaluation point; uploads and warnings (--max-allocation-size) are listed.
+TEST(FormatPlanSummaryTest, SymbolicSlabUploadsAndWarnings) {
+  RegionPlanOptions options;
+  options.max_allocation_size = 256;
+  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(
+      "program @t\n"
+      "dim %n <= 64\n"
+      "entry func @main(%x: (4*%n) external, %ready: timepoint) {\n"
+      "  %y, %done = execute(%x, %ready) : (4*%n) external, timepoint {callee = @r}\n"
+      "  return %y, %done\n"
+      "}\n"
+      "region @r(%in: (4*%n), %await: timepoint) affinity(\"gpu0\") {\n"
+      "  %k = constant() : 128\n"
+      "  %t = dispatch(%in, %k) : (4*%n + 64)\n"
+      "  %o = dispatch(%t) : (4*%n)\n"
+      "  return %o, %await\n"
+      "}\n",
+      options, {{"n", 16}});
+  ASSERT_TRUE(p.ok()) << p.status();
+  const std::string text = FormatPlanSummary(RegionInput(*p), p->plan, std::nullopt);
+  const std::size_t region = text.find("region @r");
+  ASSERT_NE(region, std::string::npos) << text;
+  EXPECT_EQ(text.substr(region, text.find("default memory") - region),
+            "region @r on gpu0: slab align(4*%n, 64) + 64 = 128 bytes at n=16 (lower bound 128, "
+            "0.00% over), results 64 bytes in 1 allocation, uploads 128 bytes in 1 allocation, "
+            "2 commands in 2 waves\n"
+            "warning: r.slab holds t alone: it needs 320 bytes, more than --max-allocation-size "
+            "256\n");
 }
 
 }  // namespace
