@@ -427,9 +427,18 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   if (dims_given && flags.dims != recorded->dims) {
     return conflict(dims_text(flags.dims), dims_text(recorded->dims));
   }
+  const auto regions_text = [](const std::optional<std::int64_t>& per) {
+    return !per ? std::string("no --regions")
+                : *per == 0 ? std::string("--regions")
+                            : fmt::format("--regions --regions-per {}", *per);
+  };
+  if (flags.regions_per && flags.regions_per != recorded->regions_per) {
+    return conflict(regions_text(flags.regions_per), regions_text(recorded->regions_per));
+  }
   LoadOptions options;
   options.alias = recorded->alias;
   options.dims = recorded->dims;
+  options.regions_per = recorded->regions_per;
   return options;
 }
 

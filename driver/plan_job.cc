@@ -213,7 +213,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (options.json_path) {
     // `memplan verify` loads the input again with the recorded options.
     PlanJsonExtras extras;
-    extras.input_options = PlanInputOptions{options.load.alias, options.load.dims};
+    extras.input_options =
+        PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per};
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant};

@@ -72,6 +72,8 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     Json options;
     options["alias"] = extras.input_options->alias;
     options["dims"] = std::move(dims);
+    options["regions"] = extras.input_options->regions_per ? Json(*extras.input_options->regions_per)
+                                                           : Json(nullptr);
     doc["input_options"] = std::move(options);
   }
   doc["algorithm"] = plan.algorithm;
@@ -289,6 +291,10 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
     const std::int64_t bound = AsInt(value, pointer);
     if (bound < 1) throw SchemaError{pointer, fmt::format("must be at least 1, found {}", bound)};
     options.dims[name] = bound;
+  }
+  // Plans written before --regions existed have no "regions".
+  if (r.Has("regions") && !r.Get("regions").is_null()) {
+    options.regions_per = r.IntIn("regions", 0, std::numeric_limits<std::int64_t>::max());
   }
   return options;
 }

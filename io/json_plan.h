@@ -51,6 +51,9 @@ inline constexpr std::string_view kPlanSchema = "memplan.plan/1";
 struct PlanInputOptions {
   bool alias = true;                          // views and in-place reuse
   std::map<std::string, std::int64_t> dims;   // symbolic dim bindings, each >= 1
+  // --regions: ops per region (0: one region); nullopt without --regions.
+  // Written as "regions" (null without --regions).
+  std::optional<std::int64_t> regions_per;
   bool operator==(const PlanInputOptions&) const = default;
 };
 
