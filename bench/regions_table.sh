@@ -34,12 +34,12 @@ for model in "$MODELS_DIR"/*/*.onnx; do
   "$MEMPLAN" plan "$model" --regions --pack in-order --json "$tmp/iree.json" --quiet
   "$MEMPLAN" plan "$model" --regions --json "$tmp/memplan.json" --quiet
   "$MEMPLAN" plan "$model" --json "$tmp/flat.json" --quiet
-  read -r ops iree iverified < <(jq -r \
-    '[.program.ops, (.regions.regions[0].slab_bytes), .verified] | @tsv' "$tmp/iree.json")
+  read -r iree iverified < <(jq -r \
+    '[(.regions.regions[0].slab_bytes), .verified] | @tsv' "$tmp/iree.json")
   read -r ours bound verified < <(jq -r \
     '[(.regions.regions[0].slab_bytes), (.regions.regions[0].slab_lower_bound_bytes), .verified] | @tsv' \
     "$tmp/memplan.json")
-  flat=$(jq -r '.peak_bytes' "$tmp/flat.json")
+  read -r ops flat < <(jq -r '[.program.ops, .peak_bytes] | @tsv' "$tmp/flat.json")
   if [[ $verified != true || $iverified != true ]] || (( ours > iree )); then bad=$((bad + 1)); fi
   ratio=$(awk -v a="$ours" -v b="$iree" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 1) }')
   echo "| $name | $ops | $(mib "$iree") | $(mib "$ours") | $(mib "$bound") | $ratio | $(pct "$ours" "$bound") | $(pct "$iree" "$bound") | $(mib "$flat") |" >>"$table"

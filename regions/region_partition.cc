@@ -79,12 +79,22 @@ class Partitioner {
       std::vector<ValueId> exported;
       for (std::size_t i = k * per; i < std::min(n, (k + 1) * per); ++i) {
         const Op& op = in_.ops[ops[i]];
+        // An op the importer folded to constants (e.g. ONNX ConstantOfShape
+        // of a constant shape) is an upload, as a compiler folds it.
+        const bool folded = !op.results.empty() &&
+                            std::all_of(op.results.begin(), op.results.end(), [&](ValueId r) {
+                              return in_.values[r].lifetime == Lifetime::kConstant &&
+                                     in_.values[r].alias == AliasKind::kNone;
+                            });
         std::vector<ValueId> new_operands;
-        for (ValueId v : op.operands) new_operands.push_back(use(v));
-        const OpId no = out_.AddOp(region, op.opcode, new_operands);
+        if (!folded) {
+          for (ValueId v : op.operands) new_operands.push_back(use(v));
+        }
+        const OpId no = out_.AddOp(region, folded ? "constant" : op.opcode, new_operands);
         Op& copy = out_.op(no);
-        copy.kind = op.kind;
-        copy.operand_ranges = op.operand_ranges;
+        if (folded) copy.attributes.push_back({"folded", AttrValue{AttrValue::Kind::kString, 0, 0, op.opcode, {}}});
+        if (!folded) copy.kind = op.kind;
+        if (!folded) copy.operand_ranges = op.operand_ranges;
         copy.cost = op.cost;
         copy.scratch_bytes = op.scratch_bytes;
         copy.attributes = op.attributes;

@@ -7,7 +7,9 @@
 // region @region<k> on `affinity`, run by one execute in the entry:
 //  * weights (entry parameters of the constant lifetime) become `constant`
 //    ops inside the first region that reads them — constant uploads — and
-//    later regions receive them as operands;
+//    later regions receive them as operands; so do ops whose results are all
+//    constants (an importer's folded constants, e.g. ONNX ConstantOfShape of
+//    a constant shape), keeping the op's name in a `folded` attribute;
 //  * a region's parameters are the values it reads that other chunks
 //    define (or entry parameters); its results are the values it defines
 //    that later chunks read or the entry returns (the entry returns the
