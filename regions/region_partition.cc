@@ -114,7 +114,10 @@ class Partitioner {
       std::vector<ValueId> region_results;
       for (ValueId v : exported) {
         region_results.push_back(local.at(v));
-        out_.value(local.at(v)).lifetime.reset();
+        // The caller's outputs are external through the entry's results.
+        if (out_.value(local.at(v)).lifetime != Lifetime::kConstant) {
+          out_.value(local.at(v)).lifetime.reset();
+        }
       }
       const std::string name = out_.computation(region).name;
       const ValueId await = out_.AddParam(region, Fresh(name + ".await", taken_), 0);
