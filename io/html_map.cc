@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <string_view>
 #include <vector>
 
@@ -233,18 +234,30 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
   }
   out += "</table>\n";
 
-  out +=
-      "<table class=\"pools\"><thead><tr><th>pool</th><th>space</th><th>offset</th>"
+  // With regions, pools may exist over a time range only (and then share
+  // bytes with pools never alive at the same time): a column says when.
+  const bool timed = plan.regions.has_value();
+  out += fmt::format(
+      "<table class=\"pools\"><thead><tr><th>pool</th><th>space</th>{}<th>offset</th>"
       "<th>size</th><th>buffers</th><th>bytes</th><th>lower bound</th><th>over</th></tr>"
-      "</thead><tbody>\n";
+      "</thead><tbody>\n",
+      timed ? "<th>time</th>" : "");
   for (const PoolInfo& pool : plan.pools) {
-    out += fmt::format("<tr><td>{}</td><td>{}</td>{}{}<td class=\"n\">{}</td>{}{}<td class=\"n\">{}</td></tr>\n",
-                       XmlEscape(pool.name), XmlEscape(SpaceName(plan, pool.space)),
+    std::string time;
+    if (timed) {
+      time = pool.start && pool.end ? fmt::format("<td>[{}, {}]</td>", *pool.start, *pool.end)
+                                    : std::string("<td>whole run</td>");
+    }
+    out += fmt::format("<tr><td>{}</td><td>{}</td>{}{}{}<td class=\"n\">{}</td>{}{}"
+                       "<td class=\"n\">{}</td></tr>\n",
+                       XmlEscape(pool.name), XmlEscape(SpaceName(plan, pool.space)), time,
                        BytesCell(pool.offset), BytesCell(pool.size), pool.buffers,
                        BytesCell(pool.total_bytes), BytesCell(pool.lower_bound),
                        memmap::FormatPercentOver(pool.size, pool.lower_bound));
   }
-  if (plan.pools.empty()) out += "<tr><td colspan=\"8\">no pools reported</td></tr>\n";
+  if (plan.pools.empty()) {
+    out += fmt::format("<tr><td colspan=\"{}\">no pools reported</td></tr>\n", timed ? 9 : 8);
+  }
   out += "</tbody></table>\n";
 
   if (plan.msa) {
@@ -381,13 +394,15 @@ std::string BuildData(const memmap::MapLayout& layout, const BufferSet& buffers,
                      C(layout.panels.front().plot.y),
                      C(layout.panels.back().plot.y + layout.panels.back().plot.h));
   // Pools (names indexed by buffers) and spaces.
+  // Pools are listed by first use; a region allocation's name says what it is.
   std::vector<std::string> pools;
+  std::map<std::string, int> pool_index;
   std::vector<int> pool_of(buffers.buffers.size(), 0);
   for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
     const std::string pool = memmap::PoolOf(buffers, plan, static_cast<BufferId>(i));
-    auto it = std::find(pools.begin(), pools.end(), pool);
-    if (it == pools.end()) it = pools.insert(pools.end(), pool);
-    pool_of[i] = static_cast<int>(it - pools.begin());
+    auto [it, added] = pool_index.emplace(pool, static_cast<int>(pools.size()));
+    if (added) pools.push_back(memmap::PoolLabel(plan, pool));
+    pool_of[i] = it->second;
   }
   out += "\"pools\":[";
   for (std::size_t i = 0; i < pools.size(); ++i) {

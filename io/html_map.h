@@ -4,8 +4,10 @@
 // under it the transient pool's live bytes over time (the curve whose maximum
 // is the max-live lower bound) on the same time axis, with the lower bound
 // marked. Hovering a segment shows its buffer's name, values, size, live
-// range, pool, space and offset (and highlights it); hovering a copy shows
-// the copy; hovering anywhere moves a time cursor across map and curve.
+// range, pool (for a region allocation also its kind, region and device),
+// space and offset (and highlights it); hovering a copy shows the copy;
+// hovering anywhere moves a time cursor across map and curve. With execution
+// regions the pool table has a time column.
 //
 // The page is one self-contained file: inline CSS and JavaScript, no fonts,
 // images or scripts fetched, no URLs. Buffer data for hovering is embedded as

@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <tuple>
@@ -32,6 +33,7 @@ constexpr double kPanelGap = 26;
 constexpr double kBottomMargin = 16;
 constexpr double kLabelCharWidth = 6.2;    // estimate for 11px sans-serif
 constexpr double kLabelHeight = 12;
+constexpr double kSmallCharWidth = 6;      // estimate for 10px sans-serif labels
 
 struct Palette {
   std::string_view hex;
@@ -47,6 +49,9 @@ constexpr std::array<Palette, kColorCount> kPalette = {{
     {"#bab0ac", "other pool"},
     {"#f28e2b", "prefetch"},
     {"#e15759", "eviction"},
+    {"#499894", "slab"},
+    {"#d37295", "results"},
+    {"#b6992d", "upload"},
 }};
 
 TimeStep SaturatingNext(TimeStep t) {
@@ -118,6 +123,54 @@ std::vector<Mark> SplitByBudget(std::vector<Mark> marks, const MapOptions& optio
     }
   }
   return kept;
+}
+
+// The outlines at least min_rect_px wide and high, at most max_rects of them
+// (the largest; stable on ties), in their original order.
+std::vector<OutlineMark> KeepLargestOutlines(std::vector<OutlineMark> outlines,
+                                             const MapOptions& options) {
+  std::erase_if(outlines, [&](const OutlineMark& o) {
+    return o.box.w < options.min_rect_px || o.box.h < options.min_rect_px;
+  });
+  if (outlines.size() <= options.max_rects) return outlines;
+  std::stable_sort(outlines.begin(), outlines.end(),
+                   [](const OutlineMark& a, const OutlineMark& b) {
+                     return a.box.w * a.box.h > b.box.w * b.box.h;
+                   });
+  outlines.resize(options.max_rects);
+  std::stable_sort(outlines.begin(), outlines.end(),
+                   [](const OutlineMark& a, const OutlineMark& b) { return a.pool < b.pool; });
+  return outlines;
+}
+
+// Names a region allocation inside its box: at the top left, else at the
+// bottom left when a line label is in the way there; unlabelled when the name
+// does not fit or both places meet a line label (text widths are estimates).
+void PlaceOutlineLabel(const std::string& name, const std::vector<LineMark>& lines,
+                       OutlineMark& outline) {
+  const Box& box = outline.box;
+  const double width = static_cast<double>(name.size()) * kSmallCharWidth;
+  outline.labeled = false;
+  if (box.h < 14 || box.w < width + 8) return;
+  const auto clear = [&](double baseline) {
+    for (const LineMark& line : lines) {
+      const double line_width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      const bool vertical =
+          baseline - 10 < line.label_y + 2 && line.label_y - kLabelHeight < baseline + 2;
+      const bool horizontal =
+          box.x + 4 < line.label_x && line.label_x - line_width < box.x + 4 + width;
+      if (vertical && horizontal) return false;
+    }
+    return true;
+  };
+  outline.label_x = box.x + 4;
+  for (double baseline : {box.y + 11, box.y + box.h - 4}) {
+    if (clear(baseline)) {
+      outline.label_y = baseline;
+      outline.labeled = true;
+      return;
+    }
+  }
 }
 
 // Clips the pixel rectangle [x0, x1) x [y0, y1) to `area`; false when empty.
@@ -198,10 +251,17 @@ std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes spac
                                  const SpaceInfo* info) {
   std::vector<Line> lines;
   if (space == kDefaultSpace) {
-    Bytes base = 0;
+    // The plan's figures span its transient pools (ir/plan.h): the program
+    // pool "transient" and the region allocations of transient lifetime.
+    std::optional<Bytes> lowest;
     for (const PoolInfo& pool : plan.pools) {
-      if (pool.name == "transient" && pool.space == kDefaultSpace) base = pool.offset;
+      const bool transient =
+          pool.start ? pool.lifetime == Lifetime::kTransient : pool.name == "transient";
+      if (transient && pool.space == kDefaultSpace) {
+        lowest = std::min(lowest.value_or(pool.offset), pool.offset);
+      }
     }
+    const Bytes base = lowest.value_or(0);
     if (plan.peak > 0) {
       std::string label = fmt::format("transient peak {}", FormatBytes(plan.peak));
       if (plan.lower_bound > 0) {
@@ -288,6 +348,35 @@ int PoolColor(std::string_view pool) {
   return kColorOtherPool;
 }
 
+const Resource* FindResource(const Plan& plan, std::string_view pool) {
+  if (!plan.regions) return nullptr;
+  for (const Resource& r : plan.regions->resources) {
+    if (r.name == pool) return &r;
+  }
+  return nullptr;
+}
+
+int PoolColor(const Plan& plan, std::string_view pool) {
+  if (const Resource* r = FindResource(plan, pool)) {
+    switch (r->kind) {
+      case ResourceKind::kSlab: return kColorSlab;
+      case ResourceKind::kResults: return kColorResults;
+      case ResourceKind::kUpload: return kColorUpload;
+      case ResourceKind::kPool: break;
+    }
+  }
+  return PoolColor(pool);
+}
+
+std::string PoolLabel(const Plan& plan, std::string_view pool) {
+  const Resource* r = FindResource(plan, pool);
+  if (r == nullptr || r->kind == ResourceKind::kPool) return std::string(pool);
+  std::string what =
+      fmt::format("{} ({} of region @{}", pool, ResourceKindName(r->kind), r->region);
+  if (!r->affinity.empty()) what += " on " + r->affinity;
+  return what + ")";
+}
+
 std::string_view ColorHex(int color) {
   return color >= 0 && color < kColorCount ? kPalette[color].hex : kPalette[kColorOtherPool].hex;
 }
@@ -346,11 +435,18 @@ double TimeX(const MapLayout& layout, double t) {
 }
 
 std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan& plan) {
+  // Region allocations of transient lifetime count like the transient pool.
+  std::set<std::string, std::less<>> transient_pools = {"transient"};
+  for (const PoolInfo& pool : plan.pools) {
+    if (pool.start && pool.lifetime == Lifetime::kTransient && pool.space == kDefaultSpace) {
+      transient_pools.insert(pool.name);
+    }
+  }
   std::vector<std::pair<TimeStep, Bytes>> events;
   for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
     const Buffer& buffer = buffers.buffers[i];
     if (buffer.size <= 0) continue;
-    if (PoolOf(buffers, plan, static_cast<BufferId>(i)) != "transient") continue;
+    if (!transient_pools.contains(PoolOf(buffers, plan, static_cast<BufferId>(i)))) continue;
     TimeStep start = buffer.start;
     TimeStep end = buffer.end;
     if (i < plan.placements.size() && !plan.placements[i].allocations.empty()) {
@@ -394,13 +490,18 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   layout.legend_y = kLegendY;
 
   // Segments and spaces.
+  layout.regions = plan.regions.has_value();
   std::set<MemorySpace> spaces = {kDefaultSpace};
   std::vector<Segment> segments;
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
+  std::map<std::string, int> pool_colors;  // a color per pool name, looked up once
   for (std::size_t i = 0; i < placed; ++i) {
     const Buffer& buffer = buffers.buffers[i];
-    const int color = PoolColor(PoolOf(buffers, plan, static_cast<BufferId>(i)));
+    const std::string pool = PoolOf(buffers, plan, static_cast<BufferId>(i));
+    auto [known, added] = pool_colors.emplace(pool, 0);
+    if (added) known->second = PoolColor(plan, pool);
+    const int color = known->second;
     const std::vector<Allocation>& allocations = plan.placements[i].allocations;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
       const Allocation& a = allocations[j];
@@ -471,20 +572,40 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     }
     PlaceLineLabels(plot, panel.lines);
 
-    // Pool bands.
-    for (const PoolInfo& pool : plan.pools) {
+    // Pool bands: across the plot, or over the pool's time range (outlined).
+    std::vector<OutlineMark> outlines;
+    for (std::size_t p = 0; p < plan.pools.size(); ++p) {
+      const PoolInfo& pool = plan.pools[p];
       if (pool.space != space || pool.size <= 0) continue;
+      const double y0 = address_y(static_cast<double>(pool.offset + pool.size));
+      const double y1 = address_y(static_cast<double>(pool.offset));
+      if (pool.start && pool.end) {
+        OutlineMark outline{static_cast<int>(p), PoolColor(plan, pool.name), {}, false, 0, 0};
+        if (*pool.end < *pool.start ||
+            !ClipBox(TimeX(layout, static_cast<double>(*pool.start)),
+                     TimeX(layout, static_cast<double>(SaturatingNext(*pool.end))), y0, y1, plot,
+                     outline.box)) {
+          continue;
+        }
+        colors.insert(outline.color);
+        outlines.push_back(outline);
+        continue;
+      }
       BandMark band;
       band.pool = pool.name;
       band.color = PoolColor(pool.name);
-      const double y0 = address_y(static_cast<double>(pool.offset + pool.size));
-      const double y1 = address_y(static_cast<double>(pool.offset));
       if (!ClipBox(plot.x, plot.x + plot.w, y0, y1, plot, band.box)) continue;
       colors.insert(band.color);
       panel.bands.push_back(std::move(band));
     }
+    panel.outlines = KeepLargestOutlines(std::move(outlines), options);
+    layout.legend_outline |= !panel.outlines.empty();
+    for (OutlineMark& outline : panel.outlines) {
+      PlaceOutlineLabel(plan.pools[static_cast<std::size_t>(outline.pool)].name, panel.lines,
+                        outline);
+    }
     for (BandMark& band : panel.bands) {
-      band.labeled = panel.bands.size() >= 2 && band.box.h >= 14;
+      band.labeled = panel.bands.size() + panel.outlines.size() >= 2 && band.box.h >= 14;
     }
 
     // Segments.

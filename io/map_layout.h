@@ -11,8 +11,11 @@
 // default panel carries the transient pool's peak (solid line) and lower
 // bound (dashed); other panels their peak and, when it is in range, their
 // capacity (dotted). Pools of a space appear as faint bands at their pool
-// offset. Async copies are drawn in the panel of the non-default space they
-// touch: as a translucent bar over the chunk they fill (prefetch) or drain
+// offset; a pool with a time range (an allocation of an execution region)
+// only over that range, outlined and labelled with its name, and its
+// buffers are colored by the allocation's kind (slab, results, upload).
+// Async copies are drawn in the panel of the non-default space they touch:
+// as a translucent bar over the chunk they fill (prefetch) or drain
 // (eviction) from copy-start to copy-done, and again in a lane under the
 // panel, one row per overlapping copy, so concurrency is visible.
 //
@@ -60,15 +63,32 @@ enum ColorId : int {
   kColorOtherPool,
   kColorPrefetch,
   kColorEviction,
+  // Buffers in the allocations of execution regions, by allocation kind.
+  kColorSlab,
+  kColorResults,
+  kColorUpload,
   kColorCount,
 };
+// The colors of maps without execution regions (whose style lists no others).
+inline constexpr int kColorCountWithoutRegions = kColorSlab;
 
 // Color of a pool by name: the five lifetime names have their own colors,
 // anything else is kColorOtherPool.
 int PoolColor(std::string_view pool);
+// Color of a pool of `plan`: a region allocation (a resource of
+// plan.regions) by its kind, kColorSlab, kColorResults or kColorUpload;
+// anything else PoolColor(pool).
+int PoolColor(const Plan& plan, std::string_view pool);
+// The region resource named `pool` (a program pool has one of kind "pool"
+// too), or null.
+const Resource* FindResource(const Plan& plan, std::string_view pool);
+// A pool's name as tooltips show it: for a region allocation with what it is,
+// "stage.slab (slab of region @stage on gpu0)"; else the name.
+std::string PoolLabel(const Plan& plan, std::string_view pool);
 // "#rrggbb" for a color id.
 std::string_view ColorHex(int color);
-// Legend text for a color id ("transient", ..., "other pool", "prefetch", "eviction").
+// Legend text for a color id ("transient", ..., "other pool", "prefetch",
+// "eviction", "slab", "results", "upload").
 std::string_view ColorLabel(int color);
 
 // Display name of a memory space: its SpaceInfo name, else "default",
@@ -138,6 +158,18 @@ struct BandMark {
   bool labeled = false;  // room for the pool name inside the band
 };
 
+// A region allocation (a pool with a time range, ir/plan.h): its address
+// range over its time range, drawn as an outlined box behind and around its
+// buffers, with its name inside at the top left when it fits.
+struct OutlineMark {
+  int pool = 0;          // index into Plan::pools
+  int color = 0;
+  Box box;
+  bool labeled = false;
+  double label_x = 0;    // baseline start of the name
+  double label_y = 0;
+};
+
 struct Panel {
   MemorySpace space = kDefaultSpace;
   std::string title;                    // e.g. "default memory (space 0) · peak 1.5 MiB"
@@ -145,7 +177,8 @@ struct Panel {
   AddressAxis axis;
   std::vector<Tick> address_ticks;
   double time_label_y = 0;              // baseline of the time tick labels
-  std::vector<BandMark> bands;
+  std::vector<BandMark> bands;          // pools that exist for the whole run
+  std::vector<OutlineMark> outlines;    // pools with a time range
   std::vector<PixelRect> coverage;      // merged segments, relative to plot.x/plot.y
   std::vector<SegmentMark> segments;    // drawn one by one, in (buffer, allocation) order
   std::vector<PixelRect> copy_coverage; // merged copy bars, relative to plot.x/plot.y
@@ -178,6 +211,8 @@ struct MapLayout {
   bool legend_peak = false;             // which line styles appear
   bool legend_lower_bound = false;
   bool legend_capacity = false;
+  bool legend_outline = false;          // region allocations are drawn
+  bool regions = false;                 // the plan has execution regions
   std::vector<Panel> panels;            // by ascending space id
 };
 
@@ -191,11 +226,12 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
 double TimeX(const MapLayout& layout, double t);
 
 // Live bytes of the default-memory transient pool over time: `bytes` is the
-// sum of the sizes of transient buffers live during [start, next step's
-// start); the last step lasts to the end. A buffer counts over the hull of
-// its default-memory segments (the range its chunk there is reserved; not at
-// all when it lives only in other spaces), or over its live range when it
-// has no placement. The maximum is the plan's max-live lower bound.
+// sum of the sizes of transient buffers (those of the pool "transient" and of
+// the region allocations of transient lifetime, the pools with a time range)
+// live during [start, next step's start); the last step lasts to the end. A
+// buffer counts over the hull of its default-memory segments (the range its
+// chunk there is reserved; not at all when it lives only in other spaces), or
+// over its live range when it has no placement. The maximum is the plan's max-live lower bound.
 // Example: buffers [0,1] 4 B and [1,2] 8 B -> {0: 4}, {1: 12}, {2: 8}, {3: 0}.
 struct LiveStep {
   TimeStep start = 0;

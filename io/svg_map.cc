@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "io/map_format.h"
+#include "ir/dims.h"
 
 namespace memplan {
 namespace memmap {
@@ -16,10 +17,12 @@ constexpr std::size_t kMaxTooltipValues = 8;
 // Segments at least this many pixels in both directions get a white outline
 // that separates neighbours.
 constexpr double kMinOutlinedPx = 4;
+// Average glyph width of 11px sans-serif, for the box behind a line label.
+constexpr double kLabelBoxCharWidth = 5.8;
 
 std::string C(double value) { return FormatCoord(value); }
 
-void AppendStyle(std::string& out) {
+void AppendStyle(std::string& out, const MapLayout& layout) {
   out +=
       "<style>"
       "text{font-family:sans-serif;font-size:11px;fill:#333}"
@@ -42,7 +45,16 @@ void AppendStyle(std::string& out) {
       ".line-label{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
       "#map-hl{fill:none;stroke:#000;stroke-width:2}"
       "#map-cursor{stroke:#000;stroke-width:1;stroke-opacity:0.5}";
-  for (int color = 0; color < kColorCount; ++color) {
+  // Maps without regions keep their original style, byte for byte.
+  if (layout.regions) {
+    out +=
+        ".alloc{fill:none;stroke:#333;stroke-width:1}"
+        ".label-bg{fill:#fff;fill-opacity:0.85}"
+        ".alloc-label{font-size:10px;font-weight:bold;fill:#222;paint-order:stroke;stroke:#fff;"
+        "stroke-width:3px;stroke-linejoin:round}";
+  }
+  const int colors = layout.regions ? kColorCount : kColorCountWithoutRegions;
+  for (int color = 0; color < colors; ++color) {
     out += fmt::format(".k{}{{fill:{}}}", color, ColorHex(color));
   }
   out += "</style>\n";
@@ -86,8 +98,27 @@ std::string DescribeSegment(const BufferSet& buffers, const Plan& plan, const Ma
   text += fmt::format("\nlive [{}, {}]", buffer.start, buffer.end);
   if (allocations.size() > 1) text += fmt::format(", here [{}, {}]", a.start, a.end);
   text += fmt::format("\npool {}, space {}, offset {} ({})",
-                      PoolOf(buffers, plan, mark.buffer), SpaceLabel(plan, a.space), a.offset,
-                      FormatBytes(a.offset));
+                      PoolLabel(plan, PoolOf(buffers, plan, mark.buffer)),
+                      SpaceLabel(plan, a.space), a.offset, FormatBytes(a.offset));
+  return text;
+}
+
+// Tooltip text of a region allocation (plain text; escaped by the caller).
+std::string DescribeOutline(const Plan& plan, const MapOptions& options, const OutlineMark& mark) {
+  const PoolInfo& pool = plan.pools[static_cast<std::size_t>(mark.pool)];
+  std::string text = PoolLabel(plan, pool.name);
+  text += fmt::format("\nsize {} ({} B)", FormatBytes(pool.size), pool.size);
+  if (const Resource* r = FindResource(plan, pool.name); r != nullptr && !r->size.IsConstant()) {
+    const std::vector<std::string> names =
+        options.program != nullptr ? DimNames(*options.program) : std::vector<std::string>{};
+    text += " = " + r->size.ToString(names);
+  }
+  text += fmt::format("\nexists [{}, {}]", pool.start.value_or(0), pool.end.value_or(0));
+  text += fmt::format("\n{} buffer{}, {} in all, lower bound {}", pool.buffers,
+                      pool.buffers == 1 ? "" : "s", FormatBytes(pool.total_bytes),
+                      FormatBytes(pool.lower_bound));
+  text += fmt::format("\nspace {}, offset {} ({})", SpaceLabel(plan, pool.space), pool.offset,
+                      FormatBytes(pool.offset));
   return text;
 }
 
@@ -138,9 +169,17 @@ void AppendLegend(std::string& out, const MapLayout& layout) {
     out += fmt::format(
         "<rect class=\"k{}{}\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/>"
         "<text x=\"{}\" y=\"{}\">{}</text>",
-        color, color >= kColorPrefetch ? " copy" : "", C(x), C(y - 10), C(x + 20), C(y),
-        ColorLabel(color));
+        color, color == kColorPrefetch || color == kColorEviction ? " copy" : "", C(x), C(y - 10),
+        C(x + 20), C(y), ColorLabel(color));
     advance(ColorLabel(color));
+  }
+  if (layout.legend_outline) {
+    constexpr std::string_view kLabel = "region allocation";
+    out += fmt::format(
+        "<rect class=\"alloc\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>",
+        C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
+    advance(kLabel);
   }
   const auto line_entry = [&](bool present, std::string_view cls, std::string_view label) {
     if (!present) return;
@@ -189,6 +228,10 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += fmt::format("<rect class=\"band k{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
                        band.color, C(band.box.x), C(band.box.y), C(band.box.w), C(band.box.h));
   }
+  for (const OutlineMark& mark : panel.outlines) {
+    out += fmt::format("<rect class=\"band k{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n",
+                       mark.color, C(mark.box.x), C(mark.box.y), C(mark.box.w), C(mark.box.h));
+  }
 
   AppendCoverage(out, panel.coverage, plot.x, plot.y, "");
   out += "<g class=\"seg\">\n";
@@ -211,6 +254,19 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += "\n";
   }
 
+  // Region allocations: outlines over their buffers (a tooltip on the
+  // outline; the page script describes the buffers inside), names on top.
+  for (const OutlineMark& mark : panel.outlines) {
+    AppendRect(out, fmt::format("class=\"alloc\" data-p=\"{}\"", mark.pool), mark.box,
+               DescribeOutline(plan, options, mark));
+    out += "\n";
+  }
+  for (const OutlineMark& mark : panel.outlines) {
+    if (!mark.labeled) continue;
+    out += fmt::format("<text class=\"alloc-label\" x=\"{}\" y=\"{}\">{}</text>\n",
+                       C(mark.label_x), C(mark.label_y),
+                       XmlEscape(plan.pools[static_cast<std::size_t>(mark.pool)].name));
+  }
   // Pool names go on top of the marks, at the bottom left of their band.
   for (const BandMark& band : panel.bands) {
     if (!band.labeled) continue;
@@ -223,6 +279,13 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
                        LineClass(line.style), C(plot.x), C(line.y), C(right), C(line.y));
   }
   for (const LineMark& line : panel.lines) {
+    // Region maps have outlines that would show through the gaps between
+    // words; a pale box behind the label keeps it readable.
+    if (layout.regions) {
+      const double width = static_cast<double>(line.label.size()) * kLabelBoxCharWidth + 6;
+      out += fmt::format("<rect class=\"label-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"14\"/>",
+                         C(line.label_x - width + 3), C(line.label_y - 11), C(width));
+    }
     out += fmt::format(
         "<text class=\"line-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
         C(line.label_x), C(line.label_y), XmlEscape(line.label));
@@ -263,7 +326,7 @@ std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, 
       standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", C(layout.width),
       C(layout.height - crop), C(crop), C(layout.width), C(layout.height - crop),
       XmlEscape(layout.title));
-  AppendStyle(out);
+  AppendStyle(out, layout);
   out += fmt::format("<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n", C(crop),
                      C(layout.width), C(layout.height - crop));
   if (standalone) {

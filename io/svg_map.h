@@ -7,7 +7,9 @@
 // sans-serif font, no scripts, no external references. It is deterministic
 // (fixed two-decimal coordinates, no locale) and every name is escaped.
 // Each segment drawn one by one is a <rect data-b="BUFFER_ID"> with a <title>
-// tooltip (buffer name, values, size, live range, pool, space, offset).
+// tooltip (buffer name, values, size, live range, pool, space, offset); each
+// region allocation a <rect class="alloc" data-p="POOL_INDEX"> outline with a
+// <title> (allocation, region, size, time range, buffers, offset).
 #pragma once
 
 #include <string>

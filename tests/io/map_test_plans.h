@@ -111,4 +111,42 @@ inline PlannedBuffers LargePlan(int n) {
   return p;
 }
 
+// Execution regions (same geometry as SmallPlan): region @r on gpu0 has a
+// slab [0, 1] and a results reservation [0, 3] above it; region @q on gpu1
+// has a slab [2, 3] that reuses r.slab's bytes.
+//   r.slab    1 MiB at 0,     [0,1] -> x 88,  y 274, w 542,  h 160: a [0,1]
+//   q.slab    512 KiB at 0,   [2,3] -> x 630, y 354, w 542,  h 80:  c [2,3]
+//   r.results 1 MiB at 1 MiB, [0,3] -> x 88,  y 114, w 1084, h 160: b [1,3]
+inline PlannedBuffers RegionPlan() {
+  PlannedBuffers p = SmallPlan();
+  p.plan.input = "regions.mpir";
+  p.plan.pools = {
+      {"r.slab", Lifetime::kTransient, kDefaultSpace, 0, kMiB, kMiB, 1, kMiB, 0, 1},
+      {"q.slab", Lifetime::kTransient, kDefaultSpace, 0, 512 * kKiB, 512 * kKiB, 1, 512 * kKiB,
+       2, 3},
+      {"r.results", Lifetime::kTransient, kDefaultSpace, kMiB, kMiB, kMiB, 1, kMiB, 0, 3}};
+  p.plan.placements[0].pool = "r.slab";
+  p.plan.placements[1].pool = "r.results";
+  p.plan.placements[2].pool = "q.slab";
+  ::memplan::RegionPlan regions;
+  const auto resource = [](std::string name, ResourceKind kind, std::string region,
+                           std::string affinity, Bytes size, TimeStep start, TimeStep end) {
+    Resource r;
+    r.name = std::move(name);
+    r.kind = kind;
+    r.region = std::move(region);
+    r.affinity = std::move(affinity);
+    r.size = SizeExpr::Constant(size);
+    r.size_bytes = size;
+    r.start = start;
+    r.end = end;
+    return r;
+  };
+  regions.resources = {resource("r.results", ResourceKind::kResults, "r", "gpu0", kMiB, 0, 3),
+                       resource("r.slab", ResourceKind::kSlab, "r", "gpu0", kMiB, 0, 1),
+                       resource("q.slab", ResourceKind::kSlab, "q", "gpu1", 512 * kKiB, 2, 3)};
+  p.plan.regions = std::move(regions);
+  return p;
+}
+
 }  // namespace memplan::maptest
