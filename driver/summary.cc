@@ -63,7 +63,9 @@ std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) 
   const std::vector<std::int64_t> point = EvaluationPoint(program);
   std::vector<std::string> at;
   for (DimId d : size.Dims()) {
-    if (d < static_cast<DimId>(names.size())) at.push_back(fmt::format("{}={}", names[d], point[d]));
+    if (d < static_cast<DimId>(names.size())) {
+      at.push_back(fmt::format("{}={}", names[d], point[d]));
+    }
   }
   return fmt::format("{} = {} bytes at {}", size.ToString(names), bytes, fmt::join(at, ", "));
 }
@@ -95,13 +97,15 @@ std::string RegionLines(const Plan& plan, const Program& program) {
     }
     std::size_t commands = 0, waves = 0;
     for (const HostStep& step : rp.steps) {
-      if (step.kind != HostStepKind::kExecute || step.region != static_cast<std::int32_t>(i)) continue;
+      const bool runs = step.kind == HostStepKind::kExecute &&
+                        step.region == static_cast<std::int32_t>(i);
+      if (!runs) continue;
       commands += step.commands.size();
       waves += Waves(step.commands);
     }
     const auto amount = [](Bytes bytes, std::size_t allocations) {
-      return allocations == 0 ? fmt::format("{} bytes", bytes)
-                              : fmt::format("{} bytes in {}", bytes, Count(allocations, "allocation"));
+      if (allocations == 0) return fmt::format("{} bytes", bytes);
+      return fmt::format("{} bytes in {}", bytes, Count(allocations, "allocation"));
     };
     text += fmt::format(
         "region @{}{}{}: slab {} (lower bound {}, {} over), results {}, uploads {}, {} in {}\n",

@@ -140,8 +140,8 @@ Access ParseAccess(const std::string& name, const std::string& pointer) {
   for (Access a : {Access::kRead, Access::kWrite, Access::kReadWrite}) {
     if (name == AccessName(a)) return a;
   }
-  throw SchemaError{pointer,
-                    fmt::format("expected \"read\", \"write\" or \"read-write\", found \"{}\"", name)};
+  throw SchemaError{
+      pointer, fmt::format("expected \"read\", \"write\" or \"read-write\", found \"{}\"", name)};
 }
 
 // Fixed path for ParseSizeExpr, stripped from its messages again.
@@ -176,7 +176,9 @@ class RegionReader {
     }
     const Json& warnings = r.Array("warnings");
     for (std::size_t i = 0; i < warnings.size(); ++i) {
-      if (!warnings[i].is_string()) WrongType(warnings[i], Pointer(r.Path("warnings"), i), "a string");
+      if (!warnings[i].is_string()) {
+        WrongType(warnings[i], Pointer(r.Path("warnings"), i), "a string");
+      }
       plan_.warnings.push_back(warnings[i].get<std::string>());
     }
     return std::move(plan_);
@@ -196,7 +198,8 @@ class RegionReader {
   void ReadResource(const ObjectReader& r) {
     Resource res;
     res.name = r.String("name");
-    if (!resource_ids_.emplace(res.name, static_cast<std::int32_t>(plan_.resources.size())).second) {
+    const auto id = static_cast<std::int32_t>(plan_.resources.size());
+    if (!resource_ids_.emplace(res.name, id).second) {
       throw SchemaError{r.Path("name"), fmt::format("duplicate resource name '{}'", res.name)};
     }
     res.kind = ParseEnum<ResourceKind>(r.String("kind"), 4, ResourceKindName, r.Path("kind"));
@@ -222,10 +225,10 @@ class RegionReader {
         r.IntIn("buffer", 0, static_cast<std::int64_t>(buffers_.buffers.size()) - 1));
     const std::string& want = buffers_.buffers[s.buffer].name;
     if (const std::string name = r.String("name"); name != want) {
-      throw SchemaError{r.Path("name"),
-                        fmt::format("'{}' differs from the input's buffer {} ('{}')", name,
-                                    s.buffer, want),
-                        true};
+      throw SchemaError{
+          r.Path("name"),
+          fmt::format("'{}' differs from the input's buffer {} ('{}')", name, s.buffer, want),
+          true};
     }
     s.offset = Expr(r, "offset");
     s.offset_bytes = r.Amount("offset_bytes");
@@ -287,13 +290,15 @@ class RegionReader {
     if (std::optional<std::string> name = r.StringOrNull("region")) {
       auto it = region_ids_.find(*name);
       if (it == region_ids_.end()) {
-        throw SchemaError{r.Path("region"), fmt::format("no region @{} in /regions/regions", *name)};
+        throw SchemaError{r.Path("region"),
+                          fmt::format("no region @{} in /regions/regions", *name)};
       }
       step.region = it->second;
     }
     const Json& commands = r.Array("commands");
     for (std::size_t i = 0; i < commands.size(); ++i) {
-      step.commands.push_back(ReadCommand(ObjectReader(commands[i], Pointer(r.Path("commands"), i))));
+      step.commands.push_back(
+          ReadCommand(ObjectReader(commands[i], Pointer(r.Path("commands"), i))));
     }
     plan_.steps.push_back(std::move(step));
   }
@@ -303,8 +308,8 @@ class RegionReader {
     c.kind = ParseEnum<CommandKind>(r.String("kind"), 13, CommandKindName, r.Path("kind"));
     if (std::optional<std::string> op = r.StringOrNull("op")) c.op = FindOp(*op, r.Path("op"));
     c.time = r.Amount("time");
-    c.concurrent =
-        static_cast<std::int32_t>(r.IntIn("concurrent", -1, std::numeric_limits<std::int32_t>::max()));
+    c.concurrent = static_cast<std::int32_t>(
+        r.IntIn("concurrent", -1, std::numeric_limits<std::int32_t>::max()));
     c.detail = r.String("detail");
     const Json& ranges = r.Array("ranges");
     for (std::size_t i = 0; i < ranges.size(); ++i) {
@@ -443,7 +448,9 @@ void AppendRegionsText(std::string& out, const Json& regions) {
       out += Dump(value);
       continue;
     }
-    const std::string_view nested = key == "resources" ? "slices" : key == "steps" ? "commands" : "";
+    const std::string_view nested = key == "resources" ? "slices"
+                                    : key == "steps"   ? "commands"
+                                                       : "";
     out += "[\n";
     for (std::size_t i = 0; i < value.size(); ++i) {
       AppendNested(out, value[i], "      ", nested);

@@ -23,14 +23,17 @@ void WrongType(const Json& value, const std::string& pointer, std::string_view w
 std::int64_t AsInt(const Json& value, const std::string& pointer) {
   if (!value.is_number_integer()) WrongType(value, pointer, "an integer");
   if (value.is_number_unsigned() &&
-      value.get<std::uint64_t>() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+      value.get<std::uint64_t>() >
+          static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
     throw SchemaError{pointer, "integer out of range"};
   }
   return value.get<std::int64_t>();
 }
 
 std::int64_t InRange(std::int64_t v, const std::string& pointer, std::int64_t lo, std::int64_t hi) {
-  if (v < lo || v > hi) throw SchemaError{pointer, fmt::format("{} is outside [{}, {}]", v, lo, hi)};
+  if (v < lo || v > hi) {
+    throw SchemaError{pointer, fmt::format("{} is outside [{}, {}]", v, lo, hi)};
+  }
   return v;
 }
 
@@ -53,7 +56,8 @@ std::int64_t ObjectReader::Int(std::string_view key) const { return AsInt(Get(ke
 
 std::int32_t ObjectReader::Int32(std::string_view key) const {
   const std::int64_t v = Int(key);
-  if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) {
+  if (v < std::numeric_limits<std::int32_t>::min() ||
+      v > std::numeric_limits<std::int32_t>::max()) {
     throw SchemaError{Path(key), "integer out of range"};
   }
   return static_cast<std::int32_t>(v);
