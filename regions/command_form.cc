@@ -109,7 +109,9 @@ class CommandFormBuilder {
     const Op& op = in_.ops[o];
     std::vector<ValueId> operands;
     for (ValueId v : op.operands) operands.push_back(map_.at(v));
-    const OpId no = out_.AddOp(nc, op.opcode, operands);
+    // Host loads and stores read and write resources directly.
+    const bool resource_op = op.opcode == "load" || op.opcode == "store";
+    const OpId no = out_.AddOp(nc, resource_op ? "resource." + op.opcode : op.opcode, operands);
     Op& copy = out_.op(no);
     copy.kind = op.kind;
     copy.operand_ranges = op.operand_ranges;

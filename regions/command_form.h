@@ -31,7 +31,8 @@
 // value each range holds) and the command's detail; the execute is marked
 // `once = true` from an initializer. Then a `resource.dealloca` per slab and
 // the join later users wait on. Host ops are kept, reading the subviews in
-// place of region results. Ranges into the region's own resources keep their
+// place of region results; host `load`/`store` become `resource.load` /
+// `resource.store`. Ranges into the region's own resources keep their
 // symbolic offsets; ranges into captured operands and the subviews' offsets
 // are written at the dims' evaluation point. Funcs called only from regions
 // are device functions: `cmd.call` names them with a `function` attribute.
