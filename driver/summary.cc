@@ -147,7 +147,6 @@ std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
     text += fmt::format(
         "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
         TransientCoverage(plan));
-    if (input.program) text += RegionLines(plan, *input.program);
   }
   if (peak_without_alias) {
     text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
@@ -156,6 +155,7 @@ std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
                             ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
                             : std::string("no saving"));
   }
+  if (plan.regions && input.program) text += RegionLines(plan, *input.program);
   for (const SpaceInfo& space : plan.spaces) {
     text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
