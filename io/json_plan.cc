@@ -348,7 +348,9 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   if (doc.contains("regions")) {
     if (program == nullptr) {
       throw SchemaError{"/regions",
-                        "a plan with execution regions needs its input's program (text IR)", true};
+                        "a plan with execution regions needs an input with a program (text IR "
+                        "or ONNX), not a lifetime CSV",
+                        true};
     }
     plan.regions = json_internal::ReadRegions(doc["regions"], "/regions", expected, *program);
   }

@@ -325,8 +325,8 @@ TEST(JsonPlanRegionsTest, MalformedPoolsAreLocated) {
 
 TEST(JsonPlanRegionsTest, MalformedRegionsAreLocated) {
   EXPECT_EQ(ReadEdited([](Json&) {}, /*with_program=*/false),
-            "plan.json: error: /regions: a plan with execution regions needs its input's "
-            "program (text IR)");
+            "plan.json: error: /regions: a plan with execution regions needs an input with a "
+            "program (text IR or ONNX), not a lifetime CSV");
   EXPECT_EQ(ReadEdited([](Json& d) { d["regions"].erase("resources"); }),
             "plan.json: error: /regions/resources: missing");
   EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["options"]["offset_alignment"] = 0; }),
