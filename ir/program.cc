@@ -2,6 +2,19 @@
 
 namespace memplan {
 
+SizeExpr SizeExprOf(const Value& value) {
+  return value.size_expr.value_or(SizeExpr::Constant(value.size));
+}
+
+void CopyStorageShape(const Value& from, Value& to) {
+  to.size = from.size;
+  to.size_expr = from.size_expr;
+  to.type = from.type;
+  to.is_timepoint = from.is_timepoint;
+  to.lifetime = from.lifetime;
+  to.space = from.space;
+}
+
 ComputationId Program::FindComputation(std::string_view name) const {
   for (ComputationId c = 0; c < static_cast<ComputationId>(computations.size()); ++c) {
     if (computations[c].name == name) return c;

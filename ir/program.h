@@ -90,6 +90,15 @@ struct Value {
   SourceLocation loc;
 };
 
+// `value`'s size as an expression: its size_expr, else its static size.
+SizeExpr SizeExprOf(const Value& value);
+
+// Copies what describes `from`'s storage — size (and size_expr), type,
+// timepoint flag, lifetime, pinned space — into `to`, not its aliasing (the
+// operand it aliases lives in another program), for passes that rebuild a
+// program (regions/command_form.h, regions/region_partition.h).
+void CopyStorageShape(const Value& from, Value& to);
+
 // What the analyses need to know about an opcode.
 enum class OpKind : std::uint8_t {
   kCompute,      // any op that reads operands and writes results

@@ -25,7 +25,7 @@ SizeExpr BufferSizeExpr(const Program& program, const ProgramAnalysis& analysis,
   for (ValueId v : buffer.values) {
     const Value& value = program.values[v];
     size = SizeExpr::Max(size, SizeExpr::Constant(analysis.value_offset[v]) +
-                                   value.size_expr.value_or(SizeExpr::Constant(value.size)));
+                                   SizeExprOf(value));
   }
   return size;
 }

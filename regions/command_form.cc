@@ -93,12 +93,7 @@ class CommandFormBuilder {
   void CopyValue(ValueId v, ValueId nv) {
     const Value& old = in_.values[v];
     Value& value = out_.value(nv);
-    value.size = old.size;
-    value.size_expr = old.size_expr;
-    value.type = old.type;
-    value.is_timepoint = old.is_timepoint;
-    value.lifetime = old.lifetime;
-    value.space = old.space;
+    CopyStorageShape(old, value);
     value.alias = old.alias;
     value.view_offset = old.view_offset;
     if (old.alias != AliasKind::kNone) value.alias_of = map_.at(old.alias_of);
@@ -133,8 +128,6 @@ class CommandFormBuilder {
   ValueId Join(ComputationId nc, const std::vector<ValueId>& awaits, const std::string& name) {
     return Timepoint(out_.AddOp(nc, "timepoint.join", awaits), name);
   }
-
-  static SizeExpr SizeOf(const Value& v) { return v.size_expr.value_or(SizeExpr::Constant(v.size)); }
 
   // Gives new value `nv` the size of resource r.
   void SetSize(ValueId nv, const Resource& r) {
@@ -193,7 +186,7 @@ class CommandFormBuilder {
           out_.value(view).size_expr = old.size_expr;
           if (symbolic) {
             // A view's offset is a number: a symbolic one is shown as a range.
-            out_.op(op).operand_ranges = {OperandRange{offset, SizeOf(old)}};
+            out_.op(op).operand_ranges = {OperandRange{offset, SizeExprOf(old)}};
           } else {
             out_.value(view).alias = AliasKind::kView;
             out_.value(view).alias_of = resource_value[r];
@@ -293,7 +286,7 @@ class CommandFormBuilder {
             operands.push_back(param);
             const Value& held = in_.values[old];
             if (range.offset_bytes == base && range.length_bytes == held.size) {
-              ranges.push_back(OperandRange{SizeExpr(), SizeOf(held)});  // the whole operand
+              ranges.push_back(OperandRange{SizeExpr(), SizeExprOf(held)});  // the whole operand
             } else {
               ranges.push_back(OperandRange{SizeExpr::Constant(range.offset_bytes - base),
                                             SizeExpr::Constant(range.length_bytes)});

@@ -76,10 +76,6 @@ class TimelineBuilder {
   }
 
  private:
-  static SizeExpr SizeOf(const Value& value) {
-    return value.size_expr.value_or(SizeExpr::Constant(value.size));
-  }
-
   Command WholeValues(CommandKind kind, const std::vector<ValueId>& values, TimeStep time,
                       Access access) const {
     Command c;
@@ -91,7 +87,7 @@ class TimelineBuilder {
       const BufferId b = analysis_.value_buffer[v];
       if (value.is_timepoint || b == kNoId || !seen.insert(b).second) continue;
       CommandRange range;
-      range.length = SizeOf(value);
+      range.length = SizeExprOf(value);
       range.access = access;
       range.value = v;
       if (range.length == SizeExpr()) continue;

@@ -6,10 +6,6 @@
 namespace memplan {
 namespace {
 
-SizeExpr SizeOf(const Value& value) {
-  return value.size_expr.value_or(SizeExpr::Constant(value.size));
-}
-
 std::optional<std::string> StringAttr(const Op& op, std::string_view key) {
   for (const Attribute& a : op.attributes) {
     if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;
@@ -94,7 +90,7 @@ class OpLowering {
   // Operand i's range: its explicit range or the whole value.
   OperandRange OperandRangeOf(std::size_t i) const {
     if (i < op_.operand_ranges.size() && op_.operand_ranges[i]) return *op_.operand_ranges[i];
-    return OperandRange{SizeExpr(), SizeOf(program_.values[op_.operands[i]])};
+    return OperandRange{SizeExpr(), SizeExprOf(program_.values[op_.operands[i]])};
   }
 
   // Result r's write range: for a result tied to an operand, the operand's
@@ -106,7 +102,7 @@ class OpLowering {
         if (op_.operands[i] == result.alias_of) return OperandRangeOf(i);
       }
     }
-    return OperandRange{SizeExpr(), SizeOf(result)};
+    return OperandRange{SizeExpr(), SizeExprOf(result)};
   }
 
   void AddRange(Command& c, ValueId v, const OperandRange& range, Access access) const {

@@ -157,10 +157,7 @@ class Partitioner {
   ValueId Copy(ValueId v, ValueId nv, const std::unordered_map<ValueId, ValueId>* local = nullptr) {
     const Value& old = in_.values[v];
     Value& value = out_.value(nv);
-    value.type = old.type;
-    value.size_expr = old.size_expr;
-    value.lifetime = old.lifetime;
-    value.space = old.space;
+    CopyStorageShape(old, value);
     if (local && old.alias != AliasKind::kNone) {
       value.alias = old.alias;
       value.alias_of = local->at(old.alias_of);
