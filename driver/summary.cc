@@ -70,9 +70,9 @@ std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) 
   return fmt::format("{} = {} bytes at {}", size.ToString(names), bytes, fmt::join(at, ", "));
 }
 
-// Blocks of commands that run one after another: a wave (adjacent commands
-// with the same concurrent >= 0) counts once, a command that runs alone once.
-std::size_t Waves(const std::vector<Command>& commands) {
+// Steps of commands that run one after another: a wave (adjacent commands
+// with the same concurrent >= 0) is one step, a command that runs alone one.
+std::size_t Steps(const std::vector<Command>& commands) {
   std::size_t waves = 0;
   for (std::size_t i = 0; i < commands.size(); ++i) {
     const bool joins = i > 0 && commands[i].concurrent >= 0 &&
@@ -101,7 +101,7 @@ std::string RegionLines(const Plan& plan, const Program& program) {
                         step.region == static_cast<std::int32_t>(i);
       if (!runs) continue;
       commands += step.commands.size();
-      waves += Waves(step.commands);
+      waves += Steps(step.commands);
     }
     const auto amount = [](Bytes bytes, std::size_t allocations) {
       if (allocations == 0) return fmt::format("{} bytes", bytes);
@@ -113,7 +113,7 @@ std::string RegionLines(const Plan& plan, const Program& program) {
         info.once ? " (run once)" : "", SizeText(info.slab_size, info.slab_bytes, program),
         info.slab_lower_bound, PercentOver(info.slab_bytes, info.slab_lower_bound),
         amount(results, result_allocations), amount(uploads, upload_allocations),
-        Count(commands, "command"), Count(waves, "wave"));
+        Count(commands, "command"), Count(waves, "step"));
   }
   for (const std::string& warning : rp.warnings) text += "warning: " + warning + "\n";
   return text;

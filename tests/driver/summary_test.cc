@@ -140,7 +140,7 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
             "  (transient: the region slabs, packed over time; allocations never alive together "
             "share bytes)\n"
             "region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over), results "
-            "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 waves\n"
+            "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 steps\n"
             "default memory: 32768 bytes (32.00 KiB) used\n"
             "algorithm: auto; alignment 1; plan verified\n");
 }
@@ -171,7 +171,7 @@ TEST(FormatPlanSummaryTest, SymbolicSlabUploadsAndWarnings) {
   EXPECT_EQ(text.substr(region, text.find("default memory") - region),
             "region @r on gpu0: slab align(4*%n, 64) + 64 = 128 bytes at n=16 (lower bound 128, "
             "0.00% over), results 64 bytes in 1 allocation, uploads 128 bytes in 1 allocation, "
-            "2 commands in 2 waves\n"
+            "2 commands in 2 steps\n"
             "warning: r.slab holds t alone: it needs 320 bytes, more than --max-allocation-size "
             "256\n");
 }
