@@ -103,6 +103,37 @@ absl::Status AsUsageError(const absl::Status& status) {
   return absl::Status(status.code(), fmt::format("memplan: error: {}", message));
 }
 
+// A region plan that failed verification: a bad input when the program fails
+// the same checks with no memory reuse at all (it reads data it overwrote
+// itself, or races inside a wave), else a planner bug.
+absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& options,
+                           const std::string& input_path, const absl::Status& failure) {
+  absl::StatusOr<Plan> as_written = PlanRegions(*input.program, *input.analysis, options.regions,
+                                                options.pools, /*reuse=*/false);
+  if (as_written.ok()) {
+    absl::Status own = VerifyRegionPlan(*input.program, input.buffers, *as_written);
+    if (!own.ok()) {
+      std::string detail(own.message());
+      if (const std::size_t colon = detail.find("): "); colon != std::string::npos) {
+        detail = detail.substr(colon + 3);
+      }
+      const bool race = detail.starts_with("race");
+      return LocatedError(
+          input_path, SourceLocation{},
+          race ? "two ops of one wave touch the same bytes and one of them writes them (so "
+                 "even without memory reuse): " +
+                     detail + "; move one of them to another wave"
+               : "the program reads data it has itself overwritten (so even without memory "
+                 "reuse): " +
+                     detail + "; clone a value before writing it in place, or read the written "
+                              "value");
+    }
+  }
+  return absl::InternalError(fmt::format(
+      "{}: error: internal error (a bug in memplan): the region plan failed verification: {}",
+      input_path, std::string(failure.message())));
+}
+
 }  // namespace
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
@@ -184,9 +215,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   }
   if (regions) {
     if (absl::Status s = VerifyRegionPlan(*input->program, input->buffers, *plan); !s.ok()) {
-      return absl::InternalError(fmt::format(
-          "{}: error: internal error (a bug in memplan): the region plan failed verification: {}",
-          input_path, std::string(s.message())));
+      return RegionFailure(*input, options, input_path, s);
     }
   }
   plan->verified = true;

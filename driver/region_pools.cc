@@ -36,9 +36,11 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
 }  // namespace
 
 absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& analysis,
-                                 const RegionPlanOptions& region_options,
-                                 const PoolPlanOptions& options) {
+                                 const RegionPlanOptions& requested,
+                                 const PoolPlanOptions& options, bool reuse) {
   const BufferSet& buffers = analysis.buffers;
+  RegionPlanOptions region_options = requested;
+  if (!reuse) region_options.pack = "naive";
   for (const Buffer& b : buffers.buffers) {
     if (b.space && *b.space != kDefaultSpace && !b.values.empty()) {
       return LocatedError(program.source, program.values[b.values.front()].loc,
@@ -57,6 +59,10 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
   for (const Resource& r : regions->resources) {
     for (const Slice& s : r.slices) excluded[s.buffer] = true;
     timed.push_back(ToTimedPool(r, region_options.offset_alignment));
+    if (!reuse) {
+      timed.back().pool.start = 0;
+      timed.back().pool.end = buffers.time_steps - 1;
+    }
   }
   absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, timed, options);
   if (!plan.ok()) return plan.status();

@@ -25,8 +25,11 @@ namespace memplan {
 // InvalidArgument for a value pinned to a memory space other than the
 // default (not supported with regions); ResourceExhausted as PlanPools when
 // the default space exceeds options.capacity; Internal for a memplan bug.
+// With `reuse` false, nothing shares memory: slabs are laid out end to end
+// and every allocation exists for the whole run — the program as written,
+// for telling an input that reads data it overwrote from a planner bug.
 absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& analysis,
                                  const RegionPlanOptions& region_options,
-                                 const PoolPlanOptions& options);
+                                 const PoolPlanOptions& options, bool reuse = true);
 
 }  // namespace memplan

@@ -5,6 +5,7 @@
 #include <unordered_map>
 
 #include "ir/diagnostic.h"
+#include "regions/region_input_checks.h"
 
 namespace memplan {
 namespace {
@@ -29,49 +30,6 @@ absl::StatusOr<std::vector<ComputationId>> CoveredComputations(const Program& pr
     }
   }
   return covered;
-}
-
-// A read of a value at or after an in-place write over it sees the new data.
-// O(ops + operands) over the covered computations.
-absl::Status CheckNoStaleReads(const Program& program, const ProgramAnalysis& analysis,
-                               const std::vector<ComputationId>& covered) {
-  std::unordered_map<ValueId, OpId> overwritten_by;  // value -> earliest in-place writer
-  const auto time_of = [&](OpId o) { return analysis.schedule.op_time[o]; };
-  for (ComputationId c : covered) {
-    for (OpId o : program.computations[c].ops) {
-      for (ValueId r : program.ops[o].results) {
-        const Value& result = program.values[r];
-        if (result.alias != AliasKind::kTied) continue;
-        auto [it, inserted] = overwritten_by.emplace(result.alias_of, o);
-        if (!inserted && time_of(o) < time_of(it->second)) it->second = o;
-      }
-    }
-  }
-  for (ComputationId c : covered) {
-    for (OpId reader : program.computations[c].ops) {
-      const Op& op = program.ops[reader];
-      for (ValueId u : op.operands) {
-        auto it = overwritten_by.find(u);
-        if (it == overwritten_by.end() || it->second == reader ||
-            time_of(reader) < time_of(it->second)) {
-          continue;
-        }
-        const Op& w = program.ops[it->second];
-        ValueId tied = kNoId;
-        for (ValueId r : w.results) {
-          if (program.values[r].alias == AliasKind::kTied && program.values[r].alias_of == u) tied = r;
-        }
-        const std::string name = program.values[u].name;
-        return LocatedError(program.source, op.loc,
-                            "%" + name + " is read by " + op.opcode + " after %" +
-                                program.values[tied].name + " overwrote it in place (at " +
-                                std::to_string(w.loc.line) + ":" + std::to_string(w.loc.column) +
-                                "); clone it first (e.g. %" + name + "_copy = clone(%" + name +
-                                ")) and read the clone");
-      }
-    }
-  }
-  return absl::OkStatus();
 }
 
 // Which regions' completion each host timepoint value implies, as a bitset
@@ -197,7 +155,7 @@ absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
         CoveredComputations(program, scope.region);
     if (!covered.ok()) return covered.status();
     scope.computations = *std::move(covered);
-    if (absl::Status s = CheckNoStaleReads(program, analysis, scope.computations); !s.ok()) {
+    if (absl::Status s = CheckRegionOps(program, analysis, scope.computations); !s.ok()) {
       return s;
     }
     scopes.regions.push_back(std::move(scope));
