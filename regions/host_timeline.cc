@@ -73,6 +73,8 @@ class TimelineBuilder {
     output.commands.push_back(WholeValues(CommandKind::kOutput, outputs,
                                           analysis_.buffers.time_steps - 1, Access::kRead));
     AddHostStep(std::move(output));
+    AddReleases();
+    ExtendForConcurrency();
   }
 
  private:
@@ -96,9 +98,135 @@ class TimelineBuilder {
     return c;
   }
 
+  // Host code runs synchronously: a host step first waits for every execute
+  // that touched a buffer it touches (IREE's host waits on a timepoint).
   void AddHostStep(HostStep step) {
     std::erase_if(step.commands, [](const Command& c) { return c.ranges.empty(); });
-    if (!step.commands.empty()) plan_.steps.push_back(std::move(step));
+    if (step.commands.empty()) return;
+    for (BufferId b : Buffers(step)) {
+      auto it = touched_by_.find(b);
+      if (it == touched_by_.end()) continue;
+      for (const std::string& signal : it->second) AddOnce(step.awaits, signal);
+    }
+    RecordTouches(step);
+    plan_.steps.push_back(std::move(step));
+  }
+
+  static void AddOnce(std::vector<std::string>& list, const std::string& item) {
+    if (std::find(list.begin(), list.end(), item) == list.end()) list.push_back(item);
+  }
+
+  // Buffers the step's commands touch, in first-touch order.
+  std::vector<BufferId> Buffers(const HostStep& step) const {
+    std::vector<BufferId> buffers;
+    for (const Command& c : step.commands) {
+      for (const CommandRange& r : c.ranges) {
+        const BufferId b = r.value == kNoId ? kNoId : analysis_.value_buffer[r.value];
+        if (b != kNoId && std::find(buffers.begin(), buffers.end(), b) == buffers.end()) {
+          buffers.push_back(b);
+        }
+      }
+    }
+    return buffers;
+  }
+
+  // Notes which step (about to be appended) last touches each buffer, and
+  // which executes touch it.
+  void RecordTouches(const HostStep& step) {
+    for (BufferId b : Buffers(step)) {
+      last_step_[b] = plan_.steps.size();
+      if (step.kind == HostStepKind::kExecute) AddOnce(touched_by_[b], step.signal);
+    }
+  }
+
+  // A transient (or staging) result reservation is released after the last
+  // step that touches it, once every execute that touched it is done.
+  void AddReleases() {
+    std::vector<std::pair<std::size_t, HostStep>> releases;  // (after step, dealloca)
+    for (std::size_t r = 0; r < plan_.resources.size(); ++r) {
+      const Resource& resource = plan_.resources[r];
+      if (resource.kind != ResourceKind::kResults ||
+          (resource.lifetime != Lifetime::kTransient && resource.lifetime != Lifetime::kStaging)) {
+        continue;
+      }
+      HostStep free;
+      free.kind = HostStepKind::kDealloca;
+      free.resource = static_cast<std::int32_t>(r);
+      free.signal = resource.name + ".freed";
+      std::size_t last = 0;
+      for (const Slice& slice : resource.slices) {
+        if (auto it = last_step_.find(slice.buffer); it != last_step_.end()) {
+          last = std::max(last, it->second);
+        }
+        if (auto it = touched_by_.find(slice.buffer); it != touched_by_.end()) {
+          for (const std::string& signal : it->second) AddOnce(free.awaits, signal);
+        }
+      }
+      releases.emplace_back(last, std::move(free));
+    }
+    std::stable_sort(releases.begin(), releases.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<HostStep> steps;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+      steps.push_back(std::move(plan_.steps[i]));
+      for (; next < releases.size() && releases[next].first == i; ++next) {
+        steps.push_back(std::move(releases[next].second));
+      }
+    }
+    plan_.steps = std::move(steps);
+  }
+
+  // Allocations share memory only if one is released before the other is
+  // allocated in timepoint order. Time ranges follow the program's text
+  // order, which regions that may run concurrently do not: a released
+  // allocation's range is extended to the start of every later allocation
+  // whose alloca does not wait for the release. Happens-before: awaits, and a
+  // host step before every later step; per step, a bitset of the releases
+  // that happen before it. O(steps * releases / 64 + allocations^2).
+  void ExtendForConcurrency() {
+    std::vector<std::int32_t> release_of(plan_.resources.size(), kNoId);
+    std::vector<std::size_t> release_step;  // release index -> step
+    std::unordered_map<std::string, std::size_t> step_of_signal;
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+      const HostStep& step = plan_.steps[i];
+      if (!step.signal.empty()) step_of_signal[step.signal] = i;
+      if (step.kind == HostStepKind::kDealloca) {
+        release_of[step.resource] = static_cast<std::int32_t>(release_step.size());
+        release_step.push_back(i);
+      }
+    }
+    const std::size_t words = (release_step.size() + 63) / 64;
+    std::vector<std::vector<std::uint64_t>> before(plan_.steps.size(),
+                                                   std::vector<std::uint64_t>(words, 0));
+    std::vector<std::uint64_t> host(words, 0);  // releases before the last host step
+    std::vector<std::int64_t> release_index(plan_.steps.size(), -1);
+    for (std::size_t k = 0; k < release_step.size(); ++k) release_index[release_step[k]] = k;
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+      std::vector<std::uint64_t>& bits = before[i];
+      for (std::size_t w = 0; w < words; ++w) bits[w] |= host[w];
+      for (const std::string& signal : plan_.steps[i].awaits) {
+        auto it = step_of_signal.find(signal);
+        if (it == step_of_signal.end() || it->second >= i) continue;
+        const std::size_t p = it->second;
+        for (std::size_t w = 0; w < words; ++w) bits[w] |= before[p][w];
+        if (release_index[p] >= 0) bits[release_index[p] / 64] |= 1ull << (release_index[p] % 64);
+      }
+      if (plan_.steps[i].kind == HostStepKind::kHost) host = bits;
+    }
+    for (std::size_t i = 0; i < plan_.steps.size(); ++i) {
+      const HostStep& step = plan_.steps[i];
+      if (step.kind != HostStepKind::kAlloca) continue;
+      const Resource& later = plan_.resources[step.resource];
+      for (std::size_t r = 0; r < plan_.resources.size(); ++r) {
+        Resource& earlier = plan_.resources[r];
+        const std::int32_t k = release_of[r];
+        if (k < 0 || static_cast<std::int32_t>(r) == step.resource || later.start <= earlier.end) {
+          continue;
+        }
+        if (!(before[i][k / 64] >> (k % 64) & 1)) earlier.end = later.start;
+      }
+    }
   }
 
   // The timepoint name a value stands for, "" when none is known.
@@ -179,6 +307,7 @@ class TimelineBuilder {
           LowerOp(program_, o, analysis_.schedule.op_time[o], context);
       for (Command& c : commands) run.commands.push_back(std::move(c));
     }
+    RecordTouches(run);
     plan_.steps.push_back(std::move(run));
     for (std::int32_t r : slabs) {
       HostStep free;
@@ -241,6 +370,8 @@ class TimelineBuilder {
   std::unordered_map<OpId, std::size_t> scope_of_execute_;
   std::unordered_map<ValueId, ValueId> param_source_;
   std::unordered_map<ValueId, std::string> names_;
+  std::unordered_map<BufferId, std::size_t> last_step_;                 // last step touching it
+  std::unordered_map<BufferId, std::vector<std::string>> touched_by_;  // executes touching it
 };
 
 }  // namespace

@@ -71,6 +71,46 @@ TEST(RegionPlans, DynamicPlanVerifiesAtEveryBinding) {
   }
 }
 
+// Two regions that may run at the same time (each awaits only %ready): their
+// slabs never share bytes although the program's text order puts one after
+// the other; a transient result reservation is released after its last
+// reader, and host steps wait for the regions whose results they read.
+TEST(RegionPlans, ConcurrentRegionsNeverShareAndReservationsAreReleased) {
+  absl::StatusOr<testing_regions::Planned> p = PlanText(R"(
+entry func @main(%x: 4096 external, %ready: timepoint) {
+  %a, %ta = execute(%x, %ready) : 1024, timepoint {callee = @ra}
+  %b, %tb = execute(%x, %ready) : 1024, timepoint {callee = @rb}
+  %c, %tc = execute(%a, %b, %ta, %tb) : 64 external, timepoint {callee = @rc}
+  return %c, %tc
+}
+region @ra(%in: 4096, %t: timepoint) affinity("gpu0") {
+  %p = dispatch(%in) : 65536
+  %q = dispatch(%p) : 1024
+  return %q, %t
+}
+region @rb(%in2: 4096, %t2: timepoint) affinity("gpu1") {
+  %p2 = dispatch(%in2) : 65536
+  %q2 = dispatch(%p2) : 1024
+  return %q2, %t2
+}
+region @rc(%u: 1024, %v: 1024, %w0: timepoint, %w1: timepoint) affinity("gpu0") {
+  %s = dispatch(%u, %v) : 64
+  return %s, %w0
+}
+)");
+  ASSERT_TRUE(p.ok()) << p.status();
+  std::map<std::string, const PoolInfo*> pools;
+  for (const PoolInfo& pool : p->plan.pools) pools[pool.name] = &pool;
+  const PoolInfo& ra = *pools.at("ra.slab");
+  const PoolInfo& rb = *pools.at("rb.slab");
+  EXPECT_TRUE(ra.offset + ra.size <= rb.offset || rb.offset + rb.size <= ra.offset);
+  EXPECT_EQ(p->plan.peak, 2 * 65536 + 2 * 1024);  // both slabs and both reservations at once
+  const std::vector<std::string> steps = testing_regions::Steps(*p);
+  EXPECT_THAT(steps, ::testing::Contains("dealloca ra.results -> ra.results.freed <- "
+                                         "ra.done,rc.done"));
+  EXPECT_THAT(steps, ::testing::Contains("host <- rc.done"));
+}
+
 // --max-allocation-size 4096: a result reservation, the slab and the
 // constant upload are each split; %b (8192 bytes) gets an allocation of its
 // own and a warning.

@@ -51,7 +51,7 @@ region @r(%operand: 64, %await: timepoint) affinity("gpu0") {
                           "execute @r -> r.done <- ready",  // no upload awaited
                           "  fill external[0+64] write %filled",
                           "join -> r.joined <- r.done,r.upload.constant.ready,r.upload.variable.ready",
-                          "host",
+                          "host <- r.done",
                           "  output r.upload.constant[0+8] read %c0 r.upload.constant[64+16] read %c1 "
                           "r.upload.variable[0+32] read %v external[0+64] read %f"));
   EXPECT_EQ(p->plan.regions->regions[0].downstream, "r.joined");
@@ -75,7 +75,7 @@ region @r(%operand: 256, %await: timepoint) affinity("gpu0") {
   EXPECT_THAT(Resources(*p), ElementsAre());
   EXPECT_THAT(Steps(*p), ElementsAre("join -> ready", "host", "  input external[0+256] write %x",
                                      "execute @r -> r.done <- ready",
-                                     "  fill external[64+128] write %filled", "host",
+                                     "  fill external[64+128] write %filled", "host <- r.done",
                                      "  output external[0+256] read %y"));
   // One buffer: the operand, the fill's result and the caller's result.
   EXPECT_EQ(p->analysis.buffers.buffers.size(), 1u);
@@ -107,7 +107,7 @@ region @r(%await: timepoint) affinity("gpu0") {
                           "alloca r.results.external -> r.results.external.ready <- ready",
                           "execute @r -> r.done <- ready,r.results.external.ready",
                           "  fill r.results.external[0+1024] write %s0",
-                          "  fill r.results.external[1024+1024] write %s1", "host",
+                          "  fill r.results.external[1024+1024] write %s1", "host <- r.done",
                           "  output r.results.external[0+1024] read %x "
                           "r.results.external[1024+1024] read %y"));
 }
@@ -140,7 +140,7 @@ region @r(%operand: 256, %s: 64, %t: 256, %await: timepoint) affinity("gpu0") {
                           "  fill[w0] external[0+256] write %f",
                           "  fill[w0] r.results.external[0+128] write %new",
                           "  copy[w1] external[256+64] read %s external[320+64] write %t1",
-                          "  copy[w1] external[256+64] read %s external[448+64] write %t2", "host",
+                          "  copy[w1] external[256+64] read %s external[448+64] write %t2", "host <- r.done",
                           "  output external[0+256] read %filled r.results.external[0+128] read "
                           "%fresh external[320+256] read %tt"));
 }
@@ -184,7 +184,7 @@ region @r(%in: 1024, %await: timepoint) affinity("exec") {
           "  flush[w0] r.results.external:exec:dev2[0+1024] read %to2 (dev2)",
           "  copy[w0] external[0+1024] read %in r.results.external:exec:dev3[0+1024] write %to3 "
           "(dev3)",
-          "  flush[w0] r.results.external:exec:dev3[0+1024] read %to3 (dev3)", "host",
+          "  flush[w0] r.results.external:exec:dev3[0+1024] read %to3 (dev3)", "host <- r.done",
           "  output r.results.external:exec:dev1[0+1024] read %a r.results.external:exec:dev2[0+1024] "
           "read %b r.results.external:exec:dev3[0+1024] read %c"));
 }
@@ -220,7 +220,7 @@ func @kernel(%in: 512) {
                           "r.results.external[0+512] write %new (dispatch)",
                           "  call r.results.external[0+512] read %new r.results.external[512+256] "
                           "write %fresh (kernel)",
-                          "host",
+                          "host <- r.done",
                           "  output external[0+4096] read %y r.results.external[0+512] read %z "
                           "r.results.external[512+256] read %w"));
 }
