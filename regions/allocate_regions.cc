@@ -6,12 +6,46 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "ir/diagnostic.h"
 #include "ir/dims.h"
 #include "regions/host_timeline.h"
 #include "regions/region_resources.h"
 #include "regions/region_scope.h"
 
 namespace memplan {
+
+namespace {
+
+// Layouts are computed at the planning point, where sizes are largest: every
+// region buffer, padded and aligned, must fit the limits there too (the
+// input limits are checked at the evaluation point, which --dim may lower).
+absl::Status CheckPlanningPointLimits(const Program& program, const ProgramAnalysis& analysis,
+                                      const RegionScopes& scopes, const LayoutOptions& layout) {
+  Bytes total = 0;
+  for (BufferId b = 0; b < static_cast<BufferId>(scopes.owner.size()); ++b) {
+    if (scopes.owner[b] == kNoId) continue;
+    const SizeExpr padded = SizeExpr::AlignUp(BufferSizeExpr(program, analysis, b),
+                                              layout.range_alignment);
+    const std::optional<Bytes> bytes = padded.Evaluate(layout.planning_point);
+    if (!bytes || __builtin_add_overflow(total, *bytes + layout.offset_alignment, &total) ||
+        total > kMaxTotalBytes) {
+      std::string at;
+      for (std::size_t d = 0; d < program.dims.size(); ++d) {
+        at += (at.empty() ? "" : ", ") + program.dims[d].name + "=" +
+              std::to_string(layout.planning_point[d]);
+      }
+      const Buffer& buffer = analysis.buffers.buffers[b];
+      return LocatedError(
+          program.source, buffer.values.empty() ? SourceLocation{} : program.values[buffer.values.front()].loc,
+          "at the dims' planning point (" + at + "), where region layouts are computed, the region "
+          "buffers total more than 2^62 bytes with their padding (reached at buffer '" +
+              buffer.name + "'); lower the dims' bounds");
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
 
 bool HasRegions(const Program& program) {
   return std::any_of(program.computations.begin(), program.computations.end(),
@@ -47,6 +81,9 @@ absl::StatusOr<RegionPlan> AllocateRegions(const Program& program,
   }
   absl::StatusOr<RegionScopes> scopes = FindRegionScopes(program, analysis);
   if (!scopes.ok()) return scopes.status();
+  if (absl::Status s = CheckPlanningPointLimits(program, analysis, *scopes, build.layout); !s.ok()) {
+    return s;
+  }
 
   RegionPlan plan;
   plan.options = options;
