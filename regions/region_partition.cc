@@ -25,7 +25,24 @@ class Partitioner {
 
   Program Run() {
     const Computation& entry = in_.computations[in_.entry];
-    const std::vector<OpId>& ops = entry.ops;
+    // An op the importer folded to constants (e.g. ONNX ConstantOfShape of a
+    // constant shape) is an upload, as a compiler would fold it: like a
+    // weight, it appears in the first region that reads it and counts for
+    // no region's size. One the entry returns stays in its place.
+    folded_.assign(in_.ops.size(), false);
+    std::vector<OpId> ops;
+    for (OpId o : entry.ops) {
+      const Op& op = in_.ops[o];
+      const bool constant = !op.results.empty() &&
+                            std::all_of(op.results.begin(), op.results.end(), [&](ValueId r) {
+                              return in_.values[r].lifetime == Lifetime::kConstant &&
+                                     in_.values[r].alias == AliasKind::kNone;
+                            });
+      const bool returned = std::any_of(op.results.begin(), op.results.end(),
+                                        [&](ValueId r) { return returned_[r]; });
+      folded_[o] = constant && !returned;
+      if (!folded_[o]) ops.push_back(o);
+    }
     const std::size_t n = ops.size();
     const std::size_t per = per_ == 0 || static_cast<std::size_t>(per_) >= n
                                 ? std::max<std::size_t>(n, 1)
@@ -61,10 +78,19 @@ class Partitioner {
       const auto use = [&](ValueId v) -> ValueId {
         if (auto it = local.find(v); it != local.end()) return it->second;
         if (IsWeight(v) && !uploaded.count(v)) {
-          // First reader: the weight is uploaded here.
-          uploaded.insert(v);
+          // First reader: the weight (or folded op) is uploaded here.
+          const OpId def = in_.values[v].defining_op;
+          const std::vector<ValueId> values =
+              def == kNoId ? std::vector<ValueId>{v} : in_.ops[def].results;
           const OpId c = out_.AddOp(region, "constant", {});
-          local[v] = Copy(v, out_.AddResult(c, in_.values[v].name, in_.values[v].size));
+          if (def != kNoId) {
+            out_.op(c).attributes.push_back(
+                {"folded", AttrValue{AttrValue::Kind::kString, 0, 0, in_.ops[def].opcode, {}}});
+          }
+          for (ValueId w : values) {
+            uploaded.insert(w);
+            local[w] = Copy(w, out_.AddResult(c, in_.values[w].name, in_.values[w].size));
+          }
           return local[v];
         }
         const ValueId param = out_.AddParam(
@@ -79,22 +105,12 @@ class Partitioner {
       std::vector<ValueId> exported;
       for (std::size_t i = k * per; i < std::min(n, (k + 1) * per); ++i) {
         const Op& op = in_.ops[ops[i]];
-        // An op the importer folded to constants (e.g. ONNX ConstantOfShape
-        // of a constant shape) is an upload, as a compiler folds it.
-        const bool folded = !op.results.empty() &&
-                            std::all_of(op.results.begin(), op.results.end(), [&](ValueId r) {
-                              return in_.values[r].lifetime == Lifetime::kConstant &&
-                                     in_.values[r].alias == AliasKind::kNone;
-                            });
         std::vector<ValueId> new_operands;
-        if (!folded) {
-          for (ValueId v : op.operands) new_operands.push_back(use(v));
-        }
-        const OpId no = out_.AddOp(region, folded ? "constant" : op.opcode, new_operands);
+        for (ValueId v : op.operands) new_operands.push_back(use(v));
+        const OpId no = out_.AddOp(region, op.opcode, new_operands);
         Op& copy = out_.op(no);
-        if (folded) copy.attributes.push_back({"folded", AttrValue{AttrValue::Kind::kString, 0, 0, op.opcode, {}}});
-        if (!folded) copy.kind = op.kind;
-        if (!folded) copy.operand_ranges = op.operand_ranges;
+        copy.kind = op.kind;
+        copy.operand_ranges = op.operand_ranges;
         copy.cost = op.cost;
         copy.scratch_bytes = op.scratch_bytes;
         copy.attributes = op.attributes;
@@ -146,10 +162,12 @@ class Partitioner {
   }
 
  private:
-  // A weight the entry returns stays an entry parameter.
+  // A weight (constant entry parameter) the entry does not return, or a
+  // result of a folded op.
   bool IsWeight(ValueId v) const {
     const Value& value = in_.values[v];
-    return value.defining_op == kNoId && value.lifetime == Lifetime::kConstant && !returned_[v];
+    if (value.defining_op != kNoId) return folded_[value.defining_op];
+    return value.lifetime == Lifetime::kConstant && !returned_[v];
   }
 
   // Gives `nv` the type, size and lifetime of `v`; with `local`, also its
@@ -181,6 +199,7 @@ class Partitioner {
   std::unordered_set<std::string> computation_names_;  // region names in use
   std::unordered_map<ValueId, ValueId> host_;          // old -> its value in the entry
   std::vector<bool> returned_;                         // per old value: the entry returns it
+  std::vector<bool> folded_;                           // per old op: folded to constants
 };
 
 }  // namespace

@@ -3,13 +3,15 @@
 // (`memplan plan model.onnx --regions [--regions-per N]`).
 //
 // The entry computation's ops are cut into consecutive chunks of
-// `ops_per_region` ops (all in one chunk when 0); each chunk becomes a
-// region @region<k> on `affinity`, run by one execute in the entry:
+// `ops_per_region` ops (all in one chunk when 0; folded constant ops do not
+// count); each chunk becomes a region @region<k> on `affinity`, run by one
+// execute in the entry:
 //  * weights (entry parameters of the constant lifetime) become `constant`
 //    ops inside the first region that reads them — constant uploads — and
 //    later regions receive them as operands; so do ops whose results are all
 //    constants (an importer's folded constants, e.g. ONNX ConstantOfShape of
 //    a constant shape), keeping the op's name in a `folded` attribute;
+//    weights and folded constants no region reads are dropped;
 //  * a region's parameters are the values it reads that other chunks
 //    define (or entry parameters); its results are the values it defines
 //    that later chunks read or the entry returns (the entry returns the
