@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -89,6 +90,18 @@ class CommandFormBuilder {
 
   const std::string& Name(ValueId v) const { return in_.values[v].name; }
 
+  // A name for a generated value, unused by the input and earlier ones
+  // (`name`, else `name.1`, `name.2`, ...).
+  std::string Fresh(const std::string& name) {
+    if (taken_.empty()) {
+      for (const Value& v : in_.values) taken_.insert(v.name);
+    }
+    std::string candidate = name;
+    for (int i = 1; taken_.count(candidate); ++i) candidate = name + "." + std::to_string(i);
+    taken_.insert(candidate);
+    return candidate;
+  }
+
   // Gives new value `nv` the storage properties of old value `v`.
   void CopyValue(ValueId v, ValueId nv) {
     const Value& old = in_.values[v];
@@ -120,7 +133,7 @@ class CommandFormBuilder {
   }
 
   ValueId Timepoint(OpId op, const std::string& name) {
-    const ValueId v = out_.AddResult(op, name, 0);
+    const ValueId v = out_.AddResult(op, Fresh(name), 0);
     out_.value(v).is_timepoint = true;
     return v;
   }
@@ -155,7 +168,7 @@ class CommandFormBuilder {
       const bool upload = res.kind == ResourceKind::kUpload;
       const OpId op = out_.AddOp(nc, upload ? "resource.constants" : "resource.alloca",
                                  upload ? std::vector<ValueId>{} : awaits);
-      const ValueId value = out_.AddResult(op, res.name, 0);
+      const ValueId value = out_.AddResult(op, Fresh(res.name), 0);
       SetSize(value, res);
       out_.value(value).lifetime = res.lifetime;
       ready.push_back(Timepoint(op, res.name + ".ready"));
@@ -253,16 +266,16 @@ class CommandFormBuilder {
     std::unordered_map<std::int32_t, ValueId> own_param;
     for (std::int32_t r : own) {
       const Resource& res = rp_.resources[r];
-      own_param[r] = out_.AddParam(rc, info.name + "/" + res.name, 0);
+      own_param[r] = out_.AddParam(rc, Fresh(info.name + "/" + res.name), 0);
       SetSize(own_param[r], res);
     }
     std::unordered_map<BufferId, std::pair<ValueId, ValueId>> captured_param;  // -> (old, new)
     for (ValueId v : captured) {
-      const ValueId p = out_.AddParam(rc, info.name + "/" + Name(v), in_.values[v].size);
+      const ValueId p = out_.AddParam(rc, Fresh(info.name + "/" + Name(v)), in_.values[v].size);
       out_.value(p).size_expr = in_.values[v].size_expr;
       captured_param.emplace(analysis_.value_buffer[v], std::make_pair(v, p));
     }
-    const ValueId await = out_.AddParam(rc, info.name + "/await", 0);
+    const ValueId await = out_.AddParam(rc, Fresh(info.name + "/await"), 0);
     out_.value(await).is_timepoint = true;
 
     for (const HostStep& step : rp_.steps) {
@@ -321,6 +334,7 @@ class CommandFormBuilder {
   std::unordered_map<ComputationId, ComputationId> comp_map_;
   std::unordered_map<ValueId, ValueId> map_;  // old -> new
   std::unordered_map<OpId, std::size_t> region_of_execute_;
+  std::unordered_set<std::string> taken_;     // value names in use
 };
 
 }  // namespace

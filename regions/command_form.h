@@ -1,7 +1,7 @@
 // The command form of a program with execution regions: what `memplan plan
 // --emit-ir` writes for such programs. It is ordinary memplan text IR, so it
-// parses and prints back unchanged; it spells out what IREE's
-// ScheduleAllocation produces:
+// parses and prints back unchanged (generated names are made unique against
+// the program's); it spells out what IREE's ScheduleAllocation produces:
 //
 //   entry func @main(%input: 4096 external, %ready: timepoint) {
 //     %stage.results, %stage.results.ready = resource.alloca(%ready) : 4096 transient, timepoint {affinity = "gpu0"}
