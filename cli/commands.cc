@@ -47,15 +47,16 @@ absl::Status UsageError(std::string_view message) {
 
 bool Given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
 
-// Accepts a count: an integer in [0, 2^63 - 1].
-CLI::Validator Count() {
+// Accepts a count: an integer in [minimum, 2^63 - 1].
+CLI::Validator Count(std::int64_t minimum = 0) {
   return CLI::Validator(
-      [](std::string& text) -> std::string {
+      [minimum](std::string& text) -> std::string {
         std::int64_t value = 0;
         const char* end = text.data() + text.size();
         const auto [stop, error] = std::from_chars(text.data(), end, value);
-        if (error == std::errc() && stop == end && value >= 0) return "";
-        return "expected an integer from 0 to 9223372036854775807, got '" + text + "'";
+        if (error == std::errc() && stop == end && value >= minimum) return "";
+        return "expected an integer from " + std::to_string(minimum) +
+               " to 9223372036854775807, got '" + text + "'";
       },
       "N");
 }
@@ -85,7 +86,7 @@ void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
   flags.regions_per_option =
       cmd->add_option("--regions-per", flags.regions_per,
                       "with --regions: one region per N ops instead of one for the whole program")
-          ->check(CLI::PositiveNumber);
+          ->check(Count(1));
 }
 
 absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
@@ -366,6 +367,12 @@ int RunPlan(const PlanFlags& flags) {
 
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
   if (!result.ok()) return Fail(result.status());
+  // Warnings go to stderr: --quiet and --json - must not hide them.
+  if (result->plan.regions) {
+    for (const std::string& warning : result->plan.regions->warnings) {
+      std::cerr << flags.input.input << ": warning: " << warning << "\n";
+    }
+  }
   // With --json -, standard output carries the JSON alone.
   if (result->json_stdout) {
     std::cout << *result->json_stdout;

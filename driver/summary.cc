@@ -82,7 +82,9 @@ std::size_t Steps(const std::vector<Command>& commands) {
   return waves;
 }
 
-// One line per region (slab, results, uploads, commands), then the warnings.
+// One line per region (slab, results, uploads, commands). Warnings are not
+// part of the summary: the CLI prints them on stderr, where --quiet and
+// --json - do not hide them.
 std::string RegionLines(const Plan& plan, const Program& program) {
   const RegionPlan& rp = *plan.regions;
   std::string text;
@@ -115,7 +117,6 @@ std::string RegionLines(const Plan& plan, const Program& program) {
         amount(results, result_allocations), amount(uploads, upload_allocations),
         Count(commands, "command"), Count(waves, "step"));
   }
-  for (const std::string& warning : rp.warnings) text += "warning: " + warning + "\n";
   return text;
 }
 

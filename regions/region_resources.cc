@@ -137,9 +137,10 @@ class ResourceBuilder {
       }
       if (part.over_limit) {
         plan_.warnings.push_back(fmt::format(
-            "{} holds {} alone: it needs {} bytes, more than --max-allocation-size {}", r.name,
+            "{} holds {} alone: it needs {} bytes{}, more than --max-allocation-size {}", r.name,
             analysis_.buffers.buffers[r.slices.front().buffer].name,
-            PlanningBytes(part_items.front(), options_.layout), *options_.max_allocation_size));
+            PlanningBytes(part_items.front(), options_.layout),
+            program_.dims.empty() ? "" : " at the dims' bounds", *options_.max_allocation_size));
       }
       if (kind == ResourceKind::kSlab) plan_.regions[s].slab_size += r.size;
       plan_.regions[s].resources.push_back(static_cast<std::int32_t>(plan_.resources.size()));

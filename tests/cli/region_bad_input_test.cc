@@ -127,6 +127,19 @@ INSTANTIATE_TEST_SUITE_P(
                   "", "the program reads data it has itself overwritten (so even without memory reuse)"}),
     [](const ::testing::TestParamInfo<BadRegion>& info) { return std::string(info.param.name); });
 
+// An item over --max-allocation-size is a warning on stderr, even with -q.
+TEST(RegionWarnings, GoToStderrEvenWhenQuiet) {
+  const std::string dir = FreshDir();
+  const std::string path = dir + "/r.mpir";
+  WriteText(path, Region("  %s = splat() : 8192\n  %o = dispatch(%s) : 64\n"));
+  CliRun r = Memplan("plan " + path + " --max-allocation-size 4096 -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, path + ": warning: r.slab.part1 holds s alone: it needs 8192 bytes, more than "
+                          "--max-allocation-size 4096\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(RegionUsageErrors, FlagsThatDoNotApplyOrAreMalformed) {
   const std::string dir = FreshDir();
   const std::string region = dir + "/r.mpir", plain = dir + "/p.mpir", csv = dir + "/a.csv";
@@ -146,6 +159,8 @@ TEST(RegionUsageErrors, FlagsThatDoNotApplyOrAreMalformed) {
       {"plan " + csv + " --regions",
        csv + ": error: --regions applies only to programs (ONNX models and memplan text IR)"},
       {"plan " + plain + " --regions-per 3", "memplan: error: --regions-per applies with --regions"},
+      {"plan " + plain + " --regions --regions-per 0",
+       "memplan: error: --regions-per: expected an integer from 1 to 9223372036854775807, got '0'"},
       {"plan " + region + " --regions",
        region + ": error: --regions: the program has several computations"},
   };
