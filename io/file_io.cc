@@ -160,6 +160,14 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
     }
   };
   for (const auto& [path, contents] : files) {
+    // A special file reached through links the path cannot spell (e.g.
+    // /dev/stdout -> /proc/self/fd/1 -> pipe:[N]) is written as given.
+    struct stat given;
+    if (::stat(path.c_str(), &given) == 0 && !S_ISREG(given.st_mode) && !S_ISDIR(given.st_mode)) {
+      targets.push_back(path);
+      temps.emplace_back();
+      continue;
+    }
     absl::StatusOr<std::string> target = FollowLinks(path);
     if (!target.ok()) {
       remove_temps();

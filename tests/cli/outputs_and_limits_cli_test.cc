@@ -203,3 +203,19 @@ TEST_F(OutputsCliTest, VerifyOfAnOnnxPlanAgainstACsvSaysSo) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+// /dev/stdout on a pipe leads through /proc/self/fd/1 to "pipe:[N]", a path
+// no file has: the output is written through the path as given.
+TEST_F(OutputsCliTest, JsonToDevStdoutOnAPipe) {
+  CliRun r = testing_cli::RunMemplan(
+      "cd " + dir_ + " && ", "plan in.csv --quiet --json /dev/stdout | cat");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, PlanJson());
+}
+
+}  // namespace
+}  // namespace memplan
