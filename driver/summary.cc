@@ -162,7 +162,13 @@ std::string FormatPlanSummary(const LoadedInput& input, const Plan& plan,
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
     text += "\n";
   }
-  text += fmt::format("algorithm: {}; alignment {}; plan {}\n", plan.algorithm, plan.alignment,
+  const std::string region_alignment =
+      plan.regions ? fmt::format(" (region slices: offsets {}, sizes padded to {})",
+                                 plan.regions->options.offset_alignment,
+                                 plan.regions->options.range_alignment)
+                   : "";
+  text += fmt::format("algorithm: {}; alignment {}{}; plan {}\n", plan.algorithm, plan.alignment,
+                      region_alignment,
                       plan.verified ? "verified" : "NOT verified");
   return text;
 }

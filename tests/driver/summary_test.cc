@@ -142,7 +142,8 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
             "region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over), results "
             "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 steps\n"
             "default memory: 32768 bytes (32.00 KiB) used\n"
-            "algorithm: auto; alignment 1; plan verified\n");
+            "algorithm: auto; alignment 1 (region slices: offsets 64, sizes padded to 64); plan "
+            "verified\n");
 }
 
 // A symbolic slab is shown as its expression and its value at the
