@@ -104,16 +104,19 @@ absl::Status ResolveCommandRanges(const Program& program, const ProgramAnalysis&
     for (Command& command : step.commands) {
       for (CommandRange& range : command.ranges) {
         if (range.resource != kNoId) continue;
-        const BufferId b = analysis.value_buffer[range.value];
+        // A range without a value is the op's scratch buffer.
+        const BufferId b = range.value == kNoId
+                               ? (command.op == kNoId ? kNoId : analysis.op_buffers[command.op].scratch)
+                               : analysis.value_buffer[range.value];
         auto it = b == kNoId ? home.end() : home.find(b);
         if (it == home.end()) {
           return absl::InternalError(fmt::format(
-              "internal error: value %{} of a command is in no resource",
-              program.values[range.value].name));
+              "internal error: {} of a command is in no resource",
+              range.value == kNoId ? "a scratch range" : "value %" + program.values[range.value].name));
         }
         range.resource = it->second.first;
-        range.offset = it->second.second->offset +
-                       SizeExpr::Constant(analysis.value_offset[range.value]) + range.offset;
+        const Bytes in_buffer = range.value == kNoId ? 0 : analysis.value_offset[range.value];
+        range.offset = it->second.second->offset + SizeExpr::Constant(in_buffer) + range.offset;
       }
       if (step.kind != HostStepKind::kExecute) continue;
       std::vector<std::int32_t>& used = plan.regions[step.region].resources;

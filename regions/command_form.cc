@@ -306,7 +306,7 @@ class CommandFormBuilder {
             }
           }
           access.push_back(AccessName(range.access));
-          values.push_back(Name(range.value));
+          values.push_back(range.value == kNoId ? in_.OpName(c.op) + ".scratch" : Name(range.value));
         }
         const OpId op = out_.AddOp(rc, std::string("cmd.") + CommandKindName(c.kind), operands);
         Op& cmd = out_.op(op);

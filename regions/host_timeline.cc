@@ -99,7 +99,8 @@ class TimelineBuilder {
   }
 
   // Host code runs synchronously: a host step first waits for every execute
-  // that touched a buffer it touches (IREE's host waits on a timepoint).
+  // or upload that touched a buffer it touches (IREE's host waits on a
+  // timepoint).
   void AddHostStep(HostStep step) {
     std::erase_if(step.commands, [](const Command& c) { return c.ranges.empty(); });
     if (step.commands.empty()) return;
@@ -131,11 +132,13 @@ class TimelineBuilder {
   }
 
   // Notes which step (about to be appended) last touches each buffer, and
-  // which executes touch it.
+  // which asynchronous steps (executes, uploads) touch it.
   void RecordTouches(const HostStep& step) {
     for (BufferId b : Buffers(step)) {
       last_step_[b] = plan_.steps.size();
-      if (step.kind == HostStepKind::kExecute) AddOnce(touched_by_[b], step.signal);
+      if (step.kind == HostStepKind::kExecute || step.kind == HostStepKind::kUpload) {
+        AddOnce(touched_by_[b], step.signal);
+      }
     }
   }
 
@@ -292,6 +295,7 @@ class TimelineBuilder {
           }
         }
         (used ? run.awaits : joined).push_back(step.signal);
+        RecordTouches(step);
       } else {
         step.kind = HostStepKind::kAlloca;
         step.awaits = awaits;

@@ -185,6 +185,14 @@ class OpLowering {
       }
     }
     AddFreshResults(c);
+    // The op's scratch workspace: a read-write binding of a buffer with no
+    // value (ResolveCommandRanges places it through the op).
+    if (op_.scratch_bytes > 0) {
+      CommandRange scratch;
+      scratch.length = SizeExpr::Constant(op_.scratch_bytes);
+      scratch.access = Access::kReadWrite;
+      c.ranges.push_back(std::move(scratch));
+    }
     Emit(std::move(c));
   }
 

@@ -29,7 +29,9 @@
 //   dispatch and any other compute op
 //                              dispatch: each operand read, read-write when a
 //                              result is tied to it (the range then carries
-//                              that result), each untied fresh result write
+//                              that result), each untied fresh result write,
+//                              and the op's scratch (if any) read-write with
+//                              CommandRange::value kNoId
 // Values without storage (timepoints) and zero-length ranges are skipped.
 #pragma once
 

@@ -40,7 +40,7 @@ region @stage(%stage/stage.results.external: 4096, %stage/stage.slab: 24576, %st
   cmd.dispatch(%stage/input[0 for 4096], %stage/stage.slab[16384 for 8192]) {wave = 0, access = ["read", "write"], values = ["in", "t0"], op = "dispatch"}
   cmd.dispatch(%stage/stage.slab[16384 for 8192], %stage/stage.slab[0 for 8192], %stage/stage.slab[8192 for 8192]) {wave = 1, access = ["read", "read", "write"], values = ["t0", "zeros", "t1"], op = "dispatch"}
   cmd.copy(%stage/stage.slab[0 for 8192], %stage/stage.slab[8192 for 8192]) {wave = 2, access = ["read", "write"], values = ["zeros", "acc"]}
-  cmd.dispatch(%stage/stage.slab[8192 for 8192], %stage/stage.results.external[0 for 4096]) {wave = 3, access = ["read", "write"], values = ["acc", "o"], op = "dispatch"}
+  cmd.dispatch(%stage/stage.slab[8192 for 8192], %stage/stage.results.external[0 for 4096], %stage/stage.slab[0 for 1024]) {wave = 3, access = ["read", "write", "read-write"], values = ["acc", "o", "o.scratch"], op = "dispatch"}
   return %stage/await
 }
 )");

@@ -51,7 +51,7 @@ region @r(%operand: 64, %await: timepoint) affinity("gpu0") {
                           "execute @r -> r.done <- ready",  // no upload awaited
                           "  fill external[0+64] write %filled",
                           "join -> r.joined <- r.done,r.upload.constant.ready,r.upload.variable.ready",
-                          "host <- r.done",
+                          "host <- r.upload.constant.ready,r.upload.variable.ready,r.done",
                           "  output r.upload.constant[0+8] read %c0 r.upload.constant[64+16] read %c1 "
                           "r.upload.variable[0+32] read %v external[0+64] read %f"));
   EXPECT_EQ(p->plan.regions->regions[0].downstream, "r.joined");
