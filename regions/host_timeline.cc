@@ -120,12 +120,11 @@ class TimelineBuilder {
   // Buffers the step's commands touch, in first-touch order.
   std::vector<BufferId> Buffers(const HostStep& step) const {
     std::vector<BufferId> buffers;
+    std::unordered_set<BufferId> seen;
     for (const Command& c : step.commands) {
       for (const CommandRange& r : c.ranges) {
         const BufferId b = r.value == kNoId ? kNoId : analysis_.value_buffer[r.value];
-        if (b != kNoId && std::find(buffers.begin(), buffers.end(), b) == buffers.end()) {
-          buffers.push_back(b);
-        }
+        if (b != kNoId && seen.insert(b).second) buffers.push_back(b);
       }
     }
     return buffers;
