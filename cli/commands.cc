@@ -22,6 +22,7 @@
 #include "ir/diagnostic.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
+#include "regions/allocate_regions.h"
 #include "verify/region_checks.h"
 
 namespace memplan {
@@ -470,7 +471,12 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path, bool 
   absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note, program);
   if (!plan.ok()) return Fail(plan.status());
   if (absl::Status s = CheckInputLimits(*input, plan->alignment); !s.ok()) return Fail(s);
-  absl::Status verified = VerifyAgainst(input->buffers, *plan);
+  // Without the regions block nothing would check the regions' allocations.
+  absl::Status verified =
+      !plan->regions && program && HasRegions(*program)
+          ? absl::FailedPreconditionError(
+                "the input has execution regions but the plan has no regions block")
+          : VerifyAgainst(input->buffers, *plan);
   // A plan with regions is read only for a program (ReadPlanJson).
   if (verified.ok() && plan->regions) verified = VerifyRegionPlan(*program, input->buffers, *plan);
   if (!verified.ok()) {

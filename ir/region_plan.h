@@ -88,6 +88,9 @@ struct CommandRange {
   Access access = Access::kRead;
   // The IR value whose data the range holds: for a read, the operand read;
   // for a write, the result written (a tied result for in-place writes).
+  // kNoId for a dispatch's scratch range (kReadWrite): it lies in the op's
+  // scratch buffer "<op>.scratch", which holds no value, so it carries no
+  // data between commands.
   ValueId value = kNoId;
 };
 

@@ -10,8 +10,9 @@
 
 namespace memplan::region_verify {
 
-RegionContext MakeContext(const Program& program, const BufferSet& buffers, const Plan& plan) {
-  RegionContext ctx{program, buffers, plan, *plan.regions, {}, {}};
+RegionContext MakeContext(const Program& program, const BufferSet& buffers, const Plan& plan,
+                          RegionFailureSite* site) {
+  RegionContext ctx{program, buffers, plan, *plan.regions, {}, {}, site};
   // First default-space pool of each name (the plan verifier rejects repeats).
   std::map<std::string, std::int32_t, std::less<>> pools;
   for (std::size_t i = 0; i < plan.pools.size(); ++i) {
@@ -37,6 +38,12 @@ absl::Status RuleViolation(int rule, const std::string& message) {
       "", "resources", "slices", "command ranges", "timepoints", "shadow execution"};
   return absl::FailedPreconditionError(
       absl::StrCat("region rule ", rule, " (", kNames[rule], "): ", message));
+}
+
+absl::Status CommandViolation(const RegionContext& ctx, std::size_t step, std::size_t command,
+                              int rule, const std::string& message) {
+  if (ctx.site) *ctx.site = RegionFailureSite{step, command, true};
+  return RuleViolation(rule, message);
 }
 
 std::string ValueRef(const Program& program, ValueId value) {
@@ -91,8 +98,8 @@ std::string RangePlace(const RegionContext& ctx, const CommandRange& range) {
                                 ? ByteRange(range.offset_bytes, end)
                                 : absl::StrCat("[", range.offset_bytes, ", ", range.offset_bytes,
                                                "+", range.length_bytes, ")");
-  return absl::StrCat(ValueRef(ctx.program, range.value), " at ",
-                      ResourceRef(ctx.regions, range.resource), " ", bytes);
+  const std::string what = range.value == kNoId ? "scratch" : ValueRef(ctx.program, range.value);
+  return absl::StrCat(what, " at ", ResourceRef(ctx.regions, range.resource), " ", bytes);
 }
 
 std::string RangeRef(const RegionContext& ctx, const CommandRange& range) {

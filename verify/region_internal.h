@@ -15,6 +15,8 @@
 #include "ir/plan.h"
 #include "ir/program.h"
 #include "ir/region_plan.h"
+#include "verify/happens_before.h"
+#include "verify/region_checks.h"
 
 namespace memplan::region_verify {
 
@@ -28,13 +30,19 @@ struct RegionContext {
   std::vector<std::int32_t> pool_of;
   // Per value: the buffer whose alias set holds it, or kNoId (timepoints).
   std::vector<BufferId> buffer_of;
+  // Where a violation of one command is recorded (may be null).
+  RegionFailureSite* site = nullptr;
 };
 
 // Fills pool_of and buffer_of.
-RegionContext MakeContext(const Program& program, const BufferSet& buffers, const Plan& plan);
+RegionContext MakeContext(const Program& program, const BufferSet& buffers, const Plan& plan,
+                          RegionFailureSite* site);
 
 // "region rule 3 (command ranges): <message>" as FailedPrecondition.
 absl::Status RuleViolation(int rule, const std::string& message);
+// The same, recording steps[step].commands[command] in ctx.site.
+absl::Status CommandViolation(const RegionContext& ctx, std::size_t step, std::size_t command,
+                              int rule, const std::string& message);
 
 // "%name" ("value #id" for an id outside the program).
 std::string ValueRef(const Program& program, ValueId value);
@@ -48,7 +56,8 @@ std::string ByteRange(Bytes begin, Bytes end);
 std::string CommandRef(const Program& program, const Command& command);
 // The shorter "dispatch %t1" (kind and op name), for the writer of a tag.
 std::string CommandShortRef(const Program& program, const Command& command);
-// "%t0 at @stage.slab [0, 8192)": the value and bytes of a command range.
+// "%t0 at @stage.slab [0, 8192)": the value and bytes of a command range
+// ("scratch at ..." for a scratch range).
 std::string RangePlace(const RegionContext& ctx, const CommandRange& range);
 // "read %t0 at @stage.slab [0, 8192)".
 std::string RangeRef(const RegionContext& ctx, const CommandRange& range);
@@ -58,15 +67,19 @@ std::string StepRef(const RegionContext& ctx, std::size_t step);
 // a + b, or false when it overflows.
 bool CheckedAdd(Bytes a, Bytes b, Bytes& sum);
 
-// Rule 1: resource names, pools, time ranges, byte sharing.
+// Rule 1: options, resource names, pools, time ranges, byte sharing in time.
 absl::Status CheckResources(const RegionContext& ctx);
 // Rule 2: slices, and the evaluation of every symbolic size.
 absl::Status CheckSlices(const RegionContext& ctx);
 // Rule 3: every command range lies in its value's segment.
 absl::Status CheckCommandRanges(const RegionContext& ctx);
 // Rule 4: timepoints order allocas, uploads, executes and deallocas.
-absl::Status CheckTimepoints(const RegionContext& ctx);
+absl::Status CheckTimepoints(const RegionContext& ctx, const HappensBefore& hb);
+// Rule 4's last part: resources sharing bytes are ordered by HB.
+absl::Status CheckMemoryReuse(const RegionContext& ctx, const HappensBefore& hb,
+                              const std::vector<std::size_t>& alloca,
+                              const std::vector<std::size_t>& dealloca);
 // Rule 5: shadow execution on tagged memory.
-absl::Status CheckShadowExecution(const RegionContext& ctx);
+absl::Status CheckShadowExecution(const RegionContext& ctx, const HappensBefore& hb);
 
 }  // namespace memplan::region_verify

@@ -1,4 +1,4 @@
-// Rule 1 of verify/region_checks.h: resources.
+// Rule 1 of verify/region_checks.h: options and resources.
 //
 // The byte-sharing check is a sweep over time events like the plan
 // verifier's overlap check (verify/overlap_sweep.cc): resources alive at one
@@ -8,7 +8,9 @@
 #include <iterator>
 #include <map>
 #include <string>
+#include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,6 +18,45 @@
 
 namespace memplan::region_verify {
 namespace {
+
+// packing/'s algorithm names (not linked here; a CLI test compares them).
+constexpr std::string_view kPackNames[] = {"auto",
+                                           "best-fit-spatial",
+                                           "best-fit-temporal",
+                                           "best-fit-busiest",
+                                           "best-fit-start-time",
+                                           "in-order",
+                                           "skyline-longest",
+                                           "skyline-area",
+                                           "skyline-local-search",
+                                           "online-best-fit",
+                                           "naive"};
+
+absl::Status CheckOptions(const RegionPlanOptions& options) {
+  if (std::find(std::begin(kPackNames), std::end(kPackNames), options.pack) ==
+      std::end(kPackNames)) {
+    std::string known;
+    for (std::string_view name : kPackNames) {
+      if (!known.empty()) known += ", ";
+      known += name;
+    }
+    return RuleViolation(1,
+                         absl::StrCat("options: pack '", options.pack, "' is not one of: ", known));
+  }
+  constexpr Bytes kMaxAlignment = Bytes{1} << 32;
+  for (const auto& [name, value] : {std::pair{"offset_alignment", options.offset_alignment},
+                                    std::pair{"range_alignment", options.range_alignment}}) {
+    if (value < 1 || value > kMaxAlignment) {
+      return RuleViolation(
+          1, absl::StrCat("options: ", name, " ", value, " lies outside [1, ", kMaxAlignment, "]"));
+    }
+  }
+  if (options.max_allocation_size && *options.max_allocation_size < 1) {
+    return RuleViolation(1, absl::StrCat("options: max_allocation_size ",
+                                         *options.max_allocation_size, " is below 1"));
+  }
+  return absl::OkStatus();
+}
 
 struct Event {
   TimeStep time;
@@ -80,6 +121,7 @@ absl::Status CheckNoSharedBytes(const RegionContext& ctx) {
 }  // namespace
 
 absl::Status CheckResources(const RegionContext& ctx) {
+  if (absl::Status s = CheckOptions(ctx.regions.options); !s.ok()) return s;
   const std::vector<Resource>& resources = ctx.regions.resources;
   std::map<std::string, std::int32_t, std::less<>> names;
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(resources.size()); ++i) {

@@ -1,5 +1,8 @@
 // Rule 2 of verify/region_checks.h: slices, and every symbolic size (slice,
 // resource, command range) evaluated at the program's evaluation point.
+#include <algorithm>
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -19,7 +22,16 @@ using verify_internal::BufferRef;
 class Evaluator {
  public:
   explicit Evaluator(const Program& program)
-      : point_(EvaluationPoint(program)), names_(DimNames(program)) {}
+      : point_(EvaluationPoint(program)),
+        planning_point_(PlanningPoint(program)),
+        names_(DimNames(program)) {}
+
+  std::string Text(const SizeExpr& expr) const { return expr.ToString(names_); }
+
+  // `expr` at the planning point; call only after Mismatch passed for it.
+  std::optional<Bytes> AtPlanningPoint(const SizeExpr& expr) const {
+    return expr.Evaluate(planning_point_);
+  }
 
   // "" when `expr` evaluates to `bytes`, else what is wrong; `field` is
   // "offset", "size" or "length" (the plan's figure is `field`_bytes).
@@ -43,6 +55,7 @@ class Evaluator {
 
  private:
   std::vector<std::int64_t> point_;
+  std::vector<std::int64_t> planning_point_;
   std::vector<std::string> names_;
 };
 
@@ -53,7 +66,8 @@ std::string SliceRef(const RegionContext& ctx, std::int32_t resource, std::size_
                       BufferRef(ctx.buffers, r.slices[index].buffer), ")");
 }
 
-bool NeedsOffsetAlignment(ResourceKind kind) {
+// Region allocations (not program pools): aligned, split, sliced.
+bool IsRegionAllocation(ResourceKind kind) {
   return kind == ResourceKind::kUpload || kind == ResourceKind::kResults ||
          kind == ResourceKind::kSlab;
 }
@@ -127,7 +141,7 @@ absl::Status CheckSliceExtent(const RegionContext& ctx, const Evaluator& eval,
                                          ByteRange(0, r.size_bytes)));
   }
   const Bytes alignment = ctx.regions.options.offset_alignment;
-  if (NeedsOffsetAlignment(r.kind) && alignment > 1 && s.offset_bytes % alignment != 0) {
+  if (IsRegionAllocation(r.kind) && alignment > 1 && s.offset_bytes % alignment != 0) {
     return RuleViolation(2, absl::StrCat(ref, ": offset_bytes ", s.offset_bytes,
                                          " is not a multiple of the offset alignment ", alignment));
   }
@@ -150,19 +164,82 @@ absl::Status CheckSliceExtent(const RegionContext& ctx, const Evaluator& eval,
   return absl::OkStatus();
 }
 
+// The resource's size against the options: padded to the range alignment,
+// split at max_allocation_size (decided at the planning point) unless one
+// item alone is larger.
+absl::Status CheckResourceSize(const RegionContext& ctx, const Evaluator& eval, const Resource& r) {
+  const RegionPlanOptions& options = ctx.regions.options;
+  const std::string ref = absl::StrCat("resource ", r.name);
+  if (IsRegionAllocation(r.kind) && r.size_bytes % options.range_alignment != 0) {
+    return RuleViolation(
+        2, absl::StrCat(ref, ": size_bytes ", r.size_bytes,
+                        " is not a multiple of the range alignment ", options.range_alignment));
+  }
+  if (!options.max_allocation_size) {
+    if (!r.over_limit) return absl::OkStatus();
+    return RuleViolation(2,
+                         ref + " is marked over_limit but the options set no max_allocation_size");
+  }
+  const Bytes limit = *options.max_allocation_size;
+  const std::optional<Bytes> planned = eval.AtPlanningPoint(r.size);
+  if (!planned) {
+    return RuleViolation(
+        2, absl::StrCat(ref, ": size (", eval.Text(r.size), ") overflows at the planning point"));
+  }
+  if (r.over_limit) {
+    if (r.slices.size() != 1) {
+      return RuleViolation(2, absl::StrCat(ref, " is marked over_limit but holds ", r.slices.size(),
+                                           " slices, not one"));
+    }
+    if (*planned <= limit) {
+      return RuleViolation(2, absl::StrCat(ref, " is marked over_limit but is ", *planned,
+                                           " bytes at the planning point, within "
+                                           "max_allocation_size ",
+                                           limit));
+    }
+  } else if (IsRegionAllocation(r.kind) && *planned > limit) {
+    return RuleViolation(2, absl::StrCat(ref, " is ", *planned,
+                                         " bytes at the planning point, more than "
+                                         "max_allocation_size ",
+                                         limit, ", but is not marked over_limit"));
+  }
+  return absl::OkStatus();
+}
+
+// Every buffer homed in a region allocation's pool is in one of its slices.
+absl::Status CheckHomedBuffersSliced(const RegionContext& ctx,
+                                     const std::vector<std::string>& slice_of) {
+  std::map<std::string, const Resource*, std::less<>> allocations;
+  for (const Resource& r : ctx.regions.resources) {
+    if (IsRegionAllocation(r.kind)) allocations.emplace(r.name, &r);
+  }
+  const std::size_t count = std::min(ctx.buffers.buffers.size(), ctx.plan.placements.size());
+  for (std::size_t b = 0; b < count; ++b) {
+    auto it = allocations.find(ctx.plan.placements[b].pool);
+    if (it == allocations.end() || !slice_of[b].empty()) continue;
+    return RuleViolation(
+        2, absl::StrCat(BufferRef(ctx.buffers, static_cast<BufferId>(b)), " is homed in pool '",
+                        it->first, "' (a ", ResourceKindName(it->second->kind),
+                        " resource) but is in no slice of it"));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckRangeSizes(const RegionContext& ctx, const Evaluator& eval) {
   for (std::size_t i = 0; i < ctx.regions.steps.size(); ++i) {
     const std::vector<Command>& commands = ctx.regions.steps[i].commands;
-    for (const Command& c : commands) {
+    for (std::size_t j = 0; j < commands.size(); ++j) {
+      const Command& c = commands[j];
       for (std::size_t k = 0; k < c.ranges.size(); ++k) {
         const CommandRange& range = c.ranges[k];
         for (const auto& [expr, bytes, field] :
              {std::tuple{&range.offset, range.offset_bytes, "offset"},
               std::tuple{&range.length, range.length_bytes, "length"}}) {
           if (std::string why = eval.Mismatch(*expr, bytes, field); !why.empty()) {
-            return RuleViolation(
-                2, absl::StrCat(StepRef(ctx, i), ": ", CommandRef(ctx.program, c), " range ", k,
-                                " (", RangeRef(ctx, range), "): ", why));
+            return CommandViolation(
+                ctx, i, j, 2,
+                absl::StrCat(StepRef(ctx, i), ": ", CommandRef(ctx.program, c), " range ", k, " (",
+                             RangeRef(ctx, range), "): ", why));
           }
         }
       }
@@ -181,11 +258,13 @@ absl::Status CheckSlices(const RegionContext& ctx) {
     if (std::string why = eval.Mismatch(r.size, r.size_bytes, "size"); !why.empty()) {
       return RuleViolation(2, absl::StrCat("resource ", r.name, ": ", why));
     }
+    if (absl::Status s = CheckResourceSize(ctx, eval, r); !s.ok()) return s;
     for (std::size_t k = 0; k < r.slices.size(); ++k) {
       if (absl::Status s = CheckSliceBuffer(ctx, i, k, slice_of); !s.ok()) return s;
       if (absl::Status s = CheckSliceExtent(ctx, eval, i, k); !s.ok()) return s;
     }
   }
+  if (absl::Status s = CheckHomedBuffersSliced(ctx, slice_of); !s.ok()) return s;
   return CheckRangeSizes(ctx, eval);
 }
 

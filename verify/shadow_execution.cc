@@ -1,15 +1,17 @@
 // Rule 5 of verify/region_checks.h: run the host steps on tagged memory.
 //
 // Each resource's bytes carry the value whose data they hold (the tag of the
-// last write, with the command that wrote it). Commands run block by block:
-// a block is a wave (adjacent commands of an execute step with one
-// `concurrent` >= 0) or a single command. Within a block, the adjacent
-// commands lowered from one op (a transfer's invalidate, copy and flush) form
-// a unit that runs in order; no two units touch a common byte when either
-// writes it. Race-free units commute, so the block then runs command by
-// command, each command's reads checked before its writes apply. Cost:
-// O(C log M) for C command ranges and M tagged intervals, plus the
-// data-source queries (verify/data_sources.h).
+// last write, with the command and step that wrote it). A read accepts a tag
+// of its own step or of a step that happens before it
+// (verify/happens_before.h). Scratch ranges (no value) carry no data: they
+// only take part in race checks. Commands run block by block: a block is a
+// wave (adjacent commands of an execute step with one `concurrent` >= 0) or
+// a single command. Within a block, the adjacent commands lowered from one op
+// (a transfer's invalidate, copy and flush) form a unit that runs in order;
+// no two units touch a common byte when either writes it. Race-free units
+// commute, so the block then runs command by command, each command's reads
+// checked before its writes apply. Cost: O(C log M) for C command ranges and
+// M tagged intervals, plus the data-source queries (verify/data_sources.h).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -53,8 +55,8 @@ struct Touch {
 
 class ShadowExecution {
  public:
-  explicit ShadowExecution(const RegionContext& ctx)
-      : ctx_(ctx), sources_(ctx.program), memory_(ctx.regions.resources.size()) {}
+  ShadowExecution(const RegionContext& ctx, const HappensBefore& hb)
+      : ctx_(ctx), hb_(hb), sources_(ctx.program), memory_(ctx.regions.resources.size()) {}
 
   absl::Status Run() {
     for (std::size_t i = 0; i < ctx_.regions.steps.size(); ++i) {
@@ -81,11 +83,11 @@ class ShadowExecution {
     }
     for (std::size_t c = begin; c < end; ++c) {
       for (const CommandRange& range : commands[c].ranges) {
-        if (!Reads(range.access)) continue;
-        if (absl::Status s = CheckRead(commands[c], range); !s.ok()) return s;
+        if (!Reads(range.access) || range.value == kNoId) continue;
+        if (absl::Status s = CheckRead(step, c, range); !s.ok()) return s;
       }
       for (const CommandRange& range : commands[c].ranges) {
-        if (!Writes(range.access)) continue;
+        if (!Writes(range.access) || range.value == kNoId) continue;
         memory_[range.resource].Assign(range.offset_bytes, range.offset_bytes + range.length_bytes,
                                        Tag{range.value, step, c});
       }
@@ -93,27 +95,42 @@ class ShadowExecution {
     return absl::OkStatus();
   }
 
-  // Every byte the range reads holds data of one of its value's sources.
-  absl::Status CheckRead(const Command& command, const CommandRange& range) {
+  // Every byte the range reads holds data of one of its value's sources,
+  // written by this step or one that happens before it.
+  absl::Status CheckRead(std::size_t step, std::size_t command, const CommandRange& range) {
     const Bytes lo = range.offset_bytes;
     const Bytes hi = lo + range.length_bytes;
     std::optional<IntervalMap<Tag>::Piece> bad;
     memory_[range.resource].Visit(lo, hi, [&](const IntervalMap<Tag>::Piece& piece) {
-      if (piece.tag && sources_.IsSource(piece.tag->value, range.value)) return true;
+      if (piece.tag && sources_.IsSource(piece.tag->value, range.value) &&
+          (piece.tag->step == step || hb_.Precedes(piece.tag->step, step))) {
+        return true;
+      }
       bad = piece;
       return false;
     });
     if (!bad) return absl::OkStatus();
+    const Command& reader = ctx_.regions.steps[step].commands[command];
     const std::string read =
-        absl::StrCat(CommandRef(ctx_.program, command), " reads ", RangePlace(ctx_, range),
-                     " but bytes ", ByteRange(bad->begin, bad->end));
+        absl::StrCat(CommandRef(ctx_.program, reader), " reads ", RangePlace(ctx_, range));
+    const std::string bytes = absl::StrCat(" but bytes ", ByteRange(bad->begin, bad->end));
     if (!bad->tag) {
-      return RuleViolation(5, absl::StrCat("uninitialized read: ", read, " were never written"));
+      return CommandViolation(
+          ctx_, step, command, 5,
+          absl::StrCat("uninitialized read: ", read, bytes, " were never written"));
     }
-    const Command& writer = ctx_.regions.steps[bad->tag->step].commands[bad->tag->command];
-    return RuleViolation(
-        5, absl::StrCat("clobber: ", read, " hold ", ValueRef(ctx_.program, bad->tag->value),
-                        " (written by ", CommandShortRef(ctx_.program, writer), ")"));
+    const Tag& tag = *bad->tag;
+    const Command& writer = ctx_.regions.steps[tag.step].commands[tag.command];
+    if (!sources_.IsSource(tag.value, range.value)) {
+      return CommandViolation(
+          ctx_, step, command, 5,
+          absl::StrCat("clobber: ", read, bytes, " hold ", ValueRef(ctx_.program, tag.value),
+                       " (written by ", CommandShortRef(ctx_.program, writer), ")"));
+    }
+    return CommandViolation(ctx_, step, command, 5,
+                            absl::StrCat("unordered read: ", read, ", written by ",
+                                         CommandShortRef(ctx_.program, writer), " in step ",
+                                         tag.step, ", which step ", step, " does not wait for"));
   }
 
   // No two units of the block (commands of one op) touch a common byte when
@@ -138,13 +155,14 @@ class ShadowExecution {
         if (!hit) continue;
         const Command& other = commands[hit->tag->command];
         const CommandRange& other_range = other.ranges[hit->tag->range];
-        return RuleViolation(
-            5, absl::StrCat("race in wave ", commands[c].concurrent, " of ", StepRef(ctx_, step),
-                            ": ", CommandRef(ctx_.program, other), " ", Verb(other_range.access),
-                            " ", RangePlace(ctx_, other_range), " while ",
-                            CommandRef(ctx_.program, commands[c]), " ", Verb(range.access), " ",
-                            RangePlace(ctx_, range), ": both touch bytes ",
-                            ByteRange(hit->begin, hit->end)));
+        return CommandViolation(
+            ctx_, step, c, 5,
+            absl::StrCat("race in wave ", commands[c].concurrent, " of ", StepRef(ctx_, step), ": ",
+                         CommandRef(ctx_.program, other), " ", Verb(other_range.access), " ",
+                         RangePlace(ctx_, other_range), " while ",
+                         CommandRef(ctx_.program, commands[c]), " ", Verb(range.access), " ",
+                         RangePlace(ctx_, range), ": both touch bytes ",
+                         ByteRange(hit->begin, hit->end)));
       }
     }
     return absl::OkStatus();
@@ -176,12 +194,15 @@ class ShadowExecution {
   }
 
   const RegionContext& ctx_;
+  const HappensBefore& hb_;
   DataSources sources_;
   std::vector<IntervalMap<Tag>> memory_;  // per resource
 };
 
 }  // namespace
 
-absl::Status CheckShadowExecution(const RegionContext& ctx) { return ShadowExecution(ctx).Run(); }
+absl::Status CheckShadowExecution(const RegionContext& ctx, const HappensBefore& hb) {
+  return ShadowExecution(ctx, hb).Run();
+}
 
 }  // namespace memplan::region_verify

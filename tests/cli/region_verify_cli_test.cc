@@ -6,6 +6,7 @@
 #include "cli_runner.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
+#include "packing/packer.h"
 
 namespace memplan {
 namespace {
@@ -68,6 +69,36 @@ TEST_F(RegionVerifyCliTest, RangeMovedOntoAnotherSliceFailsRule3) {
                             "holds stage.slab [8192, 16384) at time 3\n");
 }
 
+// The dispatch of %o has a 1024-byte scratch workspace (a range without a
+// value in o.scratch); grown past it, the range lies in no scratch buffer.
+TEST_F(RegionVerifyCliTest, ScratchRangeGrownPastItsBufferFailsRule3) {
+  const std::string json = dir_ + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kRegion + " --json " + json).exit_code, 0);
+  Json plan = Json::parse(Slurp(json));
+  int grown = 0;
+  for (Json& step : plan["regions"]["steps"]) {
+    for (Json& command : step["commands"]) {
+      for (Json& range : command["ranges"]) {
+        if (!range["value"].is_null()) continue;
+        ASSERT_EQ(range["length_bytes"], 1024);
+        range["length"] = "2048";
+        range["length_bytes"] = 2048;
+        ++grown;
+      }
+    }
+  }
+  ASSERT_EQ(grown, 1);
+  const std::string edited = dir_ + "/edited.json";
+  WriteText(edited, plan.dump());
+  CliRun v = Memplan("verify " + kRegion + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.err, edited + ": error: verification failed: region rule 3 (command ranges): step 4 "
+                            "(execute @stage): dispatch %o (op dispatch#5) range 2 (read-write "
+                            "scratch at stage.slab [0, 2048)) names no value and lies in no "
+                            "segment of a buffer without values homed in stage.slab's pool at "
+                            "time 3\n");
+}
+
 // A malformed regions object is a located input error (exit 2).
 TEST_F(RegionVerifyCliTest, MalformedRegionsExitTwo) {
   const std::string json = dir_ + "/plan.json";
@@ -81,6 +112,52 @@ TEST_F(RegionVerifyCliTest, MalformedRegionsExitTwo) {
   EXPECT_EQ(v.err, edited + ": error: /regions/resources/1/slices/0/offset: \"8192 +\" is not a "
                             "size expression (column 7: unexpected end of input, expected a size "
                             "(an integer, a dim %name, '(', max(...) or align(...)))\n");
+}
+
+// Without its regions block a plan for a program with regions would pass
+// the plain plan verifier unchecked.
+TEST_F(RegionVerifyCliTest, PlanWithoutRegionsBlockFails) {
+  const std::string json = dir_ + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kRegion + " --json " + json).exit_code, 0);
+  Json plan = Json::parse(Slurp(json));
+  plan.erase("regions");
+  const std::string edited = dir_ + "/edited.json";
+  WriteText(edited, plan.dump());
+  CliRun v = Memplan("verify " + kRegion + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.out, "");
+  EXPECT_EQ(v.err, edited + ": error: verification failed: the input has execution regions but "
+                            "the plan has no regions block\n");
+}
+
+// The verifier accepts a fixed list of layouts (it cannot link packing/):
+// every algorithm's plan verifies, and an unknown name is rejected.
+TEST_F(RegionVerifyCliTest, EveryPackingAlgorithmNameVerifies) {
+  for (PackingAlgorithm algorithm : AllPackingAlgorithms()) {
+    const std::string name(PackingAlgorithmName(algorithm));
+    const std::string json = dir_ + "/" + name + ".json";
+    CliRun r = Memplan("plan " + kRegion + " --pack " + name + " --json " + json);
+    ASSERT_EQ(r.exit_code, 0) << name << ": " << r.err;
+    ASSERT_EQ(Json::parse(Slurp(json))["regions"]["options"]["pack"], name);
+    CliRun v = Memplan("verify " + kRegion + " " + json);
+    EXPECT_EQ(v.exit_code, 0) << name << ": " << v.err;
+  }
+}
+
+TEST_F(RegionVerifyCliTest, UnknownPackNameFailsRule1) {
+  const std::string json = dir_ + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kRegion + " --json " + json).exit_code, 0);
+  Json plan = Json::parse(Slurp(json));
+  plan["regions"]["options"]["pack"] = "fastest";
+  const std::string edited = dir_ + "/edited.json";
+  WriteText(edited, plan.dump());
+  CliRun v = Memplan("verify " + kRegion + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.err, edited + ": error: verification failed: region rule 1 (resources): options: "
+                            "pack 'fastest' is not one of: auto, best-fit-spatial, "
+                            "best-fit-temporal, best-fit-busiest, best-fit-start-time, in-order, "
+                            "skyline-longest, skyline-area, skyline-local-search, "
+                            "online-best-fit, naive\n");
 }
 
 }  // namespace
