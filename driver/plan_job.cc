@@ -111,15 +111,22 @@ absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& optio
   absl::StatusOr<Plan> as_written = PlanRegions(*input.program, *input.analysis, options.regions,
                                                 options.pools, /*reuse=*/false);
   if (as_written.ok()) {
-    absl::Status own = VerifyRegionPlan(*input.program, input.buffers, *as_written);
+    RegionFailureSite site;
+    absl::Status own = VerifyRegionPlan(*input.program, input.buffers, *as_written, &site);
     if (!own.ok()) {
+      // Point at the op whose command failed, when one did.
+      SourceLocation where;
+      if (site.has_command) {
+        const OpId op = as_written->regions->steps[site.step].commands[site.command].op;
+        if (op != kNoId) where = input.program->ops[op].loc;
+      }
       std::string detail(own.message());
       if (const std::size_t colon = detail.find("): "); colon != std::string::npos) {
         detail = detail.substr(colon + 3);
       }
       const bool race = detail.starts_with("race");
       return LocatedError(
-          input_path, SourceLocation{},
+          input_path, where,
           race ? "two ops of one wave touch the same bytes and one of them writes them (so "
                  "even without memory reuse): " +
                      detail + "; move one of them to another wave"

@@ -124,7 +124,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRegion{"WritesThroughASubviewThenReadsTheParent",
                   Region("  %p = dispatch(%t) : 4096\n  %v = subview(%p) : 1024 view(%p, 1024)\n"
                          "  %w = fill(%v) : 1024 tied(%v)\n  %o = dispatch(%p, %w) : 64\n"),
-                  "", "the program reads data it has itself overwritten (so even without memory reuse)"}),
+                  "9:8", "the program reads data it has itself overwritten (so even without memory reuse)"}),
     [](const ::testing::TestParamInfo<BadRegion>& info) { return std::string(info.param.name); });
 
 // An item over --max-allocation-size is a warning on stderr, even with -q.
