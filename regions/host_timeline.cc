@@ -361,6 +361,8 @@ class TimelineBuilder {
     } else {
       step.commands = LowerOp(program_, o, time, context_);
     }
+    // A host op that takes timepoints waits for them before it runs.
+    step.awaits = TimepointOperands(op);
     AddHostStep(std::move(step));
   }
 
