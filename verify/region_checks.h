@@ -83,7 +83,10 @@
 //     its value's tag over the range; a read range requires every byte it
 //     covers to carry the tag of a *data source* of its value (below),
 //     written by a command of the reading step or of a step that happens
-//     before it. Scratch ranges neither stamp nor read tags. The
+//     before it. A write range requires the bytes' last write and every read
+//     of them since to be of the writing step or of steps that happen before
+//     it (else the other step may still be using the bytes). Scratch ranges
+//     neither stamp nor read tags. The
 //     commands of one execute step with the same `concurrent` >= 0 form a
 //     block that runs at once; inside it, the adjacent commands of one op (a
 //     transfer's invalidate, copy and flush) form a unit that runs in order.
@@ -109,7 +112,11 @@
 //     "uninitialized read: <command> reads ... but bytes [c, d) were never
 //     written"; data of an unordered step: "unordered read: <command> reads
 //     %u at <resource> [a, b), written by <command> in step N, which step M
-//     does not wait for"; a race: "race in wave N of <step>: <command>
+//     does not wait for"; writing over data of an unordered step:
+//     "unordered write: <command> writes %v at <resource> [a, b) over %w,
+//     written by <command> in step N, which step M does not wait for", or
+//     "..., read by <command> in step N, which ..." (writes before reads); a
+//     race: "race in wave N of <step>: <command>
 //     writes %w at <resource> [a, b) while <command> reads %u at <resource>
 //     [c, d): both touch bytes [e, f)". [c, d) is the first offending run of
 //     bytes. Command descriptions name the command kind and the op:
@@ -135,7 +142,9 @@
 //    byte-sharing pairs, which is O(R^2) when many allocations reuse one
 //    address range;
 //  * rule 5: the data-source walks (one per distinct (value, tag) pair read,
-//    each bounded by the value's ancestors on tie/view/call chains; cached).
+//    each bounded by the value's ancestors on tie/view/call chains; cached),
+//    and per range the pending reads of its bytes (reads since their last
+//    write, pruned to those no other happens before).
 #pragma once
 
 #include <cstddef>

@@ -3,15 +3,18 @@
 // Each resource's bytes carry the value whose data they hold (the tag of the
 // last write, with the command and step that wrote it). A read accepts a tag
 // of its own step or of a step that happens before it
-// (verify/happens_before.h). Scratch ranges (no value) carry no data: they
-// only take part in race checks. Commands run block by block: a block is a
-// wave (adjacent commands of an execute step with one `concurrent` >= 0) or
-// a single command. Within a block, the adjacent commands lowered from one op
-// (a transfer's invalidate, copy and flush) form a unit that runs in order;
-// no two units touch a common byte when either writes it. Race-free units
-// commute, so the block then runs command by command, each command's reads
-// checked before its writes apply. Cost: O(C log M) for C command ranges and
-// M tagged intervals, plus the data-source queries (verify/data_sources.h).
+// (verify/happens_before.h); a write needs every earlier write and read of
+// its bytes by another step to happen before it (verify/pending_reads.h).
+// Scratch ranges (no value) carry no data: they only take part in race
+// checks. Commands run block by block: a block is a wave (adjacent commands
+// of an execute step with one `concurrent` >= 0) or a single command. Within
+// a block, the adjacent commands lowered from one op (a transfer's
+// invalidate, copy and flush) form a unit that runs in order; no two units
+// touch a common byte when either writes it. Race-free units commute, so the
+// block then runs command by command, each command's reads checked before
+// its writes apply. Cost: O(C log M) for C command ranges and M tagged
+// intervals, plus the data-source queries (verify/data_sources.h) and the
+// pending reads (verify/pending_reads.h).
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -21,6 +24,7 @@
 #include "absl/strings/str_cat.h"
 #include "verify/data_sources.h"
 #include "verify/interval_map.h"
+#include "verify/pending_reads.h"
 #include "verify/region_internal.h"
 
 namespace memplan::region_verify {
@@ -56,7 +60,11 @@ struct Touch {
 class ShadowExecution {
  public:
   ShadowExecution(const RegionContext& ctx, const HappensBefore& hb)
-      : ctx_(ctx), hb_(hb), sources_(ctx.program), memory_(ctx.regions.resources.size()) {}
+      : ctx_(ctx),
+        hb_(hb),
+        sources_(ctx.program),
+        memory_(ctx.regions.resources.size()),
+        reads_(hb, ctx.regions.resources.size()) {}
 
   absl::Status Run() {
     for (std::size_t i = 0; i < ctx_.regions.steps.size(); ++i) {
@@ -85,11 +93,15 @@ class ShadowExecution {
       for (const CommandRange& range : commands[c].ranges) {
         if (!Reads(range.access) || range.value == kNoId) continue;
         if (absl::Status s = CheckRead(step, c, range); !s.ok()) return s;
+        reads_.Add(range.resource, range.offset_bytes, range.offset_bytes + range.length_bytes,
+                   Reader{step, c});
       }
       for (const CommandRange& range : commands[c].ranges) {
         if (!Writes(range.access) || range.value == kNoId) continue;
-        memory_[range.resource].Assign(range.offset_bytes, range.offset_bytes + range.length_bytes,
-                                       Tag{range.value, step, c});
+        if (absl::Status s = CheckWrite(step, c, range); !s.ok()) return s;
+        const Bytes hi = range.offset_bytes + range.length_bytes;
+        reads_.Clear(range.resource, range.offset_bytes, hi);
+        memory_[range.resource].Assign(range.offset_bytes, hi, Tag{range.value, step, c});
       }
     }
     return absl::OkStatus();
@@ -131,6 +143,41 @@ class ShadowExecution {
                             absl::StrCat("unordered read: ", read, ", written by ",
                                          CommandShortRef(ctx_.program, writer), " in step ",
                                          tag.step, ", which step ", step, " does not wait for"));
+  }
+
+  // The bytes the range writes were last written, and since read, by this
+  // step or steps that happen before it.
+  absl::Status CheckWrite(std::size_t step, std::size_t command, const CommandRange& range) {
+    const Bytes lo = range.offset_bytes;
+    const Bytes hi = lo + range.length_bytes;
+    std::optional<Tag> written;
+    memory_[range.resource].Visit(lo, hi, [&](const IntervalMap<Tag>::Piece& piece) {
+      if (!piece.tag || piece.tag->step == step || hb_.Precedes(piece.tag->step, step)) return true;
+      written = *piece.tag;
+      return false;
+    });
+    std::string other;
+    std::size_t other_step = 0;
+    if (written) {
+      other = absl::StrCat(" over ", ValueRef(ctx_.program, written->value), ", written by ",
+                           ShortRef(written->step, written->command));
+      other_step = written->step;
+    } else if (std::optional<Reader> reader = reads_.Unordered(range.resource, lo, hi, step)) {
+      other = absl::StrCat(", read by ", ShortRef(reader->step, reader->command));
+      other_step = reader->step;
+    } else {
+      return absl::OkStatus();
+    }
+    const Command& writer = ctx_.regions.steps[step].commands[command];
+    return CommandViolation(ctx_, step, command, 5,
+                            absl::StrCat("unordered write: ", CommandRef(ctx_.program, writer),
+                                         " writes ", RangePlace(ctx_, range), other, " in step ",
+                                         other_step, ", which step ", step, " does not wait for"));
+  }
+
+  // The short form of steps[step].commands[command].
+  std::string ShortRef(std::size_t step, std::size_t command) const {
+    return CommandShortRef(ctx_.program, ctx_.regions.steps[step].commands[command]);
   }
 
   // No two units of the block (commands of one op) touch a common byte when
@@ -197,6 +244,7 @@ class ShadowExecution {
   const HappensBefore& hb_;
   DataSources sources_;
   std::vector<IntervalMap<Tag>> memory_;  // per resource
+  PendingReads reads_;
 };
 
 }  // namespace

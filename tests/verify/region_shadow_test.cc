@@ -59,6 +59,46 @@ TEST(RegionChecks, UnorderedReadOfAResult) {
   EXPECT_EQ(site.command, 0u);
 }
 
+TEST(RegionChecks, UnorderedWriteOverBytesAnotherStepReads) {
+  // A host store into the external input before anything awaits the
+  // execute that reads it.
+  Fixture f;
+  HostStep store = MakeStep(HostStepKind::kHost, "", {});
+  store.commands = {MakeCommand(CommandKind::kStore, kNoId, 6,
+                                {MakeRange(kExternal, 0, 4096, Access::kWrite, f.id.input)})};
+  f.rp().steps.insert(f.rp().steps.begin() + 4, store);
+  RegionFailureSite site;
+  EXPECT_EQ(Message(VerifyRegionPlan(f.program, f.buffers, f.plan, &site)),
+            "region rule 5 (shadow execution): unordered write: store writes %input at external "
+            "[0, 4096), read by dispatch %t0 in step 3, which step 4 does not wait for");
+  EXPECT_TRUE(site.has_command);
+  EXPECT_EQ(site.step, 4u);
+  EXPECT_EQ(site.command, 0u);
+}
+
+TEST(RegionChecks, WriteAfterTheReadersPasses) {
+  Fixture f;
+  HostStep store = MakeStep(HostStepKind::kHost, "", {"e0"});
+  store.commands = {MakeCommand(CommandKind::kStore, kNoId, 6,
+                                {MakeRange(kExternal, 0, 4096, Access::kWrite, f.id.input)})};
+  f.rp().steps.insert(f.rp().steps.begin() + 4, store);
+  EXPECT_TRUE(f.Verify().ok()) << f.Verify();
+}
+
+TEST(RegionChecks, UnorderedWriteOverAnotherStepsData) {
+  // A host store into the results, awaiting their alloca but not the
+  // execute that writes them.
+  Fixture f;
+  HostStep store = MakeStep(HostStepKind::kHost, "", {"a1"});
+  store.commands = {MakeCommand(CommandKind::kStore, kNoId, 7,
+                                {MakeRange(kResults, 0, 4096, Access::kWrite, f.id.out)})};
+  f.rp().steps.insert(f.rp().steps.begin() + 4, store);
+  EXPECT_EQ(Message(f.Verify()),
+            "region rule 5 (shadow execution): unordered write: store writes %out at "
+            "@stage.results [0, 4096) over %o, written by dispatch %o in step 3, which step 4 "
+            "does not wait for");
+}
+
 TEST(RegionChecks, ReadOfNeverWrittenBytes) {
   Fixture f;
   f.commands().erase(f.commands().begin());  // no fill
