@@ -66,7 +66,8 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
 absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     const BufferSet& buffers, const std::vector<ChunkRange>& ranges,
     const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan,
-    std::vector<TimedPool>* timed = nullptr, const std::vector<bool>* excluded = nullptr) {
+    std::vector<TimedPool>* timed = nullptr, const std::vector<bool>* excluded = nullptr,
+    const std::vector<ChunkRange>* bound_ranges = nullptr) {
   std::vector<std::optional<Bytes>> offsets(buffers.buffers.size());
   std::map<MemorySpace, std::vector<BufferId>> by_space;
   for (MemorySpace space : spaces) by_space[space];
@@ -86,6 +87,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
       std::vector<PackItem> group_live;  // every buffer of the lifetime's pools, for the bound
       if (!members.empty()) {
         std::vector<PackItem> items;
+        std::vector<PackItem> bound_items;  // live ranges for the lower bound
         std::vector<BufferId> packed;
         Bytes packed_bytes = 0;
         Bytes pool_alignment = plan.alignment;
@@ -100,6 +102,8 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           if (!ranges[id]) continue;
           items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
                                    ranges[id]->second});
+          const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
+          bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
           packed.push_back(id);
           packed_bytes += b.size;
           pool_alignment = std::max(pool_alignment, items.back().alignment);
@@ -112,7 +116,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
-        pool.lower_bound = reusable ? MaxLiveBytes(items) : packed_bytes;
+        pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
         for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
@@ -121,7 +125,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         }
         base = pool.offset + pool.size;
         plan.pools.push_back(pool);
-        group_live = std::move(items);
+        group_live = std::move(bound_items);
       }
       if (timed && space == kDefaultSpace) {
         base = PlaceTimedPools(*timed, lifetime, base, options, plan, group_live);
@@ -217,14 +221,19 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
 }
 
 absl::StatusOr<Plan> PlanPoolsAround(const BufferSet& buffers, const std::vector<bool>& excluded,
-                                     std::vector<TimedPool>& timed,
+                                     const std::vector<bool>& held, std::vector<TimedPool>& timed,
                                      const PoolPlanOptions& options) {
   Plan plan = EmptyPlan(buffers, options);
-  std::vector<ChunkRange> ranges;
+  std::vector<ChunkRange> live, ranges;
+  live.reserve(buffers.buffers.size());
   ranges.reserve(buffers.buffers.size());
-  for (const Buffer& b : buffers.buffers) ranges.emplace_back(std::make_pair(b.start, b.end));
-  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
-      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan, &timed, &excluded);
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    live.emplace_back(std::make_pair(b.start, b.end));
+    ranges.emplace_back(std::make_pair(b.start, held[id] ? buffers.time_steps - 1 : b.end));
+  }
+  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets = PackPools(
+      buffers, ranges, HomeSpaces(buffers, false), options, plan, &timed, &excluded, &live);
   if (!offsets.ok()) return offsets.status();
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     if (excluded[id]) continue;

@@ -41,7 +41,9 @@ struct TimedPool {
 };
 
 // As PlanPools, for the buffers not marked in `excluded` (one flag per
-// buffer), and places the timed pools: within the default space, those of a
+// buffer), and places the timed pools. A buffer marked in `held` keeps its
+// bytes to the end of the run (no other buffer reuses them later; its
+// segment still covers its own live range): within the default space, those of a
 // lifetime follow that lifetime's pool, packed over their time ranges with
 // options.algorithm (two may share bytes when never alive together). The
 // plan's peak and lower bound then cover the transient pool and the
@@ -49,7 +51,7 @@ struct TimedPool {
 // buffers. Excluded buffers get no placement (the caller places them in
 // their timed pools, whose offsets are set here).
 absl::StatusOr<Plan> PlanPoolsAround(const BufferSet& buffers, const std::vector<bool>& excluded,
-                                     std::vector<TimedPool>& timed,
+                                     const std::vector<bool>& held, std::vector<TimedPool>& timed,
                                      const PoolPlanOptions& options);
 
 // The plan of a memory space assignment (msa/assignment.h): alternate

@@ -64,7 +64,17 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
       timed.back().pool.end = buffers.time_steps - 1;
     }
   }
-  absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, timed, options);
+  // A region may still run when the host's text order has moved past it: the
+  // host buffers it touches keep their bytes to the end of the run.
+  std::vector<bool> held(buffers.buffers.size(), false);
+  for (const Op& op : program.ops) {
+    if (op.kind != OpKind::kExecute) continue;
+    for (ValueId v : op.operands) {
+      const BufferId b = analysis.value_buffer[v];
+      if (b != kNoId && !excluded[b]) held[b] = true;
+    }
+  }
+  absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, held, timed, options);
   if (!plan.ok()) return plan.status();
 
   for (std::size_t i = 0; i < regions->resources.size(); ++i) {

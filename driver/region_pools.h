@@ -7,7 +7,9 @@
 // alive together share memory — what a queue-ordered allocator could reuse,
 // and what IREE's per-region planning leaves on the table. Buffers outside
 // every region allocation (entry parameters, host values) form the usual
-// program pools, which the region plan lists as resources of kind "pool".
+// program pools, which the region plan lists as resources of kind "pool";
+// a host buffer a region reads or writes keeps its bytes to the end of the
+// run (the region may still run when the host's text order has moved on).
 // Finally every command range is placed in its resource and every figure is
 // evaluated at the dims' evaluation point (ir/dims.h).
 #pragma once
