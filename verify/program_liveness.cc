@@ -28,7 +28,7 @@ struct Walk {
   ComputationId computation;
   std::size_t op = 0;
   std::size_t callee = 0;
-  std::optional<std::int64_t> wave;  // of the computation's previous op
+  std::optional<std::int64_t> wave = std::nullopt;  // of the computation's previous op
 };
 
 void RunRoot(const Program& program, ComputationId root, Steps& steps) {

@@ -65,7 +65,7 @@ TEST_F(ControlFlowCli, BranchesShareMemoryAndThePeakIsTheLargerBranch) {
   EXPECT_EQ(plan["peak_bytes"], 6144);
   EXPECT_EQ(plan["lower_bound_bytes"], 6144);
   std::map<std::string, nlohmann::json> by_name;
-  for (const nlohmann::json& b : plan["buffers"]) by_name[b["name"]] = b;
+  for (const nlohmann::json& b : plan["buffers"]) by_name[b["name"].get<std::string>()] = b;
   EXPECT_EQ(by_name["y"]["gaps"], nlohmann::json::parse("[[2, 3]]"));
   EXPECT_FALSE(by_name["b1"].contains("gaps"));
   // b1 reuses y's bytes during the gap.
