@@ -476,7 +476,7 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path, bool 
       !plan->regions && program && HasRegions(*program)
           ? absl::FailedPreconditionError(
                 "the input has execution regions but the plan has no regions block")
-          : VerifyAgainst(input->buffers, *plan);
+          : VerifyAgainst(input->buffers, *plan, -1, -1, program);
   // A plan with regions is read only for a program (ReadPlanJson).
   if (verified.ok() && plan->regions) verified = VerifyRegionPlan(*program, input->buffers, *plan);
   if (!verified.ok()) {

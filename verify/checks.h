@@ -4,6 +4,8 @@
 // within a space.
 #pragma once
 
+#include <vector>
+
 #include "absl/status/status.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
@@ -15,8 +17,11 @@ namespace memplan::verify_internal {
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
 
-// Rule 3: no two live segments of one space share a byte.
-absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan);
+// Rule 3: no two live segments of one space share a byte. `dead` (per
+// buffer, possibly shorter or empty: no dead steps) lists the steps at which
+// a buffer holds no data (program_liveness.h); its segments take no bytes then.
+absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
+                            const std::vector<std::vector<StepRange>>& dead);
 
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);
