@@ -149,11 +149,10 @@ absl::Status OnnxGraphImporter::AddIf(OnnxScope& scope, const onnx::NodeProto& n
   AddNameAttribute(op, node);
   for (int j = 0; j < node.output_size(); ++j) {
     const std::string& output = node.output(j);
-    const std::string value_name = output.empty()
-                                       ? fmt::format("{}{}/out{}", scope.prefix, name, j)
-                                       : scope.prefix + output;
-    const ValueId v =
-        builder_.AddResult(op, UniqueValueName(value_name), types[j].bytes, types[j].type);
+    const std::string value_name =
+        output.empty() ? UniqueValueName(fmt::format("{}{}/out{}", scope.prefix, name, j))
+                       : TensorValueName(scope, output);
+    const ValueId v = builder_.AddResult(op, value_name, types[j].bytes, types[j].type);
     if (!output.empty()) {
       scope.tensors.insert_or_assign(output, OnnxTensor{v, false, types[j], std::nullopt});
     }
@@ -203,10 +202,11 @@ void OnnxGraphImporter::AddWhileOp(OnnxScope& scope, const onnx::NodeProto& node
   builder_.op(op).trip_count = trip_count;
   AddNameAttribute(op, node);
   for (const OnnxLoopSlot& slot : slots) {
-    const std::string value_name =
-        slot.result_key.empty() ? prefix + slot.name + ".final" : scope.prefix + slot.result_key;
-    const ValueId v = builder_.AddResult(op, UniqueValueName(value_name), slot.tensor.type.bytes,
-                                         slot.tensor.type.type);
+    const std::string value_name = slot.result_key.empty()
+                                       ? UniqueValueName(prefix + slot.name + ".final")
+                                       : TensorValueName(scope, slot.result_key);
+    const ValueId v =
+        builder_.AddResult(op, value_name, slot.tensor.type.bytes, slot.tensor.type.type);
     if (!slot.result_key.empty()) {
       scope.tensors.insert_or_assign(slot.result_key,
                                      OnnxTensor{v, false, slot.tensor.type, std::nullopt});

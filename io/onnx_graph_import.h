@@ -68,6 +68,10 @@ class OnnxGraphImporter {
   OnnxScope NewScope(const onnx::GraphProto& graph, std::string name, std::string prefix);
   // A value name not used yet: `base`, else `base.1`, `base.2`, ...
   std::string UniqueValueName(const std::string& base);
+  // The value name of ONNX tensor `tensor` defined in `scope`: unchanged in
+  // the main graph (its names are reserved up front), scoped and unique in a
+  // subgraph.
+  std::string TensorValueName(const OnnxScope& scope, const std::string& tensor);
   std::string UniqueComputationName(const std::string& base);
 
   // A parameter of `scope`'s computation named UniqueValueName(value_name),

@@ -87,6 +87,10 @@ std::string OnnxGraphImporter::UniqueValueName(const std::string& base) {
   return name;
 }
 
+std::string OnnxGraphImporter::TensorValueName(const OnnxScope& scope, const std::string& tensor) {
+  return scope.prefix.empty() ? tensor : UniqueValueName(scope.prefix + tensor);
+}
+
 std::string OnnxGraphImporter::UniqueComputationName(const std::string& base) {
   std::string name = base;
   for (int i = 1; !computation_names_.insert(name).second; ++i)
@@ -210,7 +214,7 @@ absl::Status OnnxGraphImporter::AddPlainNode(OnnxScope& scope, const onnx::NodeP
     absl::StatusOr<OnnxTensorType> sized = SizeOnnxTensor(*type, output, path_);
     if (!sized.ok()) return sized.status();
     const ValueId v =
-        builder_.AddResult(op, UniqueValueName(scope.prefix + output), sized->bytes, sized->type);
+        builder_.AddResult(op, TensorValueName(scope, output), sized->bytes, sized->type);
     if (constant) builder_.value(v).lifetime = Lifetime::kConstant;
     OnnxTensor tensor{v, constant, *std::move(sized), std::move(known)};
     output_types.back() = &scope.tensors.insert_or_assign(output, std::move(tensor)).first->second.type;
