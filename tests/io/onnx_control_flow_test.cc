@@ -100,6 +100,52 @@ TEST(OnnxControlFlowTest, LoopWithConstantTripCountAndCapture) {
               ElementsAre("loop1/cond/i", "loop1/cond/cond_in", "loop1/cond/trip"));
 }
 
+TEST(OnnxControlFlowTest, RunTimeTripCountAndAnInitialValueReadLater) {
+  // h = Loop(n, -, h0) { h_out = Relu(h_in) }; z = Add(h, h0): h0 is read after
+  // the loop, which overwrites its loop-carried value, so the loop gets a copy.
+  OnnxModelBuilder b;
+  b.Input("n", TensorProto::INT64, {}).Input("x", TensorProto::FLOAT, {64}).Output("z");
+  b.Node("Neg", {"x"}, {"h0"}, "neg");
+  OnnxSubgraphBuilder body("body");
+  body.Input("i", TensorProto::INT64, {})
+      .Input("cond_in", TensorProto::BOOL, {})
+      .Input("h_in", TensorProto::FLOAT, {64});
+  body.Node("Relu", {"h_in"}, {"h_out"}, "relu");
+  body.Output("cond_in", TensorProto::BOOL).Output("h_out");
+  onnx::NodeProto& loop = b.Node("Loop", {"n", "", "h0"}, {"h"}, "loop1");
+  AddGraphAttr(loop, "body", body.graph());
+  b.Node("Add", {"h", "h0"}, {"z"}, "sum");
+  const Program p = Import(b.Write("loop_runtime_m.onnx"));
+  const Op& op = OpOf(p, "g", "while");
+  EXPECT_EQ(op.trip_count, std::nullopt);
+  EXPECT_THAT(Names(p, op.operands),
+              ElementsAre("loop1/i.init", "loop1/cond_in.init", "loop1/h_in.init", "n"));
+  EXPECT_EQ(OpOf(p, "g", "copy").operands, std::vector<ValueId>{p.FindValue("h0")});
+  // Without a condition input the loop starts from a fresh `true`.
+  EXPECT_EQ(OpOf(p, "g", "broadcast").results,
+            std::vector<ValueId>{p.FindValue("loop1/cond_in.init")});
+}
+
+TEST(OnnxControlFlowTest, TripCountFoldedFromShapes) {
+  // M = Gather(Shape(x), 0) = 5 for x: FLOAT[5, 64]; ys stacks 5 rows.
+  OnnxModelBuilder b;
+  b.Input("x", TensorProto::FLOAT, {5, 64}).Output("ys");
+  b.Node("Shape", {"x"}, {"shape"}, "shape");
+  AddIntConstant(b, "zero", {0}, {});
+  b.Node("Gather", {"shape", "zero"}, {"m"}, "len");
+  OnnxSubgraphBuilder body("body");
+  body.Input("i", TensorProto::INT64, {}).Input("cond_in", TensorProto::BOOL, {});
+  body.Node("Gather", {"x", "i"}, {"row"}, "row");
+  body.Node("Relu", {"row"}, {"y"}, "relu");
+  body.Output("cond_in", TensorProto::BOOL).Output("y");
+  onnx::NodeProto& loop = b.Node("Loop", {"m", ""}, {"ys"}, "loop1");
+  AddGraphAttr(loop, "body", body.graph());
+  const Program p = Import(b.Write("loop_shape_m.onnx"));
+  EXPECT_EQ(OpOf(p, "g", "while").trip_count, 5);
+  EXPECT_EQ(p.values[p.FindValue("ys")].size, 5 * 64 * 4);
+  EXPECT_EQ(p.values[p.FindValue("ys")].type->dims, (std::vector<std::int64_t>{5, 64}));
+}
+
 TEST(OnnxControlFlowTest, ScanReadsRowsAsViewsAndAccumulatesInPlace) {
   const Program p = Import(ScanModel("scan.onnx"));
   const Op& scan = OpOf(p, "g", "while");
