@@ -59,8 +59,8 @@ ValueId OnnxGraphImporter::LoopInit(OnnxScope& scope, const onnx::NodeProto& nod
   const OnnxTensor& t = scope.tensors.at(tensor);
   const Value& value = builder_.program().values[t.value];
   auto last = scope.last_reads.find(tensor);
-  const bool dies_here = last != scope.last_reads.end() && last->second == index &&
-                         OnnxReadCount(node, tensor) == 1;
+  const bool dies_here =
+      last != scope.last_reads.end() && last->second == index && OnnxReadCount(node, tensor) == 1;
   const bool own_storage =
       value.defining_op != kNoId && !t.constant && !value.lifetime.has_value() &&
       std::find(std::begin(kViewOpcodes), std::end(kViewOpcodes),
@@ -87,8 +87,8 @@ std::vector<ValueId> OnnxGraphImporter::SubgraphResults(OnnxScope& scope,
     }
     // The result shares storage with the op's result: give it its own.
     const OnnxTensorType type = t.type;
-    results.push_back(AddOp1(scope.computation, "copy", {t.value},
-                             scope.prefix + outputs[i] + ".out", type));
+    results.push_back(
+        AddOp1(scope.computation, "copy", {t.value}, scope.prefix + outputs[i] + ".out", type));
   }
   return results;
 }
@@ -171,8 +171,8 @@ ComputationId OnnxGraphImporter::AddLoopCond(const std::string& prefix,
   }
   std::vector<ValueId> operands;
   for (size_t k : compared) operands.push_back(params[k]);
-  builder_.SetReturn(cond, {AddOp1(cond, "compare", std::move(operands), prefix + "cond/continue",
-                                   Predicate())});
+  builder_.SetReturn(
+      cond, {AddOp1(cond, "compare", std::move(operands), prefix + "cond/continue", Predicate())});
   return cond;
 }
 
@@ -180,9 +180,9 @@ ValueId OnnxGraphImporter::AddAccumulatorUpdate(OnnxScope& body, const OnnxLoopS
                                                 ValueId accumulator, ValueId counter,
                                                 const std::string& element) {
   const OnnxTensor& row = body.tensors.at(element);
-  const ValueId next = AddOp1(body.computation, "dynamic-update-slice",
-                              {accumulator, row.value, counter}, body.prefix + slot.name + ".next",
-                              slot.tensor.type);
+  const ValueId next =
+      AddOp1(body.computation, "dynamic-update-slice", {accumulator, row.value, counter},
+             body.prefix + slot.name + ".next", slot.tensor.type);
   builder_.value(next).alias = AliasKind::kTied;
   builder_.value(next).alias_of = accumulator;
   // Reads the row and the counter and writes one row, not the whole accumulator.
@@ -221,11 +221,11 @@ absl::Status OnnxGraphImporter::AddLoop(OnnxScope& scope, const onnx::NodeProto&
   const onnx::GraphProto& body = *body_graph;
   const int carried = std::max(0, node.input_size() - 2);
   if (body.input_size() != carried + 2 || body.output_size() < carried + 1) {
-    return Error(fmt::format("{}: its body takes {} inputs and returns {} outputs; a Loop with {} "
-                             "loop-carried values needs {} inputs (iteration number, condition, "
-                             "values) and at least {} outputs",
-                             label, body.input_size(), body.output_size(), carried, carried + 2,
-                             carried + 1));
+    return Error(fmt::format(
+        "{}: its body takes {} inputs and returns {} outputs; a Loop with {} "
+        "loop-carried values needs {} inputs (iteration number, condition, "
+        "values) and at least {} outputs",
+        label, body.input_size(), body.output_size(), carried, carried + 2, carried + 1));
   }
   const int scans = body.output_size() - 1 - carried;
   const std::string name = OnnxScopeName(node, index);
@@ -254,19 +254,19 @@ absl::Status OnnxGraphImporter::AddLoop(OnnxScope& scope, const onnx::NodeProto&
   std::vector<OnnxLoopSlot> slots;
   // Iteration counter and condition: small loop-carried values of their own.
   const std::string iter = body.input(0).name();
-  slots.push_back({iter, iter, AddOp1(scope.computation, "iota", {}, prefix + iter + ".init",
-                                      Counter()),
+  slots.push_back({iter, iter,
+                   AddOp1(scope.computation, "iota", {}, prefix + iter + ".init", Counter()),
                    OnnxTensor{kNoId, false, Counter(), std::nullopt}, ""});
   const std::string cond = body.input(1).name();
   const ValueId cond_init =
       input(1).empty()
           ? AddOp1(scope.computation, "broadcast", {}, prefix + cond + ".init", Predicate())
           : LoopInit(scope, node, index, input(1), prefix + cond + ".init");
-  slots.push_back({cond, cond, cond_init,
-                   OnnxTensor{kNoId, false,
-                              input(1).empty() ? Predicate() : scope.tensors.at(input(1)).type,
-                              std::nullopt},
-                   ""});
+  slots.push_back(
+      {cond, cond, cond_init,
+       OnnxTensor{kNoId, false, input(1).empty() ? Predicate() : scope.tensors.at(input(1)).type,
+                  std::nullopt},
+       ""});
   for (int k = 0; k < carried; ++k) {
     const std::string key = body.input(2 + k).name();
     if (input(2 + k).empty())
@@ -334,9 +334,10 @@ absl::Status OnnxGraphImporter::AddLoop(OnnxScope& scope, const onnx::NodeProto&
     const Bytes before = slots[k].tensor.type.bytes;
     const Bytes after = builder_.program().values[results[k]].size;
     if (before != after) {
-      return Error(fmt::format("{}: loop-carried '{}' is {} bytes before the loop but the body "
-                               "returns {} bytes ('{}')",
-                               label, slots[k].name, before, after, outputs[k - 1]));
+      return Error(
+          fmt::format("{}: loop-carried '{}' is {} bytes before the loop but the body "
+                      "returns {} bytes ('{}')",
+                      label, slots[k].name, before, after, outputs[k - 1]));
     }
   }
   for (int j = 0; j < scans; ++j) {
@@ -360,10 +361,10 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
   const int states = node.input_size() - scan_inputs;
   const int scans = body.output_size() - states;
   if (scan_inputs < 1 || states < 0 || scans < 0 || body.input_size() != node.input_size()) {
-    return Error(fmt::format("{}: its body takes {} inputs and returns {} outputs, which does not "
-                             "fit {} inputs with num_scan_inputs = {}",
-                             label, body.input_size(), body.output_size(), node.input_size(),
-                             scan_inputs));
+    return Error(
+        fmt::format("{}: its body takes {} inputs and returns {} outputs, which does not "
+                    "fit {} inputs with num_scan_inputs = {}",
+                    label, body.input_size(), body.output_size(), node.input_size(), scan_inputs));
   }
   const std::string name = OnnxScopeName(node, index);
   const std::string prefix = scope.prefix + name + "/";
@@ -374,9 +375,10 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
       IntsAttribute(node, "scan_output_axes").value_or(std::vector<std::int64_t>(scans, 0));
   if (static_cast<int>(input_axes.size()) != scan_inputs ||
       static_cast<int>(output_axes.size()) != scans) {
-    return Error(fmt::format("{}: scan_input_axes / scan_output_axes need one axis per scan input "
-                             "/ output",
-                             label));
+    return Error(
+        fmt::format("{}: scan_input_axes / scan_output_axes need one axis per scan input "
+                    "/ output",
+                    label));
   }
 
   // The trip count is the length of the scan inputs along their axes.
@@ -393,9 +395,10 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
     }
     const std::int64_t length = full.type.dims[axis];
     if (trip_count && *trip_count != length) {
-      return Error(fmt::format("{}: scan input '{}' has {} elements along axis {}, the first scan "
-                               "input {}",
-                               label, tensor, length, axis, *trip_count));
+      return Error(
+          fmt::format("{}: scan input '{}' has {} elements along axis {}, the first scan "
+                      "input {}",
+                      label, tensor, length, axis, *trip_count));
     }
     trip_count = length;
     OnnxTensorType slice;
@@ -409,7 +412,8 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
   OnnxScope inner = NewScope(body, prefix + "body", prefix);
   const std::vector<std::string> captures = OnnxCaptures(body);
   std::vector<OnnxLoopSlot> slots;
-  slots.push_back({"", "iter", AddOp1(scope.computation, "iota", {}, prefix + "iter.init", Counter()),
+  slots.push_back({"", "iter",
+                   AddOp1(scope.computation, "iota", {}, prefix + "iter.init", Counter()),
                    OnnxTensor{kNoId, false, Counter(), std::nullopt}, ""});
   for (int k = 0; k < states; ++k) {
     const std::string key = body.input(k).name();
@@ -444,8 +448,8 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
   const size_t first_pass_through = slots.size();
   for (int j = 0; j < scan_inputs; ++j) {
     const std::string& tensor = node.input(states + j);
-    slots.push_back({"", tensor + ".all", scope.tensors.at(tensor).value, scope.tensors.at(tensor),
-                     ""});
+    slots.push_back(
+        {"", tensor + ".all", scope.tensors.at(tensor).value, scope.tensors.at(tensor), ""});
   }
   for (const std::string& c : captures) {
     slots.push_back({c, c, scope.tensors.at(c).value, scope.tensors.at(c), ""});
@@ -461,8 +465,8 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
   for (int j = 0; j < scan_inputs; ++j) {
     const ValueId full = params[first_pass_through + j];
     const std::string& key = body.input(states + j).name();
-    const ValueId slice = AddOp1(inner.computation, "dynamic-slice", {full, params[0]},
-                                 prefix + key, slices[j]);
+    const ValueId slice =
+        AddOp1(inner.computation, "dynamic-slice", {full, params[0]}, prefix + key, slices[j]);
     builder_.value(slice).alias = AliasKind::kView;
     builder_.value(slice).alias_of = full;
     builder_.op(builder_.value(slice).defining_op).cost.bytes_accessed = 0;
@@ -483,9 +487,10 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
     const Bytes before = slots[1 + k].tensor.type.bytes;
     const Bytes after = builder_.program().values[results[1 + k]].size;
     if (before != after) {
-      return Error(fmt::format("{}: state '{}' is {} bytes before the scan but the body returns "
-                               "{} bytes ('{}')",
-                               label, slots[1 + k].name, before, after, outputs[k]));
+      return Error(
+          fmt::format("{}: state '{}' is {} bytes before the scan but the body returns "
+                      "{} bytes ('{}')",
+                      label, slots[1 + k].name, before, after, outputs[k]));
     }
   }
   for (int j = 0; j < scans; ++j) {

@@ -25,17 +25,17 @@ namespace memplan {
 // An ONNX tensor as imported: its memplan value and what is known about it.
 struct OnnxTensor {
   ValueId value = kNoId;
-  bool constant = false;          // computed from constants only (constant lifetime)
+  bool constant = false;  // computed from constants only (constant lifetime)
   OnnxTensorType type;
   std::optional<IntTensor> known;  // its integer value, when known at import time
 };
 
 // One loop-carried value of a while lowered from Loop or Scan.
 struct OnnxLoopSlot {
-  std::string key;   // its ONNX name inside the body; empty when the body has none
-  std::string name;  // base of its value names: "<prefix><name>", "...init", "...final"
-  ValueId init = kNoId;  // the while operand
-  OnnxTensor tensor;     // its type
+  std::string key;         // its ONNX name inside the body; empty when the body has none
+  std::string name;        // base of its value names: "<prefix><name>", "...init", "...final"
+  ValueId init = kNoId;    // the while operand
+  OnnxTensor tensor;       // its type
   std::string result_key;  // the ONNX name of the while result in the outer graph, or empty
 };
 
@@ -82,7 +82,8 @@ class OnnxGraphImporter {
   absl::Status AddSubgraphInitializers(OnnxScope& scope);
   // Imports the nodes of `scope`'s graph in order.
   absl::Status AddNodes(OnnxScope& scope);
-  absl::Status AddPlainNode(OnnxScope& scope, const onnx::NodeProto& node, const std::string& label);
+  absl::Status AddPlainNode(OnnxScope& scope, const onnx::NodeProto& node,
+                            const std::string& label);
   // The sized type of `tensor` of `scope` from shape inference.
   absl::StatusOr<OnnxTensorType> InferredType(const OnnxScope& scope, const std::string& tensor,
                                               const std::string& label);

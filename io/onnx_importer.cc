@@ -141,18 +141,20 @@ absl::Status OnnxGraphImporter::AddSubgraphInitializers(OnnxScope& scope) {
     absl::StatusOr<OnnxTensorType> type = SizeOnnxInitializer(init, path_);
     if (!type.ok()) return type.status();
     const OpId op = builder_.AddOp(scope.computation, "constant", {});
-    const ValueId v =
-        builder_.AddResult(op, UniqueValueName(scope.prefix + init.name()), type->bytes, type->type);
+    const ValueId v = builder_.AddResult(op, UniqueValueName(scope.prefix + init.name()),
+                                         type->bytes, type->type);
     builder_.value(v).lifetime = Lifetime::kConstant;
-    scope.tensors.insert_or_assign(
-        init.name(), OnnxTensor{v, true, *std::move(type), IntTensorFromProto(init)});
+    scope.tensors.insert_or_assign(init.name(),
+                                   OnnxTensor{v, true, *std::move(type), IntTensorFromProto(init)});
   }
   return absl::OkStatus();
 }
 
 absl::Status OnnxGraphImporter::AddNodes(OnnxScope& scope) {
   const std::string where =
-      scope.prefix.empty() ? "" : fmt::format(" in '{}'", scope.prefix.substr(0, scope.prefix.size() - 1));
+      scope.prefix.empty()
+          ? ""
+          : fmt::format(" in '{}'", scope.prefix.substr(0, scope.prefix.size() - 1));
   for (int i = 0; i < scope.graph->node_size(); ++i) {
     const onnx::NodeProto& node = scope.graph->node(i);
     const std::string label = OnnxNodeLabel(node, i) + where;
@@ -217,7 +219,8 @@ absl::Status OnnxGraphImporter::AddPlainNode(OnnxScope& scope, const onnx::NodeP
         builder_.AddResult(op, TensorValueName(scope, output), sized->bytes, sized->type);
     if (constant) builder_.value(v).lifetime = Lifetime::kConstant;
     OnnxTensor tensor{v, constant, *std::move(sized), std::move(known)};
-    output_types.back() = &scope.tensors.insert_or_assign(output, std::move(tensor)).first->second.type;
+    output_types.back() =
+        &scope.tensors.insert_or_assign(output, std::move(tensor)).first->second.type;
   }
   builder_.op(op).cost = OnnxNodeCost(node, input_types, output_types);
   return absl::OkStatus();

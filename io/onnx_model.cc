@@ -73,9 +73,10 @@ absl::Status CheckNode(const onnx::NodeProto& node, const std::string& label,
   };
   const bool control_flow = IsOnnxControlFlow(node);
   if (control_flow && opsets.at("") < kMinControlFlowOpset) {
-    return fail(fmt::format("control flow (If, Loop, Scan) needs opset {} or newer; the model "
-                            "imports opset {}",
-                            kMinControlFlowOpset, opsets.at("")));
+    return fail(
+        fmt::format("control flow (If, Loop, Scan) needs opset {} or newer; the model "
+                    "imports opset {}",
+                    kMinControlFlowOpset, opsets.at("")));
   }
   if (!control_flow && HasGraphAttribute(node)) {
     return fail("ops with subgraphs other than If, Loop and Scan are not supported");
@@ -133,7 +134,8 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path,
   auto check = [&](std::string_view text, auto describe) -> absl::Status {
     if (!FirstInvalidUtf8(text) && text.find('\0') == std::string_view::npos)
       return absl::OkStatus();
-    return OnnxError(path, describe() + scope + " is not valid UTF-8 text (or contains a NUL byte)");
+    return OnnxError(path,
+                     describe() + scope + " is not valid UTF-8 text (or contains a NUL byte)");
   };
   if (absl::Status s = check(graph.name(), [] { return std::string("the graph name"); }); !s.ok())
     return s;
@@ -164,7 +166,8 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path,
     }
     for (int j = 0; j < node.attribute_size(); ++j) {
       if (!node.attribute(j).has_g()) continue;
-      const std::string inner = fmt::format(" in subgraph attribute #{} of node #{}{}", j, i, scope);
+      const std::string inner =
+          fmt::format(" in subgraph attribute #{} of node #{}{}", j, i, scope);
       if (absl::Status s = CheckUtf8(node.attribute(j).g(), path, inner); !s.ok()) return s;
     }
   }
@@ -178,8 +181,7 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path,
 // A subgraph also sees the tensors of its enclosing graphs defined before
 // its node (`outer`), but may not redefine them; `scope` names where it is.
 absl::Status CheckDataflow(const onnx::GraphProto& graph, std::string_view path,
-                           const std::set<std::string>& outer = {},
-                           const std::string& scope = "") {
+                           const std::set<std::string>& outer = {}, const std::string& scope = "") {
   const std::string where = scope.empty() ? "graph" : "subgraph";
   std::set<std::string> defined;
   auto define = [&](const std::string& name) {
@@ -237,10 +239,9 @@ absl::Status CheckDataflow(const onnx::GraphProto& graph, std::string_view path,
   }
   for (const onnx::ValueInfoProto& output : graph.output()) {
     if (!visible(output.name())) {
-      return OnnxError(path,
-                       fmt::format("{} output '{}'{} is not defined by any node, initializer "
-                                   "or graph input",
-                                   where, output.name(), scope));
+      return OnnxError(path, fmt::format("{} output '{}'{} is not defined by any node, initializer "
+                                         "or graph input",
+                                         where, output.name(), scope));
     }
   }
   return absl::OkStatus();

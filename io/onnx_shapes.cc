@@ -309,7 +309,8 @@ bool AddLoopOutputTypes(onnx::GraphProto& graph, const onnx::NodeProto& node,
 // values stay its own (sibling branches may reuse names). Also types Loop
 // outputs (AddLoopOutputTypes). Returns whether any node was replaced or
 // type added.
-bool FoldPass(onnx::GraphProto& graph, int opset, std::unordered_map<std::string, IntTensor>& values,
+bool FoldPass(onnx::GraphProto& graph, int opset,
+              std::unordered_map<std::string, IntTensor>& values,
               const std::unordered_map<std::string, Dims>& outer_dims = {}) {
   const std::unordered_map<std::string, Dims> dims = KnownDims(graph, outer_dims);
   bool replaced = false;

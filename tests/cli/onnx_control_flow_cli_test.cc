@@ -20,8 +20,8 @@ namespace memplan {
 namespace {
 
 namespace fs = std::filesystem;
-using ::testing::HasSubstr;
 using testing::DynamicScanLoopModel;
+using ::testing::HasSubstr;
 using testing::LoopNextToOuterModel;
 using testing::LoopReadsOuterModel;
 using testing::NestedIfsModel;
@@ -125,8 +125,7 @@ TEST_F(OnnxControlFlowCliTest, UnusedResultInsideABranch) {
   EXPECT_EQ(plan["lower_bound_bytes"], 256);
   EXPECT_EQ(plan["peak_bytes"], 256);
   EXPECT_EQ(Range(plan, "if1/then/d"), std::make_pair(0, 0));
-  EXPECT_EQ(BufferOf(plan, "y")["values"],
-            Json::parse(R"(["if1/then/r", "if1/else/s", "y"])"));
+  EXPECT_EQ(BufferOf(plan, "y")["values"], Json::parse(R"(["if1/then/r", "if1/else/s", "y"])"));
 }
 
 TEST_F(OnnxControlFlowCliTest, Scan) {
@@ -140,8 +139,9 @@ TEST_F(OnnxControlFlowCliTest, Scan) {
   EXPECT_EQ(plan["lower_bound_bytes"], 72);
   EXPECT_EQ(plan["peak_bytes"], 72);
   EXPECT_EQ(Range(plan, "scan1/y_t"), std::make_pair(6, 8));
-  EXPECT_EQ(BufferOf(plan, "ys")["values"],
-            Json::parse(R"(["scan1/ys.init", "scan1/cond/ys", "scan1/ys", "scan1/ys.next", "ys"])"));
+  EXPECT_EQ(
+      BufferOf(plan, "ys")["values"],
+      Json::parse(R"(["scan1/ys.init", "scan1/cond/ys", "scan1/ys", "scan1/ys.next", "ys"])"));
   EXPECT_EQ(BufferOf(plan, "ys")["size"], 256);
   EXPECT_EQ(BufferOf(plan, "x"), BufferOf(plan, "scan1/x_t"));
 }
@@ -155,8 +155,10 @@ TEST_F(OnnxControlFlowCliTest, CapturesAtTwoLevels) {
   EXPECT_EQ(plan["time_steps"], 11);
   EXPECT_EQ(plan["lower_bound_bytes"], 521);
   EXPECT_EQ(plan["peak_bytes"], 521);
-  EXPECT_EQ(BufferOf(plan, "w")["values"],
-            Json::parse(R"(["w", "loop1/cond/w", "loop1/w", "loop1/if1/then/w", "loop1/if1/else/w", "loop1/w.final"])"));
+  EXPECT_EQ(
+      BufferOf(plan, "w")["values"],
+      Json::parse(
+          R"(["w", "loop1/cond/w", "loop1/w", "loop1/if1/then/w", "loop1/if1/else/w", "loop1/w.final"])"));
   EXPECT_EQ(Range(plan, "loop1/v"), std::make_pair(5, 8));
 }
 
@@ -175,11 +177,12 @@ TEST_F(OnnxControlFlowCliTest, DynamicScanOutputIsRefused) {
   const std::string json = dir_ + "/plan.json";
   CliRun r = Memplan("plan " + model + " --json " + json);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, model + ": error: node 'loop1' (Loop): scan output 'ys' grows by one element "
-                           "per iteration, but the trip count M 'n' is not a constant; the "
-                           "length of a scan output is then only known at run time (memplan "
-                           "plans static sizes: give M as an initializer or a constant, or "
-                           "return the values as loop-carried tensors)\n");
+  EXPECT_EQ(r.err, model +
+                       ": error: node 'loop1' (Loop): scan output 'ys' grows by one element "
+                       "per iteration, but the trip count M 'n' is not a constant; the "
+                       "length of a scan output is then only known at run time (memplan "
+                       "plans static sizes: give M as an initializer or a constant, or "
+                       "return the values as loop-carried tensors)\n");
   EXPECT_FALSE(fs::exists(json));
 }
 

@@ -143,7 +143,8 @@ inline std::string ScanModel(const std::string& file) {
 // c: BOOL[], x: FLOAT[64] -> w = Relu(x) 'relu'
 //   h = Loop 'loop1' (M = 2, cond omitted, h0 = Neg(x) 'neg')
 //       body(i, cond_in, h_in) { v = Exp(h_in) 'exp';
-//                                 h_out = If 'if1' (c) {then: p = Add(v, w) 'add'  else: q = Mul(v, w) 'mul'} }
+//                                 h_out = If 'if1' (c) {then: p = Add(v, w) 'add'  else: q = Mul(v,
+//                                 w) 'mul'} }
 //   -> output h
 // The If inside the body captures v (one level up) and w and c (two levels up).
 inline std::string TwoLevelCaptureModel(const std::string& file) {

@@ -93,9 +93,9 @@ TEST(OnnxControlFlowTest, LoopWithConstantTripCountAndCapture) {
                                                   "loop1/trip.final", "loop1/w.final"));
   EXPECT_EQ(OpOf(p, "g", "copy").operands, std::vector<ValueId>{p.FindValue("yes")});
   // The body returns M and the capture unchanged (pass-through).
-  EXPECT_THAT(Names(p, Comp(p, "loop1/body").results),
-              ElementsAre("loop1/i.next", "loop1/cond_out", "loop1/h_out", "loop1/trip",
-                          "loop1/w"));
+  EXPECT_THAT(
+      Names(p, Comp(p, "loop1/body").results),
+      ElementsAre("loop1/i.next", "loop1/cond_out", "loop1/h_out", "loop1/trip", "loop1/w"));
   EXPECT_THAT(Names(p, OpOf(p, "loop1/cond", "compare").operands),
               ElementsAre("loop1/cond/i", "loop1/cond/cond_in", "loop1/cond/trip"));
 }
@@ -179,8 +179,9 @@ TEST(OnnxControlFlowTest, CapturesAtTwoLevels) {
 TEST(OnnxControlFlowTest, BranchResultsThatAreNotFreshAreCopied) {
   // then returns the captured x itself, else returns a Constant.
   OnnxModelBuilder b;
-  b.Input("c", TensorProto::BOOL, {}).Input("x", TensorProto::INT64, {2}).Output("y",
-                                                                                 TensorProto::INT64);
+  b.Input("c", TensorProto::BOOL, {})
+      .Input("x", TensorProto::INT64, {2})
+      .Output("y", TensorProto::INT64);
   OnnxSubgraphBuilder then_b("then"), else_b("else");
   then_b.Output("x", TensorProto::INT64);
   onnx::NodeProto& k = else_b.Node("Constant", {}, {"k"}, "k");
@@ -205,11 +206,12 @@ TEST(OnnxControlFlowTest, BranchResultsThatAreNotFreshAreCopied) {
 TEST(OnnxControlFlowTest, Refusals) {
   std::string path = DynamicScanLoopModel("dynamic.onnx");
   EXPECT_EQ(ErrorOf(path),
-            path + ": error: node 'loop1' (Loop): scan output 'ys' grows by one element per "
-                   "iteration, but the trip count M 'n' is not a constant; the length of a scan "
-                   "output is then only known at run time (memplan plans static sizes: give M "
-                   "as an initializer or a constant, or return the values as loop-carried "
-                   "tensors)");
+            path +
+                ": error: node 'loop1' (Loop): scan output 'ys' grows by one element per "
+                "iteration, but the trip count M 'n' is not a constant; the length of a scan "
+                "output is then only known at run time (memplan plans static sizes: give M "
+                "as an initializer or a constant, or return the values as loop-carried "
+                "tensors)");
 
   OnnxModelBuilder sizes;
   sizes.Input("c", TensorProto::BOOL, {})
