@@ -107,6 +107,8 @@ absl::Status OnnxGraphImporter::AddIf(OnnxScope& scope, const onnx::NodeProto& n
       if (seen.insert(c).second) captures.push_back(std::move(c));
     }
   }
+  if (node.input_size() < 1 || node.input(0).empty())
+    return Error(fmt::format("{}: missing its condition input", label));
   std::vector<ValueId> operands = {scope.tensors.at(node.input(0)).value};
   for (const std::string& c : captures) operands.push_back(scope.tensors.at(c).value);
 
@@ -365,6 +367,9 @@ absl::Status OnnxGraphImporter::AddScan(OnnxScope& scope, const onnx::NodeProto&
         fmt::format("{}: its body takes {} inputs and returns {} outputs, which does not "
                     "fit {} inputs with num_scan_inputs = {}",
                     label, body.input_size(), body.output_size(), node.input_size(), scan_inputs));
+  }
+  for (int k = 0; k < node.input_size(); ++k) {
+    if (node.input(k).empty()) return Error(fmt::format("{}: input {} is empty", label, k));
   }
   const std::string name = OnnxScopeName(node, index);
   const std::string prefix = scope.prefix + name + "/";
