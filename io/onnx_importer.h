@@ -18,11 +18,17 @@
 //     (every dim is static) — take the constant lifetime; random ops never do;
 //   * graph outputs -> the entry's results (external unless a parameter or an
 //     initializer is returned directly);
+//   * If -> conditional, Loop and Scan -> while, their subgraphs -> funcs
+//     named after the node ("@loop1/body", "@loop1/cond", "@if1/then"),
+//     their tensors -> values scoped by the node ("loop1/h"); tensors a
+//     subgraph reads from enclosing graphs become extra operands (see
+//     io/onnx_control_flow.cc and docs/formats.md "ONNX control flow");
 //   * Op::cost from io/onnx_cost.h;
 //   * with OnnxImportOptions::alias, views and in-place results
 //     (io/onnx_alias.h).
-// Tensor names become value names unchanged (ONNX names are unique in a graph;
-// a second definition is an error).
+// Main-graph tensor names become value names unchanged (ONNX names are unique
+// in a graph; a second definition is an error); a scoped subgraph name that
+// clashes with another value gets a ".1", ".2", ... suffix.
 #pragma once
 
 #include <cstdint>
@@ -46,7 +52,7 @@ struct OnnxImportOptions {
 // Imports the ONNX model at `path` and validates the result (ValidateProgram).
 // Errors: InvalidArgument `path: error: ...` naming the node or tensor — see
 // ReadOnnxModel (unreadable, corrupt, truncated or non-ONNX files, opsets,
-// unknown ops, control flow), InferOnnxShapes and SizeOnnxTensor (unbound
+// unknown ops, control flow below opset 11), InferOnnxShapes and SizeOnnxTensor (unbound
 // symbolic dims with a `--dim NAME=VALUE` hint, unknown shapes, unsupported
 // dtypes such as STRING), and graph structure (a tensor read before it is
 // defined, defined twice, or a graph output nothing defines).

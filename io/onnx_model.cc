@@ -18,8 +18,6 @@
 namespace memplan {
 namespace {
 
-constexpr std::string_view kControlFlowOps[] = {"If", "Loop", "Scan"};
-
 // Domains whose ops all live in libonnx's registry, with their opset range.
 const std::unordered_map<std::string, std::pair<int, int>>& StandardDomains() {
   return onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
@@ -66,20 +64,22 @@ absl::StatusOr<std::map<std::string, int>> CheckOpsets(const onnx::ModelProto& m
   return opsets;
 }
 
-absl::Status CheckNode(const onnx::NodeProto& node, int index,
+absl::Status CheckNode(const onnx::NodeProto& node, const std::string& label,
                        const std::map<std::string, int>& opsets,
                        const std::set<std::pair<std::string, std::string>>& functions,
                        std::string_view path) {
-  const std::string label = OnnxNodeLabel(node, index);
   auto fail = [&](std::string_view message) {
     return OnnxError(path, fmt::format("{}: {}", label, message));
   };
-  const bool control_flow =
-      node.domain().empty() && std::find(std::begin(kControlFlowOps), std::end(kControlFlowOps),
-                                         node.op_type()) != std::end(kControlFlowOps);
-  if (control_flow || HasGraphAttribute(node)) {
+  const bool control_flow = IsOnnxControlFlow(node);
+  if (control_flow && opsets.at("") < kMinControlFlowOpset) {
     return fail(
-        "control-flow ops (If, Loop, Scan and other ops with subgraphs) are not supported yet");
+        fmt::format("control flow (If, Loop, Scan) needs opset {} or newer; the model "
+                    "imports opset {}",
+                    kMinControlFlowOpset, opsets.at("")));
+  }
+  if (!control_flow && HasGraphAttribute(node)) {
+    return fail("ops with subgraphs other than If, Loop and Scan are not supported");
   }
   auto opset = opsets.find(node.domain());
   if (opset == opsets.end()) {
@@ -106,15 +106,36 @@ absl::Status CheckNode(const onnx::NodeProto& node, int index,
   return absl::OkStatus();
 }
 
+// CheckNode on every node of `graph` and, depth first, of its subgraphs.
+absl::Status CheckNodes(const onnx::GraphProto& graph, const std::string& scope,
+                        const std::map<std::string, int>& opsets,
+                        const std::set<std::pair<std::string, std::string>>& functions,
+                        std::string_view path) {
+  for (int i = 0; i < graph.node_size(); ++i) {
+    const onnx::NodeProto& node = graph.node(i);
+    const std::string label = OnnxNodeLabel(node, i) + scope;
+    if (absl::Status s = CheckNode(node, label, opsets, functions, path); !s.ok()) return s;
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (!attr.has_g()) continue;
+      const std::string inner = fmt::format(" in the {} of {}", attr.name(), label);
+      if (absl::Status s = CheckNodes(attr.g(), inner, opsets, functions, path); !s.ok()) return s;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // Names become value, op and computation names, which must be UTF-8 text
 // without NUL bytes (ONNX requires UTF-8 too, but protobuf's proto2 parser
-// does not check). Invalid
-// names are referred to by position, as printing them would be garbage.
-absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path) {
+// does not check). Invalid names are referred to by position, as printing
+// them would be garbage. Subgraphs are checked too; `scope` says where a
+// nested graph is (" in the body of node #3").
+absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path,
+                       const std::string& scope = "") {
   auto check = [&](std::string_view text, auto describe) -> absl::Status {
     if (!FirstInvalidUtf8(text) && text.find('\0') == std::string_view::npos)
       return absl::OkStatus();
-    return OnnxError(path, describe() + " is not valid UTF-8 text (or contains a NUL byte)");
+    return OnnxError(path,
+                     describe() + scope + " is not valid UTF-8 text (or contains a NUL byte)");
   };
   if (absl::Status s = check(graph.name(), [] { return std::string("the graph name"); }); !s.ok())
     return s;
@@ -143,6 +164,12 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path) {
       absl::Status s = check(text, [&] { return fmt::format("node #{}: its {}", i, field); });
       if (!s.ok()) return s;
     }
+    for (int j = 0; j < node.attribute_size(); ++j) {
+      if (!node.attribute(j).has_g()) continue;
+      const std::string inner =
+          fmt::format(" in subgraph attribute #{} of node #{}{}", j, i, scope);
+      if (absl::Status s = CheckUtf8(node.attribute(j).g(), path, inner); !s.ok()) return s;
+    }
   }
   return absl::OkStatus();
 }
@@ -151,50 +178,83 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path) {
 // input, initializer or node output) before any node reads it; graph outputs
 // defined somewhere. An initializer may share its name with a graph input
 // (IR < 4 lists weights as inputs; later IRs make it the input's default).
-absl::Status CheckDataflow(const onnx::GraphProto& graph, std::string_view path) {
+// A subgraph also sees the tensors of its enclosing graphs defined before
+// its node (`outer`), but may not redefine them; `scope` names where it is.
+absl::Status CheckDataflow(const onnx::GraphProto& graph, std::string_view path,
+                           const std::set<std::string>& outer = {}, const std::string& scope = "") {
+  const std::string where = scope.empty() ? "graph" : "subgraph";
   std::set<std::string> defined;
+  auto define = [&](const std::string& name) {
+    return !outer.contains(name) && defined.insert(name).second;
+  };
+  auto visible = [&](const std::string& name) {
+    return defined.contains(name) || outer.contains(name);
+  };
   for (int i = 0; i < graph.input_size(); ++i) {
     const std::string& name = graph.input(i).name();
-    if (name.empty()) return OnnxError(path, fmt::format("graph input #{} has an empty name", i));
-    if (!defined.insert(name).second) {
-      return OnnxError(path, fmt::format("graph input '{}' is listed twice", name));
+    if (name.empty())
+      return OnnxError(path, fmt::format("{} input #{}{} has an empty name", where, i, scope));
+    if (!define(name)) {
+      return OnnxError(path, fmt::format("{} input '{}'{} {}", where, name, scope,
+                                         outer.contains(name)
+                                             ? "reuses the name of a tensor of an enclosing graph"
+                                             : "is listed twice"));
     }
   }
   std::set<std::string> initializers;
   for (int i = 0; i < graph.initializer_size(); ++i) {
     const std::string& name = graph.initializer(i).name();
-    if (name.empty()) return OnnxError(path, fmt::format("initializer #{} has an empty name", i));
-    if (!initializers.insert(name).second) {
-      return OnnxError(path, fmt::format("initializer '{}' is defined twice", name));
+    if (name.empty())
+      return OnnxError(path, fmt::format("initializer #{}{} has an empty name", i, scope));
+    if (!initializers.insert(name).second || (!defined.contains(name) && !define(name))) {
+      return OnnxError(path, fmt::format("initializer '{}'{} is defined twice", name, scope));
     }
-    defined.insert(name);
   }
   for (int i = 0; i < graph.node_size(); ++i) {
     const onnx::NodeProto& node = graph.node(i);
+    const std::string label = OnnxNodeLabel(node, i) + scope;
     for (const std::string& input : node.input()) {
-      if (!input.empty() && !defined.contains(input)) {
+      if (!input.empty() && !visible(input)) {
         return OnnxError(path,
                          fmt::format("{}: reads tensor '{}', which no graph input, initializer "
                                      "or earlier node defines",
-                                     OnnxNodeLabel(node, i), input));
+                                     label, input));
+      }
+    }
+    if (std::any_of(node.attribute().begin(), node.attribute().end(),
+                    [](const onnx::AttributeProto& a) { return a.has_g(); })) {
+      std::set<std::string> inner_outer = outer;
+      inner_outer.insert(defined.begin(), defined.end());
+      for (const onnx::AttributeProto& attr : node.attribute()) {
+        if (!attr.has_g()) continue;
+        const std::string inner = fmt::format(" in the {} of {}", attr.name(), label);
+        if (absl::Status s = CheckDataflow(attr.g(), path, inner_outer, inner); !s.ok()) return s;
       }
     }
     for (const std::string& output : node.output()) {
-      if (!output.empty() && !defined.insert(output).second) {
-        return OnnxError(path, fmt::format("{}: output '{}' is already defined",
-                                           OnnxNodeLabel(node, i), output));
+      if (!output.empty() && !define(output)) {
+        return OnnxError(path, fmt::format("{}: output '{}' is already defined", label, output));
       }
     }
   }
   for (const onnx::ValueInfoProto& output : graph.output()) {
-    if (!defined.contains(output.name())) {
-      return OnnxError(path,
-                       fmt::format("graph output '{}' is not defined by any node, initializer "
-                                   "or graph input",
-                                   output.name()));
+    if (!visible(output.name())) {
+      return OnnxError(path, fmt::format("{} output '{}'{} is not defined by any node, initializer "
+                                         "or graph input",
+                                         where, output.name(), scope));
     }
   }
   return absl::OkStatus();
+}
+
+// Rewrites the domain alias "ai.onnx" to "" in `graph`'s nodes and subgraphs.
+void NormalizeDomains(onnx::GraphProto& graph) {
+  for (onnx::NodeProto& node : *graph.mutable_node()) {
+    if (node.domain() == "ai.onnx") node.clear_domain();
+    for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
+      if (attr.has_g()) NormalizeDomains(*attr.mutable_g());
+    }
+  }
 }
 
 }  // namespace
@@ -207,6 +267,11 @@ std::string OnnxNodeLabel(const onnx::NodeProto& node, int index) {
   const std::string op = Qualified(node);
   if (node.name().empty()) return fmt::format("node #{} ({})", index, op);
   return fmt::format("node '{}' ({})", node.name(), op);
+}
+
+bool IsOnnxControlFlow(const onnx::NodeProto& node) {
+  return node.domain().empty() &&
+         (node.op_type() == "If" || node.op_type() == "Loop" || node.op_type() == "Scan");
 }
 
 int DefaultOpset(const onnx::ModelProto& model) {
@@ -241,18 +306,14 @@ absl::StatusOr<onnx::ModelProto> ReadOnnxModel(const std::string& path) {
   for (onnx::OperatorSetIdProto& opset : *model.mutable_opset_import()) {
     if (opset.domain() == "ai.onnx") opset.clear_domain();
   }
-  for (onnx::NodeProto& node : *model.mutable_graph()->mutable_node()) {
-    if (node.domain() == "ai.onnx") node.clear_domain();
-  }
+  NormalizeDomains(*model.mutable_graph());
   if (absl::Status status = CheckUtf8(model.graph(), path); !status.ok()) return status;
   absl::StatusOr<std::map<std::string, int>> opsets = CheckOpsets(model, path);
   if (!opsets.ok()) return opsets.status();
   std::set<std::pair<std::string, std::string>> functions;
   for (const onnx::FunctionProto& f : model.functions()) functions.emplace(f.domain(), f.name());
-  for (int i = 0; i < model.graph().node_size(); ++i) {
-    absl::Status status = CheckNode(model.graph().node(i), i, *opsets, functions, path);
-    if (!status.ok()) return status;
-  }
+  if (absl::Status status = CheckNodes(model.graph(), "", *opsets, functions, path); !status.ok())
+    return status;
   if (absl::Status status = CheckDataflow(model.graph(), path); !status.ok()) return status;
   return model;
 }

@@ -26,11 +26,22 @@ namespace memplan {
 //    standard ONNX domain (custom domains are accepted; their outputs need
 //    shapes in value_info), is deprecated, or fails its schema's arity and
 //    attribute checks;
-//  * control flow (If, Loop, Scan, any graph attribute) and model-local
-//    functions, which are not supported yet;
+//  * control flow (If, Loop, Scan) below opset 11, any other op with a
+//    subgraph attribute, and model-local functions;
 //  * broken dataflow: a tensor read before it is defined, defined twice, an
 //    empty graph input or initializer name, a graph output nothing defines.
+// Subgraphs (If branches, Loop and Scan bodies) are checked like the main
+// graph, at any depth; they may read tensors of enclosing graphs defined
+// before their node (outer-scope captures) but not redefine them. Errors in a
+// subgraph name its place: "node 'a' (Add) in the body of node 'loop1' (Loop)".
 absl::StatusOr<onnx::ModelProto> ReadOnnxModel(const std::string& path);
+
+// The oldest default-domain opset whose If, Loop and Scan the importer reads
+// (Scan's inputs changed in opset 9, its axes attributes came in 11).
+inline constexpr int kMinControlFlowOpset = 11;
+
+// Whether `node` is a default-domain If, Loop or Scan.
+bool IsOnnxControlFlow(const onnx::NodeProto& node);
 
 // The default-domain opset version of a model that passed ReadOnnxModel.
 int DefaultOpset(const onnx::ModelProto& model);

@@ -124,7 +124,52 @@ bool BindDims(onnx::GraphProto& graph, const OnnxDimBindings& dims,
   for (auto& info : *graph.mutable_input()) bind(info);
   for (auto& info : *graph.mutable_output()) bind(info);
   for (auto& info : *graph.mutable_value_info()) bind(info);
+  for (onnx::NodeProto& node : *graph.mutable_node()) {
+    for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
+      if (attr.has_g() && BindDims(*attr.mutable_g(), dims, seen)) changed = true;
+    }
+  }
   return changed;
+}
+
+// The types shape inference wrote into `graph`: its inputs, value_info and
+// outputs, and those of its subgraphs (kept under nodes that carry only their
+// graph attributes, at the same node and attribute positions).
+onnx::GraphProto InferredTypes(const onnx::GraphProto& graph) {
+  onnx::GraphProto types;
+  *types.mutable_input() = graph.input();
+  *types.mutable_value_info() = graph.value_info();
+  *types.mutable_output() = graph.output();
+  for (const onnx::NodeProto& node : graph.node()) {
+    onnx::NodeProto* skeleton = types.add_node();
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      onnx::AttributeProto* kept = skeleton->add_attribute();
+      if (attr.has_g()) *kept->mutable_g() = InferredTypes(attr.g());
+    }
+  }
+  return types;
+}
+
+// Copies the subgraph types of `from` (an InferredTypes result, or a graph of
+// the same node structure) into the subgraphs of `to`'s nodes.
+void CopySubgraphTypes(const onnx::GraphProto& from, onnx::GraphProto& to) {
+  for (int i = 0; i < to.node_size() && i < from.node_size(); ++i) {
+    onnx::NodeProto& node = *to.mutable_node(i);
+    const onnx::NodeProto& source = from.node(i);
+    for (int j = 0; j < node.attribute_size() && j < source.attribute_size(); ++j) {
+      if (!node.attribute(j).has_g() || !source.attribute(j).has_g()) continue;
+      const onnx::GraphProto& sub_from = source.attribute(j).g();
+      onnx::GraphProto& sub = *node.mutable_attribute(j)->mutable_g();
+      for (int k = 0; k < sub.input_size() && k < sub_from.input_size(); ++k) {
+        *sub.mutable_input(k) = sub_from.input(k);
+      }
+      *sub.mutable_value_info() = sub_from.value_info();
+      for (int k = 0; k < sub.output_size() && k < sub_from.output_size(); ++k) {
+        *sub.mutable_output(k) = sub_from.output(k);
+      }
+      CopySubgraphTypes(sub_from, sub);
+    }
+  }
 }
 
 std::string_view TrimRight(std::string_view text) {
@@ -145,10 +190,7 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
     } catch (const std::exception& e) {
       return "E" + std::string(e.what());
     }
-    onnx::GraphProto types;
-    *types.mutable_value_info() = model.graph().value_info();
-    *types.mutable_output() = model.graph().output();
-    return "O" + types.SerializeAsString();
+    return "O" + InferredTypes(model.graph()).SerializeAsString();
   });
   auto crashed = [path](std::string_view why) {
     return OnnxError(path,
@@ -172,12 +214,14 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
   for (int i = 0; i < graph.output_size() && i < types.output_size(); ++i) {
     *graph.mutable_output(i) = std::move(*types.mutable_output(i));
   }
+  CopySubgraphTypes(types, graph);
   return absl::OkStatus();
 }
 
-// Static dims of every tensor whose shape is fully known so far.
-std::unordered_map<std::string, Dims> KnownDims(const onnx::GraphProto& graph) {
-  std::unordered_map<std::string, Dims> known;
+// Static dims of every tensor of `graph` whose shape is fully known so far,
+// added to `known` (the enclosing graphs' tensors, for a subgraph).
+std::unordered_map<std::string, Dims> KnownDims(const onnx::GraphProto& graph,
+                                                std::unordered_map<std::string, Dims> known = {}) {
   auto note = [&](const onnx::ValueInfoProto& info) {
     if (!info.type().has_tensor_type() || !info.type().tensor_type().has_shape()) return;
     Dims dims;
@@ -185,13 +229,13 @@ std::unordered_map<std::string, Dims> KnownDims(const onnx::GraphProto& graph) {
       if (!dim.has_dim_value()) return;
       dims.push_back(dim.dim_value());
     }
-    known.emplace(info.name(), std::move(dims));
+    known.insert_or_assign(info.name(), std::move(dims));
   };
   for (const auto& info : graph.input()) note(info);
   for (const auto& info : graph.value_info()) note(info);
   for (const auto& info : graph.output()) note(info);
   for (const auto& init : graph.initializer()) {
-    known.emplace(init.name(), Dims(init.dims().begin(), init.dims().end()));
+    known.insert_or_assign(init.name(), Dims(init.dims().begin(), init.dims().end()));
   }
   return known;
 }
@@ -208,16 +252,81 @@ onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const IntTensor& value
   return constant;
 }
 
+// ONNX 1.12 types a Loop's loop-carried outputs by element type only ("shape
+// may change across iterations") and its scan outputs with an unknown first
+// dim. With static shapes neither can change: a loop-carried output has its
+// initial value's dims (the importer checks that the body keeps them) and a
+// scan output stacks M rows of the body's output, for a known M. Adds those
+// types to `graph`'s value_info so inference can continue past the Loop;
+// returns whether it added any.
+bool AddLoopOutputTypes(onnx::GraphProto& graph, const onnx::NodeProto& node,
+                        const std::unordered_map<std::string, Dims>& dims,
+                        const std::unordered_map<std::string, IntTensor>& values) {
+  const onnx::GraphProto* body = nullptr;
+  for (const onnx::AttributeProto& attr : node.attribute()) {
+    if (attr.name() == "body" && attr.has_g()) body = &attr.g();
+  }
+  if (body == nullptr) return false;
+  const int carried = node.input_size() - 2;
+  bool added = false;
+  auto add = [&](const std::string& name, std::int32_t elem_type, const Dims& shape) {
+    if (name.empty() || dims.contains(name) || elem_type == 0) return;
+    onnx::ValueInfoProto* info = graph.add_value_info();
+    info->set_name(name);
+    onnx::TypeProto_Tensor* tensor = info->mutable_type()->mutable_tensor_type();
+    tensor->set_elem_type(elem_type);
+    for (std::int64_t d : shape) tensor->mutable_shape()->add_dim()->set_dim_value(d);
+    added = true;
+  };
+  auto elem_type = [&](int body_output) {
+    if (body_output >= body->output_size()) return 0;
+    return body->output(body_output).type().tensor_type().elem_type();
+  };
+  for (int k = 0; k < carried && k < node.output_size(); ++k) {
+    auto init = dims.find(node.input(2 + k));
+    if (init != dims.end()) add(node.output(k), elem_type(1 + k), init->second);
+  }
+  auto trip = node.input_size() > 0 ? values.find(node.input(0)) : values.end();
+  if (trip == values.end() || trip->second.values.size() != 1) return added;
+  for (int k = std::max(carried, 0); k < node.output_size() && 1 + k < body->output_size(); ++k) {
+    const onnx::TypeProto& row = body->output(1 + k).type();
+    if (!row.tensor_type().has_shape()) continue;
+    Dims shape = {trip->second.values[0]};
+    bool known = true;
+    for (const auto& d : row.tensor_type().shape().dim()) {
+      known = known && d.has_dim_value();
+      shape.push_back(d.dim_value());
+    }
+    if (known) add(node.output(k), elem_type(1 + k), shape);
+  }
+  return added;
+}
+
 // One folding pass in graph order over `graph` (the copy being inferred):
 // records newly known integer values in `values` and replaces folded nodes
-// by Constant nodes. Returns whether any node was replaced.
-bool FoldPass(onnx::GraphProto& graph, int opset, std::vector<bool>& folded,
-              std::unordered_map<std::string, IntTensor>& values) {
-  const std::unordered_map<std::string, Dims> dims = KnownDims(graph);
+// by Constant nodes, then folds the subgraphs of its nodes the same way, seeing
+// the values and dims of the enclosing graphs (`outer_dims`). A subgraph's
+// values stay its own (sibling branches may reuse names). Also types Loop
+// outputs (AddLoopOutputTypes). Returns whether any node was replaced or
+// type added.
+bool FoldPass(onnx::GraphProto& graph, int opset,
+              std::unordered_map<std::string, IntTensor>& values,
+              const std::unordered_map<std::string, Dims>& outer_dims = {}) {
+  const std::unordered_map<std::string, Dims> dims = KnownDims(graph, outer_dims);
   bool replaced = false;
   for (int i = 0; i < graph.node_size(); ++i) {
     onnx::NodeProto& node = *graph.mutable_node(i);
-    if (folded[i] || node.output_size() != 1 || node.output(0).empty()) continue;
+    for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
+      if (!attr.has_g()) continue;
+      std::unordered_map<std::string, IntTensor> inner = values;
+      if (FoldPass(*attr.mutable_g(), opset, inner, dims)) replaced = true;
+    }
+    if (node.domain().empty() && node.op_type() == "Loop" &&
+        AddLoopOutputTypes(graph, node, dims, values)) {
+      replaced = true;
+    }
+    if (node.output_size() != 1 || node.output(0).empty() || values.contains(node.output(0)))
+      continue;
     std::vector<FoldInput> inputs(node.input_size());
     for (int j = 0; j < node.input_size(); ++j) {
       auto v = values.find(node.input(j));
@@ -227,7 +336,6 @@ bool FoldPass(onnx::GraphProto& graph, int opset, std::vector<bool>& folded,
     }
     std::optional<IntTensor> value = FoldIntNode(node, opset, inputs);
     if (!value) continue;
-    folded[i] = true;
     if (node.op_type() != "Constant") {
       node = ConstantNode(node, *value);
       replaced = true;
@@ -235,6 +343,21 @@ bool FoldPass(onnx::GraphProto& graph, int opset, std::vector<bool>& folded,
     values.insert_or_assign(node.output(0), *std::move(value));
   }
   return replaced;
+}
+
+// Integer initializers of `graph`'s subgraphs (at any depth) into `values`.
+void SubgraphInitializerValues(const onnx::GraphProto& graph,
+                               std::unordered_map<std::string, IntTensor>& values) {
+  for (const onnx::NodeProto& node : graph.node()) {
+    for (const onnx::AttributeProto& attr : node.attribute()) {
+      if (!attr.has_g()) continue;
+      for (const onnx::TensorProto& init : attr.g().initializer()) {
+        if (std::optional<IntTensor> v = IntTensorFromProto(init))
+          values.insert_or_assign(init.name(), *std::move(v));
+      }
+      SubgraphInitializerValues(attr.g(), values);
+    }
+  }
 }
 
 }  // namespace
@@ -315,15 +438,19 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   // original nodes afterwards (the importer plans those). Bindings apply
   // again after inference: they may name dims inference created for
   // data-dependent shapes (NonZero's count becomes `unk__0`).
+  SubgraphInitializerValues(graph, values);
   google::protobuf::RepeatedPtrField<onnx::NodeProto> original = graph.node();
-  std::vector<bool> folded(graph.node_size(), false);
   absl::Status status;
   do {
     do {
       status = RunShapeInference(model, path);
-    } while (status.ok() && FoldPass(graph, DefaultOpset(model), folded, values));
+    } while (status.ok() && FoldPass(graph, DefaultOpset(model), values));
   } while (status.ok() && BindDims(graph, dims, seen));
-  graph.mutable_node()->Swap(&original);
+  // Subgraph types live inside the nodes: keep them with the original nodes.
+  onnx::GraphProto restored;
+  *restored.mutable_node() = std::move(original);
+  CopySubgraphTypes(graph, restored);
+  graph.mutable_node()->Swap(restored.mutable_node());
   if (!status.ok()) return status;
   return UnknownDimBinding(dims, seen, path, false);
 }

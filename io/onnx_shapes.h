@@ -32,6 +32,11 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 //  4. the bindings apply again, now also to dims that inference named for
 //     data-dependent shapes (e.g. `unk__0` for NonZero's count); if any
 //     applied, back to 3.
+// Subgraphs (If branches, Loop and Scan bodies) take part at any depth:
+// bindings apply to their declared types, libonnx infers their tensors from
+// the outer scope's types, and folding runs inside them with the enclosing
+// graphs' known values and dims (a subgraph's own folded values stay its
+// own). Their inferred types are kept in their inputs, value_info and outputs.
 // On return the model's nodes are the original ones. `model` must have
 // passed ReadOnnxModel. Errors (InvalidArgument `path: error: ...`): a
 // negative binding; a binding naming no symbolic dim of the model ("--dim

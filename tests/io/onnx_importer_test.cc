@@ -444,20 +444,32 @@ TEST(OnnxImporterTest, UnsupportedDtypes) {
   EXPECT_EQ(ErrorOf(path), path + ": error: tensor 's' has unsupported dtype STRING");
 }
 
-TEST(OnnxImporterTest, ControlFlowIsNotSupportedYet) {
-  OnnxModelBuilder b;
-  b.Input("c", TensorProto::BOOL, {}).Output("y");
-  onnx::NodeProto& node = b.Node("If", {"c"}, {"y"}, "branch");
+TEST(OnnxImporterTest, ControlFlowBeforeOpset11AndOtherSubgraphOpsAreRefused) {
+  OnnxModelBuilder old(/*opset=*/10);
+  old.Input("c", TensorProto::BOOL, {}).Output("y");
+  onnx::NodeProto& node = old.Node("If", {"c"}, {"y"}, "branch");
   for (const char* name : {"then_branch", "else_branch"}) {
     auto* attr = node.add_attribute();
     attr->set_name(name);
     attr->set_type(onnx::AttributeProto::GRAPH);
     attr->mutable_g()->set_name(name);
   }
-  const std::string path = b.Write("if.onnx");
+  std::string path = old.Write("if_opset10.onnx");
   EXPECT_EQ(ErrorOf(path), path +
-                               ": error: node 'branch' (If): control-flow ops (If, Loop, Scan and "
-                               "other ops with subgraphs) are not supported yet");
+                               ": error: node 'branch' (If): control flow (If, Loop, Scan) needs "
+                               "opset 11 or newer; the model imports opset 10");
+
+  OnnxModelBuilder other;
+  other.Input("x", TensorProto::FLOAT, {2}).Output("y");
+  onnx::NodeProto& relu = other.Node("Relu", {"x"}, {"y"}, "odd");
+  auto* attr = relu.add_attribute();
+  attr->set_name("extra");
+  attr->set_type(onnx::AttributeProto::GRAPH);
+  attr->mutable_g()->set_name("extra");
+  path = other.Write("relu_graph_attr.onnx");
+  EXPECT_EQ(ErrorOf(path), path +
+                               ": error: node 'odd' (Relu): ops with subgraphs other than If, "
+                               "Loop and Scan are not supported");
 }
 
 TEST(OnnxImporterTest, GraphStructureErrors) {

@@ -174,4 +174,48 @@ inline onnx::NodeProto& AddIntConstant(OnnxModelBuilder& b, const std::string& o
   return n;
 }
 
+// Subgraphs (If branches, Loop and Scan bodies), built like a main graph.
+class OnnxSubgraphBuilder {
+ public:
+  explicit OnnxSubgraphBuilder(const std::string& name) { graph_.set_name(name); }
+  onnx::GraphProto& graph() { return graph_; }
+
+  OnnxSubgraphBuilder& Input(const std::string& name, std::int32_t elem_type,
+                             std::initializer_list<Dim> dims) {
+    auto* vi = graph_.add_input();
+    vi->set_name(name);
+    SetTensorType(vi->mutable_type(), elem_type, dims);
+    return *this;
+  }
+  // An output typed by shape inference (elem type only).
+  OnnxSubgraphBuilder& Output(const std::string& name,
+                              std::int32_t elem_type = onnx::TensorProto::FLOAT) {
+    auto* vi = graph_.add_output();
+    vi->set_name(name);
+    vi->mutable_type()->mutable_tensor_type()->set_elem_type(elem_type);
+    return *this;
+  }
+  onnx::NodeProto& Node(const std::string& op_type, std::vector<std::string> inputs,
+                        std::vector<std::string> outputs, const std::string& name = "") {
+    auto* n = graph_.add_node();
+    n->set_op_type(op_type);
+    n->set_name(name);
+    for (auto& i : inputs) n->add_input(i);
+    for (auto& o : outputs) n->add_output(o);
+    return *n;
+  }
+
+ private:
+  onnx::GraphProto graph_;
+};
+
+// Attaches `graph` to `node` as the GRAPH attribute `name` (then_branch, body, ...).
+inline void AddGraphAttr(onnx::NodeProto& node, const std::string& name,
+                         const onnx::GraphProto& graph) {
+  auto* a = node.add_attribute();
+  a->set_name(name);
+  a->set_type(onnx::AttributeProto::GRAPH);
+  *a->mutable_g() = graph;
+}
+
 }  // namespace memplan::testing
