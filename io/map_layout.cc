@@ -459,9 +459,10 @@ std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan&
         end = std::max(end, a.end);
       }
     }
-    if (end < start) continue;
-    events.emplace_back(start, buffer.size);
-    events.emplace_back(SaturatingNext(end), -buffer.size);
+    for (const StepRange& piece : LivePieces(buffer, start, end)) {
+      events.emplace_back(piece.first, buffer.size);
+      events.emplace_back(SaturatingNext(piece.last), -buffer.size);
+    }
   }
   std::sort(events.begin(), events.end());
   std::vector<LiveStep> steps = {{0, 0}};
@@ -508,8 +509,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       if (a.end < a.start || a.space < 0 || buffer.size <= 0) continue;
       spaces.insert(a.space);
       time_top = std::max(time_top, SaturatingNext(a.end));
-      segments.push_back({static_cast<BufferId>(i), static_cast<int>(j), a.space, color,
-                          a.offset, buffer.size, a.start, a.end});
+      // A default-memory chunk holds nothing during the buffer's dead gaps
+      // (another buffer may use its bytes then), so those steps are not drawn.
+      const std::vector<StepRange> pieces =
+          a.space == kDefaultSpace ? LivePieces(buffer, a.start, a.end)
+                                   : std::vector<StepRange>{{a.start, a.end}};
+      for (const StepRange& piece : pieces) {
+        segments.push_back({static_cast<BufferId>(i), static_cast<int>(j), a.space, color,
+                            a.offset, buffer.size, piece.first, piece.last});
+      }
     }
   }
   for (const AsyncCopy& copy : plan.copies) {

@@ -231,7 +231,8 @@ double TimeX(const MapLayout& layout, double t);
 // live during [start, next step's start); the last step lasts to the end. A
 // buffer counts over the hull of its default-memory segments (the range its
 // chunk there is reserved; not at all when it lives only in other spaces), or
-// over its live range when it has no placement. The maximum is the plan's max-live lower bound.
+// over its live range when it has no placement, minus its dead gaps
+// (Buffer::gaps; they are not drawn either). The maximum is the plan's max-live lower bound.
 // Example: buffers [0,1] 4 B and [1,2] 8 B -> {0: 4}, {1: 12}, {2: 8}, {3: 0}.
 struct LiveStep {
   TimeStep start = 0;

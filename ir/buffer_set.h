@@ -33,6 +33,11 @@ struct Buffer {
   std::vector<StepRange> gaps = {};
 };
 
+// The parts of the closed step range [first, last] where `buffer` is live:
+// [first, last] minus its dead gaps, in time order (empty if last < first).
+// Example: gaps {[2,3]}, range [0,5] -> {[0,1], [4,5]}. O(gaps).
+std::vector<StepRange> LivePieces(const Buffer& buffer, TimeStep first, TimeStep last);
+
 struct BufferSet {
   std::string input;                  // where the buffers came from
   TimeStep time_steps = 0;            // every live range lies in [0, time_steps)

@@ -256,6 +256,20 @@ TEST(TransientLiveProfileTest, CountsTheHullOfDefaultMemorySegments) {
               ElementsAre(LiveStep{0, 0}));
 }
 
+TEST(TransientLiveProfileTest, SkipsDeadGapsAndTheMapDoesNotDrawThem) {
+  // r: a conditional's result, dead over [1,2] (the branch before it defines
+  // r); t: that branch's temporary, at the same offset during the gap.
+  maptest::PlannedBuffers p;
+  maptest::Add(p, "r", 16, 0, 4, "transient", {{kDefaultSpace, 0, 0, 4}});
+  p.buffers.buffers.back().gaps = {{1, 2}};
+  maptest::Add(p, "t", 16, 1, 2, "transient", {{kDefaultSpace, 0, 1, 2}});
+  EXPECT_THAT(TransientLiveProfile(p.buffers, p.plan),
+              ElementsAre(LiveStep{0, 16}, LiveStep{5, 0}));
+  const Panel panel = LayoutMap(p.buffers, p.plan, MapOptions{}).panels[0];
+  ASSERT_EQ(panel.segments.size(), 3u);  // r before and after its gap, and t
+  EXPECT_EQ(panel.segment_count, 3u);
+}
+
 TEST(TransientLiveProfileTest, StartsAtZeroAndFallsBackToLifetimes) {
   BufferSet buffers;
   Buffer late;
