@@ -68,5 +68,25 @@ TEST(RepackTest, RepackThatDoesNotMakeRoomStillKeepsTheOthers) {
   EXPECT_TRUE(r.needs_default[f->Buffer("d")]);
 }
 
+// In default mode an unset max_repacks lets the portfolio-repack variant
+// repack (up to 4 times), and its run is the only one that fits d; an
+// explicit 0 means no repacking in any variant.
+TEST(RepackTest, ExplicitZeroMeansNoRepackingInDefaultMode) {
+  auto f = Load(kFragmented);
+  MsaOptions o = HarnessOptions();
+  o.fast_memory_bytes = 32;
+  o.mode = MsaMode::kDefault;
+  const MsaResult automatic = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, automatic), "");
+  EXPECT_EQ(automatic.variant, "copy-bandwidth-0.15-portfolio-repack");
+  EXPECT_THAT(Segments(automatic, f->Buffer("d")), ElementsAre("3-5@16"));
+
+  o.max_repacks = 0;
+  const MsaResult none = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, none), "");
+  EXPECT_NE(none.variant, "copy-bandwidth-0.15-portfolio-repack");
+  EXPECT_THAT(Segments(none, f->Buffer("d")), IsEmpty());
+}
+
 }  // namespace
 }  // namespace memplan
