@@ -120,6 +120,15 @@ std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
+    const MsaOptions& options) {
+  std::vector<std::pair<std::string, std::int64_t>> budgets;
+  for (const Variant& v : DefaultModeVariants(options)) {
+    budgets.emplace_back(v.name, v.config.max_repacks);
+  }
+  return budgets;
+}
+
 absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
                                              const ProgramAnalysis& analysis,
                                              const CostModel& cost, const MsaOptions& options) {

@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -160,6 +161,13 @@ struct MsaResult {
 // inefficient ratio) and bad overrides (an invalid regex, a pin naming no
 // value or op, or one that can never be honoured); ResourceExhausted when a
 // buffer or use pinned to alternate memory cannot be placed there.
+// The allocator variants kDefault runs after the reference run, by name,
+// each with the repacks it may do under `options` (for tests and tools):
+// max_repacks when given, else 0 — except up to 4 in the portfolio-repack
+// variant, which is left out when max_repacks is given as 0.
+std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
+    const MsaOptions& options);
+
 absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
                                              const ProgramAnalysis& analysis,
                                              const CostModel& cost, const MsaOptions& options);
