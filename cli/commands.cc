@@ -266,13 +266,14 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_option("--msa-mode", flags.mode,
                        "default (memplan's improvements, never slower) or reference (the XLA "
                        "pass)"));
-  flags.max_repacks_option =
+  CLI::Option* max_repacks =
       cmd->add_option("--max-repacks", flags.max_repacks,
                       "repack fast memory up to N times when it runs out; 0: never, in every "
                       "mode (default: none in reference mode, up to 4 in one default-mode "
                       "variant)")
           ->check(Count());
-  knob(flags.max_repacks_option);
+  knob(max_repacks);
+  flags.max_repacks_option = max_repacks;
   const auto count_knob = [&](CLI::Option* option) {
     knob(option);
     flags.count_picker_knobs.push_back(option);
@@ -298,11 +299,12 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   cost_knob(cmd->add_option("--max-overlap-ratio", flags.max_overlap_ratio,
                             "cost picker: overlap at most R x the copy time of a buffer as large "
                             "as the fast memory (default 10)"));
-  flags.alignment_option =
+  CLI::Option* alignment =
       cmd->add_option("--fast-memory-alignment", flags.fast_memory_alignment,
                       "fast-memory offset alignment, replacing the target's (default: the "
                       "target's)");
-  knob(flags.alignment_option);
+  knob(alignment);
+  flags.alignment_option = alignment;
   knob(cmd->add_flag("--no-cross-program-prefetch-freeing",
                      flags.no_cross_program_prefetch_freeing,
                      "keep the cross-program-prefetched weight in fast memory after its last "
