@@ -292,17 +292,17 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                  ->check(Count()));
   cost_knob(cmd->add_option("--min-overlap-ratio", flags.min_overlap_ratio,
                             "cost picker: a prefetch overlaps at least R x its copy time "
-                            "(default 0.8)"));
+                            "(default 0.8)")->type_name("R"));
   cost_knob(cmd->add_option("--preferred-overlap-ratio", flags.preferred_overlap_ratio,
                             "cost picker: prefetch starts are tried from the one overlapping R x "
-                            "its copy time (default 1.5)"));
+                            "its copy time (default 1.5)")->type_name("R"));
   cost_knob(cmd->add_option("--max-overlap-ratio", flags.max_overlap_ratio,
                             "cost picker: overlap at most R x the copy time of a buffer as large "
-                            "as the fast memory (default 10)"));
+                            "as the fast memory (default 10)")->type_name("R"));
   CLI::Option* alignment =
       cmd->add_option("--fast-memory-alignment", flags.fast_memory_alignment,
                       "fast-memory offset alignment, replacing the target's (default: the "
-                      "target's)");
+                      "target's)")->type_name("BYTES");
   knob(alignment);
   flags.alignment_option = alignment;
   knob(cmd->add_flag("--no-cross-program-prefetch-freeing",
@@ -311,14 +311,14 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                      "use instead of freeing it and refilling it at the program end"));
   knob(cmd->add_option("--assign-first", flags.assign_first,
                        "give fast memory first to buffers with a value whose whole name "
-                       "matches this regular expression (ECMAScript), e.g. 'negate.*'"));
+                       "matches this regular expression (ECMAScript), e.g. 'negate.*'")->type_name("REGEX"));
   knob(cmd->add_option("--pin", flags.pins,
                        "force a value, or one op's read of it, into a memory space: "
                        "VALUE=default|alternate or VALUE@OP=default|alternate (OP: the op's "
-                       "first result; repeatable)"));
+                       "first result; repeatable)")->type_name("VALUE[@OP]=SPACE"));
   knob(cmd->add_option("--inefficient-ratio", flags.inefficient_ratio,
                        "keep a copied segment in default memory when its ops use fewer than R "
-                       "x the bytes copied (default 0: off)"));
+                       "x the bytes copied (default 0: off)")->type_name("R"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
            ->check(Count()));
