@@ -72,6 +72,9 @@ absl::StatusOr<PinnedUses> ApplyUserOverrides(const Program& program,
   std::map<std::pair<BufferId, TimeStep>, std::pair<MemorySpace, const MsaPin*>> uses;
   PinnedUses alternate_uses;
   for (const MsaPin& pin : options.pins) {
+    if (pin.space != kDefaultSpace && pin.space != kAlternateSpace) {
+      return Bad(pin, fmt::format("space {} is neither default (0) nor alternate (1)", pin.space));
+    }
     auto v = value_of.find(pin.value);
     if (v == value_of.end()) return Bad(pin, fmt::format("the program has no value %{}", pin.value));
     const BufferId b = analysis.value_buffer[v->second];
