@@ -49,6 +49,30 @@ absl::Status CheckCallGraph(const Program& program, const FlatSchedule& schedule
   return absl::OkStatus();
 }
 
+// The steps of [hull start, hull end] covered by no member's live range.
+// A buffer holds data only while one of its values is live: storage passes
+// from one member to the next at an op that reads the old one (tie, view,
+// call, while, X-done: the ranges touch) or at the end of a conditional's
+// branch (the op's result), and only the taken branch runs, so a branch
+// that has not yet defined its result holds nothing of it. Sorting the
+// members' ranges costs O(m log m) for m members; at most m - 1 gaps.
+std::vector<StepRange> DeadGaps(const AliasSet& set, const std::vector<LiveRange>& ranges) {
+  std::vector<StepRange> live;
+  for (ValueId v : set.members) {
+    if (ranges[v].start != kNoId) live.push_back({ranges[v].start, ranges[v].end});
+  }
+  std::sort(live.begin(), live.end(), [](const StepRange& a, const StepRange& b) {
+    return a.first < b.first || (a.first == b.first && a.last < b.last);
+  });
+  std::vector<StepRange> gaps;
+  TimeStep covered = kNoId;  // last step covered by the ranges seen so far
+  for (const StepRange& r : live) {
+    if (covered != kNoId && r.first > covered + 1) gaps.push_back({covered + 1, r.first - 1});
+    covered = covered == kNoId ? r.last : std::max(covered, r.last);
+  }
+  return gaps;
+}
+
 Buffer MakeBuffer(const Program& program, const AliasSet& set,
                   const std::vector<LiveRange>& ranges) {
   Buffer b;
@@ -63,6 +87,7 @@ Buffer MakeBuffer(const Program& program, const AliasSet& set,
     b.start = std::min(b.start, ranges[v].start);
     b.end = std::max(b.end, ranges[v].end);
   }
+  b.gaps = DeadGaps(set, ranges);
   return b;
 }
 

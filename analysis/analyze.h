@@ -6,21 +6,34 @@
 // whose buffers are
 //  1. one per alias set (analysis/alias_sets.h), ordered by smallest member
 //     ValueId, named after that member; size = the set's size; live range =
-//     the union (min start, max end) of the members' live ranges
-//     (analysis/live_ranges.h); use_times = the sorted, unique times of ops
-//     reading any member; lifetime and pinned space from the alias set;
+//     the hull (min start, max end) of the members' live ranges
+//     (analysis/live_ranges.h) and dead gaps (Buffer::gaps) = the steps of
+//     the hull that no member's range covers; use_times = the sorted, unique
+//     times of ops reading any member; lifetime and pinned space from the
+//     alias set;
 //  2. then one synthetic buffer per reachable op with scratch_bytes > 0, by op
 //     id, named "<OpName>.scratch", live and used only at that op's time,
 //     transient, with no values.
 // Zero-size buffers are kept; alignment is 1. time_steps is the schedule's
 // step count, at least 1 so that a program without ops still has a time 0.
 //
-// Because called computations are nested in the caller's span, a buffer live
-// across a while covers the whole loop, and a loop-carried buffer spans from
-// its init's definition to the last use of the while result. The branches of
-// a conditional are flattened one after another and are NOT treated as
-// mutually exclusive: a value of one branch is never overlapped with a value
-// of another branch (sharing storage across exclusive branches is future work).
+// Control flow. Called computations are nested in the caller's span, so a
+// buffer read by a while (every outer value the body reads is one of its
+// operands) is live across the whole loop, and a loop-carried buffer (init,
+// cond and body parameters, body result, while result: one alias set) is
+// live from its init's definition to the last use of the while result,
+// without gaps. A conditional's result buffer joins the op's result with
+// every branch's returned value; its live set is, per branch, from the
+// branch's definition of the value to the branch's end, then from the op
+// to the result's last outer use (also across later or nested
+// conditionals). The steps of a branch before it defines the value are a
+// dead gap: only the taken branch runs, so the temporaries of the other
+// branches (and their results) may use those bytes. A branch that returns
+// a parameter makes the result share the argument's buffer, which the
+// conditional reads, so that buffer has no gap. Each gap separates two
+// members' ranges, so a buffer has fewer gaps than values (at most one per
+// branch after the first of each conditional whose result it holds) and
+// the gaps of all buffers number fewer than the program's values.
 //
 // Example:
 //   entry func @main(%x: f32[4]) {           time

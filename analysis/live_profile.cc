@@ -20,6 +20,13 @@ LiveProfile ComputeLiveProfile(const BufferSet& buffers,
     if (start > end || b.size == 0 || !include(b)) continue;
     events.emplace_back(start, b.size);
     if (end + 1 < p.time_steps) events.emplace_back(end + 1, -b.size);
+    // A dead gap holds no data: the bytes leave at its first step and come
+    // back after its last (gaps lie strictly inside [start, end]).
+    for (const StepRange& gap : b.gaps) {
+      if (gap.first <= start || gap.last >= end) continue;
+      events.emplace_back(gap.first, -b.size);
+      events.emplace_back(gap.last + 1, b.size);
+    }
   }
   std::sort(events.begin(), events.end());
   p.changes.push_back({0, 0});

@@ -37,10 +37,13 @@ struct LiveProfile {
 };
 
 // Profile of the buffers of `buffers` for which `include` returns true (e.g.
-// only transient buffers). Live ranges are closed; parts outside [0,
+// only transient buffers). Live ranges are closed; a buffer counts at the
+// steps of [start, end] outside its dead gaps (Buffer::gaps), so with
+// conditionals the peak is still exact: the buffers live at one step all
+// hold data together in every execution reaching it. Parts outside [0,
 // buffers.time_steps) are ignored. The sizes of the included buffers must
 // total at most kMaxTotalBytes (ir/units.h; no overflow). O(n log n) time and
-// O(n) memory in the number of buffers, whatever time_steps is.
+// O(n) memory in the number n of buffers and gaps, whatever time_steps is.
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,
                                absl::FunctionRef<bool(const Buffer&)> include);
 

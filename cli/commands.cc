@@ -638,7 +638,7 @@ int RunVerify(const InputFlags& input_flags, const std::string& plan_path, bool 
                 "the input has execution regions but the plan has no regions block")
           : VerifyAgainst(input->buffers, *plan,
                           plan->msa ? plan->msa->max_outstanding_prefetches : -1,
-                          plan->msa ? plan->msa->max_outstanding_evictions : -1);
+                          plan->msa ? plan->msa->max_outstanding_evictions : -1, program);
   // A plan with regions is read only for a program (ReadPlanJson).
   if (verified.ok() && plan->regions) verified = VerifyRegionPlan(*program, input->buffers, *plan);
   if (!verified.ok()) {

@@ -171,8 +171,9 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const CostModelOptions& cost) {
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches,
-                           std::int64_t max_outstanding_evictions) {
+                           std::int64_t max_outstanding_evictions, const Program* program) {
   VerifyOptions options;
+  options.program = program;
   if (max_outstanding_prefetches >= 0) options.max_outstanding_prefetches = max_outstanding_prefetches;
   if (max_outstanding_evictions >= 0) options.max_outstanding_evictions = max_outstanding_evictions;
   options.alignment = plan.alignment;
@@ -240,7 +241,9 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (!plan.ok()) return AtInput(plan.status(), input_path);
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
-  if (absl::Status s = VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit);
+  const Program* analysed = input->program ? &*input->program : nullptr;
+  if (absl::Status s =
+          VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
       !s.ok()) {
     return absl::InternalError(fmt::format(
         "{}: error: internal error (a bug in memplan): the plan failed verification: {}",

@@ -66,9 +66,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 
 // Verifies `plan` against `buffers` with the plan's own alignment and space
 // capacities, and the outstanding-copy limits when given (< 0: unlimited).
+// With the `program` the buffers were analysed from, buffers may share bytes
+// at steps where one holds no data (conditional branches, VerifyOptions::program).
 // Errors: FailedPrecondition naming the first violated rule.
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches = -1,
-                           std::int64_t max_outstanding_evictions = -1);
+                           std::int64_t max_outstanding_evictions = -1,
+                           const Program* program = nullptr);
 
 }  // namespace memplan

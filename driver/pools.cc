@@ -30,7 +30,11 @@ using ChunkRange = std::optional<std::pair<TimeStep, TimeStep>>;
 // buffer joins its lifetime's pool (counted in `buffers`/`total_bytes`);
 // those with a range get an offset. Fills plan.pools, plan.spaces (with the
 // default space's capacity), plan.peak/lower_bound/algorithm and the
-// placements' pool names; returns the offsets.
+// placements' pool names; returns the offsets. With `with_gaps` (each range
+// being its buffer's own live range) reusable pools are packed and bounded
+// with the buffers' dead gaps (Buffer::gaps): two buffers may share bytes
+// when their live sets are disjoint, and the lower bound counts a buffer
+// only at its live steps.
 // Places the timed pools of `lifetime` from `base` on, packed over their time
 // ranges (they may share bytes when never alive together); appends them to
 // plan.pools and their buffers' sizes and ranges to `live`. Returns the end
@@ -67,7 +71,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     const BufferSet& buffers, const std::vector<ChunkRange>& ranges,
     const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan,
     std::vector<TimedPool>* timed = nullptr, const std::vector<bool>* excluded = nullptr,
-    const std::vector<ChunkRange>* bound_ranges = nullptr) {
+    const std::vector<ChunkRange>* bound_ranges = nullptr, bool with_gaps = false) {
   std::vector<std::optional<Bytes>> offsets(buffers.buffers.size());
   std::map<MemorySpace, std::vector<BufferId>> by_space;
   for (MemorySpace space : spaces) by_space[space];
@@ -104,6 +108,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                    ranges[id]->second});
           const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
           bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
+          if (with_gaps) {  // the chunk covers the buffer's own live range
+            items.back().gaps = b.gaps;
+            bound_items.back().gaps = b.gaps;
+          }
           packed.push_back(id);
           packed_bytes += b.size;
           pool_alignment = std::max(pool_alignment, items.back().alignment);
@@ -210,7 +218,8 @@ absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& 
   ranges.reserve(buffers.buffers.size());
   for (const Buffer& b : buffers.buffers) ranges.emplace_back(std::make_pair(b.start, b.end));
   absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
-      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan);
+      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan, nullptr, nullptr,
+                nullptr, /*with_gaps=*/true);
   if (!offsets.ok()) return offsets.status();
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];

@@ -27,7 +27,13 @@ struct PoolPlanOptions {
 
 // Places every buffer of `buffers` (one Allocation each, over its live range)
 // and fills the plan's pools, spaces (each with the plan's alignment), peak (transient pool of the default
-// space) and lower bound (its max live bytes). The plan is not yet verified.
+// space) and lower bound (its max live bytes). Buffers with dead gaps
+// (Buffer::gaps, from conditionals) may share bytes with buffers live only
+// during those gaps, and count toward the lower bound only at their live
+// steps (max over steps of the bytes live then: exact, as the buffers live
+// at one step hold data together in every run reaching it). PlanPoolsAround
+// and PlanPoolsWithMsa keep reading live ranges as whole hulls. The plan is
+// not yet verified; VerifyAgainst with the program accepts the sharing.
 // Errors: ResourceExhausted when the default space needs more than
 // `capacity` bytes (the message gives both figures).
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);

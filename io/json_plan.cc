@@ -55,6 +55,11 @@ Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* progr
   j["size"] = b.size;
   j["start"] = b.start;
   j["end"] = b.end;
+  if (!b.gaps.empty()) {  // dead gaps: [first, last] steps where it holds no data
+    Json gaps = Json::array();
+    for (const StepRange& g : b.gaps) gaps.push_back(Json::array({g.first, g.last}));
+    j["gaps"] = std::move(gaps);
+  }
   j["pool"] = placement ? placement->pool : "";
   j["lifetime"] = std::string(LifetimeName(b.lifetime));
   j["allocations"] = std::move(allocations);

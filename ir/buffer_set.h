@@ -24,6 +24,13 @@ struct Buffer {
   Lifetime lifetime = Lifetime::kTransient;
   std::optional<MemorySpace> space;   // pinned memory space, if any
   std::vector<TimeStep> use_times;    // sorted, unique times of ops reading it
+  // Dead gaps: sorted, disjoint, non-adjacent closed ranges strictly inside
+  // (start, end) where the buffer holds no data, so another buffer may use
+  // its bytes then. They come from conditionals: a branch that has not yet
+  // defined the buffer's value (the op's result) holds nothing of it, because
+  // only the taken branch runs (analysis/analyze.h). The buffer is *live* at
+  // every other step of [start, end]. Empty for CSV input and most buffers.
+  std::vector<StepRange> gaps = {};
 };
 
 struct BufferSet {

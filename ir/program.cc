@@ -6,6 +6,23 @@ SizeExpr SizeExprOf(const Value& value) {
   return value.size_expr.value_or(SizeExpr::Constant(value.size));
 }
 
+std::optional<std::string> StringAttribute(const Op& op, std::string_view key) {
+  for (const Attribute& a : op.attributes) {
+    if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;
+  }
+  return std::nullopt;
+}
+
+void CopyOpDetails(const Op& from, Op& to) {
+  to.kind = from.kind;
+  to.operand_ranges = from.operand_ranges;
+  to.cost = from.cost;
+  to.scratch_bytes = from.scratch_bytes;
+  to.affinity = from.affinity;
+  to.trip_count = from.trip_count;
+  to.attributes = from.attributes;
+}
+
 void CopyStorageShape(const Value& from, Value& to) {
   to.size = from.size;
   to.size_expr = from.size_expr;

@@ -163,6 +163,15 @@ struct Op {
   SourceLocation loc;
 };
 
+// The string value of `op`'s attribute `key` (e.g. "target_affinity"), or
+// nullopt when it is absent or not a string.
+std::optional<std::string> StringAttribute(const Op& op, std::string_view key);
+
+// Copies what `from` does — kind, operand ranges, cost, scratch, affinity,
+// trip count, attributes — into `to`; not its operands, results, callees,
+// wave or place, for passes that rebuild a program (as CopyStorageShape).
+void CopyOpDetails(const Op& from, Op& to);
+
 enum class ComputationKind : std::uint8_t {
   kFunction,  // `func`
   kRegion,    // `region`: an execution region on one affinity

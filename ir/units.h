@@ -13,6 +13,14 @@ using Bytes = std::int64_t;
 // Live ranges are closed intervals [start, end] of time steps.
 using TimeStep = std::int64_t;
 
+// A closed range [first, last] of time steps, e.g. a dead gap of a buffer
+// (ir/buffer_set.h).
+struct StepRange {
+  TimeStep first = 0;
+  TimeStep last = 0;
+  bool operator==(const StepRange&) const = default;
+};
+
 // Dense indices into Program::values / ops / computations and BufferSet::buffers.
 using ValueId = std::int32_t;
 using OpId = std::int32_t;

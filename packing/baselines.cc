@@ -22,16 +22,19 @@ PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment) {
 
 PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<Bytes> offsets(items.size(), 0);
-  PresortedIntervalTree placed(LiveRanges(items));
+  // One slot per live piece, so an item's dead gaps stay free for others.
+  const LivePieceSlots slots = LivePieces(items);
+  PresortedIntervalTree placed(slots.ranges);
   std::vector<PlacedChunk> conflicts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
     if (IsEmpty(item)) continue;
     const Bytes align = EffectiveAlignment(item, alignment);
-    const TimeStep end = EndOf(item);
     conflicts.clear();
-    placed.ForEachOverlapping(item.start, end,
-                              [&](const PlacedChunk& c) { conflicts.push_back(c); });
+    for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {
+      placed.ForEachOverlapping(slots.ranges[slot].first, slots.ranges[slot].second,
+                                [&](const PlacedChunk& c) { conflicts.push_back(c); });
+    }
     std::sort(conflicts.begin(), conflicts.end(),
               [](const PlacedChunk& a, const PlacedChunk& b) { return a.offset < b.offset; });
     std::optional<Bytes> best;
@@ -47,7 +50,9 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
       used_end = std::max(used_end, c.offset + c.size);
     }
     offsets[i] = best ? *best : AlignUp(used_end, align);
-    placed.Insert(static_cast<std::int32_t>(i), offsets[i], item.size);
+    for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {
+      placed.Insert(slot, offsets[i], item.size);
+    }
   }
   return MakePackResult(items, std::move(offsets), "in-order");
 }

@@ -8,7 +8,8 @@
 // items whose closed live ranges intersect its own ([0,1] and [1,2] do), else
 // at the aligned top of those items. As in IREE, a hole's room is measured
 // from the unaligned end of the chunk below it. Unlike IREE, sizes are not
-// padded: only offsets are aligned.
+// padded: only offsets are aligned. Items conflict only where their live
+// pieces (outside PackItem::gaps) intersect, as in best fit.
 //
 // Example (IREE's layoutStatic test, alignment 16), in this order:
 // [0,1] 100 -> 0; [1,2] 100 -> 112; [2,3] 100 -> 0; [0,4] 200 -> 224;

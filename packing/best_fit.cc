@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <span>
 #include <tuple>
 
 #include "packing/chunk_finder.h"
@@ -67,14 +68,20 @@ std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, Bes
 std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment) {
   std::vector<Bytes> offsets(items.size(), 0);
-  PresortedIntervalTree placed(LiveRanges(items));
+  // One slot per live piece: an item is placed against, and then blocks,
+  // only the chunks live when it is (its dead gaps stay free).
+  const LivePieceSlots slots = LivePieces(items);
+  PresortedIntervalTree placed(slots.ranges);
   ChunkFinder finder;
   for (std::int32_t i : order) {
     const PackItem& item = items[i];
     if (IsEmpty(item)) continue;
-    offsets[i] = finder.FindBestFit(placed, item.start, EndOf(item), item.size,
-                                    EffectiveAlignment(item, alignment));
-    placed.Insert(i, offsets[i], item.size);
+    const std::int32_t first = slots.first[i];
+    const std::int32_t last = slots.first[i + 1];
+    offsets[i] = finder.FindBestFitPieces(
+        placed, std::span(slots.ranges).subspan(first, last - first), item.size,
+        EffectiveAlignment(item, alignment));
+    for (std::int32_t slot = first; slot < last; ++slot) placed.Insert(slot, offsets[i], item.size);
   }
   return offsets;
 }

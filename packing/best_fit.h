@@ -1,7 +1,10 @@
 // Global best fit (XLA GlobalDecreasingSizeBestFitHeap, packing.md §2.2):
 // collect every item, sort them by a fixed key, then place each in turn with
 // ChunkFinder (the tightest hole among the chunks live during its range, else
-// on top of the highest of them). Zero-size items go to offset 0.
+// on top of the highest of them). Zero-size items go to offset 0. An item
+// with dead gaps (PackItem::gaps) is placed against the chunks live during
+// any of its live pieces and blocks only those pieces, so the exclusive
+// branches of a conditional share bytes.
 //
 // Example (alignment 1): a(10)[0,3] b(20)[1,6] c(40)[2,7] d(30)[4,8]
 // e(50)[5,9]. Spatial order is e, c, d, b, a: e -> 0, c -> 50, d -> 90,

@@ -20,6 +20,8 @@
 
 #include <limits>
 #include <optional>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "ir/units.h"
@@ -42,6 +44,23 @@ class ChunkFinder {
       if (c.size > 0) scratch_.push_back({c.offset, c.offset + c.size});
     });
     return ChooseHole(size, alignment, capacity);
+  }
+
+  // FindBestFit for an item live during several closed ranges `pieces`
+  // (its live set when it has dead gaps, PackItem::gaps): the chunks that
+  // intersect any piece constrain it. Same result as FindBestFit when there
+  // is one piece. Cost: one index query per piece plus O(k log k).
+  template <typename Index>
+  Bytes FindBestFitPieces(const Index& index,
+                          std::span<const std::pair<TimeStep, TimeStep>> pieces, Bytes size,
+                          Bytes alignment) const {
+    scratch_.clear();
+    for (const auto& [start, end] : pieces) {
+      index.ForEachOverlapping(start, end, [&](const PlacedChunk& c) {
+        if (c.size > 0) scratch_.push_back({c.offset, c.offset + c.size});
+      });
+    }
+    return *ChooseHole(size, alignment, std::numeric_limits<Bytes>::max());
   }
 
   // FindBestFit without a capacity: always succeeds.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #include "packing/pack_support.h"
 
@@ -48,9 +49,28 @@ StartProfile ProfileAtStarts(const std::vector<PackItem>& items) {
 }  // namespace
 
 Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
-  const StartProfile profile = ProfileAtStarts(items);
+  // (time, delta) events of the live-bytes step function: an item arrives at
+  // its start and leaves after its end; a gap takes it away for its steps.
+  std::vector<std::pair<TimeStep, Bytes>> events;
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    const TimeStep end = EndOf(item);
+    events.emplace_back(item.start, item.size);
+    events.emplace_back(end + 1, -item.size);
+    for (const StepRange& gap : item.gaps) {
+      if (gap.first <= item.start || gap.last >= end || gap.first > gap.last) continue;
+      events.emplace_back(gap.first, -item.size);
+      events.emplace_back(gap.last + 1, item.size);
+    }
+  }
+  std::sort(events.begin(), events.end());
   Bytes best = 0;
-  for (Bytes live : profile.live) best = std::max(best, live);
+  Bytes live = 0;
+  for (std::size_t i = 0; i < events.size();) {
+    const TimeStep t = events[i].first;
+    for (; i < events.size() && events[i].first == t; ++i) live += events[i].second;
+    best = std::max(best, live);
+  }
   return best;
 }
 

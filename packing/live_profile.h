@@ -15,6 +15,10 @@
 
 namespace memplan {
 
+// MaxLiveDuring and IntersectingPairs read items as their hulls [start, end]
+// (gaps ignored): an ordering key and a cost estimate, both safe to
+// over-count.
+
 // For each item, the max over the times t of its live range of the bytes live
 // at t (items with size <= 0 count 0 bytes). O(n log n).
 std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items);

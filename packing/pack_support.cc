@@ -12,6 +12,25 @@ std::vector<std::pair<TimeStep, TimeStep>> LiveRanges(const std::vector<PackItem
   return ranges;
 }
 
+LivePieceSlots LivePieces(const std::vector<PackItem>& items) {
+  LivePieceSlots slots;
+  slots.ranges.reserve(items.size());
+  slots.first.reserve(items.size() + 1);
+  for (const PackItem& item : items) {
+    slots.first.push_back(static_cast<std::int32_t>(slots.ranges.size()));
+    const TimeStep end = EndOf(item);
+    TimeStep from = item.start;  // first step of the piece being built
+    for (const StepRange& gap : item.gaps) {
+      if (gap.first <= from || gap.last >= end || gap.first > gap.last) continue;
+      slots.ranges.emplace_back(from, gap.first - 1);
+      from = gap.last + 1;
+    }
+    slots.ranges.emplace_back(from, end);
+  }
+  slots.first.push_back(static_cast<std::int32_t>(slots.ranges.size()));
+  return slots;
+}
+
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets) {
   Bytes peak = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {

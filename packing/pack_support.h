@@ -38,6 +38,19 @@ inline TimeStep EndOf(const PackItem& item) { return item.end < item.start ? ite
 // The closed live range of every item, for PresortedIntervalTree slots.
 std::vector<std::pair<TimeStep, TimeStep>> LiveRanges(const std::vector<PackItem>& items);
 
+// The live pieces of every item, [start, end] minus its gaps, as closed
+// ranges numbered for PresortedIntervalTree slots: item i's pieces are the
+// slots first[i] .. first[i + 1] - 1, in time order. Without gaps slot i is
+// item i's live range, as in LiveRanges. Malformed gaps (not strictly inside,
+// unsorted, overlapping) are skipped, never shrinking an item's live set.
+// Example: a [0,9] gaps {[2,4], [6,6]}, b [3,5] -> ranges [0,1] [5,5] [7,9]
+// [3,5], first {0, 3, 4}. O(n + gaps).
+struct LivePieceSlots {
+  std::vector<std::pair<TimeStep, TimeStep>> ranges;
+  std::vector<std::int32_t> first;  // items + 1 entries
+};
+LivePieceSlots LivePieces(const std::vector<PackItem>& items);
+
 // Max over non-empty items of offset + size (0 if none).
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets);
 

@@ -16,12 +16,20 @@
 
 namespace memplan {
 
-// One item to place: `size` bytes live during the closed range [start, end].
+// One item to place: `size` bytes live during the closed range [start, end]
+// except in its dead gaps. Two items conflict (must not share a byte) iff
+// their live sets intersect.
 struct PackItem {
   Bytes size = 0;
   Bytes alignment = 1;  // the item's offset must be a multiple of this (>= 1)
   TimeStep start = 0;
   TimeStep end = 0;
+  // Sorted, disjoint, non-adjacent closed ranges strictly inside (start, end)
+  // where the item holds no data (Buffer::gaps). Packers that place against
+  // an interval index (best fit, in-order) let other items use the bytes
+  // then; the others treat the item as live over all of [start, end]
+  // (conservative, still valid).
+  std::vector<StepRange> gaps = {};
 };
 
 // Every algorithm is selectable by the name it is reported under
@@ -67,8 +75,9 @@ struct PackResult {
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
                 Bytes alignment = 1);
 
-// The max-live lower bound: max over time of the sum of sizes of live items
-// (0 if none). Any valid packing has peak >= this. O(n log n).
+// The max-live lower bound: max over time of the sum of sizes of the items
+// live then, an item counting only outside its gaps (0 if none). Any valid
+// packing has peak >= this. O((n + g) log (n + g)) for g gaps in all.
 Bytes MaxLiveBytes(const std::vector<PackItem>& items);
 
 }  // namespace memplan

@@ -121,13 +121,7 @@ class CommandFormBuilder {
     const bool resource_op = op.opcode == "load" || op.opcode == "store";
     const OpId no = out_.AddOp(nc, resource_op ? "resource." + op.opcode : op.opcode, operands);
     Op& copy = out_.op(no);
-    copy.kind = op.kind;
-    copy.operand_ranges = op.operand_ranges;
-    copy.cost = op.cost;
-    copy.scratch_bytes = op.scratch_bytes;
-    copy.affinity = op.affinity;
-    copy.trip_count = op.trip_count;
-    copy.attributes = op.attributes;
+    CopyOpDetails(op, copy);
     for (ComputationId callee : op.callees) copy.callees.push_back(comp_map_.at(callee));
     for (ValueId r : op.results) CopyValue(r, out_.AddResult(no, Name(r), 0));
   }

@@ -6,13 +6,6 @@
 namespace memplan {
 namespace {
 
-std::optional<std::string> StringAttr(const Op& op, std::string_view key) {
-  for (const Attribute& a : op.attributes) {
-    if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;
-  }
-  return std::nullopt;
-}
-
 class OpLowering {
  public:
   OpLowering(const Program& program, OpId o, TimeStep time, const LoweringContext& context)
@@ -43,7 +36,7 @@ class OpLowering {
       LowerTransfer();
     } else if (opcode == "collective") {
       Command c = Make(CommandKind::kCollective);
-      c.detail = StringAttr(op_, "collective").value_or("");
+      c.detail = StringAttribute(op_, "collective").value_or("");
       AddOperand(c, 0, Access::kRead);
       for (std::size_t r = 0; r < op_.results.size(); ++r) AddResult(c, r, CommandRangeFor(r));
       Emit(std::move(c));
@@ -136,8 +129,8 @@ class OpLowering {
       return static_cast<std::size_t>(v) < context_.value_lifetime.size() &&
              context_.value_lifetime[v] == Lifetime::kStaging;
     };
-    const std::optional<std::string> from = StringAttr(op_, "source_affinity");
-    const std::optional<std::string> to = StringAttr(op_, "target_affinity");
+    const std::optional<std::string> from = StringAttribute(op_, "source_affinity");
+    const std::optional<std::string> to = StringAttribute(op_, "target_affinity");
     const bool comes_in = (from && *from != here) ||
                           (!op_.operands.empty() && staging(op_.operands[0]));
     bool goes_out = to && *to != here;

@@ -109,11 +109,7 @@ class Partitioner {
         for (ValueId v : op.operands) new_operands.push_back(use(v));
         const OpId no = out_.AddOp(region, op.opcode, new_operands);
         Op& copy = out_.op(no);
-        copy.kind = op.kind;
-        copy.operand_ranges = op.operand_ranges;
-        copy.cost = op.cost;
-        copy.scratch_bytes = op.scratch_bytes;
-        copy.attributes = op.attributes;
+        CopyOpDetails(op, copy);
         for (ValueId r : op.results) {
           local[r] = Copy(r, out_.AddResult(no, in_.values[r].name, in_.values[r].size), &local);
           if (returned_[r] || last_read[r] > static_cast<std::int64_t>(k)) exported.push_back(r);

@@ -13,13 +13,6 @@
 namespace memplan {
 namespace {
 
-std::optional<std::string> StringAttr(const Op& op, std::string_view key) {
-  for (const Attribute& a : op.attributes) {
-    if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;
-  }
-  return std::nullopt;
-}
-
 // ":gpu0:gpu1" for "optimal(gpu0,gpu1)", ":gpu1" for "gpu1": resource names
 // stay plain IR names (docs/ir.md) in the command form.
 std::string AffinitySuffix(const std::string& affinity) {
@@ -63,7 +56,7 @@ class ResourceBuilder {
     for (ValueId v : analysis_.buffers.buffers[b].values) {
       const OpId producer = program_.values[v].defining_op;
       if (producer == kNoId || program_.ops[producer].opcode != "transfer") continue;
-      if (auto target = StringAttr(program_.ops[producer], "target_affinity")) {
+      if (auto target = StringAttribute(program_.ops[producer], "target_affinity")) {
         devices.push_back(*target);
       }
     }

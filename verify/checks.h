@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "ir/buffer_set.h"
@@ -27,8 +28,11 @@ inline TimeStep LastHeldStep(const BufferSet& buffers, const Buffer& b) {
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
 
-// Rule 3: no two live segments of one space share a byte.
-absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan);
+// Rule 3: no two live segments of one space share a byte. `dead` (per
+// buffer, possibly shorter or empty: no dead steps) lists the steps at which
+// a buffer holds no data (program_liveness.h); its segments take no bytes then.
+absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
+                            const std::vector<std::vector<StepRange>>& dead);
 
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);

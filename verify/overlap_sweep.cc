@@ -1,6 +1,9 @@
 // Rule 3 of verify/verifier.h: the address-overlap sweep.
 //
-// Events are segment starts and ends in time order; at one time step all
+// Each segment takes its bytes at its buffer's live steps: all of its time
+// range, minus the buffer's dead steps when the program is known
+// (verify/program_liveness.h). Events are the starts and ends of these live
+// pieces in time order; at one time step all
 // starts come before all ends, because closed intervals that meet at a step
 // share it. Each memory space keeps its live chunks in a map keyed by offset.
 // The live chunks are pairwise disjoint (each was checked on entry), so a new
@@ -28,21 +31,44 @@ struct SegmentKey {
 
 struct Event {
   TimeStep time;
-  int phase;  // 0: segment starts, 1: segment ends (after the step)
+  int phase;  // 0: live piece starts, 1: live piece ends (after the step)
   SegmentKey segment;
   auto Key() const { return std::tie(time, phase, segment.buffer, segment.index); }
 };
 
+// Adds start/end events for the steps of [first, last] outside `dead`
+// (sorted, disjoint): the segment's bytes are taken only then.
+void AddLivePieces(TimeStep first, TimeStep last, const std::vector<StepRange>& dead,
+                   SegmentKey key, std::vector<Event>& events) {
+  TimeStep from = first;
+  for (const StepRange& d : dead) {
+    if (d.last < from) continue;
+    if (d.first > last) break;
+    if (d.first > from) {
+      events.push_back(Event{from, 0, key});
+      events.push_back(Event{d.first - 1, 1, key});
+    }
+    from = d.last + 1;
+  }
+  if (from <= last) {
+    events.push_back(Event{from, 0, key});
+    events.push_back(Event{last, 1, key});
+  }
+}
+
 }  // namespace
 
-absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan) {
+absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
+                            const std::vector<std::vector<StepRange>>& dead) {
+  static const std::vector<StepRange> kAlwaysLive;
   std::vector<Event> events;
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     if (buffers.buffers[id].size == 0) continue;  // occupies no bytes
+    const std::vector<StepRange>& gaps =
+        static_cast<std::size_t>(id) < dead.size() ? dead[id] : kAlwaysLive;
     const std::vector<Allocation>& segs = plan.placements[id].allocations;
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(segs.size()); ++k) {
-      events.push_back(Event{segs[k].start, 0, {id, k}});
-      events.push_back(Event{segs[k].end, 1, {id, k}});
+      AddLivePieces(segs[k].start, segs[k].end, gaps, {id, k}, events);
     }
   }
   std::sort(events.begin(), events.end(),

@@ -29,8 +29,15 @@
 //     cover every time step of its live range, and two segments of the buffer in
 //     the same space never share a time step.
 //  3. Overlap: no two segments (of different buffers) that share a time step
-//     and a space share a byte. Intervals are closed in time ([0,1] and [1,2]
-//     conflict) and half-open in bytes; zero-size segments never conflict.
+//     at which both buffers are live and a space share a byte. Intervals are
+//     closed in time ([0,1] and [1,2] conflict) and half-open in bytes;
+//     zero-size segments never conflict. A buffer is live at every step of
+//     its segments unless options.program is given: then the verifier
+//     derives on its own, from the program (verify/program_liveness.h), the
+//     steps at which none of the buffer's values holds data — a conditional
+//     branch that has not yet defined the op's result holds nothing of it,
+//     as only the taken branch runs — and the buffer's bytes are free then.
+//     The planners' Buffer::gaps are never read.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
@@ -101,6 +108,7 @@
 #include "absl/status/status.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
+#include "ir/program.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -113,6 +121,10 @@ struct VerifyOptions {
   // Limits on copies outstanding at one time step (rule 5); unset: no limit.
   std::optional<std::int64_t> max_outstanding_prefetches;
   std::optional<std::int64_t> max_outstanding_evictions;
+  // The program the buffers were analysed from, if any: rule 3 then lets a
+  // buffer's bytes be reused at the steps where it holds no data. Null: every
+  // buffer is live over its whole segments (CSV input; conservative).
+  const Program* program = nullptr;
 };
 
 // Checks `plan` against `buffers` and `options` (rules above). Returns OK, or

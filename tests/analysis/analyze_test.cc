@@ -33,7 +33,11 @@ std::vector<std::string> Describe(const Program& program, const BufferSet& set) 
     for (std::size_t i = 0; i < b.values.size(); ++i) {
       line += (i ? "," : "") + program.values[b.values[i]].name;
     }
-    lines.push_back(line + "}");
+    line += "}";
+    for (const StepRange& g : b.gaps) {
+      line += " gap[" + std::to_string(g.first) + "," + std::to_string(g.last) + "]";
+    }
+    lines.push_back(line);
   }
   return lines;
 }
@@ -115,8 +119,9 @@ TEST(AnalyzeProgramTest, WhileLoopLiveRanges) {
   EXPECT_EQ(range("w"), "5,6");
 }
 
-// Branches are flattened one after another and not treated as exclusive:
-// the result buffer is live from the first branch's result to its last use.
+// Branches are flattened one after another; each defines its result at its
+// first step, so the result buffer is live without a gap from the first
+// branch's result to its last use (control_flow_liveness_test.cc has gaps).
 TEST(AnalyzeProgramTest, ConditionalAliasingAndRanges) {
   const Program p = Parse(R"(
     entry func @main(%pred: 1, %x: 4) {
