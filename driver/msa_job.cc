@@ -17,6 +17,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   if (!target.ok()) return target.status();
   out.target = *std::move(target);
   if (options.fast_memory_bytes) out.target.fast_memory_bytes = *options.fast_memory_bytes;
+  if (options.fast_memory_alignment) out.target.alignment = *options.fast_memory_alignment;
 
   const CostModel cost(program, analysis, out.target, options.cost);
   MsaOptions msa = options.msa;
@@ -33,6 +34,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
         out.target.name, target_alignment, plan_alignment, kMaxAlignment));
   }
   msa.alignment = factor * plan_alignment;
+  out.options = msa;
   absl::StatusOr<MsaResult> assignment = AssignMemorySpaces(program, analysis, cost, msa);
   if (!assignment.ok()) return assignment.status();
   out.assignment = *std::move(assignment);
@@ -58,6 +60,8 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
     }
   }
   stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
+  stats.max_outstanding_prefetches = msa.max_outstanding_prefetches;
+  stats.max_outstanding_evictions = msa.max_outstanding_evictions;
   out.plan.msa = stats;
 
   if (options.rewrite) {

@@ -27,6 +27,7 @@ inline constexpr std::string_view kDefaultTarget = "edge-npu";
 struct MsaJobOptions {
   std::optional<std::string> target;       // preset name or JSON file; kDefaultTarget if unset
   std::optional<Bytes> fast_memory_bytes;  // overrides the target's fast_memory_bytes
+  std::optional<Bytes> fast_memory_alignment;  // overrides the target's alignment (>= 1)
   // Allocator knobs. fast_memory_bytes and alignment are filled in by the job:
   // the fast memory from above, the alignment as the least common multiple of
   // the target's and the plan's alignment (every offset is a multiple of both).
@@ -37,6 +38,7 @@ struct MsaJobOptions {
 
 struct MsaJobResult {
   Target target;              // as resolved (fast_memory_bytes as used)
+  MsaOptions options;         // as used (fast memory and alignment filled in)
   MsaResult assignment;
   Plan plan;                  // not yet verified; plan.msa filled in
   SimulationResult simulation;

@@ -141,6 +141,32 @@ absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& optio
       input_path, std::string(failure.message())));
 }
 
+// The knobs recorded in the JSON plan's "msa" object.
+PlanMsaKnobs MsaKnobs(const MsaOptions& o, const CostModelOptions& cost) {
+  PlanMsaKnobs k;
+  k.picker = o.picker == PickerKind::kInstructionCount ? "instruction-count" : "cost";
+  k.min_overlap_ops = o.min_overlap_ops;
+  k.max_overlap_ops = o.max_overlap_ops;
+  k.min_overlap_ratio = o.min_overlap_ratio;
+  k.preferred_overlap_ratio = o.preferred_overlap_ratio;
+  k.max_overlap_ratio = o.max_overlap_ratio;
+  k.max_outstanding_prefetches = o.max_outstanding_prefetches;
+  k.max_outstanding_evictions = o.max_outstanding_evictions;
+  k.fifo_prefetches = o.enforce_prefetch_fifo;
+  k.max_repacks = o.max_repacks;
+  k.cross_program_prefetch = o.cross_program_prefetch;
+  k.cross_program_prefetch_freeing = o.cross_program_prefetch_freeing;
+  k.fast_memory_alignment = o.alignment;
+  k.assign_first = o.assign_first;
+  for (const MsaPin& pin : o.pins) {
+    k.pins.push_back(fmt::format("{}{}={}", pin.value, pin.user.empty() ? "" : "@" + pin.user,
+                                 pin.space == kAlternateSpace ? "alternate" : "default"));
+  }
+  k.inefficient_ratio = o.inefficient_use_to_copy_ratio;
+  k.while_trip_count = cost.default_trip_count;
+  return k;
+}
+
 }  // namespace
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
@@ -256,7 +282,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per};
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
-                                      result.msa->assignment.mode, result.msa->assignment.variant};
+                                      result.msa->assignment.mode, result.msa->assignment.variant,
+                                      MsaKnobs(result.msa->options, options.msa->cost)};
     }
     std::string json = WritePlanJson(*plan, input->buffers, program, extras);
     if (*options.json_path == kStdoutPath) {

@@ -287,7 +287,13 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
     if (SpaceOf(b) != kDefaultSpace) {
       ranges[id] = std::make_pair(b.start, b.end);
     } else if (auto first = FirstDefaultArrival(b, alternate_of(id), copies_of[id])) {
-      ranges[id] = std::make_pair(*first, b.end);
+      // An end-of-program refill of a buffer that outlives the run
+      // (msa/assignment.h) reads its default copy after its live range.
+      TimeStep last = b.end;
+      for (const AsyncCopy* c : copies_of[id]) {
+        if (c->kind == CopyKind::kPrefetch) last = std::max(last, c->done);
+      }
+      ranges[id] = std::make_pair(*first, last);
     }
   }
 

@@ -66,6 +66,29 @@ Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* progr
   return j;
 }
 
+Json KnobsJson(const PlanMsaKnobs& k) {
+  const auto limit = [](std::int64_t n) { return n < 0 ? Json(nullptr) : Json(n); };
+  Json j;
+  j["picker"] = k.picker;
+  j["min_overlap_ops"] = k.min_overlap_ops;
+  j["max_overlap_ops"] = k.max_overlap_ops;
+  j["min_overlap_ratio"] = k.min_overlap_ratio;
+  j["preferred_overlap_ratio"] = k.preferred_overlap_ratio;
+  j["max_overlap_ratio"] = k.max_overlap_ratio;
+  j["max_outstanding_prefetches"] = limit(k.max_outstanding_prefetches);
+  j["max_outstanding_evictions"] = limit(k.max_outstanding_evictions);
+  j["fifo_prefetches"] = k.fifo_prefetches;
+  j["max_repacks"] = k.max_repacks ? Json(*k.max_repacks) : Json(nullptr);
+  j["cross_program_prefetch"] = k.cross_program_prefetch;
+  j["cross_program_prefetch_freeing"] = k.cross_program_prefetch_freeing;
+  j["fast_memory_alignment"] = k.fast_memory_alignment;
+  j["assign_first"] = k.assign_first;
+  j["pins"] = k.pins;
+  j["inefficient_ratio"] = k.inefficient_ratio;
+  j["while_trip_count"] = k.while_trip_count;
+  return j;
+}
+
 Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* program,
                   const PlanJsonExtras& extras) {
   Json doc;
@@ -145,6 +168,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       j["target"] = extras.msa_setup->target;
       j["mode"] = extras.msa_setup->mode;
       j["variant"] = extras.msa_setup->variant;
+      if (extras.msa_setup->knobs) j["options"] = KnobsJson(*extras.msa_setup->knobs);
     }
     j["estimated_time_s"] = m.estimated_time_s;
     j["time_all_default_s"] = m.time_all_default_s;
@@ -280,6 +304,14 @@ MsaStats ReadMsa(const ObjectReader& r) {
   m.prefetch_bytes = r.Amount("prefetch_bytes");
   m.eviction_bytes = r.Amount("eviction_bytes");
   m.max_outstanding_copies = r.Amount("max_outstanding_copies");
+  // The copy limits the plan was made under (null or absent: none).
+  if (r.Has("options")) {
+    ObjectReader options(r.Get("options"), r.Path("options"));
+    for (auto [key, limit] : {std::pair{"max_outstanding_prefetches", &m.max_outstanding_prefetches},
+                              std::pair{"max_outstanding_evictions", &m.max_outstanding_evictions}}) {
+      if (options.Has(key) && !options.Get(key).is_null()) *limit = options.Amount(key);
+    }
+  }
   return m;
 }
 

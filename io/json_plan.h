@@ -18,7 +18,7 @@
 //                 "lifetime", "allocations": [{"space", "offset", "start", "end"}]}],
 //    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",
 //                      "to_space", "start", "done", "bytes"}],
-//    "msa": {"target", "mode", "variant",
+//    "msa": {"target", "mode", "variant", "options" (PlanMsaKnobs),
 //            "estimated_time_s", "time_all_default_s", "time_all_fast_s",
 //            "prefetches", "evictions", "prefetch_bytes", "eviction_bytes",
 //            "max_outstanding_copies"},
@@ -35,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "ir/buffer_set.h"
@@ -57,11 +58,36 @@ struct PlanInputOptions {
   bool operator==(const PlanInputOptions&) const = default;
 };
 
+// The memory space assignment knobs a plan was made with (the `plan` flags
+// of docs/msa.md), written as the "options" object of "msa" in this order.
+// `memplan verify` re-checks the outstanding-copy limits; the rest is a
+// record (the plan's copies and segments are verified as they are).
+struct PlanMsaKnobs {
+  std::string picker;                        // "cost" or "instruction-count"
+  std::int64_t min_overlap_ops = 0;
+  std::int64_t max_overlap_ops = 0;
+  double min_overlap_ratio = 0;
+  double preferred_overlap_ratio = 0;
+  double max_overlap_ratio = 0;
+  std::int64_t max_outstanding_prefetches = -1;  // -1: unlimited (written as null)
+  std::int64_t max_outstanding_evictions = -1;   // -1: unlimited (written as null)
+  bool fifo_prefetches = false;
+  std::optional<std::int64_t> max_repacks;       // nullopt: automatic (null)
+  bool cross_program_prefetch = true;
+  bool cross_program_prefetch_freeing = true;
+  Bytes fast_memory_alignment = 1;               // as used (lcm with --alignment)
+  std::string assign_first;                      // "" when not given
+  std::vector<std::string> pins;                 // "VALUE[@OP]=SPACE", as given
+  double inefficient_ratio = 0;
+  std::int64_t while_trip_count = 5;
+};
+
 // How fast memory was planned, written into the "msa" object.
 struct PlanMsaSetup {
   std::string target;   // the --target argument (preset name or file), or the default preset
   std::string mode;     // "reference" or "default"
   std::string variant;  // the allocator variant whose assignment was kept ("reference", ...)
+  std::optional<PlanMsaKnobs> knobs;  // written as "options"
 };
 
 // What the plan document records besides the plan itself.

@@ -79,6 +79,10 @@ struct MsaStats {
   Bytes prefetch_bytes = 0;
   Bytes eviction_bytes = 0;
   std::int64_t max_outstanding_copies = 0;
+  // Limits the plan was made under (--max-outstanding-*), -1: none; `memplan
+  // verify` re-checks them (verify/verifier.h rule 5).
+  std::int64_t max_outstanding_prefetches = -1;
+  std::int64_t max_outstanding_evictions = -1;
 };
 
 struct Plan {

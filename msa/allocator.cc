@@ -48,7 +48,13 @@ std::vector<BufferId> SortedBuffers(const MsaProblem& problem, BufferOrder order
     }
     return std::make_tuple(0.0, Bytes{0}, TimeStep{0}, id);
   };
-  std::sort(ids.begin(), ids.end(), [&](BufferId a, BufferId b) { return key(a) < key(b); });
+  // Buffers named by the user's assign-first override come first.
+  std::sort(ids.begin(), ids.end(), [&](BufferId a, BufferId b) {
+    const bool first_a = problem.buffers[a].assign_first;
+    const bool first_b = problem.buffers[b].assign_first;
+    if (first_a != first_b) return first_a;
+    return key(a) < key(b);
+  });
   return ids;
 }
 
@@ -87,10 +93,11 @@ void Repack(AllocatorState& state) {
 void AllocateBuffer(AllocatorState& state, BufferId id) {
   const std::int64_t retries = state.options.max_retries;
   bool repacked = false;
+  std::vector<bool> default_only;  // inefficient sites found so far
   for (std::int64_t retry = 0; retry < retries; ++retry) {
     state.picker->SetRetry(static_cast<int>(retry));
     BufferAttempt attempt;
-    WalkBuffer(state, id, attempt);
+    WalkBuffer(state, id, attempt, default_only);
     const bool final_retry = retry == retries - 1;
     if (attempt.must_undo || (!final_retry && attempt.copy_limited)) {
       UndoAttempt(state, attempt);
@@ -102,6 +109,21 @@ void AllocateBuffer(AllocatorState& state, BufferId id) {
       repacked = true;
       Repack(state);
       --retry;  // the same attempt again on the repacked heap
+      continue;
+    }
+    // Inefficient sites go to default memory and the buffer is walked
+    // again from the first retry; each round adds sites, so this ends.
+    const std::vector<std::size_t> sites =
+        InefficientAccesses(state, id, attempt, state.options.inefficient_use_to_copy_ratio);
+    default_only.resize(state.problem.buffers[id].accesses.size(), false);
+    bool added = false;
+    for (std::size_t i : sites) {
+      added |= !default_only[i];
+      default_only[i] = true;
+    }
+    if (added) {
+      UndoAttempt(state, attempt);
+      retry = -1;
       continue;
     }
     KeepAttempt(state, id, attempt);

@@ -9,7 +9,11 @@
 //     at that op's step when it fits (else it stays in default memory);
 //  3. cross-program prefetch of one weight parameter (msa/cross_program.h);
 //  4. every other buffer that may use alternate memory, in the configured
-//     order, walked access by access (msa/buffer_walk.h).
+//     order (buffers marked assign_first, msa/user_overrides.h, before all
+//     others), walked access by access (msa/buffer_walk.h). With
+//     MsaOptions::inefficient_use_to_copy_ratio > 0, a kept attempt with
+//     inefficient segments (InefficientAccesses) is undone, those accesses
+//     are served from default memory, and the buffer is walked again.
 // Retries (step 4): an attempt that must be undone (an impossible eviction)
 // or, before the last retry, that had a copy refused by a limit is undone
 // and retried with the picker's relaxed limits, max_retries attempts in all;

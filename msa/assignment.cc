@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "msa/allocator.h"
 #include "msa/problem.h"
 #include "msa/simulator.h"
+#include "msa/user_overrides.h"
 
 namespace memplan {
 namespace {
@@ -27,7 +29,10 @@ absl::Status ValidateOptions(const MsaOptions& o) {
     return bad("cost-analysis picker needs 0 < min ratio <= preferred ratio <= max ratio");
   }
   if (o.max_retries < 1) return bad("max retries must be >= 1");
-  if (o.max_repacks < 0) return bad("max repacks must be >= 0");
+  if (o.max_repacks && *o.max_repacks < 0) return bad("max repacks must be >= 0");
+  if (!(o.inefficient_use_to_copy_ratio >= 0) || std::isinf(o.inefficient_use_to_copy_ratio)) {
+    return bad("inefficient use-to-copy ratio must be a finite number >= 0");
+  }
   return absl::OkStatus();
 }
 
@@ -48,10 +53,13 @@ struct Variant {
 // everything in default memory.
 std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
-  const std::int64_t r = options.max_repacks;
+  const std::int64_t r = options.max_repacks.value_or(0);
   const BufferOrder bounded = BufferOrder::kMemoryBoundedness;
   const BufferOrder size = BufferOrder::kSize;
-  return {
+  // An explicit max_repacks (0 included) holds for every variant; unset,
+  // the portfolio-repack variant may repack up to 4 times.
+  const std::int64_t portfolio_repacks = options.max_repacks.value_or(4);
+  std::vector<Variant> variants = {
       {"copy-bandwidth-0.15-no-cross-program-prefetch", {bounded, 1, spatial, r, 0.15}, false},
       {"copy-bandwidth-0.15", {bounded, 1, spatial, r, 0.15}},
       {"copy-bandwidth-0.5-fragmentation-aware-no-cross-program-prefetch", {bounded, 4, spatial, r, 0.5}, false},
@@ -61,9 +69,16 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
       {"copy-bandwidth-0.1-no-cross-program-prefetch", {bounded, 1, spatial, r, 0.1}, false},
       {"copy-bandwidth-0.5-size-order-no-cross-program-prefetch", {size, 1, spatial, r, 0.5}, false},
       {"copy-bandwidth-0.15-portfolio-repack",
-       {bounded, 1, PackingAlgorithm::kAuto, std::max<std::int64_t>(r, 4), 0.15}},
+       {bounded, 1, PackingAlgorithm::kAuto, portfolio_repacks, 0.15}},
       {"copy-free", {bounded, 1, spatial, r, 0}, true, false},
   };
+  // Without repacks that variant is copy-bandwidth-0.15 again.
+  if (portfolio_repacks == 0) {
+    variants.erase(std::find_if(variants.begin(), variants.end(), [](const Variant& v) {
+      return v.config.repacker == PackingAlgorithm::kAuto;
+    }));
+  }
+  return variants;
 }
 
 // `options` with no prefetch or eviction allowed: residency without copies.
@@ -105,14 +120,26 @@ std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
 
 }  // namespace
 
+std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
+    const MsaOptions& options) {
+  std::vector<std::pair<std::string, std::int64_t>> budgets;
+  for (const Variant& v : DefaultModeVariants(options)) {
+    budgets.emplace_back(v.name, v.config.max_repacks);
+  }
+  return budgets;
+}
+
 absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
                                              const ProgramAnalysis& analysis,
                                              const CostModel& cost, const MsaOptions& options) {
   if (absl::Status s = ValidateOptions(options); !s.ok()) return s;
-  const MsaProblem problem = BuildMsaProblem(program, analysis, cost, options.fast_memory_bytes);
+  MsaProblem problem = BuildMsaProblem(program, analysis, cost, options.fast_memory_bytes);
+  absl::StatusOr<PinnedUses> pinned_uses = ApplyUserOverrides(program, analysis, options, problem);
+  if (!pinned_uses.ok()) return pinned_uses.status();
 
   const AllocatorConfig reference{BufferOrder::kMemoryBoundedness, 1,
-                                  PackingAlgorithm::kBestFitSpatial, options.max_repacks};
+                                  PackingAlgorithm::kBestFitSpatial,
+                                  options.max_repacks.value_or(0)};
   std::vector<Variant> variants = {{"reference", reference}};
   if (options.mode == MsaMode::kDefault) {
     std::vector<Variant> more = DefaultModeVariants(options);
@@ -124,12 +151,18 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   std::vector<std::optional<absl::StatusOr<MsaResult>>> results =
       RunVariants(variants, problem, cost, options);
 
-  // The lowest simulated time wins (ties: fewer copies, then variant order).
+  // The lowest simulated time wins (ties: fewer copies, then variant order)
+  // among the results that serve every use pinned to alternate memory there.
   std::optional<MsaResult> best;
   double best_seconds = 0;
+  absl::Status unpinned;
   for (size_t i = 0; i < variants.size(); ++i) {
     absl::StatusOr<MsaResult>& candidate = *results[i];
     if (!candidate.ok()) return candidate.status();
+    if (absl::Status s = CheckPinnedUses(problem, *pinned_uses, *candidate); !s.ok()) {
+      if (unpinned.ok()) unpinned = s;
+      continue;
+    }
     const double seconds = SimulateMsa(analysis, cost, *candidate).elapsed_s;
     if (!best || seconds < best_seconds ||
         (seconds == best_seconds && candidate->copies.size() < best->copies.size())) {
@@ -143,8 +176,11 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   // whose fast memory does not pay). Fall back to residency without copies
   // if that is not slower, else to the empty assignment. kDefault has already
   // run the copy-free variant (the same run) and it was slower still.
+  if (!best) return unpinned;
+  // Uses pinned to alternate memory outrank "never slower than default
+  // memory alone": the fallbacks below would not serve them.
   const double all_default = TimeAllDefault(analysis, cost);
-  if (best_seconds > all_default) {
+  if (best_seconds > all_default && pinned_uses->empty()) {
     const std::string why = "the chosen plan was slower than default memory alone";
     const MsaOptions copy_free = WithoutCopies(options);
     std::optional<MsaResult> fallback;

@@ -31,6 +31,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -45,6 +46,18 @@ enum class PickerKind { kCostAnalysis, kInstructionCount };
 enum class MsaMode {
   kReference,  // behaves like the reference XLA pass
   kDefault,    // memplan's improvements on top; never slower (simulated)
+};
+
+// A user-forced memory space (the reference's buffer colorings, msa.md §5
+// row 9): value `value` (its whole buffer) or, when `user` is set, only the
+// reads of it by the op named `user` (Program::OpName) must be served from
+// `space` (kDefaultSpace or kAlternateSpace). Example: {"w", "", 1} keeps
+// w's buffer in alternate memory for its whole live range; {"x", "y", 0}
+// serves y's read of x from default memory.
+struct MsaPin {
+  std::string value;
+  std::string user;
+  MemorySpace space = kDefaultSpace;
 };
 
 struct MsaOptions {
@@ -63,21 +76,42 @@ struct MsaOptions {
   std::int64_t max_outstanding_evictions = -1;   // -1: unlimited
   bool enforce_prefetch_fifo = false;            // no copy nested inside another
   std::int64_t max_retries = 1;
-  std::int64_t max_repacks = 0;
+  // Repacks per allocator run; nullopt: automatic (none in the reference
+  // run, up to 4 in kDefault's portfolio-repack variant). 0 means no
+  // repacking in any variant.
+  std::optional<std::int64_t> max_repacks;
   bool cross_program_prefetch = true;
   bool cross_program_prefetch_freeing = true;
+  // ECMAScript regular expression; buffers with a value whose whole name
+  // matches are allocated before every other buffer (in the configured
+  // order among themselves), as the reference's sort-order override
+  // "assign first" (msa.md §5 row 5). Empty: no override.
+  std::string assign_first;
+  // The reference's inefficient_use_to_copy_ratio (msa.md §3 step 7): an
+  // alternate segment that async copies fill or drain is inefficient when
+  // the bytes its ops access there are below ratio x the bytes copied
+  // (buffer size per copy); its accesses are then served from default
+  // memory and the buffer is walked again. 0: off (the reference default).
+  double inefficient_use_to_copy_ratio = 0;
+  std::vector<MsaPin> pins;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
 // data arrives in alternate memory before the run (the copy overlaps the
 // previous run, as XLA's runtime issues it), so its alternate segment starts
 // at the buffer's start and no entry in MsaResult::copies opens it. After
-// its last read the chunk stays reserved during [reserved_from,
-// time_steps - 1] so the next run finds the data resident: either kept
-// (reserved_from = last read + 1) or freed after the last read and refilled
-// by an end-of-program prefetch issued after step `reserved_from`
-// (freed = true). That reservation lies outside the buffer's live range, so
-// it is reported here, not as a segment; no other chunk overlaps it.
+// its last read the chunk is held again during [reserved_from,
+// time_steps - 1] so the next run finds the data resident, in one of two
+// ways:
+//  * kept (freed = false, reserved_from = last read + 1): a reservation
+//    outside the buffer's live range, reported only here (no other chunk
+//    overlaps it);
+//  * freed after the last read and refilled (freed = true): the
+//    end-of-program prefetch is a real copy in MsaResult::copies over
+//    [reserved_from, time_steps - 1] opening an alternate segment of the
+//    buffer over the same range — after the buffer's live range, which the
+//    verifier allows for buffers that outlive the run (verify/verifier.h).
+//    It counts against max_outstanding_prefetches like any prefetch.
 struct CrossProgramPrefetch {
   BufferId buffer = kNoId;
   Bytes offset = 0;
@@ -116,10 +150,24 @@ struct MsaResult {
 // default memory (msa/problem.h lists every rule), so control-flow programs
 // always get a correct, if conservative, plan.
 //
+// User overrides (msa/user_overrides.h): assign_first buffers are allocated
+// first; pins force spaces. A use pinned to alternate memory must be served
+// there by the kept result (variants that do not are skipped), and such a
+// plan is kept even when slower than default memory alone.
+//
 // Errors: InvalidArgument for bad options (negative fast memory, alignment
 // < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
-// <= max, max_retries < 1, negative max_repacks); ResourceExhausted when a
-// buffer pinned to alternate memory cannot be placed there.
+// <= max, max_retries < 1, negative max_repacks, a negative or non-finite
+// inefficient ratio) and bad overrides (an invalid regex, a pin naming no
+// value or op, or one that can never be honoured); ResourceExhausted when a
+// buffer or use pinned to alternate memory cannot be placed there.
+// The allocator variants kDefault runs after the reference run, by name,
+// each with the repacks it may do under `options` (for tests and tools):
+// max_repacks when given, else 0 — except up to 4 in the portfolio-repack
+// variant, which is left out when max_repacks is given as 0.
+std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
+    const MsaOptions& options);
+
 absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
                                              const ProgramAnalysis& analysis,
                                              const CostModel& cost, const MsaOptions& options);

@@ -24,11 +24,16 @@ struct SegmentFlags {
 
 class Walker {
  public:
-  Walker(AllocatorState& state, BufferId id, BufferAttempt& attempt)
-      : s_(state), b_(state.problem.buffers[id]), id_(id), at_(attempt) {}
+  Walker(AllocatorState& state, BufferId id, BufferAttempt& attempt,
+         const std::vector<bool>& default_only)
+      : s_(state), b_(state.problem.buffers[id]), id_(id), at_(attempt), acc_(b_.accesses) {
+    for (std::size_t i = 0; i < default_only.size() && i < acc_.size(); ++i) {
+      if (default_only[i]) acc_[i].alternate_ok = false;
+    }
+  }
 
   void Run() {
-    const std::vector<BufferAccess>& acc = b_.accesses;
+    const std::vector<BufferAccess>& acc = acc_;
     WalkState st;
     std::size_t first = 0;
     if (b_.defined_by_op) {
@@ -52,8 +57,8 @@ class Walker {
  private:
   // Decides the segment ending at access i; false if the attempt must be undone.
   bool Segment(std::size_t i, WalkState& st) {
-    const BufferAccess& a = b_.accesses[i];
-    const TimeStep prev = i > 0 ? b_.accesses[i - 1].time : b_.start - 1;
+    const BufferAccess& a = acc_[i];
+    const TimeStep prev = i > 0 ? acc_[i - 1].time : b_.start - 1;
     SegmentFlags flags;
 
     if (st.definition_pending) {
@@ -111,7 +116,7 @@ class Walker {
   // Best-fit offset for [start, accesses[i]] that stays free as far ahead as
   // the buffer could stay resident without a copy.
   std::optional<Bytes> LookAheadFit(TimeStep start, std::size_t i) const {
-    const std::vector<BufferAccess>& acc = b_.accesses;
+    const std::vector<BufferAccess>& acc = acc_;
     std::size_t last = i;
     while (last + 1 < acc.size() && acc[last + 1].alternate_ok &&
            s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time)) {
@@ -197,7 +202,7 @@ class Walker {
 
   // Prefetches the data for access i, starting no earlier than `earliest`.
   bool Prefetch(std::size_t i, TimeStep earliest, SegmentFlags& flags) {
-    const BufferAccess& a = b_.accesses[i];
+    const BufferAccess& a = acc_[i];
     if (earliest >= a.time) return false;
     PrefetchRequest request{b_.size, earliest, a.time, a.saving_s};
     const bool fifo = s_.options.enforce_prefetch_fifo;
@@ -245,12 +250,39 @@ class Walker {
   const MsaBuffer& b_;
   const BufferId id_;
   BufferAttempt& at_;
+  std::vector<BufferAccess> acc_;  // b_.accesses with the default-only sites applied
 };
 
 }  // namespace
 
-void WalkBuffer(AllocatorState& state, BufferId id, BufferAttempt& attempt) {
-  Walker(state, id, attempt).Run();
+void WalkBuffer(AllocatorState& state, BufferId id, BufferAttempt& attempt,
+                const std::vector<bool>& default_only) {
+  Walker(state, id, attempt, default_only).Run();
+}
+
+std::vector<std::size_t> InefficientAccesses(const AllocatorState& state, BufferId id,
+                                             const BufferAttempt& attempt, double ratio) {
+  std::vector<std::size_t> sites;
+  if (!(ratio > 0)) return sites;
+  const MsaBuffer& b = state.problem.buffers[id];
+  for (const BufferAttempt::Segment& seg : attempt.segments) {
+    std::int64_t copies = 0;
+    for (const AsyncCopy& c : attempt.copies) {
+      const bool opens = c.kind == CopyKind::kPrefetch && c.start == seg.start;
+      const bool drains = c.kind == CopyKind::kEviction && seg.start <= c.start && c.start <= seg.end;
+      copies += opens || drains ? 1 : 0;
+    }
+    if (copies == 0) continue;
+    auto first = std::lower_bound(b.accesses.begin(), b.accesses.end(), seg.start,
+                                  [](const BufferAccess& a, TimeStep t) { return a.time < t; });
+    double used = 0;
+    for (auto it = first; it != b.accesses.end() && it->time <= seg.end; ++it) used += it->used_bytes;
+    if (used >= ratio * static_cast<double>(copies * b.size)) continue;
+    for (auto it = first; it != b.accesses.end() && it->time <= seg.end; ++it) {
+      sites.push_back(static_cast<std::size_t>(it - b.accesses.begin()));
+    }
+  }
+  return sites;
 }
 
 void UndoAttempt(AllocatorState& state, BufferAttempt& attempt) {

@@ -57,8 +57,22 @@ struct BufferAttempt {
 };
 
 // Walks buffer `id` (policy kAnywhere or kReadCopies), committing chunks and
-// copies into `state` as it goes and recording them in `attempt`.
-void WalkBuffer(AllocatorState& state, BufferId id, BufferAttempt& attempt);
+// copies into `state` as it goes and recording them in `attempt`. Accesses
+// whose index is set in `default_only` (empty: none) are served from default
+// memory (the inefficient sites of msa/allocator.h).
+void WalkBuffer(AllocatorState& state, BufferId id, BufferAttempt& attempt,
+                const std::vector<bool>& default_only = {});
+
+// The reference's inefficient-allocation check (inefficient_use_to_copy_ratio,
+// msa.md §3 step 7): the indices of the accesses served by an alternate
+// segment of `attempt` that async copies fill (a prefetch opening it) or
+// drain (an eviction from it) while its ops use fewer than `ratio` x the
+// copied bytes (buffer size per such copy); the bytes used are the accesses'
+// BufferAccess::used_bytes. Empty when ratio <= 0. Example: a 64-byte buffer
+// prefetched for one op that reads an 8-byte view of it uses 8 of 64 copied
+// bytes: inefficient for ratio 0.5, not for 0.1.
+std::vector<std::size_t> InefficientAccesses(const AllocatorState& state, BufferId id,
+                                             const BufferAttempt& attempt, double ratio);
 
 // Removes everything `attempt` committed.
 void UndoAttempt(AllocatorState& state, BufferAttempt& attempt);

@@ -37,11 +37,18 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
   TimeStep reserved_from = last_read + 1;
   bool freed = false;
   if (state.options.cross_program_prefetch_freeing && memory_pressure > state.heap.capacity() &&
-      last_read < last_step) {
+      last_read < last_step && b.outlives_run) {
     const TimeStep preferred =
         state.picker->PreferredStart(b.size, last_read + 1, last_step, problem.time_steps);
     const TimeStep refill = problem.timeline.OwnStepAtOrBefore(last_step, preferred);
-    if (refill > last_read) {
+    // The refill is a copy over [refill, last step]: it needs a step to
+    // overlap, room under the outstanding limit and, when modelled, time on
+    // the DMA queue; else the buffer is kept.
+    const double seconds = state.cost.CopySeconds(b.size);
+    if (refill > last_read && refill < last_step &&
+        !state.limits.ExceedsLimit(CopyKind::kPrefetch, refill, last_step,
+                                   state.options.max_outstanding_prefetches) &&
+        (!state.bandwidth || state.bandwidth->Fits(refill, last_step, seconds))) {
       reserved_from = refill;
       freed = true;
     }
@@ -52,7 +59,17 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
   state.blocks.push_back(AltBlock{id, b.start, last_read, *offset, b.size, group, false});
   if (reserved_from <= last_step) {
     state.heap.Commit(reserved_from, last_step, *offset, b.size);
-    state.blocks.push_back(AltBlock{id, reserved_from, last_step, *offset, b.size, group, true});
+    // A refilled chunk is a segment opened by a real prefetch; a kept one
+    // stays a reservation.
+    state.blocks.push_back(AltBlock{id, reserved_from, last_step, *offset, b.size, group, !freed});
+  }
+  if (freed) {
+    state.copies.push_back(AsyncCopy{id, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace,
+                                     reserved_from, last_step, b.size});
+    state.limits.Add(CopyKind::kPrefetch, reserved_from, last_step);
+    if (state.bandwidth) {
+      state.bandwidth->Consume(reserved_from, last_step, state.cost.CopySeconds(b.size));
+    }
   }
   state.limits.Add(CopyKind::kPrefetch, b.start, b.start);
   state.needs_default[id] = true;

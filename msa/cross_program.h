@@ -32,10 +32,12 @@ std::optional<BufferId> PickCrossProgramPrefetch(const MsaProblem& problem, Byte
 // the program end, its alternate segment from its start through its last
 // read (no copy in the result: the data arrives before the run), and the
 // reservation after it. The buffer is freed after its last read (and
-// refilled by an end-of-program prefetch) when freeing is enabled,
+// refilled by an end-of-program prefetch: a copy over [refill, last step]
+// opening a segment, msa/assignment.h) when freeing is enabled,
 // `memory_pressure` (bytes of all buffers that may use alternate memory)
-// exceeds the capacity, and the picker's preferred refill start lies
-// strictly after the last read. The prefetch is recorded in state.limits as
+// exceeds the capacity, the picker's preferred refill start lies strictly
+// between the last read and the last step, and the refill passes the
+// outstanding-prefetch limit and (when modelled) the copy bandwidth. The prefetch is recorded in state.limits as
 // a prefetch over [start, start] (the copy the plan shows for it), so later
 // prefetches respect max_outstanding_prefetches with it counted. Returns
 // false (placing nothing) when no chunk is free or the limit leaves no room

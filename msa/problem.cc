@@ -132,6 +132,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
       const double saving = cost.OpElapsedAllDefault(op_id) - cost.OpElapsed(op_id, positions, {});
       BufferAccess& access = access_at(b, t);
       access.saving_s = std::max(access.saving_s, saving);
+      for (int position : positions) access.used_bytes += cost.OperandBytesAccessed(op_id, position);
       facts[b].read = true;
       problem.buffers[b].reader_output_bytes += output_bytes;
     }
@@ -142,7 +143,11 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
         facts[b].touches_control = true;
         continue;
       }
-      if (program.values[op.results[r]].alias != AliasKind::kView) access_at(b, t).write = true;
+      if (program.values[op.results[r]].alias != AliasKind::kView) {
+        BufferAccess& access = access_at(b, t);
+        access.write = true;
+        access.used_bytes += cost.ResultBytesAccessed(op_id, static_cast<int>(r));
+      }
     }
     if (ob.scratch != kNoId) problem.scratch.push_back(ob.scratch);
   }
@@ -155,6 +160,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     mb.size = buffer.size;
     mb.start = buffer.start;
     mb.end = buffer.end;
+    mb.outlives_run = !IsReusable(buffer.lifetime);
     mb.defined_by_op = !mb.accesses.empty() && mb.accesses.front().write &&
                        mb.accesses.front().time == buffer.start;
     if (buffer.space) {

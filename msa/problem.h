@@ -62,6 +62,7 @@ struct BufferAccess {
   bool write = false;         // an op at this step defines or writes it in place
   bool alternate_ok = false;  // this step may use an alternate-memory copy
   double saving_s = 0;        // seconds its reads here save in alternate memory
+  double used_bytes = 0;      // bytes the ops here read and write of it (CostModel)
 };
 
 struct MsaBuffer {
@@ -77,6 +78,10 @@ struct MsaBuffer {
   bool weight_parameter = false;
   double reader_output_bytes = 0;       // sum of result sizes of ops reading it (tie-break)
   double memory_boundedness = 0;        // CostModel::MemoryBoundedness
+  bool assign_first = false;            // allocated before the others (msa/user_overrides.h)
+  // Its storage outlives the run (a lifetime packed without reuse: external,
+  // constant, variable), so a copy may refill it after its live range.
+  bool outlives_run = false;
 };
 
 struct MsaProblem {

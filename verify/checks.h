@@ -4,6 +4,7 @@
 // within a space.
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -12,6 +13,16 @@
 #include "verify/verifier.h"
 
 namespace memplan::verify_internal {
+
+// The last time step a segment or copy of `b` may reach: the end of its live
+// range, or the last step of the run for storage that outlives the run
+// (external, constant and variable lifetimes: the caller keeps it between
+// runs, so e.g. an end-of-program prefetch may refill it for the next run).
+inline TimeStep LastHeldStep(const BufferSet& buffers, const Buffer& b) {
+  const bool outlives_run = b.lifetime == Lifetime::kExternal ||
+                            b.lifetime == Lifetime::kConstant || b.lifetime == Lifetime::kVariable;
+  return outlives_run ? std::max(b.end, buffers.time_steps - 1) : b.end;
+}
 
 // Rules 1 and 2: plan shape, each segment, coverage of live ranges.
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,

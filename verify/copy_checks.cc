@@ -74,7 +74,7 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
                                   kDefaultSpace));
   }
   if (c.start > c.done) return Violation(ref + " is done before it starts");
-  if (c.start < b.start || c.done > b.end) {
+  if (c.start < b.start || c.done > LastHeldStep(buffers, b)) {
     return Violation(absl::StrCat(ref, " lies outside the buffer's live range [", b.start, ", ",
                                   b.end, "]"));
   }

@@ -71,9 +71,13 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
   const Allocation& a = plan.placements[id].allocations[index];
   const std::string seg = SegmentRef(buffers, plan, id, index);
   if (a.start > a.end) return Violation(seg + " starts after it ends");
-  if (a.start < b.start || a.end > b.end) {
+  if (a.start < b.start || a.end > LastHeldStep(buffers, b)) {
     return Violation(absl::StrCat(seg, " lies outside the buffer's live range [", b.start, ", ",
-                                  b.end, "]"));
+                                  b.end, "]",
+                                  LastHeldStep(buffers, b) > b.end
+                                      ? absl::StrCat(" (its storage outlives the run: up to step ",
+                                                     LastHeldStep(buffers, b), ")")
+                                      : ""));
   }
   const SpaceInfo* space = Declared(plan, a.space);
   if (!space) {

@@ -17,7 +17,10 @@
 //     0 <= start <= end < time_steps; space ids and (pool name, space) pairs
 //     are unique; every declared space has alignment >= 1.
 //  2. Segments, buffer by buffer in id order, segment by segment: start <=
-//     end; within the buffer's live range; in a space the plan declares; in the
+//     end; within the buffer's live range — for storage that outlives the run
+//     (external, constant, variable lifetimes) from its start up to the last
+//     step, since the caller keeps it between runs (an end-of-program
+//     prefetch refills fast memory for the next run); in a space the plan declares; in the
 //     pinned space if the buffer is pinned; offset >= 0 and offset + size
 //     representable; offset a multiple of the buffer's alignment, of
 //     plan.alignment, of options.alignment and of its space's declared
@@ -37,7 +40,7 @@
 //     The planners' Buffer::gaps are never read.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
-//     both within the buffer's live range; start < done unless the copy is a
+//     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
 //     cross-program prefetch, listed as a prefetch with start = done = the
 //     buffer's start (in a rewritten schedule a step's copy-dones precede its
 //     ops and its copy-starts follow them, so a copy done at its start step

@@ -57,7 +57,7 @@ TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
   EXPECT_THAT(text, HasSubstr("copy-start("));
   absl::StatusOr<Program> back = ParseProgram(text, ir);
   EXPECT_TRUE(back.ok()) << back.status();
-  EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"target\":\"tpu-like\",\"mode\":\"reference\",\"variant\":\"reference\",\"estimated_time_s\":"));
+  EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"target\":\"tpu-like\",\"mode\":\"reference\",\"variant\":\"reference\",\"options\":{\"picker\":\"instruction-count\","));
   // The saved plan verifies.
   CliRun v = Memplan("verify " + kMlp + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;

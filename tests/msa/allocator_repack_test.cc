@@ -68,5 +68,38 @@ TEST(RepackTest, RepackThatDoesNotMakeRoomStillKeepsTheOthers) {
   EXPECT_TRUE(r.needs_default[f->Buffer("d")]);
 }
 
+// In default mode an unset max_repacks lets only the portfolio-repack
+// variant repack (up to 4 times); an explicit value holds for every variant,
+// and an explicit 0 drops that variant: no repacking in any variant.
+TEST(RepackTest, ExplicitMaxRepacksHoldsForEveryDefaultModeVariant) {
+  MsaOptions o;
+  const auto budgets = DefaultModeRepackBudgets(o);
+  ASSERT_EQ(budgets.size(), 10u);
+  for (const auto& [name, repacks] : budgets) {
+    EXPECT_EQ(repacks, name == "copy-bandwidth-0.15-portfolio-repack" ? 4 : 0) << name;
+  }
+  o.max_repacks = 0;
+  const auto none = DefaultModeRepackBudgets(o);
+  ASSERT_EQ(none.size(), 9u);
+  for (const auto& [name, repacks] : none) {
+    EXPECT_EQ(repacks, 0) << name;
+    EXPECT_NE(name, "copy-bandwidth-0.15-portfolio-repack");
+  }
+  o.max_repacks = 2;
+  for (const auto& [name, repacks] : DefaultModeRepackBudgets(o)) EXPECT_EQ(repacks, 2) << name;
+
+  // End to end: with 0 the fragmented d still gets a chunk in default mode
+  // (the size-order variant places it first), and no repack is needed.
+  auto f = Load(kFragmented);
+  o = HarnessOptions();
+  o.fast_memory_bytes = 32;
+  o.mode = MsaMode::kDefault;
+  o.max_repacks = 0;
+  const MsaResult r = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, r), "");
+  EXPECT_EQ(r.variant, "copy-bandwidth-0.1-size-order");
+  EXPECT_THAT(Segments(r, f->Buffer("d")), ElementsAre("3-5@0"));
+}
+
 }  // namespace
 }  // namespace memplan

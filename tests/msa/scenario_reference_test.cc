@@ -295,7 +295,11 @@ TEST(ScenarioTest, CrossProgramPrefetchFreedAndRefilled) {
   EXPECT_EQ(r.cross_program_prefetch->offset, 0);
   EXPECT_EQ(r.cross_program_prefetch->reserved_from, 10);
   EXPECT_TRUE(r.cross_program_prefetch->freed);
-  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-0@0"));
+  // The end-of-program prefetch is a real copy opening a segment through the
+  // last step (after w's live range [0, 0]).
+  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-0@0", "10-19@0"));
+  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch 10->19"));
+  EXPECT_EQ(testing::MaxOutstanding(r, CopyKind::kPrefetch), 1);
   // Each h_i lives [i, i+1] and takes best fit in order: h0 at 64 (w holds
   // 0 at step 0), then 0 and 64 alternate. Offset 0 is reserved again from
   // step 10, so h9 [9, 10] finds h8 at 64 and the reservation at 0 and stays
@@ -314,6 +318,17 @@ TEST(ScenarioTest, CrossProgramPrefetchFreedAndRefilled) {
   ASSERT_TRUE(kept.cross_program_prefetch.has_value());
   EXPECT_EQ(kept.cross_program_prefetch->reserved_from, 1);
   EXPECT_FALSE(kept.cross_program_prefetch->freed);
+  EXPECT_THAT(Copies(kept, f->Buffer("w")), IsEmpty());
+
+  // The refill counts against the outstanding-prefetch limit; with a limit
+  // of 1 it still fits (the cross-program prefetch is counted at [0, 0]).
+  MsaOptions one = HarnessOptions();
+  one.max_outstanding_prefetches = 1;
+  const MsaResult limited = Assign(*f, one);
+  EXPECT_EQ(CheckResult(*f, one, limited), "");
+  ASSERT_TRUE(limited.cross_program_prefetch.has_value());
+  EXPECT_TRUE(limited.cross_program_prefetch->freed);
+  EXPECT_THAT(Copies(limited, f->Buffer("w")), ElementsAre("prefetch 10->19"));
 }
 
 // Op c reserves 100 B of scratch: only 28 B of the 128 B stay free at its

@@ -78,6 +78,57 @@ std::string Verify(const MsaPlan& m) {
 
 TEST(MsaRulesTest, TheHandMadePlanIsValid) { EXPECT_EQ(Verify(MakeMsaPlan()), "OK"); }
 
+// Six steps: an entry parameter w (8 B, external: the caller keeps it
+// between runs) is read at 1 and dies at 2; an end-of-program prefetch
+// refills fast memory over [3, 5] for the next run, after w's live range.
+MsaPlan MakeRefillPlan() {
+  MsaPlan m;
+  m.set.time_steps = 6;
+  m.set.buffers = {MakeBuffer("w", 8, 0, 2, {1})};
+  m.set.buffers[0].lifetime = Lifetime::kExternal;
+  Plan& p = m.plan;
+  p.time_steps = 6;
+  p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 8},
+              SpaceInfo{"alternate", kAlternateSpace, 16, 8}};
+  PoolInfo external;
+  external.name = "external";
+  external.lifetime = Lifetime::kExternal;
+  external.size = 8;
+  external.lower_bound = 8;
+  external.buffers = 1;
+  external.total_bytes = 8;
+  p.pools = {external};
+  p.placements = {
+      {"external", {Allocation{kDefaultSpace, 0, 0, 5}, Allocation{kAlternateSpace, 0, 3, 5}}}};
+  p.copies = {AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 3, 5, 8}};
+  p.msa = MsaStats{};
+  p.msa->prefetches = 1;
+  p.msa->prefetch_bytes = 8;
+  m.options.capacity[kAlternateSpace] = 16;
+  return m;
+}
+
+TEST(MsaRulesTest, StorageThatOutlivesTheRunMayBeRefilledAfterItsLiveRange) {
+  EXPECT_EQ(Verify(MakeRefillPlan()), "OK");
+  // A transient buffer's storage ends with its live range.
+  MsaPlan m = MakeRefillPlan();
+  m.set.buffers[0].lifetime = Lifetime::kTransient;
+  m.plan.pools[0].name = "transient";
+  m.plan.pools[0].lifetime = Lifetime::kTransient;
+  m.plan.placements[0].pool = "transient";
+  EXPECT_EQ(Verify(m),
+            "buffer 'w' (id 0) allocation 0 (space 0, bytes [0, 8), time [0, 5]) lies outside "
+            "the buffer's live range [0, 2]");
+  // The refilled segment is still opened by a copy.
+  m = MakeRefillPlan();
+  m.plan.copies.clear();
+  m.plan.msa->prefetches = 0;
+  m.plan.msa->prefetch_bytes = 0;
+  EXPECT_EQ(Verify(m),
+            "buffer 'w' (id 0) allocation 1 (space 1, bytes [0, 8), time [3, 5]) begins after "
+            "the buffer's start 0 but no copy brings the data into it");
+}
+
 TEST(MsaRulesTest, NoOverlapInAlternateMemory) {
   MsaPlan m = MakeMsaPlan();
   m.plan.placements[1].allocations[0].offset = 4;  // t's [4,12) meets w's [0,8) during 1..4
