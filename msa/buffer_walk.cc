@@ -14,9 +14,15 @@ struct WalkState {
   bool default_current = false;     // the default copy holds current data
   TimeStep last_write = kNoId;      // last write while in alternate memory
   TimeStep touched = 0;             // last step a new alternate segment must not cover
+  // The same, not counting reads by while or call ops (no data is touched
+  // there; an exit segment, done inside the loop, may cover such a read).
+  TimeStep data_touched = 0;
   // The step that decides where the current segment may extend: its start,
   // or for an exit segment the step after its loop (msa/loop_scopes.h).
   TimeStep anchor = 0;
+  // The segment was opened by a copy: its data is a value of the anchor's
+  // computation, visible only there and in what that computation calls.
+  bool copy_anchored = false;
 };
 
 // Failures seen while deciding one segment.
@@ -46,10 +52,12 @@ class Walker {
     if (b_.defined_by_op) {
       st.definition_pending = true;
       st.touched = acc.front().time;
+      st.data_touched = st.touched;
       first = 1;
     } else {
       st.default_current = true;
       st.touched = b_.start - 1;
+      st.data_touched = st.touched;
     }
     if (b_.policy == AltPolicy::kReadCopies) at_.needs_default = true;
     if (first >= acc.size()) at_.needs_default = true;
@@ -75,6 +83,7 @@ class Walker {
         if (std::optional<Fit> fit = LookAheadFit(prev, i)) {
           Open(fit->offset, prev, fit->end);
           st.anchor = prev;
+          st.copy_anchored = false;
           st.in_alternate = true;
           st.last_write = prev;
           Arrive(a, st);
@@ -92,7 +101,8 @@ class Walker {
         return true;
       }
       const std::optional<TimeStep> end = loops_.SegmentEnd(st.anchor, a.time);
-      if (end && AlternateOkThrough(seg.end, *end) &&
+      if (end && (!st.copy_anchored || Within(a.time, st.anchor)) &&
+          AlternateOkThrough(seg.end, *end) &&
           s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
         if (s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, *end) == *end) {
           Extend(*end);
@@ -107,12 +117,14 @@ class Walker {
       if (!st.default_current && !Evict(a.time, st)) return false;
       st.in_alternate = false;
       st.touched = std::max(st.touched, at_.segments.back().end);
+      st.data_touched = std::max(st.data_touched, at_.segments.back().end);
     }
-    if (a.alternate_ok && PrefetchForLoops(i, st, flags)) return true;
+    if (a.alternate_ok && !a.control && PrefetchForLoops(i, st, flags)) return true;
     at_.needs_default = true;
     at_.out_of_memory |= flags.out_of_memory;
     at_.copy_limited |= flags.copy_limited;
     st.touched = std::max(st.touched, a.time);
+    if (!a.control) st.data_touched = st.touched;
     return true;
   }
 
@@ -141,16 +153,17 @@ class Walker {
       return true;
     }
     if (loop) return false;
-    // The read follows a loop the buffer crosses: a prefetch at the end of
-    // the loop's body, repeated every iteration, leaves the loop with the
-    // data in alternate memory (an exit segment).
+    // The read follows a loop the buffer is passed through (accessed
+    // inside, so the body has it): a prefetch at the end of the loop's body,
+    // repeated every iteration, leaves the loop with the data in alternate
+    // memory (an exit segment).
     const std::optional<LoopScopes::Loop> left = loops_.LastLoopBefore(a.time);
-    if (!left || left->first <= live_since_ || left->last < st.touched ||
-        left->body_first > left->last) {
+    if (!left || left->first <= live_since_ || left->last < st.data_touched ||
+        left->body_first > left->last || AccessIndex(left->first) == AccessIndex(left->last + 1)) {
       return false;
     }
     const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(left->last, left->last);
-    const TimeStep earliest = std::max(st.touched + 1, left->body_first);
+    const TimeStep earliest = std::max(st.data_touched + 1, left->body_first);
     if (done == kNoId || !loops_.DirectlyInBody(*left, done) ||
         !Prefetch(i, earliest, done, left, flags)) {
       return false;
@@ -161,9 +174,19 @@ class Walker {
 
   void Arrived(const BufferAccess& a, WalkState& st, TimeStep anchor) {
     st.anchor = std::max(anchor, at_.segments.back().start);
+    st.copy_anchored = true;
     st.in_alternate = true;
     st.last_write = kNoId;
     Arrive(a, st);
+  }
+
+  // True if step t lies in the span of the computation owning step
+  // `anchor` (that computation or one it calls).
+  bool Within(TimeStep t, TimeStep anchor) const {
+    const ComputationId c = s_.problem.timeline.owner(anchor);
+    if (c < 0 || static_cast<std::size_t>(c) >= s_.problem.spans.size()) return true;
+    const ComputationSpan& span = s_.problem.spans[c];
+    return span.first <= t && t <= span.last;
   }
 
   // Index of the first access at or after time t.
@@ -192,6 +215,7 @@ class Walker {
       st.default_current = false;
     }
     st.touched = a.time;
+    st.data_touched = a.time;
   }
 
   struct Fit {
@@ -213,7 +237,7 @@ class Walker {
     const std::optional<TimeStep> own_end = legal_end(i);
     if (!own_end) return std::nullopt;
     std::size_t last = i;
-    while (last + 1 < acc.size() && acc[last + 1].alternate_ok &&
+    while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, start) &&
            s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time) &&
            legal_end(last + 1)) {
       ++last;

@@ -94,6 +94,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
   for (OpId op : schedule.order) owner[schedule.op_time[op]] = program.ops[op].computation;
   problem.timeline = LocalTimeline(std::move(owner));
   problem.loops = LoopScopes(program, schedule);
+  problem.spans = schedule.spans;
 
   std::vector<BufferFacts> facts(buffers.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
@@ -128,6 +129,12 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
       if (b == kNoId) continue;
       if (control) {
         facts[b].touches_control |= keeps_default;
+        // A while or call reads its operands at its own step (where the
+        // verifier counts the use): a free read, but the data must be there.
+        if (!keeps_default) {
+          BufferAccess& access = access_at(b, t);
+          access.control = access.saving_s == 0 && !access.write;
+        }
         continue;
       }
       if (!ViewsOperand(program, op, i) && !WeightLikeRead(op.opcode, i)) {

@@ -14,7 +14,8 @@
 //    Buffers crossing `call` and `while` are planned: a callee is
 //    straight-line code on the caller's time line, and the ops of a loop's
 //    condition and body access loop-carried and passed-in buffers at their
-//    own steps (the while op itself is no access); the walker keeps such
+//    own steps (the while or call op itself reads its operands at its own
+//    step, saving nothing); the walker keeps such
 //    buffers legal across loops (msa/loop_scopes.h).
 //  * kReadCopies: external, constant, variable and staging buffers, and any
 //    buffer holding an entry parameter or entry result: its home is default
@@ -67,6 +68,7 @@ struct BufferAccess {
   bool write = false;         // an op at this step defines or writes it in place
   bool alternate_ok = false;  // this step may use an alternate-memory copy
   double saving_s = 0;        // seconds its reads here save in alternate memory
+  bool control = false;       // only a while or call op reads it here (touches no data)
 };
 
 struct MsaBuffer {
@@ -89,6 +91,7 @@ struct MsaProblem {
   std::vector<BufferId> scratch;    // scratch buffers, by time then id
   LocalTimeline timeline;
   LoopScopes loops;
+  std::vector<ComputationSpan> spans;  // per ComputationId (analysis/schedule.h)
   TimeStep time_steps = 1;
 };
 

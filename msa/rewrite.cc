@@ -201,6 +201,13 @@ absl::Status Rewriter::IssueCopy(std::size_t c, ComputationId comp, TimeStep t) 
                                                           : ResidencyAt(copy.buffer, std::max<TimeStep>(t, 0));
   auto it = current_[copy.buffer].find({from, comp});
   if (it == current_[copy.buffer].end()) {
+    for (const auto& [where, value] : current_[copy.buffer]) {
+      if (where.first != from) continue;
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot rewrite ", CopyLabel(c), ": its source %", out_.values[value].name,
+          " is not visible in @", in_.computations[comp].name,
+          " (copies across control flow are not rewritten)"));
+    }
     return absl::FailedPreconditionError(absl::StrCat(
         "cannot rewrite ", CopyLabel(c), ": the buffer holds no data in space ", copy.from_space,
         " when the copy starts"));
@@ -251,12 +258,22 @@ absl::Status Rewriter::CompleteCopy(std::size_t c, ComputationId comp) {
 
 absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
   const ComputationId comp = in_.ops[op].computation;
+  // A while or call passes its operands in before its callees run (the
+  // flattened schedule gives the op its step after them).
+  TimeStep entry = t;
+  const Op& o = in_.ops[op];
+  if (o.kind == OpKind::kWhile || o.kind == OpKind::kCall) {
+    for (ComputationId callee : o.callees) {
+      const ComputationSpan& span = a_.schedule.spans[callee];
+      if (span.first != kNoId && span.last >= span.first) entry = std::min(entry, span.first - 1);
+    }
+  }
   std::map<std::tuple<ValueId, Bytes, Bytes>, ValueId> views;  // (base, offset, size) -> view
   for (std::size_t i = 0; i < in_.ops[op].operands.size(); ++i) {
     const ValueId v = in_.ops[op].operands[i];
     const BufferId b = a_.value_buffer[v];
     if (b == kNoId || !HasSegments(b)) continue;
-    const Residency q = ResidencyAt(b, t);
+    const Residency q = ResidencyAt(b, entry);
     if (q == produced_in_[v]) continue;
     auto it = current_[b].find({q, comp});
     if (it == current_[b].end()) {

@@ -8,6 +8,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "msa/rewrite.h"
 #include "tests/msa/allocator_test_util.h"
 
 namespace memplan {
@@ -30,7 +31,7 @@ std::string ReadExample(const std::string& name) {
 }
 
 TEST(ControlFlowTest, BundledExamplesPlanAndCheck) {
-  for (const char* name : {"basic.mpir", "mlp.mpir", "while_loop.mpir", "conditional.mpir",
+  for (const char* name : {"basic.mpir", "mlp.mpir", "while_loop.mpir", "rnn_loop.mpir", "conditional.mpir",
                            "call.mpir", "async_copy.mpir", "region.mpir"}) {
     auto f = Load(ReadExample(name), testing::TestTarget());
     ASSERT_NE(f, nullptr) << name;
@@ -80,12 +81,15 @@ func @body(%b: f32[4], %bw: f32[4]) {
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
   // Steps: h0 0, p 1, t1 2, t2 3, t3 4, while 5, y 6.
   EXPECT_THAT(Segments(r, f->Buffer("t1")), ElementsAre("2-4@0"));
-  EXPECT_THAT(Segments(r, f->Buffer("t2")), ElementsAre("3-4@16"));
+  EXPECT_THAT(Segments(r, f->Buffer("t2")), ElementsAre("3-4@32"));
   // The loop-carried buffer h0 = c = b = t3 = h is produced in fast memory
-  // before the loop and keeps one offset through it: PRINTME
-  EXPECT_THAT(Segments(r, f->Buffer("h0")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("PRINTME"));
+  // before the loop and keeps one offset before, inside and after it.
+  EXPECT_THAT(Segments(r, f->Buffer("h0")), ElementsAre("0-6@16"));
+  EXPECT_FALSE(r.needs_default[f->Buffer("h0")]);
+  // The weight w = cw = bw = wo is first read at step 1 (the condition):
+  // too early for a prefetch before the loop or inside it.
+  EXPECT_THAT(Segments(r, f->Buffer("w")), IsEmpty());
+  EXPECT_THAT(r.copies, IsEmpty());
 }
 
 TEST(ControlFlowTest, ConditionalBranchTemporariesUseFastMemory) {
@@ -149,10 +153,11 @@ func @f(%fa: f32[4]) {
 )");
   const MsaResult r = Assign(*f, HarnessOptions());
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
-  // Steps: a 0, m 1, n 2, call 3, z 4.
-  EXPECT_THAT(Segments(r, f->Buffer("a")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Segments(r, f->Buffer("n")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Segments(r, f->Buffer("m")), ElementsAre("PRINTME"));
+  // Steps: a 0, m 1, n 2, call 3, z 4. a = fa and n = y cross the call.
+  EXPECT_THAT(Segments(r, f->Buffer("a")), ElementsAre("0-4@0"));
+  EXPECT_THAT(Segments(r, f->Buffer("n")), ElementsAre("2-4@16"));
+  EXPECT_THAT(Segments(r, f->Buffer("m")), ElementsAre("1-2@32"));
+  EXPECT_TRUE(RewriteSchedule(f->program, f->analysis, r).ok());
   EXPECT_FALSE(r.needs_default[f->Buffer("a")]);
   EXPECT_THAT(r.copies, IsEmpty());
 }
@@ -182,11 +187,23 @@ func @body(%bh: f32[4], %bw: f32[4]) {
 )");
   const MsaResult r = Assign(*f, HarnessOptions());
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
-  // Steps: a..d 0-3, p 4, t 5, u 6, while 7, y 8.
-  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Segments(r, f->Buffer("d")), ElementsAre("PRINTME"));
-  EXPECT_THAT(Copies(r, f->Buffer("d")), ElementsAre("PRINTME"));
+  // Steps: a..d 0-3, p 4, t 5, u 6, while 7, y 8. w = cw = bw = wo is
+  // prefetched after a, done before d (the last step before the loop), and
+  // its chunk stays through the loop to y.
+  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-8@0"));
+  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch 0->3"));
+  // The carried state d = ch = bh = u = h is produced in fast memory and
+  // keeps one offset through the loop.
+  EXPECT_THAT(Segments(r, f->Buffer("d")), ElementsAre("3-8@16"));
+  EXPECT_THAT(Copies(r, f->Buffer("d")), IsEmpty());
+  // The rewrite passes the prefetched weight into the loop.
+  absl::StatusOr<Program> out = RewriteSchedule(f->program, f->analysis, r);
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (const Op& op : out->ops) {
+    if (op.kind == OpKind::kWhile) {
+      EXPECT_EQ(out->values[op.operands[1]].name, "w.prefetched");
+    }
+  }
 }
 
 // msa.md §6 scenario 7, AvoidRedundantEvictionInWhile: (copy of p0, p0,
@@ -233,11 +250,30 @@ TEST(ControlFlowTest, AvoidRedundantEvictionInWhile) {
   EXPECT_EQ(p0, f->Buffer("w1"));
   // The while output {1} is in fast memory: a prefetch at the end of the
   // body (every iteration) fills the chunk that the read after the loop uses.
-  EXPECT_THAT(Segments(r, p0), ElementsAre("PRINTME"));
-  EXPECT_THAT(Copies(r, p0), ElementsAre("PRINTME"));
-  // No eviction anywhere: the default copy of p0 is never stale.
+  // The copy starts at the earliest start the picker allows (17 - 10) and is
+  // done before the body's last op; the chunk is held until r reads it.
+  EXPECT_THAT(Segments(r, p0), ElementsAre("7-19@48"));
+  EXPECT_THAT(Copies(r, p0), ElementsAre("prefetch 7->17"));
+  EXPECT_TRUE(r.needs_default[p0]);
+  // No eviction anywhere: the default copy of p0 is never stale, so nothing
+  // is written back at the end of the body.
+  // (t, read 16 steps after tanh writes it, is prefetched for the add.)
+  EXPECT_THAT(Copies(r, f->Buffer("t")), ElementsAre("prefetch 7->17"));
+  EXPECT_EQ(r.copies.size(), 2u);
   for (const AsyncCopy& c : r.copies) EXPECT_EQ(c.kind, CopyKind::kPrefetch);
-  EXPECT_THAT(Segments(r, f->Buffer("c")), ElementsAre("PRINTME"));
+  // Element 0 (c = c0 = b0 = a = w0) is in fast memory at one offset before,
+  // inside and after the loop (aliased offsets).
+  EXPECT_THAT(Segments(r, f->Buffer("c")), ElementsAre("0-18@64"));
+  EXPECT_FALSE(r.needs_default[f->Buffer("c")]);
+  // In the rewritten body, the root's element 1 is the prefetch of the body
+  // parameter element.
+  absl::StatusOr<Program> out = RewriteSchedule(f->program, f->analysis, r);
+  ASSERT_TRUE(out.ok()) << out.status();
+  for (const Computation& c : out->computations) {
+    if (c.name == "body") {
+      EXPECT_EQ(out->values[c.results[1]].name, "b1.prefetched");
+    }
+  }
 }
 
 }  // namespace
