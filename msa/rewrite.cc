@@ -97,8 +97,16 @@ void Rewriter::CollectCopies() {
     if (segs[k].start != buffer.start) continue;
     auto use = std::lower_bound(buffer.use_times.begin(), buffer.use_times.end(), segs[k].start);
     if (use == buffer.use_times.end() || *use > segs[k].end) return;  // never read there
-    copies_.push_back(AsyncCopy{b, CopyKind::kPrefetch, kDefaultSpace, segs[k].space, -1,
-                                std::max<TimeStep>(*use, 0), buffer.size});
+    // The copy-done goes into the entry: before the first read, or, when
+    // that read is inside a called computation, before the entry's first op.
+    TimeStep done = std::max<TimeStep>(*use, 0);
+    bool entry_step = false;
+    for (OpId op : a_.schedule.order) {
+      if (a_.schedule.op_time[op] == done && in_.ops[op].computation == in_.entry) entry_step = true;
+    }
+    if (!entry_step) done = 0;
+    copies_.push_back(AsyncCopy{b, CopyKind::kPrefetch, kDefaultSpace, segs[k].space, -1, done,
+                                buffer.size});
     destination_.push_back(static_cast<int>(k));
   }
 }
