@@ -77,14 +77,19 @@ class PartTree {
   // part of a region the segment covers from before it, or -1. A segment
   // may leave the innermost part holding its start when that part is a
   // loop's body (an exit segment): `exit` is then set to that part.
-  std::int64_t SplitBySegment(TimeStep start, TimeStep end, std::int64_t& exit) const {
+  // A segment that begins at its buffer's start holds data produced there:
+  // it may begin inside a branch (a conditional's result, produced by every
+  // branch into one place) or at a region's first step (the buffer exists
+  // before it, e.g. a parameter).
+  std::int64_t SplitBySegment(TimeStep start, TimeStep end, bool origin, std::int64_t& exit) const {
     exit = -1;
     const std::vector<std::int64_t> at_start = Chain(start);
     const std::vector<std::int64_t> at_end = Chain(end);
     for (std::size_t k = 0; k < at_start.size(); ++k) {
       const std::int64_t p = at_start[k];
       if (std::find(at_end.begin(), at_end.end(), p) != at_end.end()) continue;
-      if (k == 0 && IsLoop(p) && IsLastPart(p)) {
+      if (origin && (!IsLoop(p) || start == Before(p).first)) continue;
+      if (k == 0 && !origin && IsLoop(p) && IsLastPart(p)) {
         exit = p;
         continue;
       }
@@ -187,7 +192,8 @@ absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan) {
     const std::vector<Allocation>& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       std::int64_t exit = -1;
-      const std::int64_t p = tree.SplitBySegment(segs[k].start, segs[k].end, exit);
+      const bool origin = segs[k].start == buffers.buffers[id].start;
+      const std::int64_t p = tree.SplitBySegment(segs[k].start, segs[k].end, origin, exit);
       if (p < 0 && exit >= 0) {
         if (absl::Status s = CheckExitHeld(buffers, plan, tree, id, k, static_cast<std::size_t>(exit));
             !s.ok()) {

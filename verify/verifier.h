@@ -91,7 +91,10 @@
 //     (starts before the region's first step and ends at or after its last):
 //     a buffer live across an iteration or a conditional is in the same place
 //     (space and offset) at the start and end of every iteration or branch as
-//     before and after the region. One exception, the *exit segment*: a
+//     before and after the region. A segment that begins at its buffer's
+//     start may also begin inside a branch (a conditional's result, which
+//     every branch produces into one place) or at a region's first step (the
+//     buffer exists before it, e.g. a parameter). The *exit segment*: a
 //     segment whose start lies directly in a loop's body (its innermost part)
 //     may end after the loop — rule 4 makes a copy open it, and that copy
 //     runs inside the body (below), so every iteration refills it — provided

@@ -166,6 +166,31 @@ TEST(ControlFlowRulesTest, ABranchRestoresWhatItMoves) {
             "as before and after the conditional");
 }
 
+TEST(ControlFlowRulesTest, AConditionalResultIsProducedInEveryBranch) {
+  LoopPlan m = MakeLoopPlan();
+  m.set.control_regions[0].kind = ControlRegion::Kind::kBranches;
+  m.set.control_regions[0].name = "conditional %y";
+  m.set.control_regions[0].parts = {RegionPart{"branch @t", 1, 1}, RegionPart{"branch @f", 2, 3}};
+  // y is produced by branch @f at 2 (and by @t into the same chunk) and read
+  // after the conditional: one default chunk from its start.
+  m.set.buffers.push_back(MakeBuffer("y", 8, 2, 5, {5}));
+  m.plan.placements.push_back({"transient", {Allocation{kDefaultSpace, 8, 2, 5}}});
+  m.plan.pools[0].buffers = 3;
+  m.plan.pools[0].total_bytes = 24;
+  m.plan.pools[0].size = 16;
+  m.plan.spaces[0].peak = 16;
+  m.plan.peak = 16;
+  m.plan.lower_bound = 16;
+  m.plan.pools[0].lower_bound = 16;
+  EXPECT_EQ(Verify(m), "OK");
+  // As a loop, a buffer born in the body cannot outlive the loop.
+  m.set.control_regions[0].kind = ControlRegion::Kind::kLoop;
+  EXPECT_NE(Verify(m).find("buffer 'y' (id 2) allocation 0 (space 0, bytes [8, 16), time [2, 5]) neither "
+                           "stays inside nor covers the whole of the branch @f"),
+            std::string::npos)
+      << Verify(m);
+}
+
 TEST(ControlFlowRulesTest, PartsMustNest) {
   LoopPlan m = MakeLoopPlan();
   m.set.control_regions.push_back(ControlRegion{
