@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "analysis/alias_sets.h"
+#include "analysis/control_regions.h"
 #include "ir/diagnostic.h"
 
 namespace memplan {
@@ -104,6 +105,7 @@ absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
   BufferSet& bs = a.buffers;
   bs.input = program.source;
   bs.time_steps = std::max<TimeStep>(1, a.schedule.time_steps);
+  bs.control_regions = ControlRegions(program, a.schedule);
   for (const AliasSet& set : sets->sets) bs.buffers.push_back(MakeBuffer(program, set, a.value_ranges));
   a.value_buffer = std::move(sets->set_of_value);  // sets and regular buffers share numbering
   a.value_offset = std::move(sets->offset_of_value);

@@ -6,6 +6,7 @@
 //   Buffer{name = "b1", size = 4, start = 0, end = 2}.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,10 +39,31 @@ struct Buffer {
 // Example: gaps {[2,3]}, range [0,5] -> {[0,1], [4,5]}. O(gaps).
 std::vector<StepRange> LivePieces(const Buffer& buffer, TimeStep first, TimeStep last);
 
+// One part of a control region: the closed span [first, last] of the
+// flattened schedule that one called computation occupies (with everything it
+// calls in turn).
+struct RegionPart {
+  std::string name;                   // e.g. "body @body"
+  TimeStep first = 0;
+  TimeStep last = 0;
+};
+
+// A while loop (parts: its condition, then its body; both run many times)
+// or a conditional (parts: its branches in order; exactly one runs) on the
+// flattened schedule. The parts are contiguous and in order, and the op's
+// own step follows the last one. Computations without ops give no part.
+struct ControlRegion {
+  enum class Kind : std::uint8_t { kLoop, kBranches };
+  Kind kind = Kind::kLoop;
+  std::string name;                   // e.g. "while %h"
+  std::vector<RegionPart> parts;
+};
+
 struct BufferSet {
   std::string input;                  // where the buffers came from
   TimeStep time_steps = 0;            // every live range lies in [0, time_steps)
   std::vector<Buffer> buffers;        // BufferId = index
+  std::vector<ControlRegion> control_regions;  // empty for CSV input
 };
 
 }  // namespace memplan

@@ -14,6 +14,15 @@ struct WalkState {
   bool default_current = false;     // the default copy holds current data
   TimeStep last_write = kNoId;      // last write while in alternate memory
   TimeStep touched = 0;             // last step a new alternate segment must not cover
+  // The same, not counting reads by while or call ops (no data is touched
+  // there; an exit segment, done inside the loop, may cover such a read).
+  TimeStep data_touched = 0;
+  // The step that decides where the current segment may extend: its start,
+  // or for an exit segment the step after its loop (msa/loop_scopes.h).
+  TimeStep anchor = 0;
+  // The segment was opened by a copy: its data is a value of the anchor's
+  // computation, visible only there and in what that computation calls.
+  bool copy_anchored = false;
 };
 
 // Failures seen while deciding one segment.
@@ -26,7 +35,8 @@ class Walker {
  public:
   Walker(AllocatorState& state, BufferId id, BufferAttempt& attempt,
          const std::vector<bool>& default_only)
-      : s_(state), b_(state.problem.buffers[id]), id_(id), at_(attempt), acc_(b_.accesses) {
+      : s_(state), loops_(state.problem.loops), b_(state.problem.buffers[id]), id_(id), at_(attempt),
+        acc_(b_.accesses) {
     for (std::size_t i = 0; i < default_only.size() && i < acc_.size(); ++i) {
       if (default_only[i]) acc_[i].alternate_ok = false;
     }
@@ -34,15 +44,26 @@ class Walker {
 
   void Run() {
     const std::vector<BufferAccess>& acc = acc_;
+    writes_before_.assign(acc.size() + 1, 0);
+    refusals_before_.assign(acc.size() + 1, 0);
+    for (std::size_t k = 0; k < acc.size(); ++k) {
+      writes_before_[k + 1] = writes_before_[k] + (acc[k].write ? 1 : 0);
+      refusals_before_[k + 1] = refusals_before_[k] + (acc[k].alternate_ok ? 0 : 1);
+    }
+    // A buffer that exists before its first op (a parameter) is live before
+    // a loop that starts at that op's step.
+    live_since_ = b_.defined_by_op ? b_.start : b_.start - 1;
     WalkState st;
     std::size_t first = 0;
     if (b_.defined_by_op) {
       st.definition_pending = true;
       st.touched = acc.front().time;
+      st.data_touched = st.touched;
       first = 1;
     } else {
       st.default_current = true;
       st.touched = b_.start - 1;
+      st.data_touched = st.touched;
     }
     if (b_.policy == AltPolicy::kReadCopies) at_.needs_default = true;
     if (first >= acc.size()) at_.needs_default = true;
@@ -65,8 +86,10 @@ class Walker {
       st.definition_pending = false;
       if (b_.policy == AltPolicy::kAnywhere && a.alternate_ok &&
           s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
-        if (std::optional<Bytes> offset = LookAheadFit(prev, i)) {
-          Open(*offset, prev, a.time);
+        if (std::optional<Fit> fit = LookAheadFit(prev, i)) {
+          Open(fit->offset, prev, fit->end);
+          st.anchor = prev;
+          st.copy_anchored = false;
           st.in_alternate = true;
           st.last_write = prev;
           Arrive(a, st);
@@ -76,32 +99,119 @@ class Walker {
       }
       st.default_current = true;
       at_.needs_default = true;
-    } else if (st.in_alternate && a.alternate_ok && s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
+    } else if (st.in_alternate) {
       BufferAttempt::Segment& seg = at_.segments.back();
-      if (s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, a.time) == a.time) {
-        Extend(a.time);
+      // A segment that entered a loop already covers the loop's accesses.
+      if (a.time <= seg.end) {
         Arrive(a, st);
         return true;
       }
-      flags.out_of_memory = true;
+      const std::optional<TimeStep> end = loops_.SegmentEnd(st.anchor, a.time);
+      if (end && (!st.copy_anchored || Within(a.time, st.anchor)) &&
+          AlternateOkThrough(seg.end, *end) &&
+          s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
+        if (s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, *end) == *end) {
+          Extend(*end);
+          Arrive(a, st);
+          return true;
+        }
+        flags.out_of_memory = true;
+      }
     }
 
     if (st.in_alternate) {
       if (!st.default_current && !Evict(a.time, st)) return false;
       st.in_alternate = false;
       st.touched = std::max(st.touched, at_.segments.back().end);
+      st.data_touched = std::max(st.data_touched, at_.segments.back().end);
     }
-    if (a.alternate_ok && Prefetch(i, st.touched + 1, flags)) {
-      st.in_alternate = true;
-      st.last_write = kNoId;
-      Arrive(a, st);
-      return true;
-    }
+    if (a.alternate_ok && !a.control && PrefetchForLoops(i, st, flags)) return true;
     at_.needs_default = true;
     at_.out_of_memory |= flags.out_of_memory;
     at_.copy_limited |= flags.copy_limited;
     st.touched = std::max(st.touched, a.time);
+    if (!a.control) st.data_touched = st.touched;
     return true;
+  }
+
+  // Prefetches for access i, minding the loops the buffer enters to reach
+  // it: the first access inside such a loop first tries a prefetch done
+  // before the loop whose chunk stays for the whole loop (one offset before,
+  // inside and after it); a prefetch inside the loop serves one iteration and
+  // is allowed only when the loop never writes the buffer (the default copy
+  // then stays current, so leaving needs no eviction).
+  bool PrefetchForLoops(std::size_t i, WalkState& st, SegmentFlags& flags) {
+    const BufferAccess& a = acc_[i];
+    const std::optional<LoopScopes::Loop> loop = loops_.OutermostEntered(live_since_, a.time);
+    if (loop) {
+      if (st.touched < loop->first) {
+        const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(loop->last + 1, loop->first - 1);
+        if (done != kNoId && done > st.touched + 1 &&
+            Prefetch(i, st.touched + 1, done, std::nullopt, flags)) {
+          Arrived(a, st, st.touched + 1);
+          return true;
+        }
+      }
+      if (WrittenWithin(loop->first, loop->last)) return false;
+    }
+    if (Prefetch(i, st.touched + 1, a.time, std::nullopt, flags)) {
+      Arrived(a, st, st.touched + 1);
+      return true;
+    }
+    if (loop) return false;
+    // The read follows a loop the buffer is passed through (accessed
+    // inside, so the body has it): a prefetch at the end of the loop's body,
+    // repeated every iteration, leaves the loop with the data in alternate
+    // memory (an exit segment).
+    const std::optional<LoopScopes::Loop> left = loops_.LastLoopBefore(a.time);
+    if (!left || left->first <= live_since_ || left->last < st.data_touched ||
+        left->body_first > left->last || AccessIndex(left->first) == AccessIndex(left->last + 1)) {
+      return false;
+    }
+    const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(left->last, left->last);
+    const TimeStep earliest = std::max(st.data_touched + 1, left->body_first);
+    if (done == kNoId || !loops_.DirectlyInBody(*left, done) ||
+        !Prefetch(i, earliest, done, left, flags)) {
+      return false;
+    }
+    Arrived(a, st, left->last + 1);
+    return true;
+  }
+
+  void Arrived(const BufferAccess& a, WalkState& st, TimeStep anchor) {
+    st.anchor = std::max(anchor, at_.segments.back().start);
+    st.copy_anchored = true;
+    st.in_alternate = true;
+    st.last_write = kNoId;
+    Arrive(a, st);
+  }
+
+  // True if step t lies in the span of the computation owning step
+  // `anchor` (that computation or one it calls).
+  bool Within(TimeStep t, TimeStep anchor) const {
+    const ComputationId c = s_.problem.timeline.owner(anchor);
+    if (c < 0 || static_cast<std::size_t>(c) >= s_.problem.spans.size()) return true;
+    const ComputationSpan& span = s_.problem.spans[c];
+    return span.first <= t && t <= span.last;
+  }
+
+  // Index of the first access at or after time t.
+  std::size_t AccessIndex(TimeStep t) const {
+    const std::vector<BufferAccess>& acc = acc_;
+    return static_cast<std::size_t>(
+        std::lower_bound(acc.begin(), acc.end(), t,
+                         [](const BufferAccess& x, TimeStep time) { return x.time < time; }) -
+        acc.begin());
+  }
+
+  // True if some access in [first, last] writes the buffer.
+  bool WrittenWithin(TimeStep first, TimeStep last) const {
+    return writes_before_[AccessIndex(last + 1)] > writes_before_[AccessIndex(first)];
+  }
+
+  // True if every access in (after, through] may use alternate memory.
+  bool AlternateOkThrough(TimeStep after, TimeStep through) const {
+    return refusals_before_[AccessIndex(through + 1)] == refusals_before_[AccessIndex(after + 1)];
   }
 
   // The access is served from the alternate segment that now covers it.
@@ -111,21 +221,55 @@ class Walker {
       st.default_current = false;
     }
     st.touched = a.time;
+    st.data_touched = a.time;
   }
 
+  struct Fit {
+    Bytes offset = 0;
+    TimeStep end = 0;  // the segment's end for access i (loops may extend it)
+  };
+
   // Best-fit offset for [start, accesses[i]] that stays free as far ahead as
-  // the buffer could stay resident without a copy.
-  std::optional<Bytes> LookAheadFit(TimeStep start, std::size_t i) const {
+  // the buffer could stay resident without a copy. Every range is extended
+  // to a legal segment end (msa/loop_scopes.h) whose accesses all may use
+  // alternate memory.
+  std::optional<Fit> LookAheadFit(TimeStep start, std::size_t i) const {
     const std::vector<BufferAccess>& acc = acc_;
+    auto legal_end = [&](std::size_t k) -> std::optional<TimeStep> {
+      const std::optional<TimeStep> end = loops_.SegmentEnd(start, acc[k].time);
+      if (!end || !AlternateOkThrough(acc[k].time, *end)) return std::nullopt;
+      return end;
+    };
+    const std::optional<TimeStep> own_end = legal_end(i);
+    if (!own_end) return std::nullopt;
     std::size_t last = i;
-    while (last + 1 < acc.size() && acc[last + 1].alternate_ok &&
-           s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time)) {
+    while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, start) &&
+           s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time) &&
+           legal_end(last + 1)) {
       ++last;
     }
     for (std::size_t k = last + 1; k-- > i;) {
-      if (std::optional<Bytes> offset = s_.heap.BestFit(start, acc[k].time, b_.size)) return offset;
+      const TimeStep end = std::max(*legal_end(k), *own_end);
+      if (std::optional<Bytes> offset = s_.heap.BestFit(start, end, b_.size)) {
+        return Fit{*offset, *own_end};
+      }
     }
     return std::nullopt;
+  }
+
+  // A chunk for an exit segment [start, accesses[i]] of `loop` that is also
+  // free during the loop's condition.
+  std::optional<Fit> ExitFit(TimeStep start, std::size_t i, const LoopScopes::Loop& loop) const {
+    const TimeStep end = acc_[i].time;
+    const std::optional<TimeStep> legal = loops_.SegmentEnd(loop.last + 1, end);
+    if (!legal || !AlternateOkThrough(end, *legal)) return std::nullopt;
+    const std::optional<Bytes> offset = s_.heap.BestFit(start, *legal, b_.size);
+    if (!offset) return std::nullopt;
+    if (loop.body_first > loop.first &&
+        s_.heap.FreeUntil(*offset, b_.size, loop.first, loop.body_first - 1) != loop.body_first - 1) {
+      return std::nullopt;
+    }
+    return Fit{*offset, *legal};
   }
 
   void Open(Bytes offset, TimeStep start, TimeStep end) {
@@ -157,29 +301,37 @@ class Walker {
   }
 
   // Copies the current alternate data to default memory before step `next`.
+  // The copy runs on the own steps of the computation that opened the
+  // segment (so it never crosses into or out of a loop) and starts at or
+  // after the last write.
   bool Evict(TimeStep next, WalkState& st) {
     BufferAttempt::Segment& seg = at_.segments.back();
-    const TimeStep start = st.last_write;
-    const TimeStep latest_done = s_.problem.timeline.OwnStepAtOrBefore(next, next - 1);
-    TimeStep done = std::min(std::max(s_.picker->EvictionDone(b_.size, start, latest_done), seg.end),
-                             latest_done);
-    if (done > seg.end) {
-      const TimeStep free = s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, done);
-      const TimeStep reach = s_.problem.timeline.OwnStepAtOrBefore(next, free);
-      if (reach > seg.end) Extend(reach);
-    }
-    done = seg.end;
-    const std::int64_t limit = s_.options.max_outstanding_evictions;
+    const LocalTimeline& timeline = s_.problem.timeline;
+    const std::vector<TimeStep>& steps = timeline.StepsOfOwner(st.anchor);
     st.default_current = true;
     at_.needs_default = true;
+    auto first = std::lower_bound(steps.begin(), steps.end(), st.last_write);
+    const TimeStep latest_done = timeline.OwnStepAtOrBefore(st.anchor, next - 1);
+    if (first == steps.end() || latest_done == kNoId || latest_done <= *first) return false;
+    const TimeStep start = *first;
+    auto at_or_after_end = std::lower_bound(steps.begin(), steps.end(), seg.end);
+    const TimeStep covered = at_or_after_end == steps.end() ? latest_done : *at_or_after_end;
+    TimeStep done =
+        std::min(std::max(s_.picker->EvictionDone(b_.size, start, latest_done), covered), latest_done);
+    if (done > seg.end) {
+      const TimeStep free = s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, done);
+      const TimeStep reach = timeline.OwnStepAtOrBefore(st.anchor, free);
+      if (reach > seg.end) Extend(reach);
+    }
+    done = timeline.OwnStepAtOrBefore(st.anchor, std::min(done, seg.end));
+    const std::int64_t limit = s_.options.max_outstanding_evictions;
     if (done > start && CopyFits(CopyKind::kEviction, start, done, limit)) {
       AddCopy(CopyKind::kEviction, start, done);
       return true;
     }
     // Try one-step evictions between consecutive own steps inside the range.
-    const std::vector<TimeStep>& steps = s_.problem.timeline.StepsOfOwner(next);
-    auto it = std::lower_bound(steps.begin(), steps.end(), start);
-    for (; it != steps.end() && std::next(it) != steps.end() && *std::next(it) <= done; ++it) {
+    for (auto it = first; it != steps.end() && std::next(it) != steps.end() && *std::next(it) <= done;
+         ++it) {
       if (CopyFits(CopyKind::kEviction, *it, *std::next(it), limit)) {
         AddCopy(CopyKind::kEviction, *it, *std::next(it));
         return true;
@@ -200,11 +352,15 @@ class Walker {
     return moved > request.earliest_start ? moved : request.done;
   }
 
-  // Prefetches the data for access i, starting no earlier than `earliest`.
-  bool Prefetch(std::size_t i, TimeStep earliest, SegmentFlags& flags) {
+  // Prefetches the data for access i, starting no earlier than `earliest`
+  // and done before step `done` (<= the access's step). With `exit`, the
+  // copy runs inside that loop's body and its segment outlives the loop
+  // (msa/loop_scopes.h): the chunk is also held over the loop's condition.
+  bool Prefetch(std::size_t i, TimeStep earliest, TimeStep done,
+                const std::optional<LoopScopes::Loop>& exit, SegmentFlags& flags) {
     const BufferAccess& a = acc_[i];
-    if (earliest >= a.time) return false;
-    PrefetchRequest request{b_.size, earliest, a.time, a.saving_s};
+    if (earliest >= done) return false;
+    PrefetchRequest request{b_.size, earliest, done, a.saving_s};
     const bool fifo = s_.options.enforce_prefetch_fifo;
     if (fifo) request.done = FifoDone(request);
     s_.picker->Begin(request);
@@ -214,6 +370,7 @@ class Walker {
     TimeStep exhausted = earliest - 1;  // every start <= this runs out of memory
     std::optional<TimeStep> best_start;
     Bytes best_offset = 0;
+    TimeStep best_end = a.time;
     Bytes best_room = std::numeric_limits<Bytes>::max();
     while (!s_.picker->Done() && feasible < wanted) {
       const TimeStep start = s_.picker->Next();
@@ -226,31 +383,41 @@ class Walker {
         flags.copy_limited = true;
         continue;
       }
-      const std::optional<Bytes> offset = LookAheadFit(start, i);
-      if (!offset) {
+      const std::optional<Fit> fit = exit ? ExitFit(start, i, *exit) : LookAheadFit(start, i);
+      if (!fit) {
         flags.out_of_memory = true;
         exhausted = std::max(exhausted, start);
         continue;
       }
       ++feasible;
-      const Bytes room = wanted > 1 ? s_.heap.HoleRoom(*offset, b_.size, start, a.time) : 0;
+      const Bytes room = wanted > 1 ? s_.heap.HoleRoom(fit->offset, b_.size, start, fit->end) : 0;
       if (room < best_room) {
         best_start = start;
-        best_offset = *offset;
+        best_offset = fit->offset;
+        best_end = fit->end;
         best_room = room;
       }
     }
     if (!best_start) return false;
-    Open(best_offset, *best_start, a.time);
+    Open(best_offset, *best_start, best_end);
+    if (exit && exit->body_first > exit->first) {
+      at_.reservations.push_back({best_offset, exit->first, exit->body_first - 1});
+      at_.reserved_for.push_back(at_.segments.size() - 1);
+      at_.chunks.push_back(s_.heap.Commit(exit->first, exit->body_first - 1, best_offset, b_.size));
+    }
     AddCopy(CopyKind::kPrefetch, *best_start, request.done);
     return true;
   }
 
   AllocatorState& s_;
+  const LoopScopes& loops_;
   const MsaBuffer& b_;
   const BufferId id_;
   BufferAttempt& at_;
   std::vector<BufferAccess> acc_;  // b_.accesses with the default-only sites applied
+  std::vector<int> writes_before_;    // per access index: writes before it
+  std::vector<int> refusals_before_;  // per access index: accesses before it not alternate_ok
+  TimeStep live_since_ = 0;           // the buffer holds data after this step
 };
 
 }  // namespace
@@ -294,8 +461,18 @@ void UndoAttempt(AllocatorState& state, BufferAttempt& attempt) {
 
 void KeepAttempt(AllocatorState& state, BufferId id, const BufferAttempt& attempt) {
   const Bytes size = state.problem.buffers[id].size;
+  const std::size_t first_block = state.blocks.size();
   for (const BufferAttempt::Segment& seg : attempt.segments) {
     state.blocks.push_back(AltBlock{id, seg.start, seg.end, seg.offset, size, -1, false});
+  }
+  // A reservation keeps its exit segment's offset when repacked: one group,
+  // numbered by the segment's block.
+  for (std::size_t k = 0; k < attempt.reservations.size(); ++k) {
+    const BufferAttempt::Segment& r = attempt.reservations[k];
+    const std::size_t owner = first_block + attempt.reserved_for[k];
+    const auto group = static_cast<std::int32_t>(owner);
+    state.blocks[owner].group = group;
+    state.blocks.push_back(AltBlock{id, r.start, r.end, r.offset, size, group, true});
   }
   state.copies.insert(state.copies.end(), attempt.copies.begin(), attempt.copies.end());
   state.needs_default[id] = attempt.needs_default;

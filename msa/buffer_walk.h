@@ -44,6 +44,10 @@ struct BufferAttempt {
     TimeStep end = 0;
   };
   std::vector<Segment> segments;
+  // Chunks held without data of their own: a loop's condition steps under an
+  // exit segment (msa/loop_scopes.h); paired with segments[reserved_for[k]].
+  std::vector<Segment> reservations;
+  std::vector<std::size_t> reserved_for;
   std::vector<AsyncCopy> copies;
   std::vector<IntervalTree::Handle> chunks;
   std::vector<AsyncCopyLimits::Handle> copy_handles;

@@ -33,7 +33,9 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
   const std::optional<Bytes> offset = state.heap.BestFit(b.start, last_step, b.size);
   if (!offset) return false;
 
-  const TimeStep last_read = b.accesses.back().time;
+  // A last read inside a loop keeps the chunk through the loop's end (every
+  // iteration reads it; msa/loop_scopes.h).
+  const TimeStep last_read = *problem.loops.SegmentEnd(b.start - 1, b.accesses.back().time);
   TimeStep reserved_from = last_read + 1;
   bool freed = false;
   if (state.options.cross_program_prefetch_freeing && memory_pressure > state.heap.capacity() &&

@@ -9,11 +9,26 @@
 namespace memplan {
 namespace {
 
+// Ops whose operands and results are no accesses of their own: the called
+// computations' ops access the storage.
 bool IsControlFlow(OpKind kind) {
   switch (kind) {
     case OpKind::kWhile:
     case OpKind::kConditional:
     case OpKind::kCall:
+    case OpKind::kExecute:
+    case OpKind::kAsyncStart:
+    case OpKind::kAsyncDone:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Control flow that keeps the buffers it touches in default memory.
+bool KeepsDefault(OpKind kind) {
+  switch (kind) {
+    case OpKind::kConditional:
     case OpKind::kExecute:
     case OpKind::kAsyncStart:
     case OpKind::kAsyncDone:
@@ -58,8 +73,6 @@ bool ViewsOperand(const Program& program, const Op& op, std::size_t position) {
 }
 
 struct BufferFacts {
-  ComputationId computation = kNoId;
-  bool several_computations = false;
   bool touches_control = false;
   bool entry_param = false;
   bool entry_result = false;
@@ -80,13 +93,13 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
                                    std::max<ComputationId>(program.entry, 0));
   for (OpId op : schedule.order) owner[schedule.op_time[op]] = program.ops[op].computation;
   problem.timeline = LocalTimeline(std::move(owner));
+  problem.loops = LoopScopes(program, schedule);
+  problem.spans = schedule.spans;
 
   std::vector<BufferFacts> facts(buffers.size());
   for (std::size_t b = 0; b < buffers.size(); ++b) {
     for (ValueId v : buffers[b].values) {
       const Value& value = program.values[v];
-      if (facts[b].computation == kNoId) facts[b].computation = value.computation;
-      if (value.computation != facts[b].computation) facts[b].several_computations = true;
       if (value.defining_op == kNoId && value.computation == program.entry) facts[b].entry_param = true;
     }
   }
@@ -108,13 +121,20 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     const TimeStep t = schedule.op_time[op_id];
     const OpBuffers& ob = analysis.op_buffers[op_id];
     const bool control = IsControlFlow(op.kind);
+    const bool keeps_default = KeepsDefault(op.kind);
     double output_bytes = 0;
     for (ValueId r : op.results) output_bytes += static_cast<double>(program.values[r].size);
     for (std::size_t i = 0; i < ob.operands.size(); ++i) {
       const BufferId b = ob.operands[i];
       if (b == kNoId) continue;
       if (control) {
-        facts[b].touches_control = true;
+        facts[b].touches_control |= keeps_default;
+        // A while or call reads its operands at its own step (where the
+        // verifier counts the use): a free read, but the data must be there.
+        if (!keeps_default) {
+          BufferAccess& access = access_at(b, t);
+          access.control = access.saving_s == 0 && !access.write;
+        }
         continue;
       }
       if (!ViewsOperand(program, op, i) && !WeightLikeRead(op.opcode, i)) {
@@ -140,7 +160,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
       const BufferId b = ob.results[r];
       if (b == kNoId) continue;
       if (control) {
-        facts[b].touches_control = true;
+        facts[b].touches_control |= keeps_default;
         continue;
       }
       if (program.values[op.results[r]].alias != AliasKind::kView) {
@@ -168,7 +188,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
                   : *buffer.space == kDefaultSpace ? AltPolicy::kDefaultOnly
                                                    : AltPolicy::kOtherSpace;
     } else if (buffer.values.empty() || buffer.size <= 0 || buffer.size > fast_memory_bytes ||
-               f.touches_control || f.several_computations) {
+               f.touches_control) {
       mb.policy = AltPolicy::kDefaultOnly;  // scratch buffers are placed on their own
     } else if (buffer.lifetime == Lifetime::kTransient && !f.entry_param && !f.entry_result &&
                mb.defined_by_op && mb.accesses.back().time == buffer.end) {

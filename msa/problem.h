@@ -8,10 +8,15 @@
 //    live range, or the assignment fails.
 //  * kOtherSpace: pinned to a space >= 2: not planned here.
 //  * kDefaultOnly: pinned to space 0; zero-size; larger than the fast memory;
-//    or touching control flow (a member read or produced by while,
-//    conditional, call, execute or an async start/done, or members in more
-//    than one computation). Such buffers may simply stay in default memory
-//    until cross-computation allocation exists — never a wrong plan.
+//    or reaching into a conditional, an execution region or an async pair (a
+//    member read or produced by conditional, execute or an async
+//    start/done). Such buffers stay in default memory — never a wrong plan.
+//    Buffers crossing `call` and `while` are planned: a callee is
+//    straight-line code on the caller's time line, and the ops of a loop's
+//    condition and body access loop-carried and passed-in buffers at their
+//    own steps (the while or call op itself reads its operands at its own
+//    step, saving nothing); the walker keeps such
+//    buffers legal across loops (msa/loop_scopes.h).
 //  * kReadCopies: external, constant, variable and staging buffers, and any
 //    buffer holding an entry parameter or entry result: its home is default
 //    memory, every write happens there (so the default copy is always
@@ -44,6 +49,7 @@
 #include "ir/program.h"
 #include "ir/units.h"
 #include "msa/cost_model.h"
+#include "msa/loop_scopes.h"
 #include "msa/prefetch_picker.h"
 
 namespace memplan {
@@ -63,6 +69,7 @@ struct BufferAccess {
   bool alternate_ok = false;  // this step may use an alternate-memory copy
   double saving_s = 0;        // seconds its reads here save in alternate memory
   double used_bytes = 0;      // bytes the ops here read and write of it (CostModel)
+  bool control = false;       // only a while or call op reads it here (touches no data)
 };
 
 struct MsaBuffer {
@@ -88,6 +95,8 @@ struct MsaProblem {
   std::vector<MsaBuffer> buffers;   // per BufferId
   std::vector<BufferId> scratch;    // scratch buffers, by time then id
   LocalTimeline timeline;
+  LoopScopes loops;
+  std::vector<ComputationSpan> spans;  // per ComputationId (analysis/schedule.h)
   TimeStep time_steps = 1;
 };
 

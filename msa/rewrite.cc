@@ -55,6 +55,7 @@ class Rewriter {
   absl::Status IssueCopy(std::size_t c, ComputationId comp, TimeStep t);
   absl::Status CompleteCopy(std::size_t c, ComputationId comp);
   absl::Status RewriteOperands(OpId op, TimeStep t);
+  void ReturnResidencies();
 
   const Program& in_;
   const ProgramAnalysis& a_;
@@ -64,7 +65,10 @@ class Rewriter {
   std::vector<int> destination_;                         // per prefetch: its alternate segment
   std::vector<std::vector<TimeStep>> arrival_;           // per buffer, per segment
   std::vector<std::vector<bool>> opened_;                // per buffer, per segment: by a copy
-  std::vector<std::map<Residency, ValueId>> current_;    // per buffer
+  // Per buffer: the value holding its data in each residency, as seen from
+  // each computation (a value is visible only in its own computation; a
+  // loop's or callee's parameters take over inside it).
+  std::vector<std::map<std::pair<Residency, ComputationId>, ValueId>> current_;
   std::vector<Residency> produced_in_;                   // per old value
   std::vector<std::vector<OpId>> schedule_;              // per computation
   std::vector<PendingCopy> pending_;                     // per copy
@@ -93,8 +97,16 @@ void Rewriter::CollectCopies() {
     if (segs[k].start != buffer.start) continue;
     auto use = std::lower_bound(buffer.use_times.begin(), buffer.use_times.end(), segs[k].start);
     if (use == buffer.use_times.end() || *use > segs[k].end) return;  // never read there
-    copies_.push_back(AsyncCopy{b, CopyKind::kPrefetch, kDefaultSpace, segs[k].space, -1,
-                                std::max<TimeStep>(*use, 0), buffer.size});
+    // The copy-done goes into the entry: before the first read, or, when
+    // that read is inside a called computation, before the entry's first op.
+    TimeStep done = std::max<TimeStep>(*use, 0);
+    bool entry_step = false;
+    for (OpId op : a_.schedule.order) {
+      if (a_.schedule.op_time[op] == done && in_.ops[op].computation == in_.entry) entry_step = true;
+    }
+    if (!entry_step) done = 0;
+    copies_.push_back(AsyncCopy{b, CopyKind::kPrefetch, kDefaultSpace, segs[k].space, -1, done,
+                                buffer.size});
     destination_.push_back(static_cast<int>(k));
   }
 }
@@ -164,12 +176,15 @@ void Rewriter::Produced(ValueId v, TimeStep t) {
   const BufferId b = a_.value_buffer[v];
   if (b == kNoId) return;
   Residency q = ResidencyAt(b, t);
-  // A parameter is provided before any copy runs: never in a copy's segment.
-  if (in_.values[v].defining_op == kNoId && q != kDefaultResidency && opened_[b][q]) {
+  // An entry parameter is provided before any copy runs: never in a copy's
+  // segment. (A called computation's parameter is whatever its caller
+  // passes, which the caller's operand rewrite makes that residency.)
+  if (in_.values[v].defining_op == kNoId && in_.values[v].computation == in_.entry &&
+      q != kDefaultResidency && opened_[b][q]) {
     q = kDefaultResidency;
   }
   produced_in_[v] = q;
-  if (Whole(v)) current_[b][q] = v;
+  if (Whole(v)) current_[b][{q, in_.values[v].computation}] = v;
   Value& value = out_.values[v];
   if (q != kDefaultResidency && value.alias == AliasKind::kNone && !value.space) {
     value.space = r_.alternate[b][q].space;
@@ -192,8 +207,15 @@ absl::Status Rewriter::IssueCopy(std::size_t c, ComputationId comp, TimeStep t) 
   }
   const Residency from = copy.kind == CopyKind::kPrefetch ? kDefaultResidency
                                                           : ResidencyAt(copy.buffer, std::max<TimeStep>(t, 0));
-  auto it = current_[copy.buffer].find(from);
+  auto it = current_[copy.buffer].find({from, comp});
   if (it == current_[copy.buffer].end()) {
+    for (const auto& [where, value] : current_[copy.buffer]) {
+      if (where.first != from) continue;
+      return absl::FailedPreconditionError(absl::StrCat(
+          "cannot rewrite ", CopyLabel(c), ": its source %", out_.values[value].name,
+          " is not visible in @", in_.computations[comp].name,
+          " (copies across control flow are not rewritten)"));
+    }
     return absl::FailedPreconditionError(absl::StrCat(
         "cannot rewrite ", CopyLabel(c), ": the buffer holds no data in space ", copy.from_space,
         " when the copy starts"));
@@ -238,20 +260,30 @@ absl::Status Rewriter::CompleteCopy(std::size_t c, ComputationId comp) {
   const ValueId done = NewValue(out_.values[p.source].name + suffix, p.source, comp);
   out_.values[done].space = copy.to_space;
   NewOp("copy-done", OpKind::kAsyncDone, {p.started}, done, comp);
-  current_[copy.buffer][to] = done;
+  current_[copy.buffer][{to, comp}] = done;
   return absl::OkStatus();
 }
 
 absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
   const ComputationId comp = in_.ops[op].computation;
+  // A while or call passes its operands in before its callees run (the
+  // flattened schedule gives the op its step after them).
+  TimeStep entry = t;
+  const Op& o = in_.ops[op];
+  if (o.kind == OpKind::kWhile || o.kind == OpKind::kCall) {
+    for (ComputationId callee : o.callees) {
+      const ComputationSpan& span = a_.schedule.spans[callee];
+      if (span.first != kNoId && span.last >= span.first) entry = std::min(entry, span.first - 1);
+    }
+  }
   std::map<std::tuple<ValueId, Bytes, Bytes>, ValueId> views;  // (base, offset, size) -> view
   for (std::size_t i = 0; i < in_.ops[op].operands.size(); ++i) {
     const ValueId v = in_.ops[op].operands[i];
     const BufferId b = a_.value_buffer[v];
     if (b == kNoId || !HasSegments(b)) continue;
-    const Residency q = ResidencyAt(b, t);
+    const Residency q = ResidencyAt(b, entry);
     if (q == produced_in_[v]) continue;
-    auto it = current_[b].find(q);
+    auto it = current_[b].find({q, comp});
     if (it == current_[b].end()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot rewrite the use of %", in_.values[v].name, " by ", in_.OpName(op), " at time ", t,
@@ -291,6 +323,25 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
     }
   }
   return absl::OkStatus();
+}
+
+// A called computation returns what its last step left in each result's
+// residency, e.g. a loop body returns the copy-done of a prefetch that
+// carries a value out of the loop in alternate memory.
+void Rewriter::ReturnResidencies() {
+  for (ComputationId c = 0; c < static_cast<ComputationId>(in_.computations.size()); ++c) {
+    const ComputationSpan& span = a_.schedule.spans[c];
+    if (c == in_.entry || span.first == kNoId || span.last < span.first) continue;
+    std::vector<ValueId>& results = out_.computations[c].results;
+    for (ValueId& v : results) {
+      const BufferId b = a_.value_buffer[v];
+      if (b == kNoId || !HasSegments(b) || !Whole(v)) continue;
+      const Residency q = ResidencyAt(b, span.last);
+      if (q == produced_in_[v]) continue;
+      auto it = current_[b].find({q, c});
+      if (it != current_[b].end()) v = it->second;
+    }
+  }
 }
 
 absl::StatusOr<Program> Rewriter::Run() {
@@ -353,6 +404,7 @@ absl::StatusOr<Program> Rewriter::Run() {
     if (absl::Status s = CompleteCopy(c, pending_[c].computation); !s.ok()) return s;
   }
   for (std::size_t c = 0; c < schedule_.size(); ++c) out_.computations[c].ops = schedule_[c];
+  ReturnResidencies();
 
   if (absl::Status s = ValidateProgram(out_, out_.source); !s.ok()) {
     return absl::InternalError(

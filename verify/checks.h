@@ -44,4 +44,7 @@ absl::Status CheckSummaries(const BufferSet& buffers, const Plan& plan,
 // Rule 8: one segment per buffer holds the data from its start without a copy.
 absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan);
 
+// Rule 9: segments and copies respect while loops and conditionals.
+absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);
+
 }  // namespace memplan::verify_internal

@@ -92,6 +92,29 @@
 //     without a copy opening it — the data is produced (or provided by the
 //     caller) in one place, so e.g. a default-memory copy of data produced in
 //     the alternate space must come from an eviction.
+//  9. Control flow (BufferSet::control_regions): the parts of all regions
+//     (a loop's condition and body, a conditional's branches) nest or are
+//     disjoint and lie within [0, time_steps). A loop's parts run many times
+//     and only one branch of a conditional runs, while the flattened schedule
+//     lays them out once, one after another. So every segment that touches a
+//     part either stays inside it or covers the whole region from before it
+//     (starts before the region's first step and ends at or after its last):
+//     a buffer live across an iteration or a conditional is in the same place
+//     (space and offset) at the start and end of every iteration or branch as
+//     before and after the region. A segment that begins at its buffer's
+//     start may also begin inside a branch (a conditional's result, which
+//     every branch produces into one place) or at a region's first step (the
+//     buffer exists before it, e.g. a parameter). The *exit segment*: a
+//     segment whose start lies directly in a loop's body (its innermost part)
+//     may end after the loop — rule 4 makes a copy open it, and that copy
+//     runs inside the body (below), so every iteration refills it — provided
+//     no other segment of its space touches its bytes during the loop's
+//     condition, which runs once more after the last iteration. And every
+//     copy has its start and done in
+//     the same innermost part (or both outside every part): no copy starts
+//     outside a loop or branch and completes inside it, or the other way
+//     round. Called computations of `call` are straight-line code and no parts.
+//     O(segments x nesting depth + time steps + exit segments x segments).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done] and already holds the data

@@ -93,8 +93,18 @@ func @f(%p: f32[4]) {
 }
 )");
   const MsaProblem problem = BuildMsaProblem(f->program, f->analysis, *f->cost, 1024);
-  EXPECT_EQ(problem.buffers[f->Buffer("x")].policy, AltPolicy::kDefaultOnly);   // crosses the call
-  EXPECT_EQ(problem.buffers[f->Buffer("y")].policy, AltPolicy::kDefaultOnly);   // callee result
+  // x crosses the call (straight-line code): an entry parameter read by q at
+  // 0, by the call op at 2 (a free read) and by n at 4.
+  const MsaBuffer& x = problem.buffers[f->Buffer("x")];
+  EXPECT_EQ(x.policy, AltPolicy::kReadCopies);
+  ASSERT_EQ(x.accesses.size(), 3u);
+  EXPECT_EQ(x.accesses[0].time, 0);
+  EXPECT_EQ(x.accesses[1].time, 2);
+  EXPECT_EQ(x.accesses[1].saving_s, 0);
+  EXPECT_EQ(x.accesses[2].time, 4);
+  EXPECT_GT(x.accesses[2].saving_s, 0);
+  // The callee result is read by an async copy-start: default memory only.
+  EXPECT_EQ(problem.buffers[f->Buffer("y")].policy, AltPolicy::kDefaultOnly);
   EXPECT_EQ(problem.buffers[f->Buffer("q")].policy, AltPolicy::kAnywhere);      // local to @f
   EXPECT_EQ(problem.buffers[f->Buffer("s")].policy, AltPolicy::kPinnedAlternate);
   EXPECT_EQ(problem.buffers[f->Buffer("n")].policy, AltPolicy::kDefaultOnly);
