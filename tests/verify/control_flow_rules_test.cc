@@ -5,21 +5,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/verify/buffer_builder.h"
 #include "verify/verifier.h"
 
 namespace memplan {
 namespace {
 
-Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end,
-                  std::vector<TimeStep> uses) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  b.use_times = std::move(uses);
-  return b;
-}
+using testing_verify::MakeBuffer;
 
 // Six steps: the entry's op at 0, a loop (condition [1,1], body [2,3]) whose
 // while op takes step 4, and a last op at 5. Alternate memory of 16 bytes.

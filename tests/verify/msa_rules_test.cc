@@ -5,21 +5,13 @@
 #include <vector>
 
 #include "gtest/gtest.h"
+#include "tests/verify/buffer_builder.h"
 #include "verify/verifier.h"
 
 namespace memplan {
 namespace {
 
-Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end,
-                  std::vector<TimeStep> uses) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  b.use_times = std::move(uses);
-  return b;
-}
+using testing_verify::MakeBuffer;
 
 // Eight steps, alternate memory of 16 bytes:
 //  w(8)[0,7] a weight read at 3 and 6: default [0,7] @0; prefetched (1,3)

@@ -9,18 +9,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "tests/verify/buffer_builder.h"
 
 namespace memplan {
 namespace {
 
-Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  return b;
-}
+using testing_verify::MakeBuffer;
 
 // Fills pool tallies, space peaks and the plan's peak and lower bound the way
 // the rules define them, so a test can break exactly one figure.
