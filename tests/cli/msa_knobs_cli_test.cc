@@ -17,7 +17,6 @@ using ::testing::Not;
 using testing_cli::CliRun;
 using testing_cli::Memplan;
 using testing_cli::Slurp;
-using testing_cli::WriteText;
 
 const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
 
@@ -95,35 +94,9 @@ TEST(MsaKnobsCliTest, KnobsAreRecordedInTheJsonPlan) {
 // end-of-program refill is a copy after step 10 in the JSON plan, the
 // statistics and the rewritten IR, and the saved plan verifies; without
 // freeing there is no such copy.
-constexpr char kFreedWeight[] = R"(entry func @main(%x: f32[16], %w: f32[4,4]) {
-  %h0 = matmul(%x, %w) : f32[16]
-  %h1 = negate(%h0) : f32[16]
-  %h2 = negate(%h1) : f32[16]
-  %h3 = negate(%h2) : f32[16]
-  %h4 = negate(%h3) : f32[16]
-  %h5 = negate(%h4) : f32[16]
-  %h6 = negate(%h5) : f32[16]
-  %h7 = negate(%h6) : f32[16]
-  %h8 = negate(%h7) : f32[16]
-  %h9 = negate(%h8) : f32[16]
-  %h10 = negate(%h9) : f32[16]
-  %h11 = negate(%h10) : f32[16]
-  %h12 = negate(%h11) : f32[16]
-  %h13 = negate(%h12) : f32[16]
-  %h14 = negate(%h13) : f32[16]
-  %h15 = negate(%h14) : f32[16]
-  %h16 = negate(%h15) : f32[16]
-  %h17 = negate(%h16) : f32[16]
-  %h18 = negate(%h17) : f32[16]
-  %h19 = negate(%h18) : f32[16]
-  return %h19
-}
-)";
-
 TEST(MsaKnobsCliTest, EndOfProgramRefillIsARealCopy) {
   const std::string dir = ::testing::TempDir();
-  const std::string input = dir + "/freed_weight.mpir";
-  WriteText(input, kFreedWeight);
+  const std::string input = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/freed_weight.mpir";
   const std::string flags = " --fast-memory 128 --fast-memory-alignment 8 --msa-mode reference "
                             "--picker instruction-count -q";
   const std::string json = dir + "/freed_weight.json";

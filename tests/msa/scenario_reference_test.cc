@@ -5,6 +5,8 @@
 // so buffers are ordered by how many reads and writes they serve; the
 // expected offsets follow from best fit in that order (worked out in the
 // comments).
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -260,34 +262,15 @@ entry func @main(%lhs: f32[8,8], %rhs: f32[8,2]) {
 // A 64 B weight read once at step 0 of a 20-step chain of 64 B transients:
 // memory pressure exceeds 128 B, so the weight is freed after its read and
 // refilled by an end-of-program prefetch after step max(1, 20 - 10) = 10.
-constexpr char kFreedWeight[] = R"(
-entry func @main(%x: f32[16], %w: f32[4,4]) {
-  %h0 = matmul(%x, %w) : f32[16]
-  %h1 = negate(%h0) : f32[16]
-  %h2 = negate(%h1) : f32[16]
-  %h3 = negate(%h2) : f32[16]
-  %h4 = negate(%h3) : f32[16]
-  %h5 = negate(%h4) : f32[16]
-  %h6 = negate(%h5) : f32[16]
-  %h7 = negate(%h6) : f32[16]
-  %h8 = negate(%h7) : f32[16]
-  %h9 = negate(%h8) : f32[16]
-  %h10 = negate(%h9) : f32[16]
-  %h11 = negate(%h10) : f32[16]
-  %h12 = negate(%h11) : f32[16]
-  %h13 = negate(%h12) : f32[16]
-  %h14 = negate(%h13) : f32[16]
-  %h15 = negate(%h14) : f32[16]
-  %h16 = negate(%h15) : f32[16]
-  %h17 = negate(%h16) : f32[16]
-  %h18 = negate(%h17) : f32[16]
-  %h19 = negate(%h18) : f32[16]
-  return %h19
+std::string FreedWeightProgram() {
+  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/freed_weight.mpir");
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
-)";
 
 TEST(ScenarioTest, CrossProgramPrefetchFreedAndRefilled) {
-  auto f = Load(kFreedWeight);
+  auto f = Load(FreedWeightProgram());
   const MsaResult r = Assign(*f, HarnessOptions());
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
   ASSERT_TRUE(r.cross_program_prefetch.has_value());
