@@ -15,37 +15,12 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 using testing::OpNamed;
+using testing::Analyze;
 using testing::Parse;
 using testing::TestProgram;
 
-// One line per buffer: `name size [start,end] lifetime uses{...} values{...}`.
 std::vector<std::string> Describe(const Program& program, const BufferSet& set) {
-  std::vector<std::string> lines;
-  for (const Buffer& b : set.buffers) {
-    std::string line = b.name + " " + std::to_string(b.size) + " [" + std::to_string(b.start) + "," +
-                       std::to_string(b.end) + "] " + std::string(LifetimeName(b.lifetime));
-    if (b.space) line += " space" + std::to_string(*b.space);
-    line += " uses{";
-    for (std::size_t i = 0; i < b.use_times.size(); ++i) {
-      line += (i ? "," : "") + std::to_string(b.use_times[i]);
-    }
-    line += "} values{";
-    for (std::size_t i = 0; i < b.values.size(); ++i) {
-      line += (i ? "," : "") + program.values[b.values[i]].name;
-    }
-    line += "}";
-    for (const StepRange& g : b.gaps) {
-      line += " gap[" + std::to_string(g.first) + "," + std::to_string(g.last) + "]";
-    }
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-ProgramAnalysis Analyze(const Program& program) {
-  absl::StatusOr<ProgramAnalysis> a = AnalyzeProgram(program);
-  EXPECT_TRUE(a.ok()) << a.status();
-  return a.ok() ? *std::move(a) : ProgramAnalysis{};
+  return testing::DescribeBuffers(program, set, /*with_uses=*/true);
 }
 
 // The example of analyze.h.

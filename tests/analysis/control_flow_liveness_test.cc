@@ -16,32 +16,11 @@ namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
+using testing::Analyze;
 using testing::Parse;
 
-// One line per buffer: `name size [start,end] lifetime values{...}` and a
-// ` gap[first,last]` per dead gap.
 std::vector<std::string> Describe(const Program& program, const BufferSet& set) {
-  std::vector<std::string> lines;
-  for (const Buffer& b : set.buffers) {
-    std::string line = b.name + " " + std::to_string(b.size) + " [" + std::to_string(b.start) +
-                       "," + std::to_string(b.end) + "] " + std::string(LifetimeName(b.lifetime)) +
-                       " values{";
-    for (std::size_t i = 0; i < b.values.size(); ++i) {
-      line += (i ? "," : "") + program.values[b.values[i]].name;
-    }
-    line += "}";
-    for (const StepRange& g : b.gaps) {
-      line += " gap[" + std::to_string(g.first) + "," + std::to_string(g.last) + "]";
-    }
-    lines.push_back(line);
-  }
-  return lines;
-}
-
-ProgramAnalysis Analyze(const Program& program) {
-  absl::StatusOr<ProgramAnalysis> a = AnalyzeProgram(program);
-  EXPECT_TRUE(a.ok()) << a.status();
-  return a.ok() ? *std::move(a) : ProgramAnalysis{};
+  return testing::DescribeBuffers(program, set, /*with_uses=*/false);
 }
 
 // Branch @a needs 4096 + 1024 bytes, branch @b 3072 + 3072 (then 3072 +

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "analysis/analyze.h"
 #include "ir/program_builder.h"
 #include "ir/text_parser.h"
 
@@ -25,6 +26,43 @@ inline Program Parse(std::string_view text) {
 // The op defining the value called `name`.
 inline OpId OpNamed(const Program& program, std::string_view name) {
   return program.values[program.FindValue(name)].defining_op;
+}
+
+// Analyzes `program`; on failure records a test failure and returns an empty
+// analysis.
+inline ProgramAnalysis Analyze(const Program& program) {
+  absl::StatusOr<ProgramAnalysis> a = AnalyzeProgram(program);
+  EXPECT_TRUE(a.ok()) << a.status();
+  return a.ok() ? *std::move(a) : ProgramAnalysis{};
+}
+
+// One line per buffer: `name size [start,end] lifetime [spaceN] [uses{...}]
+// values{...}` and a ` gap[first,last]` per dead gap.
+inline std::vector<std::string> DescribeBuffers(const Program& program, const BufferSet& set,
+                                                bool with_uses) {
+  std::vector<std::string> lines;
+  for (const Buffer& b : set.buffers) {
+    std::string line = b.name + " " + std::to_string(b.size) + " [" + std::to_string(b.start) + "," +
+                       std::to_string(b.end) + "] " + std::string(LifetimeName(b.lifetime));
+    if (b.space) line += " space" + std::to_string(*b.space);
+    if (with_uses) {
+      line += " uses{";
+      for (std::size_t i = 0; i < b.use_times.size(); ++i) {
+        line += (i ? "," : "") + std::to_string(b.use_times[i]);
+      }
+      line += "}";
+    }
+    line += " values{";
+    for (std::size_t i = 0; i < b.values.size(); ++i) {
+      line += (i ? "," : "") + program.values[b.values[i]].name;
+    }
+    line += "}";
+    for (const StepRange& g : b.gaps) {
+      line += " gap[" + std::to_string(g.first) + "," + std::to_string(g.last) + "]";
+    }
+    lines.push_back(line);
+  }
+  return lines;
 }
 
 // Builds programs the text format would reject (unreachable or recursive
