@@ -13,7 +13,7 @@
 
 #include "bench/shared_data.h"
 #include "bench/synthetic.h"
-#include "io/csv_reader.h"
+#include "io/csv/reader.h"
 #include "packing/live_profile.h"
 #include "packing/packer.h"
 

@@ -15,7 +15,7 @@
 #include "bench/synthetic.h"
 #include "driver/plan_job.h"
 #include "driver/pools.h"
-#include "io/csv_reader.h"
+#include "io/csv/reader.h"
 
 namespace memplan {
 namespace {

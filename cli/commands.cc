@@ -16,10 +16,10 @@
 #include "absl/status/status.h"
 #include "driver/msa_job.h"
 #include "driver/plan_job.h"
-#include "driver/summary.h"
+#include "report/summary.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
-#include "io/json_plan.h"
+#include "report/plan_json.h"
 #include "ir/diagnostic.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
@@ -657,7 +657,7 @@ int RunStats(const InputFlags& input_flags) {
   if (!load.ok()) return Fail(load.status());
   absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
   if (!input.ok()) return Fail(input.status());
-  std::cout << FormatStats(*input);
+  std::cout << FormatStats(input->buffers, input->program ? &*input->program : nullptr);
   return kExitOk;
 }
 

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "fmt/format.h"
-#include "io/csv_reader.h"
+#include "io/csv/reader.h"
 #include "io/file_io.h"
-#include "io/onnx_importer.h"
+#include "io/onnx/importer.h"
 #include "ir/diagnostic.h"
 #include "ir/dims.h"
 #include "ir/text_parser.h"

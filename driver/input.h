@@ -2,7 +2,7 @@
 // program and its analysis). The format is chosen by the file name's
 // extension, compared case-insensitively:
 //   .csv   lifetime CSV (id,lower,upper,size[,alignment]; MiniMalloc style)
-//   .onnx  ONNX model (io/onnx_importer.h)
+//   .onnx  ONNX model (io/onnx/importer.h)
 //   other  memplan text IR (docs/ir.md), conventionally .mpir
 #pragma once
 

@@ -6,13 +6,13 @@
 #include <vector>
 
 #include "driver/region_pools.h"
-#include "driver/summary.h"
+#include "report/summary.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
-#include "io/html_map.h"
-#include "io/json_plan.h"
+#include "report/map/html.h"
+#include "report/plan_json.h"
 #include "ir/diagnostic.h"
-#include "io/svg_map.h"
+#include "report/map/svg.h"
 #include "ir/text_printer.h"
 #include "regions/allocate_regions.h"
 #include "regions/command_form.h"
@@ -309,7 +309,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   }
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
-  result.summary = FormatPlanSummary(*input, *plan, result.peak_without_alias);
+  result.summary = FormatPlanSummary(input->buffers, input->program ? &*input->program : nullptr, *plan,
+                                     result.peak_without_alias);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   result.plan = *std::move(plan);
   result.input = *std::move(input);

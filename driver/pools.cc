@@ -206,12 +206,6 @@ std::optional<TimeStep> FirstDefaultArrival(const Buffer& b,
 
 }  // namespace
 
-std::string SpaceName(MemorySpace space) {
-  if (space == kDefaultSpace) return "default";
-  if (space == kAlternateSpace) return "alternate";
-  return fmt::format("space{}", space);
-}
-
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
   Plan plan = EmptyPlan(buffers, options);
   std::vector<ChunkRange> ranges;

@@ -81,7 +81,4 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
                                       Bytes fast_memory_bytes, Bytes fast_memory_alignment,
                                       const PoolPlanOptions& options);
 
-// Display name of a memory space: "default", "alternate", "space<N>".
-std::string SpaceName(MemorySpace space);
-
 }  // namespace memplan

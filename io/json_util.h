@@ -1,5 +1,5 @@
-// Helpers shared by the writer and readers of the JSON plan (io/json_plan.cc,
-// io/json_regions.cc): compact text, and typed, located look-ups in a parsed
+// Helpers shared by the writer and readers of the JSON plan (report/plan_json.cc,
+// report/regions_json.cc): compact text, and typed, located look-ups in a parsed
 // document. Internal to io/.
 //
 // A reader is a deep nest of look-ups; instead of threading a Status through

@@ -1,6 +1,6 @@
 // The packing problem's input: buffers (alias sets) with sizes and closed live
 // ranges on the flattened schedule. Produced by analysis/ from a Program, or
-// read directly from a lifetime CSV (io/csv_reader.h).
+// read directly from a lifetime CSV (io/csv/reader.h).
 //
 // Example: the MiniMalloc row `b1,0,3,4` (half-open [0,3)) becomes
 //   Buffer{name = "b1", size = 4, start = 0, end = 2}.

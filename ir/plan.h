@@ -1,6 +1,6 @@
 // A memory plan: where every buffer lives (space, offset) over its live range,
 // which async copies move it, and summary figures. Produced by the planners
-// (packing/, msa/), checked by verify/, written and read by io/json_plan.h.
+// (packing/, msa/), checked by verify/, written and read by report/plan_json.h.
 // Offsets are absolute within their memory space; pools of one space are laid
 // out one after another (pool offset + offset inside the pool).
 #pragma once

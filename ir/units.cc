@@ -2,6 +2,12 @@
 
 namespace memplan {
 
+std::string SpaceName(MemorySpace space) {
+  if (space == kDefaultSpace) return "default";
+  if (space == kAlternateSpace) return "alternate";
+  return "space" + std::to_string(space);
+}
+
 std::string_view LifetimeName(Lifetime lifetime) {
   switch (lifetime) {
     case Lifetime::kTransient: return "transient";

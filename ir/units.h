@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace memplan {
@@ -33,6 +34,8 @@ inline constexpr std::int32_t kNoId = -1;
 using MemorySpace = std::int32_t;
 inline constexpr MemorySpace kDefaultSpace = 0;
 inline constexpr MemorySpace kAlternateSpace = 1;
+// Display name of a memory space: "default", "alternate", "space<N>".
+std::string SpaceName(MemorySpace space);
 
 // Who owns a buffer and how long it lives (the IREE notion of resource lifetime).
 enum class Lifetime : std::uint8_t {

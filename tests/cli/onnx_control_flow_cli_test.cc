@@ -14,7 +14,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/io/onnx_control_flow_models.h"
+#include "tests/io/onnx/control_flow_models.h"
 
 namespace memplan {
 namespace {

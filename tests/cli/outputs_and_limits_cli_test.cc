@@ -15,7 +15,7 @@
 #include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "tests/io/onnx_test_models.h"
+#include "tests/io/onnx/test_models.h"
 
 namespace memplan {
 namespace {

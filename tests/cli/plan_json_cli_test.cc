@@ -8,7 +8,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
-#include "tests/io/onnx_test_models.h"
+#include "tests/io/onnx/test_models.h"
 
 namespace memplan {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "driver/input.h"
 #include "gtest/gtest.h"
-#include "tests/io/onnx_test_models.h"
+#include "tests/io/onnx/test_models.h"
 
 namespace memplan {
 namespace {

@@ -1,10 +1,11 @@
-#include "driver/summary.h"
+#include "report/summary.h"
 
 #include <limits>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "driver/input.h"
 #include "driver/pools.h"
 #include "tests/driver/region_test_util.h"
 
@@ -31,12 +32,21 @@ LoadedInput Csv(TimeStep time_steps, std::vector<Buffer> buffers) {
   return input;
 }
 
+// The summaries of a loaded input, as `memplan stats` and `memplan plan` print them.
+std::string Stats(const LoadedInput& input) {
+  return FormatStats(input.buffers, input.program ? &*input.program : nullptr);
+}
+std::string Summary(const LoadedInput& input, const Plan& plan) {
+  return FormatPlanSummary(input.buffers, input.program ? &*input.program : nullptr, plan,
+                           std::nullopt);
+}
+
 // Every line of the report, hand-computed: live bytes 4 12 8 2 over 4 steps,
 // one band per step.
 TEST(FormatStatsTest, SmallInputExactReport) {
   const LoadedInput input = Csv(4, {Make("a", 4, 0, 1), Make("b", 8, 1, 2), Make("c", 2, 3, 3),
                                     Make("k", 100, 0, 3, Lifetime::kConstant)});
-  EXPECT_EQ(FormatStats(input),
+  EXPECT_EQ(Stats(input),
             "in.csv: 4 buffers, 4 time steps\n"
             "total bytes: 114 bytes (114 B)\n"
             "  transient         3 buffers             14 bytes\n"
@@ -57,7 +67,7 @@ TEST(FormatStatsTest, HugeTimeRange) {
   constexpr TimeStep kMax = std::numeric_limits<TimeStep>::max();
   const LoadedInput input =
       Csv(kMax, {Make("b1", 4, 0, 3999999999), Make("b2", 8, 3999999999, kMax - 1)});
-  const std::string text = FormatStats(input);
+  const std::string text = Stats(input);
   EXPECT_EQ(text.substr(0, text.find("live bytes over time")),
             "in.csv: 2 buffers, 9223372036854775807 time steps\n"
             "total bytes: 12 bytes (12 B)\n"
@@ -78,7 +88,7 @@ TEST(FormatStatsTest, HugeTimeRange) {
 }
 
 TEST(FormatStatsTest, NoBuffers) {
-  EXPECT_EQ(FormatStats(Csv(0, {})),
+  EXPECT_EQ(Stats(Csv(0, {})),
             "in.csv: 0 buffers, 0 time steps\n"
             "total bytes: 0 bytes (0 B)\n"
             "lower bound (max live, transient): 0 bytes (0 B) (no transient buffers)\n"
@@ -91,7 +101,7 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
   absl::StatusOr<Plan> plan = PlanPools(input.buffers, PoolPlanOptions{});
   ASSERT_TRUE(plan.ok()) << plan.status();
   plan->verified = true;
-  EXPECT_EQ(FormatPlanSummary(input, *plan, std::nullopt),
+  EXPECT_EQ(Summary(input, *plan),
             "in.csv: 3 buffers, 4 time steps\n"
             "pool       space      buffers          bytes           peak    lower bound     over\n"
             "transient  default          3             14             12             12    0.00%\n"
@@ -130,7 +140,7 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
       "}\n");
   ASSERT_TRUE(p.ok()) << p.status();
   p->plan.verified = true;
-  EXPECT_EQ(FormatPlanSummary(RegionInput(*p), p->plan, std::nullopt),
+  EXPECT_EQ(Summary(RegionInput(*p), p->plan),
             "t.mpir: 6 buffers, 5 time steps, 6 ops\n"
             "pool                   space      buffers          bytes           peak    lower bound     over\n"
             "stage.slab             default          4          25600          24576          24576    0.00%\n"
@@ -166,7 +176,7 @@ TEST(FormatPlanSummaryTest, SymbolicSlabUploadsAndWarnings) {
       "}\n",
       options, {{"n", 16}});
   ASSERT_TRUE(p.ok()) << p.status();
-  const std::string text = FormatPlanSummary(RegionInput(*p), p->plan, std::nullopt);
+  const std::string text = Summary(RegionInput(*p), p->plan);
   const std::size_t region = text.find("region @r");
   ASSERT_NE(region, std::string::npos) << text;
   EXPECT_EQ(text.substr(region, text.find("default memory") - region),

@@ -1,0 +1,61 @@
+// ONNX model -> memplan Program, planned from dims and dtypes alone (weights,
+// inline or external, are never read).
+//
+// The program has one entry computation named after the graph ("main" when
+// the graph is unnamed), scheduled in graph node order:
+//   * graph inputs that are not initializers -> parameters (external);
+//   * initializers -> one `constant` op each at the start of the schedule
+//     (constant lifetime; no bytes accessed: uploaded once, before any run);
+//   * node -> op `onnx.<OpType>` (`onnx.<domain>.<OpType>` for custom
+//     domains, e.g. `onnx.com.microsoft.Gelu`) with attribute `name` = the
+//     node's name when it has one; omitted optional inputs ("") are skipped;
+//     each named output -> a result of dtype x shape bytes (ONNX shape
+//     inference, see io/onnx/shapes.h). An output nothing reads whose shape
+//     cannot be inferred (e.g. Dropout's mask in opset 7-9) is left out: no
+//     runtime needs to materialize it;
+//   * values computed only from constants — Constant nodes, ConstantOfShape
+//     of an initializer, arithmetic on them, and Shape/Size of anything
+//     (every dim is static) — take the constant lifetime; random ops never do;
+//   * graph outputs -> the entry's results (external unless a parameter or an
+//     initializer is returned directly);
+//   * If -> conditional, Loop and Scan -> while, their subgraphs -> funcs
+//     named after the node ("@loop1/body", "@loop1/cond", "@if1/then"),
+//     their tensors -> values scoped by the node ("loop1/h"); tensors a
+//     subgraph reads from enclosing graphs become extra operands (see
+//     io/onnx/control_flow.cc and docs/formats.md "ONNX control flow");
+//   * Op::cost from io/onnx/cost.h;
+//   * with OnnxImportOptions::alias, views and in-place results
+//     (io/onnx/alias.h).
+// Main-graph tensor names become value names unchanged (ONNX names are unique
+// in a graph; a second definition is an error); a scoped subgraph name that
+// clashes with another value gets a ".1", ".2", ... suffix.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+struct OnnxImportOptions {
+  // Values for symbolic dims (dim_param), e.g. {"batch", 8}; naming a dim the
+  // model does not have is an error (InferOnnxShapes).
+  std::map<std::string, std::int64_t> dims;
+  // Reshape-like outputs become views and elementwise outputs may be tied
+  // (written in place) to dying inputs.
+  bool alias = true;
+};
+
+// Imports the ONNX model at `path` and validates the result (ValidateProgram).
+// Errors: InvalidArgument `path: error: ...` naming the node or tensor — see
+// ReadOnnxModel (unreadable, corrupt, truncated or non-ONNX files, opsets,
+// unknown ops, control flow below opset 11), InferOnnxShapes and SizeOnnxTensor (unbound
+// symbolic dims with a `--dim NAME=VALUE` hint, unknown shapes, unsupported
+// dtypes such as STRING), and graph structure (a tensor read before it is
+// defined, defined twice, or a graph output nothing defines).
+absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOptions& options);
+
+}  // namespace memplan

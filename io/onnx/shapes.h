@@ -1,0 +1,71 @@
+// Static shapes for every tensor of an ONNX graph: bind symbolic dims, run
+// ONNX shape inference, fold integer shape computations, repeat.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "ir/program.h"
+#include "onnx/onnx_pb.h"
+
+namespace memplan {
+
+// Symbolic dim name -> value, e.g. {"batch", 8} (the CLI's --dim batch=8).
+using OnnxDimBindings = std::map<std::string, std::int64_t>;
+
+// Fills `model`'s value_info (and graph outputs) with static shapes:
+//  1. every dim_param named in `dims` becomes that value in graph inputs,
+//     outputs and value_info;
+//  2. every graph input that is not an initializer must then be a tensor of
+//     a supported dtype with static dims (SizeOnnxTensor);
+//  3. ONNX shape inference (onnx::shape_inference::InferShapes, strict mode,
+//     type checks on) runs, in a child process (io/onnx/child_process.h)
+//     because libonnx can crash on malformed models; integer shape computations whose inputs are
+//     now known are evaluated (io/onnx/fold.h) and, in the graph being inferred, replaced by
+//     Constant nodes; inference repeats until nothing new folds (each round folds at least one more
+//     node, so at most one round per node);
+//  4. the bindings apply again, now also to dims that inference named for
+//     data-dependent shapes (e.g. `unk__0` for NonZero's count); if any
+//     applied, back to 3.
+// Subgraphs (If branches, Loop and Scan bodies) take part at any depth:
+// bindings apply to their declared types, libonnx infers their tensors from
+// the outer scope's types, and folding runs inside them with the enclosing
+// graphs' known values and dims (a subgraph's own folded values stay its
+// own). Their inferred types are kept in their inputs, value_info and outputs.
+// On return the model's nodes are the original ones. `model` must have
+// passed ReadOnnxModel. Errors (InvalidArgument `path: error: ...`): a
+// negative binding; a binding naming no symbolic dim of the model ("--dim
+// NAME=VALUE: the model has no symbolic dim 'NAME' (its symbolic dims:
+// ...)"; checked after step 1, before any other error, except for names of
+// the form `unk__N` that inference may create, checked after step 4); a graph input failing SizeOnnxTensor (e.g. "tensor
+// 'input' dim 0 'batch' is symbolic; bind it with --dim batch=VALUE"); a
+// shape inference failure (ONNX's message, which names the node) or crash.
+absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dims,
+                             std::string_view path);
+
+// A tensor's memplan type and storage size.
+struct OnnxTensorType {
+  TensorType type;  // memplan dtype name and static dims
+  Bytes bytes = 0;  // TensorBytes(type): ceil(element count x dtype bits / 8)
+};
+
+// Checks that `type` is a tensor with a supported dtype and static dims and
+// sizes it. `tensor` names it in errors: symbolic dims (with the --dim hint),
+// unknown or negative dims, no shape, non-tensor types (sequence, map,
+// optional), unsupported dtypes (STRING, UNDEFINED), and a size above
+// kMaxTotalBytes (ir/units.h), also one overflowing int64: "tensor 'x' is
+// 4611686018427387908 bytes (shape [1152921504606846977], FLOAT), above the
+// limit of 2^62 (4611686018427387904) bytes".
+absl::StatusOr<OnnxTensorType> SizeOnnxTensor(const onnx::TypeProto& type, std::string_view tensor,
+                                              std::string_view path);
+
+// Same for an initializer, typed by its own dims and data_type.
+absl::StatusOr<OnnxTensorType> SizeOnnxInitializer(const onnx::TensorProto& tensor,
+                                                   std::string_view path);
+
+}  // namespace memplan

@@ -1,0 +1,714 @@
+#include "report/map/layout.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+#include <utility>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "report/map/format.h"
+
+namespace memplan::memmap {
+namespace {
+
+// Fixed geometry (pixels). Integer plot origins keep coverage cells on pixels.
+constexpr double kMarginLeft = 88;
+constexpr double kMarginRight = 28;
+constexpr double kTitleY = 28;
+constexpr double kSubtitleY = 48;
+constexpr double kLegendY = 72;
+constexpr double kFirstPanelTop = 90;
+constexpr double kPanelTitleHeight = 24;   // panel title row above the plot
+constexpr double kTickLabelBelow = 16;     // time tick baseline below the plot
+constexpr double kLaneBelow = 36;          // copy lane top below the plot
+constexpr int kMaxLaneRows = 16;
+constexpr double kPanelGap = 26;
+constexpr double kBottomMargin = 16;
+constexpr double kLabelCharWidth = 6.2;    // estimate for 11px sans-serif
+constexpr double kLabelHeight = 12;
+constexpr double kSmallCharWidth = 6;      // estimate for 10px sans-serif labels
+
+struct Palette {
+  std::string_view hex;
+  std::string_view label;
+};
+// Tableau-10 hues: distinct, legible on white, reasonably colorblind-safe.
+constexpr std::array<Palette, kColorCount> kPalette = {{
+    {"#4e79a7", "transient"},
+    {"#9c755f", "constant"},
+    {"#59a14f", "external"},
+    {"#b07aa1", "variable"},
+    {"#edc948", "staging"},
+    {"#bab0ac", "other pool"},
+    {"#f28e2b", "prefetch"},
+    {"#e15759", "eviction"},
+    {"#499894", "slab"},
+    {"#d37295", "results"},
+    {"#b6992d", "upload"},
+}};
+
+TimeStep SaturatingNext(TimeStep t) {
+  return t < std::numeric_limits<TimeStep>::max() ? t + 1 : t;
+}
+
+// Smallest 1, 2 or 5 times a power of ten that is >= x (x > 0).
+double NiceCeil(double x) {
+  if (!(x > 0)) return 1;
+  const double power = std::pow(10.0, std::floor(std::log10(x)));
+  const double mantissa = x / power;
+  constexpr double kSlack = 1e-9;  // absorbs rounding in x / power
+  if (mantissa <= 1 + kSlack) return power;
+  if (mantissa <= 2 + kSlack) return 2 * power;
+  if (mantissa <= 5 + kSlack) return 5 * power;
+  return 10 * power;
+}
+
+const SpaceInfo* FindSpace(const Plan& plan, MemorySpace space) {
+  for (const SpaceInfo& info : plan.spaces) {
+    if (info.id == space) return &info;
+  }
+  return nullptr;
+}
+
+// The panel an async copy is drawn in: the non-default side of the copy.
+MemorySpace CopyPanelSpace(const AsyncCopy& copy) {
+  return copy.to_space != kDefaultSpace ? copy.to_space : copy.from_space;
+}
+
+// A segment to draw, before the panel axis is known.
+struct Segment {
+  BufferId buffer;
+  int allocation;
+  MemorySpace space;
+  int color;
+  Bytes offset;
+  Bytes size;
+  TimeStep start;
+  TimeStep end;
+};
+
+// Marks with a box and a color, split between one-by-one drawing and coverage.
+template <typename Mark>
+std::vector<Mark> SplitByBudget(std::vector<Mark> marks, const MapOptions& options,
+                                const Box& origin, CoverageGrid& grid) {
+  const double min_px = options.min_rect_px;
+  std::vector<std::size_t> big;
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    if (marks[i].box.w >= min_px && marks[i].box.h >= min_px) big.push_back(i);
+  }
+  std::vector<bool> drawn(marks.size(), false);
+  if (big.size() > options.max_rects) {
+    // Keep the largest marks; stable on ties so the choice is deterministic.
+    std::stable_sort(big.begin(), big.end(), [&](std::size_t a, std::size_t b) {
+      return marks[a].box.w * marks[a].box.h > marks[b].box.w * marks[b].box.h;
+    });
+    big.resize(options.max_rects);
+  }
+  for (std::size_t i : big) drawn[i] = true;
+  std::vector<Mark> kept;
+  kept.reserve(big.size());
+  for (std::size_t i = 0; i < marks.size(); ++i) {
+    if (drawn[i]) {
+      kept.push_back(std::move(marks[i]));
+    } else {
+      const Box& b = marks[i].box;
+      grid.Add({b.x - origin.x, b.y - origin.y, b.w, b.h}, marks[i].color);
+    }
+  }
+  return kept;
+}
+
+// The outlines at least min_rect_px wide and high, at most max_rects of them
+// (the largest; stable on ties), in their original order.
+std::vector<OutlineMark> KeepLargestOutlines(std::vector<OutlineMark> outlines,
+                                             const MapOptions& options) {
+  std::erase_if(outlines, [&](const OutlineMark& o) {
+    return o.box.w < options.min_rect_px || o.box.h < options.min_rect_px;
+  });
+  if (outlines.size() <= options.max_rects) return outlines;
+  std::stable_sort(outlines.begin(), outlines.end(),
+                   [](const OutlineMark& a, const OutlineMark& b) {
+                     return a.box.w * a.box.h > b.box.w * b.box.h;
+                   });
+  outlines.resize(options.max_rects);
+  std::stable_sort(outlines.begin(), outlines.end(),
+                   [](const OutlineMark& a, const OutlineMark& b) { return a.pool < b.pool; });
+  return outlines;
+}
+
+// Names a region allocation inside its box: at the top left, else at the
+// bottom left when a line label is in the way there; unlabelled when the name
+// does not fit or both places meet a line label (text widths are estimates).
+void PlaceOutlineLabel(const std::string& name, const std::vector<LineMark>& lines,
+                       OutlineMark& outline) {
+  const Box& box = outline.box;
+  const double width = static_cast<double>(name.size()) * kSmallCharWidth;
+  outline.labeled = false;
+  if (box.h < 14 || box.w < width + 8) return;
+  const auto clear = [&](double baseline) {
+    for (const LineMark& line : lines) {
+      const double line_width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      const bool vertical =
+          baseline - 10 < line.label_y + 2 && line.label_y - kLabelHeight < baseline + 2;
+      const bool horizontal =
+          box.x + 4 < line.label_x && line.label_x - line_width < box.x + 4 + width;
+      if (vertical && horizontal) return false;
+    }
+    return true;
+  };
+  outline.label_x = box.x + 4;
+  for (double baseline : {box.y + 11, box.y + box.h - 4}) {
+    if (clear(baseline)) {
+      outline.label_y = baseline;
+      outline.labeled = true;
+      return;
+    }
+  }
+}
+
+// Clips the pixel rectangle [x0, x1) x [y0, y1) to `area`; false when empty.
+bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& out) {
+  x0 = std::max(x0, area.x);
+  x1 = std::min(x1, area.x + area.w);
+  y0 = std::max(y0, area.y);
+  y1 = std::min(y1, area.y + area.h);
+  if (!(x1 > x0) || !(y1 >= y0)) return false;
+  out = {x0, y0, x1 - x0, y1 - y0};
+  return true;
+}
+
+// Places line labels right-aligned above their lines (below when that would
+// leave the plot or meet an earlier label), stacked under an earlier label
+// they still meet while the plot has room, and otherwise shifted left past
+// any label they still overlap.
+void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
+  std::stable_sort(lines.begin(), lines.end(),
+                   [](const LineMark& a, const LineMark& b) { return a.y < b.y; });
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    LineMark& line = lines[i];
+    line.label_x = plot.x + plot.w - 6;
+    const double above = line.y - 4;
+    const double below = line.y + kLabelHeight;
+    // The lowest baseline among earlier labels within a label height of
+    // `label_y`, if any.
+    const auto clash = [&](double label_y) -> std::optional<double> {
+      std::optional<double> lowest;
+      for (std::size_t k = 0; k < i; ++k) {
+        if (std::abs(lines[k].label_y - label_y) < kLabelHeight) {
+          lowest = std::max(lowest.value_or(lines[k].label_y), lines[k].label_y);
+        }
+      }
+      return lowest;
+    };
+    // Above the line unless that leaves the plot or meets a label placed before.
+    line.label_y = above - kLabelHeight + 2 < plot.y || clash(above) ? below : above;
+    // Close lines (e.g. a peak just under the capacity): stack the label
+    // under the one it meets, while the plot has room; text widths are only
+    // estimated, so stacking is safer than side by side.
+    while (std::optional<double> other = clash(line.label_y)) {
+      const double stacked = *other + kLabelHeight;
+      if (stacked > plot.y + plot.h - 2) break;
+      line.label_y = stacked;
+    }
+    bool moved = true;
+    while (moved) {
+      moved = false;
+      const double width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      for (std::size_t k = 0; k < i; ++k) {
+        const LineMark& other = lines[k];
+        const double other_width = static_cast<double>(other.label.size()) * kLabelCharWidth;
+        const bool vertical = std::abs(other.label_y - line.label_y) < kLabelHeight;
+        const bool horizontal = line.label_x - width < other.label_x &&
+                                other.label_x - other_width < line.label_x;
+        if (vertical && horizontal) {
+          line.label_x = other.label_x - other_width - 14;
+          moved = true;
+        }
+      }
+    }
+  }
+}
+
+// A reference line of a panel, at an address.
+struct Line {
+  LineMark::Style style;
+  Bytes at;
+  std::string label;
+};
+
+// The default space carries the transient pool's peak and lower bound
+// (above the transient pool's base); other spaces their own peak. A capacity
+// is added when it is within twice the highest of those, so that it does not
+// squash the panel.
+std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes space_peak,
+                                 const SpaceInfo* info) {
+  std::vector<Line> lines;
+  if (space == kDefaultSpace) {
+    // The plan's figures span its transient pools (ir/plan.h): the program
+    // pool "transient" and the region allocations of transient lifetime.
+    std::optional<Bytes> lowest;
+    for (const PoolInfo& pool : plan.pools) {
+      const bool transient =
+          pool.start ? pool.lifetime == Lifetime::kTransient : pool.name == "transient";
+      if (transient && pool.space == kDefaultSpace) {
+        lowest = std::min(lowest.value_or(pool.offset), pool.offset);
+      }
+    }
+    const Bytes base = lowest.value_or(0);
+    if (plan.peak > 0) {
+      std::string label = fmt::format("transient peak {}", FormatBytes(plan.peak));
+      if (plan.lower_bound > 0) {
+        label += fmt::format(" ({} over bound)", FormatPercentOver(plan.peak, plan.lower_bound));
+      }
+      lines.push_back({LineMark::Style::kSolid, base + plan.peak, std::move(label)});
+    }
+    if (plan.lower_bound > 0) {
+      lines.push_back({LineMark::Style::kDashed, base + plan.lower_bound,
+                       fmt::format("lower bound {}", FormatBytes(plan.lower_bound))});
+    }
+  } else if (space_peak > 0) {
+    lines.push_back(
+        {LineMark::Style::kSolid, space_peak, fmt::format("peak {}", FormatBytes(space_peak))});
+  }
+  Bytes range = space_peak;
+  for (const Line& line : lines) range = std::max(range, line.at);
+  if (info != nullptr && info->capacity && *info->capacity > 0 &&
+      (range == 0 || *info->capacity <= 2 * range)) {
+    lines.push_back({LineMark::Style::kDotted, *info->capacity,
+                     fmt::format("capacity {}", FormatBytes(*info->capacity))});
+  }
+  return lines;
+}
+
+// The chunk in `space` an async copy fills (copy into `space`) or drains
+// (copy out of it): its buffer's segment in `space` whose start (resp. end)
+// is nearest to [copy-start, copy-done]. Null when the buffer has none.
+const Allocation* CopyChunk(const Plan& plan, std::size_t placed, const AsyncCopy& copy,
+                            MemorySpace space) {
+  const auto b = static_cast<std::size_t>(copy.buffer);
+  if (copy.buffer < 0 || b >= placed) return nullptr;
+  const bool fills = copy.to_space == space;
+  const Allocation* chunk = nullptr;
+  TimeStep best = std::numeric_limits<TimeStep>::max();
+  for (const Allocation& a : plan.placements[b].allocations) {
+    if (a.space != space || a.end < a.start) continue;
+    const TimeStep t = fills ? a.start : a.end;
+    const TimeStep distance = t < copy.start ? copy.start - t : t > copy.done ? t - copy.done : 0;
+    if (distance < best) best = distance, chunk = &a;
+  }
+  return chunk;
+}
+
+// Lane rows by greedy interval partitioning in start order: a copy takes the
+// first row whose last copy is done before it starts (so, up to the row
+// limit, rows = most copies in flight at once). Returns (copy, row) by copy
+// index and sets `rows`.
+std::vector<std::pair<int, int>> AssignLaneRows(const Plan& plan,
+                                                std::vector<std::size_t> copies, int& rows) {
+  std::sort(copies.begin(), copies.end(), [&](std::size_t a, std::size_t b) {
+    const AsyncCopy& x = plan.copies[a];
+    const AsyncCopy& y = plan.copies[b];
+    return std::tie(x.start, x.done, a) < std::tie(y.start, y.done, b);
+  });
+  std::vector<TimeStep> row_done;
+  std::vector<std::pair<int, int>> slots;
+  for (std::size_t c : copies) {
+    const AsyncCopy& copy = plan.copies[c];
+    std::size_t row = 0;
+    while (row < row_done.size() && row_done[row] >= copy.start) ++row;
+    if (row == row_done.size()) {
+      if (row_done.size() < static_cast<std::size_t>(kMaxLaneRows)) {
+        row_done.push_back(copy.done);
+      } else {  // full: share the row that frees up first
+        row = static_cast<std::size_t>(
+            std::min_element(row_done.begin(), row_done.end()) - row_done.begin());
+      }
+    }
+    row_done[row] = std::max(row_done[row], copy.done);
+    slots.emplace_back(static_cast<int>(c), static_cast<int>(row));
+  }
+  std::sort(slots.begin(), slots.end());
+  rows = static_cast<int>(row_done.size());
+  return slots;
+}
+
+}  // namespace
+
+int PoolColor(std::string_view pool) {
+  for (int color = kColorTransient; color <= kColorStaging; ++color) {
+    if (kPalette[color].label == pool) return color;
+  }
+  return kColorOtherPool;
+}
+
+const Resource* FindResource(const Plan& plan, std::string_view pool) {
+  if (!plan.regions) return nullptr;
+  for (const Resource& r : plan.regions->resources) {
+    if (r.name == pool) return &r;
+  }
+  return nullptr;
+}
+
+int PoolColor(const Plan& plan, std::string_view pool) {
+  if (const Resource* r = FindResource(plan, pool)) {
+    switch (r->kind) {
+      case ResourceKind::kSlab: return kColorSlab;
+      case ResourceKind::kResults: return kColorResults;
+      case ResourceKind::kUpload: return kColorUpload;
+      case ResourceKind::kPool: break;
+    }
+  }
+  return PoolColor(pool);
+}
+
+std::string PoolLabel(const Plan& plan, std::string_view pool) {
+  const Resource* r = FindResource(plan, pool);
+  if (r == nullptr || r->kind == ResourceKind::kPool) return std::string(pool);
+  std::string what =
+      fmt::format("{} ({} of region @{}", pool, ResourceKindName(r->kind), r->region);
+  if (!r->affinity.empty()) what += " on " + r->affinity;
+  return what + ")";
+}
+
+std::string_view ColorHex(int color) {
+  return color >= 0 && color < kColorCount ? kPalette[color].hex : kPalette[kColorOtherPool].hex;
+}
+
+std::string_view ColorLabel(int color) {
+  return color >= 0 && color < kColorCount ? kPalette[color].label
+                                           : kPalette[kColorOtherPool].label;
+}
+
+std::string SpaceName(const Plan& plan, MemorySpace space) {
+  for (const SpaceInfo& info : plan.spaces) {
+    if (info.id == space && !info.name.empty()) return info.name;
+  }
+  if (space == kDefaultSpace) return "default";
+  if (space == kAlternateSpace) return "alternate";
+  return fmt::format("space {}", space);
+}
+
+std::string PoolOf(const BufferSet& buffers, const Plan& plan, BufferId buffer) {
+  const auto index = static_cast<std::size_t>(buffer);
+  if (index < plan.placements.size() && !plan.placements[index].pool.empty()) {
+    return plan.placements[index].pool;
+  }
+  if (index < buffers.buffers.size()) {
+    return std::string(LifetimeName(buffers.buffers[index].lifetime));
+  }
+  return "transient";
+}
+
+AddressAxis NiceAddressAxis(double max_bytes, int max_steps) {
+  AddressAxis axis;
+  if (!(max_bytes > 0) || !std::isfinite(max_bytes)) return axis;
+  max_steps = std::max(max_steps, 1);
+  while (axis.unit < (Bytes{1} << 40) && max_bytes >= static_cast<double>(axis.unit) * 1024) {
+    axis.unit *= 1024;
+  }
+  const double unit = static_cast<double>(axis.unit);
+  const double step_in_unit = NiceCeil(max_bytes / unit / max_steps);
+  axis.step = std::max(step_in_unit * unit, 1.0);
+  axis.top = std::max(1.0, std::ceil(max_bytes / axis.step - 1e-9)) * axis.step;
+  return axis;
+}
+
+std::vector<Tick> AddressTicks(const AddressAxis& axis, double bottom, double height) {
+  std::vector<Tick> ticks;
+  const auto steps = static_cast<std::int64_t>(std::llround(axis.top / axis.step));
+  for (std::int64_t k = 0; k <= steps; ++k) {
+    const double bytes = static_cast<double>(k) * axis.step;
+    ticks.push_back({bottom - bytes / axis.top * height, FormatBytesIn(bytes, axis.unit)});
+  }
+  return ticks;
+}
+
+double TimeX(const MapLayout& layout, double t) {
+  return layout.plot_x + t / static_cast<double>(layout.time_top) * layout.plot_w;
+}
+
+std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan& plan) {
+  // Region allocations of transient lifetime count like the transient pool.
+  std::set<std::string, std::less<>> transient_pools = {"transient"};
+  for (const PoolInfo& pool : plan.pools) {
+    if (pool.start && pool.lifetime == Lifetime::kTransient && pool.space == kDefaultSpace) {
+      transient_pools.insert(pool.name);
+    }
+  }
+  std::vector<std::pair<TimeStep, Bytes>> events;
+  for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
+    const Buffer& buffer = buffers.buffers[i];
+    if (buffer.size <= 0) continue;
+    if (!transient_pools.contains(PoolOf(buffers, plan, static_cast<BufferId>(i)))) continue;
+    TimeStep start = buffer.start;
+    TimeStep end = buffer.end;
+    if (i < plan.placements.size() && !plan.placements[i].allocations.empty()) {
+      // The default-memory chunk is reserved over the hull of its segments.
+      start = std::numeric_limits<TimeStep>::max();
+      end = std::numeric_limits<TimeStep>::min();
+      for (const Allocation& a : plan.placements[i].allocations) {
+        if (a.space != kDefaultSpace || a.end < a.start) continue;
+        start = std::min(start, a.start);
+        end = std::max(end, a.end);
+      }
+    }
+    for (const StepRange& piece : LivePieces(buffer, start, end)) {
+      events.emplace_back(piece.first, buffer.size);
+      events.emplace_back(SaturatingNext(piece.last), -buffer.size);
+    }
+  }
+  std::sort(events.begin(), events.end());
+  std::vector<LiveStep> steps = {{0, 0}};
+  Bytes live = 0;
+  for (std::size_t i = 0; i < events.size();) {
+    const TimeStep t = events[i].first;
+    for (; i < events.size() && events[i].first == t; ++i) live += events[i].second;
+    if (steps.back().start == t) {
+      steps.back().bytes = live;
+    } else if (steps.back().bytes != live) {
+      steps.push_back({t, live});
+    }
+  }
+  return steps;
+}
+
+MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions& options) {
+  MapLayout layout;
+  const int width_px = std::max(options.width_px, 480);
+  const double plot_h = std::max(options.panel_height_px, 80);
+  layout.width = width_px;
+  layout.plot_x = kMarginLeft;
+  layout.plot_w = width_px - kMarginLeft - kMarginRight;
+  layout.title_y = kTitleY;
+  layout.subtitle_y = kSubtitleY;
+  layout.legend_y = kLegendY;
+
+  // Segments and spaces.
+  layout.regions = plan.regions.has_value();
+  std::set<MemorySpace> spaces = {kDefaultSpace};
+  std::vector<Segment> segments;
+  const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
+  TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
+  std::map<std::string, int> pool_colors;  // a color per pool name, looked up once
+  for (std::size_t i = 0; i < placed; ++i) {
+    const Buffer& buffer = buffers.buffers[i];
+    const std::string pool = PoolOf(buffers, plan, static_cast<BufferId>(i));
+    auto [known, added] = pool_colors.emplace(pool, 0);
+    if (added) known->second = PoolColor(plan, pool);
+    const int color = known->second;
+    const std::vector<Allocation>& allocations = plan.placements[i].allocations;
+    for (std::size_t j = 0; j < allocations.size(); ++j) {
+      const Allocation& a = allocations[j];
+      if (a.end < a.start || a.space < 0 || buffer.size <= 0) continue;
+      spaces.insert(a.space);
+      time_top = std::max(time_top, SaturatingNext(a.end));
+      // A default-memory chunk holds nothing during the buffer's dead gaps
+      // (another buffer may use its bytes then), so those steps are not drawn.
+      const std::vector<StepRange> pieces =
+          a.space == kDefaultSpace ? LivePieces(buffer, a.start, a.end)
+                                   : std::vector<StepRange>{{a.start, a.end}};
+      for (const StepRange& piece : pieces) {
+        segments.push_back({static_cast<BufferId>(i), static_cast<int>(j), a.space, color,
+                            a.offset, buffer.size, piece.first, piece.last});
+      }
+    }
+  }
+  for (const AsyncCopy& copy : plan.copies) {
+    if (copy.done < copy.start || CopyPanelSpace(copy) < 0) continue;
+    spaces.insert(CopyPanelSpace(copy));
+    time_top = std::max(time_top, SaturatingNext(copy.done));
+  }
+  layout.time_top = time_top;
+
+  // Time ticks: a 1-2-5 step giving at most one label per ~100 px.
+  const double max_time_ticks = std::max(2.0, std::floor(layout.plot_w / 100));
+  const auto time_step = static_cast<TimeStep>(
+      std::max(1.0, NiceCeil(static_cast<double>(time_top) / max_time_ticks)));
+  for (TimeStep t = 0; t <= time_top; t += time_step) {
+    layout.time_ticks.push_back({TimeX(layout, static_cast<double>(t)), fmt::format("{}", t)});
+    if (t > time_top - time_step) break;  // avoid overflow near the maximum
+  }
+
+  std::set<int> colors;
+  double top = kFirstPanelTop;
+  for (MemorySpace space : spaces) {
+    Panel panel;
+    panel.space = space;
+    panel.plot = {layout.plot_x, top + kPanelTitleHeight, layout.plot_w, plot_h};
+    const Box& plot = panel.plot;
+    const SpaceInfo* info = FindSpace(plan, space);
+
+    // Address range: everything placed, the space's peak, the reference lines.
+    Bytes used_top = 0;
+    for (const Segment& s : segments) {
+      if (s.space == space) {
+        used_top = std::max(used_top, s.offset + s.size);
+        ++panel.segment_count;
+      }
+    }
+    const Bytes space_peak = info != nullptr ? std::max(info->peak, used_top) : used_top;
+    std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
+    Bytes range = space_peak;
+    for (const Line& line : lines) {
+      range = std::max(range, line.at);
+      layout.legend_peak |= line.style == LineMark::Style::kSolid;
+      layout.legend_lower_bound |= line.style == LineMark::Style::kDashed;
+      layout.legend_capacity |= line.style == LineMark::Style::kDotted;
+    }
+    const int max_steps = static_cast<int>(std::clamp(plot_h / 40, 2.0, 8.0));
+    panel.axis = NiceAddressAxis(static_cast<double>(range), max_steps);
+    const double bottom = plot.y + plot.h;
+    panel.address_ticks = AddressTicks(panel.axis, bottom, plot.h);
+    const auto address_y = [&](double bytes) { return bottom - bytes / panel.axis.top * plot.h; };
+
+    panel.title = fmt::format("{} memory (space {})", SpaceName(plan, space), space);
+    if (info != nullptr && info->capacity) {
+      panel.title += fmt::format(" · capacity {}", FormatBytes(*info->capacity));
+    }
+    panel.title += fmt::format(" · peak {}", FormatBytes(space_peak));
+
+    for (Line& line : lines) {
+      panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),
+                             std::move(line.label), 0, 0});
+    }
+    PlaceLineLabels(plot, panel.lines);
+
+    // Pool bands: across the plot, or over the pool's time range (outlined).
+    std::vector<OutlineMark> outlines;
+    for (std::size_t p = 0; p < plan.pools.size(); ++p) {
+      const PoolInfo& pool = plan.pools[p];
+      if (pool.space != space || pool.size <= 0) continue;
+      const double y0 = address_y(static_cast<double>(pool.offset + pool.size));
+      const double y1 = address_y(static_cast<double>(pool.offset));
+      if (pool.start && pool.end) {
+        OutlineMark outline{static_cast<int>(p), PoolColor(plan, pool.name), {}, false, 0, 0};
+        if (*pool.end < *pool.start ||
+            !ClipBox(TimeX(layout, static_cast<double>(*pool.start)),
+                     TimeX(layout, static_cast<double>(SaturatingNext(*pool.end))), y0, y1, plot,
+                     outline.box)) {
+          continue;
+        }
+        colors.insert(outline.color);
+        outlines.push_back(outline);
+        continue;
+      }
+      BandMark band;
+      band.pool = pool.name;
+      band.color = PoolColor(pool.name);
+      if (!ClipBox(plot.x, plot.x + plot.w, y0, y1, plot, band.box)) continue;
+      colors.insert(band.color);
+      panel.bands.push_back(std::move(band));
+    }
+    panel.outlines = KeepLargestOutlines(std::move(outlines), options);
+    layout.legend_outline |= !panel.outlines.empty();
+    for (OutlineMark& outline : panel.outlines) {
+      PlaceOutlineLabel(plan.pools[static_cast<std::size_t>(outline.pool)].name, panel.lines,
+                        outline);
+    }
+    for (BandMark& band : panel.bands) {
+      band.labeled = panel.bands.size() + panel.outlines.size() >= 2 && band.box.h >= 14;
+    }
+
+    // Segments.
+    std::vector<SegmentMark> marks;
+    for (const Segment& s : segments) {
+      if (s.space != space) continue;
+      SegmentMark mark{s.buffer, s.allocation, s.color, {}};
+      if (!ClipBox(TimeX(layout, static_cast<double>(s.start)),
+                   TimeX(layout, static_cast<double>(SaturatingNext(s.end))),
+                   address_y(static_cast<double>(s.offset + s.size)),
+                   address_y(static_cast<double>(s.offset)), plot, mark.box)) {
+        continue;
+      }
+      colors.insert(s.color);
+      marks.push_back(mark);
+    }
+    CoverageGrid grid(static_cast<int>(plot.w), static_cast<int>(plot.h), kColorCount);
+    panel.segments = SplitByBudget(std::move(marks), options, plot, grid);
+    panel.coverage = grid.Rects();
+
+    // Copies over their chunks, and lane rows.
+    std::vector<std::size_t> copies;
+    for (std::size_t c = 0; c < plan.copies.size(); ++c) {
+      const AsyncCopy& copy = plan.copies[c];
+      if (copy.done >= copy.start && CopyPanelSpace(copy) == space) copies.push_back(c);
+    }
+    panel.copy_count = copies.size();
+    std::vector<CopyMark> chunk_bars;
+    for (std::size_t c : copies) {
+      const AsyncCopy& copy = plan.copies[c];
+      const int color = copy.kind == CopyKind::kPrefetch ? kColorPrefetch : kColorEviction;
+      colors.insert(color);
+      const Allocation* chunk = CopyChunk(plan, placed, copy, space);
+      if (chunk == nullptr) continue;
+      CopyMark mark{static_cast<int>(c), color, {}};
+      const Bytes size = buffers.buffers[static_cast<std::size_t>(copy.buffer)].size;
+      if (size <= 0 ||
+          !ClipBox(TimeX(layout, static_cast<double>(copy.start)),
+                   TimeX(layout, static_cast<double>(SaturatingNext(copy.done))),
+                   address_y(static_cast<double>(chunk->offset + size)),
+                   address_y(static_cast<double>(chunk->offset)), plot, mark.box)) {
+        continue;
+      }
+      chunk_bars.push_back(mark);
+    }
+    CoverageGrid copy_grid(static_cast<int>(plot.w), static_cast<int>(plot.h), kColorCount);
+    panel.copies = SplitByBudget(std::move(chunk_bars), options, plot, copy_grid);
+    panel.copy_coverage = copy_grid.Rects();
+
+    panel.time_label_y = bottom + kTickLabelBelow;
+    panel.bottom = panel.time_label_y + 4;
+    if (!copies.empty()) {
+      panel.lane_slots = AssignLaneRows(plan, copies, panel.lane_rows);
+      panel.lane = {plot.x, bottom + kLaneBelow, plot.w, panel.lane_rows * kLaneRowPitch - 1};
+      std::vector<CopyMark> lane_bars;
+      for (const auto& [c, row] : panel.lane_slots) {
+        const AsyncCopy& copy = plan.copies[c];
+        CopyMark mark{static_cast<int>(c),
+                      copy.kind == CopyKind::kPrefetch ? kColorPrefetch : kColorEviction, {}};
+        const double y = panel.lane.y + row * kLaneRowPitch;
+        if (!ClipBox(TimeX(layout, static_cast<double>(copy.start)),
+                     TimeX(layout, static_cast<double>(SaturatingNext(copy.done))), y,
+                     y + kLaneRowPitch - 1, panel.lane, mark.box)) {
+          continue;
+        }
+        lane_bars.push_back(mark);
+      }
+      CoverageGrid lane_grid(static_cast<int>(panel.lane.w), static_cast<int>(panel.lane.h),
+                             kColorCount);
+      panel.lane_bars = SplitByBudget(std::move(lane_bars), options, panel.lane, lane_grid);
+      panel.lane_coverage = lane_grid.Rects();
+      panel.bottom = panel.lane.y + panel.lane.h;
+    }
+    top = panel.bottom + kPanelGap;
+    layout.panels.push_back(std::move(panel));
+  }
+  layout.height = layout.panels.back().bottom + kBottomMargin;
+  layout.legend_colors.assign(colors.begin(), colors.end());
+
+  layout.title = !options.title.empty() ? options.title
+                 : plan.input.empty()   ? std::string("memory map")
+                                        : "memory map: " + plan.input;
+  std::vector<std::string> parts;
+  if (!plan.algorithm.empty()) parts.push_back("algorithm " + plan.algorithm);
+  parts.push_back(fmt::format("{} buffers", buffers.buffers.size()));
+  parts.push_back(fmt::format("{} time steps", plan.time_steps));
+  parts.push_back("transient peak " + FormatBytes(plan.peak));
+  parts.push_back("lower bound " + FormatBytes(plan.lower_bound));
+  if (plan.lower_bound > 0) {
+    parts.push_back(FormatPercentOver(plan.peak, plan.lower_bound) + " over the bound");
+  }
+  if (!plan.copies.empty()) parts.push_back(fmt::format("{} async copies", plan.copies.size()));
+  parts.push_back(plan.verified ? "verified" : "not verified");
+  layout.subtitle = fmt::format("{}", fmt::join(parts, " · "));
+  return layout;
+}
+
+}  // namespace memplan::memmap

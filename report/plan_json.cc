@@ -1,0 +1,546 @@
+#include "report/plan_json.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <functional>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fmt/format.h"
+#include "report/regions_json.h"
+#include "io/json_util.h"
+#include "ir/diagnostic.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using json_internal::AsInt;
+using json_internal::Dump;
+using json_internal::InRange;
+using json_internal::Json;
+using json_internal::ObjectReader;
+using json_internal::Pointer;
+using json_internal::SchemaError;
+using json_internal::WrongType;
+
+std::string CopyKindKeyword(CopyKind kind) {
+  return kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
+}
+
+Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* program, BufferId id) {
+  const Buffer& b = buffers.buffers[id];
+  Json values = Json::array();
+  for (ValueId v : b.values) {
+    const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
+    values.push_back(named ? program->values[v].name : std::to_string(v));
+  }
+  Json allocations = Json::array();
+  const BufferPlacement* placement =
+      id < static_cast<BufferId>(plan.placements.size()) ? &plan.placements[id] : nullptr;
+  if (placement) {
+    for (const Allocation& a : placement->allocations) {
+      allocations.push_back(
+          Json{{"space", a.space}, {"offset", a.offset}, {"start", a.start}, {"end", a.end}});
+    }
+  }
+  Json j;
+  j["id"] = id;
+  j["name"] = b.name;
+  j["values"] = std::move(values);
+  j["size"] = b.size;
+  j["start"] = b.start;
+  j["end"] = b.end;
+  if (!b.gaps.empty()) {  // dead gaps: [first, last] steps where it holds no data
+    Json gaps = Json::array();
+    for (const StepRange& g : b.gaps) gaps.push_back(Json::array({g.first, g.last}));
+    j["gaps"] = std::move(gaps);
+  }
+  j["pool"] = placement ? placement->pool : "";
+  j["lifetime"] = std::string(LifetimeName(b.lifetime));
+  j["allocations"] = std::move(allocations);
+  return j;
+}
+
+Json KnobsJson(const PlanMsaKnobs& k) {
+  const auto limit = [](std::int64_t n) { return n < 0 ? Json(nullptr) : Json(n); };
+  Json j;
+  j["picker"] = k.picker;
+  j["min_overlap_ops"] = k.min_overlap_ops;
+  j["max_overlap_ops"] = k.max_overlap_ops;
+  j["min_overlap_ratio"] = k.min_overlap_ratio;
+  j["preferred_overlap_ratio"] = k.preferred_overlap_ratio;
+  j["max_overlap_ratio"] = k.max_overlap_ratio;
+  j["max_outstanding_prefetches"] = limit(k.max_outstanding_prefetches);
+  j["max_outstanding_evictions"] = limit(k.max_outstanding_evictions);
+  j["fifo_prefetches"] = k.fifo_prefetches;
+  j["max_repacks"] = k.max_repacks ? Json(*k.max_repacks) : Json(nullptr);
+  j["cross_program_prefetch"] = k.cross_program_prefetch;
+  j["cross_program_prefetch_freeing"] = k.cross_program_prefetch_freeing;
+  j["fast_memory_alignment"] = k.fast_memory_alignment;
+  j["assign_first"] = k.assign_first;
+  j["pins"] = k.pins;
+  j["inefficient_ratio"] = k.inefficient_ratio;
+  j["while_trip_count"] = k.while_trip_count;
+  return j;
+}
+
+Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* program,
+                  const PlanJsonExtras& extras) {
+  Json doc;
+  doc["schema"] = std::string(kPlanSchema);
+  doc["input"] = plan.input;
+  if (extras.input_options) {
+    Json dims = Json::object();
+    for (const auto& [name, value] : extras.input_options->dims) dims[name] = value;
+    Json options;
+    options["alias"] = extras.input_options->alias;
+    options["dims"] = std::move(dims);
+    options["regions"] = extras.input_options->regions_per ? Json(*extras.input_options->regions_per)
+                                                           : Json(nullptr);
+    doc["input_options"] = std::move(options);
+  }
+  doc["algorithm"] = plan.algorithm;
+  doc["time_steps"] = plan.time_steps;
+  doc["lower_bound_bytes"] = plan.lower_bound;
+  doc["peak_bytes"] = plan.peak;
+  doc["verified"] = plan.verified;
+  doc["alignment"] = plan.alignment;
+  if (program) {
+    Json counts;
+    counts["ops"] = program->ops.size();
+    counts["values"] = program->values.size();
+    doc["program"] = std::move(counts);
+  }
+  Json spaces = Json::array();
+  for (const SpaceInfo& s : plan.spaces) {
+    Json j;
+    j["name"] = s.name;
+    j["id"] = s.id;
+    j["capacity_bytes"] = s.capacity ? Json(*s.capacity) : Json(nullptr);
+    j["peak_bytes"] = s.peak;
+    j["alignment"] = s.alignment;
+    spaces.push_back(std::move(j));
+  }
+  doc["spaces"] = std::move(spaces);
+  Json pools = Json::array();
+  for (const PoolInfo& p : plan.pools) {
+    Json j;
+    j["name"] = p.name;
+    j["lifetime"] = std::string(LifetimeName(p.lifetime));
+    j["space"] = p.space;
+    j["offset_bytes"] = p.offset;
+    j["size_bytes"] = p.size;
+    j["lower_bound_bytes"] = p.lower_bound;
+    j["buffers"] = p.buffers;
+    j["total_bytes"] = p.total_bytes;
+    if (p.start) j["start"] = *p.start;
+    if (p.end) j["end"] = *p.end;
+    pools.push_back(std::move(j));
+  }
+  doc["pools"] = std::move(pools);
+  Json list = Json::array();
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    list.push_back(BufferJson(plan, buffers, program, id));
+  }
+  doc["buffers"] = std::move(list);
+  Json copies = Json::array();
+  for (const AsyncCopy& c : plan.copies) {
+    Json j;
+    j["buffer"] = c.buffer;
+    j["kind"] = CopyKindKeyword(c.kind);
+    j["from_space"] = c.from_space;
+    j["to_space"] = c.to_space;
+    j["start"] = c.start;
+    j["done"] = c.done;
+    j["bytes"] = c.bytes;
+    copies.push_back(std::move(j));
+  }
+  doc["async_copies"] = std::move(copies);
+  if (plan.msa) {
+    const MsaStats& m = *plan.msa;
+    Json j;
+    if (extras.msa_setup) {
+      j["target"] = extras.msa_setup->target;
+      j["mode"] = extras.msa_setup->mode;
+      j["variant"] = extras.msa_setup->variant;
+      if (extras.msa_setup->knobs) j["options"] = KnobsJson(*extras.msa_setup->knobs);
+    }
+    j["estimated_time_s"] = m.estimated_time_s;
+    j["time_all_default_s"] = m.time_all_default_s;
+    j["time_all_fast_s"] = m.time_all_fast_s;
+    j["prefetches"] = m.prefetches;
+    j["evictions"] = m.evictions;
+    j["prefetch_bytes"] = m.prefetch_bytes;
+    j["eviction_bytes"] = m.eviction_bytes;
+    j["max_outstanding_copies"] = m.max_outstanding_copies;
+    doc["msa"] = std::move(j);
+  }
+  if (plan.regions) doc["regions"] = json_internal::RegionsJson(*plan.regions, buffers, program);
+  return doc;
+}
+
+// --- Reading -----------------------------------------------------------------
+
+// `plan_alignment`: the alignment of a space that records none (plans
+// written before spaces had "alignment"; every offset of theirs was checked
+// against the plan's alignment only).
+SpaceInfo ReadSpace(const ObjectReader& r, Bytes plan_alignment) {
+  SpaceInfo s;
+  s.name = r.String("name");
+  s.id = r.Space("id");
+  const Json& capacity = r.Get("capacity_bytes");
+  if (!capacity.is_null()) {
+    s.capacity = InRange(AsInt(capacity, r.Path("capacity_bytes")), r.Path("capacity_bytes"), 0,
+                         kMaxTotalBytes);
+  }
+  s.peak = r.Amount("peak_bytes");
+  s.alignment = r.Has("alignment") ? r.IntIn("alignment", 1, kMaxAlignment) : plan_alignment;
+  return s;
+}
+
+// Plans written before pools recorded "lifetime" had only program pools,
+// each named after its lifetime.
+PoolInfo ReadPool(const ObjectReader& r) {
+  PoolInfo p;
+  p.name = r.String("name");
+  const bool recorded = r.Has("lifetime");
+  const std::string lifetime = recorded ? r.String("lifetime") : p.name;
+  if (std::optional<Lifetime> parsed = ParseLifetime(lifetime)) {
+    p.lifetime = *parsed;
+  } else if (recorded) {
+    throw SchemaError{r.Path("lifetime"), fmt::format("unknown lifetime \"{}\"", lifetime)};
+  } else {
+    throw SchemaError{r.Path("lifetime"),
+                      fmt::format("missing (and the pool name '{}' is not a lifetime)", p.name)};
+  }
+  p.space = r.Space("space");
+  p.offset = r.Amount("offset_bytes");
+  p.size = r.Amount("size_bytes");
+  p.lower_bound = r.Amount("lower_bound_bytes");
+  p.buffers = r.Amount("buffers");
+  p.total_bytes = r.Amount("total_bytes");
+  if (r.Has("start") || r.Has("end")) {
+    p.start = r.Amount("start");
+    p.end = r.Amount("end");
+  }
+  return p;
+}
+
+// Reads buffer entry `id` and checks it describes the input's buffer `id`.
+BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, BufferId id) {
+  const Buffer& b = expected.buffers[id];
+  const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
+  if (const std::int64_t listed = r.Int("id"); listed != id) {
+    throw SchemaError{r.Path("id"),
+                      fmt::format("expected {} (buffers are listed by id), found {}", id, listed),
+                      true};
+  }
+  if (const std::string name = r.String("name"); name != b.name) {
+    throw SchemaError{r.Path("name"), fmt::format("'{}' differs from {}", name, what), true};
+  }
+  const std::pair<std::string_view, std::int64_t> figures[] = {
+      {"size", b.size}, {"start", b.start}, {"end", b.end}};
+  for (const auto& [key, want] : figures) {
+    if (const std::int64_t got = r.Int(key); got != want) {
+      throw SchemaError{r.Path(key), fmt::format("{} differs from {}, which has {}", got, what, want),
+                        true};
+    }
+  }
+  if (const std::string lifetime = r.String("lifetime"); lifetime != LifetimeName(b.lifetime)) {
+    throw SchemaError{r.Path("lifetime"),
+                      fmt::format("'{}' differs from {}, which is {}", lifetime, what,
+                                  LifetimeName(b.lifetime)),
+                      true};
+  }
+  r.Array("values");
+  BufferPlacement placement;
+  placement.pool = r.String("pool");
+  const Json& allocations = r.Array("allocations");
+  for (size_t k = 0; k < allocations.size(); ++k) {
+    ObjectReader a(allocations[k], Pointer(r.Path("allocations"), k));
+    placement.allocations.push_back(
+        Allocation{a.Space("space"), a.Amount("offset"), a.Amount("start"), a.Amount("end")});
+  }
+  return placement;
+}
+
+AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
+  AsyncCopy c;
+  c.buffer = static_cast<BufferId>(
+      r.IntIn("buffer", 0, static_cast<std::int64_t>(expected.buffers.size()) - 1));
+  const std::string kind = r.String("kind");
+  if (kind == "prefetch") {
+    c.kind = CopyKind::kPrefetch;
+  } else if (kind == "eviction") {
+    c.kind = CopyKind::kEviction;
+  } else {
+    throw SchemaError{r.Path("kind"),
+                      fmt::format("expected \"prefetch\" or \"eviction\", found \"{}\"", kind)};
+  }
+  c.from_space = r.Space("from_space");
+  c.to_space = r.Space("to_space");
+  c.start = r.Amount("start");
+  c.done = r.Amount("done");
+  c.bytes = r.Amount("bytes");
+  return c;
+}
+
+MsaStats ReadMsa(const ObjectReader& r) {
+  // The setup is descriptive (nothing to verify) and absent from older plans.
+  for (std::string_view key : {"target", "mode", "variant"}) {
+    if (r.Has(key)) r.String(key);
+  }
+  MsaStats m;
+  m.estimated_time_s = r.Number("estimated_time_s");
+  m.time_all_default_s = r.Number("time_all_default_s");
+  m.time_all_fast_s = r.Number("time_all_fast_s");
+  m.prefetches = r.Amount("prefetches");
+  m.evictions = r.Amount("evictions");
+  m.prefetch_bytes = r.Amount("prefetch_bytes");
+  m.eviction_bytes = r.Amount("eviction_bytes");
+  m.max_outstanding_copies = r.Amount("max_outstanding_copies");
+  // The copy limits the plan was made under (null or absent: none).
+  if (r.Has("options")) {
+    ObjectReader options(r.Get("options"), r.Path("options"));
+    for (auto [key, limit] : {std::pair{"max_outstanding_prefetches", &m.max_outstanding_prefetches},
+                              std::pair{"max_outstanding_evictions", &m.max_outstanding_evictions}}) {
+      if (options.Has(key) && !options.Get(key).is_null()) *limit = options.Amount(key);
+    }
+  }
+  return m;
+}
+
+std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
+  if (!doc.is_object()) WrongType(doc, "/", "an object");
+  if (!doc.contains("input_options")) return std::nullopt;
+  ObjectReader r(doc["input_options"], "/input_options");
+  PlanInputOptions options;
+  options.alias = r.Bool("alias");
+  const Json& dims = r.Get("dims");
+  if (!dims.is_object()) WrongType(dims, r.Path("dims"), "an object");
+  for (const auto& [name, value] : dims.items()) {
+    const std::string pointer = Pointer(r.Path("dims"), name);
+    const std::int64_t bound = AsInt(value, pointer);
+    if (bound < 1) throw SchemaError{pointer, fmt::format("must be at least 1, found {}", bound)};
+    options.dims[name] = bound;
+  }
+  // Plans written before --regions existed have no "regions".
+  if (r.Has("regions") && !r.Get("regions").is_null()) {
+    options.regions_per = r.IntIn("regions", 0, std::numeric_limits<std::int64_t>::max());
+  }
+  return options;
+}
+
+Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* program) {
+  ObjectReader top(doc, "");
+  if (const std::string schema = top.String("schema"); schema != kPlanSchema) {
+    throw SchemaError{"/schema", fmt::format("expected \"{}\", found \"{}\"", kPlanSchema, schema)};
+  }
+  Plan plan;
+  plan.input = top.String("input");
+  ReadInputOptions(doc);  // checked here; `memplan verify` reads them before the input
+  plan.algorithm = top.String("algorithm");
+  plan.time_steps = top.Amount("time_steps");
+  if (plan.time_steps != expected.time_steps) {
+    throw SchemaError{"/time_steps",
+                      fmt::format("{} differs from the input, which has {}", plan.time_steps,
+                                  expected.time_steps),
+                      true};
+  }
+  plan.lower_bound = top.Amount("lower_bound_bytes");
+  plan.peak = top.Amount("peak_bytes");
+  plan.verified = top.Bool("verified");
+  plan.alignment = top.IntIn("alignment", 1, kMaxAlignment);
+  const Json& spaces = top.Array("spaces");
+  for (size_t i = 0; i < spaces.size(); ++i) {
+    plan.spaces.push_back(
+        ReadSpace(ObjectReader(spaces[i], Pointer("/spaces", i)), plan.alignment));
+  }
+  const Json& pools = top.Array("pools");
+  for (size_t i = 0; i < pools.size(); ++i) {
+    plan.pools.push_back(ReadPool(ObjectReader(pools[i], Pointer("/pools", i))));
+  }
+  const Json& buffers = top.Array("buffers");
+  if (buffers.size() != expected.buffers.size()) {
+    throw SchemaError{"/buffers",
+                      fmt::format("lists {} buffers but the input has {}", buffers.size(),
+                                  expected.buffers.size()),
+                      true};
+  }
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
+                                         expected, static_cast<BufferId>(i)));
+  }
+  const Json& copies = top.Array("async_copies");
+  for (size_t i = 0; i < copies.size(); ++i) {
+    plan.copies.push_back(
+        ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i)), expected));
+  }
+  if (doc.contains("msa")) plan.msa = ReadMsa(ObjectReader(doc["msa"], "/msa"));
+  if (doc.contains("regions")) {
+    if (program == nullptr) {
+      throw SchemaError{"/regions",
+                        "a plan with execution regions needs an input with a program (text IR "
+                        "or ONNX), not a lifetime CSV",
+                        true};
+    }
+    plan.regions = json_internal::ReadRegions(doc["regions"], "/regions", expected, *program);
+  }
+  return plan;
+}
+
+// Line and column (1-based) of the byte at 0-based `index` of `text`.
+SourceLocation LocationOf(std::string_view text, size_t index) {
+  index = std::min(index, text.size());
+  const std::string_view before = text.substr(0, index);
+  const size_t line = static_cast<size_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+  const size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  const auto clamp = [](size_t v) {
+    return static_cast<std::int32_t>(std::min<size_t>(v, std::numeric_limits<std::int32_t>::max()));
+  };
+  return SourceLocation{clamp(line), clamp(index - line_start + 1)};
+}
+
+// nlohmann's what() without its "[json.exception...] parse error at line L,
+// column C: " prefix (the location is recomputed from the byte offset).
+std::string ParseErrorText(const std::string& what) {
+  const size_t column = what.find("column ");
+  const size_t colon = what.find(": ", column == std::string::npos ? 0 : column);
+  return colon == std::string::npos ? what : what.substr(colon + 2);
+}
+
+// A key repeated within one object, at `pointer` (nlohmann would silently
+// keep the last value).
+struct DuplicateKey {
+  std::string pointer;
+};
+
+// Parser callback that throws DuplicateKey for a key seen twice in one
+// object. It tracks the JSON pointer of every open container.
+class DuplicateKeyGuard {
+ public:
+  bool operator()(int /*depth*/, Json::parse_event_t event, Json& parsed) {
+    switch (event) {
+      case Json::parse_event_t::object_start:
+      case Json::parse_event_t::array_start: {
+        std::string pointer;
+        if (!open_.empty()) pointer = StartElement();
+        Container container;
+        container.object = event == Json::parse_event_t::object_start;
+        container.pointer = std::move(pointer);
+        open_.push_back(std::move(container));
+        break;
+      }
+      case Json::parse_event_t::object_end:
+      case Json::parse_event_t::array_end:
+        open_.pop_back();
+        break;
+      case Json::parse_event_t::key: {
+        Container& object = open_.back();
+        object.key = parsed.get<std::string>();
+        if (!object.keys.insert(object.key).second) {
+          throw DuplicateKey{Pointer(object.pointer, object.key)};
+        }
+        break;
+      }
+      case Json::parse_event_t::value:
+        if (!open_.empty()) StartElement();
+        break;
+    }
+    return true;
+  }
+
+ private:
+  struct Container {
+    bool object = false;
+    std::string pointer;
+    std::set<std::string> keys;  // objects: keys so far
+    std::string key;             // objects: the current key
+    size_t elements = 0;         // arrays: elements so far
+  };
+  // Counts an element of the innermost container; returns its pointer.
+  std::string StartElement() {
+    Container& c = open_.back();
+    return c.object ? Pointer(c.pointer, c.key) : Pointer(c.pointer, c.elements++);
+  }
+  std::vector<Container> open_;
+};
+
+// Parses `text`, then runs `read` on the document; JSON and schema errors
+// and duplicate keys become located InvalidArgument statuses
+// (`mismatch_note` appended to mismatches with the input).
+template <typename Result, typename Read>
+absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path,
+                                    std::string_view mismatch_note, Read read) {
+  Json doc;
+  DuplicateKeyGuard guard;
+  try {
+    doc = Json::parse(text.begin(), text.end(), std::ref(guard));
+  } catch (const Json::parse_error& e) {
+    // e.byte counts the bytes read, the offending one included.
+    return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
+                        ParseErrorText(e.what()));
+  } catch (const DuplicateKey& e) {
+    return LocatedError(path, SourceLocation{}, fmt::format("{}: duplicate key", e.pointer));
+  }
+  try {
+    return read(doc);
+  } catch (const SchemaError& e) {
+    std::string message =
+        e.pointer.empty() ? e.message : fmt::format("{}: {}", e.pointer, e.message);
+    if (e.mismatch && !mismatch_note.empty()) message += fmt::format("; {}", mismatch_note);
+    return LocatedError(path, SourceLocation{}, message);
+  } catch (const Json::exception& e) {
+    // Every access above is type-checked first; this is a safety net.
+    return LocatedError(path, SourceLocation{}, e.what());
+  }
+}
+
+}  // namespace
+
+std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program,
+                          const PlanJsonExtras& extras) {
+  const Json doc = PlanDocument(plan, buffers, program, extras);
+  std::string out = "{\n";
+  bool first = true;
+  for (const auto& [key, value] : doc.items()) {
+    out += first ? "  " : ",\n  ";
+    first = false;
+    out += Dump(Json(key)) + ": ";
+    if (key == "regions") {
+      json_internal::AppendRegionsText(out, value);
+      continue;
+    }
+    if (!value.is_array() || value.empty()) {
+      out += Dump(value);
+      continue;
+    }
+    out += "[\n";
+    for (size_t i = 0; i < value.size(); ++i) {
+      out += "    " + Dump(value[i]) + (i + 1 < value.size() ? ",\n" : "\n");
+    }
+    out += "  ]";
+  }
+  out += "\n}\n";
+  return out;
+}
+
+absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string_view text,
+                                                                     std::string_view path) {
+  return ParseAndRead<std::optional<PlanInputOptions>>(
+      text, path, "", [](const Json& doc) { return ReadInputOptions(doc); });
+}
+
+absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
+                                  const BufferSet& expected, std::string_view mismatch_note,
+                                  const Program* program) {
+  return ParseAndRead<Plan>(text, path, mismatch_note,
+                            [&](const Json& doc) { return ReadDocument(doc, expected, program); });
+}
+
+}  // namespace memplan

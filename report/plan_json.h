@@ -1,0 +1,148 @@
+// The JSON plan (schema "memplan.plan/1", see docs/formats.md): what
+// `memplan plan --json` writes and `memplan verify` reads back.
+//
+// Layout (keys in this order; `input_options` only when given, `program`
+// only with a program, `msa` only when the plan has MSA statistics, its
+// `target`, `mode` and `variant` only when the MSA setup is given):
+//   {"schema": "memplan.plan/1", "input",
+//    "input_options": {"alias", "dims": {NAME: VALUE, ...}},
+//    "algorithm", "time_steps",
+//    "lower_bound_bytes", "peak_bytes", "verified", "alignment",
+//    "program": {"ops", "values"},
+//    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes",
+//                 "alignment" (every offset in the space is a multiple)}],
+//    "pools":   [{"name", "lifetime", "space", "offset_bytes", "size_bytes",
+//                 "lower_bound_bytes", "buffers", "total_bytes",
+//                 "start", "end" (only for pools with a time range)}],
+//    "buffers": [{"id", "name", "values", "size", "start", "end", "pool",
+//                 "lifetime", "allocations": [{"space", "offset", "start", "end"}]}],
+//    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",
+//                      "to_space", "start", "done", "bytes"}],
+//    "msa": {"target", "mode", "variant", "options" (PlanMsaKnobs),
+//            "estimated_time_s", "time_all_default_s", "time_all_fast_s",
+//            "prefetches", "evictions", "prefetch_bytes", "eviction_bytes",
+//            "max_outstanding_copies"},
+//    "regions": {...}}   (only for plans with execution regions; report/regions_json.h)
+// Sizes and offsets are bytes, times are time steps (closed ranges), the msa
+// times are seconds. peak_bytes and lower_bound_bytes are the default space's
+// transient pool. The text puts each top-level key on its own line and each
+// array element on its own line, so plans diff well. docs/formats.md
+// describes every field.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+inline constexpr std::string_view kPlanSchema = "memplan.plan/1";
+
+// How the input was loaded (the CLI's --no-alias and --dim flags; they
+// change only ONNX imports), recorded so that `memplan verify` can load the
+// input the same way. The plan's --alignment is the top-level "alignment".
+struct PlanInputOptions {
+  bool alias = true;                          // views and in-place reuse
+  std::map<std::string, std::int64_t> dims;   // symbolic dim bindings, each >= 1
+  // --regions: ops per region (0: one region); nullopt without --regions.
+  // Written as "regions" (null without --regions).
+  std::optional<std::int64_t> regions_per;
+  bool operator==(const PlanInputOptions&) const = default;
+};
+
+// The memory space assignment knobs a plan was made with (the `plan` flags
+// of docs/msa.md), written as the "options" object of "msa" in this order.
+// `memplan verify` re-checks the outstanding-copy limits; the rest is a
+// record (the plan's copies and segments are verified as they are).
+struct PlanMsaKnobs {
+  std::string picker;                        // "cost" or "instruction-count"
+  std::int64_t min_overlap_ops = 0;
+  std::int64_t max_overlap_ops = 0;
+  double min_overlap_ratio = 0;
+  double preferred_overlap_ratio = 0;
+  double max_overlap_ratio = 0;
+  std::int64_t max_outstanding_prefetches = -1;  // -1: unlimited (written as null)
+  std::int64_t max_outstanding_evictions = -1;   // -1: unlimited (written as null)
+  bool fifo_prefetches = false;
+  std::optional<std::int64_t> max_repacks;       // nullopt: automatic (null)
+  bool cross_program_prefetch = true;
+  bool cross_program_prefetch_freeing = true;
+  Bytes fast_memory_alignment = 1;               // as used (lcm with --alignment)
+  std::string assign_first;                      // "" when not given
+  std::vector<std::string> pins;                 // "VALUE[@OP]=SPACE", as given
+  double inefficient_ratio = 0;
+  std::int64_t while_trip_count = 5;
+};
+
+// How fast memory was planned, written into the "msa" object.
+struct PlanMsaSetup {
+  std::string target;   // the --target argument (preset name or file), or the default preset
+  std::string mode;     // "reference" or "default"
+  std::string variant;  // the allocator variant whose assignment was kept ("reference", ...)
+  std::optional<PlanMsaKnobs> knobs;  // written as "options"
+};
+
+// What the plan document records besides the plan itself.
+struct PlanJsonExtras {
+  std::optional<PlanInputOptions> input_options;  // written as "input_options"
+  std::optional<PlanMsaSetup> msa_setup;          // written only when plan.msa is set
+};
+
+// Renders `plan` for `buffers` (parallel to plan.placements). A buffer's
+// `values` are the names of its values in `program`; without a program
+// (nullptr, e.g. CSV input) they are the value ids as decimal strings.
+// Deterministic: the same arguments give the same bytes. Non-finite MSA times
+// are written as null (JSON has no NaN); ReadPlanJson rejects them.
+std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program,
+                          const PlanJsonExtras& extras = {});
+
+// The "input_options" of a plan document, nullopt when it has none (plans
+// written before the key existed). Errors: InvalidArgument, as ReadPlanJson,
+// for malformed JSON, a document that is not an object, or malformed options
+// (`path: error: /input_options/alias: expected a boolean, found string`, a
+// dim value that is not an integer >= 1).
+absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string_view text,
+                                                                     std::string_view path);
+
+// Parses a plan written by WritePlanJson for the input whose re-analysed
+// buffers are `expected` (and, for inputs with one, whose program is
+// `program`). Unknown keys are ignored. A space without "alignment" (plans
+// written before the key existed) gets the plan's top-level alignment, the
+// only one such plans were checked against; a pool without "lifetime" gets
+// the lifetime its name spells (such plans had only lifetime-named pools).
+// A "regions" object is rebuilt against `program` (report/regions_json.h: names
+// resolved, expression texts parsed back).
+// Errors: InvalidArgument
+//  * `path:line:col: error: ...` for malformed JSON (nlohmann's message);
+//  * `path: error: /json/pointer: duplicate key` for a key repeated in one
+//    object (also from ReadPlanInputOptions);
+//  * `path: error: /json/pointer: ...` for a wrong schema, a missing key or a
+//    value of the wrong type or range (e.g. `/buffers/3/allocations/0/offset:
+//    expected an integer, found string`, `/alignment: 0 is outside [1,
+//    4294967296]`, malformed input_options as ReadPlanInputOptions). Ranges:
+//    alignments (top-level and per space) 1..kMaxAlignment; offsets, sizes, capacities, peaks, bounds,
+//    byte counts, times and counts 0..kMaxTotalBytes (ir/units.h), space ids
+//    >= 0; a copy's buffer must be one of the input's buffers; a pool's
+//    lifetime a lifetime name (`/pools/2/lifetime: missing (and the pool name
+//    'stage.slab' is not a lifetime)`); in "regions", names that resolve and
+//    expressions that parse (`/regions/resources/0/size: "4*%k" is not a size
+//    expression (column 4: unknown dim %k)`); "regions" without a program;
+//  * the same form when time_steps or a buffer's count, id, name, size, live
+//    range or lifetime disagrees with `expected` (the plan is for another
+//    input, or the input was loaded differently); these messages end with
+//    "; " + `mismatch_note` when it is not empty (e.g. how the input was
+//    loaded).
+// Everything else (overlaps, pools, copies, ...) is for VerifyPlan to judge.
+absl::StatusOr<Plan> ReadPlanJson(std::string_view text, std::string_view path,
+                                  const BufferSet& expected, std::string_view mismatch_note = "",
+                                  const Program* program = nullptr);
+
+}  // namespace memplan

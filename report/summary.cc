@@ -1,0 +1,234 @@
+#include "report/summary.h"
+
+#include <algorithm>
+#include <array>
+#include <string_view>
+#include <vector>
+
+#include "analysis/live_profile.h"
+#include "fmt/format.h"
+#include "fmt/ranges.h"
+#include "io/byte_size.h"
+#include "ir/dims.h"
+
+namespace memplan {
+namespace {
+
+std::string Header(const BufferSet& buffers, const Program* program) {
+  std::string text = fmt::format("{}: {} buffers, {} time steps", buffers.input,
+                                 buffers.buffers.size(), buffers.time_steps);
+  if (program) text += fmt::format(", {} ops", program->ops.size());
+  return text + "\n";
+}
+
+std::string ExactAndHuman(Bytes bytes) {
+  return fmt::format("{} bytes ({})", bytes, FormatBytes(bytes));
+}
+
+// "1 allocation", "2 allocations".
+std::string Count(std::size_t n, std::string_view noun) {
+  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+// What the transient figures cover in a plan with regions: its transient
+// pools of the default space (ir/plan.h), e.g. "the region slabs and
+// transient result reservations".
+std::string TransientCoverage(const Plan& plan) {
+  bool pool = false;
+  for (const PoolInfo& p : plan.pools) {
+    pool |= p.space == kDefaultSpace && !p.start && p.name == "transient";
+  }
+  bool slabs = false, results = false;
+  for (const Resource& r : plan.regions->resources) {
+    slabs |= r.kind == ResourceKind::kSlab;
+    results |= r.kind == ResourceKind::kResults && r.lifetime == Lifetime::kTransient;
+  }
+  std::vector<std::string> parts;
+  if (pool) parts.push_back("the program's transient pool");
+  if (slabs) parts.push_back("the region slabs");
+  if (results) parts.push_back("the transient result reservations");
+  if (parts.empty()) return "no transient allocations";
+  std::string text = parts.front();
+  for (std::size_t i = 1; i < parts.size(); ++i) {
+    text += (i + 1 == parts.size() ? " and " : ", ") + parts[i];
+  }
+  return text;
+}
+
+// "24576 bytes", or "align(4*%n, 64) + 8192 = 24576 bytes at n=4096" for a
+// symbolic size (its dims at the evaluation point).
+std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) {
+  if (size.IsConstant()) return fmt::format("{} bytes", bytes);
+  const std::vector<std::string> names = DimNames(program);
+  const std::vector<std::int64_t> point = EvaluationPoint(program);
+  std::vector<std::string> at;
+  for (DimId d : size.Dims()) {
+    if (d < static_cast<DimId>(names.size())) {
+      at.push_back(fmt::format("{}={}", names[d], point[d]));
+    }
+  }
+  return fmt::format("{} = {} bytes at {}", size.ToString(names), bytes, fmt::join(at, ", "));
+}
+
+// Steps of commands that run one after another: a wave (adjacent commands
+// with the same concurrent >= 0) is one step, a command that runs alone one.
+std::size_t Steps(const std::vector<Command>& commands) {
+  std::size_t waves = 0;
+  for (std::size_t i = 0; i < commands.size(); ++i) {
+    const bool joins = i > 0 && commands[i].concurrent >= 0 &&
+                       commands[i].concurrent == commands[i - 1].concurrent;
+    if (!joins) ++waves;
+  }
+  return waves;
+}
+
+// One line per region (slab, results, uploads, commands). Warnings are not
+// part of the summary: the CLI prints them on stderr, where --quiet and
+// --json - do not hide them.
+std::string RegionLines(const Plan& plan, const Program& program) {
+  const RegionPlan& rp = *plan.regions;
+  std::string text;
+  for (std::size_t i = 0; i < rp.regions.size(); ++i) {
+    const RegionInfo& info = rp.regions[i];
+    Bytes results = 0, uploads = 0;
+    std::size_t result_allocations = 0, upload_allocations = 0;
+    for (const Resource& r : rp.resources) {
+      if (r.region != info.name) continue;
+      if (r.kind == ResourceKind::kResults) results += r.size_bytes, ++result_allocations;
+      if (r.kind == ResourceKind::kUpload) uploads += r.size_bytes, ++upload_allocations;
+    }
+    std::size_t commands = 0, waves = 0;
+    for (const HostStep& step : rp.steps) {
+      const bool runs = step.kind == HostStepKind::kExecute &&
+                        step.region == static_cast<std::int32_t>(i);
+      if (!runs) continue;
+      commands += step.commands.size();
+      waves += Steps(step.commands);
+    }
+    const auto amount = [](Bytes bytes, std::size_t allocations) {
+      if (allocations == 0) return fmt::format("{} bytes", bytes);
+      return fmt::format("{} bytes in {}", bytes, Count(allocations, "allocation"));
+    };
+    text += fmt::format(
+        "region @{}{}{}: slab {} (lower bound {}, {} over), results {}, uploads {}, {} in {}\n",
+        info.name, info.affinity.empty() ? "" : " on " + info.affinity,
+        info.once ? " (run once)" : "", SizeText(info.slab_size, info.slab_bytes, program),
+        info.slab_lower_bound, PercentOver(info.slab_bytes, info.slab_lower_bound),
+        amount(results, result_allocations), amount(uploads, upload_allocations),
+        Count(commands, "command"), Count(waves, "step"));
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string PercentOver(Bytes peak, Bytes bound) {
+  if (bound <= 0) return "0.00%";
+  return fmt::format("{:.2f}%", 100.0 * static_cast<double>(peak - bound) / static_cast<double>(bound));
+}
+
+std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, const Plan& plan,
+                              std::optional<Bytes> peak_without_alias) {
+  std::string text = Header(buffers, program);
+  // The name column is as wide as the widest pool name (region allocations
+  // have long ones), at least 10.
+  std::size_t name_width = 10;
+  for (const PoolInfo& pool : plan.pools) name_width = std::max(name_width, pool.name.size());
+  text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", "pool", name_width,
+                      "space", "buffers", "bytes", "peak", "lower bound", "over");
+  for (const PoolInfo& pool : plan.pools) {
+    text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
+                        name_width, SpaceName(pool.space), pool.buffers, pool.total_bytes,
+                        pool.size, pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
+  }
+  text += fmt::format("transient peak {}, lower bound {} ({} over)\n",
+                      ExactAndHuman(plan.peak), ExactAndHuman(plan.lower_bound),
+                      PercentOver(plan.peak, plan.lower_bound));
+  if (plan.regions) {
+    text += fmt::format(
+        "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
+        TransientCoverage(plan));
+  }
+  if (peak_without_alias) {
+    text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
+                        ExactAndHuman(*peak_without_alias),
+                        *peak_without_alias > plan.peak
+                            ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
+                            : std::string("no saving"));
+  }
+  if (plan.regions && program) text += RegionLines(plan, *program);
+  for (const SpaceInfo& space : plan.spaces) {
+    text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
+    if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
+    text += "\n";
+  }
+  const std::string region_alignment =
+      plan.regions ? fmt::format(" (region slices: offsets {}, sizes padded to {})",
+                                 plan.regions->options.offset_alignment,
+                                 plan.regions->options.range_alignment)
+                   : "";
+  text += fmt::format("algorithm: {}; alignment {}{}; plan {}\n", plan.algorithm, plan.alignment,
+                      region_alignment,
+                      plan.verified ? "verified" : "NOT verified");
+  return text;
+}
+
+std::string FormatStats(const BufferSet& set, const Program* program) {
+  std::string text = Header(set, program);
+  Bytes total = 0;
+  std::array<std::pair<std::int64_t, Bytes>, 5> by_lifetime{};
+  for (const Buffer& b : set.buffers) {
+    total += b.size;
+    auto& slot = by_lifetime[static_cast<size_t>(b.lifetime)];
+    ++slot.first;
+    slot.second += b.size;
+  }
+  text += fmt::format("total bytes: {}\n", ExactAndHuman(total));
+  for (size_t l = 0; l < by_lifetime.size(); ++l) {
+    if (by_lifetime[l].first == 0) continue;
+    text += fmt::format("  {:<10} {:>8} buffers {:>14} bytes\n",
+                        LifetimeName(static_cast<Lifetime>(l)), by_lifetime[l].first,
+                        by_lifetime[l].second);
+  }
+  LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
+  LiveProfile transient =
+      ComputeLiveProfile(set, [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; });
+  const auto where = [](const LiveProfile& profile, std::int64_t buffers, const char* none) {
+    return buffers == 0 ? fmt::format("({})", none) : fmt::format("at time {}", profile.peak_time);
+  };
+  const std::int64_t transient_buffers =
+      by_lifetime[static_cast<size_t>(Lifetime::kTransient)].first;
+  const std::int64_t buffers = static_cast<std::int64_t>(set.buffers.size());
+  text += fmt::format("lower bound (max live, transient): {} {}\n", ExactAndHuman(transient.peak),
+                      where(transient, transient_buffers, "no transient buffers"));
+  text += fmt::format("max live (all buffers): {} {}\n", ExactAndHuman(all.peak),
+                      where(all, buffers, "no buffers"));
+
+  // A coarse profile: the transient live bytes in up to 16 equal time bands
+  // (the max within each band), drawn as bars. Band b covers steps
+  // [b * steps / bands, (b + 1) * steps / bands), computed without overflow.
+  const TimeStep steps = transient.time_steps;
+  if (steps > 0 && transient.peak > 0) {
+    const TimeStep bands = std::min<TimeStep>(16, steps);
+    const auto band_start = [&](TimeStep band) {
+      return band * (steps / bands) + band * (steps % bands) / bands;
+    };
+    // Columns as wide as their widest entry (at least 7 and 14 characters),
+    // so every bar starts at the same column.
+    const TimeStep last_step = band_start(bands) - 1;
+    const int time_width = std::max<int>(7, static_cast<int>(fmt::formatted_size("{}", last_step)));
+    const int bytes_width =
+        std::max<int>(14, static_cast<int>(fmt::formatted_size("{}", transient.peak)));
+    text += "live bytes over time (transient, max per band):\n";
+    for (TimeStep band = 0; band < bands; ++band) {
+      const TimeStep first = band_start(band), last = band_start(band + 1) - 1;
+      const Bytes peak = MaxLiveIn(transient, first, last);
+      int width = static_cast<int>(40 * static_cast<double>(peak) / static_cast<double>(transient.peak));
+      text += fmt::format("  [{:>{}}, {:>{}}] {:>{}} {}\n", first, time_width, last, time_width,
+                          peak, bytes_width, std::string(width, '#'));
+    }
+  }
+  return text;
+}
+
+}  // namespace memplan

@@ -1,0 +1,34 @@
+// Human-readable summaries printed by `memplan plan` and `memplan stats`, of
+// `buffers` and, for program inputs, `program` (nullptr for a lifetime CSV).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+// Per-pool table (buffers, bytes, peak, lower bound, % over the bound; the
+// name column as wide as the widest pool name), the winning algorithm,
+// verification status and, when given, the transient peak without aliasing.
+// For a plan with execution regions also what the transient figures cover,
+// one line per region and the plan's warnings, e.g.
+//   region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over),
+//   results 4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 waves
+// (one line), a symbolic slab as "slab align(4*%n, 64) + 64 = 320 bytes at
+// n=64", and "warning: ..." lines. Exact byte counts, with a human size
+// alongside.
+std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, const Plan& plan,
+                              std::optional<Bytes> peak_without_alias);
+
+// `memplan stats`: buffers, time steps, total bytes, lower bound and the first
+// time it is reached, per-lifetime totals and a coarse live-bytes profile.
+std::string FormatStats(const BufferSet& buffers, const Program* program);
+
+// "12.50%" style percentage of `peak` over `bound` ("0.00%" when bound is 0).
+std::string PercentOver(Bytes peak, Bytes bound);
+
+}  // namespace memplan

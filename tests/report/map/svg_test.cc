@@ -1,0 +1,142 @@
+#include "report/map/svg.h"
+
+#include <string>
+#include <string_view>
+
+#include <gtest/gtest.h>
+
+#include "tests/report/map/test_plans.h"
+
+namespace memplan {
+namespace {
+
+std::size_t Count(std::string_view text, std::string_view needle) {
+  std::size_t count = 0;
+  for (std::size_t at = text.find(needle); at != std::string_view::npos;
+       at = text.find(needle, at + needle.size())) {
+    ++count;
+  }
+  return count;
+}
+
+TEST(SvgMapTest, OneRectPerSegment) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_EQ(Count(svg, " data-b=\""), 3u);
+  EXPECT_EQ(Count(svg, "<path"), 0u);  // nothing merged into coverage
+}
+
+TEST(SvgMapTest, KnownRectangleCoordinatesAndTooltip) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(svg.find("<rect class=\"k0 o\" data-b=\"1\" x=\"359\" y=\"114\" width=\"813\" "
+                     "height=\"160\"><title>b\nsize 1 MiB (1048576 B)\nlive [1, 3]\n"
+                     "pool transient, space default (0), offset 1048576 (1 MiB)</title></rect>"),
+            std::string::npos)
+      << svg;
+}
+
+TEST(SvgMapTest, AxisLabelsLinesAndLegend) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  for (std::string_view label : {">0.5 MiB</text>", ">1 MiB</text>", ">2 MiB</text>",
+                                 ">transient peak 2 MiB (0.0 % over bound)</text>",
+                                 ">lower bound 2 MiB</text>", ">transient</text>",
+                                 ">time step</text>"}) {
+    EXPECT_NE(svg.find(label), std::string::npos) << label;
+  }
+  EXPECT_EQ(Count(svg, "<line class=\"line peak\""), 2u);   // plot and legend
+  EXPECT_EQ(Count(svg, "<line class=\"line bound\""), 2u);
+}
+
+TEST(SvgMapTest, StandaloneAndWellFormedFrame) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_EQ(svg.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                      "width=\"1200\"",
+                      0),
+            0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  EXPECT_EQ(Count(svg, "<script"), 0u);
+  EXPECT_EQ(Count(svg, "href"), 0u);
+  EXPECT_EQ(Count(svg, "url("), 0u);
+}
+
+TEST(SvgMapTest, EscapesHostileNames) {
+  maptest::PlannedBuffers p = maptest::SmallPlan();
+  p.buffers.buffers[0].name = "<script>alert(\"x & 'y'\")</script>";
+  MapOptions options;
+  options.title = "map of <evil> & \"co\"";
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, options);
+  EXPECT_EQ(svg.find("<script"), std::string::npos);
+  EXPECT_EQ(svg.find("<evil>"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;script&gt;alert(&quot;x &amp; &#39;y&#39;&quot;)&lt;/script&gt;"),
+            std::string::npos);
+  EXPECT_NE(svg.find(">map of &lt;evil&gt; &amp; &quot;co&quot;</text>"), std::string::npos);
+}
+
+TEST(SvgMapTest, ValueNamesWhenAProgramIsGiven) {
+  maptest::PlannedBuffers p = maptest::SmallPlan();
+  Program program;
+  program.values.resize(2);
+  program.values[0].name = "x";
+  program.values[1].name = "x_relu";
+  p.buffers.buffers[2].values = {0, 1};
+  MapOptions options;
+  options.program = &program;
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, options);
+  EXPECT_NE(svg.find("<title>c\nvalues: %x, %x_relu\nsize 512 KiB"), std::string::npos);
+}
+
+TEST(SvgMapTest, Deterministic) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  EXPECT_EQ(RenderSvgMap(p.buffers, p.plan, MapOptions{}),
+            RenderSvgMap(p.buffers, p.plan, MapOptions{}));
+}
+
+TEST(SvgMapTest, AlternateMemoryPanelShowsCopies) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_EQ(Count(svg, "<g class=\"panel\" data-space="), 2u);
+  EXPECT_NE(svg.find("<g class=\"panel\" data-space=\"1\">"), std::string::npos);
+  EXPECT_EQ(Count(svg, " data-b=\""), 4u);  // two segments per buffer
+  EXPECT_EQ(Count(svg, " data-c=\""), 4u);  // each copy over its chunk and in the lane
+  EXPECT_NE(svg.find("<title>prefetch of x\nspace default (0) -&gt; alternate (1)\n"
+                     "copy-start 2, copy-done 3\n256 KiB (262144 B)</title>"),
+            std::string::npos);
+  EXPECT_NE(svg.find(">async copies</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">capacity 1 MiB</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">eviction</text>"), std::string::npos);
+}
+
+TEST(SvgMapTest, EmptyPlanRenders) {
+  const std::string svg = RenderSvgMap(BufferSet{}, Plan{}, MapOptions{});
+  EXPECT_NE(svg.find(">no buffers in this space</text>"), std::string::npos);
+  EXPECT_EQ(Count(svg, " data-b=\""), 0u);
+  EXPECT_EQ(svg.substr(svg.size() - 7), "</svg>\n");
+  for (std::string_view bad : {"=\"nan", "=\"-nan", "=\"inf", "=\"-inf"}) {
+    EXPECT_EQ(svg.find(bad), std::string::npos) << bad;
+  }
+}
+
+TEST(SvgMapTest, HundredThousandBuffersStaySmall) {
+  const maptest::PlannedBuffers p = maptest::LargePlan(100000);
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  // Every buffer is 0.01 px wide: all of them merge into coverage paths.
+  EXPECT_EQ(Count(svg, " data-b=\""), 0u);
+  EXPECT_EQ(Count(svg, "<path class=\"k0\""), 1u);
+  EXPECT_LT(svg.size(), 2'000'000u);
+}
+
+TEST(SvgMapTest, RectBudgetCapsIndividualRects) {
+  const maptest::PlannedBuffers p = maptest::LargePlan(2000);
+  MapOptions options;
+  options.max_rects = 100;
+  options.min_rect_px = 0;  // only the budget limits
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, options);
+  EXPECT_EQ(Count(svg, " data-b=\""), 100u);
+  EXPECT_EQ(Count(svg, "<path class=\"k0\""), 1u);
+}
+
+}  // namespace
+}  // namespace memplan

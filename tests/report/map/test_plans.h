@@ -1,0 +1,152 @@
+// Hand-built plans for the memory-map tests (tests/report/map/*_test.cc), with
+// geometry easy to compute by hand for the default MapOptions: plot x = 88,
+// plot width = 1084, default-panel plot top = 114, plot height = 320.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+
+namespace memplan::maptest {
+
+inline constexpr Bytes kKiB = 1024;
+inline constexpr Bytes kMiB = 1024 * 1024;
+
+struct PlannedBuffers {
+  BufferSet buffers;
+  Plan plan;
+};
+
+inline void Add(PlannedBuffers& p, std::string name, Bytes size, TimeStep start, TimeStep end,
+                std::string pool, std::vector<Allocation> allocations) {
+  Buffer buffer;
+  buffer.name = std::move(name);
+  buffer.size = size;
+  buffer.start = start;
+  buffer.end = end;
+  p.buffers.buffers.push_back(buffer);
+  p.plan.placements.push_back({std::move(pool), std::move(allocations)});
+}
+
+// Three transient buffers over 4 time steps (271 px per step), peak = lower
+// bound = 2 MiB (axis top 2 MiB: 160 px per MiB):
+//   a: 1 MiB,   [0,1], offset 0       -> x 88,  y 274, w 542, h 160
+//   b: 1 MiB,   [1,3], offset 1 MiB   -> x 359, y 114, w 813, h 160
+//   c: 512 KiB, [2,3], offset 0       -> x 630, y 354, w 542, h 80
+inline PlannedBuffers SmallPlan() {
+  PlannedBuffers p;
+  p.buffers.input = "small.mp";
+  p.buffers.time_steps = 4;
+  p.plan.input = "small.mp";
+  p.plan.algorithm = "hand";
+  p.plan.time_steps = 4;
+  p.plan.peak = 2 * kMiB;
+  p.plan.lower_bound = 2 * kMiB;
+  p.plan.verified = true;
+  p.plan.spaces = {{"default", kDefaultSpace, std::nullopt, 2 * kMiB}};
+  p.plan.pools = {{"transient", Lifetime::kTransient, kDefaultSpace, 0, 2 * kMiB, 2 * kMiB, 3, 2 * kMiB + 512 * kKiB, std::nullopt, std::nullopt}};
+  Add(p, "a", kMiB, 0, 1, "transient", {{kDefaultSpace, 0, 0, 1}});
+  Add(p, "b", kMiB, 1, 3, "transient", {{kDefaultSpace, kMiB, 1, 3}});
+  Add(p, "c", 512 * kKiB, 2, 3, "transient", {{kDefaultSpace, 0, 2, 3}});
+  return p;
+}
+
+// Memory space assignment over 10 time steps with a 1 MiB fast memory:
+//   x (256 KiB) in default memory [0,3], prefetched (copy 2 -> 3) into
+//     alternate memory at offset 0 for [2,6];
+//   y (256 KiB) in alternate memory at 256 KiB for [0,4], evicted (copy
+//     3 -> 4) to default memory at 256 KiB for [3,9].
+// The two copies overlap at time 3, so the copy lane has two rows.
+inline PlannedBuffers MsaPlan() {
+  PlannedBuffers p;
+  p.buffers.time_steps = 10;
+  p.plan.input = "msa.mp";
+  p.plan.algorithm = "msa";
+  p.plan.time_steps = 10;
+  p.plan.peak = 512 * kKiB;
+  p.plan.lower_bound = 512 * kKiB;
+  p.plan.verified = true;
+  p.plan.spaces = {{"default", kDefaultSpace, std::nullopt, 512 * kKiB},
+                   {"alternate", kAlternateSpace, kMiB, 512 * kKiB}};
+  p.plan.pools = {{"transient", Lifetime::kTransient, kDefaultSpace, 0, 512 * kKiB, 512 * kKiB, 2, 512 * kKiB, std::nullopt, std::nullopt}};
+  Add(p, "x", 256 * kKiB, 0, 6, "transient",
+      {{kDefaultSpace, 0, 0, 3}, {kAlternateSpace, 0, 2, 6}});
+  Add(p, "y", 256 * kKiB, 0, 9, "transient",
+      {{kAlternateSpace, 256 * kKiB, 0, 4}, {kDefaultSpace, 256 * kKiB, 3, 9}});
+  p.plan.copies = {
+      {0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 2, 3, 256 * kKiB},
+      {1, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 3, 4, 256 * kKiB},
+  };
+  MsaStats msa;
+  msa.estimated_time_s = 0.0015;
+  msa.prefetches = 1;
+  msa.evictions = 1;
+  p.plan.msa = msa;
+  return p;
+}
+
+// `n` transient buffers of 1-3 KiB, one starting per time step and live for
+// 4 steps (so the live bytes change every step), at 64 rotating 4 KiB
+// offsets: far more marks than pixels.
+inline PlannedBuffers LargePlan(int n) {
+  PlannedBuffers p;
+  p.buffers.time_steps = n;
+  p.plan.input = "large.mp";
+  p.plan.time_steps = n;
+  p.plan.verified = true;
+  for (int i = 0; i < n; ++i) {
+    const TimeStep end = std::min<TimeStep>(i + 3, n - 1);
+    const Bytes offset = (i % 64) * 4 * kKiB;
+    Add(p, fmt::format("t{}", i), (1 + i % 3) * kKiB, i, end, "transient",
+        {{kDefaultSpace, offset, i, end}});
+  }
+  p.plan.peak = 256 * kKiB;
+  p.plan.lower_bound = 9 * kKiB;  // 3 + 1 + 2 + 3 KiB
+  return p;
+}
+
+// Execution regions (same geometry as SmallPlan): region @r on gpu0 has a
+// slab [0, 1] and a results reservation [0, 3] above it; region @q on gpu1
+// has a slab [2, 3] that reuses r.slab's bytes.
+//   r.slab    1 MiB at 0,     [0,1] -> x 88,  y 274, w 542,  h 160: a [0,1]
+//   q.slab    512 KiB at 0,   [2,3] -> x 630, y 354, w 542,  h 80:  c [2,3]
+//   r.results 1 MiB at 1 MiB, [0,3] -> x 88,  y 114, w 1084, h 160: b [1,3]
+inline PlannedBuffers RegionPlan() {
+  PlannedBuffers p = SmallPlan();
+  p.plan.input = "regions.mpir";
+  p.plan.pools = {
+      {"r.slab", Lifetime::kTransient, kDefaultSpace, 0, kMiB, kMiB, 1, kMiB, 0, 1},
+      {"q.slab", Lifetime::kTransient, kDefaultSpace, 0, 512 * kKiB, 512 * kKiB, 1, 512 * kKiB,
+       2, 3},
+      {"r.results", Lifetime::kTransient, kDefaultSpace, kMiB, kMiB, kMiB, 1, kMiB, 0, 3}};
+  p.plan.placements[0].pool = "r.slab";
+  p.plan.placements[1].pool = "r.results";
+  p.plan.placements[2].pool = "q.slab";
+  ::memplan::RegionPlan regions;
+  const auto resource = [](std::string name, ResourceKind kind, std::string region,
+                           std::string affinity, Bytes size, TimeStep start, TimeStep end) {
+    Resource r;
+    r.name = std::move(name);
+    r.kind = kind;
+    r.region = std::move(region);
+    r.affinity = std::move(affinity);
+    r.size = SizeExpr::Constant(size);
+    r.size_bytes = size;
+    r.start = start;
+    r.end = end;
+    return r;
+  };
+  regions.resources = {resource("r.results", ResourceKind::kResults, "r", "gpu0", kMiB, 0, 3),
+                       resource("r.slab", ResourceKind::kSlab, "r", "gpu0", kMiB, 0, 1),
+                       resource("q.slab", ResourceKind::kSlab, "q", "gpu1", 512 * kKiB, 2, 3)};
+  p.plan.regions = std::move(regions);
+  return p;
+}
+
+}  // namespace memplan::maptest
