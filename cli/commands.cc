@@ -657,7 +657,7 @@ int RunStats(const InputFlags& input_flags) {
   if (!load.ok()) return Fail(load.status());
   absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
   if (!input.ok()) return Fail(input.status());
-  std::cout << FormatStats(input->buffers, input->program ? &*input->program : nullptr);
+  std::cout << FormatStats(SummaryInputOf(*input));
   return kExitOk;
 }
 

@@ -79,6 +79,11 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
 
 }  // namespace
 
+SummaryInput SummaryInputOf(const LoadedInput& input) {
+  return SummaryInput{input.buffers, input.program ? &*input.program : nullptr,
+                      input.analysis ? &input.analysis->schedule : nullptr};
+}
+
 const char* InputFormatName(InputFormat format) {
   switch (format) {
     case InputFormat::kLifetimeCsv: return "a lifetime CSV";

@@ -14,6 +14,7 @@
 #include "analysis/analyze.h"
 #include "ir/buffer_set.h"
 #include "ir/program.h"
+#include "report/summary.h"
 
 namespace memplan {
 
@@ -35,6 +36,9 @@ struct LoadedInput {
   std::optional<ProgramAnalysis> analysis;   // absent for CSV input
   BufferSet buffers;
 };
+
+// What the summaries (report/summary.h) describe of `input`; refers into it.
+SummaryInput SummaryInputOf(const LoadedInput& input);
 
 // "a lifetime CSV", "an ONNX model" or "memplan text IR", for messages.
 const char* InputFormatName(InputFormat format);

@@ -309,7 +309,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   }
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
-  result.summary = FormatPlanSummary(input->buffers, input->program ? &*input->program : nullptr, *plan,
+  result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.peak_without_alias);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   result.plan = *std::move(plan);

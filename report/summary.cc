@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "analysis/live_profile.h"
+#include "report/peak_attribution.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "io/byte_size.h"
@@ -14,10 +15,10 @@
 namespace memplan {
 namespace {
 
-std::string Header(const BufferSet& buffers, const Program* program) {
-  std::string text = fmt::format("{}: {} buffers, {} time steps", buffers.input,
-                                 buffers.buffers.size(), buffers.time_steps);
-  if (program) text += fmt::format(", {} ops", program->ops.size());
+std::string Header(const SummaryInput& input) {
+  std::string text = fmt::format("{}: {} buffers, {} time steps", input.buffers.input,
+                                 input.buffers.buffers.size(), input.buffers.time_steps);
+  if (input.program) text += fmt::format(", {} ops", input.program->ops.size());
   return text + "\n";
 }
 
@@ -28,6 +29,36 @@ std::string ExactAndHuman(Bytes bytes) {
 // "1 allocation", "2 allocations".
 std::string Count(std::size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+}
+
+bool IsTransient(const Buffer& b) { return b.lifetime == Lifetime::kTransient; }
+
+// " (op %y = conv)" for the op at `step`, "" without a program or op there.
+std::string OpAt(const SummaryInput& input, TimeStep step) {
+  if (!input.program || !input.schedule) return "";
+  const std::optional<std::string> op = DescribeOpAt(*input.program, *input.schedule, step);
+  return op ? fmt::format(" (op {})", *op) : "";
+}
+
+// Where the transient buffers peak and the largest ones live there, e.g.
+//   peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers; all of them:
+//      66.67%  b: 8 bytes (8 B)
+//      33.33%  a: 4 bytes (4 B)
+std::string PeakLines(const SummaryInput& input) {
+  constexpr std::size_t kTop = 5;
+  const PeakAttribution peak = AttributePeak(input.buffers, IsTransient, kTop);
+  if (peak.step == kNoId) return "";
+  std::string text =
+      fmt::format("peak: {} bytes live at step {}{} in {}; {}:\n", peak.live_bytes, peak.step,
+                  OpAt(input, peak.step), Count(static_cast<std::size_t>(peak.live_buffers), "buffer"),
+                  peak.live_buffers > static_cast<std::int64_t>(kTop) ? "largest" : "all of them");
+  for (BufferId id : peak.largest) {
+    const Buffer& b = input.buffers.buffers[id];
+    text += fmt::format("  {:>6.2f}%  {}: {} bytes ({})\n",
+                        100.0 * static_cast<double>(b.size) / static_cast<double>(peak.live_bytes),
+                        b.name, b.size, FormatBytes(b.size));
+  }
+  return text;
 }
 
 // What the transient figures cover in a plan with regions: its transient
@@ -127,9 +158,9 @@ std::string PercentOver(Bytes peak, Bytes bound) {
   return fmt::format("{:.2f}%", 100.0 * static_cast<double>(peak - bound) / static_cast<double>(bound));
 }
 
-std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, const Plan& plan,
+std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                               std::optional<Bytes> peak_without_alias) {
-  std::string text = Header(buffers, program);
+  std::string text = Header(input);
   // The name column is as wide as the widest pool name (region allocations
   // have long ones), at least 10.
   std::size_t name_width = 10;
@@ -149,6 +180,7 @@ std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, 
         "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
         TransientCoverage(plan));
   }
+  text += PeakLines(input);
   if (peak_without_alias) {
     text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
                         ExactAndHuman(*peak_without_alias),
@@ -156,7 +188,7 @@ std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, 
                             ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
                             : std::string("no saving"));
   }
-  if (plan.regions && program) text += RegionLines(plan, *program);
+  if (plan.regions && input.program) text += RegionLines(plan, *input.program);
   for (const SpaceInfo& space : plan.spaces) {
     text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
@@ -173,8 +205,9 @@ std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, 
   return text;
 }
 
-std::string FormatStats(const BufferSet& set, const Program* program) {
-  std::string text = Header(set, program);
+std::string FormatStats(const SummaryInput& input) {
+  const BufferSet& set = input.buffers;
+  std::string text = Header(input);
   Bytes total = 0;
   std::array<std::pair<std::int64_t, Bytes>, 5> by_lifetime{};
   for (const Buffer& b : set.buffers) {
@@ -191,10 +224,10 @@ std::string FormatStats(const BufferSet& set, const Program* program) {
                         by_lifetime[l].second);
   }
   LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
-  LiveProfile transient =
-      ComputeLiveProfile(set, [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; });
-  const auto where = [](const LiveProfile& profile, std::int64_t buffers, const char* none) {
-    return buffers == 0 ? fmt::format("({})", none) : fmt::format("at time {}", profile.peak_time);
+  LiveProfile transient = ComputeLiveProfile(set, IsTransient);
+  const auto where = [&](const LiveProfile& profile, std::int64_t buffers, const char* none) {
+    return buffers == 0 ? fmt::format("({})", none)
+                        : fmt::format("at time {}{}", profile.peak_time, OpAt(input, profile.peak_time));
   };
   const std::int64_t transient_buffers =
       by_lifetime[static_cast<size_t>(Lifetime::kTransient)].first;
@@ -203,6 +236,7 @@ std::string FormatStats(const BufferSet& set, const Program* program) {
                       where(transient, transient_buffers, "no transient buffers"));
   text += fmt::format("max live (all buffers): {} {}\n", ExactAndHuman(all.peak),
                       where(all, buffers, "no buffers"));
+  text += PeakLines(input);
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
   // (the max within each band), drawn as bars. Band b covers steps

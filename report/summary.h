@@ -1,15 +1,23 @@
-// Human-readable summaries printed by `memplan plan` and `memplan stats`, of
-// `buffers` and, for program inputs, `program` (nullptr for a lifetime CSV).
+// Human-readable summaries printed by `memplan plan` and `memplan stats`.
 #pragma once
 
 #include <optional>
 #include <string>
 
+#include "analysis/schedule.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
 #include "ir/program.h"
 
 namespace memplan {
+
+// What a summary describes: the buffers and, for program inputs, the program
+// and its flattened schedule (both nullptr for a lifetime CSV).
+struct SummaryInput {
+  const BufferSet& buffers;
+  const Program* program = nullptr;
+  const FlatSchedule* schedule = nullptr;
+};
 
 // Per-pool table (buffers, bytes, peak, lower bound, % over the bound; the
 // name column as wide as the widest pool name), the winning algorithm,
@@ -21,12 +29,12 @@ namespace memplan {
 // (one line), a symbolic slab as "slab align(4*%n, 64) + 64 = 320 bytes at
 // n=64", and "warning: ..." lines. Exact byte counts, with a human size
 // alongside.
-std::string FormatPlanSummary(const BufferSet& buffers, const Program* program, const Plan& plan,
+std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                               std::optional<Bytes> peak_without_alias);
 
 // `memplan stats`: buffers, time steps, total bytes, lower bound and the first
 // time it is reached, per-lifetime totals and a coarse live-bytes profile.
-std::string FormatStats(const BufferSet& buffers, const Program* program);
+std::string FormatStats(const SummaryInput& input);
 
 // "12.50%" style percentage of `peak` over `bound` ("0.00%" when bound is 0).
 std::string PercentOver(Bytes peak, Bytes bound);

@@ -34,11 +34,10 @@ LoadedInput Csv(TimeStep time_steps, std::vector<Buffer> buffers) {
 
 // The summaries of a loaded input, as `memplan stats` and `memplan plan` print them.
 std::string Stats(const LoadedInput& input) {
-  return FormatStats(input.buffers, input.program ? &*input.program : nullptr);
+  return FormatStats(SummaryInputOf(input));
 }
 std::string Summary(const LoadedInput& input, const Plan& plan) {
-  return FormatPlanSummary(input.buffers, input.program ? &*input.program : nullptr, plan,
-                           std::nullopt);
+  return FormatPlanSummary(SummaryInputOf(input), plan, std::nullopt);
 }
 
 // Every line of the report, hand-computed: live bytes 4 12 8 2 over 4 steps,
@@ -53,6 +52,9 @@ TEST(FormatStatsTest, SmallInputExactReport) {
             "  constant          1 buffers            100 bytes\n"
             "lower bound (max live, transient): 12 bytes (12 B) at time 1\n"
             "max live (all buffers): 112 bytes (112 B) at time 1\n"
+            "peak: 12 bytes live at step 1 in 2 buffers; all of them:\n"
+            "   66.67%  b: 8 bytes (8 B)\n"
+            "   33.33%  a: 4 bytes (4 B)\n"
             "live bytes over time (transient, max per band):\n"
             "  [      0,       0]              4 #############\n"
             "  [      1,       1]             12 ########################################\n"
@@ -73,7 +75,10 @@ TEST(FormatStatsTest, HugeTimeRange) {
             "total bytes: 12 bytes (12 B)\n"
             "  transient         2 buffers             12 bytes\n"
             "lower bound (max live, transient): 12 bytes (12 B) at time 3999999999\n"
-            "max live (all buffers): 12 bytes (12 B) at time 3999999999\n");
+            "max live (all buffers): 12 bytes (12 B) at time 3999999999\n"
+            "peak: 12 bytes live at step 3999999999 in 2 buffers; all of them:\n"
+            "   66.67%  b2: 8 bytes (8 B)\n"
+            "   33.33%  b1: 4 bytes (4 B)\n");
   // 2^63 - 1 = 16 * 576460752303423487 + 15. The time columns are as wide
   // as the widest label (19 digits), so the bars line up.
   EXPECT_NE(text.find("  [                  0,  576460752303423486]             12 "
@@ -106,6 +111,9 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "pool       space      buffers          bytes           peak    lower bound     over\n"
             "transient  default          3             14             12             12    0.00%\n"
             "transient peak 12 bytes (12 B), lower bound 12 bytes (12 B) (0.00% over)\n"
+            "peak: 12 bytes live at step 1 in 2 buffers; all of them:\n"
+            "   66.67%  b: 8 bytes (8 B)\n"
+            "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n");
 }
@@ -149,6 +157,10 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
             "transient peak 24576 bytes (24.00 KiB), lower bound 24576 bytes (24.00 KiB) (0.00% over)\n"
             "  (transient: the region slabs, packed over time; allocations never alive together "
             "share bytes)\n"
+            "peak: 24576 bytes live at step 1 (op %t1 = dispatch) in 3 buffers; all of them:\n"
+            "   33.33%  zeros: 8192 bytes (8.00 KiB)\n"
+            "   33.33%  t0: 8192 bytes (8.00 KiB)\n"
+            "   33.33%  t1: 8192 bytes (8.00 KiB)\n"
             "region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over), results "
             "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 steps\n"
             "default memory: 32768 bytes (32.00 KiB) used\n"

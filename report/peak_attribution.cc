@@ -1,0 +1,53 @@
+#include "report/peak_attribution.h"
+
+#include <algorithm>
+
+#include "analysis/live_profile.h"
+
+namespace memplan {
+namespace {
+
+bool LiveAt(const Buffer& b, TimeStep t) {
+  if (t < b.start || t > b.end) return false;
+  return std::none_of(b.gaps.begin(), b.gaps.end(),
+                      [t](const StepRange& g) { return g.first <= t && t <= g.last; });
+}
+
+}  // namespace
+
+PeakAttribution AttributePeak(const BufferSet& buffers,
+                              absl::FunctionRef<bool(const Buffer&)> include, std::size_t top) {
+  PeakAttribution peak;
+  const LiveProfile profile = ComputeLiveProfile(buffers, include);
+  if (profile.peak <= 0) return peak;
+  peak.step = profile.peak_time;
+  peak.live_bytes = profile.peak;
+  std::vector<BufferId> live;
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (b.size > 0 && include(b) && LiveAt(b, peak.step)) live.push_back(id);
+  }
+  peak.live_buffers = static_cast<std::int64_t>(live.size());
+  const auto larger = [&](BufferId a, BufferId b) {
+    const Bytes sa = buffers.buffers[a].size, sb = buffers.buffers[b].size;
+    return sa != sb ? sa > sb : a < b;
+  };
+  const std::size_t keep = std::min(top, live.size());
+  std::partial_sort(live.begin(), live.begin() + static_cast<std::ptrdiff_t>(keep), live.end(), larger);
+  live.resize(keep);
+  peak.largest = std::move(live);
+  return peak;
+}
+
+std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedule& schedule,
+                                        TimeStep step) {
+  for (OpId op : schedule.order) {
+    if (schedule.op_time[op] != step) continue;
+    const Op& o = program.ops[op];
+    if (o.results.empty()) return o.opcode + "#" + std::to_string(op);
+    return "%" + program.values[o.results.front()].name + " = " + o.opcode;
+  }
+  return std::nullopt;
+}
+
+}  // namespace memplan

@@ -1,0 +1,44 @@
+// Who sets the peak: the time step at which the most bytes of a selection of
+// buffers (e.g. the transient ones) are live, the op that runs there, and the
+// largest buffers live at that moment, for the plan summary and `memplan
+// stats`. The step is the max-live lower bound's (analysis/live_profile.h):
+// no packing can use fewer bytes than are live there, so these buffers are
+// what a user shrinks, splits or moves to lower the peak.
+//
+// Example: a = 4 B [0,1], b = 8 B [1,2], c = 2 B [3,3]: peak step 1, 12
+// bytes in 2 buffers, largest b (8 B, 66.67%) then a (4 B, 33.33%).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/functional/function_ref.h"
+#include "analysis/schedule.h"
+#include "ir/buffer_set.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+struct PeakAttribution {
+  TimeStep step = kNoId;            // first step with the most live bytes; kNoId if none live
+  Bytes live_bytes = 0;             // bytes live at `step` (the max-live lower bound)
+  std::int64_t live_buffers = 0;    // buffers live at `step`
+  std::vector<BufferId> largest;    // up to `top` of them, by size descending, then id
+};
+
+// The peak of the buffers for which `include` is true, with its `top`
+// largest live buffers. A buffer is live at the steps of [start, end]
+// outside its dead gaps. O(n log n) for n buffers (the profile), plus O(n +
+// top log top) for the buffers live at the step.
+PeakAttribution AttributePeak(const BufferSet& buffers,
+                              absl::FunctionRef<bool(const Buffer&)> include, std::size_t top);
+
+// The op scheduled at time step `step` (its name and opcode, e.g. "%y =
+// conv"), or nullopt when no op runs there. O(ops).
+std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedule& schedule,
+                                        TimeStep step);
+
+}  // namespace memplan
