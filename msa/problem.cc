@@ -181,6 +181,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     mb.start = buffer.start;
     mb.end = buffer.end;
     mb.outlives_run = !IsReusable(buffer.lifetime);
+    mb.entry_parameter = f.entry_param;
     mb.defined_by_op = !mb.accesses.empty() && mb.accesses.front().write &&
                        mb.accesses.front().time == buffer.start;
     if (buffer.space) {
@@ -196,9 +197,13 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     } else {
       mb.policy = AltPolicy::kReadCopies;
     }
+    mb.boundary = mb.policy == AltPolicy::kReadCopies && (f.entry_param || f.entry_result) &&
+                  (buffer.lifetime == Lifetime::kExternal || buffer.lifetime == Lifetime::kTransient);
     for (BufferAccess& a : mb.accesses) {
+      const bool definition = mb.defined_by_op && a.time == mb.start;
       a.alternate_ok = mb.policy == AltPolicy::kAnywhere ||
-                       (mb.policy == AltPolicy::kReadCopies && !a.write);
+                       (mb.policy == AltPolicy::kReadCopies &&
+                        (!a.write || (mb.boundary && !definition)));
     }
     mb.weight_parameter =
         mb.policy == AltPolicy::kReadCopies && f.entry_param && !f.entry_result && f.read &&

@@ -86,7 +86,7 @@ void Rewriter::CollectCopies() {
     if (copy.kind != CopyKind::kPrefetch || !HasSegments(copy.buffer)) continue;
     const std::vector<Allocation>& segs = r_.alternate[copy.buffer];
     for (std::size_t k = 0; k < segs.size(); ++k) {
-      if (segs[k].start == copy.start) destination_[c] = static_cast<int>(k);
+      if (segs[k].start == std::max<TimeStep>(copy.start, 0)) destination_[c] = static_cast<int>(k);
     }
   }
   if (!r_.cross_program_prefetch || !HasSegments(r_.cross_program_prefetch->buffer)) return;
