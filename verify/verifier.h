@@ -133,7 +133,7 @@
 //     completes before that read and within the live range.
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
-// opening it; a copy's source covers [start, done] and already holds the data
+// opening it; a copy's source covers [start, done - 1] and already holds the data
 // at start; uses inside a prefetched segment wait for the prefetch; and during
 // an eviction its source still holds the data. With a program, rule 10 adds
 // that data written outside the default space is evicted after the write
