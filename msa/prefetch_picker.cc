@@ -24,19 +24,20 @@ std::int64_t PartitionPoint(std::int64_t lo, std::int64_t hi, Pred pred) {
 
 }  // namespace
 
-LocalTimeline::LocalTimeline(std::vector<ComputationId> owner) : owner_(std::move(owner)) {
+LocalTimeline::LocalTimeline(std::vector<ComputationId> owner, ComputationId entry)
+    : owner_(std::move(owner)) {
   ComputationId max_id = 0;
   for (ComputationId c : owner_) max_id = std::max(max_id, c);
   steps_.resize(static_cast<std::size_t>(max_id) + 1);
   for (TimeStep t = 0; t < size(); ++t) steps_[owner_[t]].push_back(t);
-  if (size() > 0) {
+  if (size() > 0 && owner_[0] == entry) {
     first_starts_.push_back(-1);
     first_starts_.insert(first_starts_.end(), steps_[owner_[0]].begin(), steps_[owner_[0]].end());
   }
 }
 
 const std::vector<TimeStep>& LocalTimeline::StartsOfOwner(TimeStep t) const {
-  return owner_[t] == owner_[0] ? first_starts_ : steps_[owner_[t]];
+  return !first_starts_.empty() && owner_[t] == owner_[0] ? first_starts_ : steps_[owner_[t]];
 }
 
 TimeStep LocalTimeline::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {

@@ -92,7 +92,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
   std::vector<ComputationId> owner(static_cast<std::size_t>(problem.time_steps),
                                    std::max<ComputationId>(program.entry, 0));
   for (OpId op : schedule.order) owner[schedule.op_time[op]] = program.ops[op].computation;
-  problem.timeline = LocalTimeline(std::move(owner));
+  problem.timeline = LocalTimeline(std::move(owner), program.entry);
   problem.loops = LoopScopes(program, schedule);
   problem.spans = schedule.spans;
 
