@@ -464,7 +464,8 @@ std::vector<std::size_t> InefficientAccesses(const AllocatorState& state, Buffer
   for (const BufferAttempt::Segment& seg : attempt.segments) {
     std::int64_t copies = 0;
     for (const AsyncCopy& c : attempt.copies) {
-      const bool opens = c.kind == CopyKind::kPrefetch && std::max<TimeStep>(c.start, 0) == seg.start;
+      const bool opens =
+          c.kind == CopyKind::kPrefetch && std::max<TimeStep>(c.start, 0) == seg.start;
       const bool drains = c.kind == CopyKind::kEviction && seg.start <= c.start && c.start <= seg.end;
       copies += opens || drains ? 1 : 0;
     }

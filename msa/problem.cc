@@ -197,8 +197,9 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     } else {
       mb.policy = AltPolicy::kReadCopies;
     }
-    mb.boundary = mb.policy == AltPolicy::kReadCopies && (f.entry_param || f.entry_result) &&
-                  (buffer.lifetime == Lifetime::kExternal || buffer.lifetime == Lifetime::kTransient);
+    mb.boundary =
+        mb.policy == AltPolicy::kReadCopies && (f.entry_param || f.entry_result) &&
+        (buffer.lifetime == Lifetime::kExternal || buffer.lifetime == Lifetime::kTransient);
     for (BufferAccess& a : mb.accesses) {
       const bool definition = mb.defined_by_op && a.time == mb.start;
       a.alternate_ok = mb.policy == AltPolicy::kAnywhere ||

@@ -112,7 +112,8 @@ TEST(MsaBoundaryTest, NegateChainPrefetchIsIssuedBeforeTheFirstOp) {
   const BufferId n0 = Find(*r, "n0");
   broken.placements[n0].allocations = {Allocation{kDefaultSpace, 1 << 20, 0, 1},
                                        Allocation{kAlternateSpace, 96, 0, 1}};
-  broken.copies.push_back(AsyncCopy{n0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, -1, 1, 24});
+  broken.copies.push_back(
+      AsyncCopy{n0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, -1, 1, 24});
   EXPECT_THAT(Verify(*r, broken), HasSubstr("holds no entry parameter"));
 }
 

@@ -204,11 +204,12 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
                         c.start == result.cross_program_prefetch->reserved_from;
     const TimeStep last = refill ? f.analysis.buffers.time_steps - 1 : buffer.end;
     // An entry parameter's prefetch may be issued before the first op.
-    const bool before_first_op = c.kind == CopyKind::kPrefetch && c.start == -1 && buffer.start == 0 &&
-                                 std::any_of(buffer.values.begin(), buffer.values.end(), [&](ValueId v) {
-                                   return f.program.values[v].defining_op == kNoId &&
-                                          f.program.values[v].computation == f.program.entry;
-                                 });
+    const bool before_first_op =
+        c.kind == CopyKind::kPrefetch && c.start == -1 && buffer.start == 0 &&
+        std::any_of(buffer.values.begin(), buffer.values.end(), [&](ValueId v) {
+          return f.program.values[v].defining_op == kNoId &&
+                 f.program.values[v].computation == f.program.entry;
+        });
     if (c.start >= c.done || (c.start < buffer.start && !before_first_op) || c.done > last) {
       return Str("bad copy times", c.buffer, buffer);
     }
