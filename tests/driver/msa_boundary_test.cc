@@ -20,9 +20,10 @@ using ::testing::ElementsAre;
 using ::testing::HasSubstr;
 
 // Plans `text` like the MSA harness (msa.md §6): reference mode,
-// instruction-count picker (min 2, max 10 steps), 128 B of fast memory at
-// alignment 8; also writes the rewritten program.
-absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::string& text) {
+// instruction-count picker (min 2, max 10 steps), 128 B of fast memory (by
+// default) at alignment 8; also writes the rewritten program.
+absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::string& text,
+                                       Bytes fast_memory = 128) {
   const std::string path = ::testing::TempDir() + "/" + name + ".mpir";
   FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return absl::InternalError("cannot write " + path);
@@ -30,7 +31,7 @@ absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::strin
   std::fclose(f);
   PlanJobOptions options;
   options.msa.emplace();
-  options.msa->fast_memory_bytes = 128;
+  options.msa->fast_memory_bytes = fast_memory;
   options.msa->fast_memory_alignment = 8;
   options.msa->msa.mode = MsaMode::kReference;
   options.msa->msa.picker = PickerKind::kInstructionCount;
@@ -181,6 +182,50 @@ TEST(MsaBoundaryTest, ParameterOutputWrittenInPlaceInFastMemoryIsEvicted) {
   // Without the program the verifier knows no write times: both pass rule 10
   // (the plan format has none).
   EXPECT_EQ(Verify(*r, broken, false), "OK");
+}
+
+// Fast memory for one f32[2,3] (24 B; the f32[4,4] chain never fits): x is
+// evicted (0,2) and p2's prefetch starts at 2, when that eviction is done.
+constexpr char kEvictThenPrefetch[] = R"(entry func @main(%p0: f32[4,4], %p1: f32[2,3], %p2: f32[2,3]) {
+  %x = exp(%p1) : f32[2,3]
+  %a = mul(%p0, %x) : f32[4,4]
+  %c1 = negate(%a) : f32[4,4]
+  %c2 = negate(%c1) : f32[4,4]
+  %c3 = negate(%c2) : f32[4,4]
+  %y = add(%c3, %p2) : f32[4,4]
+  %c4 = negate(%y) : f32[4,4]
+  %c5 = negate(%c4) : f32[4,4]
+  %c6 = negate(%c5) : f32[4,4]
+  %c7 = negate(%c6) : f32[4,4]
+  %c8 = negate(%c7) : f32[4,4]
+  %c9 = negate(%c8) : f32[4,4]
+  %c10 = negate(%c9) : f32[4,4]
+  %c11 = negate(%c10) : f32[4,4]
+  %c12 = negate(%c11) : f32[4,4]
+  %c13 = negate(%c12) : f32[4,4]
+  %z = add(%c13, %x) : f32[4,4]
+  return %z
+}
+)";
+
+TEST(MsaBoundaryTest, EvictionDoneAndPrefetchStartShareOneChunk) {
+  absl::StatusOr<PlanJobResult> r = PlanText("evict_then_prefetch", kEvictThenPrefetch, 24);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(r->plan.verified);
+  const BufferId x = Find(*r, "x");
+  const BufferId p2 = Find(*r, "p2");
+  EXPECT_THAT(CopiesOf(*r, x), ElementsAre("eviction 0->2", "prefetch 6->16"));
+  EXPECT_THAT(CopiesOf(*r, p2), ElementsAre("prefetch 2->5"));
+  // The prefetch issued one step earlier would write into bytes the
+  // eviction still reads.
+  Plan broken = r->plan;
+  for (AsyncCopy& c : broken.copies) {
+    if (c.buffer == p2) c.start = 1;
+  }
+  for (Allocation& a : broken.placements[p2].allocations) {
+    if (a.space == kAlternateSpace) a.start = 1;
+  }
+  EXPECT_THAT(Verify(*r, broken), HasSubstr("overlaps buffer 'x'"));
 }
 
 }  // namespace
