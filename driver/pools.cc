@@ -193,7 +193,9 @@ std::optional<TimeStep> FirstDefaultArrival(const Buffer& b,
       std::any_of(alternate.begin(), alternate.end(), [&](const Allocation& a) {
         return a.start == b.start &&
                std::none_of(copies.begin(), copies.end(), [&](const AsyncCopy* c) {
-                 return c->kind == CopyKind::kPrefetch && c->start == a.start;
+                 // A prefetch issued before the first op (-1) opens a segment at 0.
+                 return c->kind == CopyKind::kPrefetch &&
+                        std::max<TimeStep>(c->start, 0) == a.start;
                });
       });
   if (!produced_in_alternate) return b.start;

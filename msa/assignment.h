@@ -16,11 +16,21 @@
 //    chunk is reserved over the closed range [start, end]. A segment starts
 //    at the buffer's start (produced in fast memory, pinned there, reserved
 //    scoped memory, or the cross-program prefetch below) or at the start of
-//    the prefetch that fills it.
+//    the prefetch that fills it — at step 0 for a prefetch issued before the
+//    first op (start -1, below).
 //  * A copy with start s and done d is issued after the op at time s and
 //    completes before the op at time d (s < d); ops at time >= d may read it.
-//    An eviction's source segment stays reserved through d. Both times are
-//    steps of the computation that owns the buffer's ops.
+//    A copy's source segment stays reserved through d - 1 (at least through
+//    s): the copy is done before any op of step d runs, so an eviction done
+//    at d and another buffer's prefetch started at d (issued after the op at
+//    d) may share a chunk. Both times are steps of the computation that owns
+//    the buffer's ops, except that an entry parameter's prefetch may start at
+//    -1: issued before the op at time 0, as its data exists before the run
+//    (only when step 0 belongs to the computation that awaits the copy).
+//  * Entry parameters and results are written in default memory, except
+//    that an in-place write may happen in alternate memory when an eviction
+//    started after it restores the default copy before the next read from
+//    default memory and before the live range ends (msa/problem.h).
 //  * An op at time t reads/writes buffer b in alternate memory iff an
 //    alternate segment of b covers t; otherwise in default memory. Every
 //    step of a prefetched segment before its done is one at which no op

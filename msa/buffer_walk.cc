@@ -40,6 +40,7 @@ class Walker {
     for (std::size_t i = 0; i < default_only.size() && i < acc_.size(); ++i) {
       if (default_only[i]) acc_[i].alternate_ok = false;
     }
+    if (b_.boundary) KeepUnevictableWritesInDefault();
   }
 
   void Run() {
@@ -62,7 +63,9 @@ class Walker {
       first = 1;
     } else {
       st.default_current = true;
-      st.touched = b_.start - 1;
+      // An entry parameter's data is there before the first op: its first
+      // prefetch may be issued before that op (start -1).
+      st.touched = b_.entry_parameter && b_.start == 0 ? -2 : b_.start - 1;
       st.data_touched = st.touched;
     }
     if (b_.policy == AltPolicy::kReadCopies) at_.needs_default = true;
@@ -73,9 +76,29 @@ class Walker {
         return;
       }
     }
+    // The program boundary needs the data in default memory: evict what
+    // was written in alternate memory before the live range ends.
+    if (b_.boundary && st.in_alternate && !st.default_current && !Evict(b_.end + 1, st)) {
+      at_.must_undo = true;
+    }
   }
 
  private:
+  // A boundary buffer's write may use alternate memory only if an eviction
+  // can follow it: an own step after the write and before the next access
+  // that refuses alternate memory (else the end of the live range).
+  void KeepUnevictableWritesInDefault() {
+    const LocalTimeline& timeline = s_.problem.timeline;
+    TimeStep limit = b_.end;
+    for (std::size_t k = acc_.size(); k-- > 0;) {
+      BufferAccess& a = acc_[k];
+      if (a.write && a.alternate_ok && timeline.OwnStepAtOrBefore(a.time, limit) <= a.time) {
+        a.alternate_ok = false;
+      }
+      if (!a.alternate_ok) limit = a.time - 1;
+    }
+  }
+
   // Decides the segment ending at access i; false if the attempt must be undone.
   bool Segment(std::size_t i, WalkState& st) {
     const BufferAccess& a = acc_[i];
@@ -314,16 +337,19 @@ class Walker {
     const TimeStep latest_done = timeline.OwnStepAtOrBefore(st.anchor, next - 1);
     if (first == steps.end() || latest_done == kNoId || latest_done <= *first) return false;
     const TimeStep start = *first;
-    auto at_or_after_end = std::lower_bound(steps.begin(), steps.end(), seg.end);
-    const TimeStep covered = at_or_after_end == steps.end() ? latest_done : *at_or_after_end;
+    // The source chunk is reserved through done - 1 (the copy completes
+    // before the op at done), so the eviction may run until the step after
+    // the segment's end at no cost in memory.
+    auto after_end = std::lower_bound(steps.begin(), steps.end(), seg.end + 1);
+    const TimeStep covered = after_end == steps.end() ? latest_done : *after_end;
     TimeStep done =
         std::min(std::max(s_.picker->EvictionDone(b_.size, start, latest_done), covered), latest_done);
-    if (done > seg.end) {
-      const TimeStep free = s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, done);
+    if (done - 1 > seg.end) {
+      const TimeStep free = s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, done - 1);
       const TimeStep reach = timeline.OwnStepAtOrBefore(st.anchor, free);
       if (reach > seg.end) Extend(reach);
     }
-    done = timeline.OwnStepAtOrBefore(st.anchor, std::min(done, seg.end));
+    done = timeline.OwnStepAtOrBefore(st.anchor, std::min(done, seg.end + 1));
     const std::int64_t limit = s_.options.max_outstanding_evictions;
     if (done > start && CopyFits(CopyKind::kEviction, start, done, limit)) {
       AddCopy(CopyKind::kEviction, start, done);
@@ -383,14 +409,17 @@ class Walker {
         flags.copy_limited = true;
         continue;
       }
-      const std::optional<Fit> fit = exit ? ExitFit(start, i, *exit) : LookAheadFit(start, i);
+      // A copy issued before the first op (start -1) reserves its chunk
+      // from step 0: nothing runs before it.
+      const TimeStep opened = std::max<TimeStep>(start, 0);
+      const std::optional<Fit> fit = exit ? ExitFit(opened, i, *exit) : LookAheadFit(opened, i);
       if (!fit) {
         flags.out_of_memory = true;
         exhausted = std::max(exhausted, start);
         continue;
       }
       ++feasible;
-      const Bytes room = wanted > 1 ? s_.heap.HoleRoom(fit->offset, b_.size, start, fit->end) : 0;
+      const Bytes room = wanted > 1 ? s_.heap.HoleRoom(fit->offset, b_.size, opened, fit->end) : 0;
       if (room < best_room) {
         best_start = start;
         best_offset = fit->offset;
@@ -399,7 +428,7 @@ class Walker {
       }
     }
     if (!best_start) return false;
-    Open(best_offset, *best_start, best_end);
+    Open(best_offset, std::max<TimeStep>(*best_start, 0), best_end);
     if (exit && exit->body_first > exit->first) {
       at_.reservations.push_back({best_offset, exit->first, exit->body_first - 1});
       at_.reserved_for.push_back(at_.segments.size() - 1);
@@ -435,7 +464,8 @@ std::vector<std::size_t> InefficientAccesses(const AllocatorState& state, Buffer
   for (const BufferAttempt::Segment& seg : attempt.segments) {
     std::int64_t copies = 0;
     for (const AsyncCopy& c : attempt.copies) {
-      const bool opens = c.kind == CopyKind::kPrefetch && c.start == seg.start;
+      const bool opens =
+          c.kind == CopyKind::kPrefetch && std::max<TimeStep>(c.start, 0) == seg.start;
       const bool drains = c.kind == CopyKind::kEviction && seg.start <= c.start && c.start <= seg.end;
       copies += opens || drains ? 1 : 0;
     }

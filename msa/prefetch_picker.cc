@@ -24,11 +24,20 @@ std::int64_t PartitionPoint(std::int64_t lo, std::int64_t hi, Pred pred) {
 
 }  // namespace
 
-LocalTimeline::LocalTimeline(std::vector<ComputationId> owner) : owner_(std::move(owner)) {
+LocalTimeline::LocalTimeline(std::vector<ComputationId> owner, ComputationId entry)
+    : owner_(std::move(owner)) {
   ComputationId max_id = 0;
   for (ComputationId c : owner_) max_id = std::max(max_id, c);
   steps_.resize(static_cast<std::size_t>(max_id) + 1);
   for (TimeStep t = 0; t < size(); ++t) steps_[owner_[t]].push_back(t);
+  if (size() > 0 && owner_[0] == entry) {
+    first_starts_.push_back(-1);
+    first_starts_.insert(first_starts_.end(), steps_[owner_[0]].begin(), steps_[owner_[0]].end());
+  }
+}
+
+const std::vector<TimeStep>& LocalTimeline::StartsOfOwner(TimeStep t) const {
+  return !first_starts_.empty() && owner_[t] == owner_[0] ? first_starts_ : steps_[owner_[t]];
 }
 
 TimeStep LocalTimeline::OwnStepAtOrBefore(TimeStep t, TimeStep bound) const {
@@ -53,8 +62,9 @@ TimeStep InstructionCountPicker::EvictionDone(Bytes, TimeStep start, TimeStep la
 }
 
 TimeStep InstructionCountPicker::LatestStart(const PrefetchRequest& request) const {
-  const TimeStep t = timeline_.OwnStepAtOrBefore(request.done, request.done - min_overlap_ - 1);
-  return t == kNoId ? request.earliest_start - 1 : t;
+  const std::vector<TimeStep>& starts = timeline_.StartsOfOwner(request.done);
+  auto it = std::upper_bound(starts.begin(), starts.end(), request.done - min_overlap_ - 1);
+  return it == starts.begin() ? request.earliest_start - 1 : *std::prev(it);
 }
 
 TimeStep InstructionCountPicker::PreferredStart(Bytes, TimeStep earliest, TimeStep,
@@ -63,7 +73,7 @@ TimeStep InstructionCountPicker::PreferredStart(Bytes, TimeStep earliest, TimeSt
 }
 
 void InstructionCountPicker::Begin(const PrefetchRequest& request) {
-  steps_ = &timeline_.StepsOfOwner(request.done);
+  steps_ = &timeline_.StartsOfOwner(request.done);
   const TimeStep first = std::max(request.earliest_start, request.done - max_overlap_);
   next_ = static_cast<std::size_t>(
       std::lower_bound(steps_->begin(), steps_->end(), first) - steps_->begin());
@@ -118,7 +128,7 @@ TimeStep CostAnalysisPicker::LatestStart(const PrefetchRequest& request) const {
   // Overlap shrinks as the start moves later: the latest start is the last
   // own step whose overlap (plus the use's own saving) still reaches the
   // minimum.
-  const std::vector<TimeStep>& steps = timeline_.StepsOfOwner(request.done);
+  const std::vector<TimeStep>& steps = timeline_.StartsOfOwner(request.done);
   const double needed = min_ratio_ * cost_.CopySeconds(request.bytes);
   const auto lo = static_cast<std::int64_t>(LowerIndex(steps, request.earliest_start));
   const auto hi = static_cast<std::int64_t>(LowerIndex(steps, request.done));
@@ -131,7 +141,7 @@ TimeStep CostAnalysisPicker::LatestStart(const PrefetchRequest& request) const {
 TimeStep CostAnalysisPicker::PreferredStart(Bytes bytes, TimeStep earliest, TimeStep latest,
                                             TimeStep done) const {
   const TimeStep anchor = std::min(done, timeline_.size() - 1);
-  const std::vector<TimeStep>& steps = timeline_.StepsOfOwner(anchor);
+  const std::vector<TimeStep>& steps = timeline_.StartsOfOwner(anchor);
   const auto lo = static_cast<std::int64_t>(LowerIndex(steps, earliest));
   const auto hi = static_cast<std::int64_t>(LowerIndex(steps, latest + 1));
   if (lo >= hi) return earliest;
@@ -152,7 +162,7 @@ TimeStep CostAnalysisPicker::PreferredStart(Bytes bytes, TimeStep earliest, Time
 }
 
 void CostAnalysisPicker::Begin(const PrefetchRequest& request) {
-  steps_ = &timeline_.StepsOfOwner(request.done);
+  steps_ = &timeline_.StartsOfOwner(request.done);
   const std::vector<TimeStep>& steps = *steps_;
   const TimeStep latest = LatestStart(request);
   const auto lo = static_cast<std::int64_t>(LowerIndex(steps, request.earliest_start));

@@ -6,7 +6,8 @@
 //
 // Copy timing convention (msa/assignment.h): a copy with start s and done d
 // is issued after the op at time s and completes before the op at time d, so
-// it overlaps the ops strictly between s and d.
+// it overlaps the ops strictly between s and d. A start of -1 is issued
+// before the first op (LocalTimeline::StartsOfOwner).
 //
 // Every start or done time a picker proposes is a time step of the
 // computation that owns the use (its "own steps", LocalTimeline below): a
@@ -51,8 +52,9 @@ namespace memplan {
 class LocalTimeline {
  public:
   LocalTimeline() = default;
-  // `owner[t]` = the computation whose ops run at time step t.
-  explicit LocalTimeline(std::vector<ComputationId> owner);
+  // `owner[t]` = the computation whose ops run at time step t; `entry`: the
+  // entry computation (StartsOfOwner offers -1 only when it runs step 0).
+  explicit LocalTimeline(std::vector<ComputationId> owner, ComputationId entry = kNoId);
 
   // Owner of step t (t must lie in [0, size())).
   ComputationId owner(TimeStep t) const { return owner_[t]; }
@@ -61,10 +63,20 @@ class LocalTimeline {
   const std::vector<TimeStep>& StepsOfOwner(TimeStep t) const { return steps_[owner_[t]]; }
   // The largest own step of t's computation that is <= bound (kNoId if none).
   TimeStep OwnStepAtOrBefore(TimeStep t, TimeStep bound) const;
+  // The prefetch starts a picker may propose for a copy done at step t: the
+  // own steps of t's computation, preceded by -1 ("issued before the op at
+  // time 0") when that computation is the entry and runs step 0 (not a
+  // callee or an initializer running first). A request whose
+  // earliest_start is >= 0 never reaches -1; the walker allows -1 only for
+  // entry parameters, whose data exists before the first op.
+  // Example: owners {main, body, main}, entry main -> StartsOfOwner(2) =
+  // {-1, 0, 2}, StartsOfOwner(1) = {1}.
+  const std::vector<TimeStep>& StartsOfOwner(TimeStep t) const;
 
  private:
   std::vector<ComputationId> owner_;
   std::vector<std::vector<TimeStep>> steps_;  // per computation id
+  std::vector<TimeStep> first_starts_;         // -1, then the entry's own steps (if it owns 0)
 };
 
 // A use that a prefetch serves.

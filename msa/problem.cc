@@ -92,7 +92,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
   std::vector<ComputationId> owner(static_cast<std::size_t>(problem.time_steps),
                                    std::max<ComputationId>(program.entry, 0));
   for (OpId op : schedule.order) owner[schedule.op_time[op]] = program.ops[op].computation;
-  problem.timeline = LocalTimeline(std::move(owner));
+  problem.timeline = LocalTimeline(std::move(owner), program.entry);
   problem.loops = LoopScopes(program, schedule);
   problem.spans = schedule.spans;
 
@@ -181,6 +181,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     mb.start = buffer.start;
     mb.end = buffer.end;
     mb.outlives_run = !IsReusable(buffer.lifetime);
+    mb.entry_parameter = f.entry_param;
     mb.defined_by_op = !mb.accesses.empty() && mb.accesses.front().write &&
                        mb.accesses.front().time == buffer.start;
     if (buffer.space) {
@@ -196,9 +197,14 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     } else {
       mb.policy = AltPolicy::kReadCopies;
     }
+    mb.boundary =
+        mb.policy == AltPolicy::kReadCopies && (f.entry_param || f.entry_result) &&
+        (buffer.lifetime == Lifetime::kExternal || buffer.lifetime == Lifetime::kTransient);
     for (BufferAccess& a : mb.accesses) {
+      const bool definition = mb.defined_by_op && a.time == mb.start;
       a.alternate_ok = mb.policy == AltPolicy::kAnywhere ||
-                       (mb.policy == AltPolicy::kReadCopies && !a.write);
+                       (mb.policy == AltPolicy::kReadCopies &&
+                        (!a.write || (mb.boundary && !definition)));
     }
     mb.weight_parameter =
         mb.policy == AltPolicy::kReadCopies && f.entry_param && !f.entry_result && f.read &&

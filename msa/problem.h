@@ -21,7 +21,9 @@
 //    buffer holding an entry parameter or entry result: its home is default
 //    memory, every write happens there (so the default copy is always
 //    current, also at the program boundary), and reads may be served by
-//    prefetched copies.
+//    prefetched copies. Exception (MsaBuffer::boundary): an entry
+//    parameter's or result's in-place writes may happen in alternate memory
+//    when an eviction brings the data back before the program ends.
 //  * kAnywhere: every other transient buffer defined by an op whose live
 //    range ends at its last access: it may be produced in alternate memory,
 //    kept there, evicted and prefetched back.
@@ -89,6 +91,15 @@ struct MsaBuffer {
   // Its storage outlives the run (a lifetime packed without reuse: external,
   // constant, variable), so a copy may refill it after its live range.
   bool outlives_run = false;
+  // It holds an entry parameter: its data is in default memory before the
+  // first op, so a prefetch may be issued before that op (copy start -1).
+  bool entry_parameter = false;
+  // A kReadCopies buffer that holds an entry parameter or result (external
+  // or transient lifetime): only the program boundary needs its data in
+  // default memory, so its in-place writes (not its definition) may happen
+  // in alternate memory when an eviction restores the default copy before
+  // the next read from default memory and before its live range ends.
+  bool boundary = false;
 };
 
 struct MsaProblem {

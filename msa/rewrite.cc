@@ -86,7 +86,7 @@ void Rewriter::CollectCopies() {
     if (copy.kind != CopyKind::kPrefetch || !HasSegments(copy.buffer)) continue;
     const std::vector<Allocation>& segs = r_.alternate[copy.buffer];
     for (std::size_t k = 0; k < segs.size(); ++k) {
-      if (segs[k].start == copy.start) destination_[c] = static_cast<int>(k);
+      if (segs[k].start == std::max<TimeStep>(copy.start, 0)) destination_[c] = static_cast<int>(k);
     }
   }
   if (!r_.cross_program_prefetch || !HasSegments(r_.cross_program_prefetch->buffer)) return;
@@ -331,12 +331,15 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
 void Rewriter::ReturnResidencies() {
   for (ComputationId c = 0; c < static_cast<ComputationId>(in_.computations.size()); ++c) {
     const ComputationSpan& span = a_.schedule.spans[c];
-    if (c == in_.entry || span.first == kNoId || span.last < span.first) continue;
+    const bool entry = c == in_.entry;
+    if (!entry && (span.first == kNoId || span.last < span.first)) continue;
     std::vector<ValueId>& results = out_.computations[c].results;
     for (ValueId& v : results) {
       const BufferId b = a_.value_buffer[v];
       if (b == kNoId || !HasSegments(b) || !Whole(v)) continue;
-      const Residency q = ResidencyAt(b, span.last);
+      // The entry returns its results in default memory: an output written
+      // in place in fast memory is returned as its eviction's copy-done.
+      const Residency q = entry ? kDefaultResidency : ResidencyAt(b, span.last);
       if (q == produced_in_[v]) continue;
       auto it = current_[b].find({q, c});
       if (it != current_[b].end()) v = it->second;

@@ -21,6 +21,11 @@
 //    operand is only part of the buffer (nonzero offset or smaller size);
 //  * values produced in alternate memory, and copies into it, are pinned
 //    with space(1); eviction copies with space(0);
+//  * a copy with start -1 (an entry parameter's prefetch) is issued before
+//    the entry's first op;
+//  * the entry returns each result's default-memory value: an output written
+//    in place in alternate memory returns its eviction's copy-done (a new
+//    value, no longer tied to the parameter whose storage it updated);
 //  * a cross-program prefetch (MsaResult::cross_program_prefetch) becomes a
 //    copy-start before the entry's first op and a copy-done before the first
 //    read of its alternate segment (at run time the copy overlaps the previous

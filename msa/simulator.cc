@@ -23,7 +23,10 @@ class AlternateResidency {
       }
       const std::vector<Allocation>& segs = result.alternate[c.buffer];
       for (std::size_t k = 0; k < segs.size(); ++k) {
-        if (segs[k].start == c.start) arrival_[c.buffer][k] = std::max(c.start, c.done);
+        // A prefetch issued before the first op (-1) opens a segment at 0.
+        if (segs[k].start == std::max<TimeStep>(c.start, 0)) {
+          arrival_[c.buffer][k] = std::max(c.start, c.done);
+        }
       }
     }
   }

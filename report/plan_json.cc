@@ -284,7 +284,7 @@ AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
   }
   c.from_space = r.Space("from_space");
   c.to_space = r.Space("to_space");
-  c.start = r.Amount("start");
+  c.start = r.IntIn("start", -1, kMaxTotalBytes);  // -1: issued before the first op
   c.done = r.Amount("done");
   c.bytes = r.Amount("bytes");
   return c;

@@ -24,6 +24,10 @@ inline TimeStep LastHeldStep(const BufferSet& buffers, const Buffer& b) {
   return outlives_run ? std::max(b.end, buffers.time_steps - 1) : b.end;
 }
 
+// The step from which a copy's destination segment is reserved: its start,
+// or step 0 for a prefetch issued before the first op (start -1).
+inline TimeStep OpenedAt(const AsyncCopy& c) { return std::max<TimeStep>(c.start, 0); }
+
 // Rules 1 and 2: plan shape, each segment, coverage of live ranges.
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
@@ -43,6 +47,10 @@ absl::Status CheckSummaries(const BufferSet& buffers, const Plan& plan,
 
 // Rule 8: one segment per buffer holds the data from its start without a copy.
 absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan);
+
+// Rule 10: data written in another space than the default one goes back to
+// the default space when it must (program_liveness.h gives the writes).
+absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, const Program& program);
 
 // Rule 9: segments and copies respect while loops and conditionals.
 absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);

@@ -52,7 +52,18 @@ class SegmentIndex {
   std::vector<Entry> sorted_;
 };
 
-absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
+// True if `b` holds a parameter of `program`'s entry computation: its data
+// is in default memory before the first op runs.
+bool HoldsEntryParameter(const Program* program, const Buffer& b) {
+  if (program == nullptr || program->entry == kNoId) return false;
+  const auto count = static_cast<ValueId>(program->values.size());
+  return std::any_of(b.values.begin(), b.values.end(), [&](ValueId v) {
+    return v >= 0 && v < count && program->values[v].defining_op == kNoId &&
+           program->values[v].computation == program->entry;
+  });
+}
+
+absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program* program,
                        const std::vector<SegmentIndex>& index, std::size_t i,
                        std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   const AsyncCopy& c = plan.copies[i];
@@ -74,7 +85,18 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
                                   kDefaultSpace));
   }
   if (c.start > c.done) return Violation(ref + " is done before it starts");
-  if (c.start < b.start || c.done > LastHeldStep(buffers, b)) {
+  // A prefetch may be issued before the first op (start -1) when its data
+  // exists then: the buffer holds an entry parameter (known from the program
+  // only) and is live from step 0.
+  if (c.start == -1 && c.kind == CopyKind::kPrefetch && b.start == 0 &&
+      !HoldsEntryParameter(program, b)) {
+    return Violation(absl::StrCat(ref, " is issued before the first op (start -1), but the buffer",
+                                  program == nullptr ? " is not known (no program) to hold"
+                                                     : " holds no",
+                                  " entry parameter, whose data alone exists before the run"));
+  }
+  const bool before_first_op = c.start == -1 && c.kind == CopyKind::kPrefetch && b.start == 0;
+  if ((c.start < b.start && !before_first_op) || c.done > LastHeldStep(buffers, b)) {
     return Violation(absl::StrCat(ref, " lies outside the buffer's live range [", b.start, ", ",
                                   b.end, "]"));
   }
@@ -95,18 +117,22 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan,
   }
   const SegmentIndex& segs = index[c.buffer];
   const std::vector<Allocation>& allocs = plan.placements[c.buffer].allocations;
-  std::optional<std::size_t> source = segs.Holding(c.from_space, c.start);
-  if (!source || allocs[*source].end < c.done) {
+  // The copy reads its source until it completes, before the ops of step
+  // done: the source must stay through done - 1 (through start when the
+  // copy is done at its start, the cross-program prefetch).
+  const TimeStep read_until = std::max(OpenedAt(c), c.done - 1);
+  std::optional<std::size_t> source = segs.Holding(c.from_space, OpenedAt(c));
+  if (!source || allocs[*source].end < read_until) {
     return Violation(absl::StrCat(ref, " needs the buffer resident in space ", c.from_space,
-                                  " throughout [", c.start, ", ", c.done, "]"));
+                                  " throughout [", OpenedAt(c), ", ", read_until, "]"));
   }
-  std::optional<std::size_t> dest = segs.Holding(c.to_space, c.start);
+  std::optional<std::size_t> dest = segs.Holding(c.to_space, OpenedAt(c));
   // An eviction may also refresh a default-space segment that is already
   // reserved (the data was rewritten in place in the other space).
   const bool refreshes = c.kind == CopyKind::kEviction && dest && allocs[*dest].start < c.start;
-  if (!dest || (allocs[*dest].start != c.start && !refreshes) || allocs[*dest].end < c.done) {
+  if (!dest || (allocs[*dest].start != OpenedAt(c) && !refreshes) || allocs[*dest].end < c.done) {
     return Violation(absl::StrCat(ref, " opens no allocation in space ", c.to_space,
-                                  " that starts at time ", c.start,
+                                  " that starts at time ", OpenedAt(c),
                                   c.kind == CopyKind::kEviction ? " (or covers it)" : "",
                                   " and lasts until time ", c.done));
   }
@@ -128,7 +154,7 @@ absl::Status CheckSourcesFilled(
     const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     const AsyncCopy& c = plan.copies[i];
-    const std::size_t source = *index[c.buffer].Holding(c.from_space, c.start);
+    const std::size_t source = *index[c.buffer].Holding(c.from_space, OpenedAt(c));
     auto it = opener.find({c.buffer, source});
     if (it == opener.end() || c.start >= plan.copies[it->second].done) continue;
     return Violation(absl::StrCat(CopyRef(buffers, plan, i), " starts at time ", c.start,
@@ -206,7 +232,9 @@ absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const Verif
   for (const BufferPlacement& p : plan.placements) index.emplace_back(p.allocations);
   std::map<std::pair<BufferId, std::size_t>, std::size_t> opener;  // segment -> copy
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
-    if (absl::Status s = CheckCopy(buffers, plan, index, i, opener); !s.ok()) return s;
+    if (absl::Status s = CheckCopy(buffers, plan, options.program, index, i, opener); !s.ok()) {
+      return s;
+    }
   }
   if (absl::Status s = CheckSourcesFilled(buffers, plan, index, opener); !s.ok()) return s;
   if (absl::Status s = CheckSegmentsOpened(buffers, plan, opener); !s.ok()) return s;

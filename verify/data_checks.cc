@@ -15,7 +15,7 @@ absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan) {
   // Segments opened by a copy: (buffer, space, start) of each copy's
   // destination (rule 4 made that segment exist and unique).
   std::set<std::pair<BufferId, std::pair<MemorySpace, TimeStep>>> opened;
-  for (const AsyncCopy& c : plan.copies) opened.insert({c.buffer, {c.to_space, c.start}});
+  for (const AsyncCopy& c : plan.copies) opened.insert({c.buffer, {c.to_space, OpenedAt(c)}});
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     const std::vector<Allocation>& segs = plan.placements[id].allocations;

@@ -146,4 +146,36 @@ std::vector<std::vector<StepRange>> DeadSteps(const Program& program, const Buff
   return dead;
 }
 
+std::vector<BufferWrites> WriteSteps(const Program& program, const BufferSet& buffers) {
+  const Steps steps = NumberSteps(program);
+  const auto count = static_cast<ValueId>(program.values.size());
+  std::vector<bool> entry_result(program.values.size(), false);
+  if (Known(program, program.entry)) {
+    for (ValueId v : program.computations[program.entry].results) {
+      if (v >= 0 && v < count) entry_result[v] = true;
+    }
+  }
+  std::vector<BufferWrites> writes(buffers.buffers.size());
+  for (std::size_t id = 0; id < buffers.buffers.size(); ++id) {
+    BufferWrites& w = writes[id];
+    for (ValueId v : buffers.buffers[id].values) {
+      if (v < 0 || v >= count) continue;
+      const Value& value = program.values[v];
+      if (value.defining_op == kNoId) {
+        w.boundary |= value.computation == program.entry;
+        continue;
+      }
+      w.boundary |= entry_result[v];
+      const Op& op = program.ops[value.defining_op];
+      const bool writes_data = op.kind == OpKind::kCompute || op.kind == OpKind::kConstant;
+      if (writes_data && value.alias != AliasKind::kView && steps.op[value.defining_op] != kUnset) {
+        w.steps.push_back(steps.op[value.defining_op]);
+      }
+    }
+    std::sort(w.steps.begin(), w.steps.end());
+    w.steps.erase(std::unique(w.steps.begin(), w.steps.end()), w.steps.end());
+  }
+  return writes;
+}
+
 }  // namespace memplan::verify_internal

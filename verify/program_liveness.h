@@ -37,4 +37,23 @@ namespace memplan::verify_internal {
 // O((values + operands) log values).
 std::vector<std::vector<StepRange>> DeadSteps(const Program& program, const BufferSet& buffers);
 
+// What the program says about writing one buffer (rule 10 of
+// verify/verifier.h).
+struct BufferWrites {
+  // Sorted, unique steps (numbered as above) of the compute and constant
+  // ops that write one of the buffer's values: its definition or an
+  // in-place (tied) write. Views write nothing, and control flow (while,
+  // call, conditional, execute, async ops) writes through its callees' ops.
+  std::vector<TimeStep> steps;
+  // It holds a parameter or a result of the entry computation: the caller
+  // provides or receives its data in default memory.
+  bool boundary = false;
+};
+
+// Per buffer of `buffers` (analysed from `program`). Example: entry
+// func @main(%p: f32[4]) { %a = exp(%p); %b = add(%p, %a) tied(%p); return
+// %b } at steps 0, 1 gives buffer {p, b}: steps {1}, boundary; buffer {a}:
+// steps {0}. O(values + ops).
+std::vector<BufferWrites> WriteSteps(const Program& program, const BufferSet& buffers);
+
 }  // namespace memplan::verify_internal

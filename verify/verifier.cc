@@ -19,7 +19,8 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSingleOrigin(buffers, plan); !s.ok()) return s;
-  return CheckControlFlow(buffers, plan);
+  if (absl::Status s = CheckControlFlow(buffers, plan); !s.ok()) return s;
+  return options.program ? CheckWritesEvicted(buffers, plan, *options.program) : absl::OkStatus();
 }
 
 }  // namespace memplan

@@ -45,9 +45,15 @@
 //     buffer's start (in a rewritten schedule a step's copy-dones precede its
 //     ops and its copy-starts follow them, so a copy done at its start step
 //     would complete before it is issued; the cross-program prefetch overlaps
-//     the previous run); bytes == the buffer's size; a
-//     segment in from_space covers [start, done] (the source must stay intact
-//     until the copy is done); a segment in to_space begins exactly at start
+//     the previous run); a prefetch may start at -1 — issued before the op
+//     at step 0 — when the buffer starts at step 0 and holds a parameter of
+//     the entry computation of options.program (its data exists before the
+//     run; without a program this is refused), and then opens a segment
+//     beginning at step 0 (below, read start as max(start, 0)); bytes ==
+//     the buffer's size; a segment in from_space covers [start, max(start,
+//     done - 1)] (the source must stay intact until the copy is done, which
+//     is before the ops of step done: so an eviction done at d and another
+//     buffer's prefetch started at d may share bytes); a segment in to_space begins exactly at start
 //     and lasts at least until done (its chunk is reserved from copy start) —
 //     that copy *opens* it — except that an eviction may instead *refresh* a
 //     default-space segment that begins earlier and lasts until done (data
@@ -115,13 +121,26 @@
 //     outside a loop or branch and completes inside it, or the other way
 //     round. Called computations of `call` are straight-line code and no parts.
 //     O(segments x nesting depth + time steps + exit segments x segments).
+// 10. Writes (only with options.program, which gives each buffer's write
+//     steps: its definition and in-place writes by compute and constant ops,
+//     verify/program_liveness.h): for every segment outside the default
+//     space of an unpinned buffer that covers a write step, let w be its last
+//     such step. When the buffer is read later from the default space (a use
+//     time after w that no other space's segment covers), or it holds an
+//     entry parameter or result (the caller provides and receives its data in
+//     default memory), an eviction from that segment must start at or after
+//     w. With rule 4 (its source lasts until done - 1), the eviction then
+//     completes before that read and within the live range.
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
-// opening it; a copy's source covers [start, done] and already holds the data
+// opening it; a copy's source covers [start, done - 1] and already holds the data
 // at start; uses inside a prefetched segment wait for the prefetch; and during
-// an eviction its source still holds the data. Not checked: in-place writes
-// after the definition (BufferSet has no write times), which could make a
-// copy stale (a refreshing eviction is how a plan writes such data back).
+// an eviction its source still holds the data. With a program, rule 10 adds
+// that data written outside the default space is evicted after the write
+// when the default copy is needed again (a refreshing eviction is how a plan
+// writes such data back). Not checked: a prefetch made stale by a later
+// write in the default space (the MSA planner never writes a buffer's
+// default copy while a prefetched copy is in use).
 #pragma once
 
 #include <cstdint>

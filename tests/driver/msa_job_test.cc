@@ -150,7 +150,8 @@ TEST(MsaJobTest, PlansTheMlpExampleOnEveryPreset) {
       ASSERT_TRUE(r.ok()) << r.status();
       EXPECT_EQ(r->target.fast_memory_bytes, 256 * 1024);
       EXPECT_EQ(r->plan.spaces.back().capacity, 256 * 1024);
-      EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan).ok()) << target.name;
+      EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan, -1, -1, &*input->program).ok())
+          << target.name;
       const MsaStats& s = *r->plan.msa;
       EXPECT_LE(s.time_all_fast_s, s.estimated_time_s) << target.name;
       EXPECT_LE(s.estimated_time_s, s.time_all_default_s) << target.name;
@@ -186,7 +187,8 @@ TEST(MsaJobTest, PlansTheControlFlowExamplesOnEveryPreset) {
           absl::StatusOr<MsaJobResult> r =
               RunMsaJob(*input->program, *input->analysis, options, PoolPlanOptions{});
           ASSERT_TRUE(r.ok()) << name << " " << target.name << ": " << r.status();
-          const absl::Status verified = VerifyAgainst(input->buffers, r->plan);
+          const absl::Status verified =
+              VerifyAgainst(input->buffers, r->plan, -1, -1, &*input->program);
           EXPECT_TRUE(verified.ok()) << name << " " << target.name << " " << fast << ": " << verified;
           ASSERT_TRUE(r->rewritten.has_value());
         }
@@ -219,13 +221,16 @@ TEST(MsaJobTest, RnnLoopKeepsStateAndWeightsInFastMemory) {
   };
   // Steps: xp 0, xa 1, h0 2, more 3, a 4, b 5, c 6, n 7, while 8, y 9.
   EXPECT_EQ(alternate_span("h0"), "2-9");
-  // wi is the cross-program prefetch; wx and wh are prefetched (0, 2)
-  // before the loop and stay until the loop ends.
+  // wi is the cross-program prefetch; wx and wh are prefetched (-1, 2) —
+  // issued before the first op, as entry parameters — before the loop and
+  // stay until the loop ends.
   EXPECT_EQ(alternate_span("wx"), "0-8");
   EXPECT_EQ(alternate_span("wh"), "0-8");
-  // Four prefetches: wi's cross-program prefetch, wx, wh, and wi's
-  // end-of-program refill 8->9 (freed after the loop, refilled for the next run).
-  EXPECT_EQ(r->plan.msa->prefetches, 4);
+  // Five prefetches: wi's cross-program prefetch, x (-1, 0) for the first
+  // dot, wx, wh, and wi's end-of-program refill 8->9 (freed after the loop,
+  // refilled for the next run).
+  EXPECT_EQ(alternate_span("x"), "0-1");
+  EXPECT_EQ(r->plan.msa->prefetches, 5);
   EXPECT_EQ(r->plan.msa->evictions, 0);
 }
 
@@ -252,7 +257,7 @@ TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
   EXPECT_EQ(r->target.name, kDefaultTarget);
   EXPECT_TRUE(r->plan.copies.empty());
   EXPECT_EQ(r->plan.msa->estimated_time_s, r->plan.msa->time_all_default_s);
-  EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan).ok());
+  EXPECT_TRUE(VerifyAgainst(input->buffers, r->plan, -1, -1, &*input->program).ok());
 }
 
 // Writes `text` to a temporary .mpir file and plans it with fast memory.

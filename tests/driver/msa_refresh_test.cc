@@ -98,28 +98,30 @@ TEST(MsaRefreshTest, InPlaceWritesInFastMemoryRefreshTheDefaultChunk) {
   // default chunk spans the whole live range [0, 24]. Prefetched (2,12) for
   // the in-place write at 12 — the first start the picker tries, 12 - 10 —
   // which leaves the default copy stale, so it is evicted (12,14) back into
-  // that chunk: a refresh. Prefetched again (15,24) for the read at 24.
+  // that chunk: a refresh; the eviction is done before the op at 14, so its
+  // source is held through 13. Prefetched again (14,24) for the read at 24.
   const BufferId x = Find(*r, "x");
   const Bytes x_default = r->plan.placements[x].allocations[0].offset;
   EXPECT_EQ(r->plan.placements[x].allocations,
             (std::vector<Allocation>{{kDefaultSpace, x_default, 0, 24},
-                                     {kAlternateSpace, 64, 2, 14},
-                                     {kAlternateSpace, 64, 15, 24}}));
-  EXPECT_THAT(CopiesOf(*r, x), ElementsAre("prefetch 2->12", "eviction 12->14", "prefetch 15->24"));
+                                     {kAlternateSpace, 64, 2, 13},
+                                     {kAlternateSpace, 64, 14, 24}}));
+  EXPECT_THAT(CopiesOf(*r, x), ElementsAre("prefetch 2->12", "eviction 12->14", "prefetch 14->24"));
 
   // y: produced in fast memory at 1 (placed first: more accesses, so more
   // memory bound; offset 0), evicted (1,3) — which opens its default chunk
   // [1, 26] — prefetched (4,14) for the in-place write at 14, evicted again
-  // (14,16) into the same chunk (a refresh), prefetched (17,26).
+  // (14,16) into the same chunk (a refresh), prefetched (16,26). Each
+  // eviction's source ends the step before its done.
   const BufferId y = Find(*r, "y");
   const Bytes y_default = r->plan.placements[y].allocations[0].offset;
   EXPECT_EQ(r->plan.placements[y].allocations,
             (std::vector<Allocation>{{kDefaultSpace, y_default, 1, 26},
-                                     {kAlternateSpace, 0, 1, 3},
-                                     {kAlternateSpace, 0, 4, 16},
-                                     {kAlternateSpace, 0, 17, 26}}));
+                                     {kAlternateSpace, 0, 1, 2},
+                                     {kAlternateSpace, 0, 4, 15},
+                                     {kAlternateSpace, 0, 16, 26}}));
   EXPECT_THAT(CopiesOf(*r, y), ElementsAre("eviction 1->3", "prefetch 4->14", "eviction 14->16",
-                                           "prefetch 17->26"));
+                                           "prefetch 16->26"));
 }
 
 TEST(MsaRefreshTest, DefaultModePlanVerifies) {

@@ -203,19 +203,29 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
     const bool refill = c.buffer == cpp && result.cross_program_prefetch->freed &&
                         c.start == result.cross_program_prefetch->reserved_from;
     const TimeStep last = refill ? f.analysis.buffers.time_steps - 1 : buffer.end;
-    if (c.start >= c.done || c.start < buffer.start || c.done > last) return Str("bad copy times", c.buffer, buffer);
+    // An entry parameter's prefetch may be issued before the first op.
+    const bool before_first_op =
+        c.kind == CopyKind::kPrefetch && c.start == -1 && buffer.start == 0 &&
+        std::any_of(buffer.values.begin(), buffer.values.end(), [&](ValueId v) {
+          return f.program.values[v].defining_op == kNoId &&
+                 f.program.values[v].computation == f.program.entry;
+        });
+    if (c.start >= c.done || (c.start < buffer.start && !before_first_op) || c.done > last) {
+      return Str("bad copy times", c.buffer, buffer);
+    }
     if (c.bytes != buffer.size) return Str("copy bytes", c.buffer, buffer);
-    if (owner[c.start] != owner[c.done]) return Str("copy crosses computations", c.buffer, buffer);
+    const TimeStep opened = std::max<TimeStep>(c.start, 0);  // the segment a prefetch opens starts here
+    if (owner[opened] != owner[c.done]) return Str("copy crosses computations", c.buffer, buffer);
     if (!result.needs_default[c.buffer]) return Str("copied buffer without default memory", c.buffer, buffer);
     const std::vector<Allocation>& segs = result.alternate[c.buffer];
     if (c.kind == CopyKind::kPrefetch) {
       if (c.from_space != kDefaultSpace || c.to_space != kAlternateSpace) return Str("prefetch spaces", c.buffer, buffer);
-      auto seg = std::find_if(segs.begin(), segs.end(), [&](const Allocation& a) { return a.start == c.start; });
+      auto seg = std::find_if(segs.begin(), segs.end(), [&](const Allocation& a) { return a.start == opened; });
       if (seg == segs.end() || seg->end < c.done) return Str("prefetch opens no segment", c.buffer, buffer);
     } else {
       if (c.from_space != kAlternateSpace || c.to_space != kDefaultSpace) return Str("eviction spaces", c.buffer, buffer);
       auto seg = std::find_if(segs.begin(), segs.end(),
-                              [&](const Allocation& a) { return a.start <= c.start && c.done <= a.end; });
+                              [&](const Allocation& a) { return a.start <= c.start && c.done - 1 <= a.end; });
       if (seg == segs.end()) return Str("eviction source not resident", c.buffer, buffer);
     }
   }
@@ -257,6 +267,9 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
     bool alt_valid = !has_def && (b == cpp || buffer.space == kAlternateSpace) && Covers(segs, buffer.start);
     bool def_valid = !has_def && buffer.space != kAlternateSpace;
     std::map<std::size_t, bool> in_flight;  // copy index -> source data still current
+    for (std::size_t i = 0; i < result.copies.size(); ++i) {
+      if (result.copies[i].buffer == b && result.copies[i].start == -1) in_flight[i] = def_valid;
+    }
     for (TimeStep t = buffer.start; t <= buffer.end; ++t) {
       for (std::size_t i = 0; i < result.copies.size(); ++i) {
         const AsyncCopy& c = result.copies[i];

@@ -20,8 +20,8 @@ using testing::Load;
 using testing::MaxOutstanding;
 
 // %w is a matmul weight (the cross-program prefetch); %v, read at step 2,
-// is prefetched from step 0 when nothing stops it (the harness picker with
-// a minimum overlap of 1 op).
+// is prefetched from before the first op (start -1, an entry parameter)
+// when nothing stops it (the harness picker with a minimum overlap of 1 op).
 constexpr char kWeightAndLateInput[] = R"(
 entry func @main(%x: f32[4], %w: f32[2,2], %v: f32[4]) {
   %a = matmul(%x, %w) : f32[4]
@@ -39,7 +39,7 @@ TEST(CrossProgramLimitsTest, UnlimitedPrefetchOverlapsTheCrossProgramPrefetch) {
   EXPECT_EQ(CheckResult(*f, o, r), "");
   ASSERT_TRUE(r.cross_program_prefetch.has_value());
   EXPECT_EQ(r.cross_program_prefetch->buffer, f->Buffer("w"));
-  EXPECT_THAT(Copies(r, f->Buffer("v")), ElementsAre("prefetch 0->2"));
+  EXPECT_THAT(Copies(r, f->Buffer("v")), ElementsAre("prefetch -1->2"));
   EXPECT_EQ(MaxOutstanding(r, CopyKind::kPrefetch), 2);
 }
 

@@ -187,11 +187,11 @@ func @body(%bh: f32[4], %bw: f32[4]) {
 )");
   const MsaResult r = Assign(*f, HarnessOptions());
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
-  // Steps: a..d 0-3, p 4, t 5, u 6, while 7, y 8. w = cw = bw = wo is
-  // prefetched after a, done before d (the last step before the loop), and
+  // Steps: a..d 0-3, p 4, t 5, u 6, while 7, y 8. w = cw = bw = wo, an
+  // entry parameter, is prefetched before the first op, done before d (the last step before the loop), and
   // its chunk stays through the loop to y.
   EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-8@0"));
-  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch 0->3"));
+  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch -1->3"));
   // The carried state d = ch = bh = u = h is produced in fast memory and
   // keeps one offset through the loop.
   EXPECT_THAT(Segments(r, f->Buffer("d")), ElementsAre("3-8@16"));

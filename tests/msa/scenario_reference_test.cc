@@ -87,10 +87,13 @@ TEST(ScenarioTest, EvictAndPrefetch) {
   // Order: a, b, c, d (four accesses each) take [def, last read] at 0, 24,
   // 48, 72. tanh (three) is produced at 24 for [0, 1] (a holds 0 at step 1);
   // it cannot stay until step 16 (15 steps > 10), so it is evicted over
-  // (0, 1) (b takes 24 at step 2) and prefetched back for the root: the
-  // first start in 6..13 with a free chunk for [start, 16] is 6, at 96.
+  // (0, 2) — done before b's op at 2 takes 24, so the chunk is held through
+  // step 1 only — and prefetched back for the root: the first start in
+  // 6..13 with a free chunk for [start, 16] is 6, at 96. p1, an entry
+  // parameter, is prefetched before the first op (start -1) for its reads
+  // at 2..4, into 96 (free until tanh returns at 6).
   EXPECT_THAT(Segments(r, f->Buffer("tanh")), ElementsAre("0-1@24", "6-16@96"));
-  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->1", "prefetch 6->16"));
+  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->2", "prefetch 6->16"));
   EXPECT_THAT(Segments(r, f->Buffer("a")), ElementsAre("1-7@0"));
   EXPECT_THAT(Segments(r, f->Buffer("b")), ElementsAre("2-9@24"));
   EXPECT_THAT(Segments(r, f->Buffer("c")), ElementsAre("3-10@48"));
@@ -107,7 +110,9 @@ TEST(ScenarioTest, EvictAndPrefetch) {
   EXPECT_THAT(Segments(r, f->Buffer("m")), ElementsAre("13-15@72"));
   EXPECT_THAT(Segments(r, f->Buffer("n")), ElementsAre("14-15@24"));
   EXPECT_THAT(Segments(r, f->Buffer("o")), ElementsAre("15-16@0"));
-  EXPECT_EQ(r.copies.size(), 4u);
+  EXPECT_THAT(Copies(r, f->Buffer("p1")), ElementsAre("prefetch -1->2"));
+  EXPECT_THAT(Segments(r, f->Buffer("p1")), ElementsAre("0-4@96"));
+  EXPECT_EQ(r.copies.size(), 5u);
 }
 
 TEST(ScenarioTest, EvictAndPrefetchWithoutCopies) {
@@ -130,9 +135,11 @@ TEST(ScenarioTest, EvictAndPrefetchOneOutstandingCopy) {
   o.max_outstanding_evictions = 1;
   const MsaResult r = Assign(*f, o);
   EXPECT_EQ(CheckResult(*f, o, r), "");
-  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->1", "prefetch 6->16"));
-  // e's and i's prefetches would overlap tanh's (6, 16).
-  EXPECT_EQ(r.copies.size(), 2u);
+  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->2", "prefetch 6->16"));
+  // e's and i's prefetches would overlap tanh's (6, 16); p1's (-1, 2) is
+  // done before it starts.
+  EXPECT_THAT(Copies(r, f->Buffer("p1")), ElementsAre("prefetch -1->2"));
+  EXPECT_EQ(r.copies.size(), 3u);
   EXPECT_LE(MaxOutstanding(r, CopyKind::kPrefetch), 1);
   EXPECT_LE(MaxOutstanding(r, CopyKind::kEviction), 1);
 }
@@ -144,7 +151,7 @@ TEST(ScenarioTest, EvictAndPrefetchTwoOutstandingCopies) {
   o.max_outstanding_evictions = 2;
   const MsaResult r = Assign(*f, o);
   EXPECT_EQ(CheckResult(*f, o, r), "");
-  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->1", "prefetch 6->16"));
+  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->2", "prefetch 6->16"));
   EXPECT_THAT(Copies(r, f->Buffer("e")), ElementsAre("prefetch 8->11"));
   // i's (10, 13) would be the third prefetch overlapping.
   EXPECT_THAT(Copies(r, f->Buffer("i")), IsEmpty());
@@ -160,8 +167,10 @@ TEST(ScenarioTest, EvictAndPrefetchFifoOrdering) {
   EXPECT_EQ(CheckResult(*f, o, r), "");
   // tanh's prefetch (6, 16) comes first; e's candidates (7..8, 11) and i's
   // (10, 13) would complete inside it, and e's (6, 11) runs out of memory.
-  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->1", "prefetch 6->16"));
-  EXPECT_EQ(r.copies.size(), 2u);
+  // p1's (-1, 2) nests with none of them.
+  EXPECT_THAT(Copies(r, f->Buffer("tanh")), ElementsAre("eviction 0->2", "prefetch 6->16"));
+  EXPECT_THAT(Copies(r, f->Buffer("p1")), ElementsAre("prefetch -1->2"));
+  EXPECT_EQ(r.copies.size(), 3u);
   for (const AsyncCopy& x : r.copies) {
     for (const AsyncCopy& y : r.copies) {
       if (x.kind == CopyKind::kPrefetch && y.kind == CopyKind::kPrefetch) {
@@ -346,8 +355,12 @@ entry func @main(%p0: f32[2,4]) {
 }
 
 // Outputs written in place into the parameters: the parameters' buffers are
-// the outputs', so they stay in default memory although p0 feeds a long
-// negate chain.
+// the outputs', so only the program boundary needs them in default memory.
+// p0 is read there by n0 at 0, prefetched (1, 6) — the first start for the
+// read at 6 after that read — for the add that writes o0 into it in fast
+// memory, and evicted (6, 7) so that the output is back in default memory
+// before the program ends. p1's in-place write is the last op: no eviction
+// could follow it, so p1 stays in default memory.
 TEST(ScenarioTest, InputOutputAlias) {
   auto f = Load(R"(
 entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
@@ -366,11 +379,49 @@ entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
   EXPECT_EQ(f->Buffer("p0"), f->Buffer("o0"));
   EXPECT_EQ(f->Buffer("p1"), f->Buffer("o1"));
-  EXPECT_THAT(Segments(r, f->Buffer("p0")), IsEmpty());
+  EXPECT_THAT(Segments(r, f->Buffer("p0")), ElementsAre("1-6@0"));
+  EXPECT_THAT(Copies(r, f->Buffer("p0")), ElementsAre("prefetch 1->6", "eviction 6->7"));
   EXPECT_THAT(Segments(r, f->Buffer("p1")), IsEmpty());
+  EXPECT_THAT(Copies(r, f->Buffer("p1")), IsEmpty());
   EXPECT_TRUE(r.needs_default[f->Buffer("p0")]);
   EXPECT_TRUE(r.needs_default[f->Buffer("p1")]);
-  EXPECT_THAT(Segments(r, f->Buffer("n2")), ElementsAre("2-3@0"));
+  // The chain alternates between 24 and 48 (p0 holds 0 from step 1).
+  EXPECT_THAT(Segments(r, f->Buffer("n0")), ElementsAre("0-1@24"));
+  EXPECT_THAT(Segments(r, f->Buffer("n2")), ElementsAre("2-3@24"));
+  EXPECT_THAT(Segments(r, f->Buffer("n5")), ElementsAre("5-6@48"));
+  EXPECT_EQ(r.copies.size(), 2u);
+}
+
+// The reference's negate chain: entry parameters take schedule positions
+// there, so p1's copy-start comes right after them, before the first op
+// (start -1), and its copy-done just before the add that reads it (done 7):
+// the instruction-count picker tries [max(-1, 7 - 10), 7 - 2 - 1] = [-1, 4]
+// in order and the first start has room.
+TEST(ScenarioTest, NegateChainPrefetchesBeforeTheFirstOp) {
+  auto f = Load(R"(
+entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
+  %n0 = negate(%p0) : f32[2,3]
+  %n1 = negate(%n0) : f32[2,3]
+  %n2 = negate(%n1) : f32[2,3]
+  %n3 = negate(%n2) : f32[2,3]
+  %n4 = negate(%n3) : f32[2,3]
+  %n5 = negate(%n4) : f32[2,3]
+  %n6 = negate(%n5) : f32[2,3]
+  %add = add(%n6, %p1) : f32[2,3]
+  return %add
+}
+)");
+  const MsaResult r = Assign(*f, HarnessOptions());
+  EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
+  EXPECT_THAT(Copies(r, f->Buffer("p1")), ElementsAre("prefetch -1->7"));
+  // The chunk is reserved from step 0 (nothing runs before it); the chain,
+  // allocated first (more accesses), alternates between 0 and 24.
+  EXPECT_THAT(Segments(r, f->Buffer("p1")), ElementsAre("0-7@48"));
+  // p0 is read by the first op: no copy can finish before it.
+  EXPECT_THAT(Segments(r, f->Buffer("p0")), IsEmpty());
+  EXPECT_THAT(Segments(r, f->Buffer("n0")), ElementsAre("0-1@0"));
+  EXPECT_THAT(Segments(r, f->Buffer("n1")), ElementsAre("1-2@24"));
+  EXPECT_EQ(r.copies.size(), 1u);
 }
 
 }  // namespace

@@ -169,11 +169,28 @@ TEST(MsaRulesTest, CopyStartsAfterTheDataExists) {
             "buffer 't' (id 1) has allocations 0 and 2 both in space 1 at time 3");
 }
 
-TEST(MsaRulesTest, EvictionSourceReservedThroughDone) {
+TEST(MsaRulesTest, EvictionSourceReservedUntilDone) {
   MsaPlan m = MakeMsaPlan();
-  m.plan.placements[1].allocations[0].end = 3;  // freed before the eviction is done at 4
+  // The eviction (2,4) completes before the op at 4: the source may end at 3.
+  m.plan.placements[1].allocations[0].end = 3;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.placements[1].allocations[0].end = 2;  // freed while the eviction still reads it
   EXPECT_EQ(Verify(m), "copy 1 (eviction of buffer 't' (id 1) from space 1 to space 0, time [2, 4]) needs the "
-            "buffer resident in space 1 throughout [2, 4]");
+            "buffer resident in space 1 throughout [2, 3]");
+}
+
+// u (8 B) is produced at 4 in the bytes t's eviction (2,4) reads: the copy
+// is done before the op at 4 writes, so t's source ends at 3 and the two
+// share the chunk. Held one step longer, the source overlaps u.
+TEST(MsaRulesTest, EvictionDoneWhereAnotherBufferStarts) {
+  MsaPlan m = MakeMsaPlan();
+  m.set.buffers[2] = MakeBuffer("u", 8, 4, 6, {6});
+  m.plan.placements[2].allocations = {Allocation{kAlternateSpace, 8, 4, 6}};
+  m.plan.placements[1].allocations[0].end = 3;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.placements[1].allocations[0].end = 4;
+  EXPECT_EQ(Verify(m), "buffer 'u' (id 2) allocation 0 (space 1, bytes [8, 16), time [4, 6]) overlaps buffer "
+            "'t' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]) at time 4");
 }
 
 TEST(MsaRulesTest, DefaultCopyOfAlternateDataNeedsAnEviction) {
