@@ -140,12 +140,16 @@ class Walker {
     return true;
   }
 
-  // Prefetches for access i, minding the loops the buffer enters to reach
-  // it: the first access inside such a loop first tries a prefetch done
-  // before the loop whose chunk stays for the whole loop (one offset before,
-  // inside and after it); a prefetch inside the loop serves one iteration and
-  // is allowed only when the loop never writes the buffer (the default copy
-  // then stays current, so leaving needs no eviction).
+  // Prefetches for access i, minding the loops and conditionals the buffer
+  // enters to reach it: the first access inside such a region first tries a
+  // prefetch done before the region whose chunk stays for the whole region
+  // (one offset before, inside and after it); a prefetch inside a loop
+  // serves one iteration, one inside a branch that branch's own uses, and
+  // either is allowed only when the region never writes the buffer (the
+  // default copy then stays current, so leaving needs no eviction). Before
+  // a conditional, the use's own saving does not count as overlap: the
+  // copy is done before the conditional, and the use runs only in its
+  // branch (a loop's use runs every iteration, so it keeps counting).
   bool PrefetchForLoops(std::size_t i, WalkState& st, SegmentFlags& flags) {
     const BufferAccess& a = acc_[i];
     const std::optional<ControlScopes::Region> loop = scopes_.OutermostEntered(live_since_, a.time);
@@ -153,7 +157,7 @@ class Walker {
       if (st.touched < loop->first) {
         const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(loop->last + 1, loop->first - 1);
         if (done != kNoId && done > st.touched + 1 &&
-            Prefetch(i, st.touched + 1, done, std::nullopt, flags)) {
+            Prefetch(i, st.touched + 1, done, std::nullopt, flags, loop->loop)) {
           Arrived(a, st, st.touched + 1);
           return true;
         }
@@ -377,11 +381,13 @@ class Walker {
   // and done before step `done` (<= the access's step). With `exit`, the
   // copy runs inside that loop's body and its segment outlives the loop
   // (msa/control_scopes.h): the chunk is also held over the loop's condition.
+  // Without `count_use_saving`, the use's own saving is no overlap.
   bool Prefetch(std::size_t i, TimeStep earliest, TimeStep done,
-                const std::optional<ControlScopes::Region>& exit, SegmentFlags& flags) {
+                const std::optional<ControlScopes::Region>& exit, SegmentFlags& flags,
+                bool count_use_saving = true) {
     const BufferAccess& a = acc_[i];
     if (earliest >= done) return false;
-    PrefetchRequest request{b_.size, earliest, done, a.saving_s};
+    PrefetchRequest request{b_.size, earliest, done, count_use_saving ? a.saving_s : 0};
     const bool fifo = s_.options.enforce_prefetch_fifo;
     if (fifo) request.done = FifoDone(request);
     s_.picker->Begin(request);
