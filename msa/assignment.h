@@ -155,10 +155,13 @@ struct MsaResult {
 // variant then starts with "copy-free" or "empty". So no mode ever reports
 // a plan slower than no fast memory.
 //
-// Buffers that cross into or out of a called computation (while,
-// conditional, call, execute) or are touched by async start/done ops stay in
-// default memory (msa/problem.h lists every rule), so control-flow programs
-// always get a correct, if conservative, plan.
+// Buffers that cross into or out of `while`, `call` and `conditional` are
+// planned under the rules of msa/control_scopes.h (a segment stays inside
+// a loop part or branch, or covers the whole region from before it; no
+// copy crosses a part's bounds; a conditional's result is produced at one
+// offset by every branch). Buffers that reach into an execution region or
+// are touched by async start/done ops stay in default memory
+// (msa/problem.h lists every rule).
 //
 // User overrides (msa/user_overrides.h): assign_first buffers are allocated
 // first; pins force spaces. A use pinned to alternate memory must be served

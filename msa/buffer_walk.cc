@@ -18,7 +18,8 @@ struct WalkState {
   // there; an exit segment, done inside the loop, may cover such a read).
   TimeStep data_touched = 0;
   // The step that decides where the current segment may extend: its start,
-  // or for an exit segment the step after its loop (msa/loop_scopes.h).
+  // for an exit segment the step after its loop, for a result produced
+  // inside branches the conditional's own step (msa/control_scopes.h).
   TimeStep anchor = 0;
   // The segment was opened by a copy: its data is a value of the anchor's
   // computation, visible only there and in what that computation calls.
@@ -35,7 +36,7 @@ class Walker {
  public:
   Walker(AllocatorState& state, BufferId id, BufferAttempt& attempt,
          const std::vector<bool>& default_only)
-      : s_(state), loops_(state.problem.loops), b_(state.problem.buffers[id]), id_(id), at_(attempt),
+      : s_(state), scopes_(state.problem.scopes), b_(state.problem.buffers[id]), id_(id), at_(attempt),
         acc_(b_.accesses) {
     for (std::size_t i = 0; i < default_only.size() && i < acc_.size(); ++i) {
       if (default_only[i]) acc_[i].alternate_ok = false;
@@ -107,11 +108,16 @@ class Walker {
 
     if (st.definition_pending) {
       st.definition_pending = false;
-      if (b_.policy == AltPolicy::kAnywhere && a.alternate_ok &&
-          s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
-        if (std::optional<Fit> fit = LookAheadFit(prev, i)) {
+      // A result produced inside branches and live after the conditional
+      // keeps one chunk from here through its first access after the
+      // conditional: every branch writes it there (msa/control_scopes.h).
+      const std::optional<TimeStep> left = scopes_.BranchesLeft(prev, b_.end);
+      const TimeStep anchor = left ? *left + 1 : prev;
+      const std::size_t reach = left ? AccessIndex(anchor) : i;
+      if (b_.policy == AltPolicy::kAnywhere && a.alternate_ok && NoCopyThrough(i, reach)) {
+        if (std::optional<Fit> fit = LookAheadFit(prev, reach, anchor)) {
           Open(fit->offset, prev, fit->end);
-          st.anchor = prev;
+          st.anchor = anchor;
           st.copy_anchored = false;
           st.in_alternate = true;
           st.last_write = prev;
@@ -129,7 +135,7 @@ class Walker {
         Arrive(a, st);
         return true;
       }
-      const std::optional<TimeStep> end = loops_.SegmentEnd(st.anchor, a.time);
+      const std::optional<TimeStep> end = scopes_.SegmentEnd(st.anchor, a.time);
       if (end && (!st.copy_anchored || Within(a.time, st.anchor)) &&
           AlternateOkThrough(seg.end, *end) &&
           s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
@@ -157,20 +163,24 @@ class Walker {
     return true;
   }
 
-  // Prefetches for access i, minding the loops the buffer enters to reach
-  // it: the first access inside such a loop first tries a prefetch done
-  // before the loop whose chunk stays for the whole loop (one offset before,
-  // inside and after it); a prefetch inside the loop serves one iteration and
-  // is allowed only when the loop never writes the buffer (the default copy
-  // then stays current, so leaving needs no eviction).
+  // Prefetches for access i, minding the loops and conditionals the buffer
+  // enters to reach it: the first access inside such a region first tries a
+  // prefetch done before the region whose chunk stays for the whole region
+  // (one offset before, inside and after it); a prefetch inside a loop
+  // serves one iteration, one inside a branch that branch's own uses, and
+  // either is allowed only when the region never writes the buffer (the
+  // default copy then stays current, so leaving needs no eviction). Before
+  // a conditional, the use's own saving does not count as overlap: the
+  // copy is done before the conditional, and the use runs only in its
+  // branch (a loop's use runs every iteration, so it keeps counting).
   bool PrefetchForLoops(std::size_t i, WalkState& st, SegmentFlags& flags) {
     const BufferAccess& a = acc_[i];
-    const std::optional<LoopScopes::Loop> loop = loops_.OutermostEntered(live_since_, a.time);
+    const std::optional<ControlScopes::Region> loop = scopes_.OutermostEntered(live_since_, a.time);
     if (loop) {
       if (st.touched < loop->first) {
         const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(loop->last + 1, loop->first - 1);
         if (done != kNoId && done > st.touched + 1 &&
-            Prefetch(i, st.touched + 1, done, std::nullopt, flags)) {
+            Prefetch(i, st.touched + 1, done, std::nullopt, flags, loop->loop)) {
           Arrived(a, st, st.touched + 1);
           return true;
         }
@@ -186,14 +196,14 @@ class Walker {
     // inside, so the body has it): a prefetch at the end of the loop's body,
     // repeated every iteration, leaves the loop with the data in alternate
     // memory (an exit segment).
-    const std::optional<LoopScopes::Loop> left = loops_.LastLoopBefore(a.time);
+    const std::optional<ControlScopes::Region> left = scopes_.LastLoopBefore(a.time);
     if (!left || left->first <= live_since_ || left->last < st.data_touched ||
         left->body_first > left->last || AccessIndex(left->first) == AccessIndex(left->last + 1)) {
       return false;
     }
     const TimeStep done = s_.problem.timeline.OwnStepAtOrBefore(left->last, left->last);
     const TimeStep earliest = std::max(st.data_touched + 1, left->body_first);
-    if (done == kNoId || !loops_.DirectlyInBody(*left, done) ||
+    if (done == kNoId || !scopes_.DirectlyInBody(*left, done) ||
         !Prefetch(i, earliest, done, left, flags)) {
       return false;
     }
@@ -232,6 +242,17 @@ class Walker {
     return writes_before_[AccessIndex(last + 1)] > writes_before_[AccessIndex(first)];
   }
 
+  // True if the data may stay in alternate memory without a copy from
+  // access i-1 through access `last` (>= i; false past the last access):
+  // the picker allows every gap and every access may use alternate memory.
+  bool NoCopyThrough(std::size_t i, std::size_t last) const {
+    if (last >= acc_.size() || !AlternateOkThrough(acc_[i - 1].time, acc_[last].time)) return false;
+    for (std::size_t k = i; k <= last; ++k) {
+      if (!s_.picker->AllowsNoCopy(b_.size, acc_[k - 1].time + 1, acc_[k].time)) return false;
+    }
+    return true;
+  }
+
   // True if every access in (after, through] may use alternate memory.
   bool AlternateOkThrough(TimeStep after, TimeStep through) const {
     return refusals_before_[AccessIndex(through + 1)] == refusals_before_[AccessIndex(after + 1)];
@@ -254,19 +275,23 @@ class Walker {
 
   // Best-fit offset for [start, accesses[i]] that stays free as far ahead as
   // the buffer could stay resident without a copy. Every range is extended
-  // to a legal segment end (msa/loop_scopes.h) whose accesses all may use
-  // alternate memory.
+  // to a legal segment end (msa/control_scopes.h) for a segment anchored at
+  // `anchor` (its start, or the step after the branches an origin segment
+  // leaves) whose accesses all may use alternate memory.
   std::optional<Fit> LookAheadFit(TimeStep start, std::size_t i) const {
+    return LookAheadFit(start, i, start);
+  }
+  std::optional<Fit> LookAheadFit(TimeStep start, std::size_t i, TimeStep anchor) const {
     const std::vector<BufferAccess>& acc = acc_;
     auto legal_end = [&](std::size_t k) -> std::optional<TimeStep> {
-      const std::optional<TimeStep> end = loops_.SegmentEnd(start, acc[k].time);
+      const std::optional<TimeStep> end = scopes_.SegmentEnd(anchor, acc[k].time);
       if (!end || !AlternateOkThrough(acc[k].time, *end)) return std::nullopt;
       return end;
     };
     const std::optional<TimeStep> own_end = legal_end(i);
     if (!own_end) return std::nullopt;
     std::size_t last = i;
-    while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, start) &&
+    while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, anchor) &&
            s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time) &&
            legal_end(last + 1)) {
       ++last;
@@ -282,9 +307,9 @@ class Walker {
 
   // A chunk for an exit segment [start, accesses[i]] of `loop` that is also
   // free during the loop's condition.
-  std::optional<Fit> ExitFit(TimeStep start, std::size_t i, const LoopScopes::Loop& loop) const {
+  std::optional<Fit> ExitFit(TimeStep start, std::size_t i, const ControlScopes::Region& loop) const {
     const TimeStep end = acc_[i].time;
-    const std::optional<TimeStep> legal = loops_.SegmentEnd(loop.last + 1, end);
+    const std::optional<TimeStep> legal = scopes_.SegmentEnd(loop.last + 1, end);
     if (!legal || !AlternateOkThrough(end, *legal)) return std::nullopt;
     const std::optional<Bytes> offset = s_.heap.BestFit(start, *legal, b_.size);
     if (!offset) return std::nullopt;
@@ -381,12 +406,14 @@ class Walker {
   // Prefetches the data for access i, starting no earlier than `earliest`
   // and done before step `done` (<= the access's step). With `exit`, the
   // copy runs inside that loop's body and its segment outlives the loop
-  // (msa/loop_scopes.h): the chunk is also held over the loop's condition.
+  // (msa/control_scopes.h): the chunk is also held over the loop's condition.
+  // Without `count_use_saving`, the use's own saving is no overlap.
   bool Prefetch(std::size_t i, TimeStep earliest, TimeStep done,
-                const std::optional<LoopScopes::Loop>& exit, SegmentFlags& flags) {
+                const std::optional<ControlScopes::Region>& exit, SegmentFlags& flags,
+                bool count_use_saving = true) {
     const BufferAccess& a = acc_[i];
     if (earliest >= done) return false;
-    PrefetchRequest request{b_.size, earliest, done, a.saving_s};
+    PrefetchRequest request{b_.size, earliest, done, count_use_saving ? a.saving_s : 0};
     const bool fifo = s_.options.enforce_prefetch_fifo;
     if (fifo) request.done = FifoDone(request);
     s_.picker->Begin(request);
@@ -439,7 +466,7 @@ class Walker {
   }
 
   AllocatorState& s_;
-  const LoopScopes& loops_;
+  const ControlScopes& scopes_;
   const MsaBuffer& b_;
   const BufferId id_;
   BufferAttempt& at_;

@@ -45,7 +45,7 @@ struct BufferAttempt {
   };
   std::vector<Segment> segments;
   // Chunks held without data of their own: a loop's condition steps under an
-  // exit segment (msa/loop_scopes.h); paired with segments[reserved_for[k]].
+  // exit segment (msa/control_scopes.h); paired with segments[reserved_for[k]].
   std::vector<Segment> reservations;
   std::vector<std::size_t> reserved_for;
   std::vector<AsyncCopy> copies;

@@ -34,8 +34,8 @@ bool PlaceCrossProgramPrefetch(AllocatorState& state, BufferId id, Bytes memory_
   if (!offset) return false;
 
   // A last read inside a loop keeps the chunk through the loop's end (every
-  // iteration reads it; msa/loop_scopes.h).
-  const TimeStep last_read = *problem.loops.SegmentEnd(b.start - 1, b.accesses.back().time);
+  // iteration reads it; msa/control_scopes.h).
+  const TimeStep last_read = *problem.scopes.SegmentEnd(b.start - 1, b.accesses.back().time);
   TimeStep reserved_from = last_read + 1;
   bool freed = false;
   if (state.options.cross_program_prefetch_freeing && memory_pressure > state.heap.capacity() &&

@@ -8,15 +8,20 @@
 //    live range, or the assignment fails.
 //  * kOtherSpace: pinned to a space >= 2: not planned here.
 //  * kDefaultOnly: pinned to space 0; zero-size; larger than the fast memory;
-//    or reaching into a conditional, an execution region or an async pair (a
-//    member read or produced by conditional, execute or an async
-//    start/done). Such buffers stay in default memory — never a wrong plan.
-//    Buffers crossing `call` and `while` are planned: a callee is
-//    straight-line code on the caller's time line, and the ops of a loop's
-//    condition and body access loop-carried and passed-in buffers at their
-//    own steps (the while or call op itself reads its operands at its own
-//    step, saving nothing); the walker keeps such
-//    buffers legal across loops (msa/loop_scopes.h).
+//    or reaching into an execution region or an async pair (a member read
+//    or produced by execute or an async start/done: their commands move the
+//    data themselves). Such buffers stay in default memory — never a wrong
+//    plan. Buffers crossing `call`, `while` and `conditional` are planned:
+//    a callee is straight-line code on the caller's time line, and the ops
+//    of a loop's condition and body or of a branch access loop-carried,
+//    passed-in and result buffers at their own steps (the while, call or
+//    conditional op itself reads its operands at its own step, saving
+//    nothing, and writes no data); the walker keeps such buffers legal
+//    across loops and branches (msa/control_scopes.h). A branch result
+//    shares one buffer with the conditional's result (analysis/alias_sets.h),
+//    so every branch writes the same place; where aliasing ties a result to
+//    an entry parameter or entry result, kReadCopies below keeps every
+//    write in default memory.
 //  * kReadCopies: external, constant, variable and staging buffers, and any
 //    buffer holding an entry parameter or entry result: its home is default
 //    memory, every write happens there (so the default copy is always
@@ -51,7 +56,7 @@
 #include "ir/program.h"
 #include "ir/units.h"
 #include "msa/cost_model.h"
-#include "msa/loop_scopes.h"
+#include "msa/control_scopes.h"
 #include "msa/prefetch_picker.h"
 
 namespace memplan {
@@ -71,7 +76,7 @@ struct BufferAccess {
   bool alternate_ok = false;  // this step may use an alternate-memory copy
   double saving_s = 0;        // seconds its reads here save in alternate memory
   double used_bytes = 0;      // bytes the ops here read and write of it (CostModel)
-  bool control = false;       // only a while or call op reads it here (touches no data)
+  bool control = false;       // only a while, call or conditional op reads it here (no data)
 };
 
 struct MsaBuffer {
@@ -106,7 +111,7 @@ struct MsaProblem {
   std::vector<MsaBuffer> buffers;   // per BufferId
   std::vector<BufferId> scratch;    // scratch buffers, by time then id
   LocalTimeline timeline;
-  LoopScopes loops;
+  ControlScopes scopes;
   std::vector<ComputationSpan> spans;  // per ComputationId (analysis/schedule.h)
   TimeStep time_steps = 1;
 };

@@ -13,7 +13,11 @@
 //     MsaResult::copies order) enters the one DMA queue; the queue serves
 //     copies in issue order, each for CopySeconds(bytes) times the execution
 //     count of step t. A copy with start -1 is issued before step 0.
-// Dones past the last step are awaited at the end.
+// Dones past the last step are awaited at the end. A conditional's branches
+// lie one after another on the flattened schedule and each runs once here
+// (CostModel counts branch ops once per execution of their caller): the
+// estimate is that of running every branch, a stand-in for the unknown
+// branch probabilities that weighs each branch's savings alike.
 //
 // Where an op accesses buffer b at step t (msa/assignment.h, made precise
 // for the window of a prefetch): in alternate memory iff an alternate

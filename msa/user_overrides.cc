@@ -32,8 +32,8 @@ std::string NeverAlternate(const Buffer& buffer, const MsaBuffer& b, Bytes fast_
     return fmt::format("its buffer ({} bytes) is larger than the fast memory ({} bytes)", b.size,
                        fast_memory_bytes);
   }
-  return "its buffer crosses into or out of control flow (while, conditional, call, execute, "
-         "async), which stays in default memory";
+  return "its buffer crosses into or out of an execution region or an async start/done pair, "
+         "which stays in default memory";
 }
 
 }  // namespace

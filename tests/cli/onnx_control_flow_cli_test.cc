@@ -21,6 +21,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using testing::DynamicScanLoopModel;
+using testing::IfLayerModel;
 using ::testing::HasSubstr;
 using testing::LoopNextToOuterModel;
 using testing::LoopReadsOuterModel;
@@ -170,6 +171,31 @@ TEST_F(OnnxControlFlowCliTest, FastMemoryPlansVerify) {
     const Json plan = Plan(model, "--fast-memory 64KiB");
     EXPECT_TRUE(plan.contains("msa"));
   }
+}
+
+TEST_F(OnnxControlFlowCliTest, FastMemoryThroughAnIf) {
+  // t0 mm0, t1 relu (g, in place over h), t2 mm1, t3 then_relu, t4 mm2,
+  // t5 else_sigmoid, t6 if1, t7 mm3, t8 sum. g, read by both branches and
+  // after the If, stays in fast memory from its definition to its last
+  // read; the If's result y = a = s is produced in fast memory by both
+  // branches at one offset; w3 is prefetched across the If (start and done
+  // outside it); w0 is the cross-program prefetch.
+  const Json plan = Plan(IfLayerModel("if_layer_fast.onnx"), "--target edge-npu --fast-memory 128KiB");
+  const Json alt = Json::parse(R"([{"space": 1, "offset": 32768, "start": 0, "end": 8}])");
+  EXPECT_EQ(BufferOf(plan, "g")["allocations"][0], alt[0]);
+  EXPECT_EQ(BufferOf(plan, "g")["allocations"].size(), 1u);
+  const Json y = BufferOf(plan, "y");
+  EXPECT_EQ(y["values"], Json::parse(R"(["if1/then/a", "if1/else/s", "y"])"));
+  EXPECT_EQ(y["allocations"], Json::parse(R"([{"space": 1, "offset": 33280, "start": 3, "end": 7}])"));
+  EXPECT_EQ(plan["async_copies"].size(), 2u);
+  EXPECT_EQ(plan["async_copies"][1]["buffer"], BufferOf(plan, "w3")["id"]);
+  EXPECT_EQ(plan["async_copies"][1]["start"], 1);
+  EXPECT_EQ(plan["async_copies"][1]["done"], 7);
+  // 4.732 us against 8.736 us all default and 1.092 us all fast: 52.4% of
+  // the possible speed-up (49.1% with If buffers in default memory).
+  EXPECT_NEAR(plan["msa"]["estimated_time_s"].get<double>(), 4.732e-06, 1e-12);
+  EXPECT_NEAR(plan["msa"]["time_all_default_s"].get<double>(), 8.736e-06, 1e-12);
+  EXPECT_NEAR(plan["msa"]["time_all_fast_s"].get<double>(), 1.092e-06, 1e-12);
 }
 
 TEST_F(OnnxControlFlowCliTest, DynamicScanOutputIsRefused) {

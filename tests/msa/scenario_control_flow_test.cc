@@ -1,7 +1,7 @@
 // Programs with while / conditional / call: callees are straight-line code,
-// loop-carried and passed-in buffers use fast memory across and inside loops
-// (msa/loop_scopes.h), buffers reaching into conditionals stay in default
-// memory, and every result checks out.
+// loop-carried, passed-in and branch-result buffers use fast memory across
+// and inside loops and branches (msa/control_scopes.h), and every result
+// checks out.
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -114,8 +114,16 @@ func @clip(%cx: f32[4]) {
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
   // Steps: se 0, st 1, sy 2, cy 3, conditional 4, z 5.
   EXPECT_THAT(Segments(r, f->Buffer("se")), ElementsAre("0-2@0"));
-  EXPECT_THAT(Segments(r, f->Buffer("st")), ElementsAre("1-2@16"));
-  for (const char* v : {"x", "y", "flag"}) EXPECT_THAT(Segments(r, f->Buffer(v)), IsEmpty()) << v;
+  EXPECT_THAT(Segments(r, f->Buffer("st")), ElementsAre("1-2@32"));
+  // The result y = sy = cy is produced in fast memory by both branches,
+  // at one offset, and read there after the conditional.
+  EXPECT_THAT(Segments(r, f->Buffer("y")), ElementsAre("2-5@16"));
+  EXPECT_FALSE(r.needs_default[f->Buffer("y")]);
+  // x is first read at step 0: no room for a prefetch before the
+  // conditional or inside a branch.
+  for (const char* v : {"x", "flag"}) EXPECT_THAT(Segments(r, f->Buffer(v)), IsEmpty()) << v;
+  EXPECT_THAT(r.copies, IsEmpty());
+  EXPECT_TRUE(RewriteSchedule(f->program, f->analysis, r).ok());
 }
 
 TEST(ControlFlowTest, CalleeScratchGoesToFastMemory) {

@@ -46,6 +46,35 @@ inline std::string NestedIfsModel(const std::string& file) {
   return b.Write(file);
 }
 
+// c: BOOL[], x: FLOAT[1,64], weights w0..w3: FLOAT[64,64] (16 KiB each) ->
+//   g = Relu(MatMul(x, w0) 'mm0') 'relu'
+//   y = If 'if1' (c) {then: a = Relu(MatMul(g, w1) 'mm1') 'then_relu'
+//                     else: s = Sigmoid(MatMul(g, w2) 'mm2') 'else_sigmoid'}
+//   z = Add(MatMul(y, w3) 'mm3', g) 'sum'                -> output z
+// A layer chosen by a predicate: g is read in both branches and after the
+// If; each branch reads its own weight.
+inline std::string IfLayerModel(const std::string& file) {
+  using onnx::TensorProto;
+  OnnxModelBuilder b;
+  b.Input("c", TensorProto::BOOL, {}).Input("x", TensorProto::FLOAT, {1, 64}).Output("z");
+  for (const char* w : {"w0", "w1", "w2", "w3"}) b.Weight(w, {64, 64});
+  b.Node("MatMul", {"x", "w0"}, {"h"}, "mm0");
+  b.Node("Relu", {"h"}, {"g"}, "relu");
+  OnnxSubgraphBuilder then1("if1_then"), else1("if1_else");
+  then1.Node("MatMul", {"g", "w1"}, {"ta"}, "mm1");
+  then1.Node("Relu", {"ta"}, {"a"}, "then_relu");
+  then1.Output("a");
+  else1.Node("MatMul", {"g", "w2"}, {"sa"}, "mm2");
+  else1.Node("Sigmoid", {"sa"}, {"s"}, "else_sigmoid");
+  else1.Output("s");
+  onnx::NodeProto& if1 = b.Node("If", {"c"}, {"y"}, "if1");
+  AddGraphAttr(if1, "then_branch", then1.graph());
+  AddGraphAttr(if1, "else_branch", else1.graph());
+  b.Node("MatMul", {"y", "w3"}, {"m"}, "mm3");
+  b.Node("Add", {"m", "g"}, {"z"}, "sum");
+  return b.Write(file);
+}
+
 // x: FLOAT[64] -> w = Relu(x) 'relu'
 //   h = Loop 'loop1' (M = 4 initializer, cond = true initializer, h0 = Neg(x) 'neg')
 //       body(i, cond_in, h_in) { h_out = Add(h_in, w) 'acc'; cond_out = Identity(cond_in) }
