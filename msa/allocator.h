@@ -58,6 +58,10 @@ struct AllocatorConfig {
   // step's time and refuse copies that could not finish by their done; 0:
   // ignore copy bandwidth, as the reference does.
   double copy_bandwidth_share = 0;
+  // Entry parameters' prefetches may be issued before the first op (start
+  // -1, the reference's parameter schedule positions); false: from step 0
+  // on, so copies cannot all pile up on the first op's time.
+  bool prefetch_before_first_op = true;
   // Only step 1: every other buffer, scratch included, stays in default
   // memory (the empty assignment; the "never slower" guard's last resort).
   bool required_only = false;

@@ -70,6 +70,9 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
       {"copy-bandwidth-0.5-size-order-no-cross-program-prefetch", {size, 1, spatial, r, 0.5}, false},
       {"copy-bandwidth-0.15-portfolio-repack",
        {bounded, 1, PackingAlgorithm::kAuto, portfolio_repacks, 0.15}},
+      // The reference's copies, but none issued before the first op: early
+      // entry-parameter prefetches all share the first ops' time.
+      {"reference-from-the-first-op", {bounded, 1, spatial, r, 0, false}},
       {"copy-free", {bounded, 1, spatial, r, 0}, true, false},
   };
   // Without repacks that variant is copy-bandwidth-0.15 again.

@@ -66,7 +66,8 @@ class Walker {
       st.default_current = true;
       // An entry parameter's data is there before the first op: its first
       // prefetch may be issued before that op (start -1).
-      st.touched = b_.entry_parameter && b_.start == 0 ? -2 : b_.start - 1;
+      const bool early = b_.entry_parameter && b_.start == 0 && s_.config.prefetch_before_first_op;
+      st.touched = early ? -2 : b_.start - 1;
       st.data_touched = st.touched;
     }
     if (b_.policy == AltPolicy::kReadCopies) at_.needs_default = true;

@@ -192,7 +192,11 @@ TEST_F(OnnxControlFlowCliTest, FastMemoryThroughAnIf) {
   EXPECT_EQ(plan["async_copies"][1]["start"], 1);
   EXPECT_EQ(plan["async_copies"][1]["done"], 7);
   // 4.732 us against 8.736 us all default and 1.092 us all fast: 52.4% of
-  // the possible speed-up (49.1% with If buffers in default memory).
+  // the possible speed-up (49.1% with If buffers in default memory). The
+  // reference run issues w1's and w2's prefetches before the first op too,
+  // where they share mm0's time with w0 and x and stall (29.4%): default mode
+  // keeps the variant that starts copies from the first op on.
+  EXPECT_EQ(plan["msa"]["variant"], "reference-from-the-first-op");
   EXPECT_NEAR(plan["msa"]["estimated_time_s"].get<double>(), 4.732e-06, 1e-12);
   EXPECT_NEAR(plan["msa"]["time_all_default_s"].get<double>(), 8.736e-06, 1e-12);
   EXPECT_NEAR(plan["msa"]["time_all_fast_s"].get<double>(), 1.092e-06, 1e-12);

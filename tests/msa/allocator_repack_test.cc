@@ -74,13 +74,13 @@ TEST(RepackTest, RepackThatDoesNotMakeRoomStillKeepsTheOthers) {
 TEST(RepackTest, ExplicitMaxRepacksHoldsForEveryDefaultModeVariant) {
   MsaOptions o;
   const auto budgets = DefaultModeRepackBudgets(o);
-  ASSERT_EQ(budgets.size(), 10u);
+  ASSERT_EQ(budgets.size(), 11u);
   for (const auto& [name, repacks] : budgets) {
     EXPECT_EQ(repacks, name == "copy-bandwidth-0.15-portfolio-repack" ? 4 : 0) << name;
   }
   o.max_repacks = 0;
   const auto none = DefaultModeRepackBudgets(o);
-  ASSERT_EQ(none.size(), 9u);
+  ASSERT_EQ(none.size(), 10u);
   for (const auto& [name, repacks] : none) {
     EXPECT_EQ(repacks, 0) << name;
     EXPECT_NE(name, "copy-bandwidth-0.15-portfolio-repack");

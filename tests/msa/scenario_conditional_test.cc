@@ -123,10 +123,11 @@ func @f(%fd: f32[4], %fw: f32[4]) {
 }
 )");
   const MsaResult r = PlanAndCheck(*f);
-  // Steps: a..d 0-3, t1 4, f1 5, conditional 6, z 7. w is prefetched after
-  // a, done before d, and stays through both branches to z.
+  // Steps: a..d 0-3, t1 4, f1 5, conditional 6, z 7. w, an entry
+  // parameter, is prefetched before the first op, done before d, and stays
+  // through both branches to z.
   EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-7@0"));
-  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch 0->3"));
+  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch -1->3"));
   // d, produced before the conditional and read by both branches, stays
   // until the conditional's own step.
   EXPECT_THAT(Segments(r, f->Buffer("d")), ElementsAre("3-6@16"));
