@@ -269,7 +269,14 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       unbounded.capacity.reset();
       absl::StatusOr<Plan> plain_plan = PlanPools(unaliased->buffers, unbounded);
       if (!plain_plan.ok()) return AtInput(plain_plan.status(), input_path);
-      result.peak_without_alias = plain_plan->peak;
+      AliasingSaving saving{plan->peak, plain_plan->peak, result.msa.has_value()};
+      if (result.msa) {
+        // Like with like: the aliased input packed without fast memory too.
+        absl::StatusOr<Plan> aliased = PlanPools(input->buffers, unbounded);
+        if (!aliased.ok()) return AtInput(aliased.status(), input_path);
+        saving.aliased_peak = aliased->peak;
+      }
+      result.aliasing = saving;
     }
   }
 
@@ -310,7 +317,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
-                                     result.peak_without_alias);
+                                     result.aliasing);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   result.plan = *std::move(plan);
   result.input = *std::move(input);

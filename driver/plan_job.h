@@ -39,7 +39,7 @@ struct PlanJobOptions {
 struct PlanJobResult {
   LoadedInput input;
   Plan plan;                               // verified
-  std::optional<Bytes> peak_without_alias; // ONNX input with aliasing on
+  std::optional<AliasingSaving> aliasing;  // ONNX input with aliasing on
   std::optional<MsaJobResult> msa;         // when fast memory was planned
   std::string summary;                     // FormatPlanSummary
   std::optional<std::string> json_stdout;  // the JSON plan when json_path is kStdoutPath

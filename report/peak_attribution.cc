@@ -39,6 +39,35 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
   return peak;
 }
 
+BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan) {
+  BufferSet view;
+  view.input = buffers.input;
+  view.time_steps = buffers.time_steps;
+  view.buffers.reserve(buffers.buffers.size());
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    Buffer b = buffers.buffers[id];
+    std::optional<StepRange> hull;
+    if (id < static_cast<BufferId>(plan.placements.size())) {
+      for (const Allocation& a : plan.placements[id].allocations) {
+        if (a.space != kDefaultSpace) continue;
+        hull = hull ? StepRange{std::min(hull->first, a.start), std::max(hull->last, a.end)}
+                    : StepRange{a.start, a.end};
+      }
+    }
+    // Keep ids aligned with `buffers`: a buffer not in default memory stays,
+    // with size 0, so it counts nowhere.
+    if (!hull) {
+      b.size = 0;
+    } else {
+      b.start = std::max(b.start, hull->first);
+      b.end = std::min(b.end, hull->last);
+      if (b.start > b.end) b.size = 0;
+    }
+    view.buffers.push_back(std::move(b));
+  }
+  return view;
+}
+
 std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedule& schedule,
                                         TimeStep step) {
   for (OpId op : schedule.order) {

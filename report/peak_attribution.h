@@ -18,6 +18,7 @@
 #include "absl/functional/function_ref.h"
 #include "analysis/schedule.h"
 #include "ir/buffer_set.h"
+#include "ir/plan.h"
 #include "ir/program.h"
 
 namespace memplan {
@@ -35,6 +36,13 @@ struct PeakAttribution {
 // top log top) for the buffers live at the step.
 PeakAttribution AttributePeak(const BufferSet& buffers,
                               absl::FunctionRef<bool(const Buffer&)> include, std::size_t top);
+
+// The buffers as `plan` holds them in default memory: each transient buffer
+// with a default-space allocation, over the hull of those allocations (its
+// dead gaps kept); buffers planned only in other spaces (fast memory) are
+// left out. Its max-live peak is then the peak of the plan's default-memory
+// transient pool, not that of a plan without fast memory. O(n + allocations).
+BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan);
 
 // The op scheduled at time step `step` (its name and opcode, e.g. "%y =
 // conv"), or nullopt when no op runs there. O(ops).

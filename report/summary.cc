@@ -31,7 +31,10 @@ std::string Count(std::size_t n, std::string_view noun) {
   return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
 }
 
-bool IsTransient(const Buffer& b) { return b.lifetime == Lifetime::kTransient; }
+// Transient buffers of the default memory (not pinned to another space).
+bool IsTransient(const Buffer& b) {
+  return b.lifetime == Lifetime::kTransient && (!b.space || *b.space == kDefaultSpace);
+}
 
 // " (op %y = conv)" for the op at `step`, "" without a program or op there.
 std::string OpAt(const SummaryInput& input, TimeStep step) {
@@ -41,19 +44,21 @@ std::string OpAt(const SummaryInput& input, TimeStep step) {
 }
 
 // Where the transient buffers peak and the largest ones live there, e.g.
-//   peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers; all of them:
+//   peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers:
 //      66.67%  b: 8 bytes (8 B)
 //      33.33%  a: 4 bytes (4 B)
-std::string PeakLines(const SummaryInput& input) {
+std::string PeakLines(const SummaryInput& input, const BufferSet& buffers) {
   constexpr std::size_t kTop = 5;
-  const PeakAttribution peak = AttributePeak(input.buffers, IsTransient, kTop);
+  const PeakAttribution peak = AttributePeak(buffers, IsTransient, kTop);
   if (peak.step == kNoId) return "";
   std::string text =
-      fmt::format("peak: {} bytes live at step {}{} in {}; {}:\n", peak.live_bytes, peak.step,
+      fmt::format("peak: {} bytes live at step {}{} in {}{}:\n", peak.live_bytes, peak.step,
                   OpAt(input, peak.step), Count(static_cast<std::size_t>(peak.live_buffers), "buffer"),
-                  peak.live_buffers > static_cast<std::int64_t>(kTop) ? "largest" : "all of them");
+                  peak.live_buffers > static_cast<std::int64_t>(kTop)
+                      ? fmt::format("; the {} largest", kTop)
+                      : "");
   for (BufferId id : peak.largest) {
-    const Buffer& b = input.buffers.buffers[id];
+    const Buffer& b = buffers.buffers[id];
     text += fmt::format("  {:>6.2f}%  {}: {} bytes ({})\n",
                         100.0 * static_cast<double>(b.size) / static_cast<double>(peak.live_bytes),
                         b.name, b.size, FormatBytes(b.size));
@@ -159,7 +164,7 @@ std::string PercentOver(Bytes peak, Bytes bound) {
 }
 
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
-                              std::optional<Bytes> peak_without_alias) {
+                              std::optional<AliasingSaving> aliasing) {
   std::string text = Header(input);
   // The name column is as wide as the widest pool name (region allocations
   // have long ones), at least 10.
@@ -180,13 +185,21 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
         "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
         TransientCoverage(plan));
   }
-  text += PeakLines(input);
-  if (peak_without_alias) {
-    text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
-                        ExactAndHuman(*peak_without_alias),
-                        *peak_without_alias > plan.peak
-                            ? fmt::format("saves {}", FormatBytes(*peak_without_alias - plan.peak))
-                            : std::string("no saving"));
+  text += PeakLines(input, DefaultMemoryView(input.buffers, plan));
+  if (aliasing) {
+    const std::string saving =
+        aliasing->unaliased_peak > aliasing->aliased_peak
+            ? fmt::format("saves {}", FormatBytes(aliasing->unaliased_peak - aliasing->aliased_peak))
+            : std::string("no saving");
+    if (aliasing->without_fast_memory) {
+      text += fmt::format(
+          "aliasing (both planned without fast memory): transient peak {} without views and "
+          "in-place reuse, {} with them ({})\n",
+          ExactAndHuman(aliasing->unaliased_peak), ExactAndHuman(aliasing->aliased_peak), saving);
+    } else {
+      text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
+                          ExactAndHuman(aliasing->unaliased_peak), saving);
+    }
   }
   if (plan.regions && input.program) text += RegionLines(plan, *input.program);
   for (const SpaceInfo& space : plan.spaces) {
@@ -236,7 +249,7 @@ std::string FormatStats(const SummaryInput& input) {
                       where(transient, transient_buffers, "no transient buffers"));
   text += fmt::format("max live (all buffers): {} {}\n", ExactAndHuman(all.peak),
                       where(all, buffers, "no buffers"));
-  text += PeakLines(input);
+  text += PeakLines(input, input.buffers);
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
   // (the max within each band), drawn as bars. Band b covers steps

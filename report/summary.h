@@ -21,7 +21,9 @@ struct SummaryInput {
 
 // Per-pool table (buffers, bytes, peak, lower bound, % over the bound; the
 // name column as wide as the widest pool name), the winning algorithm,
-// verification status and, when given, the transient peak without aliasing.
+// verification status and, when given, what aliasing saved. The peak lines
+// name the step where the plan's default-memory transient buffers peak, the
+// op there and the five largest of them (report/peak_attribution.h).
 // For a plan with execution regions also what the transient figures cover,
 // one line per region and the plan's warnings, e.g.
 //   region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over),
@@ -29,8 +31,17 @@ struct SummaryInput {
 // (one line), a symbolic slab as "slab align(4*%n, 64) + 64 = 320 bytes at
 // n=64", and "warning: ..." lines. Exact byte counts, with a human size
 // alongside.
+// What aliasing (views, in-place reuse) saved: the transient peak of the
+// same input planned with and without it, both without fast memory when
+// `without_fast_memory` (the plan itself used fast memory).
+struct AliasingSaving {
+  Bytes aliased_peak = 0;
+  Bytes unaliased_peak = 0;
+  bool without_fast_memory = false;
+};
+
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
-                              std::optional<Bytes> peak_without_alias);
+                              std::optional<AliasingSaving> aliasing);
 
 // `memplan stats`: buffers, time steps, total bytes, lower bound and the first
 // time it is reached, per-lifetime totals and a coarse live-bytes profile.

@@ -163,7 +163,9 @@ constexpr std::string_view kScript = R"JS((function () {
         for (var j = 0; j < L.slots.length; j += 2) {
           var k = D.copies[L.slots[j]];
           if (L.slots[j + 1] === row && k[4] <= tl && tl < k[5] + 1) {
-            box(hl, timeX(k[4]), L.y + row * D.laneRowPitch, timeX(k[5] + 1) - timeX(k[4]),
+            // A copy issued before the first op (start -1) is drawn from step 0.
+            var k0 = Math.max(k[4], 0);
+            box(hl, timeX(k0), L.y + row * D.laneRowPitch, timeX(k[5] + 1) - timeX(k0),
                 D.laneRowPitch - 1);
             showTip(copyTip(L.slots[j]), e);
             return;

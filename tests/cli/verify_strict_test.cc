@@ -176,7 +176,7 @@ TEST_F(VerifyStrictTest, StatsOnHugeTimeRanges) {
                   "  transient         2 buffers             12 bytes\n"
                   "lower bound (max live, transient): 12 bytes (12 B) at time 0\n"
                   "max live (all buffers): 12 bytes (12 B) at time 0\n"
-                  "peak: 12 bytes live at step 0 in 2 buffers; all of them:\n"
+                  "peak: 12 bytes live at step 0 in 2 buffers:\n"
                   "   66.67%  b1: 8 bytes (8 B)\n"
                   "   33.33%  b2: 4 bytes (4 B)\n"
                   "live bytes over time (transient, max per band):\n"

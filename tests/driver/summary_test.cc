@@ -52,7 +52,7 @@ TEST(FormatStatsTest, SmallInputExactReport) {
             "  constant          1 buffers            100 bytes\n"
             "lower bound (max live, transient): 12 bytes (12 B) at time 1\n"
             "max live (all buffers): 112 bytes (112 B) at time 1\n"
-            "peak: 12 bytes live at step 1 in 2 buffers; all of them:\n"
+            "peak: 12 bytes live at step 1 in 2 buffers:\n"
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
             "live bytes over time (transient, max per band):\n"
@@ -76,7 +76,7 @@ TEST(FormatStatsTest, HugeTimeRange) {
             "  transient         2 buffers             12 bytes\n"
             "lower bound (max live, transient): 12 bytes (12 B) at time 3999999999\n"
             "max live (all buffers): 12 bytes (12 B) at time 3999999999\n"
-            "peak: 12 bytes live at step 3999999999 in 2 buffers; all of them:\n"
+            "peak: 12 bytes live at step 3999999999 in 2 buffers:\n"
             "   66.67%  b2: 8 bytes (8 B)\n"
             "   33.33%  b1: 4 bytes (4 B)\n");
   // 2^63 - 1 = 16 * 576460752303423487 + 15. The time columns are as wide
@@ -111,11 +111,32 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "pool       space      buffers          bytes           peak    lower bound     over\n"
             "transient  default          3             14             12             12    0.00%\n"
             "transient peak 12 bytes (12 B), lower bound 12 bytes (12 B) (0.00% over)\n"
-            "peak: 12 bytes live at step 1 in 2 buffers; all of them:\n"
+            "peak: 12 bytes live at step 1 in 2 buffers:\n"
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n");
+}
+
+// With fast memory: the peak lines follow the default-memory buffers (b,
+// moved to alternate memory, is not among them) and the aliasing line says
+// both figures were planned without fast memory.
+TEST(FormatPlanSummaryTest, FastMemoryPeakAndAliasing) {
+  const LoadedInput input = Csv(4, {Make("a", 4, 0, 1), Make("b", 8, 1, 2), Make("c", 2, 3, 3)});
+  absl::StatusOr<Plan> plan = PlanPools(input.buffers, PoolPlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  plan->placements[1].allocations = {Allocation{kAlternateSpace, 0, 1, 2}};
+  plan->verified = true;
+  const std::string text = FormatPlanSummary(SummaryInputOf(input), *plan,
+                                             AliasingSaving{12, 20, /*without_fast_memory=*/true});
+  EXPECT_NE(text.find("peak: 4 bytes live at step 0 in 1 buffer:\n"
+                      "  100.00%  a: 4 bytes (4 B)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("aliasing (both planned without fast memory): transient peak 20 bytes (20 B) "
+                      "without views and in-place reuse, 12 bytes (12 B) with them (saves 8 B)\n"),
+            std::string::npos)
+      << text;
 }
 
 // The input of a planned region program, as `memplan plan` loads it.
@@ -157,7 +178,7 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
             "transient peak 24576 bytes (24.00 KiB), lower bound 24576 bytes (24.00 KiB) (0.00% over)\n"
             "  (transient: the region slabs, packed over time; allocations never alive together "
             "share bytes)\n"
-            "peak: 24576 bytes live at step 1 (op %t1 = dispatch) in 3 buffers; all of them:\n"
+            "peak: 24576 bytes live at step 1 (op %t1 = dispatch) in 3 buffers:\n"
             "   33.33%  zeros: 8192 bytes (8.00 KiB)\n"
             "   33.33%  t0: 8192 bytes (8.00 KiB)\n"
             "   33.33%  t1: 8192 bytes (8.00 KiB)\n"

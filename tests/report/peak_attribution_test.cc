@@ -93,3 +93,40 @@ entry func @main(%x: f32[4]) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+Allocation At(MemorySpace space, TimeStep start, TimeStep end) {
+  Allocation a;
+  a.space = space;
+  a.start = start;
+  a.end = end;
+  return a;
+}
+
+// With fast memory the peak is the default-memory pool's: a buffer held only
+// in alternate memory counts nowhere, one evicted late counts from its
+// default chunk's start.
+TEST(DefaultMemoryViewTest, OnlyDefaultSpaceAllocationsCount) {
+  BufferSet set;
+  set.time_steps = 4;
+  set.buffers = {Make("fast", 100, 0, 3), Make("evicted", 8, 0, 3), Make("plain", 4, 1, 2)};
+  Plan plan;
+  plan.placements.resize(3);
+  plan.placements[0].allocations = {At(kAlternateSpace, 0, 3)};
+  plan.placements[1].allocations = {At(kAlternateSpace, 0, 1), At(kDefaultSpace, 1, 3)};
+  plan.placements[2].allocations = {At(kDefaultSpace, 1, 2)};
+  const BufferSet view = DefaultMemoryView(set, plan);
+  ASSERT_EQ(view.buffers.size(), 3u);
+  EXPECT_EQ(view.buffers[0].size, 0);
+  EXPECT_EQ(view.buffers[1].start, 1);
+  EXPECT_EQ(view.buffers[1].end, 3);
+  const PeakAttribution peak = AttributePeak(view, All, 5);
+  EXPECT_EQ(peak.step, 1);
+  EXPECT_EQ(peak.live_bytes, 12);
+  EXPECT_THAT(peak.largest, ElementsAre(1, 2));
+}
+
+}  // namespace
+}  // namespace memplan
