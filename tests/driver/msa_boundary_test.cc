@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_data.h"
 #include "driver/plan_job.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -186,30 +187,9 @@ TEST(MsaBoundaryTest, ParameterOutputWrittenInPlaceInFastMemoryIsEvicted) {
 
 // Fast memory for one f32[2,3] (24 B; the f32[4,4] chain never fits): x is
 // evicted (0,2) and p2's prefetch starts at 2, when that eviction is done.
-constexpr char kEvictThenPrefetch[] = R"(entry func @main(%p0: f32[4,4], %p1: f32[2,3], %p2: f32[2,3]) {
-  %x = exp(%p1) : f32[2,3]
-  %a = mul(%p0, %x) : f32[4,4]
-  %c1 = negate(%a) : f32[4,4]
-  %c2 = negate(%c1) : f32[4,4]
-  %c3 = negate(%c2) : f32[4,4]
-  %y = add(%c3, %p2) : f32[4,4]
-  %c4 = negate(%y) : f32[4,4]
-  %c5 = negate(%c4) : f32[4,4]
-  %c6 = negate(%c5) : f32[4,4]
-  %c7 = negate(%c6) : f32[4,4]
-  %c8 = negate(%c7) : f32[4,4]
-  %c9 = negate(%c8) : f32[4,4]
-  %c10 = negate(%c9) : f32[4,4]
-  %c11 = negate(%c10) : f32[4,4]
-  %c12 = negate(%c11) : f32[4,4]
-  %c13 = negate(%c12) : f32[4,4]
-  %z = add(%c13, %x) : f32[4,4]
-  return %z
-}
-)";
 
 TEST(MsaBoundaryTest, EvictionDoneAndPrefetchStartShareOneChunk) {
-  absl::StatusOr<PlanJobResult> r = PlanText("evict_then_prefetch", kEvictThenPrefetch, 24);
+  absl::StatusOr<PlanJobResult> r = PlanText("evict_then_prefetch", ReadTestData("mpir/evict_then_prefetch.mpir"), 24);
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->plan.verified);
   const BufferId x = Find(*r, "x");

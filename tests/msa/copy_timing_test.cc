@@ -3,6 +3,7 @@
 // step, so an eviction's source is held through done - 1 only.
 #include <string>
 
+#include "tests/test_data.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/msa/allocator_test_util.h"
@@ -22,31 +23,9 @@ using testing::Segments;
 // Fast memory for exactly one f32[2,3] (24 B); the f32[4,4] chain never
 // fits. x is produced at 0, read at 1 and again at 16 (too long to stay), so
 // it is evicted; the entry parameter p2 is read at 5.
-constexpr char kEvictThenPrefetch[] = R"(
-entry func @main(%p0: f32[4,4], %p1: f32[2,3], %p2: f32[2,3]) {
-  %x = exp(%p1) : f32[2,3]
-  %a = mul(%p0, %x) : f32[4,4]
-  %c1 = negate(%a) : f32[4,4]
-  %c2 = negate(%c1) : f32[4,4]
-  %c3 = negate(%c2) : f32[4,4]
-  %y = add(%c3, %p2) : f32[4,4]
-  %c4 = negate(%y) : f32[4,4]
-  %c5 = negate(%c4) : f32[4,4]
-  %c6 = negate(%c5) : f32[4,4]
-  %c7 = negate(%c6) : f32[4,4]
-  %c8 = negate(%c7) : f32[4,4]
-  %c9 = negate(%c8) : f32[4,4]
-  %c10 = negate(%c9) : f32[4,4]
-  %c11 = negate(%c10) : f32[4,4]
-  %c12 = negate(%c11) : f32[4,4]
-  %c13 = negate(%c12) : f32[4,4]
-  %z = add(%c13, %x) : f32[4,4]
-  return %z
-}
-)";
 
 TEST(CopyTimingTest, EvictionDoneWhereAnotherPrefetchStartsSharesTheChunk) {
-  auto f = Load(kEvictThenPrefetch);
+  auto f = Load(ReadTestData("mpir/evict_then_prefetch.mpir"));
   MsaOptions o = HarnessOptions();
   o.fast_memory_bytes = 24;
   const MsaResult r = Assign(*f, o);

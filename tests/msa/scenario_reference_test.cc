@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/test_data.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/msa/allocator_test_util.h"
@@ -271,12 +272,7 @@ entry func @main(%lhs: f32[8,8], %rhs: f32[8,2]) {
 // A 64 B weight read once at step 0 of a 20-step chain of 64 B transients:
 // memory pressure exceeds 128 B, so the weight is freed after its read and
 // refilled by an end-of-program prefetch after step max(1, 20 - 10) = 10.
-std::string FreedWeightProgram() {
-  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/freed_weight.mpir");
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+std::string FreedWeightProgram() { return ReadTestData("mpir/freed_weight.mpir"); }
 
 TEST(ScenarioTest, CrossProgramPrefetchFreedAndRefilled) {
   auto f = Load(FreedWeightProgram());

@@ -1,0 +1,23 @@
+// The bundled test inputs under tests/data/, read by tests of any layer.
+#pragma once
+
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+namespace memplan {
+
+// The text of tests/data/`relative` (e.g. "mpir/freed_weight.mpir"); records
+// a test failure and returns "" when it cannot be read.
+inline std::string ReadTestData(const std::string& relative) {
+  const std::string path = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/" + relative;
+  std::ifstream in(path);
+  EXPECT_TRUE(in.good()) << "cannot read " << path;
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace memplan
