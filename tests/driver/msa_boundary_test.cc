@@ -75,21 +75,9 @@ std::string Verify(const PlanJobResult& r, const Plan& plan, bool with_program =
 
 // The reference's negate chain: p1's copy-start comes right after the
 // parameters, before the first op, and its copy-done just before the add.
-constexpr char kNegateChain[] = R"(entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
-  %n0 = negate(%p0) : f32[2,3]
-  %n1 = negate(%n0) : f32[2,3]
-  %n2 = negate(%n1) : f32[2,3]
-  %n3 = negate(%n2) : f32[2,3]
-  %n4 = negate(%n3) : f32[2,3]
-  %n5 = negate(%n4) : f32[2,3]
-  %n6 = negate(%n5) : f32[2,3]
-  %add = add(%n6, %p1) : f32[2,3]
-  return %add
-}
-)";
-
 TEST(MsaBoundaryTest, NegateChainPrefetchIsIssuedBeforeTheFirstOp) {
-  absl::StatusOr<PlanJobResult> r = PlanText("negate_chain", kNegateChain);
+  absl::StatusOr<PlanJobResult> r =
+      PlanText("negate_chain", ReadTestData("mpir/negate_chain.mpir"));
   ASSERT_TRUE(r.ok()) << r.status();
   EXPECT_TRUE(r->plan.verified);
   const BufferId p1 = Find(*r, "p1");

@@ -397,19 +397,7 @@ entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
 // the instruction-count picker tries [max(-1, 7 - 10), 7 - 2 - 1] = [-1, 4]
 // in order and the first start has room.
 TEST(ScenarioTest, NegateChainPrefetchesBeforeTheFirstOp) {
-  auto f = Load(R"(
-entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
-  %n0 = negate(%p0) : f32[2,3]
-  %n1 = negate(%n0) : f32[2,3]
-  %n2 = negate(%n1) : f32[2,3]
-  %n3 = negate(%n2) : f32[2,3]
-  %n4 = negate(%n3) : f32[2,3]
-  %n5 = negate(%n4) : f32[2,3]
-  %n6 = negate(%n5) : f32[2,3]
-  %add = add(%n6, %p1) : f32[2,3]
-  return %add
-}
-)");
+  auto f = Load(ReadTestData("mpir/negate_chain.mpir"));
   const MsaResult r = Assign(*f, HarnessOptions());
   EXPECT_EQ(CheckResult(*f, HarnessOptions(), r), "");
   EXPECT_THAT(Copies(r, f->Buffer("p1")), ElementsAre("prefetch -1->7"));
