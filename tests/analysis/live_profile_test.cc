@@ -6,22 +6,13 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "tests/buffer_maker.h"
+
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-Buffer Make(std::string name, Bytes size, TimeStep start, TimeStep end,
-            Lifetime lifetime = Lifetime::kTransient) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  b.lifetime = lifetime;
-  return b;
-}
 
 bool All(const Buffer&) { return true; }
 

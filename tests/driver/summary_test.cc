@@ -7,21 +7,11 @@
 
 #include "driver/input.h"
 #include "driver/pools.h"
+#include "tests/buffer_maker.h"
 #include "tests/driver/region_test_util.h"
 
 namespace memplan {
 namespace {
-
-Buffer Make(std::string name, Bytes size, TimeStep start, TimeStep end,
-            Lifetime lifetime = Lifetime::kTransient) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  b.lifetime = lifetime;
-  return b;
-}
 
 LoadedInput Csv(TimeStep time_steps, std::vector<Buffer> buffers) {
   LoadedInput input;

@@ -7,22 +7,12 @@
 
 #include "analysis/analyze.h"
 #include "ir/text_parser.h"
+#include "tests/buffer_maker.h"
 
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
-
-Buffer Make(std::string name, Bytes size, TimeStep start, TimeStep end,
-            Lifetime lifetime = Lifetime::kTransient) {
-  Buffer b;
-  b.name = std::move(name);
-  b.size = size;
-  b.start = start;
-  b.end = end;
-  b.lifetime = lifetime;
-  return b;
-}
 
 bool All(const Buffer&) { return true; }
 bool Transient(const Buffer& b) { return b.lifetime == Lifetime::kTransient; }
