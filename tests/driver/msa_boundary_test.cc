@@ -9,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/test_data.h"
 #include "driver/plan_job.h"
+#include "tests/driver/plan_job_lookup.h"
+#include "tests/test_data.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -45,15 +46,6 @@ std::string ReadFile(const std::string& path) {
   std::stringstream s;
   s << in.rdbuf();
   return s.str();
-}
-
-BufferId Find(const PlanJobResult& r, const std::string& name) {
-  const std::vector<Buffer>& buffers = r.input.buffers.buffers;
-  for (BufferId id = 0; id < static_cast<BufferId>(buffers.size()); ++id) {
-    if (buffers[id].name == name) return id;
-  }
-  ADD_FAILURE() << "no buffer " << name;
-  return kNoId;
 }
 
 std::vector<std::string> CopiesOf(const PlanJobResult& r, BufferId id) {

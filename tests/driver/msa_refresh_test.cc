@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "driver/plan_job.h"
+#include "tests/driver/plan_job_lookup.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -60,15 +61,6 @@ absl::StatusOr<PlanJobResult> PlanRefreshProgram(MsaMode mode) {
   options.msa->msa.mode = mode;
   options.msa->msa.picker = PickerKind::kInstructionCount;  // min 2, max 10 steps
   return RunPlanJob(path, options);
-}
-
-BufferId Find(const PlanJobResult& r, const std::string& name) {
-  const std::vector<Buffer>& buffers = r.input.buffers.buffers;
-  for (BufferId id = 0; id < static_cast<BufferId>(buffers.size()); ++id) {
-    if (buffers[id].name == name) return id;
-  }
-  ADD_FAILURE() << "no buffer " << name;
-  return kNoId;
 }
 
 // "prefetch start->done" / "eviction start->done" for each copy of buffer

@@ -3,10 +3,10 @@
 // step, so an eviction's source is held through done - 1 only.
 #include <string>
 
-#include "tests/test_data.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/msa/allocator_test_util.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {

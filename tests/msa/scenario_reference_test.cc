@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "tests/test_data.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "tests/msa/allocator_test_util.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
