@@ -16,6 +16,9 @@
 #include "absl/status/status.h"
 #include "driver/msa_job.h"
 #include "driver/plan_job.h"
+#include "driver/sweep_job.h"
+#include "report/sweep/sweep_chart.h"
+#include "report/sweep/sweep_table.h"
 #include "report/summary.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
@@ -482,25 +485,25 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
   return std::optional<MsaJobOptions>(options);
 }
 
-int RunPlan(const PlanFlags& flags) {
+// The plan job's options from `flags`. Errors: usage errors (exit 2).
+absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   PlanJobOptions options;
   absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
-  if (!load.ok()) return Fail(load.status());
+  if (!load.ok()) return load.status();
   options.load = *load;
   absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
-  if (!algorithm.ok()) return Fail(UsageError(std::string(algorithm.status().message())));
+  if (!algorithm.ok()) return UsageError(std::string(algorithm.status().message()));
   options.pools.algorithm = *algorithm;
   absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
-  if (!alignment.ok()) return Fail(alignment.status());
+  if (!alignment.ok()) return alignment.status();
   if (*alignment < 1 || *alignment > kMaxAlignment) {
-    return Fail(UsageError(fmt::format("--alignment {} is outside the supported range 1 to 2^32 "
-                                       "({})",
-                                       *alignment, kMaxAlignment)));
+    return UsageError(fmt::format("--alignment {} is outside the supported range 1 to 2^32 ({})",
+                                  *alignment, kMaxAlignment));
   }
   options.pools.alignment = *alignment;
   if (Given(flags.capacity_option)) {
     absl::StatusOr<Bytes> capacity = SizeFlag("--capacity", flags.capacity);
-    if (!capacity.ok()) return Fail(capacity.status());
+    if (!capacity.ok()) return capacity.status();
     options.pools.capacity = *capacity;
   }
   // Output paths: a file name each; only the JSON may go to standard output.
@@ -511,22 +514,27 @@ int RunPlan(const PlanFlags& flags) {
        {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
-    if (text->empty()) return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (text->empty()) return UsageError(fmt::format("{} needs a file name", option->get_name()));
     if (*text == kStdoutPath && option != flags.json_option) {
-      return Fail(UsageError(fmt::format(
-          "{} cannot write to standard output ('-'); only --json can", option->get_name())));
+      return UsageError(fmt::format(
+          "{} cannot write to standard output ('-'); only --json can", option->get_name()));
     }
     *path = *text;
   }
   absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
-  if (!msa.ok()) return Fail(msa.status());
+  if (!msa.ok()) return msa.status();
   options.msa = *msa;
   absl::StatusOr<RegionPlanOptions> regions = ToRegionOptions(flags.regions);
-  if (!regions.ok()) return Fail(regions.status());
+  if (!regions.ok()) return regions.status();
   options.regions = *regions;
   options.regions_given = std::any_of(flags.regions.given.begin(), flags.regions.given.end(), Given);
+  return options;
+}
 
-  absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
+int RunPlan(const PlanFlags& flags) {
+  absl::StatusOr<PlanJobOptions> options = ToPlanJobOptions(flags);
+  if (!options.ok()) return Fail(options.status());
+  absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);
   if (!result.ok()) return Fail(result.status());
   // Warnings go to stderr: --quiet and --json - must not hide them.
   if (result->plan.regions) {
@@ -541,6 +549,108 @@ int RunPlan(const PlanFlags& flags) {
     std::cout << result->summary;
   }
   return kExitOk;
+}
+
+// `memplan sweep`: plan's flags, with lists for --dim and --fast-memory.
+struct SweepFlags {
+  PlanFlags plan;
+  std::string csv, svg;
+  const CLI::Option* csv_option = nullptr;
+  const CLI::Option* svg_option = nullptr;
+};
+
+// Splits "a,b,c" at commas; an empty item is an error naming `flag`.
+absl::StatusOr<std::vector<std::string>> SplitList(std::string_view flag, const std::string& text) {
+  std::vector<std::string> items;
+  size_t begin = 0;
+  while (true) {
+    const size_t comma = text.find(',', begin);
+    items.push_back(text.substr(begin, comma == std::string::npos ? std::string::npos : comma - begin));
+    if (items.back().empty()) {
+      return UsageError(fmt::format("{} expects a comma-separated list, got '{}'", flag, text));
+    }
+    if (comma == std::string::npos) return items;
+    begin = comma + 1;
+  }
+}
+
+// --dim NAME=V1,V2,... (repeatable, one per name) as sweep dims, in order.
+absl::StatusOr<std::vector<SweepDim>> ToSweepDims(const std::vector<std::string>& bindings) {
+  std::vector<SweepDim> dims;
+  for (const std::string& binding : bindings) {
+    const size_t eq = binding.find('=');
+    const auto bad = [&] {
+      return UsageError(fmt::format(
+          "--dim expects NAME=VALUE[,VALUE...] with positive integers, got '{}'", binding));
+    };
+    if (eq == 0 || eq == std::string::npos || eq + 1 == binding.size()) return bad();
+    SweepDim dim{binding.substr(0, eq), {}};
+    absl::StatusOr<std::vector<std::string>> values = SplitList("--dim", binding.substr(eq + 1));
+    if (!values.ok()) return bad();
+    for (const std::string& text : *values) {
+      std::int64_t value = 0;
+      const auto [stop, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      if (error != std::errc() || stop != text.data() + text.size() || value <= 0) return bad();
+      dim.values.push_back(value);
+    }
+    for (const SweepDim& other : dims) {
+      if (other.name == dim.name) {
+        return UsageError(fmt::format("--dim {} is given twice (list its values once: --dim {}=A,B,C)",
+                                      dim.name, dim.name));
+      }
+    }
+    dims.push_back(std::move(dim));
+  }
+  return dims;
+}
+
+int RunSweep(const SweepFlags& flags) {
+  if (Given(flags.plan.msa.emit_ir_option)) {
+    return Fail(UsageError("sweep does not take --emit-ir (plan one point with memplan plan)"));
+  }
+  absl::StatusOr<std::vector<SweepDim>> dims = ToSweepDims(flags.plan.input.dims);
+  if (!dims.ok()) return Fail(dims.status());
+  std::vector<Bytes> sizes;
+  PlanFlags plan_flags = flags.plan;
+  plan_flags.input.dims.clear();  // bound per point
+  if (Given(flags.plan.msa.fast_memory_option)) {
+    absl::StatusOr<std::vector<std::string>> texts =
+        SplitList("--fast-memory", flags.plan.msa.fast_memory);
+    if (!texts.ok()) return Fail(texts.status());
+    for (const std::string& text : *texts) {
+      plan_flags.msa.fast_memory = text;  // validated like plan's
+      absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(plan_flags.msa);
+      if (!msa.ok()) return Fail(msa.status());
+      sizes.push_back(*(*msa)->fast_memory_bytes);
+    }
+  }
+  absl::StatusOr<PlanJobOptions> options = ToPlanJobOptions(plan_flags);
+  if (!options.ok()) return Fail(options.status());
+  const std::tuple<const CLI::Option*, const std::string*> outputs[] = {
+      {flags.csv_option, &flags.csv}, {flags.svg_option, &flags.svg}};
+  for (const auto& [option, text] : outputs) {
+    if (Given(option) && text->empty()) {
+      return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    }
+  }
+  if (Given(flags.csv_option) && Given(flags.svg_option) && flags.csv == flags.svg) {
+    return Fail(UsageError(fmt::format("--csv and --svg both name '{}'", flags.csv)));
+  }
+  const std::vector<SweepPoint> points = SweepGrid(*dims, sizes);
+  absl::StatusOr<std::vector<SweepRow>> rows = RunSweepJob(flags.plan.input.input, *options, points);
+  if (!rows.ok()) return Fail(rows.status());
+  // Files first, atomically: a failed write leaves no half-written output.
+  if (Given(flags.csv_option)) {
+    if (absl::Status s = WriteFileAtomically(flags.csv, FormatSweepCsv(*rows)); !s.ok()) return Fail(s);
+  }
+  if (Given(flags.svg_option)) {
+    const std::string chart = RenderSweepChart(flags.plan.input.input, *rows);
+    if (absl::Status s = WriteFileAtomically(flags.svg, chart); !s.ok()) return Fail(s);
+  }
+  if (!flags.plan.quiet) std::cout << FormatSweepTable(flags.plan.input.input, *rows);
+  const bool all_fit = std::none_of(rows->begin(), rows->end(),
+                                    [](const SweepRow& row) { return row.over_capacity.has_value(); });
+  return all_fit ? kExitOk : kExitPlanningFailure;
 }
 
 // The input a plan records ("input"), or "" when it has none.
@@ -721,7 +831,7 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
     if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
-    return "a command is required (plan, verify, stats or targets)";
+    return "a command is required (plan, verify, stats, sweep or targets)";
   }
   return text;
 }
@@ -766,15 +876,38 @@ int RunCli(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "lower bound and live-bytes profile, no planning");
   AddInputFlags(stats, stats_input);
 
+  SweepFlags sweep_flags;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep", "plan over lists of --dim values and fast-memory sizes; print a table");
+  AddInputFlags(sweep, sweep_flags.plan.input);
+  sweep->get_option("--dim")->description(
+      "a symbolic dim and the values to sweep, e.g. --dim batch=1,2,4,8 (repeatable, one per "
+      "name; the first dim varies slowest)");
+  sweep->add_option("--algorithm", sweep_flags.plan.algorithm,
+                    "packing algorithm: " + AlgorithmChoices() + " (default auto)");
+  sweep->add_option("--alignment", sweep_flags.plan.alignment, "offset alignment (default 1)");
+  sweep_flags.plan.capacity_option = sweep->add_option(
+      "--capacity", sweep_flags.plan.capacity,
+      "default-memory capacity; points that do not fit are reported (exit 1)");
+  sweep_flags.csv_option = sweep->add_option("--csv", sweep_flags.csv, "write the table as CSV");
+  sweep_flags.svg_option =
+      sweep->add_option("--svg", sweep_flags.svg, "write the sweep as an SVG line chart");
+  sweep->add_flag("--quiet,-q", sweep_flags.plan.quiet, "print no table");
+  AddMsaFlags(sweep, sweep_flags.plan.msa);
+  sweep->get_option("--fast-memory")->description(
+      "fast (alternate) memory sizes to sweep, e.g. 0,256KiB,1MiB,4MiB; without --target the "
+      "target is " + std::string(kDefaultTarget));
+  AddRegionFlags(sweep, sweep_flags.plan.regions);
+
   CLI::App* targets = app.add_subcommand(
       "targets", "list the preset machines for --target (name first, then the key figures)");
 
   // CLI11 would report an unknown verb as a missing one.
   const auto is_verb = [&](const CLI::App* verb) { return verb->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(plan) && !is_verb(verify) && !is_verb(stats) &&
-      !is_verb(targets)) {
+      !is_verb(sweep) && !is_verb(targets)) {
     return Fail(UsageError(fmt::format(
-        "unknown command '{}' (expected plan, verify, stats or targets; see memplan --help)",
+        "unknown command '{}' (expected plan, verify, stats, sweep or targets; see memplan --help)",
         argv[1])));
   }
   try {
@@ -783,7 +916,7 @@ int RunCli(int argc, char** argv) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
     const CLI::App* verb = nullptr;
-    for (const CLI::App* v : {plan, verify, stats, targets}) {
+    for (const CLI::App* v : {plan, verify, stats, sweep, targets}) {
       if (v->parsed()) verb = v;
     }
     std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n",
@@ -792,6 +925,7 @@ int RunCli(int argc, char** argv) {
   }
   if (plan->parsed()) return RunPlan(plan_flags);
   if (verify->parsed()) return RunVerify(verify_input, verify_plan, verify_quiet);
+  if (sweep->parsed()) return RunSweep(sweep_flags);
   if (targets->parsed()) return RunTargets();
   return RunStats(stats_input);
 }

@@ -1,4 +1,4 @@
-// The memplan command line: verbs plan, verify, stats and targets. Thin: parses flags,
+// The memplan command line: verbs plan, verify, stats, sweep and targets. Thin: parses flags,
 // calls driver/, prints results, maps errors to exit codes.
 #pragma once
 

@@ -34,6 +34,9 @@ struct PlanJobOptions {
   // for an input without regions).
   RegionPlanOptions regions;
   bool regions_given = false;
+  // ONNX with aliasing: plan once more without aliasing to report the saving
+  // (PlanJobResult::aliasing). Sweeps turn it off: it doubles the work.
+  bool measure_aliasing = true;
 };
 
 struct PlanJobResult {

@@ -47,4 +47,16 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
 // no temporary file is left behind.
 absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
 
+// Checks, before any work, that a file can be written at `path`: its
+// directory exists and it is not a directory. Errors: InvalidArgument
+// `path: error: cannot write: directory 'D' does not exist` or `...: Is a
+// directory`.
+absl::Status CheckOutputPath(const std::string& path);
+
+// Whether `a` and `b` name the same file: the same existing file (also
+// through links), or the same normalised absolute path of the file each
+// write would create, after following links (also dangling ones): ./a.json,
+// sub/../a.json and a.json match.
+bool SameFile(const std::string& a, const std::string& b);
+
 }  // namespace memplan

@@ -1,0 +1,112 @@
+#include "driver/sweep_job.h"
+
+#include <algorithm>
+
+#include "fmt/format.h"
+#include "driver/msa_job.h"
+
+namespace memplan {
+
+std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
+                                  const std::vector<Bytes>& fast_memory) {
+  std::vector<SweepPoint> points(1);
+  for (const SweepDim& dim : dims) {
+    std::vector<SweepPoint> next;
+    next.reserve(points.size() * dim.values.size());
+    for (const SweepPoint& point : points) {
+      for (std::int64_t value : dim.values) {
+        SweepPoint extended = point;
+        extended.dims.emplace_back(dim.name, value);
+        next.push_back(std::move(extended));
+      }
+    }
+    points = std::move(next);
+  }
+  if (fast_memory.empty()) return points;
+  std::vector<SweepPoint> sized;
+  sized.reserve(points.size() * fast_memory.size());
+  for (const SweepPoint& point : points) {
+    for (Bytes bytes : fast_memory) {
+      SweepPoint with_size = point;
+      with_size.fast_memory = bytes;
+      sized.push_back(std::move(with_size));
+    }
+  }
+  return sized;
+}
+
+namespace {
+
+Bytes SpacePeak(const Plan& plan, MemorySpace space) {
+  for (const SpaceInfo& info : plan.spaces) {
+    if (info.id == space) return info.peak;
+  }
+  return 0;
+}
+
+bool HasSpace(const Plan& plan, MemorySpace space) {
+  return std::any_of(plan.spaces.begin(), plan.spaces.end(),
+                     [&](const SpaceInfo& info) { return info.id == space; });
+}
+
+SweepRow RowOf(const SweepPoint& point, const PlanJobResult& result) {
+  const Plan& plan = result.plan;
+  SweepRow row;
+  row.point = point;
+  row.peak = plan.peak;
+  row.lower_bound = plan.lower_bound;
+  row.default_bytes = SpacePeak(plan, kDefaultSpace);
+  if (HasSpace(plan, kAlternateSpace)) row.alternate_bytes = SpacePeak(plan, kAlternateSpace);
+  row.msa = plan.msa;
+  if (plan.msa) row.captured_speedup = CapturedSpeedup(*plan.msa);
+  row.time_steps = plan.time_steps;
+  row.buffers = static_cast<std::int64_t>(result.input.buffers.buffers.size());
+  row.verified = plan.verified;
+  return row;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<SweepRow>> RunSweepJob(
+    const std::string& input_path, const PlanJobOptions& base,
+    const std::vector<SweepPoint>& points, const std::function<void(size_t, size_t)>& on_point) {
+  if (base.json_path || base.svg_path || base.html_path || base.emit_ir_path) {
+    return absl::InvalidArgumentError("memplan: error: a sweep writes no plan files");
+  }
+  std::vector<SweepRow> rows;
+  rows.reserve(points.size());
+  for (size_t i = 0; i < points.size(); ++i) {
+    if (on_point) on_point(i, points.size());
+    const SweepPoint& point = points[i];
+    PlanJobOptions options = base;
+    options.measure_aliasing = false;
+    for (const auto& [name, value] : point.dims) options.load.dims[name] = value;
+    if (point.fast_memory) {
+      if (!options.msa) {
+        return absl::InvalidArgumentError(
+            "memplan: error: a sweep point has a fast-memory size but no fast memory is planned");
+      }
+      options.msa->fast_memory_bytes = *point.fast_memory;
+    }
+    absl::StatusOr<PlanJobResult> result = RunPlanJob(input_path, options);
+    if (result.ok()) {
+      rows.push_back(RowOf(point, *result));
+      continue;
+    }
+    const std::string where =
+        point.dims.empty() && !point.fast_memory
+            ? std::string()
+            : fmt::format(" (sweep point {})", DescribeSweepPoint(point));
+    if (result.status().code() == absl::StatusCode::kResourceExhausted) {
+      SweepRow row;
+      row.point = point;
+      row.over_capacity = std::string(result.status().message());
+      rows.push_back(std::move(row));
+      continue;
+    }
+    return absl::Status(result.status().code(), std::string(result.status().message()) + where);
+  }
+  return rows;
+}
+
+}  // namespace memplan

@@ -1,0 +1,55 @@
+// One row of `memplan sweep`'s table: a grid point (symbolic-dim bindings
+// and a fast-memory size) and the figures of its verified plan. Built by
+// driver/sweep_job.h, written by report/sweep/sweep_table.h and
+// report/sweep/sweep_chart.h.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ir/plan.h"
+#include "ir/units.h"
+
+namespace memplan {
+
+// One point of the grid: a binding per swept dim and, when fast memory is
+// swept, its size (nullopt: the base options' fast memory, if any).
+struct SweepPoint {
+  std::vector<std::pair<std::string, std::int64_t>> dims;  // in SweepDim order
+  std::optional<Bytes> fast_memory;
+};
+
+// `--dim batch=4 --fast-memory 1MiB` style, for messages and labels; "" for
+// an empty point.
+std::string DescribeSweepPoint(const SweepPoint& point);
+
+// What a sweep reports of one point's verified plan.
+struct SweepRow {
+  SweepPoint point;
+  // Set when the plan does not fit --capacity: the planner's message (the
+  // point gets no figures; the sweep goes on).
+  std::optional<std::string> over_capacity;
+  Bytes peak = 0;                 // Plan::peak: default-memory transient extent
+  Bytes lower_bound = 0;          // Plan::lower_bound (max live transient bytes)
+  Bytes default_bytes = 0;        // default space peak, all pools (weights included)
+  std::optional<Bytes> alternate_bytes;  // alternate (fast) space peak, with MSA
+  std::optional<MsaStats> msa;    // with fast memory: estimated time and bounds (seconds)
+  double captured_speedup = 0;    // with fast memory: CapturedSpeedup (driver/msa_job.h), 0..1
+  TimeStep time_steps = 0;
+  std::int64_t buffers = 0;
+  bool verified = false;          // always true for a row with figures
+};
+
+// A duration for tables and charts: the largest of s, ms, us, ns in which
+// it is at least 1, four significant digits: 0.0025 -> "2.5 ms", 6.4e-08 ->
+// "64 ns", 0 -> "0 s".
+std::string FormatDuration(double seconds);
+
+// The unit FormatDuration would use for `seconds`: its name and its size in
+// seconds, e.g. {"ms", 1e-3} for 0.0025.
+std::pair<std::string, double> DurationUnit(double seconds);
+
+}  // namespace memplan

@@ -1,0 +1,144 @@
+#include "report/sweep/sweep_table.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "fmt/format.h"
+#include "io/byte_size.h"
+
+namespace memplan {
+namespace {
+
+// The dim names of the grid, in order (every row has the same ones).
+std::vector<std::string> DimNames(const std::vector<SweepRow>& rows) {
+  std::vector<std::string> names;
+  if (rows.empty()) return names;
+  for (const auto& [name, value] : rows.front().point.dims) names.push_back(name);
+  return names;
+}
+
+bool AnyFastMemory(const std::vector<SweepRow>& rows) {
+  return std::any_of(rows.begin(), rows.end(), [](const SweepRow& row) {
+    return row.point.fast_memory.has_value() || row.msa.has_value();
+  });
+}
+
+std::string Percent(double share) { return fmt::format("{:.1f} %", 100.0 * share); }
+
+std::string PercentOver(Bytes peak, Bytes bound) {
+  if (bound == 0) return peak == 0 ? "0.0 %" : "n/a";
+  return Percent(static_cast<double>(peak - bound) / static_cast<double>(bound));
+}
+
+// Joins `cells` padded to `widths` with two spaces, trailing blanks trimmed.
+std::string Line(const std::vector<std::string>& cells, const std::vector<size_t>& widths) {
+  std::string line;
+  for (size_t c = 0; c < cells.size(); ++c) {
+    line += cells[c];
+    if (c + 1 < cells.size()) line += std::string(widths[c] - cells[c].size() + 2, ' ');
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line + "\n";
+}
+
+std::string CsvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+}  // namespace
+
+std::string FormatSweepTable(const std::string& input, const std::vector<SweepRow>& rows) {
+  const std::vector<std::string> dims = DimNames(rows);
+  const bool fast = AnyFastMemory(rows);
+  const size_t over = static_cast<size_t>(std::count_if(
+      rows.begin(), rows.end(), [](const SweepRow& row) { return row.over_capacity.has_value(); }));
+  std::string text = fmt::format("sweep of {}: {} plan{}, {}\n", input, rows.size(),
+                                 rows.size() == 1 ? "" : "s",
+                                 over == 0 ? std::string("all verified")
+                                           : fmt::format("{} verified, {} do not fit",
+                                                         rows.size() - over, over));
+  std::vector<std::string> header = dims;
+  if (fast) header.push_back("fast memory");
+  const size_t figures_from = header.size();
+  for (const char* name : {"peak", "lower bound", "over bound", "default total"}) {
+    header.push_back(name);
+  }
+  if (fast) {
+    for (const char* name : {"fast used", "est. time", "captured"}) header.push_back(name);
+  }
+  std::vector<std::vector<std::string>> table{header};
+  for (const SweepRow& row : rows) {
+    std::vector<std::string> cells;
+    for (const auto& [name, value] : row.point.dims) cells.push_back(std::to_string(value));
+    if (fast) cells.push_back(row.point.fast_memory ? FormatBytes(*row.point.fast_memory) : "");
+    if (row.over_capacity) {
+      cells.push_back("does not fit: " + *row.over_capacity);
+    } else {
+      cells.push_back(FormatBytes(row.peak));
+      cells.push_back(FormatBytes(row.lower_bound));
+      cells.push_back(PercentOver(row.peak, row.lower_bound));
+      cells.push_back(FormatBytes(row.default_bytes));
+      if (fast) {
+        cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
+        cells.push_back(row.msa ? FormatDuration(row.msa->estimated_time_s) : "");
+        cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
+      }
+    }
+    table.push_back(std::move(cells));
+  }
+  // A "does not fit" message is not a column: it does not widen one.
+  std::vector<size_t> widths(header.size(), 0);
+  for (size_t r = 0; r < table.size(); ++r) {
+    const bool message_row = r > 0 && rows[r - 1].over_capacity.has_value();
+    for (size_t c = 0; c < table[r].size(); ++c) {
+      if (message_row && c >= figures_from) continue;
+      widths[c] = std::max(widths[c], table[r][c].size());
+    }
+  }
+  for (const std::vector<std::string>& cells : table) text += Line(cells, widths);
+  return text;
+}
+
+std::string FormatSweepCsv(const std::vector<SweepRow>& rows) {
+  std::string text;
+  for (const std::string& name : DimNames(rows)) text += CsvField(name) + ",";
+  text +=
+      "fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
+      "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
+      "evictions,time_steps,buffers,verified,over_capacity\n";
+  for (const SweepRow& row : rows) {
+    std::vector<std::string> fields;
+    for (const auto& [name, value] : row.point.dims) fields.push_back(std::to_string(value));
+    fields.push_back(row.point.fast_memory ? std::to_string(*row.point.fast_memory) : "");
+    const bool planned = !row.over_capacity.has_value();
+    const auto bytes = [&](Bytes value) { return planned ? std::to_string(value) : ""; };
+    fields.push_back(bytes(row.peak));
+    fields.push_back(bytes(row.lower_bound));
+    fields.push_back(bytes(row.default_bytes));
+    fields.push_back(row.alternate_bytes ? std::to_string(*row.alternate_bytes) : "");
+    const auto seconds = [&](double value) {
+      return row.msa ? fmt::format("{:.9g}", value) : std::string();
+    };
+    fields.push_back(seconds(row.msa ? row.msa->estimated_time_s : 0));
+    fields.push_back(seconds(row.msa ? row.msa->time_all_default_s : 0));
+    fields.push_back(seconds(row.msa ? row.msa->time_all_fast_s : 0));
+    fields.push_back(row.msa ? fmt::format("{:.6g}", row.captured_speedup) : "");
+    fields.push_back(row.msa ? std::to_string(row.msa->prefetches) : "");
+    fields.push_back(row.msa ? std::to_string(row.msa->evictions) : "");
+    fields.push_back(planned ? std::to_string(row.time_steps) : "");
+    fields.push_back(planned ? std::to_string(row.buffers) : "");
+    fields.push_back(planned ? (row.verified ? "true" : "false") : "");
+    fields.push_back(row.over_capacity ? CsvField(*row.over_capacity) : "");
+    for (size_t i = 0; i < fields.size(); ++i) text += (i ? "," : "") + fields[i];
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace memplan

@@ -1,0 +1,88 @@
+// `memplan sweep`: the table, CSV and chart files, exit codes, bad lists.
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "tests/cli/cli_runner.h"
+
+namespace memplan::testing_cli {
+namespace {
+
+const std::string kBatchChain = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/batch_chain.mpir";
+
+// batch_chain.mpir: transient peak and lower bound 128*B bytes (see the file).
+TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
+  const std::string dir = FreshDir();
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,2,8 --csv " + dir +
+                           "/s.csv --svg " + dir + "/s.svg");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_NE(r.out.find(": 3 plans, all verified\n"
+                       "batch  peak      lower bound  over bound  default total\n"
+                       "1      128 B     128 B        0.0 %"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n8      1.00 KiB  1.00 KiB     0.0 %"), std::string::npos) << r.out;
+  const std::string csv = Slurp(dir + "/s.csv");
+  EXPECT_EQ(csv.substr(0, csv.find('\n')),
+            "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
+            "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
+            "evictions,time_steps,buffers,verified,over_capacity");
+  EXPECT_NE(csv.find("\n2,,256,256,"), std::string::npos) << csv;
+  EXPECT_NE(Slurp(dir + "/s.svg").find("activation peak vs batch"), std::string::npos);
+}
+
+TEST(SweepCliTest, FastMemorySweepShowsTimes) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=2 --fast-memory 0,4KiB");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("batch  fast memory  peak"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("est. time  captured"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n2      0 B  "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n2      4.00 KiB  "), std::string::npos) << r.out;
+}
+
+TEST(SweepCliTest, OverCapacityPointsExitOne) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,16 --capacity 1KiB");
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_NE(r.out.find("2 plans, 1 verified, 1 do not fit"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n16     does not fit: "), std::string::npos) << r.out;
+}
+
+TEST(SweepCliTest, BadListsAreUsageErrors) {
+  const std::pair<std::string, std::string> cases[] = {
+      {" --dim batch=1,,2",
+       "memplan: error: --dim expects NAME=VALUE[,VALUE...] with positive integers, got "
+       "'batch=1,,2'\n"},
+      {" --dim batch=0", "memplan: error: --dim expects NAME=VALUE[,VALUE...] with positive "
+                         "integers, got 'batch=0'\n"},
+      {" --dim batch=1 --dim batch=2",
+       "memplan: error: --dim batch is given twice (list its values once: --dim batch=A,B,C)\n"},
+      {" --fast-memory 1MiB,", "memplan: error: --fast-memory expects a comma-separated list, "
+                               "got '1MiB,'\n"},
+      {" --fast-memory 1MiB,lots",
+       "memplan: error: --fast-memory: invalid byte size 'lots': "},
+      {" --fast-memory 1MiB --emit-ir x.mpir",
+       "memplan: error: sweep does not take --emit-ir (plan one point with memplan plan)\n"},
+      {" --dim batch=1,99", ""},  // past the dim's bound: located, with the point
+  };
+  for (const auto& [args, expected] : cases) {
+    SCOPED_TRACE(args);
+    const CliRun r = Memplan("sweep " + kBatchChain + args);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    if (!expected.empty()) {
+      EXPECT_EQ(r.err.substr(0, expected.size()), expected) << r.err;
+    } else {
+      EXPECT_NE(r.err.find("(sweep point --dim batch=99)"), std::string::npos) << r.err;
+    }
+  }
+}
+
+TEST(SweepCliTest, OutputNamingTheInputIsRefusedBeforePlanning) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1 --csv " + kBatchChain);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, kBatchChain + ": error: output path is the input file (--csv)\n");
+}
+
+}  // namespace
+}  // namespace memplan::testing_cli

@@ -1,0 +1,123 @@
+#include "report/sweep/sweep_table.h"
+
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "report/sweep/sweep_chart.h"
+
+namespace memplan {
+namespace {
+
+SweepRow Row(std::int64_t batch, Bytes peak, Bytes bound, Bytes total) {
+  SweepRow row;
+  row.point.dims = {{"batch", batch}};
+  row.peak = peak;
+  row.lower_bound = bound;
+  row.default_bytes = total;
+  row.time_steps = 3;
+  row.buffers = 5;
+  row.verified = true;
+  return row;
+}
+
+SweepRow OverCapacity(std::int64_t batch) {
+  SweepRow row;
+  row.point.dims = {{"batch", batch}};
+  row.over_capacity = "in.mpir: error: plan does not fit";
+  return row;
+}
+
+SweepRow FastRow(Bytes fast, double estimated, double captured) {
+  SweepRow row = Row(1, 128, 128, 1024);
+  row.point.fast_memory = fast;
+  row.alternate_bytes = fast / 2;
+  MsaStats stats;
+  stats.estimated_time_s = estimated;
+  stats.time_all_default_s = 0.004;
+  stats.time_all_fast_s = 0.001;
+  stats.prefetches = 2;
+  stats.evictions = 1;
+  row.msa = stats;
+  row.captured_speedup = captured;
+  return row;
+}
+
+TEST(SweepTableTest, DimsOnlyExactTable) {
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), Row(2, 2560, 2048, 4096),
+                                      OverCapacity(4)};
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            "sweep of in.mpir: 3 plans, 2 verified, 1 do not fit\n"
+            "batch  peak      lower bound  over bound  default total\n"
+            "1      1.00 KiB  1.00 KiB     0.0 %       3.00 KiB\n"
+            "2      2.50 KiB  2.00 KiB     25.0 %      4.00 KiB\n"
+            "4      does not fit: in.mpir: error: plan does not fit\n");
+}
+
+TEST(SweepTableTest, FastMemoryColumnsExactTable) {
+  const std::vector<SweepRow> rows = {FastRow(0, 0.004, 0), FastRow(2048, 0.0025, 0.5)};
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            "sweep of in.mpir: 2 plans, all verified\n"
+            "batch  fast memory  peak   lower bound  over bound  default total  fast used  "
+            "est. time  captured\n"
+            "1      0 B          128 B  128 B        0.0 %       1.00 KiB       0 B        "
+            "4 ms       0.0 %\n"
+            "1      2.00 KiB     128 B  128 B        0.0 %       1.00 KiB       1.00 KiB   "
+            "2.5 ms     50.0 %\n");
+}
+
+TEST(SweepTableTest, CsvHasEveryFigureAndEmptyFieldsWhereNone) {
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), OverCapacity(4),
+                                      FastRow(2048, 0.0025, 0.5)};
+  EXPECT_EQ(FormatSweepCsv(rows),
+            "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
+            "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
+            "evictions,time_steps,buffers,verified,over_capacity\n"
+            "1,,1024,1024,3072,,,,,,,,3,5,true,\n"
+            "4,,,,,,,,,,,,,,,in.mpir: error: plan does not fit\n"
+            "1,2048,128,128,1024,1024,0.0025,0.004,0.001,0.5,2,1,3,5,true,\n");
+}
+
+TEST(SweepTableTest, CsvQuotesMessagesWithCommasAndQuotes) {
+  SweepRow row = OverCapacity(2);
+  row.over_capacity = "needs 10 bytes, has \"8\"";
+  EXPECT_EQ(FormatSweepCsv({row}).substr(FormatSweepCsv({row}).find('\n') + 1),
+            "2,,,,,,,,,,,,,,,\"needs 10 bytes, has \"\"8\"\"\"\n");
+}
+
+// Counts non-overlapping occurrences of `needle`.
+int Count(const std::string& text, const std::string& needle) {
+  int n = 0;
+  for (size_t at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1)) ++n;
+  return n;
+}
+
+TEST(SweepChartTest, DimsPanelHasPeakAndBoundLinesWithAGapOverCapacity) {
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), Row(2, 2048, 2048, 4096),
+                                      OverCapacity(4), Row(8, 8192, 8192, 9216)};
+  const std::string svg = RenderSweepChart("in.mpir", rows);
+  EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+  EXPECT_NE(svg.find("default-memory activation peak vs batch"), std::string::npos);
+  EXPECT_EQ(svg.find("estimated run time"), std::string::npos);  // no fast-memory panel
+  // Peak and bound: two runs each (1-2, then 8 alone draws no line) -> 2 polylines.
+  EXPECT_EQ(Count(svg, "<polyline"), 2);
+  EXPECT_EQ(Count(svg, "<circle"), 6);  // 3 planned points x 2 series
+  EXPECT_NE(svg.find("<title>peak: 8192 bytes (8.00 KiB) at 8</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">does not fit</text>"), std::string::npos);
+  EXPECT_EQ(svg, RenderSweepChart("in.mpir", rows));  // deterministic
+}
+
+TEST(SweepChartTest, FastMemoryPanelWithBoundsForOneBinding) {
+  const std::vector<SweepRow> rows = {FastRow(0, 0.004, 0), FastRow(2048, 0.0025, 0.5),
+                                      FastRow(4096, 0.001, 1)};
+  const std::string svg = RenderSweepChart("in.mpir", rows);
+  EXPECT_NE(svg.find("estimated run time vs fast-memory size"), std::string::npos);
+  EXPECT_EQ(svg.find("activation peak vs"), std::string::npos);  // one dims binding only
+  EXPECT_EQ(Count(svg, "<polyline"), 3);  // estimate, all-default, all-fast
+  EXPECT_NE(svg.find("<title>estimated time: 2.5 ms at 2.00 KiB</title>"), std::string::npos);
+  EXPECT_NE(svg.find(">all in default memory</text>"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace memplan
