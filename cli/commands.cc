@@ -628,25 +628,29 @@ int RunSweep(const SweepFlags& flags) {
   if (!options.ok()) return Fail(options.status());
   const std::tuple<const CLI::Option*, const std::string*> outputs[] = {
       {flags.csv_option, &flags.csv}, {flags.svg_option, &flags.svg}};
+  // Checked before planning: a sweep may take long.
   for (const auto& [option, text] : outputs) {
-    if (Given(option) && text->empty()) {
-      return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (!Given(option)) continue;
+    if (text->empty()) return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (absl::Status s = CheckOutputPath(*text); !s.ok()) return Fail(s);
+    if (SameFile(*text, flags.plan.input.input)) {
+      return Fail(LocatedError(*text, SourceLocation{},
+                               fmt::format("output path is the input file ({})", option->get_name())));
     }
   }
-  if (Given(flags.csv_option) && Given(flags.svg_option) && flags.csv == flags.svg) {
-    return Fail(UsageError(fmt::format("--csv and --svg both name '{}'", flags.csv)));
+  if (Given(flags.csv_option) && Given(flags.svg_option) && SameFile(flags.csv, flags.svg)) {
+    return Fail(LocatedError(flags.svg, SourceLocation{}, "--csv and --svg name the same file"));
   }
   const std::vector<SweepPoint> points = SweepGrid(*dims, sizes);
   absl::StatusOr<std::vector<SweepRow>> rows = RunSweepJob(flags.plan.input.input, *options, points);
   if (!rows.ok()) return Fail(rows.status());
-  // Files first, atomically: a failed write leaves no half-written output.
-  if (Given(flags.csv_option)) {
-    if (absl::Status s = WriteFileAtomically(flags.csv, FormatSweepCsv(*rows)); !s.ok()) return Fail(s);
-  }
+  // Files first, all or none: a failed write leaves no half-written output.
+  std::vector<std::pair<std::string, std::string>> files;
+  if (Given(flags.csv_option)) files.emplace_back(flags.csv, FormatSweepCsv(*rows));
   if (Given(flags.svg_option)) {
-    const std::string chart = RenderSweepChart(flags.plan.input.input, *rows);
-    if (absl::Status s = WriteFileAtomically(flags.svg, chart); !s.ok()) return Fail(s);
+    files.emplace_back(flags.svg, RenderSweepChart(flags.plan.input.input, *rows));
   }
+  if (absl::Status s = WriteFilesAtomically(files); !s.ok()) return Fail(s);
   if (!flags.plan.quiet) std::cout << FormatSweepTable(flags.plan.input.input, *rows);
   const bool all_fit = std::none_of(rows->begin(), rows->end(),
                                     [](const SweepRow& row) { return row.over_capacity.has_value(); });

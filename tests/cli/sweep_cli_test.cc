@@ -82,6 +82,12 @@ TEST(SweepCliTest, OutputNamingTheInputIsRefusedBeforePlanning) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1 --csv " + kBatchChain);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, kBatchChain + ": error: output path is the input file (--csv)\n");
+  const std::string dir = FreshDir();
+  const CliRun same = Memplan("sweep " + kBatchChain + " --dim batch=1 --csv " + dir +
+                              "/out --svg " + dir + "/./out");
+  EXPECT_EQ(same.exit_code, 2);
+  EXPECT_EQ(same.err, dir + "/./out: error: --csv and --svg name the same file\n");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/out"));
 }
 
 }  // namespace
