@@ -12,13 +12,20 @@ all: build
 deps:
 	./scripts/install-deps.sh
 
+# Extra CMake flags for both builds, e.g. CMAKE_FLAGS=-DMEMPLAN_UNITY=OFF to
+# compile every .cc on its own (unity builds are on by default: less CPU).
+CMAKE_FLAGS ?=
+RELEASE_FLAGS = -DCMAKE_BUILD_TYPE=Release -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS)
+
+# The release build, without the benchmarks: only `make bench` builds those
+# (same build folder, so they share every object file).
 build: deps
-	cmake -S . -B $(BUILD) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Release -DMEMPLAN_WERROR=ON >/dev/null
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) $(RELEASE_FLAGS) -DMEMPLAN_BUILD_BENCH=OFF >/dev/null
 	cmake --build $(BUILD) -j $(JOBS)
 
 build-asan: deps
 	cmake -S . -B $(ASAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMEMPLAN_SANITIZE=ON \
-	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON >/dev/null
+	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(ASAN) -j $(JOBS)
 
 # All tests, in a release build and again under ASan/UBSan. Under ASan we skip
@@ -37,7 +44,9 @@ demo: build
 	  --svg $(DEMO_OUT)/mobilenet_v2.svg --html $(DEMO_OUT)/mobilenet_v2.html
 	@echo "wrote $(DEMO_OUT)/mobilenet_v2.plan.json, .svg and .html"
 
-bench: build
+bench: deps
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) $(RELEASE_FLAGS) -DMEMPLAN_BUILD_BENCH=ON >/dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 	./bench/run.sh $(BUILD)
 
 clean:

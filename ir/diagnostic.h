@@ -1,6 +1,7 @@
 // Located errors: every bad-input error reads `path:line:col: error: message`.
 #pragma once
 
+#include <string>
 #include <string_view>
 
 #include "absl/status/status.h"
@@ -12,5 +13,9 @@ namespace memplan {
 // (`path: error: message` when the location is unknown). Callers map
 // InvalidArgument to exit code 2.
 absl::Status LocatedError(std::string_view path, SourceLocation loc, std::string_view message);
+
+// `line:col` of `loc`, e.g. "3:7", for a message that points at a second
+// place in the same file ("first defined at 3:7").
+std::string LineColumn(SourceLocation loc);
 
 }  // namespace memplan

@@ -11,8 +11,6 @@
 namespace memplan {
 namespace {
 
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
-
 int HexDigit(char c) {
   if (c >= '0' && c <= '9') return c - '0';
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;

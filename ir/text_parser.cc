@@ -24,10 +24,6 @@
 namespace memplan {
 namespace {
 
-std::string At(SourceLocation loc) {
-  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 // A reference checked once the whole input is read: a value named before any
 // definition of that name (always an error, reported precisely at the end),
 // or a computation named in an attribute (they may be defined later).
@@ -188,14 +184,14 @@ class Parser {
   absl::StatusOr<ValueId> DefineValue(const Token& name, ComputationId c, OpId op) {
     if (const auto dim = dim_ids_.find(name.value); dim != dim_ids_.end()) {
       return Error(name.loc, "value " + SigilName('%', name.value) + " reuses the name of dim " +
-                                 SigilName('%', name.value) + " (declared at " + At(program_.dims[dim->second].loc) +
+                                 SigilName('%', name.value) + " (declared at " + LineColumn(program_.dims[dim->second].loc) +
                                  "); dims and values share one namespace");
     }
     const auto [it, inserted] =
         value_ids_.emplace(name.value, static_cast<ValueId>(program_.values.size()));
     if (!inserted) {
       return Error(name.loc, "duplicate value name " + SigilName('%', name.value) +
-                                 " (first defined at " + At(program_.values[it->second].loc) + ")");
+                                 " (first defined at " + LineColumn(program_.values[it->second].loc) + ")");
     }
     Value v;
     v.name = name.value;
@@ -210,7 +206,7 @@ class Parser {
     const Value& def = program_.values[v];
     return Error(use, "value " + SigilName('%', def.name) + " belongs to computation " +
                               SigilName('@', program_.computations[def.computation].name) +
-                              " (defined at " + At(def.loc) +
+                              " (defined at " + LineColumn(def.loc) +
                               "); pass values to other computations as operands");
   }
 
@@ -237,10 +233,10 @@ class Parser {
         const Value& def = program_.values[it->second];
         if (def.is_timepoint) {
           return Error(ref.loc, "timepoint " + SigilName('%', ref.name) + " is awaited before it is produced at " +
-                                    At(def.loc));
+                                    LineColumn(def.loc));
         }
         return Error(ref.loc, "value " + SigilName('%', ref.name) + " is used before its definition at " +
-                                  At(def.loc));
+                                  LineColumn(def.loc));
       }
       const auto it = computation_ids_.find(ref.name);
       if (it == computation_ids_.end()) {
@@ -264,7 +260,7 @@ class Parser {
     const auto d = static_cast<DimId>(program_.dims.size());
     if (const auto [it, inserted] = dim_ids_.emplace(name.value, d); !inserted) {
       return Error(name.loc, "duplicate dim " + SigilName('%', name.value) + " (first declared at " +
-                                 At(program_.dims[it->second].loc) + ")");
+                                 LineColumn(program_.dims[it->second].loc) + ")");
     }
     DimDecl dim;
     dim.name = name.value;
@@ -293,7 +289,7 @@ class Parser {
       if (program_.entry != kNoId) {
         const Computation& first = program_.computations[program_.entry];
         return Error(entry.loc, "second entry computation; " + SigilName('@', first.name) +
-                                    " (at " + At(first.loc) + ") is already the entry");
+                                    " (at " + LineColumn(first.loc) + ") is already the entry");
       }
       entry_loc = entry.loc;
     }
@@ -316,7 +312,7 @@ class Parser {
     if (const auto [it, inserted] = computation_ids_.emplace(name.value, c); !inserted) {
       return Error(name.loc, "duplicate computation " + SigilName('@', name.value) +
                                  " (first defined at " +
-                                 At(program_.computations[it->second].loc) + ")");
+                                 LineColumn(program_.computations[it->second].loc) + ")");
     }
     Computation computation;
     computation.name = name.value;
@@ -350,7 +346,7 @@ class Parser {
       return Unexpected(kind == ComputationKind::kRegion ? "affinity(\"...\") or '{'" : "'{'");
     }
     // Tokens are released per statement below: keep what messages need.
-    const std::string closes = SigilName('@', program_.computations[c].name) + " from " + At(Take().loc);
+    const std::string closes = SigilName('@', program_.computations[c].name) + " from " + LineColumn(Take().loc);
     while (true) {
       Release();
       if (PeekIs(TokenKind::kRBrace)) {
@@ -837,7 +833,7 @@ class Parser {
       const Token& key = Take();
       if (const auto [it, inserted] = keys.emplace(key.text, key.loc); !inserted) {
         return Error(key.loc, "duplicate attribute '" + std::string(key.text) + "' (first given at " +
-                                  At(it->second) + ")");
+                                  LineColumn(it->second) + ")");
       }
       if (absl::Status s = Expect(TokenKind::kEquals, "'=' after attribute '" + std::string(key.text) + "'");
           !s.ok()) {

@@ -6,7 +6,6 @@ namespace memplan {
 namespace {
 
 bool IsAsciiLetter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 // Length of the well-formed UTF-8 sequence starting at text[i], or 0.
 std::size_t Utf8SequenceLength(std::string_view text, std::size_t i) {
@@ -38,6 +37,8 @@ std::size_t Utf8SequenceLength(std::string_view text, std::size_t i) {
 }
 
 }  // namespace
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
 bool IsIdentifierStart(char c) { return IsAsciiLetter(c) || c == '_'; }
 

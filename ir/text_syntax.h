@@ -23,6 +23,9 @@ inline constexpr int kMaxSizeExprNesting = 32;
 inline constexpr std::int64_t kMaxSizeExprAtoms = 4096;  // sums times atoms per sum
 inline constexpr std::int64_t kMaxSizeExprDegree = 16;   // dims in one product
 
+// An ASCII decimal digit 0-9 (unlike std::isdigit, independent of the locale).
+bool IsDigit(char c);
+
 // Identifier (opcode, dtype, keyword, attribute key): [A-Za-z_][A-Za-z0-9_.-]*.
 bool IsIdentifierStart(char c);
 bool IsIdentifierChar(char c);

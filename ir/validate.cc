@@ -26,10 +26,6 @@ constexpr std::array<std::string_view, 11> kTypedKeys = {
     "flops", "scratch", "transcendentals", "trip_count", "wave",
 };
 
-std::string At(SourceLocation loc) {
-  return std::to_string(loc.line) + ":" + std::to_string(loc.column);
-}
-
 std::string Count(std::size_t n, std::string_view noun) {
   return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
 }
@@ -109,7 +105,7 @@ class Validator {
     return Name(v) + (value.is_timepoint ? " (timepoint)" : " (" + BytesText(SizeOf(value), names_) + ")");
   }
   std::string WhereDefined(SourceLocation loc) const {
-    return loc.line > 0 ? " (first defined at " + At(loc) + ")" : "";
+    return loc.line > 0 ? " (first defined at " + LineColumn(loc) + ")" : "";
   }
 
   ComputationId NumComputations() const { return static_cast<ComputationId>(p_.computations.size()); }
@@ -714,7 +710,7 @@ class Validator {
                            pos + " " + Describe(op.operands[i]));
     }
     if (const OpId first = done_of_start_[start]; first != kNoId) {
-      const std::string where = p_.ops[first].loc.line > 0 ? "at " + At(p_.ops[first].loc) : OpLabel(first);
+      const std::string where = p_.ops[first].loc.line > 0 ? "at " + LineColumn(p_.ops[first].loc) : OpLabel(first);
       return OpFail(o, start_opcode + " " + OpLabel(start) + " is already completed by the " + op.opcode + " " + where);
     }
     done_of_start_[start] = o;
@@ -736,7 +732,7 @@ class Validator {
             return OpFail(o, "initializer " + CompName(callee) + " cannot be called; it runs once, before the entry");
           }
           if (const OpId first = call_site[callee]; first != kNoId) {
-            const std::string where = p_.ops[first].loc.line > 0 ? "at " + At(p_.ops[first].loc) : "by " + OpLabel(first);
+            const std::string where = p_.ops[first].loc.line > 0 ? "at " + LineColumn(p_.ops[first].loc) : "by " + OpLabel(first);
             return OpFail(o, "computation " + CompName(callee) + " is called a second time (first " + where +
                                  "); every computation except the entry and the initializers has exactly one "
                                  "call site");

@@ -7,7 +7,10 @@
 #include <utility>
 
 namespace memplan {
-namespace {
+// Named, not anonymous: CostModel::Impl holds these types, and GCC warns
+// (-Wsubobject-linkage) when a class outside the main file of a unity build
+// has fields of anonymous-namespace type.
+namespace cost_model_detail {
 
 // Sparse table answering "index of the minimum loop depth in [lo, hi]" in
 // O(1) after O(T log T) setup. Ties keep the earlier index (deterministic).
@@ -45,9 +48,12 @@ struct BufferUse {
   int position;
 };
 
-}  // namespace
+}  // namespace cost_model_detail
 
 struct CostModel::Impl {
+  using BufferUse = cost_model_detail::BufferUse;
+  using MinDepthTable = cost_model_detail::MinDepthTable;
+
   const Program* program;
   const ProgramAnalysis* analysis;
   Target target;
@@ -187,7 +193,7 @@ CostModel::CostModel(const Program& program, const ProgramAnalysis& analysis,
   }
   impl->prefix.assign(steps + 1, 0);
   for (std::size_t t = 0; t < steps; ++t) impl->prefix[t + 1] = impl->prefix[t] + step_elapsed[t];
-  impl->min_depth = std::make_unique<MinDepthTable>(impl->depth_at);
+  impl->min_depth = std::make_unique<cost_model_detail::MinDepthTable>(impl->depth_at);
 
   // The defining op of each buffer (the earliest op writing it) and its
   // reads by compute ops, in schedule order.
@@ -270,7 +276,7 @@ double CostModel::MemoryBoundedness(BufferId buffer) const {
   if (b.size <= 0) return 0;
   const auto [def_op, def_result] = impl_->definition[buffer];
   double benefit = def_op == kNoId ? 0 : DefinitionBenefit(def_op, def_result);
-  for (const BufferUse& use : impl_->uses[buffer]) {
+  for (const cost_model_detail::BufferUse& use : impl_->uses[buffer]) {
     const double use_benefit = UseBenefit(use.op, use.position);
     if (benefit > 0 && use_benefit > 0) {
       benefit += use_benefit;

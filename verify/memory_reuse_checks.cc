@@ -19,8 +19,6 @@
 namespace memplan::region_verify {
 namespace {
 
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-
 class ReuseChecker {
  public:
   ReuseChecker(const RegionContext& ctx, const HappensBefore& hb,

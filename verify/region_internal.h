@@ -75,7 +75,9 @@ absl::Status CheckSlices(const RegionContext& ctx);
 absl::Status CheckCommandRanges(const RegionContext& ctx);
 // Rule 4: timepoints order allocas, uploads, executes and deallocas.
 absl::Status CheckTimepoints(const RegionContext& ctx, const HappensBefore& hb);
-// Rule 4's last part: resources sharing bytes are ordered by HB.
+// Rule 4's last part: resources sharing bytes are ordered by HB. `alloca` and
+// `dealloca` give each resource's alloca / dealloca step, kNone when it has none.
+inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 absl::Status CheckMemoryReuse(const RegionContext& ctx, const HappensBefore& hb,
                               const std::vector<std::size_t>& alloca,
                               const std::vector<std::size_t>& dealloca);

@@ -20,8 +20,6 @@ bool NeedsAlloca(ResourceKind kind) {
   return kind == ResourceKind::kSlab || kind == ResourceKind::kResults;
 }
 
-constexpr std::size_t kNone = static_cast<std::size_t>(-1);
-
 class TimepointChecker {
  public:
   TimepointChecker(const RegionContext& ctx, const HappensBefore& hb)

@@ -19,7 +19,7 @@ using testing::Analyze;
 using testing::Parse;
 using testing::TestProgram;
 
-std::vector<std::string> Describe(const Program& program, const BufferSet& set) {
+std::vector<std::string> DescribeWithUses(const Program& program, const BufferSet& set) {
   return testing::DescribeBuffers(program, set, /*with_uses=*/true);
 }
 
@@ -35,7 +35,7 @@ TEST(AnalyzeProgramTest, TiedEntryResultAndScratch) {
   ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.input, "test.ir");
   EXPECT_EQ(a.buffers.time_steps, 2);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 16 [0,0] external uses{0} values{x}",
                           "y 16 [0,1] external uses{1} values{y,z}",
                           "z.scratch 64 [1,1] transient uses{1} values{}"));
@@ -76,7 +76,7 @@ TEST(AnalyzeProgramTest, WhileLoopLiveRanges) {
   // u crosses the loop, so it is live over the loop's whole span [2,4]. The
   // loop-carried buffer runs from a's definition to the use of w; body-local
   // n1 stays inside the body span.
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x}",
                           "a 4 [0,6] transient uses{2,3,5,6} values{a,w,p,q,n2}",
                           "u 8 [1,6] transient uses{6} values{u}",
@@ -115,7 +115,7 @@ TEST(AnalyzeProgramTest, ConditionalAliasingAndRanges) {
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 4);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("pred 1 [0,2] external uses{2} values{pred}",
                           "x 4 [0,2] external uses{0,1,2} values{x,p1,p2}",
                           "c 4 [0,3] transient uses{3} values{c,r1,r2}",
@@ -140,7 +140,7 @@ TEST(AnalyzeProgramTest, CallAndExecuteAliasing) {
     })");
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x,p}",
                           "y 4 [0,3] transient uses{2,3} values{y,z,q}",
                           "e 4 [2,3] external uses{} values{e,u}"));
@@ -158,7 +158,7 @@ TEST(AnalyzeProgramTest, AsyncStartOperandStaysLiveUntilDone) {
     })");
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("p 8 [0,2] external uses{0,2} values{p}",
                           "x 8 [0,3] transient uses{1} values{x}",
                           "s 8 [1,4] transient uses{3,4} values{s,d}",
@@ -181,7 +181,7 @@ TEST(AnalyzeProgramTest, WavesShareATimeStep) {
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 3);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 4 [0,2] external uses{0,2} values{x,in}",
                           "s 4 [1,2] external uses{} values{s,s2}",
                           "f0 4 [0,1] transient uses{1} values{f0}",
@@ -198,7 +198,7 @@ TEST(AnalyzeProgramTest, EntryParamsStartAtZeroAndResultsEndAtTheLastStep) {
     })");
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 4 [0,0] external uses{0} values{x}",
                           "y 4 [0,2] external uses{2} values{y}",
                           "unused 4 [0,0] external uses{} values{unused}",
@@ -213,7 +213,7 @@ TEST(AnalyzeProgramTest, ProgramWithoutOpsHasOneTimeStep) {
   ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.schedule.time_steps, 0);
   EXPECT_EQ(a.buffers.time_steps, 1);
-  EXPECT_THAT(Describe(p, a.buffers), ElementsAre("x 4 [0,0] external uses{} values{x}"));
+  EXPECT_THAT(DescribeWithUses(p, a.buffers), ElementsAre("x 4 [0,0] external uses{} values{x}"));
 }
 
 // Scratch buffers come after the regular ones, by op id (not by time).
@@ -231,7 +231,7 @@ TEST(AnalyzeProgramTest, ScratchBuffersFollowRegularOnesInOpOrder) {
     })");
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 4 [0,1] external uses{0,1} values{x,p}",
                           "y 4 [0,2] transient uses{2} values{y,inner}",
                           "zero 0 [3,3] external uses{} values{zero}",
@@ -254,7 +254,7 @@ TEST(AnalyzeProgramTest, LifetimesPinsOffsetsAndTimepoints) {
     })");
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("x 32 [0,3] external uses{3} values{x}",
                           "c 16 [0,3] constant uses{1,3} values{c,v}",
                           "h 32 [3,4] staging space1 uses{4} values{h}",
@@ -339,13 +339,13 @@ TEST(AnalyzeProgramTest, SameProgramTwiceGivesIdenticalBuffers) {
   ASSERT_NE(first.entry, kNoId);
   ProgramAnalysis a = Analyze(first);
   ProgramAnalysis b = Analyze(second);
-  EXPECT_EQ(Describe(first, a.buffers), Describe(second, b.buffers));
+  EXPECT_EQ(DescribeWithUses(first, a.buffers), DescribeWithUses(second, b.buffers));
   ASSERT_EQ(a.buffers.buffers.size(), b.buffers.buffers.size());
   for (std::size_t i = 0; i < a.buffers.buffers.size(); ++i) {
     EXPECT_EQ(a.buffers.buffers[i].values, b.buffers.buffers[i].values);
   }
   EXPECT_EQ(a.value_offset, b.value_offset);
-  EXPECT_THAT(Describe(first, a.buffers),
+  EXPECT_THAT(DescribeWithUses(first, a.buffers),
               ElementsAre("x 12 [0,3] external uses{0,1,2,3} values{x,w,v,p,q,n}",
                           "k 1 [0,0] transient uses{} values{k}",
                           "n.scratch 5 [1,1] transient uses{1} values{}"));
@@ -369,7 +369,7 @@ TEST(AnalyzeProgramTest, InitializerResultsPersistAsVariables) {
   ASSERT_NE(p.entry, kNoId);
   ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 5);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithUses(p, a.buffers),
               ElementsAre("table 64 [0,4] variable uses{} values{table}",
                           "tmp 16 [1,1] transient uses{} values{tmp}",
                           "kept 8 [2,4] transient uses{} values{kept}",  // explicit lifetime wins

@@ -19,7 +19,7 @@ using ::testing::ElementsAre;
 using testing::Analyze;
 using testing::Parse;
 
-std::vector<std::string> Describe(const Program& program, const BufferSet& set) {
+std::vector<std::string> DescribeWithoutUses(const Program& program, const BufferSet& set) {
   return testing::DescribeBuffers(program, set, /*with_uses=*/false);
 }
 
@@ -48,7 +48,7 @@ TEST(ControlFlowLivenessTest, ConditionalResultHasADeadGapInTheLaterBranch) {
   ASSERT_NE(p.entry, kNoId);
   const ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 7);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithoutUses(p, a.buffers),
               ElementsAre("flag 1 [0,5] external values{flag}",
                           "x 1024 [0,6] external values{x,ax,bx}",
                           "y 1024 [1,6] transient values{y,ay,by} gap[2,3]",
@@ -105,7 +105,7 @@ TEST(ControlFlowLivenessTest, NestedConditionalResultsLiveAcrossTheNextCondition
   ASSERT_NE(p.entry, kNoId);
   const ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 12);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithoutUses(p, a.buffers),
               ElementsAre("flag 1 [0,10] external values{flag}",
                           "x 64 [0,10] external values{x,px,qx,ux,vx,sx,tx}",
                           "r1 64 [0,11] transient values{r1,p1,qr,u1,v2} gap[1,1] gap[3,3]",
@@ -153,7 +153,7 @@ TEST(ControlFlowLivenessTest, UnusedValuesInBranchesAndBodiesGetStorage) {
   ASSERT_NE(p.entry, kNoId);
   const ProgramAnalysis a = Analyze(p);
   EXPECT_EQ(a.buffers.time_steps, 9);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithoutUses(p, a.buffers),
               ElementsAre("flag 1 [0,3] external values{flag}",
                           "x 16 [0,0] external values{x}",
                           "x1 16 [0,8] transient values{x1,c,w,ax,ar,bx,cp,bp,n}",
@@ -183,7 +183,7 @@ TEST(ControlFlowLivenessTest, LoopCarriedBufferAndOuterValueLiveAcrossTheLoop) {
     })");
   ASSERT_NE(p.entry, kNoId);
   const ProgramAnalysis a = Analyze(p);
-  EXPECT_THAT(Describe(p, a.buffers),
+  EXPECT_THAT(DescribeWithoutUses(p, a.buffers),
               ElementsAre("x 4 [0,1] external values{x}",
                           "i0 4 [0,6] transient values{i0,i,ci,bi,m,n}",
                           "k 8 [1,5] transient values{k,kk,ck,bk}",

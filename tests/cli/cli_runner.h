@@ -15,6 +15,9 @@
 
 namespace memplan::testing_cli {
 
+// The bundled examples/mlp.mpir, the input of many CLI tests.
+inline const std::string kMlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
+
 struct CliRun {
   int exit_code = -1;
   std::string out;

@@ -21,7 +21,7 @@ using testing_cli::CliRun;
 using testing_cli::Memplan;
 using testing_cli::Slurp;
 
-const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
+using testing_cli::kMlp;
 
 TEST(MsaCliTest, TargetsListsOnePresetPerLineNameFirst) {
   CliRun r = Memplan("targets");

@@ -18,9 +18,9 @@ using testing_cli::CliRun;
 using testing_cli::Memplan;
 using testing_cli::Slurp;
 
-const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
+using testing_cli::kMlp;
 
-void ExpectUsageError(const std::string& args, const std::string& message) {
+void ExpectKnobError(const std::string& args, const std::string& message) {
   CliRun r = Memplan(args);
   EXPECT_EQ(r.exit_code, 2) << args;
   EXPECT_EQ(r.err, message + "\n") << args;
@@ -28,41 +28,41 @@ void ExpectUsageError(const std::string& args, const std::string& message) {
 
 TEST(MsaKnobsCliTest, BadValuesAreUsageErrors) {
   const std::string plan = "plan " + kMlp + " --fast-memory 1MiB ";
-  ExpectUsageError(plan + "--min-overlap-ratio 0",
+  ExpectKnobError(plan + "--min-overlap-ratio 0",
                    "memplan: error: --min-overlap-ratio expects a number > 0, got '0'");
-  ExpectUsageError(plan + "--max-overlap-ratio lots",
+  ExpectKnobError(plan + "--max-overlap-ratio lots",
                    "memplan: error: --max-overlap-ratio expects a number > 0, got 'lots'");
-  ExpectUsageError(plan + "--min-overlap-ratio 2 --preferred-overlap-ratio 1",
+  ExpectKnobError(plan + "--min-overlap-ratio 2 --preferred-overlap-ratio 1",
                    "memplan: error: the overlap ratios must satisfy min <= preferred <= max, got "
                    "2 / 1 / 10");
-  ExpectUsageError(plan + "--min-overlap-ops 3",
+  ExpectKnobError(plan + "--min-overlap-ops 3",
                    "memplan: error: --min-overlap-ops applies only with --picker "
                    "instruction-count");
-  ExpectUsageError(plan + "--picker instruction-count --preferred-overlap-ratio 2",
+  ExpectKnobError(plan + "--picker instruction-count --preferred-overlap-ratio 2",
                    "memplan: error: --preferred-overlap-ratio applies only with --picker cost");
-  ExpectUsageError(plan + "--picker instruction-count --min-overlap-ops 5 --max-overlap-ops 4",
+  ExpectKnobError(plan + "--picker instruction-count --min-overlap-ops 5 --max-overlap-ops 4",
                    "memplan: error: --min-overlap-ops 5 is above --max-overlap-ops 4");
-  ExpectUsageError(plan + "--fast-memory-alignment 0",
+  ExpectKnobError(plan + "--fast-memory-alignment 0",
                    "memplan: error: --fast-memory-alignment 0 is outside the supported range 1 "
                    "to 2^32 (4294967296)");
-  ExpectUsageError(plan + "--inefficient-ratio -0.5",
+  ExpectKnobError(plan + "--inefficient-ratio -0.5",
                    "memplan: error: --inefficient-ratio expects a number >= 0, got '-0.5'");
-  ExpectUsageError(plan + "--pin h1",
+  ExpectKnobError(plan + "--pin h1",
                    "memplan: error: --pin expects VALUE=default|alternate or "
                    "VALUE@OP=default|alternate, got 'h1'");
-  ExpectUsageError(plan + "--pin h1=fast",
+  ExpectKnobError(plan + "--pin h1=fast",
                    "memplan: error: --pin expects VALUE=default|alternate or "
                    "VALUE@OP=default|alternate, got 'h1=fast'");
-  ExpectUsageError(plan + "--pin nothing=default",
+  ExpectKnobError(plan + "--pin nothing=default",
                    "memplan: error: --pin nothing=default: the program has no value %nothing");
-  ExpectUsageError(plan + "--assign-first '('",
+  ExpectKnobError(plan + "--assign-first '('",
                    "memplan: error: --assign-first '(' is not a valid regular expression "
                    "(Mismatched '(' and ')' in regular expression)");
   for (const char* knob : {"--min-overlap-ops 1", "--min-overlap-ratio 1",
                            "--fast-memory-alignment 8", "--no-cross-program-prefetch-freeing",
                            "--assign-first x", "--pin x=default", "--inefficient-ratio 1"}) {
     const std::string flag = std::string(knob).substr(0, std::string(knob).find(' '));
-    ExpectUsageError("plan " + kMlp + " " + knob,
+    ExpectKnobError("plan " + kMlp + " " + knob,
                      "memplan: error: " + flag +
                          " applies only when fast memory is planned (--fast-memory or --target)");
   }

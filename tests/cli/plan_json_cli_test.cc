@@ -24,7 +24,7 @@ using testing_cli::WriteText;
 using Json = nlohmann::ordered_json;
 using onnx::TensorProto;
 
-const std::string kMlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
+using testing_cli::kMlp;
 
 // x[batch,4] -> Relu a -> Relu c -> Relu d (output). With aliasing c is
 // written in place into a (3 buffers); without, 4 buffers.

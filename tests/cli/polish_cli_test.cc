@@ -23,13 +23,13 @@ using testing_cli::FreshDir;
 using testing_cli::Slurp;
 using testing_cli::WriteText;
 
-constexpr const char* kCsv = "id,lower,upper,size\na,0,2,8\nb,1,3,16\n";
+constexpr const char* kTwoBufferCsv = "id,lower,upper,size\na,0,2,8\nb,1,3,16\n";
 
 class PolishCliTest : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = FreshDir();
-    WriteText(dir_ + "/in.csv", kCsv);
+    WriteText(dir_ + "/in.csv", kTwoBufferCsv);
   }
   void TearDown() override { fs::remove_all(dir_); }
 

@@ -20,7 +20,7 @@ using testing_cli::Slurp;
 using testing_cli::WriteText;
 
 const std::string kBasic = MEMPLAN_SOURCE_DIR "/examples/basic.mpir";
-const std::string kMlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
+using testing_cli::kMlp;
 
 // Runs `args` and expects exit 2 with exactly `message` (plus a newline) on
 // stderr and nothing on stdout.

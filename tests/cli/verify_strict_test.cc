@@ -19,7 +19,7 @@ using testing_cli::Slurp;
 using testing_cli::WriteText;
 using Json = nlohmann::ordered_json;
 
-const std::string kMlp = std::string(MEMPLAN_SOURCE_DIR) + "/examples/mlp.mpir";
+using testing_cli::kMlp;
 
 class VerifyStrictTest : public ::testing::Test {
  protected:

@@ -13,14 +13,15 @@
 namespace memplan {
 namespace {
 
-std::string ReadExample(const std::string& name) {
+// examples/`name` parsed and printed again (the printer's canonical form).
+std::string CanonicalExample(const std::string& name) {
   absl::StatusOr<Program> p = ParseProgramFile(std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name);
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? PrintProgram(*p) : "";
 }
 
 TEST(CommandForm, RegionExampleGolden) {
-  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(ReadExample("region.mpir"));
+  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(CanonicalExample("region.mpir"));
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(PrintProgram(CommandProgram(p->program, p->analysis, p->plan)), R"(program @region
 
@@ -88,7 +89,7 @@ TEST(CommandForm, EveryRegionExampleRoundTripsAndPlans) {
     const std::string name = entry.path().filename().string();
     if (!name.starts_with("region")) continue;
     ++seen;
-    absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(ReadExample(name));
+    absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(CanonicalExample(name));
     ASSERT_TRUE(p.ok()) << name << ": " << p.status();
     const std::string text = PrintProgram(CommandProgram(p->program, p->analysis, p->plan));
     absl::StatusOr<Program> parsed = ParseProgram(text, name);

@@ -8,6 +8,7 @@
 #include "driver/pools.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_data.h"
 #include "verify/verifier.h"
 
 namespace memplan {
@@ -131,12 +132,8 @@ TEST(MsaJobTest, CapturedSpeedup) {
   EXPECT_EQ(CapturedSpeedup(s), 0);
 }
 
-std::string Example(const char* name) {
-  return std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name;
-}
-
 TEST(MsaJobTest, PlansTheMlpExampleOnEveryPreset) {
-  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath("mlp.mpir"), LoadOptions{});
   ASSERT_TRUE(input.ok()) << input.status();
   for (const Target& target : BuiltinTargets()) {
     for (MsaMode mode : {MsaMode::kReference, MsaMode::kDefault}) {
@@ -173,7 +170,7 @@ TEST(MsaJobTest, PlansTheMlpExampleOnEveryPreset) {
 // its control-flow rule, and rewrites to valid IR.
 TEST(MsaJobTest, PlansTheControlFlowExamplesOnEveryPreset) {
   for (const char* name : {"while_loop.mpir", "rnn_loop.mpir", "call.mpir", "conditional.mpir"}) {
-    absl::StatusOr<LoadedInput> input = LoadInput(Example(name), LoadOptions{});
+    absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath(name), LoadOptions{});
     ASSERT_TRUE(input.ok()) << input.status();
     ASSERT_EQ(input->buffers.control_regions.empty(), std::string(name) == "call.mpir") << name;
     for (const Target& target : BuiltinTargets()) {
@@ -201,7 +198,7 @@ TEST(MsaJobTest, PlansTheControlFlowExamplesOnEveryPreset) {
 // the loop-carried state and both weights are in fast memory through the
 // whole loop (docs/msa.md "Control flow" reports the speed-up).
 TEST(MsaJobTest, RnnLoopKeepsStateAndWeightsInFastMemory) {
-  absl::StatusOr<LoadedInput> input = LoadInput(Example("rnn_loop.mpir"), LoadOptions{});
+  absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath("rnn_loop.mpir"), LoadOptions{});
   ASSERT_TRUE(input.ok()) << input.status();
   MsaJobOptions options;
   options.target = "edge-npu";
@@ -235,7 +232,7 @@ TEST(MsaJobTest, RnnLoopKeepsStateAndWeightsInFastMemory) {
 }
 
 TEST(MsaJobTest, TargetErrors) {
-  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath("mlp.mpir"), LoadOptions{});
   ASSERT_TRUE(input.ok()) << input.status();
   MsaJobOptions options;
   options.target = "nope";
@@ -247,7 +244,7 @@ TEST(MsaJobTest, TargetErrors) {
 }
 
 TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
-  absl::StatusOr<LoadedInput> input = LoadInput(Example("mlp.mpir"), LoadOptions{});
+  absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath("mlp.mpir"), LoadOptions{});
   ASSERT_TRUE(input.ok()) << input.status();
   MsaJobOptions options;
   options.fast_memory_bytes = 0;
@@ -261,7 +258,7 @@ TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
 }
 
 // Writes `text` to a temporary .mpir file and plans it with fast memory.
-absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::string& text,
+absl::StatusOr<PlanJobResult> PlanTextWithIrOut(const std::string& name, const std::string& text,
                                        Bytes fast_memory) {
   const std::string path = ::testing::TempDir() + "/" + name + ".mpir";
   FILE* f = std::fopen(path.c_str(), "w");
@@ -276,7 +273,7 @@ absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::strin
 }
 
 TEST(PlanJobTest, ProgramWithoutComputeHasNothingToGain) {
-  absl::StatusOr<PlanJobResult> r = PlanText("nocompute", R"(
+  absl::StatusOr<PlanJobResult> r = PlanTextWithIrOut("nocompute", R"(
 entry func @main(%x: f32[4]) {
   return %x
 }
@@ -300,7 +297,7 @@ entry func @main(%x: f32[256]) {
 }
 )";
   for (Bytes fast : {Bytes{0}, Bytes{1}, Bytes{1023}, Bytes{1 << 20}}) {
-    absl::StatusOr<PlanJobResult> r = PlanText("tiny", text, fast);
+    absl::StatusOr<PlanJobResult> r = PlanTextWithIrOut("tiny", text, fast);
     ASSERT_TRUE(r.ok()) << fast << ": " << r.status();
     EXPECT_TRUE(r->plan.verified);
     const MsaStats& s = *r->plan.msa;
@@ -328,7 +325,7 @@ TEST(PlanJobTest, FastMemoryNeedsAProgram) {
   EXPECT_THAT(r.status().message(), HasSubstr("fast memory needs a program"));
   options.msa.reset();
   options.emit_ir_path = ::testing::TempDir() + "/out.mpir";
-  r = RunPlanJob(Example("mlp.mpir"), options);
+  r = RunPlanJob(ExamplePath("mlp.mpir"), options);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("--emit-ir"));
 }

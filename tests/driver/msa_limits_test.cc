@@ -10,6 +10,7 @@
 
 #include "driver/plan_job.h"
 #include "gtest/gtest.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -55,22 +56,18 @@ void ExpectLimitsHold(const std::string& path, Bytes fast, PickerKind picker,
   }
 }
 
-std::string Example(const char* name) {
-  return std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name;
-}
-
 std::string SharedOnnx(const char* name) {
   return std::string(MEMPLAN_SHARED_DIR) + "/data/onnx/zoo-light/" + name;
 }
 
 TEST(MsaLimitsTest, MlpOnePrefetchWithCrossProgramPrefetch) {
-  ExpectLimitsHold(Example("mlp.mpir"), 1 << 20, PickerKind::kCostAnalysis, 1, -1);
-  ExpectLimitsHold(Example("mlp.mpir"), 1 << 20, PickerKind::kInstructionCount, 1, -1);
+  ExpectLimitsHold(ExamplePath("mlp.mpir"), 1 << 20, PickerKind::kCostAnalysis, 1, -1);
+  ExpectLimitsHold(ExamplePath("mlp.mpir"), 1 << 20, PickerKind::kInstructionCount, 1, -1);
 }
 
 TEST(MsaLimitsTest, MlpInstructionCountPickerTwoPrefetches) {
-  ExpectLimitsHold(Example("mlp.mpir"), 1 << 20, PickerKind::kInstructionCount, 2, -1);
-  ExpectLimitsHold(Example("mlp.mpir"), 256 << 10, PickerKind::kInstructionCount, 2, 2);
+  ExpectLimitsHold(ExamplePath("mlp.mpir"), 1 << 20, PickerKind::kInstructionCount, 2, -1);
+  ExpectLimitsHold(ExamplePath("mlp.mpir"), 256 << 10, PickerKind::kInstructionCount, 2, 2);
 }
 
 TEST(MsaLimitsTest, ZooInceptionAndVggInstructionCountPickerTwoPrefetches) {

@@ -65,7 +65,7 @@ absl::StatusOr<PlanJobResult> PlanRefreshProgram(MsaMode mode) {
 
 // "prefetch start->done" / "eviction start->done" for each copy of buffer
 // `id`, after checking its spaces and bytes (64).
-std::vector<std::string> CopiesOf(const PlanJobResult& r, BufferId id) {
+std::vector<std::string> CheckedCopiesOf(const PlanJobResult& r, BufferId id) {
   std::vector<std::string> out;
   for (const AsyncCopy& c : r.plan.copies) {
     if (c.buffer != id) continue;
@@ -98,7 +98,7 @@ TEST(MsaRefreshTest, InPlaceWritesInFastMemoryRefreshTheDefaultChunk) {
             (std::vector<Allocation>{{kDefaultSpace, x_default, 0, 24},
                                      {kAlternateSpace, 64, 2, 13},
                                      {kAlternateSpace, 64, 14, 24}}));
-  EXPECT_THAT(CopiesOf(*r, x), ElementsAre("prefetch 2->12", "eviction 12->14", "prefetch 14->24"));
+  EXPECT_THAT(CheckedCopiesOf(*r, x), ElementsAre("prefetch 2->12", "eviction 12->14", "prefetch 14->24"));
 
   // y: produced in fast memory at 1 (placed first: more accesses, so more
   // memory bound; offset 0), evicted (1,3) — which opens its default chunk
@@ -112,7 +112,7 @@ TEST(MsaRefreshTest, InPlaceWritesInFastMemoryRefreshTheDefaultChunk) {
                                      {kAlternateSpace, 0, 1, 2},
                                      {kAlternateSpace, 0, 4, 15},
                                      {kAlternateSpace, 0, 16, 26}}));
-  EXPECT_THAT(CopiesOf(*r, y), ElementsAre("eviction 1->3", "prefetch 4->14", "eviction 14->16",
+  EXPECT_THAT(CheckedCopiesOf(*r, y), ElementsAre("eviction 1->3", "prefetch 4->14", "eviction 14->16",
                                            "prefetch 16->26"));
 }
 

@@ -8,17 +8,12 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
+#include "tests/ir/parse_ok.h"
 
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
-
-Program ParseOk(std::string_view text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *std::move(p) : Program{};
-}
 
 // The message of a BindDims that must fail with InvalidArgument.
 std::string BindError(Program& p, const std::map<std::string, std::int64_t>& bindings) {

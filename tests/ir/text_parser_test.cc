@@ -6,17 +6,12 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/ir/parse_ok.h"
 
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
-
-Program ParseOk(std::string_view text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *std::move(p) : Program{};
-}
 
 ValueId V(const Program& p, std::string_view name) {
   const ValueId v = p.FindValue(name);

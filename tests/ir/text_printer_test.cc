@@ -12,16 +12,11 @@
 #include "ir/program_builder.h"
 #include "ir/text_parser.h"
 #include "ir/validate.h"
+#include "tests/ir/parse_ok.h"
 #include "tests/ir/program_dump.h"
 
 namespace memplan {
 namespace {
-
-Program ParseOk(std::string_view text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *std::move(p) : Program{};
-}
 
 AttrValue Attr(AttrValue::Kind kind) {
   AttrValue v;

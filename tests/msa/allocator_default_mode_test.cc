@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "msa/simulator.h"
 #include "tests/msa/allocator_test_util.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -92,13 +93,6 @@ entry func @main(%x: f32[2], %w: f32[2]) {
   EXPECT_EQ(def.variant, "copy-bandwidth-0.15-no-cross-program-prefetch");  // the first variant
   EXPECT_THAT(testing::Copies(def, f->Buffer("w")), ElementsAre("prefetch 1->4"));
   EXPECT_DOUBLE_EQ(Seconds(*f, def), 16 + 1.2);
-}
-
-std::string ReadExample(const std::string& name) {
-  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 TEST(DefaultModeTest, NeverSlowerThanReferenceOrAllDefault) {

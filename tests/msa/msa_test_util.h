@@ -8,6 +8,7 @@
 #include "gtest/gtest.h"
 #include "ir/program.h"
 #include "ir/text_parser.h"
+#include "msa/assignment.h"
 #include "msa/target.h"
 
 namespace memplan::testing {
@@ -44,6 +45,25 @@ inline Target RoundTarget() {
   t.copy_bandwidth = 50;
   t.fast_memory_bytes = 1000;
   return t;
+}
+
+// An MsaResult for `a` with nothing in alternate memory and no copies; tests
+// add the alternate segments and copies they need.
+inline MsaResult EmptyResult(const Analyzed& a) {
+  MsaResult r;
+  r.alternate.resize(a.analysis.buffers.buffers.size());
+  r.needs_default.assign(a.analysis.buffers.buffers.size(), true);
+  return r;
+}
+
+// The buffer holding the value named `value` (e.g. "%y") in `a`.
+inline BufferId BufferOf(const Analyzed& a, const char* value) {
+  return a.analysis.value_buffer[a.program.FindValue(value)];
+}
+
+// A segment in alternate memory at byte `offset` over steps [start, end].
+inline Allocation Alt(Bytes offset, TimeStep start, TimeStep end) {
+  return Allocation{kAlternateSpace, offset, start, end};
 }
 
 }  // namespace memplan::testing

@@ -5,6 +5,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "msa/prefetch_picker.h"
+#include "tests/msa/picker_candidates.h"
 #include "msa/problem.h"
 #include "tests/msa/allocator_test_util.h"
 
@@ -49,12 +50,7 @@ PickerFixture Make(const std::string& text) {
   return p;
 }
 
-std::vector<TimeStep> Candidates(PrefetchIntervalPicker& picker, const PrefetchRequest& request) {
-  std::vector<TimeStep> out;
-  picker.Begin(request);
-  while (!picker.Done()) out.push_back(picker.Next());
-  return out;
-}
+using testing::Candidates;
 
 TEST(CostAnalysisPickerTest, HeaderExamplePreferredThenLaterThenEarlier) {
   PickerFixture p = Make(Chain(5));

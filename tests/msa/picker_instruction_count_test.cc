@@ -3,6 +3,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "msa/prefetch_picker.h"
+#include "tests/msa/picker_candidates.h"
 
 namespace memplan {
 namespace {
@@ -10,12 +11,7 @@ namespace {
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
 
-std::vector<TimeStep> Candidates(PrefetchIntervalPicker& picker, const PrefetchRequest& request) {
-  std::vector<TimeStep> out;
-  picker.Begin(request);
-  while (!picker.Done()) out.push_back(picker.Next());
-  return out;
-}
+using testing::Candidates;
 
 // 25 steps all owned by computation 0.
 LocalTimeline Flat() { return LocalTimeline(std::vector<ComputationId>(25, 0)); }

@@ -15,17 +15,9 @@ namespace {
 using ::testing::HasSubstr;
 using testing::Analyze;
 using testing::Analyzed;
-
-MsaResult Result(const Analyzed& a) {
-  MsaResult r;
-  r.alternate.resize(a.analysis.buffers.buffers.size());
-  r.needs_default.assign(a.analysis.buffers.buffers.size(), true);
-  return r;
-}
-
-BufferId BufferOf(const Analyzed& a, const char* value) {
-  return a.analysis.value_buffer[a.program.FindValue(value)];
-}
+using testing::Alt;
+using testing::BufferOf;
+using testing::EmptyResult;
 
 AsyncCopy Copy(const Analyzed& a, const char* value, CopyKind kind, TimeStep start,
                TimeStep done) {
@@ -38,10 +30,6 @@ AsyncCopy Copy(const Analyzed& a, const char* value, CopyKind kind, TimeStep sta
   c.done = done;
   c.bytes = a.analysis.buffers.buffers[c.buffer].size;
   return c;
-}
-
-Allocation Alt(Bytes offset, TimeStep start, TimeStep end) {
-  return Allocation{kAlternateSpace, offset, start, end};
 }
 
 // Rewrites, checks the result re-parses, re-analyses and prints identically,
@@ -70,7 +58,7 @@ entry func @main(%x: f32[4], %w: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "w")] = {Alt(0, 0, 1)};
   r.copies = {Copy(*a, "w", CopyKind::kPrefetch, 0, 1)};
   EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4], %w: f32[4]) {
@@ -99,7 +87,7 @@ entry func @main(%x: f32[4], %w: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "a")] = {Alt(0, 0, 2), Alt(16, 3, 4)};
   r.alternate[BufferOf(*a, "w")] = {Alt(32, 2, 5)};
   r.copies = {Copy(*a, "a", CopyKind::kEviction, 0, 2), Copy(*a, "w", CopyKind::kPrefetch, 2, 5),
@@ -133,7 +121,7 @@ entry func @main(%x: u8[100]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "x")] = {Alt(0, 0, 2)};
   r.copies = {Copy(*a, "x", CopyKind::kPrefetch, 0, 1)};
   EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: u8[100]) {
@@ -162,7 +150,7 @@ entry func @main(%x: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "a")] = {Alt(0, 0, 3)};
   r.copies = {Copy(*a, "a", CopyKind::kPrefetch, 0, 2)};
   EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4]) {
@@ -188,7 +176,7 @@ entry func @main(%x: f32[4], %w: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "w")] = {Alt(0, 0, 1)};
   r.cross_program_prefetch = CrossProgramPrefetch{BufferOf(*a, "w"), 0, 2, false};
   EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4], %w: f32[4]) {
@@ -210,7 +198,7 @@ entry func @main(%x: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "a")] = {Alt(0, 0, 1)};
   EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4]) {
   %a = exp(%x) : f32[4] space(1)
@@ -230,7 +218,7 @@ entry func @main(%x: f32[4]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "a")] = {Alt(0, 0, 1)};
   absl::StatusOr<Program> out = RewriteSchedule(a->program, a->analysis, r);
   ASSERT_FALSE(out.ok());
@@ -257,7 +245,7 @@ func @b(%q: u8[8]) {
 }
 )");
   ASSERT_NE(a, nullptr);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   // y prefetched from inside the loop body (step 1) for its use at step 3.
   r.alternate[BufferOf(*a, "y")] = {Alt(0, 1, 3)};
   r.copies = {Copy(*a, "y", CopyKind::kPrefetch, 1, 3)};

@@ -10,6 +10,7 @@
 #include "gtest/gtest.h"
 #include "msa/rewrite.h"
 #include "tests/msa/allocator_test_util.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -22,13 +23,6 @@ using testing::Copies;
 using testing::HarnessOptions;
 using testing::Load;
 using testing::Segments;
-
-std::string ReadExample(const std::string& name) {
-  std::ifstream in(std::string(MEMPLAN_SOURCE_DIR) + "/examples/" + name);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 TEST(ControlFlowTest, BundledExamplesPlanAndCheck) {
   for (const char* name : {"basic.mpir", "mlp.mpir", "while_loop.mpir", "rnn_loop.mpir", "conditional.mpir",

@@ -8,22 +8,13 @@
 namespace memplan {
 namespace {
 
+using testing::Alt;
 using testing::Analyze;
+using testing::BufferOf;
+using testing::EmptyResult;
 using testing::RoundTarget;
 
-// An MsaResult for `a` with the given alternate segments and copies.
-MsaResult Result(const testing::Analyzed& a) {
-  MsaResult r;
-  r.alternate.resize(a.analysis.buffers.buffers.size());
-  r.needs_default.assign(a.analysis.buffers.buffers.size(), true);
-  return r;
-}
-
-BufferId BufferOf(const testing::Analyzed& a, const char* value) {
-  return a.analysis.value_buffer[a.program.FindValue(value)];
-}
-
-AsyncCopy Copy(BufferId b, CopyKind kind, TimeStep start, TimeStep done, Bytes bytes) {
+AsyncCopy CopyOfBuffer(BufferId b, CopyKind kind, TimeStep start, TimeStep done, Bytes bytes) {
   AsyncCopy c;
   c.buffer = b;
   c.kind = kind;
@@ -33,10 +24,6 @@ AsyncCopy Copy(BufferId b, CopyKind kind, TimeStep start, TimeStep done, Bytes b
   c.done = done;
   c.bytes = bytes;
   return c;
-}
-
-Allocation Alt(Bytes offset, TimeStep start, TimeStep end) {
-  return Allocation{kAlternateSpace, offset, start, end};
 }
 
 // The reference's lone-copy scenario: an f32[1,1,1024,2048] (8 MiB) copy at
@@ -53,16 +40,16 @@ entry func @main(%p: f32[1,1,1024,2048]) {
   Target target = RoundTarget();
   target.copy_bandwidth = 1;
   CostModel cost(a->program, a->analysis, target);
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   const BufferId p = BufferOf(*a, "p");
   r.alternate[p] = {Alt(0, 0, 1)};
-  r.copies = {Copy(p, CopyKind::kPrefetch, 0, 1, 8388608)};
+  r.copies = {CopyOfBuffer(p, CopyKind::kPrefetch, 0, 1, 8388608)};
   SimulationResult s = SimulateMsa(a->analysis, cost, r);
   EXPECT_EQ(s.elapsed_s, 8388608);
   EXPECT_EQ(s.copy_wait_s, 8388608);
   EXPECT_EQ(s.copy_busy_s, 8388608);
   EXPECT_EQ(s.op_s, 0);
-  EXPECT_EQ(SimulateMsa(a->analysis, cost, Result(*a)).elapsed_s, 0);
+  EXPECT_EQ(SimulateMsa(a->analysis, cost, EmptyResult(*a)).elapsed_s, 0);
   // Issued before the first step, the copy still ends at 8,388,608 s.
   r.copies[0].start = -1;
   EXPECT_EQ(SimulateMsa(a->analysis, cost, r).elapsed_s, 8388608);
@@ -79,10 +66,10 @@ entry func @main(%x: u8[50], %w: u8[150]) {
 )");
   ASSERT_NE(a, nullptr);
   CostModel cost(a->program, a->analysis, RoundTarget());
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   const BufferId w = BufferOf(*a, "w");
   r.alternate[w] = {Alt(0, 0, 1)};
-  r.copies = {Copy(w, CopyKind::kPrefetch, 0, 1, 150)};
+  r.copies = {CopyOfBuffer(w, CopyKind::kPrefetch, 0, 1, 150)};
   // Step 0: 1 s; the copy runs 1..4 s; step 1 reads w from alternate memory:
   // 150 / 400 + 100 / 100 = 1.375 s.
   SimulationResult s = SimulateMsa(a->analysis, cost, r);
@@ -107,10 +94,10 @@ entry func @main(%x: u8[100]) {
 )");
   ASSERT_NE(a, nullptr);
   CostModel cost(a->program, a->analysis, RoundTarget());
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   const BufferId buf = BufferOf(*a, "a");
   r.alternate[buf] = {Alt(0, 0, 2)};
-  r.copies = {Copy(buf, CopyKind::kPrefetch, 0, 2, 100)};
+  r.copies = {CopyOfBuffer(buf, CopyKind::kPrefetch, 0, 2, 100)};
   // t0 0..2 s (writes a in default), copy 2..4 s, t1 2..4 s, t2 4..6.25 s.
   EXPECT_DOUBLE_EQ(SimulateMsa(a->analysis, cost, r).elapsed_s, 6.25);
   // Produced in alternate memory instead (no copy): 1.25 + 2 + 2.25.
@@ -130,11 +117,11 @@ entry func @main(%x: u8[100], %w1: u8[50], %w2: u8[50]) {
 )");
   ASSERT_NE(a, nullptr);
   CostModel cost(a->program, a->analysis, RoundTarget());
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   const BufferId w1 = BufferOf(*a, "w1"), w2 = BufferOf(*a, "w2");
   r.alternate[w1] = {Alt(0, 0, 1)};
   r.alternate[w2] = {Alt(64, 0, 2)};
-  r.copies = {Copy(w1, CopyKind::kPrefetch, 0, 1, 50), Copy(w2, CopyKind::kPrefetch, 0, 2, 50)};
+  r.copies = {CopyOfBuffer(w1, CopyKind::kPrefetch, 0, 1, 50), CopyOfBuffer(w2, CopyKind::kPrefetch, 0, 2, 50)};
   // t0 0..2; w1 copied 2..3, w2 3..4; t1 3..5.125 (waits 1 s); t2 5.125..7.25.
   SimulationResult s = SimulateMsa(a->analysis, cost, r);
   EXPECT_DOUBLE_EQ(s.elapsed_s, 7.25);
@@ -155,10 +142,10 @@ entry func @main(%x: u8[100]) {
 )");
   ASSERT_NE(a, nullptr);
   CostModel cost(a->program, a->analysis, RoundTarget());
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   const BufferId buf = BufferOf(*a, "a");
   r.alternate[buf] = {Alt(0, 0, 1)};
-  r.copies = {Copy(buf, CopyKind::kEviction, 0, 1, 100)};
+  r.copies = {CopyOfBuffer(buf, CopyKind::kEviction, 0, 1, 100)};
   // t0 writes a in alternate: 0..1.25; eviction 1.25..3.25; t1 3.25..5.25;
   // t2 reads a from default: 5.25..8.25.
   SimulationResult s = SimulateMsa(a->analysis, cost, r);
@@ -191,25 +178,25 @@ func @b(%q: u8[100]) {
   EXPECT_NEAR(TimeAllDefault(a->analysis, cost), 32.04, 1e-12);
   // 0.5 + 4 * 101 / 400 + 4 * 3 * 0.5 + 0.5.
   EXPECT_NEAR(TimeAllFast(a->analysis, cost), 8.01, 1e-12);
-  EXPECT_NEAR(SimulateMsa(a->analysis, cost, Result(*a)).elapsed_s, 32.04, 1e-12);
+  EXPECT_NEAR(SimulateMsa(a->analysis, cost, EmptyResult(*a)).elapsed_s, 32.04, 1e-12);
 
   // n is produced in alternate memory and read there by m (each iteration):
   // t2 and t3 each save 4 * 0.75 s.
-  MsaResult r = Result(*a);
+  MsaResult r = EmptyResult(*a);
   r.alternate[BufferOf(*a, "n")] = {Alt(0, 2, 3)};
   EXPECT_NEAR(SimulateMsa(a->analysis, cost, r).elapsed_s, 26.04, 1e-12);
   // A copy issued inside the body runs once per iteration: 4 * 2 s.
-  r.copies = {Copy(BufferOf(*a, "n"), CopyKind::kEviction, 2, 3, 100)};
+  r.copies = {CopyOfBuffer(BufferOf(*a, "n"), CopyKind::kEviction, 2, 3, 100)};
   EXPECT_NEAR(SimulateMsa(a->analysis, cost, r).elapsed_s, 26.04 + 8, 1e-12);
 }
 
 TEST(SimulatorTest, MaxOutstandingCopiesCountsClosedRanges) {
-  std::vector<AsyncCopy> copies = {Copy(0, CopyKind::kPrefetch, 1, 3, 8),
-                                   Copy(1, CopyKind::kEviction, 3, 5, 8),
-                                   Copy(2, CopyKind::kPrefetch, 4, 5, 8),
-                                   Copy(3, CopyKind::kPrefetch, 6, 7, 8)};
+  std::vector<AsyncCopy> copies = {CopyOfBuffer(0, CopyKind::kPrefetch, 1, 3, 8),
+                                   CopyOfBuffer(1, CopyKind::kEviction, 3, 5, 8),
+                                   CopyOfBuffer(2, CopyKind::kPrefetch, 4, 5, 8),
+                                   CopyOfBuffer(3, CopyKind::kPrefetch, 6, 7, 8)};
   EXPECT_EQ(MaxOutstandingCopies(copies), 2);
-  copies.push_back(Copy(4, CopyKind::kPrefetch, 2, 4, 8));
+  copies.push_back(CopyOfBuffer(4, CopyKind::kPrefetch, 2, 4, 8));
   EXPECT_EQ(MaxOutstandingCopies(copies), 3);
   EXPECT_EQ(MaxOutstandingCopies({}), 0);
 }

@@ -107,7 +107,7 @@ TEST(AssignFirstTest, InvalidRegexIsAnError) {
 
 // add and sub (24 B) both fit; pinning add to default memory moves sub to
 // offset 0; pinning sub to alternate memory keeps it there wholly.
-constexpr char kSimple[] = R"(
+constexpr char kAddSubFitProgram[] = R"(
 entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
   %add = add(%p0, %p1) : f32[2,3]
   %sub = sub(%p0, %p1) : f32[2,3]
@@ -117,7 +117,7 @@ entry func @main(%p0: f32[2,3], %p1: f32[2,3]) {
 )";
 
 TEST(PinTest, WholeValueToDefault) {
-  auto f = Load(kSimple);
+  auto f = Load(kAddSubFitProgram);
   MsaOptions o = HarnessOptions();
   o.pins = {MsaPin{"add", "", kDefaultSpace}};
   const MsaResult r = Assign(*f, o);
@@ -155,7 +155,7 @@ entry func @main(%p: f32[4]) {
 TEST(PinTest, UseToAlternateThatCannotBeServedIsAnError) {
   // p0 is an entry parameter read first at step 0: no prefetch can bring it
   // into fast memory by then.
-  auto f = Load(kSimple);
+  auto f = Load(kAddSubFitProgram);
   MsaOptions o = HarnessOptions();
   o.pins = {MsaPin{"p0", "add", kAlternateSpace}};
   const absl::Status s = StatusOf(*f, o);
@@ -165,7 +165,7 @@ TEST(PinTest, UseToAlternateThatCannotBeServedIsAnError) {
 }
 
 TEST(PinTest, PinsThatCanNeverBeHonouredAreErrors) {
-  auto f = Load(kSimple);
+  auto f = Load(kAddSubFitProgram);
   const auto message = [&](std::vector<MsaPin> pins) {
     MsaOptions o = HarnessOptions();
     o.pins = std::move(pins);

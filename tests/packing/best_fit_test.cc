@@ -5,15 +5,15 @@
 
 #include <vector>
 
+#include "tests/packing/packing_test_support.h"
+
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
 
 // a(10)[0,3] b(20)[1,6] c(40)[2,7] d(30)[4,8] e(50)[5,9] (packing.md §2.2).
-std::vector<PackItem> XlaExample() {
-  return {{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {30, 1, 4, 8}, {50, 1, 5, 9}};
-}
+using testing::XlaExample;
 
 TEST(BestFitTest, SpatialOrderOnXlaExample) {
   const auto items = XlaExample();

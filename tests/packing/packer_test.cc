@@ -16,9 +16,7 @@ using ::testing::ElementsAre;
 using testing::CheckPacking;
 using testing::RandomItems;
 
-std::vector<PackItem> XlaExample() {
-  return {{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {30, 1, 4, 8}, {50, 1, 5, 9}};
-}
+using testing::XlaExample;
 
 TEST(PackerNamesTest, RoundTrip) {
   const std::vector<PackingAlgorithm> all = AllPackingAlgorithms();

@@ -16,6 +16,12 @@
 
 namespace memplan::testing {
 
+// The five-buffer example of packing/best_fit.h (docs/packing.md), as {size,
+// alignment, start, end}: a(10)[0,3] b(20)[1,6] c(40)[2,7] d(30)[4,8] e(50)[5,9].
+inline std::vector<PackItem> XlaExample() {
+  return {{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {30, 1, 4, 8}, {50, 1, 5, 9}};
+}
+
 // The steps of [item.start, item.end] outside its gaps, as closed ranges
 // (the test's own restatement of PackItem::gaps).
 inline std::vector<std::pair<TimeStep, TimeStep>> LiveSteps(const PackItem& item) {

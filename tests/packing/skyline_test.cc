@@ -9,14 +9,14 @@
 #include <random>
 #include <vector>
 
+#include "tests/packing/packing_test_support.h"
+
 namespace memplan {
 namespace {
 
 using ::testing::ElementsAre;
 
-std::vector<PackItem> XlaExample() {
-  return {{10, 1, 0, 3}, {20, 1, 1, 6}, {40, 1, 2, 7}, {30, 1, 4, 8}, {50, 1, 5, 9}};
-}
+using testing::XlaExample;
 
 TEST(SkylineTest, LongestFirstWorkedExample) {
   const PackResult r = SkylinePack(XlaExample(), SkylineOrder::kLongestFirst, 1);

@@ -27,7 +27,7 @@ constexpr char kProgram[] =
     "  return %o, %await\n"
     "}\n";
 
-struct Case {
+struct RegionCase {
   Program program;
   BufferSet buffers;  // 0: x (x, in), 1: y (y, o), 2: t; 3 time steps
   Plan plan;
@@ -43,8 +43,8 @@ CommandRange Range(std::int32_t resource, SizeExpr offset, SizeExpr length, Byte
 
 // A hand-built region plan for kProgram at n = 64 (every field set to
 // something other than its default somewhere).
-Case MakeCase() {
-  Case c;
+RegionCase MakeRegionCase() {
+  RegionCase c;
   absl::StatusOr<Program> program = ParseProgram(kProgram, "t.mpir");
   EXPECT_TRUE(program.ok()) << program.status();
   c.program = *std::move(program);
@@ -170,7 +170,7 @@ constexpr std::string_view kExpectedTail = R"json(  "pools": [
 )json";
 
 TEST(JsonPlanRegionsTest, WritesTheDocumentedLayout) {
-  const Case c = MakeCase();
+  const RegionCase c = MakeRegionCase();
   const std::string text = WritePlanJson(c.plan, c.buffers, &c.program);
   const std::size_t pools = text.find("  \"pools\": [");
   ASSERT_NE(pools, std::string::npos) << text;
@@ -259,7 +259,7 @@ void ExpectSameRegions(const RegionPlan& a, const RegionPlan& b) {
 }
 
 TEST(JsonPlanRegionsTest, RoundTripRebuildsTheRegionPlan) {
-  const Case c = MakeCase();
+  const RegionCase c = MakeRegionCase();
   const std::string text = WritePlanJson(c.plan, c.buffers, &c.program);
   absl::StatusOr<Plan> read = ReadPlanJson(text, "plan.json", c.buffers, "", &c.program);
   ASSERT_TRUE(read.ok()) << read.status();
@@ -275,7 +275,7 @@ TEST(JsonPlanRegionsTest, RoundTripRebuildsTheRegionPlan) {
   EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), text);
 
   // Unset max_allocation_size is null and reads back unset.
-  Case unset = MakeCase();
+  RegionCase unset = MakeRegionCase();
   unset.plan.regions->options.max_allocation_size.reset();
   const std::string plain = WritePlanJson(unset.plan, unset.buffers, &unset.program);
   EXPECT_NE(plain.find("\"max_allocation_size\":null"), std::string::npos);
@@ -287,7 +287,7 @@ TEST(JsonPlanRegionsTest, RoundTripRebuildsTheRegionPlan) {
 // Plans written before pools recorded their lifetime had lifetime-named
 // pools only.
 TEST(JsonPlanRegionsTest, PoolLifetimeFromItsNameInOlderPlans) {
-  const Case c = MakeCase();
+  const RegionCase c = MakeRegionCase();
   Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
   doc.erase("regions");
   doc["pools"][1].erase("lifetime");
@@ -299,8 +299,8 @@ TEST(JsonPlanRegionsTest, PoolLifetimeFromItsNameInOlderPlans) {
 
 // The written plan with one edit applied, read back; the error message.
 template <typename Edit>
-std::string ReadEdited(Edit edit, bool with_program = true) {
-  const Case c = MakeCase();
+std::string ReadEditedRegions(Edit edit, bool with_program = true) {
+  const RegionCase c = MakeRegionCase();
   Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
   edit(doc);
   absl::StatusOr<Plan> read =
@@ -312,90 +312,90 @@ std::string ReadEdited(Edit edit, bool with_program = true) {
 }
 
 TEST(JsonPlanRegionsTest, MalformedPoolsAreLocated) {
-  EXPECT_EQ(ReadEdited([](Json& d) { d["pools"][0].erase("lifetime"); }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["pools"][0].erase("lifetime"); }),
             "plan.json: error: /pools/0/lifetime: missing (and the pool name 'r.slab' is not a "
             "lifetime)");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["pools"][0]["lifetime"] = "forever"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["pools"][0]["lifetime"] = "forever"; }),
             "plan.json: error: /pools/0/lifetime: unknown lifetime \"forever\"");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["pools"][0].erase("end"); }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["pools"][0].erase("end"); }),
             "plan.json: error: /pools/0/end: missing");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["pools"][2]["start"] = -1; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["pools"][2]["start"] = -1; }),
             "plan.json: error: /pools/2/start: -1 is outside [0, 4611686018427387904]");
 }
 
 TEST(JsonPlanRegionsTest, MalformedRegionsAreLocated) {
-  EXPECT_EQ(ReadEdited([](Json&) {}, /*with_program=*/false),
+  EXPECT_EQ(ReadEditedRegions([](Json&) {}, /*with_program=*/false),
             "plan.json: error: /regions: a plan with execution regions needs an input with a "
             "program (text IR or ONNX), not a lifetime CSV");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"].erase("resources"); }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"].erase("resources"); }),
             "plan.json: error: /regions/resources: missing");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["options"]["offset_alignment"] = 0; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["options"]["offset_alignment"] = 0; }),
             "plan.json: error: /regions/options/offset_alignment: 0 is outside [1, 4294967296]");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["options"]["max_allocation_size"] = "1MiB"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["options"]["max_allocation_size"] = "1MiB"; }),
             "plan.json: error: /regions/options/max_allocation_size: expected an integer, found "
             "string");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][1]["size"] = "4*%k"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][1]["size"] = "4*%k"; }),
             "plan.json: error: /regions/resources/1/size: \"4*%k\" is not a size expression "
             "(column 3: unknown dim %k)");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][1]["size"] = 320; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][1]["size"] = 320; }),
             "plan.json: error: /regions/resources/1/size: expected a string, found number");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][0]["kind"] = "heap"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][0]["kind"] = "heap"; }),
             "plan.json: error: /regions/resources/0/kind: expected \"pool\", \"upload\", "
             "\"results\" or \"slab\", found \"heap\"");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][2]["name"] = "r.slab"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][2]["name"] = "r.slab"; }),
             "plan.json: error: /regions/resources/2/name: duplicate resource name 'r.slab'");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][1]["slices"][0]["buffer"] = 3; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][1]["slices"][0]["buffer"] = 3; }),
             "plan.json: error: /regions/resources/1/slices/0/buffer: 3 is outside [0, 2]");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["resources"][1]["slices"][0]["name"] = "u"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["resources"][1]["slices"][0]["name"] = "u"; }),
             "plan.json: error: /regions/resources/1/slices/0/name: 'u' differs from the input's "
             "buffer 2 ('t')");
-  EXPECT_EQ(ReadEdited([](Json& d) {
+  EXPECT_EQ(ReadEditedRegions([](Json& d) {
               d["regions"]["resources"][1]["slices"][0]["offset_bytes"] = -64;
             }),
             "plan.json: error: /regions/resources/1/slices/0/offset_bytes: -64 is outside [0, "
             "4611686018427387904]");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["regions"][0]["name"] = "main"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["regions"][0]["name"] = "main"; }),
             "plan.json: error: /regions/regions/0/name: the input's program has no region @main");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["regions"][0]["execute"] = "t"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["regions"][0]["execute"] = "t"; }),
             "plan.json: error: /regions/regions/0/execute: op 't' does not execute region @r");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["regions"][0]["resources"][1] = "slab"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["regions"][0]["resources"][1] = "slab"; }),
             "plan.json: error: /regions/regions/0/resources/1: no resource 'slab' in "
             "/regions/resources");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["steps"][1]["kind"] = "malloc"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["steps"][1]["kind"] = "malloc"; }),
             "plan.json: error: /regions/steps/1/kind: expected \"alloca\", \"upload\", "
             "\"execute\", \"dealloca\", \"join\" or \"host\", found \"malloc\"");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["steps"][2]["region"] = "q"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["steps"][2]["region"] = "q"; }),
             "plan.json: error: /regions/steps/2/region: no region @q in /regions/regions");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["steps"][1]["awaits"][0] = 1; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["steps"][1]["awaits"][0] = 1; }),
             "plan.json: error: /regions/steps/1/awaits/0: expected a string, found number");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["steps"][2]["commands"][0]["op"] = "zz"; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["steps"][2]["commands"][0]["op"] = "zz"; }),
             "plan.json: error: /regions/steps/2/commands/0/op: the input's program has no op "
             "'zz'");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["steps"][2]["commands"][1]["concurrent"] = -2; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["steps"][2]["commands"][1]["concurrent"] = -2; }),
             "plan.json: error: /regions/steps/2/commands/1/concurrent: -2 is outside [-1, "
             "2147483647]");
-  EXPECT_EQ(ReadEdited([](Json& d) {
+  EXPECT_EQ(ReadEditedRegions([](Json& d) {
               d["regions"]["steps"][2]["commands"][1]["ranges"][0]["resource"] = "nope";
             }),
             "plan.json: error: /regions/steps/2/commands/1/ranges/0/resource: no resource 'nope' "
             "in /regions/resources");
-  EXPECT_EQ(ReadEdited([](Json& d) {
+  EXPECT_EQ(ReadEditedRegions([](Json& d) {
               d["regions"]["steps"][2]["commands"][1]["ranges"][0]["access"] = "rw";
             }),
             "plan.json: error: /regions/steps/2/commands/1/ranges/0/access: expected \"read\", "
             "\"write\" or \"read-write\", found \"rw\"");
-  EXPECT_EQ(ReadEdited([](Json& d) {
+  EXPECT_EQ(ReadEditedRegions([](Json& d) {
               d["regions"]["steps"][2]["commands"][1]["ranges"][1]["length"] = "4*%n +";
             }),
             "plan.json: error: /regions/steps/2/commands/1/ranges/1/length: \"4*%n +\" is not a "
             "size expression (column 7: unexpected end of input, expected a size (an integer, a "
             "dim %name, '(', max(...) or align(...)))");
-  EXPECT_EQ(ReadEdited([](Json& d) {
+  EXPECT_EQ(ReadEditedRegions([](Json& d) {
               d["regions"]["steps"][2]["commands"][1]["ranges"][1]["value"] = "w";
             }),
             "plan.json: error: /regions/steps/2/commands/1/ranges/1/value: the input's program "
             "has no value %w");
-  EXPECT_EQ(ReadEdited([](Json& d) { d["regions"]["warnings"][0] = nullptr; }),
+  EXPECT_EQ(ReadEditedRegions([](Json& d) { d["regions"]["warnings"][0] = nullptr; }),
             "plan.json: error: /regions/warnings/0: expected a string, found null");
 }
 

@@ -86,9 +86,9 @@ struct PairFixture {
   explicit PairFixture(Bytes rb_slab_base = 0) : program(PairProgram(id)) {
     buffers.time_steps = 6;
     buffers.buffers = {
-        MakeBuffer("x", {id.x, id.in_a}, 4096, 0, 5), MakeBuffer("t", {id.t}, 65536, 1, 2),
-        MakeBuffer("a", {id.oa, id.a, id.in_b}, 4096, 2, 3), MakeBuffer("u", {id.u}, 65536, 3, 4),
-        MakeBuffer("b", {id.ob, id.b}, 4096, 4, 5)};
+        region_test::MakeBuffer("x", {id.x, id.in_a}, 4096, 0, 5), region_test::MakeBuffer("t", {id.t}, 65536, 1, 2),
+        region_test::MakeBuffer("a", {id.oa, id.a, id.in_b}, 4096, 2, 3), region_test::MakeBuffer("u", {id.u}, 65536, 3, 4),
+        region_test::MakeBuffer("b", {id.ob, id.b}, 4096, 4, 5)};
     const Bytes bases[] = {kExternalBase, 0, kRaResultsBase, rb_slab_base, kRbResultsBase};
     const char* names[] = {"external", "ra.slab", "ra.results", "rb.slab", "rb.results"};
     const ResourceKind kinds[] = {ResourceKind::kPool, ResourceKind::kSlab, ResourceKind::kResults,

@@ -16,7 +16,7 @@ BufferSet Read(std::string_view text) {
   return set.ok() ? *set : BufferSet{};
 }
 
-std::string Error(std::string_view text) {
+std::string CsvError(std::string_view text) {
   absl::StatusOr<BufferSet> set = ReadLifetimeCsv(text, "t.csv");
   EXPECT_FALSE(set.ok());
   if (set.ok()) return "";
@@ -75,57 +75,57 @@ TEST(CsvReaderTest, HeaderOnlyIsEmpty) {
 TEST(CsvReaderTest, EmptyFile) {
   const std::string message =
       "t.csv:1:1: error: empty file: expected a header line such as 'id,lower,upper,size'";
-  EXPECT_EQ(Error(""), message);
-  EXPECT_EQ(Error("\n\r\n  \n"), message);
+  EXPECT_EQ(CsvError(""), message);
+  EXPECT_EQ(CsvError("\n\r\n  \n"), message);
 }
 
 TEST(CsvReaderTest, HeaderErrors) {
-  EXPECT_EQ(Error("id,lower,size\n"),
+  EXPECT_EQ(CsvError("id,lower,size\n"),
             "t.csv:1:1: error: header lacks the required column 'upper' (expected id, lower, "
             "upper, size and optionally alignment)");
-  EXPECT_EQ(Error("\nb1,0,3,4\n"),
+  EXPECT_EQ(CsvError("\nb1,0,3,4\n"),
             "t.csv:2:1: error: missing header: the first line must name the columns, e.g. "
             "'id,lower,upper,size' (optionally with 'alignment')");
-  EXPECT_EQ(Error("id,lower,upper,size,colour\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,colour\n"),
             "t.csv:1:21: error: unknown column 'colour' (expected id, lower, upper, size and "
             "optionally alignment)");
-  EXPECT_EQ(Error("id,lower,upper,size,gaps\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,gaps\n"),
             "t.csv:1:21: error: column 'gaps' (MiniMalloc's gap lists) is not supported");
-  EXPECT_EQ(Error("id,lower,upper,lower,size\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,lower,size\n"),
             "t.csv:1:16: error: duplicate column 'lower' (also at column 4)");
-  EXPECT_EQ(Error("id,lower,,upper,size\n"), "t.csv:1:10: error: empty column name");
+  EXPECT_EQ(CsvError("id,lower,,upper,size\n"), "t.csv:1:10: error: empty column name");
   // Column names are lower-case; another case gets a hint (and is no
   // missing header).
-  EXPECT_EQ(Error("ID,Lower,UPPER,size\nb1,0,3,4\n"),
+  EXPECT_EQ(CsvError("ID,Lower,UPPER,size\nb1,0,3,4\n"),
             "t.csv:1:1: error: unknown column 'ID' (column names are lower-case: 'id')");
-  EXPECT_EQ(Error("id,lower,upper,size,Alignment\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,Alignment\n"),
             "t.csv:1:21: error: unknown column 'Alignment' (column names are lower-case: "
             "'alignment')");
 }
 
 TEST(CsvReaderTest, FieldCount) {
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,4,9\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,4,9\n"),
             "t.csv:2:9: error: expected 4 fields as in the header, found 5");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1\n"),
             "t.csv:2:6: error: expected 4 fields as in the header, found 3");
 }
 
 TEST(CsvReaderTest, Ids) {
-  EXPECT_EQ(Error("id,lower,upper,size\n ,0,1,4\n"), "t.csv:2:1: error: empty id");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,4\nb,0,1,4\na,2,3,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\n ,0,1,4\n"), "t.csv:2:1: error: empty id");
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,4\nb,0,1,4\na,2,3,4\n"),
             "t.csv:4:1: error: duplicate id 'a' (first on line 2)");
 }
 
 TEST(CsvReaderTest, Numbers) {
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,x4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,x4\n"),
             "t.csv:2:7: error: expected a non-negative integer for 'size', found 'x4'");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1.5,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1.5,4\n"),
             "t.csv:2:5: error: expected a non-negative integer for 'upper', found '1.5'");
-  EXPECT_EQ(Error("id,lower,upper,size\na,,1,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,,1,4\n"),
             "t.csv:2:3: error: expected a non-negative integer for 'lower', found nothing");
-  EXPECT_EQ(Error("id,lower,upper,size\na,-2,1,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,-2,1,4\n"),
             "t.csv:2:3: error: 'lower' must not be negative, found '-2'");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,9223372036854775808\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,9223372036854775808\n"),
             "t.csv:2:7: error: 'size' value '9223372036854775808' is too large (at most 2^63 - 1)");
 }
 
@@ -145,51 +145,51 @@ TEST(CsvReaderTest, LargestValuesAreAccepted) {
 }
 
 TEST(CsvReaderTest, SizeAndAlignmentLimits) {
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,9223372036854775807,8\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,9223372036854775807,8\n"),
             "t.csv:2:5: error: upper 9223372036854775807 is above the limit of 2^62 "
             "(4611686018427387904) time steps");
-  EXPECT_EQ(Error("id,lower,upper,size\nab,1,4611686018427387905,8\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\nab,1,4611686018427387905,8\n"),
             "t.csv:2:6: error: upper 4611686018427387905 is above the limit of 2^62 "
             "(4611686018427387904) time steps");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,9223372036854775807\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,9223372036854775807\n"),
             "t.csv:2:7: error: size 9223372036854775807 is above the limit of 2^62 "
             "(4611686018427387904) bytes");
-  EXPECT_EQ(Error("id,lower,upper,size\na,0,1,4611686018427387905\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,4611686018427387905\n"),
             "t.csv:2:7: error: size 4611686018427387905 is above the limit of 2^62 "
             "(4611686018427387904) bytes");
   // One row past the total with its padding: 2^62 + (2 - 1).
-  EXPECT_EQ(Error("id,lower,upper,size,alignment\nb1,0,3,4611686018427387904,2\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,alignment\nb1,0,3,4611686018427387904,2\n"),
             "t.csv:2:8: error: size 4611686018427387904 with alignment 2 is above the limit of "
             "2^62 (4611686018427387904) bytes counting alignment padding");
-  EXPECT_EQ(Error("id,lower,upper,size,alignment\na,0,1,4,4294967297\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,alignment\na,0,1,4,4294967297\n"),
             "t.csv:2:9: error: alignment 4294967297 is above the limit of 2^32 (4294967296)");
 }
 
 TEST(CsvReaderTest, RangeAndAlignment) {
-  EXPECT_EQ(Error("id,lower,upper,size\na,3,3,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,3,3,4\n"),
             "t.csv:2:5: error: upper 3 must be greater than lower 3");
-  EXPECT_EQ(Error("id,lower,upper,size,alignment\na,0,3,4,0\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size,alignment\na,0,3,4,0\n"),
             "t.csv:2:9: error: alignment must be at least 1");
 }
 
 TEST(CsvReaderTest, LongLine) {
   std::string text = "id,lower,upper,size\na,0,1,4" + std::string(65536, ' ') + "\n";
-  EXPECT_EQ(Error(text), "t.csv:2:65537: error: line longer than 65536 bytes");
+  EXPECT_EQ(CsvError(text), "t.csv:2:65537: error: line longer than 65536 bytes");
   // Exactly 65536 bytes (trailing blanks are trimmed from the field) is fine.
   text = "id,lower,upper,size\na,0,1,4" + std::string(65536 - 7, ' ') + "\r\n";
   EXPECT_EQ(Read(text).buffers.size(), 1u);
 }
 
 TEST(CsvReaderTest, BadBytes) {
-  EXPECT_EQ(Error(std::string("id,lower,upper,size\nab\0c,0,1,4\n", 31)),
+  EXPECT_EQ(CsvError(std::string("id,lower,upper,size\nab\0c,0,1,4\n", 31)),
             "t.csv:2:3: error: NUL byte");
-  EXPECT_EQ(Error("id,lower,upper,size\n\xC3\xA9t\xC3(,0,1,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\n\xC3\xA9t\xC3(,0,1,4\n"),
             "t.csv:2:4: error: invalid UTF-8 sequence starting with byte 0xC3");
-  EXPECT_EQ(Error("id,lower,upper,size\nx\xFF,0,1,4\n"),
+  EXPECT_EQ(CsvError("id,lower,upper,size\nx\xFF,0,1,4\n"),
             "t.csv:2:2: error: invalid UTF-8 sequence starting with byte 0xFF");
-  EXPECT_EQ(Error("id,lower,upper,size\nx\xED\xA0\x80,0,1,4\n"),  // a surrogate
+  EXPECT_EQ(CsvError("id,lower,upper,size\nx\xED\xA0\x80,0,1,4\n"),  // a surrogate
             "t.csv:2:2: error: invalid UTF-8 sequence starting with byte 0xED");
-  EXPECT_EQ(Error("id,lower,upper,size\nx\xE2\x82"),  // truncated at the end
+  EXPECT_EQ(CsvError("id,lower,upper,size\nx\xE2\x82"),  // truncated at the end
             "t.csv:2:2: error: invalid UTF-8 sequence starting with byte 0xE2");
   BufferSet set = Read("id,lower,upper,size\n\xC3\xA9t\xC3\xA9,0,1,4\n\xF0\x9F\x98\x80,0,1,4\n");
   ASSERT_EQ(set.buffers.size(), 2u);

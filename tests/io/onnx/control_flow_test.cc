@@ -22,14 +22,6 @@ Program Import(const std::string& path) {
   return program.ok() ? *std::move(program) : Program{};
 }
 
-std::string ErrorOf(const std::string& path) {
-  absl::StatusOr<Program> program = ImportOnnx(path, {});
-  EXPECT_FALSE(program.ok());
-  if (program.ok()) return "";
-  EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(program.status().message());
-}
-
 const Computation& Comp(const Program& p, const std::string& name) {
   for (const Computation& c : p.computations) {
     if (c.name == name) return c;

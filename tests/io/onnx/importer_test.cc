@@ -13,6 +13,7 @@ namespace {
 
 using ::memplan::testing::AddIntConstant;
 using ::memplan::testing::AddIntsAttr;
+using ::memplan::testing::ErrorOf;
 using ::memplan::testing::OnnxModelBuilder;
 using onnx::TensorProto;
 using ::testing::HasSubstr;
@@ -25,14 +26,6 @@ const Value& ValueNamed(const Program& p, std::string_view name) {
 
 const Op& DefiningOp(const Program& p, std::string_view name) {
   return p.ops.at(ValueNamed(p, name).defining_op);
-}
-
-std::string ErrorOf(const std::string& path, const OnnxImportOptions& options = {}) {
-  absl::StatusOr<Program> program = ImportOnnx(path, options);
-  EXPECT_FALSE(program.ok());
-  if (program.ok()) return "";
-  EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(program.status().message());
 }
 
 TEST(OnnxImporterTest, ImportsGemmRelu) {

@@ -12,14 +12,9 @@
 namespace memplan {
 namespace {
 
+using ::memplan::testing::ErrorOf;
 using ::memplan::testing::OnnxModelBuilder;
 using onnx::TensorProto;
-
-std::string ErrorOf(const std::string& path, const OnnxImportOptions& options = {}) {
-  absl::StatusOr<Program> program = ImportOnnx(path, options);
-  EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(program.status().message());
-}
 
 // x: f32[n] -> Exp y -> Exp z.
 std::string ExpChain(std::int64_t n, const std::string& file_name) {

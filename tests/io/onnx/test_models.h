@@ -1,4 +1,5 @@
-// Test helper: builds small ONNX models in code and writes them to temp files.
+// Test helper: builds small ONNX models in code, writes them to temp files and
+// reads back the importer's errors.
 #pragma once
 
 #include <unistd.h>
@@ -10,10 +11,23 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "gtest/gtest.h"
+#include "io/onnx/importer.h"
+#include "ir/program.h"
 #include "onnx/onnx_pb.h"
 
 namespace memplan::testing {
+
+// The message of importing the ONNX file `path`, which must fail with
+// InvalidArgument (records a test failure and returns "" otherwise).
+inline std::string ErrorOf(const std::string& path, const OnnxImportOptions& options = {}) {
+  absl::StatusOr<Program> program = ImportOnnx(path, options);
+  EXPECT_FALSE(program.ok());
+  if (program.ok()) return "";
+  EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(program.status().message());
+}
 
 // A dim of a declared shape: a value (4), a symbolic name ("batch") or unknown ({}).
 struct Dim {
