@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -16,6 +17,7 @@
 #include "absl/status/status.h"
 #include "driver/msa_job.h"
 #include "driver/plan_job.h"
+#include "driver/progress.h"
 #include "report/summary.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
@@ -526,7 +528,13 @@ int RunPlan(const PlanFlags& flags) {
   options.regions = *regions;
   options.regions_given = std::any_of(flags.regions.given.begin(), flags.regions.given.end(), Given);
 
+  // Progress on a terminal's stderr for runs longer than a second; erased
+  // before anything else is printed.
+  std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.quiet);
+  progress->StartTicker();
+  options.progress = progress.get();
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, options);
+  progress->Finish();
   if (!result.ok()) return Fail(result.status());
   // Warnings go to stderr: --quiet and --json - must not hide them.
   if (result->plan.regions) {
@@ -750,7 +758,8 @@ int RunCli(int argc, char** argv) {
       plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
   plan_flags.html_option =
       plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
-  plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
+  plan->add_flag("--quiet,-q", plan_flags.quiet,
+                 "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);
   AddRegionFlags(plan, plan_flags.regions);
 

@@ -12,6 +12,7 @@
 #include "driver/input.h"
 #include "driver/msa_job.h"
 #include "driver/pools.h"
+#include "driver/progress.h"
 #include "ir/plan.h"
 #include "ir/region_plan.h"
 
@@ -34,6 +35,8 @@ struct PlanJobOptions {
   // for an input without regions).
   RegionPlanOptions regions;
   bool regions_given = false;
+  // Phases reported here as they start (driver/progress.h); null: none.
+  ProgressReporter* progress = nullptr;
 };
 
 struct PlanJobResult {
