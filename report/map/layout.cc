@@ -342,42 +342,59 @@ std::vector<std::pair<int, int>> AssignLaneRows(const Plan& plan,
 }
 
 // The peak marker of a panel: a line through the middle of the peak step's
-// column, its label on the side with room (right first), at the plot's top
-// or, when a line label is in the way there, lower down.
+// column, its label on the side with more room (right first) in the first
+// row from the plot's top that no line strikes through and where the room
+// left by the lines' labels holds at least the step and bytes; the op name
+// is then shortened in the middle to fit.
 PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePeak& peak,
                        const MapOptions& options, const std::vector<LineMark>& lines) {
   PeakMark mark;
   mark.step = peak.step;
   mark.bytes = peak.bytes;
   mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
-  mark.full_label = fmt::format("peak step {} · {} live", peak.step, FormatBytes(peak.bytes));
+  const std::string head = fmt::format("peak step {} · {} live", peak.step, FormatBytes(peak.bytes));
+  mark.full_label = head;
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
   if (!op.empty()) mark.full_label += " · " + op;
   const double right_room = plot.x + plot.w - mark.x - 8;
   const double left_room = mark.x - plot.x - 8;
   const double full_width = static_cast<double>(mark.full_label.size()) * kLabelCharWidth;
   mark.label_end = full_width > right_room && left_room > right_room;
-  const double room = mark.label_end ? left_room : right_room;
-  mark.label = ElideMiddle(mark.full_label,
-                           static_cast<std::size_t>(std::max(0.0, room / kLabelCharWidth)));
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
-  const double width = static_cast<double>(mark.label.size()) * kLabelCharWidth;
-  const double left = mark.label_end ? mark.label_x - width : mark.label_x;
-  // In the way: a line's label over the same columns, or a line through the text.
-  const auto clash = [&](double baseline) {
+  // Room for the label at `baseline`, 0 when a line crosses the text.
+  const auto room_at = [&](double baseline) {
+    double room = mark.label_end ? left_room : right_room;
     for (const LineMark& line : lines) {
-      const double line_width = static_cast<double>(line.label.size()) * kLabelCharWidth;
-      if (std::abs(line.label_y - baseline) < kLabelHeight && left < line.label_x &&
-          line.label_x - line_width < left + width) {
-        return true;
+      if (line.y > baseline - kLabelHeight && line.y < baseline + 3) return 0.0;
+      if (std::abs(line.label_y - baseline) >= kLabelHeight) continue;
+      const double right = line.label_x;
+      const double left = right - static_cast<double>(line.label.size()) * kLabelCharWidth;
+      if (mark.label_end) {
+        if (left < mark.label_x) room = right < mark.label_x ? std::min(room, mark.label_x - right - 8) : 0;
+      } else if (right > mark.label_x) {
+        room = left > mark.label_x ? std::min(room, left - 8 - mark.label_x) : 0;
       }
-      if (line.y > baseline - kLabelHeight && line.y < baseline + 3) return true;
     }
-    return false;
+    return std::max(room, 0.0);
   };
+  const double needed = static_cast<double>(head.size()) * kLabelCharWidth;
   mark.label_y = plot.y + kLabelHeight;
-  while (clash(mark.label_y) && mark.label_y + kLabelHeight < plot.y + plot.h) {
-    mark.label_y += kLabelHeight;
+  double room = room_at(mark.label_y);
+  for (double row = mark.label_y + kLabelHeight; room < needed && row < plot.y + plot.h;
+       row += kLabelHeight) {
+    if (const double here = room_at(row); here >= needed) mark.label_y = row, room = here;
+  }
+  if (room < needed) {  // no row is clear: the top one, over whatever is there
+    mark.label_y = plot.y + kLabelHeight;
+    room = mark.label_end ? left_room : right_room;
+  }
+  // Shorten the op name rather than the step and bytes.
+  const auto chars = static_cast<std::size_t>(std::max(0.0, room / kLabelCharWidth));
+  const std::size_t op_chars = chars > head.size() + 3 ? chars - head.size() - 3 : 0;
+  if (mark.full_label.size() <= chars || op.empty() || op_chars < 8) {
+    mark.label = ElideMiddle(mark.full_label, chars);
+  } else {
+    mark.label = head + " · " + ElideMiddle(op, op_chars);
   }
   return mark;
 }
