@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -19,6 +20,7 @@
 #include "driver/sweep_job.h"
 #include "report/sweep/sweep_chart.h"
 #include "report/sweep/sweep_table.h"
+#include "driver/progress.h"
 #include "report/summary.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
@@ -534,7 +536,13 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
 int RunPlan(const PlanFlags& flags) {
   absl::StatusOr<PlanJobOptions> options = ToPlanJobOptions(flags);
   if (!options.ok()) return Fail(options.status());
+  // Progress on a terminal's stderr for runs longer than a second; erased
+  // before anything else is printed.
+  std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.quiet);
+  progress->StartTicker();
+  options->progress = progress.get();
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);
+  progress->Finish();
   if (!result.ok()) return Fail(result.status());
   // Warnings go to stderr: --quiet and --json - must not hide them.
   if (result->plan.regions) {
@@ -642,7 +650,13 @@ int RunSweep(const SweepFlags& flags) {
     return Fail(LocatedError(flags.svg, SourceLocation{}, "--csv and --svg name the same file"));
   }
   const std::vector<SweepPoint> points = SweepGrid(*dims, sizes);
-  absl::StatusOr<std::vector<SweepRow>> rows = RunSweepJob(flags.plan.input.input, *options, points);
+  std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.plan.quiet);
+  progress->StartTicker();
+  progress->Phase("sweep", static_cast<std::int64_t>(points.size()), "plans");
+  absl::StatusOr<std::vector<SweepRow>> rows =
+      RunSweepJob(flags.plan.input.input, *options, points,
+                  [&](size_t done, size_t) { progress->Advance(static_cast<std::int64_t>(done)); });
+  progress->Finish();
   if (!rows.ok()) return Fail(rows.status());
   // Files first, all or none: a failed write leaves no half-written output.
   std::vector<std::pair<std::string, std::string>> files;
@@ -864,7 +878,8 @@ int RunCli(int argc, char** argv) {
       plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
   plan_flags.html_option =
       plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
-  plan->add_flag("--quiet,-q", plan_flags.quiet, "print nothing on success");
+  plan->add_flag("--quiet,-q", plan_flags.quiet,
+                 "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);
   AddRegionFlags(plan, plan_flags.regions);
 

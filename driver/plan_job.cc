@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "report/map/html.h"
+#include "report/peak_attribution.h"
 #include "report/plan_json.h"
 #include "ir/diagnostic.h"
 #include "report/map/svg.h"
@@ -149,6 +150,10 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                          const PlanJobOptions& options) {
   if (absl::Status s = CheckOutputPaths(input_path, options); !s.ok()) return s;
+  const auto phase = [&](std::string name, std::int64_t total = 0, std::string unit = "") {
+    if (options.progress != nullptr) options.progress->Phase(std::move(name), total, std::move(unit));
+  };
+  phase("importing " + std::filesystem::path(input_path).filename().string());
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
@@ -180,6 +185,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
     MsaJobOptions msa = *options.msa;
     msa.rewrite = options.emit_ir_path.has_value();
+    phase(fmt::format("memory space assignment ({} buffers)", input->buffers.buffers.size()));
     absl::StatusOr<MsaJobResult> job =
         RunMsaJob(*input->program, *input->analysis, msa, options.pools);
     if (!job.ok()) {
@@ -193,18 +199,21 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     result.msa = *std::move(job);
     plan = result.msa->plan;
   } else if (regions) {
+    phase(fmt::format("allocating execution regions ({} buffers)", input->buffers.buffers.size()));
     plan = PlanRegions(*input->program, *input->analysis, options.regions, options.pools);
     // Bad region input is located already; other failures at the input.
     if (!plan.ok() && plan.status().code() == absl::StatusCode::kInvalidArgument) {
       return plan.status();
     }
   } else {
+    phase(fmt::format("packing {} buffers", input->buffers.buffers.size()));
     plan = PlanPools(input->buffers, options.pools);
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;
+  phase(fmt::format("verifying the plan ({} buffers)", input->buffers.buffers.size()));
   if (absl::Status s =
           VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
       !s.ok()) {
@@ -222,6 +231,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 
   // Aliasing only changes ONNX imports; measure what it saved there.
   if (options.measure_aliasing && input->format == InputFormat::kOnnx && options.load.alias) {
+    phase("measuring the aliasing saving");
     LoadOptions plain = options.load;
     plain.alias = false;
     absl::StatusOr<LoadedInput> unaliased = LoadInput(input_path, plain);
@@ -243,6 +253,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
   }
 
+  phase("writing outputs");
   std::vector<std::pair<std::string, std::string>> outputs;
   const Program* program = input->program ? &*input->program : nullptr;
   if (options.json_path) {
@@ -265,11 +276,21 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   MapOptions map_options;
   map_options.title = input_path;
   map_options.program = program;
+  if (program != nullptr && input->analysis) {
+    const FlatSchedule& schedule = input->analysis->schedule;
+    map_options.describe_step = [program, &schedule](TimeStep step) {
+      return DescribeOpAt(*program, schedule, step).value_or("");
+    };
+  }
   if (options.svg_path) {
     outputs.emplace_back(*options.svg_path, RenderSvgMap(input->buffers, *plan, map_options));
   }
   if (options.html_path) {
-    outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, map_options));
+    // The page is laid out for windows from 800 pixels wide: a narrower map
+    // scales down less there (and up at most 1.25x on wide windows).
+    MapOptions html_options = map_options;
+    html_options.width_px = kHtmlMapWidthPx;
+    outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, html_options));
   }
   if (options.emit_ir_path) {
     outputs.emplace_back(*options.emit_ir_path,

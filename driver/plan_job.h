@@ -12,6 +12,7 @@
 #include "driver/input.h"
 #include "driver/msa_job.h"
 #include "driver/pools.h"
+#include "driver/progress.h"
 #include "ir/plan.h"
 #include "ir/region_plan.h"
 
@@ -37,6 +38,8 @@ struct PlanJobOptions {
   // ONNX with aliasing: plan once more without aliasing to report the saving
   // (PlanJobResult::aliasing). Sweeps turn it off: it doubles the work.
   bool measure_aliasing = true;
+  // Phases reported here as they start (driver/progress.h); null: none.
+  ProgressReporter* progress = nullptr;
 };
 
 struct PlanJobResult {

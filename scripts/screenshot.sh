@@ -3,7 +3,9 @@
 # in headless Chromium and saves a PNG screenshot, to check the picture the
 # way a user sees it.
 #
-# Usage: scripts/screenshot.sh FILE.html OUT.png [WIDTH,HEIGHT]   (default 1400,900)
+# Usage: scripts/screenshot.sh FILE.html[#FRAGMENT] OUT.png [WIDTH,HEIGHT]   (default 1400,900)
+# A fragment is passed on to the page: `map.html#activations` shows the HTML
+# map's activations-only view.
 # Needs Debian's `chromium` (apt-get install -y chromium). Network features are
 # switched off; the files memplan writes need none.
 set -euo pipefail
@@ -12,7 +14,9 @@ if [[ $# -lt 2 || $# -gt 3 ]]; then
   echo "usage: $0 FILE.html OUT.png [WIDTH,HEIGHT]" >&2
   exit 2
 fi
-input=$1
+input=${1%%#*}
+fragment=""
+[[ $1 == *#* ]] && fragment="#${1#*#}"
 output=$2
 size=${3:-1400,900}
 if [[ ! -f $input ]]; then
@@ -29,7 +33,7 @@ profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 # Chromium resolves --screenshot relative to its working directory.
 output_abs=$(realpath -m "$output")
-input_url="file://$(realpath "$input")"
+input_url="file://$(realpath "$input")$fragment"
 
 "$browser" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
   --disable-background-networking --disable-component-update --disable-sync \

@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "report/map/format.h"
+#include "report/map/live_chart.h"
+#include "report/map/live_series.h"
 #include "report/map/svg.h"
 
 namespace memplan {
@@ -20,14 +23,6 @@ using memmap::JsonString;
 using memmap::SpaceName;
 using memmap::XmlEscape;
 
-// Live-bytes chart geometry (pixels), below the map and on its time axis.
-constexpr double kLiveTop = 26;
-constexpr double kLiveHeight = 130;
-constexpr double kLiveBottomMargin = 34;
-// The curve is drawn exactly while it has at most this many steps per pixel
-// column; beyond that, as the per-column maximum.
-constexpr double kExactStepsPerPixel = 2;
-
 constexpr std::string_view kCss =
     "body{font-family:sans-serif;margin:16px;color:#222;background:#f7f7f7}"
     "h1{font-size:18px;margin:0 0 10px}"
@@ -37,26 +32,35 @@ constexpr std::string_view kCss =
     "th,td{padding:2px 8px;text-align:left;border-bottom:1px solid #e4e4e4}"
     "thead th{background:#eee}"
     "td.n{text-align:right;font-variant-numeric:tabular-nums}"
-    ".figure{background:#fff;border:1px solid #ddd;display:inline-block}"
-    ".figure svg{display:block}"
+    // Figures fit the window: the map scales with it, down to a width below
+    // which it scrolls inside its own box rather than the page.
+    ".figure{background:#fff;border:1px solid #ddd;display:block;"
+    "overflow-x:auto;margin-bottom:6px}"
+    ".figure[hidden]{display:none}"
+    ".figure svg{display:block;width:100%;height:auto;min-width:640px}"
+    ".toggle{display:block;font-size:12px;margin:4px 0 6px}"
     "#tip{position:fixed;z-index:10;background:#fff;border:1px solid #888;border-radius:3px;"
     "padding:5px 8px;font-size:12px;max-width:440px;pointer-events:none;"
     "box-shadow:0 2px 6px rgba(0,0,0,.25);overflow-wrap:anywhere}"
-    "#tip .head{font-weight:bold;margin-bottom:2px}"
-    ".live-area{fill:#4e79a7;fill-opacity:0.25;stroke:#4e79a7;stroke-width:1}"
-    "#live-cursor{stroke:#000;stroke-width:1;stroke-opacity:0.5}";
+    "#tip .head{font-weight:bold;margin-bottom:2px}";
 
 // Page script: hover tooltips, highlight and time cursor. Reads the JSON in
 // #memplan-data; builds tooltips with textContent only.
 constexpr std::string_view kScript = R"JS((function () {
   "use strict";
   var D = JSON.parse(document.getElementById("memplan-data").textContent);
-  var map = document.querySelector("#map svg");
   var live = document.querySelector("#live svg");
   var tip = document.getElementById("tip");
-  var hl = document.getElementById("map-hl");
-  var cur = document.getElementById("map-cursor");
   var lcur = document.getElementById("live-cursor");
+  // The map views: everything, and (when the page has it) activations only.
+  var views = [{fig: document.getElementById("map"), prefix: "map", P: D}];
+  if (D.act) views.push({fig: document.getElementById("map-act"), prefix: "act", P: D.act});
+  views.forEach(function (v) {
+    v.svg = v.fig.querySelector("svg");
+    v.hl = document.getElementById(v.prefix + "-hl");
+    v.cur = document.getElementById(v.prefix + "-cursor");
+  });
+  var view = views[0];
   var units = ["B", "KiB", "MiB", "GiB", "TiB"];
   var spaces = {};
   D.spaces.forEach(function (s) { spaces[s[0]] = s[1]; });
@@ -95,7 +99,7 @@ constexpr std::string_view kScript = R"JS((function () {
     tip.style.top = Math.max(4, y) + "px";
   }
   function hide(el) { el.setAttribute("visibility", "hidden"); }
-  function clear() { tip.hidden = true; hide(hl); hide(cur); hide(lcur); }
+  function clear() { tip.hidden = true; hide(view.hl); hide(view.cur); hide(lcur); }
   function box(el, x, y, w, h) {
     el.setAttribute("x", x); el.setAttribute("y", y);
     el.setAttribute("width", Math.max(w, 1)); el.setAttribute("height", Math.max(h, 1));
@@ -103,7 +107,8 @@ constexpr std::string_view kScript = R"JS((function () {
   }
   function cursor(t) {
     var x = timeX(Math.floor(t));
-    [[cur, D.cursorTop, D.cursorBottom], [lcur, D.live.y, D.live.y + D.live.h]].forEach(function (c) {
+    [[view.cur, view.P.cursorTop, view.P.cursorBottom],
+     [lcur, D.live.y, D.live.y + D.live.h]].forEach(function (c) {
       c[0].setAttribute("x1", x); c[0].setAttribute("x2", x);
       c[0].setAttribute("y1", c[1]); c[0].setAttribute("y2", c[2]);
       c[0].setAttribute("visibility", "visible");
@@ -132,6 +137,7 @@ constexpr std::string_view kScript = R"JS((function () {
     lines.push("live [" + b[2] + ", " + b[3] + "]" +
                (b[5] > 1 ? ", this segment [" + s[i + 3] + ", " + s[i + 4] + "]" : ""));
     lines.push("pool " + D.pools[b[4]] + ", space " + spaceName(P.space));
+    if (D.resident.indexOf(b[4]) >= 0) lines.push("reserved for the whole run: this pool is never reused");
     lines.push("offset " + exact(s[i + 2]));
     return lines;
   }
@@ -141,18 +147,18 @@ constexpr std::string_view kScript = R"JS((function () {
             "space " + spaceName(k[2]) + " -> " + spaceName(k[3]),
             "copy-start " + k[4] + ", copy-done " + k[5], exact(k[6])];
   }
-  map.addEventListener("mousemove", function (e) {
-    var p = svgPoint(map, e);
-    for (var n = 0; n < D.panels.length; n++) {
-      var P = D.panels[n];
+  function onMap(e) {
+    var p = svgPoint(view.svg, e), panels = view.P.panels;
+    for (var n = 0; n < panels.length; n++) {
+      var P = panels[n];
       if (inside(p, P)) {
         var t = (p.x - P.x) / P.w * D.tmax, a = (P.y + P.h - p.y) / P.h * P.top;
         cursor(t);
         var i = findSegment(P, t, a);
-        if (i < 0) { tip.hidden = true; hide(hl); return; }
+        if (i < 0) { tip.hidden = true; hide(view.hl); return; }
         var s = P.segs, size = D.buffers[s[i]][1];
         var y0 = P.y + P.h - (s[i + 2] + size) / P.top * P.h;
-        box(hl, timeX(s[i + 3]), y0, timeX(s[i + 4] + 1) - timeX(s[i + 3]), size / P.top * P.h);
+        box(view.hl, timeX(s[i + 3]), y0, timeX(s[i + 4] + 1) - timeX(s[i + 3]), size / P.top * P.h);
         showTip(segmentTip(P, i), e);
         return;
       }
@@ -165,33 +171,60 @@ constexpr std::string_view kScript = R"JS((function () {
           if (L.slots[j + 1] === row && k[4] <= tl && tl < k[5] + 1) {
             // A copy issued before the first op (start -1) is drawn from step 0.
             var k0 = Math.max(k[4], 0);
-            box(hl, timeX(k0), L.y + row * D.laneRowPitch, timeX(k[5] + 1) - timeX(k0),
+            box(view.hl, timeX(k0), L.y + row * D.laneRowPitch, timeX(k[5] + 1) - timeX(k0),
                 D.laneRowPitch - 1);
             showTip(copyTip(L.slots[j]), e);
             return;
           }
         }
-        tip.hidden = true; hide(hl);
+        tip.hidden = true; hide(view.hl);
         return;
       }
     }
     clear();
+  }
+  views.forEach(function (v) {
+    v.svg.addEventListener("mousemove", onMap);
+    v.svg.addEventListener("mouseleave", clear);
   });
-  map.addEventListener("mouseleave", clear);
+  // The activations-only toggle; the URL hash #activations turns it on.
+  var toggle = document.getElementById("act");
+  function show(act) {
+    clear();
+    view = views[act && views.length > 1 ? 1 : 0];
+    views.forEach(function (v) { v.fig.hidden = v !== view; });
+    if (toggle) toggle.checked = act;
+  }
+  if (toggle) {
+    toggle.addEventListener("change", function () {
+      show(toggle.checked);
+      try { history.replaceState(null, "", toggle.checked ? "#activations" : " "); } catch (err) {}
+    });
+    window.addEventListener("hashchange", function () { show(location.hash === "#activations"); });
+    show(location.hash === "#activations");
+  }
+  // The value of a (start, bytes) series at t: the last entry starting at or before t.
+  function valueAt(v, t) {
+    var lo = 0, hi = v.length / 2 - 1;
+    while (lo < hi) {
+      var mid = (lo + hi + 1) >> 1;
+      if (v[2 * mid] <= t) lo = mid; else hi = mid - 1;
+    }
+    return lo;
+  }
   live.addEventListener("mousemove", function (e) {
     var p = svgPoint(live, e), V = D.live;
     if (!inside(p, V)) { clear(); return; }
     var t = (p.x - V.x) / V.w * D.tmax;
     cursor(t);
-    var v = V.values, lo = 0, hi = v.length / 2 - 1;
-    while (lo < hi) {  // last entry starting at or before t
-      var mid = (lo + hi + 1) >> 1;
-      if (v[2 * mid] <= t) lo = mid; else hi = mid - 1;
-    }
-    var lines = [V.exact ? "time step " + Math.floor(t) : "time steps " + v[2 * lo] + " and on, max",
-                 "live transient bytes " + exact(v[2 * lo + 1])];
+    var lines = [V.exact ? "time step " + Math.floor(t) : "time step " + Math.floor(t) + " (column maximum)"];
+    V.series.forEach(function (s) {
+      var i = valueAt(s.values, t);
+      lines.push(s.name + ": " + exact(s.values[2 * i + 1]));
+    });
     if (D.lowerBound > 0) {
-      lines.push(trim((100 * v[2 * lo + 1] / D.lowerBound).toFixed(1)) + " % of the lower bound");
+      var d = V.series[0].values[2 * valueAt(V.series[0].values, t) + 1];
+      lines.push(trim((100 * d / D.lowerBound).toFixed(1)) + " % of the lower bound");
     }
     showTip(lines, e);
   });
@@ -277,139 +310,86 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
   }
 }
 
-// The live curve as (start, bytes) pairs: the exact steps when they fit the
-// pixel budget, else the maximum over each pixel column's time range.
-struct LiveCurve {
-  bool exact = true;
-  std::vector<memmap::LiveStep> points;
-  Bytes max = 0;
-};
-
-LiveCurve BuildLiveCurve(const std::vector<memmap::LiveStep>& steps, TimeStep time_top,
-                         double plot_w) {
-  LiveCurve curve;
-  for (const memmap::LiveStep& step : steps) curve.max = std::max(curve.max, step.bytes);
-  const auto columns = static_cast<std::size_t>(std::max(1.0, std::floor(plot_w)));
-  if (static_cast<double>(steps.size()) <= kExactStepsPerPixel * plot_w) {
-    curve.points = steps;
-    return curve;
-  }
-  curve.exact = false;
-  const double per_column = static_cast<double>(time_top) / static_cast<double>(columns);
-  std::vector<Bytes> column_max(columns, 0);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const double begin = static_cast<double>(steps[i].start);
-    const double end =
-        i + 1 < steps.size() ? static_cast<double>(steps[i + 1].start) : static_cast<double>(time_top);
-    if (!(end > begin)) continue;
-    const auto first = static_cast<std::size_t>(
-        std::clamp(std::floor(begin / per_column), 0.0, static_cast<double>(columns - 1)));
-    const auto last = static_cast<std::size_t>(
-        std::clamp(std::ceil(end / per_column) - 1, 0.0, static_cast<double>(columns - 1)));
-    for (std::size_t c = first; c <= last; ++c) {
-      column_max[c] = std::max(column_max[c], steps[i].bytes);
-    }
-  }
-  for (std::size_t c = 0; c < columns; ++c) {
-    const auto start = static_cast<TimeStep>(std::ceil(static_cast<double>(c) * per_column));
-    if (!curve.points.empty() && curve.points.back().start == start) continue;
-    curve.points.push_back({start, column_max[c]});
-  }
-  return curve;
-}
-
-// The live-bytes chart: an SVG on the map's time axis.
-std::string RenderLiveChart(const memmap::MapLayout& layout, const LiveCurve& curve,
-                            Bytes lower_bound, const memmap::AddressAxis& axis) {
-  std::string out;
-  const double x0 = layout.plot_x;
-  const double w = layout.plot_w;
-  const double y0 = kLiveTop;
-  const double h = kLiveHeight;
-  const double bottom = y0 + h;
-  const double height = bottom + kLiveBottomMargin;
+// One view's panels for the page script: plot box, axis top, segments
+// [buffer, allocation, offset, start, end] flattened, the copy lane.
+std::string PanelsJson(const memmap::MapLayout& layout) {
   const auto C = [](double v) { return FormatCoord(v); };
-  const auto y_of = [&](double bytes) { return bottom - bytes / axis.top * h; };
-  out += fmt::format(
-      "<svg width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
-      "aria-label=\"live transient bytes over time\">\n",
-      C(layout.width), C(height), C(layout.width), C(height));
-  out +=
-      "<style>text{font-family:sans-serif;font-size:11px;fill:#333}"
-      ".ptitle{font-size:12px;font-weight:bold;fill:#222}.grid{stroke:#ececec}"
-      ".plot{fill:#fff;stroke:#999}.axis-name{font-style:italic;fill:#666}"
-      ".bound{stroke:#c0392b;stroke-width:1.5;stroke-dasharray:6 4}"
-      ".line-label{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
-      "</style>\n";
-  out += fmt::format("<text class=\"ptitle\" x=\"{}\" y=\"{}\">live transient bytes · max {}{}</text>\n",
-                     C(x0), C(y0 - 8), FormatBytes(curve.max),
-                     curve.exact ? "" : " (per pixel column: the maximum)");
-  out += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", C(x0),
-                     C(y0), C(w), C(h));
-  for (const memmap::Tick& tick : memmap::AddressTicks(axis, bottom, h)) {
-    out += fmt::format(
-        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        C(x0), C(tick.pos), C(x0 + w), C(tick.pos), C(x0 - 6), C(tick.pos + 4), tick.label);
+  std::string out = fmt::format("\"cursorTop\":{},\"cursorBottom\":{},\"panels\":[",
+                                C(layout.panels.front().plot.y),
+                                C(layout.panels.back().plot.y + layout.panels.back().plot.h));
+  for (std::size_t n = 0; n < layout.panels.size(); ++n) {
+    const memmap::Panel& panel = layout.panels[n];
+    out += fmt::format("{}{{\"space\":{},\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"top\":{},\"segs\":[",
+                       n ? "," : "", panel.space, C(panel.plot.x), C(panel.plot.y),
+                       C(panel.plot.w), C(panel.plot.h), C(panel.axis.top));
+    for (std::size_t k = 0; k < panel.hover.size(); ++k) {
+      const memmap::HoverSegment& h = panel.hover[k];
+      out += fmt::format("{}{},{},{},{},{}", k ? "," : "", h.buffer, h.allocation, h.offset,
+                         h.start, h.end);
+    }
+    out += "]";
+    if (panel.lane.h > 0) {
+      out += fmt::format(",\"lane\":{{\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"slots\":[",
+                         C(panel.lane.x), C(panel.lane.y), C(panel.lane.w), C(panel.lane.h));
+      for (std::size_t k = 0; k < panel.lane_slots.size(); ++k) {
+        out += fmt::format("{}{},{}", k ? "," : "", panel.lane_slots[k].first,
+                           panel.lane_slots[k].second);
+      }
+      out += "]}";
+    }
+    out += "}";
   }
-  for (const memmap::Tick& tick : layout.time_ticks) {
-    out += fmt::format(
-        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        C(tick.pos), C(y0), C(tick.pos), C(bottom), C(tick.pos), C(bottom + 16), tick.label);
-  }
-  out += fmt::format(
-      "<text class=\"axis-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">time step</text>\n",
-      C(x0 - 6), C(bottom + 28));
-  // Step curve: each point holds its value until the next point's start.
-  out += fmt::format("<path class=\"live-area\" d=\"M{} {}", C(x0), C(bottom));
-  for (std::size_t i = 0; i < curve.points.size(); ++i) {
-    const TimeStep end = i + 1 < curve.points.size() ? curve.points[i + 1].start : layout.time_top;
-    out += fmt::format("V{}H{}", C(y_of(static_cast<double>(curve.points[i].bytes))),
-                       C(memmap::TimeX(layout, static_cast<double>(std::min(end, layout.time_top)))));
-  }
-  out += fmt::format("V{}Z\"/>\n", C(bottom));
-  if (lower_bound > 0) {
-    const double y = y_of(static_cast<double>(lower_bound));
-    out += fmt::format(
-        "<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
-        "<text class=\"line-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">lower bound {}</text>\n",
-        C(x0), C(y), C(x0 + w), C(y), C(x0 + w - 6), C(y - 4 < y0 + 10 ? y + 12 : y - 4),
-        FormatBytes(lower_bound));
-  }
-  out += "<line id=\"live-cursor\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"0\" visibility=\"hidden\"/>\n";
-  out += "</svg>\n";
-  return out;
+  return out + "]";
 }
 
-// Hover data for the page script (see kScript for the field order).
-std::string BuildData(const memmap::MapLayout& layout, const BufferSet& buffers, const Plan& plan,
-                      const MapOptions& options, const LiveCurve& curve,
-                      const memmap::AddressAxis& live_axis) {
+// (start, bytes) pairs flattened.
+std::string PointsJson(const std::vector<memmap::LiveStep>& points) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    out += fmt::format("{}{},{}", i ? "," : "", points[i].start, points[i].bytes);
+  }
+  return out + "]";
+}
+
+// Hover data for the page script (see kScript for the field order). `act`:
+// the activations-only view, when the page has one.
+std::string BuildData(const memmap::MapLayout& layout, const memmap::MapLayout* act,
+                      const BufferSet& buffers, const Plan& plan, const MapOptions& options,
+                      const memmap::LiveChart& chart) {
   const auto C = [](double v) { return FormatCoord(v); };
   std::string out = "{";
   out += fmt::format(
       "\"tmax\":{},\"plotX\":{},\"plotW\":{},\"lowerBound\":{},\"laneRowPitch\":{},",
       layout.time_top, C(layout.plot_x), C(layout.plot_w), plan.lower_bound,
       C(memmap::kLaneRowPitch));
-  out += fmt::format("\"cursorTop\":{},\"cursorBottom\":{},",
-                     C(layout.panels.front().plot.y),
-                     C(layout.panels.back().plot.y + layout.panels.back().plot.h));
   // Pools (names indexed by buffers) and spaces.
   // Pools are listed by first use; a region allocation's name says what it is.
   std::vector<std::string> pools;
+  std::vector<bool> pool_resident;
   std::map<std::string, int> pool_index;
   std::vector<int> pool_of(buffers.buffers.size(), 0);
+  const std::vector<Lifetime> lifetimes = memmap::PoolLifetimes(buffers, plan);
   for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
     const std::string pool = memmap::PoolOf(buffers, plan, static_cast<BufferId>(i));
     auto [it, added] = pool_index.emplace(pool, static_cast<int>(pools.size()));
-    if (added) pools.push_back(memmap::PoolLabel(plan, pool));
+    if (added) {
+      pools.push_back(memmap::PoolLabel(plan, pool));
+      pool_resident.push_back(!memmap::IsActivationLifetime(lifetimes[i]));
+    }
     pool_of[i] = it->second;
   }
   out += "\"pools\":[";
   for (std::size_t i = 0; i < pools.size(); ++i) {
     if (i > 0) out += ',';
     out += JsonString(pools[i]);
+  }
+  // Pools laid out once, never reused: their buffers hold bytes all run.
+  out += "],\"resident\":[";
+  bool first = true;
+  for (std::size_t i = 0; i < pools.size(); ++i) {
+    if (!pool_resident[i]) continue;
+    out += fmt::format("{}{}", first ? "" : ",", i);
+    first = false;
   }
   out += "],\"spaces\":[";
   for (std::size_t i = 0; i < layout.panels.size(); ++i) {
@@ -444,43 +424,22 @@ std::string BuildData(const memmap::MapLayout& layout, const BufferSet& buffers,
                        c.kind == CopyKind::kEviction ? 1 : 0, c.from_space, c.to_space, c.start,
                        c.done, c.bytes);
   }
-  // Panels: plot box, axis top, segments [buffer, allocation, offset, start, end].
-  out += "],\n\"panels\":[";
-  for (std::size_t n = 0; n < layout.panels.size(); ++n) {
-    const memmap::Panel& panel = layout.panels[n];
-    out += fmt::format("{}{{\"space\":{},\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"top\":{},\"segs\":[",
-                       n ? "," : "", panel.space, C(panel.plot.x), C(panel.plot.y),
-                       C(panel.plot.w), C(panel.plot.h), C(panel.axis.top));
-    bool first = true;
-    const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
-    for (std::size_t b = 0; b < placed; ++b) {
-      if (buffers.buffers[b].size <= 0) continue;
-      const std::vector<Allocation>& allocations = plan.placements[b].allocations;
-      for (std::size_t j = 0; j < allocations.size(); ++j) {
-        const Allocation& a = allocations[j];
-        if (a.space != panel.space || a.end < a.start) continue;
-        out += fmt::format("{}{},{},{},{},{}", first ? "" : ",", b, j, a.offset, a.start, a.end);
-        first = false;
-      }
-    }
-    out += "]";
-    if (panel.lane.h > 0) {
-      out += fmt::format(",\"lane\":{{\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"slots\":[",
-                         C(panel.lane.x), C(panel.lane.y), C(panel.lane.w), C(panel.lane.h));
-      for (std::size_t k = 0; k < panel.lane_slots.size(); ++k) {
-        out += fmt::format("{}{},{}", k ? "," : "", panel.lane_slots[k].first,
-                           panel.lane_slots[k].second);
-      }
-      out += "]}";
-    }
-    out += "}";
-  }
-  // Live curve: plot box, axis top, [start, bytes] pairs.
-  out += fmt::format("],\n\"live\":{{\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"top\":{},\"exact\":{},\"values\":[",
-                     C(layout.plot_x), C(kLiveTop), C(layout.plot_w), C(kLiveHeight),
-                     C(live_axis.top), curve.exact ? "true" : "false");
-  for (std::size_t i = 0; i < curve.points.size(); ++i) {
-    out += fmt::format("{}{},{}", i ? "," : "", curve.points[i].start, curve.points[i].bytes);
+  out += "],\n" + PanelsJson(layout);
+  if (act != nullptr) out += ",\n\"act\":{" + PanelsJson(*act) + "}";
+  // Live chart: plot box, axis top, the default series' [start, bytes]
+  // pairs, and every series with its name.
+  const memmap::LiveSeries& main = chart.series.front();
+  bool exact = true;
+  for (const memmap::LiveSeries& series : chart.series) exact = exact && series.exact;
+  out += fmt::format(
+      ",\n\"live\":{{\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"top\":{},\"exact\":{},\"values\":{},"
+      "\"series\":[",
+      C(layout.plot_x), C(memmap::kLiveTop), C(layout.plot_w), C(memmap::kLiveHeight),
+      C(chart.axis.top), exact ? "true" : "false", PointsJson(main.points));
+  for (std::size_t s = 0; s < chart.series.size(); ++s) {
+    out += fmt::format("{}{{\"space\":{},\"name\":{},\"values\":{}}}", s ? "," : "",
+                       chart.series[s].space, JsonString(chart.series[s].name),
+                       PointsJson(chart.series[s].points));
   }
   out += "]}}";
   return out;
@@ -490,26 +449,42 @@ std::string BuildData(const memmap::MapLayout& layout, const BufferSet& buffers,
 
 std::string RenderHtmlMap(const BufferSet& buffers, const Plan& plan, const MapOptions& options) {
   const memmap::MapLayout layout = memmap::LayoutMap(buffers, plan, options);
-  const LiveCurve curve =
-      BuildLiveCurve(memmap::TransientLiveProfile(buffers, plan), layout.time_top, layout.plot_w);
-  const memmap::AddressAxis live_axis =
-      memmap::NiceAddressAxis(static_cast<double>(std::max(curve.max, plan.lower_bound)), 4);
+  // The activations-only view, when it hides anything.
+  MapOptions act_options = options;
+  act_options.activations_only = true;
+  std::optional<memmap::MapLayout> act = memmap::LayoutMap(buffers, plan, act_options);
+  if (act->hidden_buffers == 0) act.reset();
+  const memmap::LiveChart chart = memmap::BuildLiveChart(layout, buffers, plan, options);
 
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width\">\n";
-  out += fmt::format("<title>{}</title>\n<style>{}</style>\n</head>\n<body>\n",
-                     XmlEscape(layout.title), kCss);
+  // Figures grow with the window up to 1.25x the layout width (plus borders).
+  out += fmt::format("<title>{}</title>\n<style>{}.figure{{max-width:{}px}}</style>\n</head>\n<body>\n",
+                     XmlEscape(layout.title), kCss, FormatCoord(layout.width * 1.25 + 2));
   out += fmt::format("<header>\n<h1>{}</h1>\n", XmlEscape(layout.title));
   AppendSummary(out, buffers, plan);
   out += "</header>\n<h2>memory map: time step on x, address on y; hover a buffer</h2>\n";
+  if (act) {
+    out += fmt::format(
+        "<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" id=\"act\"> "
+        "activations only: hide the {} buffers of never-reused pools (weights, state, model "
+        "inputs and outputs) and fit the address axis to the rest</label>\n",
+        act->hidden_buffers);
+  }
   out += "<div id=\"map\" class=\"figure\">\n";
-  out += memmap::RenderSvgElement(layout, buffers, plan, options, /*standalone=*/false);
-  out += "</div>\n<div id=\"live\" class=\"figure\">\n";
-  out += RenderLiveChart(layout, curve, plan.lower_bound, live_axis);
+  out += memmap::RenderSvgElement(layout, buffers, plan, options, /*standalone=*/false, "map");
+  out += "</div>\n";
+  if (act) {
+    out += "<div id=\"map-act\" class=\"figure\" hidden>\n";
+    out += memmap::RenderSvgElement(*act, buffers, plan, act_options, /*standalone=*/false, "act");
+    out += "</div>\n";
+  }
+  out += "<div id=\"live\" class=\"figure\">\n";
+  out += memmap::RenderLiveChart(layout, chart);
   out += "</div>\n<div id=\"tip\" hidden></div>\n";
   out += "<script type=\"application/json\" id=\"memplan-data\">";
-  out += BuildData(layout, buffers, plan, options, curve, live_axis);
+  out += BuildData(layout, act ? &*act : nullptr, buffers, plan, options, chart);
   out += "</script>\n<script>\n";
   out += kScript;
   out += "</script>\n</body>\n</html>\n";

@@ -25,6 +25,10 @@
 
 namespace memplan {
 
+// The map width `memplan plan --html` lays pages out for (MapOptions::width_px):
+// the figures scale with the window, down from at most 1.25x this width.
+inline constexpr int kHtmlMapWidthPx = 960;
+
 // The memory map of `plan` (placements parallel to buffers.buffers) as an
 // HTML document. Never fails; an empty plan gives an empty map and curve.
 std::string RenderHtmlMap(const BufferSet& buffers, const Plan& plan, const MapOptions& options);

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "report/map/format.h"
+#include "report/map/live_series.h"
 
 namespace memplan::memmap {
 namespace {
@@ -92,6 +93,7 @@ struct Segment {
   Bytes size;
   TimeStep start;
   TimeStep end;
+  bool whole_run;  // a buffer of a never-reused pool: drawn over the whole axis
 };
 
 // Marks with a box and a color, split between one-by-one drawing and coverage.
@@ -339,7 +341,79 @@ std::vector<std::pair<int, int>> AssignLaneRows(const Plan& plan,
   return slots;
 }
 
+// The peak marker of a panel: a line through the middle of the peak step's
+// column, its label on the side with more room (right first) in the first
+// row from the plot's top that no line strikes through and where the room
+// left by the lines' labels holds at least the step and bytes; the op name
+// is then shortened in the middle to fit.
+PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePeak& peak,
+                       const MapOptions& options, const std::vector<LineMark>& lines) {
+  PeakMark mark;
+  mark.step = peak.step;
+  mark.bytes = peak.bytes;
+  mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
+  const std::string head = fmt::format("peak step {} · {} live", peak.step, FormatBytes(peak.bytes));
+  mark.full_label = head;
+  const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
+  if (!op.empty()) mark.full_label += " · " + op;
+  const double right_room = plot.x + plot.w - mark.x - 8;
+  const double left_room = mark.x - plot.x - 8;
+  const double full_width = static_cast<double>(mark.full_label.size()) * kLabelCharWidth;
+  mark.label_end = full_width > right_room && left_room > right_room;
+  mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
+  // Room for the label at `baseline`, 0 when a line crosses the text.
+  const auto room_at = [&](double baseline) {
+    double room = mark.label_end ? left_room : right_room;
+    for (const LineMark& line : lines) {
+      if (line.y > baseline - kLabelHeight && line.y < baseline + 3) return 0.0;
+      if (std::abs(line.label_y - baseline) >= kLabelHeight) continue;
+      const double right = line.label_x;
+      const double left = right - static_cast<double>(line.label.size()) * kLabelCharWidth;
+      if (mark.label_end) {
+        if (left < mark.label_x) room = right < mark.label_x ? std::min(room, mark.label_x - right - 8) : 0;
+      } else if (right > mark.label_x) {
+        room = left > mark.label_x ? std::min(room, left - 8 - mark.label_x) : 0;
+      }
+    }
+    return std::max(room, 0.0);
+  };
+  const double needed = static_cast<double>(head.size()) * kLabelCharWidth;
+  mark.label_y = plot.y + kLabelHeight;
+  double room = room_at(mark.label_y);
+  for (double row = mark.label_y + kLabelHeight; room < needed && row < plot.y + plot.h;
+       row += kLabelHeight) {
+    if (const double here = room_at(row); here >= needed) mark.label_y = row, room = here;
+  }
+  if (room < needed) {  // no row is clear: the top one, over whatever is there
+    mark.label_y = plot.y + kLabelHeight;
+    room = mark.label_end ? left_room : right_room;
+  }
+  // Shorten the op name rather than the step and bytes.
+  const auto chars = static_cast<std::size_t>(std::max(0.0, room / kLabelCharWidth));
+  const std::size_t op_chars = chars > head.size() + 3 ? chars - head.size() - 3 : 0;
+  if (mark.full_label.size() <= chars || op.empty() || op_chars < 8) {
+    mark.label = ElideMiddle(mark.full_label, chars);
+  } else {
+    mark.label = head + " · " + ElideMiddle(op, op_chars);
+  }
+  return mark;
+}
+
 }  // namespace
+
+std::string ElideMiddle(std::string_view text, std::size_t max_chars) {
+  if (text.size() <= max_chars) return std::string(text);
+  if (max_chars == 0) return std::string();
+  const auto continuation = [&](std::size_t i) {
+    return i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
+  };
+  const std::size_t keep = max_chars - 1;
+  std::size_t head = keep / 2;
+  while (head > 0 && continuation(head)) --head;
+  std::size_t tail = text.size() - (keep - keep / 2);
+  while (tail < text.size() && continuation(tail)) ++tail;
+  return std::string(text.substr(0, head)) + "\u2026" + std::string(text.substr(tail));
+}
 
 int PoolColor(std::string_view pool) {
   for (int color = kColorTransient; color <= kColorStaging; ++color) {
@@ -492,10 +566,20 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
 
   // Segments and spaces.
   layout.regions = plan.regions.has_value();
+  layout.activations_only = options.activations_only;
   std::set<MemorySpace> spaces = {kDefaultSpace};
   std::vector<Segment> segments;
+  std::vector<std::pair<MemorySpace, HoverSegment>> hover;
+  std::vector<bool> hover_whole_run;
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
+  const std::vector<Lifetime> lifetimes = PoolLifetimes(buffers, plan);
+  // Pools laid out once for the whole run (never reused), by (name, space).
+  std::set<std::pair<std::string, MemorySpace>, std::less<>> resident;
+  for (const PoolInfo& pool : plan.pools) {
+    if (!pool.start && !IsActivationLifetime(pool.lifetime)) resident.emplace(pool.name, pool.space);
+  }
+  std::vector<bool> hidden(buffers.buffers.size(), false);
   std::map<std::string, int> pool_colors;  // a color per pool name, looked up once
   for (std::size_t i = 0; i < placed; ++i) {
     const Buffer& buffer = buffers.buffers[i];
@@ -503,27 +587,47 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     auto [known, added] = pool_colors.emplace(pool, 0);
     if (added) known->second = PoolColor(plan, pool);
     const int color = known->second;
+    hidden[i] = options.activations_only && !IsActivationLifetime(lifetimes[i]);
+    if (hidden[i] && buffer.size > 0) ++layout.hidden_buffers;
     const std::vector<Allocation>& allocations = plan.placements[i].allocations;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
       const Allocation& a = allocations[j];
       if (a.end < a.start || a.space < 0 || buffer.size <= 0) continue;
+      // Hidden buffers still open their panel, so both views show the same panels.
       spaces.insert(a.space);
       time_top = std::max(time_top, SaturatingNext(a.end));
+      if (hidden[i]) continue;
+      const bool whole_run = resident.contains(std::pair(pool, a.space));
+      hover.push_back({a.space, {static_cast<BufferId>(i), static_cast<int>(j), a.offset, a.start,
+                                 a.end}});
+      hover_whole_run.push_back(whole_run);
       // A default-memory chunk holds nothing during the buffer's dead gaps
       // (another buffer may use its bytes then), so those steps are not drawn.
       const std::vector<StepRange> pieces =
-          a.space == kDefaultSpace ? LivePieces(buffer, a.start, a.end)
-                                   : std::vector<StepRange>{{a.start, a.end}};
+          whole_run               ? std::vector<StepRange>{{a.start, a.end}}
+          : a.space == kDefaultSpace ? LivePieces(buffer, a.start, a.end)
+                                     : std::vector<StepRange>{{a.start, a.end}};
       for (const StepRange& piece : pieces) {
         segments.push_back({static_cast<BufferId>(i), static_cast<int>(j), a.space, color,
-                            a.offset, buffer.size, piece.first, piece.last});
+                            a.offset, buffer.size, piece.first, piece.last, whole_run});
       }
     }
   }
+  const auto shown = [&](BufferId b) {
+    const auto index = static_cast<std::size_t>(b);
+    return b < 0 || index >= hidden.size() || !hidden[index];
+  };
   for (const AsyncCopy& copy : plan.copies) {
     if (copy.done < copy.start || CopyPanelSpace(copy) < 0) continue;
     spaces.insert(CopyPanelSpace(copy));
     time_top = std::max(time_top, SaturatingNext(copy.done));
+  }
+  // The bytes of a never-reused pool are reserved over the whole run.
+  for (Segment& s : segments) {
+    if (s.whole_run) s.start = 0, s.end = time_top - 1;
+  }
+  for (std::size_t k = 0; k < hover.size(); ++k) {
+    if (hover_whole_run[k]) hover[k].second.start = 0, hover[k].second.end = time_top - 1;
   }
   layout.time_top = time_top;
 
@@ -553,7 +657,9 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
         ++panel.segment_count;
       }
     }
-    const Bytes space_peak = info != nullptr ? std::max(info->peak, used_top) : used_top;
+    // The activations view fits the axis to what it shows.
+    const Bytes space_peak =
+        info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
     std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
     Bytes range = space_peak;
     for (const Line& line : lines) {
@@ -572,7 +678,9 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     if (info != nullptr && info->capacity) {
       panel.title += fmt::format(" · capacity {}", FormatBytes(*info->capacity));
     }
-    panel.title += fmt::format(" · peak {}", FormatBytes(space_peak));
+    panel.title += options.activations_only
+                       ? fmt::format(" · activations only, up to {}", FormatBytes(space_peak))
+                       : fmt::format(" · peak {}", FormatBytes(space_peak));
 
     for (Line& line : lines) {
       panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),
@@ -599,9 +707,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
         outlines.push_back(outline);
         continue;
       }
+      if (options.activations_only && !IsActivationLifetime(pool.lifetime)) continue;
       BandMark band;
       band.pool = pool.name;
       band.color = PoolColor(pool.name);
+      band.label = pool.name + " pool";
+      if (!IsActivationLifetime(pool.lifetime)) {
+        band.label += fmt::format(" · {} buffer{}, {} · resident for the whole run", pool.buffers,
+                                  pool.buffers == 1 ? "" : "s", FormatBytes(pool.total_bytes));
+      }
       if (!ClipBox(plot.x, plot.x + plot.w, y0, y1, plot, band.box)) continue;
       colors.insert(band.color);
       panel.bands.push_back(std::move(band));
@@ -612,8 +726,11 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       PlaceOutlineLabel(plan.pools[static_cast<std::size_t>(outline.pool)].name, panel.lines,
                         outline);
     }
+    // Pool names tell pools apart; a never-reused pool always says what it is.
     for (BandMark& band : panel.bands) {
-      band.labeled = panel.bands.size() + panel.outlines.size() >= 2 && band.box.h >= 14;
+      const bool resident_band = resident.contains(std::pair(band.pool, space));
+      band.labeled = (resident_band || panel.bands.size() + panel.outlines.size() >= 2) &&
+                     band.box.h >= 14;
     }
 
     // Segments.
@@ -633,12 +750,22 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     CoverageGrid grid(static_cast<int>(plot.w), static_cast<int>(plot.h), kColorCount);
     panel.segments = SplitByBudget(std::move(marks), options, plot, grid);
     panel.coverage = grid.Rects();
+    for (const auto& [hover_space, segment] : hover) {
+      if (hover_space == space) panel.hover.push_back(segment);
+    }
+    const std::optional<ProfilePeak> peak = PeakOf(
+        space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
+                               : SpaceLiveProfile(buffers, plan, space, options.activations_only));
+    if (peak) panel.peak = PlacePeakMark(layout, plot, *peak, options, panel.lines);
+    layout.legend_peak_step |= panel.peak.has_value();
 
     // Copies over their chunks, and lane rows.
     std::vector<std::size_t> copies;
     for (std::size_t c = 0; c < plan.copies.size(); ++c) {
       const AsyncCopy& copy = plan.copies[c];
-      if (copy.done >= copy.start && CopyPanelSpace(copy) == space) copies.push_back(c);
+      if (copy.done >= copy.start && CopyPanelSpace(copy) == space && shown(copy.buffer)) {
+        copies.push_back(c);
+      }
     }
     panel.copy_count = copies.size();
     std::vector<CopyMark> chunk_bars;

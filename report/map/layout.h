@@ -27,6 +27,8 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -48,6 +50,13 @@ struct MapOptions {
   double min_rect_px = 0.5;          // thinner marks (pixels, either side) merge into coverage
   int width_px = 1200;               // picture width in pixels (at least 480)
   int panel_height_px = 320;         // plot height of each panel in pixels (at least 80)
+  // Only the pools that hold activations (memmap::IsActivationLifetime:
+  // transient and staging); weights, state and model inputs/outputs hidden,
+  // and each panel's address axis fitted to what is left.
+  bool activations_only = false;
+  // The op that runs at a time step (e.g. "%y = onnx.Conv"), for the peak
+  // marker's label; unset or empty: the label names only the step.
+  std::function<std::string(TimeStep)> describe_step;
 };
 
 namespace memmap {
@@ -121,6 +130,12 @@ struct Tick {
 // height `height` (address grows upwards).
 std::vector<Tick> AddressTicks(const AddressAxis& axis, double bottom, double height);
 
+// Elides the middle of `text` with "…" so that it has at most `max_chars`
+// characters, the ellipsis counting as one (text counted in bytes; a cut never
+// splits a UTF-8 sequence). Text that fits is returned as it is.
+// Example: ElideMiddle("abcdefghij", 7) -> "abc…hij".
+std::string ElideMiddle(std::string_view text, std::size_t max_chars);
+
 // Height of one copy-lane row in pixels (bar plus a 1-pixel gap).
 inline constexpr double kLaneRowPitch = 8;
 
@@ -155,7 +170,36 @@ struct BandMark {
   std::string pool;
   int color = 0;
   Box box;
-  bool labeled = false;  // room for the pool name inside the band
+  bool labeled = false;  // room for the label inside the band
+  // "transient pool"; a pool laid out once and never reused says so, e.g.
+  // "constant pool · 137 buffers, 13.26 MiB · resident for the whole run".
+  std::string label;
+};
+
+// The time step at which a panel's live bytes peak (the transient pool's in
+// the default space, every buffer's in other spaces; see
+// report/map/live_series.h): a vertical line through the middle of the
+// step's column, labelled inside the plot near its top.
+struct PeakMark {
+  TimeStep step = 0;
+  Bytes bytes = 0;
+  double x = 0;            // line position (pixels)
+  std::string label;       // "peak 5.74 MiB at step 52: %y = onnx.Conv", maybe elided
+  std::string full_label;  // the same, never elided (for a tooltip)
+  double label_x = 0;      // anchor of the label
+  double label_y = 0;      // baseline
+  bool label_end = false;  // true: the label ends at label_x (left of the line)
+};
+
+// One allocation as the page script hit-tests it: the buffer's allocation
+// `allocation` at `offset` over the steps [start, end] (the whole run for a
+// pool that is never reused).
+struct HoverSegment {
+  BufferId buffer = kNoId;
+  int allocation = 0;
+  Bytes offset = 0;
+  TimeStep start = 0;
+  TimeStep end = 0;
 };
 
 // A region allocation (a pool with a time range, ir/plan.h): its address
@@ -184,6 +228,8 @@ struct Panel {
   std::vector<PixelRect> copy_coverage; // merged copy bars, relative to plot.x/plot.y
   std::vector<CopyMark> copies;         // copy bars over their chunks
   std::vector<LineMark> lines;
+  std::optional<PeakMark> peak;         // none when nothing is live in this view
+  std::vector<HoverSegment> hover;      // every allocation shown, by (buffer, allocation)
   std::size_t segment_count = 0;        // non-empty segments in this space
   std::size_t copy_count = 0;           // copies shown in this panel
   // Copy lane (lane.h == 0 when the panel has no copies).
@@ -212,12 +258,18 @@ struct MapLayout {
   bool legend_lower_bound = false;
   bool legend_capacity = false;
   bool legend_outline = false;          // region allocations are drawn
+  bool legend_peak_step = false;        // a panel marks its peak step
   bool regions = false;                 // the plan has execution regions
+  bool activations_only = false;        // MapOptions::activations_only
+  std::size_t hidden_buffers = 0;       // buffers left out by activations_only
   std::vector<Panel> panels;            // by ascending space id
 };
 
 // Lays out the map of `plan` over `buffers` (placements parallel to
-// buffers.buffers; extra entries on either side are ignored). Never fails:
+// buffers.buffers; extra entries on either side are ignored). A buffer of a
+// pool laid out once and never reused (constant, variable, external) is
+// drawn over the whole time axis in its pool's space: its bytes are reserved
+// for the whole run, whatever its live range. Never fails:
 // empty plans give an empty default panel; malformed segments (end < start)
 // are skipped and marks are clipped to their plot.
 MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions& options);

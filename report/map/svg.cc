@@ -43,8 +43,10 @@ void AppendStyle(std::string& out, const MapLayout& layout) {
       ".bound{stroke:#c0392b;stroke-dasharray:6 4}"
       ".capacity{stroke:#777;stroke-dasharray:2 3}"
       ".line-label{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
-      "#map-hl{fill:none;stroke:#000;stroke-width:2}"
-      "#map-cursor{stroke:#000;stroke-width:1;stroke-opacity:0.5}";
+      ".peak-step{stroke:#6a3d9a;stroke-width:1.5;stroke-dasharray:5 3}"
+      ".peak-label{fill:#6a3d9a;font-weight:bold}"
+      ".hl{fill:none;stroke:#000;stroke-width:2}"
+      ".cursor{stroke:#000;stroke-width:1;stroke-opacity:0.5}";
   // Maps without regions keep their original style, byte for byte.
   if (layout.regions) {
     out +=
@@ -192,6 +194,14 @@ void AppendLegend(std::string& out, const MapLayout& layout) {
   line_entry(layout.legend_peak, "peak", "peak");
   line_entry(layout.legend_lower_bound, "bound", "lower bound");
   line_entry(layout.legend_capacity, "capacity", "capacity");
+  if (layout.legend_peak_step) {
+    constexpr std::string_view kLabel = "peak step";
+    out += fmt::format(
+        "<line class=\"peak-step\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>",
+        C(x + 7), C(y - 11), C(x + 7), C(y + 1), C(x + 20), C(y), kLabel);
+    advance(kLabel);
+  }
   out += "\n";
 }
 
@@ -270,8 +280,8 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
   // Pool names go on top of the marks, at the bottom left of their band.
   for (const BandMark& band : panel.bands) {
     if (!band.labeled) continue;
-    out += fmt::format("<text class=\"band-label\" x=\"{}\" y=\"{}\">{} pool</text>\n",
-                       C(band.box.x + 4), C(band.box.y + band.box.h - 4), XmlEscape(band.pool));
+    out += fmt::format("<text class=\"band-label\" x=\"{}\" y=\"{}\">{}</text>\n",
+                       C(band.box.x + 4), C(band.box.y + band.box.h - 4), XmlEscape(band.label));
   }
   // All lines before any label, so that no line strikes through a label.
   for (const LineMark& line : panel.lines) {
@@ -289,6 +299,18 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += fmt::format(
         "<text class=\"line-label\" x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
         C(line.label_x), C(line.label_y), XmlEscape(line.label));
+  }
+
+  if (panel.peak) {
+    const PeakMark& peak = *panel.peak;
+    out += fmt::format(
+        "<g class=\"peak-marker\" data-step=\"{}\"><line class=\"peak-step\" x1=\"{}\" "
+        "y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"line-label peak-label\" x=\"{}\" "
+        "y=\"{}\"{}>{}</text>",
+        peak.step, C(peak.x), C(plot.y), C(peak.x), C(bottom), C(peak.label_x), C(peak.label_y),
+        peak.label_end ? " text-anchor=\"end\"" : "", XmlEscape(peak.label));
+    if (standalone) out += fmt::format("<title>{}</title>", XmlEscape(peak.full_label));
+    out += "</g>\n";
   }
 
   if (panel.segment_count == 0 && panel.copy_count == 0) {
@@ -316,7 +338,8 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
 }  // namespace
 
 std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, const Plan& plan,
-                             const MapOptions& options, bool standalone) {
+                             const MapOptions& options, bool standalone,
+                             std::string_view id_prefix) {
   std::string out;
   // Embedded maps start just above the legend: the page has its own header.
   const double crop = standalone ? 0 : layout.legend_y - 20;
@@ -341,9 +364,12 @@ std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, 
     AppendPanel(out, layout, panel, buffers, plan, options, standalone);
   }
   if (!standalone) {
-    out +=
-        "<rect id=\"map-hl\" x=\"0\" y=\"0\" width=\"0\" height=\"0\" visibility=\"hidden\"/>\n"
-        "<line id=\"map-cursor\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"0\" visibility=\"hidden\"/>\n";
+    out += fmt::format(
+        "<rect id=\"{0}-hl\" class=\"hl\" x=\"0\" y=\"0\" width=\"0\" height=\"0\" "
+        "visibility=\"hidden\"/>\n"
+        "<line id=\"{0}-cursor\" class=\"cursor\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"0\" "
+        "visibility=\"hidden\"/>\n",
+        id_prefix);
   }
   out += "</svg>\n";
   return out;

@@ -9,10 +9,13 @@
 // Each segment drawn one by one is a <rect data-b="BUFFER_ID"> with a <title>
 // tooltip (buffer name, values, size, live range, pool, space, offset); each
 // region allocation a <rect class="alloc" data-p="POOL_INDEX"> outline with a
-// <title> (allocation, region, size, time range, buffers, offset).
+// <title> (allocation, region, size, time range, buffers, offset). Each
+// panel's peak step is a <g class="peak-marker" data-step="STEP"> holding a
+// dashed vertical line and its label (full text in the <title>).
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "report/map/layout.h"
 #include "ir/buffer_set.h"
@@ -29,10 +32,12 @@ namespace memmap {
 // The <svg> element for `layout`. Standalone: with the SVG namespace, the
 // title rows and a <title> tooltip per drawn mark. Embedded (for HTML, which
 // supplies its own header and scripted tooltips): no namespace attribute, the
-// title rows cropped away, and a hidden highlight rect (id "map-hl") and time
-// cursor line (id "map-cursor") for the page script to move.
+// title rows cropped away, and a hidden highlight rect (id "PREFIX-hl") and
+// time cursor line (id "PREFIX-cursor", PREFIX = `id_prefix`) for the page
+// script to move, so that two maps can share a page.
 std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, const Plan& plan,
-                             const MapOptions& options, bool standalone);
+                             const MapOptions& options, bool standalone,
+                             std::string_view id_prefix = "map");
 
 }  // namespace memmap
 }  // namespace memplan

@@ -87,10 +87,12 @@ TEST(HtmlMapTest, LiveCurveFollowsTheMapTimeAxis) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
   // Live: 1 MiB at step 0, 2 MiB at 1, 1.5 MiB at 2-3; axis top 2 MiB over
-  // 130 px (bottom at 156); x as in the map (271 px per step from 88).
-  EXPECT_NE(html.find("<path class=\"live-area\" d=\"M88 156V91H359V26H630V58.5H1172V156H1172V156Z\"/>"),
+  // 130 px (bottom at 170); x as in the map (271 px per step from 88).
+  EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"0\" fill=\"#4e79a7\" "
+                      "stroke=\"#4e79a7\" d=\"M88 170V105H359V40H630V72.5H1172V170H1172V170Z\"/>"),
             std::string::npos);
   EXPECT_NE(html.find(">lower bound 2 MiB</text>"), std::string::npos);
+  EXPECT_NE(html.find(">default memory, transient · max 2 MiB</text>"), std::string::npos);
   const nlohmann::json data = Data(html);
   EXPECT_EQ(data["live"]["values"],
             nlohmann::json({0, kMiB, 1, 2 * kMiB, 2, 3 * kMiB / 2, 4, 0}));
@@ -154,6 +156,112 @@ TEST(HtmlMapTest, LongScheduleCurveIsPerPixelColumn) {
   EXPECT_EQ(data["live"]["exact"], false);
   // One (start, max) pair per pixel column of the 1084-px plot.
   EXPECT_EQ(data["live"]["values"].size(), 2u * 1084);
+}
+
+}  // namespace
+}  // namespace memplan
+
+namespace memplan {
+namespace {
+
+using maptest::kKiB;
+using maptest::kMiB;
+
+TEST(HtmlMapLiveChartTest, CoversBothSpacesWithTheirPeaks) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  const nlohmann::json live = Data(html)["live"];
+  ASSERT_EQ(live["series"].size(), 2u);
+  // Default memory: x [0,3] and y [3,9]; alternate memory: x [2,6], y [0,4].
+  EXPECT_EQ(live["series"][0]["name"], "default memory, transient");
+  EXPECT_EQ(live["series"][0]["values"],
+            nlohmann::json({0, 256 * kKiB, 3, 512 * kKiB, 4, 256 * kKiB, 10, 0}));
+  EXPECT_EQ(live["values"], live["series"][0]["values"]);
+  EXPECT_EQ(live["series"][1]["space"], 1);
+  EXPECT_EQ(live["series"][1]["name"], "alternate memory");
+  EXPECT_EQ(live["series"][1]["values"],
+            nlohmann::json({0, 256 * kKiB, 2, 512 * kKiB, 5, 256 * kKiB, 7, 0}));
+  // Axis top 600 KiB (steps of 200 KiB) over 130 px from y 40; 108.4 px a step.
+  EXPECT_EQ(live["top"], 600 * 1024);
+  EXPECT_NE(html.find(">alternate memory · max 512 KiB</text>"), std::string::npos);
+  EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"1\" fill=\"#76b7b2\""),
+            std::string::npos);
+  // Peak markers: default at step 3 (x 88 + 3.5 * 108.4), alternate at step 2.
+  EXPECT_NE(html.find("<g class=\"peak-marker\" data-space=\"0\" data-step=\"3\"><line "
+                      "class=\"peak-step\" stroke=\"#2c4d73\" x1=\"467.4\" y1=\"40\" "
+                      "x2=\"467.4\" y2=\"170\"/><text class=\"line-label peak-label\" "
+                      "fill=\"#2c4d73\" x=\"471.4\" y=\"51\">default memory, transient: peak "
+                      "step 3 · 512 KiB</text>"),
+            std::string::npos)
+      << html;
+  EXPECT_NE(html.find("<g class=\"peak-marker\" data-space=\"1\" data-step=\"2\"><line "
+                      "class=\"peak-step\" stroke=\"#2f7a74\" x1=\"359\" y1=\"40\" x2=\"359\" "
+                      "y2=\"170\"/><text class=\"line-label peak-label\" fill=\"#2f7a74\" "
+                      "x=\"363\" y=\"77\">alternate memory: peak step 2 · 512 KiB</text>"),
+            std::string::npos);
+}
+
+TEST(HtmlMapLiveChartTest, ActivationsAllInFastMemoryAreNotAnEmptyChart) {
+  // Everything in alternate memory: the default series is flat at 0, the
+  // alternate one carries the bytes.
+  maptest::PlannedBuffers p = maptest::MsaPlan();
+  p.plan.placements[0].allocations = {{kAlternateSpace, 0, 0, 6}};
+  p.plan.placements[1].allocations = {{kAlternateSpace, 256 * kKiB, 0, 9}};
+  p.plan.copies.clear();
+  p.plan.peak = 0;
+  p.plan.lower_bound = 0;
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(html.find(">default memory, transient · max 0 B</text>"), std::string::npos);
+  EXPECT_NE(html.find(">alternate memory · max 512 KiB</text>"), std::string::npos);
+  EXPECT_NE(html.find("data-space=\"1\" data-step=\"0\">"), std::string::npos);
+  EXPECT_EQ(html.find("data-space=\"0\" data-step="), std::string::npos);
+}
+
+TEST(HtmlMapToggleTest, ActivationsOnlyViewWhenThereAreWeights) {
+  const maptest::PlannedBuffers p = maptest::WeightsPlan();
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(html.find("<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" "
+                      "id=\"act\"> activations only: hide the 2 buffers of never-reused pools"),
+            std::string::npos);
+  EXPECT_NE(html.find("<div id=\"map-act\" class=\"figure\" hidden>\n<svg width=\"1200\""),
+            std::string::npos);
+  EXPECT_NE(html.find("<rect id=\"act-hl\" class=\"hl\""), std::string::npos);
+  EXPECT_NE(html.find("<line id=\"act-cursor\" class=\"cursor\""), std::string::npos);
+  EXPECT_NE(html.find("location.hash === \"#activations\""), std::string::npos);
+  EXPECT_NE(html.find(">default memory (space 0) · activations only, up to 2 MiB</text>"),
+            std::string::npos);
+  const nlohmann::json data = Data(html);
+  // Full view: weights over the whole run [0, 3]; activations view: none.
+  EXPECT_EQ(data["panels"][0]["segs"],
+            nlohmann::json({0, 0, 0, 0, 1, 1, 0, kMiB, 1, 3, 2, 0, 0, 2, 3, 3, 0, 2 * kMiB, 0, 3,
+                            4, 0, 5 * kMiB / 2, 0, 3}));
+  EXPECT_EQ(data["act"]["panels"][0]["segs"],
+            nlohmann::json({0, 0, 0, 0, 1, 1, 0, kMiB, 1, 3, 2, 0, 0, 2, 3}));
+  EXPECT_EQ(data["act"]["panels"][0]["top"], 2 * kMiB);
+  EXPECT_EQ(data["panels"][0]["top"], 3 * kMiB);
+  EXPECT_EQ(data["resident"], nlohmann::json({1}));
+  // The weights' band, across the whole plot, says what it is.
+  EXPECT_NE(html.find(">constant pool · 2 buffers, 1 MiB · resident for the whole run</text>"),
+            std::string::npos);
+}
+
+TEST(HtmlMapToggleTest, NoToggleWithoutAnythingToHide) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_EQ(html.find("id=\"act-toggle\""), std::string::npos);
+  EXPECT_EQ(html.find("id=\"map-act\""), std::string::npos);
+  EXPECT_FALSE(Data(html).contains("act"));
+}
+
+TEST(HtmlMapLayoutTest, FiguresScaleToTheWindow) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(html.find(".figure svg{display:block;width:100%;height:auto;min-width:640px}"),
+            std::string::npos);
+  EXPECT_NE(html.find(".figure{max-width:1502px}"), std::string::npos);  // 1.25 x 1200 + 2
+  EXPECT_NE(html.find("overflow-x:auto"), std::string::npos);
+  EXPECT_NE(html.find("<meta name=\"viewport\" content=\"width=device-width\">"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -284,3 +284,114 @@ TEST(TransientLiveProfileTest, StartsAtZeroAndFallsBackToLifetimes) {
 
 }  // namespace
 }  // namespace memplan::memmap
+
+namespace memplan::memmap {
+namespace {
+
+TEST(LayoutMapWeightsTest, NeverReusedPoolsSpanTheWholeRun) {
+  const maptest::PlannedBuffers p = maptest::WeightsPlan();
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
+  const Panel& panel = layout.panels[0];
+  EXPECT_DOUBLE_EQ(panel.axis.top, 3.0 * kMiB);
+  // w1 (used [0,1]) and w2 (used [2,2]) are drawn over all 4 steps.
+  ASSERT_EQ(panel.segments.size(), 5u);
+  for (std::size_t i : {3u, 4u}) {
+    EXPECT_EQ(panel.segments[i].color, kColorConstant);
+    EXPECT_DOUBLE_EQ(panel.segments[i].box.x, 88);
+    EXPECT_DOUBLE_EQ(panel.segments[i].box.w, 1084);
+  }
+  EXPECT_NEAR(panel.segments[3].box.y, 434 - 2.5 * 320 / 3, 1e-9);
+  EXPECT_NEAR(panel.segments[3].box.h, 0.5 * 320 / 3, 1e-9);
+  // Hover data spans the whole run too: [0, 3].
+  ASSERT_EQ(panel.hover.size(), 5u);
+  EXPECT_EQ(panel.hover[4].buffer, 4);
+  EXPECT_EQ(panel.hover[4].start, 0);
+  EXPECT_EQ(panel.hover[4].end, 3);
+  EXPECT_EQ(panel.hover[0].end, 1);  // a transient keeps its live range
+  // The constant pool's band says what it is.
+  ASSERT_EQ(panel.bands.size(), 2u);
+  EXPECT_EQ(panel.bands[1].label, "constant pool · 2 buffers, 1 MiB · resident for the whole run");
+  EXPECT_TRUE(panel.bands[1].labeled);
+  EXPECT_EQ(panel.bands[0].label, "transient pool");
+  EXPECT_EQ(layout.hidden_buffers, 0u);
+}
+
+TEST(LayoutMapWeightsTest, ActivationsOnlyHidesWeightsAndRefitsTheAxis) {
+  const maptest::PlannedBuffers p = maptest::WeightsPlan();
+  MapOptions options;
+  options.activations_only = true;
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  EXPECT_TRUE(layout.activations_only);
+  EXPECT_EQ(layout.hidden_buffers, 2u);
+  const Panel& panel = layout.panels[0];
+  EXPECT_DOUBLE_EQ(panel.axis.top, 2.0 * kMiB);
+  EXPECT_EQ(panel.title, "default memory (space 0) · activations only, up to 2 MiB");
+  ASSERT_EQ(panel.segments.size(), 3u);
+  EXPECT_EQ(panel.hover.size(), 3u);
+  ASSERT_EQ(panel.bands.size(), 1u);
+  EXPECT_EQ(panel.bands[0].pool, "transient");
+  EXPECT_THAT(layout.legend_colors, ElementsAre(kColorTransient));
+}
+
+TEST(LayoutMapPeakTest, MarksThePeakStepWithItsOp) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  MapOptions options;
+  options.describe_step = [](TimeStep t) { return t == 1 ? "%b = conv" : "?"; };
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  // Live 1 MiB, 2 MiB, 1.5 MiB, 1.5 MiB: the peak is step 1, 2 MiB; the line
+  // runs through the middle of its column (88 + 1.5 * 271).
+  ASSERT_TRUE(layout.panels[0].peak.has_value());
+  const PeakMark& peak = *layout.panels[0].peak;
+  EXPECT_EQ(peak.step, 1);
+  EXPECT_EQ(peak.bytes, 2 * kMiB);
+  EXPECT_DOUBLE_EQ(peak.x, 494.5);
+  EXPECT_EQ(peak.label, "peak step 1 · 2 MiB live · %b = conv");
+  EXPECT_EQ(peak.full_label, peak.label);
+  EXPECT_FALSE(peak.label_end);
+  EXPECT_DOUBLE_EQ(peak.label_x, 498.5);
+  EXPECT_DOUBLE_EQ(peak.label_y, 126);  // under the plot top (114)
+  EXPECT_TRUE(layout.legend_peak_step);
+}
+
+TEST(LayoutMapPeakTest, LabelGoesLeftAndIsElidedWhenRoomIsShort) {
+  maptest::PlannedBuffers p = maptest::SmallPlan();
+  // Make the last step the peak: c grows to 1.5 MiB at [3,3] only.
+  p.buffers.buffers[2].size = 3 * kMiB / 2;
+  p.buffers.buffers[2].start = 3;
+  p.plan.placements[2].allocations[0] = {kDefaultSpace, 0, 3, 3};
+  MapOptions options;
+  options.describe_step = [](TimeStep) { return std::string(200, 'x'); };
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  const PeakMark& peak = *layout.panels[0].peak;
+  EXPECT_EQ(peak.step, 3);
+  EXPECT_EQ(peak.bytes, 5 * kMiB / 2);
+  EXPECT_DOUBLE_EQ(peak.x, 88 + 3.5 * 271);
+  EXPECT_TRUE(peak.label_end);
+  // Room left of the line: 1036.5 - 88 - 8 = 940.5 px, 151 characters
+  // (counted in bytes): the step and bytes keep theirs (27), the op gets
+  // 151 - 27 - 3 = 121: 120 of its characters and an ellipsis.
+  const std::string head = "peak step 3 · 2.5 MiB live · ";
+  EXPECT_EQ(peak.label, head + std::string(60, 'x') + "\u2026" + std::string(60, 'x'));
+  EXPECT_EQ(peak.full_label.size(), std::string("peak step 3 · 2.5 MiB live · ").size() + 200);
+}
+
+TEST(LayoutMapPeakTest, EveryPanelMarksItsOwnPeak) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
+  ASSERT_EQ(layout.panels.size(), 2u);
+  ASSERT_TRUE(layout.panels[0].peak && layout.panels[1].peak);
+  EXPECT_EQ(layout.panels[0].peak->step, 3);  // x [0,3] and y [3,9] in default memory
+  EXPECT_EQ(layout.panels[0].peak->bytes, 512 * kKiB);
+  EXPECT_EQ(layout.panels[1].peak->step, 2);  // x [2,6] and y [0,4] in alternate memory
+  EXPECT_EQ(layout.panels[1].peak->bytes, 512 * kKiB);
+  EXPECT_EQ(layout.panels[1].peak->label, "peak step 2 · 512 KiB live");
+}
+
+TEST(LayoutMapPeakTest, NoMarkerWhenNothingIsLive) {
+  const MapLayout layout = LayoutMap(BufferSet{}, Plan{}, MapOptions{});
+  EXPECT_FALSE(layout.panels[0].peak.has_value());
+  EXPECT_FALSE(layout.legend_peak_step);
+}
+
+}  // namespace
+}  // namespace memplan::memmap

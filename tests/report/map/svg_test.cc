@@ -140,3 +140,39 @@ TEST(SvgMapTest, RectBudgetCapsIndividualRects) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+TEST(SvgMapPeakTest, MarksThePeakStepWithLineAndLabel) {
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  MapOptions options;
+  options.describe_step = [](TimeStep) { return std::string("%b = <conv>"); };
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, options);
+  // Step 1 holds 2 MiB: a line through the middle of its column, from the
+  // plot top (114) to its bottom (434), the label just right of it.
+  EXPECT_NE(svg.find("<g class=\"peak-marker\" data-step=\"1\"><line class=\"peak-step\" "
+                     "x1=\"494.5\" y1=\"114\" x2=\"494.5\" y2=\"434\"/><text class=\"line-label "
+                     "peak-label\" x=\"498.5\" y=\"126\">peak step 1 · 2 MiB live · %b = "
+                     "&lt;conv&gt;</text><title>peak step 1 · 2 MiB live · %b = "
+                     "&lt;conv&gt;</title></g>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(">peak step</text>"), std::string::npos);  // legend entry
+}
+
+TEST(SvgMapWeightsTest, WeightsSpanTheWholeRunInALabelledBand) {
+  const maptest::PlannedBuffers p = maptest::WeightsPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  // w1 (2 MiB .. 2.5 MiB, used [0,1]) from x 88 over the full 1084 px.
+  EXPECT_NE(svg.find("<rect class=\"k1 o\" data-b=\"3\" x=\"88\" y=\"167.33\" width=\"1084\" "
+                     "height=\"53.33\"><title>w1\nsize 512 KiB (524288 B)\nlive [0, 1]\n"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<text class=\"band-label\" x=\"92\" y=\"216.67\">constant pool · 2 "
+                     "buffers, 1 MiB · resident for the whole run</text>"),
+            std::string::npos);
+}
+
+}  // namespace
+}  // namespace memplan

@@ -149,4 +149,21 @@ inline PlannedBuffers RegionPlan() {
   return p;
 }
 
+// SmallPlan with weights: a constant pool [2 MiB, 3 MiB) above the
+// transient pool, laid out once (never reused), holding
+//   w1: 512 KiB, used [0,1], offset 2 MiB
+//   w2: 512 KiB, used [2,2], offset 2.5 MiB
+// Default-space peak 3 MiB (axis top 3 MiB: 320/3 px per MiB).
+inline PlannedBuffers WeightsPlan() {
+  PlannedBuffers p = SmallPlan();
+  p.plan.spaces[0].peak = 3 * kMiB;
+  p.plan.pools.push_back({"constant", Lifetime::kConstant, kDefaultSpace, 2 * kMiB, kMiB, kMiB, 2,
+                          kMiB, std::nullopt, std::nullopt});
+  Add(p, "w1", 512 * kKiB, 0, 1, "constant", {{kDefaultSpace, 2 * kMiB, 0, 1}});
+  Add(p, "w2", 512 * kKiB, 2, 2, "constant", {{kDefaultSpace, 2 * kMiB + 512 * kKiB, 2, 2}});
+  p.buffers.buffers[3].lifetime = Lifetime::kConstant;
+  p.buffers.buffers[4].lifetime = Lifetime::kConstant;
+  return p;
+}
+
 }  // namespace memplan::maptest

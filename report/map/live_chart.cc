@@ -1,0 +1,232 @@
+#include "report/map/live_chart.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "report/map/format.h"
+#include "report/map/live_series.h"
+
+namespace memplan::memmap {
+namespace {
+
+constexpr double kBottomMargin = 34;
+constexpr double kTitleY = 14;
+constexpr double kLegendY = 30;
+constexpr double kCharWidth = 6.2;    // estimate for 11px sans-serif
+constexpr double kRowHeight = 13;     // peak labels stack one row per series
+// The curve is drawn exactly while it has at most this many steps per pixel
+// column; beyond that, as the per-column maximum.
+constexpr double kExactStepsPerPixel = 2;
+
+struct SeriesColor {
+  std::string_view fill;
+  std::string_view dark;  // peak line and label
+};
+// Blue for the default space (as the transient pool in the map), then teal,
+// purple, olive for other spaces.
+constexpr std::array<SeriesColor, 4> kSeriesColors = {{
+    {"#4e79a7", "#2c4d73"},
+    {"#76b7b2", "#2f7a74"},
+    {"#b07aa1", "#7a4a6e"},
+    {"#b6992d", "#7a6619"},
+}};
+
+std::string C(double value) { return FormatCoord(value); }
+
+void Downsample(LiveSeries& series, const std::vector<LiveStep>& steps, TimeStep time_top,
+                double plot_w) {
+  for (const LiveStep& step : steps) series.max = std::max(series.max, step.bytes);
+  const auto columns = static_cast<std::size_t>(std::max(1.0, std::floor(plot_w)));
+  if (static_cast<double>(steps.size()) <= kExactStepsPerPixel * plot_w) {
+    series.points = steps;
+    return;
+  }
+  series.exact = false;
+  const double per_column = static_cast<double>(time_top) / static_cast<double>(columns);
+  std::vector<Bytes> column_max(columns, 0);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const double begin = static_cast<double>(steps[i].start);
+    const double end = i + 1 < steps.size() ? static_cast<double>(steps[i + 1].start)
+                                            : static_cast<double>(time_top);
+    if (!(end > begin)) continue;
+    const auto first = static_cast<std::size_t>(
+        std::clamp(std::floor(begin / per_column), 0.0, static_cast<double>(columns - 1)));
+    const auto last = static_cast<std::size_t>(
+        std::clamp(std::ceil(end / per_column) - 1, 0.0, static_cast<double>(columns - 1)));
+    for (std::size_t c = first; c <= last; ++c) {
+      column_max[c] = std::max(column_max[c], steps[i].bytes);
+    }
+  }
+  for (std::size_t c = 0; c < columns; ++c) {
+    const auto start = static_cast<TimeStep>(std::ceil(static_cast<double>(c) * per_column));
+    if (!series.points.empty() && series.points.back().start == start) continue;
+    series.points.push_back({start, column_max[c]});
+  }
+}
+
+// The peak marker of series number `row`: the label on the side of the line
+// with room (right first), elided to fit, one row per series under the top.
+PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std::string& name,
+                    const MapOptions& options, std::size_t row) {
+  PeakMark mark;
+  mark.step = peak.step;
+  mark.bytes = peak.bytes;
+  mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
+  mark.full_label =
+      fmt::format("{}: peak step {} · {}", name, peak.step, FormatBytes(peak.bytes));
+  const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
+  if (!op.empty()) mark.full_label += " · " + op;
+  const double right_room = layout.plot_x + layout.plot_w - mark.x - 8;
+  const double left_room = mark.x - layout.plot_x - 8;
+  const double width = static_cast<double>(mark.full_label.size()) * kCharWidth;
+  mark.label_end = width > right_room && left_room > right_room;
+  const double room = mark.label_end ? left_room : right_room;
+  mark.label = ElideMiddle(mark.full_label, static_cast<std::size_t>(std::max(0.0, room / kCharWidth)));
+  mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
+  mark.label_y = kLiveTop + kRowHeight * static_cast<double>(row + 1) - 2;  // BuildLiveChart may move it down
+  return mark;
+}
+
+}  // namespace
+
+LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, const Plan& plan,
+                         const MapOptions& options) {
+  LiveChart chart;
+  chart.lower_bound = plan.lower_bound;
+  chart.height = kLiveTop + kLiveHeight + kBottomMargin;
+  Bytes top = plan.lower_bound;
+  for (const Panel& panel : layout.panels) {
+    LiveSeries series;
+    series.space = panel.space;
+    const std::vector<LiveStep> steps =
+        panel.space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
+                                     : SpaceLiveProfile(buffers, plan, panel.space, false);
+    series.name = panel.space == kDefaultSpace
+                      ? SpaceName(plan, panel.space) + " memory, transient"
+                      : SpaceName(plan, panel.space) + " memory";
+    const SeriesColor& color = kSeriesColors[std::min(chart.series.size(), kSeriesColors.size() - 1)];
+    series.color = std::string(color.fill);
+    Downsample(series, steps, layout.time_top, layout.plot_w);
+    if (const std::optional<ProfilePeak> peak = PeakOf(steps)) {
+      series.peak = PeakMarker(layout, *peak, series.name, options, chart.series.size());
+    }
+    top = std::max(top, series.max);
+    chart.series.push_back(std::move(series));
+  }
+  chart.axis = NiceAddressAxis(static_cast<double>(top), 4);
+  // Label rows from the top of the plot, skipping a row the lower-bound line
+  // would strike through.
+  const double bound_y =
+      kLiveTop + kLiveHeight - static_cast<double>(plan.lower_bound) / chart.axis.top * kLiveHeight;
+  double baseline = kLiveTop + kRowHeight - 2;
+  for (LiveSeries& series : chart.series) {
+    if (!series.peak) continue;
+    if (plan.lower_bound > 0 && bound_y > baseline - kRowHeight + 2 && bound_y < baseline + 3) {
+      baseline += kRowHeight;
+    }
+    series.peak->label_y = baseline;
+    baseline += kRowHeight;
+  }
+  return chart;
+}
+
+std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
+  std::string out;
+  const double x0 = layout.plot_x;
+  const double w = layout.plot_w;
+  const double y0 = kLiveTop;
+  const double h = kLiveHeight;
+  const double bottom = y0 + h;
+  const auto y_of = [&](double bytes) { return bottom - bytes / chart.axis.top * h; };
+  out += fmt::format(
+      "<svg width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
+      "aria-label=\"live bytes over time\">\n",
+      C(layout.width), C(chart.height), C(layout.width), C(chart.height));
+  out +=
+      "<style>text{font-family:sans-serif;font-size:11px;fill:#333}"
+      ".ptitle{font-size:12px;font-weight:bold;fill:#222}.grid{stroke:#ececec}"
+      ".plot{fill:#fff;stroke:#999}.axis-name{font-style:italic;fill:#666}"
+      ".bound{stroke:#c0392b;stroke-width:1.5;stroke-dasharray:6 4}"
+      ".live-area{fill-opacity:0.3;stroke-width:1.2}"
+      ".peak-step{stroke-width:1.5;stroke-dasharray:5 3}.peak-label{font-weight:bold}"
+      ".line-label{paint-order:stroke;stroke:#fff;stroke-width:3px;stroke-linejoin:round}"
+      "#live-cursor{stroke:#000;stroke-width:1;stroke-opacity:0.5}"
+      "</style>\n";
+  bool exact = true;
+  for (const LiveSeries& series : chart.series) exact = exact && series.exact;
+  out += fmt::format("<text class=\"ptitle\" x=\"{}\" y=\"{}\">live bytes over time{}</text>\n",
+                     C(x0), C(kTitleY), exact ? "" : " (per pixel column: the maximum)");
+  // Legend: a swatch and the maximum per series, then the lower bound.
+  double x = x0;
+  for (const LiveSeries& series : chart.series) {
+    const std::string label = fmt::format("{} · max {}", series.name, FormatBytes(series.max));
+    out += fmt::format(
+        "<rect class=\"live-area\" x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\" "
+        "stroke=\"{}\"/><text class=\"series-name\" data-space=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n",
+        C(x), C(kLegendY - 9), series.color, series.color, series.space, C(x + 20), C(kLegendY),
+        XmlEscape(label));
+    x += 20 + static_cast<double>(label.size()) * kCharWidth + 18;
+  }
+  if (chart.lower_bound > 0) {
+    out += fmt::format(
+        "<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\">lower bound {}</text>\n",
+        C(x), C(kLegendY - 4), C(x + 16), C(kLegendY - 4), C(x + 20), C(kLegendY),
+        FormatBytes(chart.lower_bound));
+  }
+  out += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", C(x0),
+                     C(y0), C(w), C(h));
+  for (const Tick& tick : AddressTicks(chart.axis, bottom, h)) {
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
+        C(x0), C(tick.pos), C(x0 + w), C(tick.pos), C(x0 - 6), C(tick.pos + 4), tick.label);
+  }
+  for (const Tick& tick : layout.time_ticks) {
+    out += fmt::format(
+        "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
+        "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
+        C(tick.pos), C(y0), C(tick.pos), C(bottom), C(tick.pos), C(bottom + 16), tick.label);
+  }
+  out += fmt::format(
+      "<text class=\"axis-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">time step</text>\n",
+      C(x0 - 6), C(bottom + 28));
+  // Step curves: each point holds its value until the next point's start.
+  for (const LiveSeries& series : chart.series) {
+    out += fmt::format("<path class=\"live-area\" data-space=\"{}\" fill=\"{}\" stroke=\"{}\" d=\"M{} {}",
+                       series.space, series.color, series.color, C(x0), C(bottom));
+    for (std::size_t i = 0; i < series.points.size(); ++i) {
+      const TimeStep end =
+          i + 1 < series.points.size() ? series.points[i + 1].start : layout.time_top;
+      out += fmt::format("V{}H{}", C(y_of(static_cast<double>(series.points[i].bytes))),
+                         C(TimeX(layout, static_cast<double>(std::min(end, layout.time_top)))));
+    }
+    out += fmt::format("V{}Z\"/>\n", C(bottom));
+  }
+  if (chart.lower_bound > 0) {
+    const double y = y_of(static_cast<double>(chart.lower_bound));
+    out += fmt::format("<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", C(x0),
+                       C(y), C(x0 + w), C(y));
+  }
+  for (std::size_t s = 0; s < chart.series.size(); ++s) {
+    if (!chart.series[s].peak) continue;
+    const PeakMark& peak = *chart.series[s].peak;
+    const std::string_view dark = kSeriesColors[std::min(s, kSeriesColors.size() - 1)].dark;
+    out += fmt::format(
+        "<g class=\"peak-marker\" data-space=\"{}\" data-step=\"{}\"><line class=\"peak-step\" "
+        "stroke=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"line-label "
+        "peak-label\" fill=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text><title>{}</title></g>\n",
+        chart.series[s].space, peak.step, dark, C(peak.x), C(y0), C(peak.x), C(bottom), dark,
+        C(peak.label_x), C(peak.label_y), peak.label_end ? " text-anchor=\"end\"" : "",
+        XmlEscape(peak.label), XmlEscape(peak.full_label));
+  }
+  out += "<line id=\"live-cursor\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"0\" visibility=\"hidden\"/>\n";
+  out += "</svg>\n";
+  return out;
+}
+
+}  // namespace memplan::memmap

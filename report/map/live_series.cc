@@ -1,0 +1,74 @@
+#include "report/map/live_series.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <utility>
+
+namespace memplan::memmap {
+
+bool IsActivationLifetime(Lifetime lifetime) {
+  return lifetime == Lifetime::kTransient || lifetime == Lifetime::kStaging;
+}
+
+std::vector<Lifetime> PoolLifetimes(const BufferSet& buffers, const Plan& plan) {
+  std::map<std::string, Lifetime, std::less<>> by_name;
+  for (const PoolInfo& pool : plan.pools) by_name.emplace(pool.name, pool.lifetime);
+  std::vector<Lifetime> lifetimes;
+  lifetimes.reserve(buffers.buffers.size());
+  for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
+    const auto found = by_name.find(PoolOf(buffers, plan, static_cast<BufferId>(i)));
+    lifetimes.push_back(found != by_name.end() ? found->second : buffers.buffers[i].lifetime);
+  }
+  return lifetimes;
+}
+
+std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& plan,
+                                       MemorySpace space, bool activations_only) {
+  const std::vector<Lifetime> lifetimes =
+      activations_only ? PoolLifetimes(buffers, plan) : std::vector<Lifetime>{};
+  const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
+  std::vector<std::pair<TimeStep, Bytes>> events;
+  for (std::size_t i = 0; i < placed; ++i) {
+    const Bytes size = buffers.buffers[i].size;
+    if (size <= 0 || (activations_only && !IsActivationLifetime(lifetimes[i]))) continue;
+    // Steps covered by the buffer's allocations in `space`, as merged ranges.
+    std::vector<std::pair<TimeStep, TimeStep>> ranges;
+    for (const Allocation& a : plan.placements[i].allocations) {
+      if (a.space == space && a.end >= a.start) ranges.emplace_back(a.start, a.end);
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (std::size_t r = 0; r < ranges.size();) {
+      const TimeStep first = ranges[r].first;
+      TimeStep last = ranges[r].second;
+      for (++r; r < ranges.size() && ranges[r].first <= last + 1; ++r) {
+        last = std::max(last, ranges[r].second);
+      }
+      events.emplace_back(first, size);
+      if (last < std::numeric_limits<TimeStep>::max()) events.emplace_back(last + 1, -size);
+    }
+  }
+  std::sort(events.begin(), events.end());
+  std::vector<LiveStep> steps = {{0, 0}};
+  Bytes live = 0;
+  for (std::size_t i = 0; i < events.size();) {
+    const TimeStep t = events[i].first;
+    for (; i < events.size() && events[i].first == t; ++i) live += events[i].second;
+    if (steps.back().start == t) {
+      steps.back().bytes = live;
+    } else if (steps.back().bytes != live) {
+      steps.push_back({t, live});
+    }
+  }
+  return steps;
+}
+
+std::optional<ProfilePeak> PeakOf(const std::vector<LiveStep>& profile) {
+  std::optional<ProfilePeak> peak;
+  for (const LiveStep& step : profile) {
+    if (step.bytes > 0 && (!peak || step.bytes > peak->bytes)) peak = {step.start, step.bytes};
+  }
+  return peak;
+}
+
+}  // namespace memplan::memmap
