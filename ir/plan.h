@@ -67,6 +67,10 @@ struct PoolInfo {
   // queue-ordered allocations of execution regions, ir/region_plan.h).
   std::optional<TimeStep> start;
   std::optional<TimeStep> end;
+  // A limit on the pools of this (space, lifetime) (`--capacity
+  // transient=BYTES`): their extent, from the lowest offset to the highest
+  // end, is at most this many bytes. nullopt: none. Checked by verify/ (rule 6).
+  std::optional<Bytes> capacity;
 };
 
 // Memory-space-assignment statistics (present when fast memory is planned).

@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "report/peak_attribution.h"
 #include "report/regions_json.h"
+#include "report/space_peaks.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -117,13 +119,35 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     doc["program"] = std::move(counts);
   }
   Json spaces = Json::array();
-  for (const SpaceInfo& s : plan.spaces) {
+  const std::vector<SpacePeak> peaks =
+      extras.space_peaks ? ComputeSpacePeaks(buffers, plan) : std::vector<SpacePeak>();
+  const auto op_at = [&](TimeStep step) {
+    if (step == kNoId || !program || !extras.schedule) return Json(nullptr);
+    const std::optional<std::string> op = DescribeOpAt(*program, *extras.schedule, step);
+    return op ? Json(*op) : Json(nullptr);
+  };
+  const auto step_json = [](TimeStep step) { return step == kNoId ? Json(nullptr) : Json(step); };
+  for (std::size_t i = 0; i < plan.spaces.size(); ++i) {
+    const SpaceInfo& s = plan.spaces[i];
     Json j;
     j["name"] = s.name;
     j["id"] = s.id;
     j["capacity_bytes"] = s.capacity ? Json(*s.capacity) : Json(nullptr);
     j["peak_bytes"] = s.peak;
     j["alignment"] = s.alignment;
+    if (i < peaks.size()) {
+      const SpacePeak& p = peaks[i];
+      j["max_live_bytes"] = p.max_live_bytes;
+      j["peak_step"] = step_json(p.peak_step);
+      j["peak_op"] = op_at(p.peak_step);
+      Json t;
+      t["peak_bytes"] = p.transient_peak;
+      t["lower_bound_bytes"] = p.transient_lower_bound;
+      t["peak_step"] = step_json(p.transient_step);
+      t["peak_op"] = op_at(p.transient_step);
+      t["buffers"] = p.transient_buffers;
+      j["transient"] = std::move(t);
+    }
     spaces.push_back(std::move(j));
   }
   doc["spaces"] = std::move(spaces);
@@ -140,6 +164,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["total_bytes"] = p.total_bytes;
     if (p.start) j["start"] = *p.start;
     if (p.end) j["end"] = *p.end;
+    if (p.capacity) j["capacity_bytes"] = *p.capacity;
     pools.push_back(std::move(j));
   }
   doc["pools"] = std::move(pools);
@@ -228,6 +253,7 @@ PoolInfo ReadPool(const ObjectReader& r) {
     p.start = r.Amount("start");
     p.end = r.Amount("end");
   }
+  if (r.Has("capacity_bytes")) p.capacity = r.Amount("capacity_bytes");
   return p;
 }
 

@@ -79,6 +79,32 @@ absl::Status CheckPoolsDisjoint(const Plan& plan) {
   return absl::OkStatus();
 }
 
+// A pool with a capacity (a --capacity POOL=BYTES limit) bounds the pools of
+// its (space, lifetime): together they span at most that many bytes, from the
+// lowest offset to the highest end (the smallest capacity given among them).
+absl::Status CheckPoolCapacities(const Plan& plan) {
+  struct Span {
+    Bytes low = std::numeric_limits<Bytes>::max();
+    Bytes high = 0;
+    std::optional<Bytes> capacity;
+  };
+  std::map<std::pair<MemorySpace, Lifetime>, Span> spans;
+  for (const PoolInfo& pool : plan.pools) {
+    Span& span = spans[{pool.space, pool.lifetime}];
+    span.low = std::min(span.low, pool.offset);
+    span.high = std::max(span.high, pool.offset + pool.size);
+    if (pool.capacity) span.capacity = std::min(span.capacity.value_or(*pool.capacity), *pool.capacity);
+  }
+  for (const auto& [key, span] : spans) {
+    if (!span.capacity || span.high - span.low <= *span.capacity) continue;
+    return Violation(fmt::format("the {} pools of space {} span {} bytes (bytes [{}, {})), beyond "
+                                 "their capacity {}",
+                                 LifetimeName(key.second), key.first, span.high - span.low,
+                                 span.low, span.high, *span.capacity));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
   for (const PoolInfo& pool : plan.pools) {
     const std::string ref = PoolRef(pool);
@@ -110,6 +136,7 @@ absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
                                     ", beyond the capacity ", *capacity, " of its space"));
     }
   }
+  if (absl::Status s = CheckPoolCapacities(plan); !s.ok()) return s;
   return CheckPoolsDisjoint(plan);
 }
 
