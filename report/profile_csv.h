@@ -25,10 +25,13 @@
 // kDenseProfileSteps gets a row only at step 0 and at the steps where a
 // figure changes or a buffer is defined or freed (a row holds until the next).
 //
-// Example (examples/basic.mpir style): `%a = exp(%x)` then `%b = exp(%a)`:
-//   step,op,default,default.transient,default.external,defined,freed
-//   0,%a = exp,12,4,8,x;a,
-//   1,%b = exp,...
+// Example: a weight %w (4096 B) read by the first and last op, activations
+// %a, %b (2048 B) and input %x, output %y (1024 B) (docs/formats.md):
+//   step,op,default,default.transient,default.constant,default.external,defined,freed
+//   0,%w = constant,5120,0,4096,1024,x;w,
+//   1,%a = matmul,7168,2048,4096,1024,a,x
+//   2,%b = relu,8192,4096,4096,0,b,a
+//   3,%y = add,7168,2048,4096,1024,y,w;b;y
 #pragma once
 
 #include <string>

@@ -157,5 +157,81 @@ TEST(ProfileCliTest, PathRules) {
   EXPECT_THAT(input.err, HasSubstr("output path is the input file (--profile)"));
 }
 
+// negate_chain.mpir: p0, p1 (24 B external) and seven 24-byte activations
+// n0..n6, each live from its op to the next; with fast memory at alignment 1
+// all activations are produced there, two at a time at most (48 B, first at
+// step 1: n0 and n1), the default transient pool is empty, and p1 (read by
+// the last op) is prefetched into fast memory at step 2.
+TEST(FastMemoryReportCliTest, ActivationsAllInFastMemory) {
+  const std::string dir = FreshDir();
+  const std::string json = dir + "/plan.json", csv = dir + "/profile.csv";
+  const std::string input = kData + "/mpir/negate_chain.mpir";
+  CliRun r = Memplan("plan " + input + " --fast-memory 1MiB --fast-memory-alignment 1 --json " +
+                     json + " --profile " + csv);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(
+      "transient  default          7            168              0              0    0.00%\n"
+      "external   default          3             72             72             72    0.00%\n"
+      "transient pool in default memory: empty (its 7 buffers are held in fast memory only)\n"
+      "alternate memory activations: peak 48 bytes (48 B), lower bound 48 bytes (48 B) (0.00% "
+      "over), 7 transient buffers\n"
+      "alternate peak: 48 bytes live at step 1 (op %n1 = negate) in 2 buffers:\n"
+      "   50.00%  n0: 24 bytes (24 B)\n"
+      "   50.00%  n1: 24 bytes (24 B)\n"
+      "default memory: 72 bytes (72 B) used\n"
+      "alternate memory: 72 bytes (72 B) used of 1048576 bytes (1.00 MiB) capacity\n"));
+  EXPECT_THAT(r.out, ::testing::Not(HasSubstr("transient peak 0 bytes")));
+
+  const nlohmann::json plan = nlohmann::json::parse(Slurp(json));
+  EXPECT_EQ(plan["spaces"][0]["transient"],
+            nlohmann::json::parse(R"({"peak_bytes":0,"lower_bound_bytes":0,"peak_step":null,)"
+                                  R"("peak_op":null,"buffers":0})"));
+  EXPECT_EQ(plan["spaces"][1]["transient"],
+            nlohmann::json::parse(R"({"peak_bytes":48,"lower_bound_bytes":48,"peak_step":1,)"
+                                  R"("peak_op":"%n1 = negate","buffers":7})"));
+  // Everything fast memory holds peaks at step 2: n1, n2 and p1 (prefetched).
+  EXPECT_EQ(plan["spaces"][1]["max_live_bytes"], 72);
+  EXPECT_EQ(plan["spaces"][1]["peak_step"], 2);
+  EXPECT_EQ(plan["spaces"][1]["peak_op"], "%n2 = negate");
+
+  EXPECT_EQ(Slurp(csv),
+            "step,op,default,default.transient,default.external,alternate,alternate.external,"
+            "alternate.transient,defined,freed\n"
+            "0,%n0 = negate,48,0,48,24,0,24,p0;p1;n0,p0\n"
+            "1,%n1 = negate,24,0,24,48,0,48,n1,n0\n"
+            "2,%n2 = negate,24,0,24,72,24,48,n2,n1\n"
+            "3,%n3 = negate,24,0,24,72,24,48,n3,n2\n"
+            "4,%n4 = negate,24,0,24,72,24,48,n4,n3\n"
+            "5,%n5 = negate,24,0,24,72,24,48,n5,n4\n"
+            "6,%n6 = negate,24,0,24,72,24,48,n6,n5\n"
+            "7,%add = add,48,0,48,48,24,24,add,p1;n6;add\n");
+  fs::remove_all(dir);
+}
+
+// With fast memory the aliasing line compares two plans without it: its
+// "with them" figure is the transient peak of the same model planned without
+// fast memory (MobileNetV2: 6021120 bytes, docs/models.md).
+TEST(FastMemoryReportCliTest, AliasingComparesLikeWithLike) {
+  const std::string model = MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx";
+  CliRun plain = Memplan("plan " + model);
+  ASSERT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.out, HasSubstr("transient peak 6021120 bytes (5.74 MiB)"));
+  CliRun fast = Memplan("plan " + model + " --fast-memory 16MiB");
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_THAT(fast.out,
+              HasSubstr("aliasing (both planned without fast memory): transient peak 9633792 "
+                        "bytes (9.19 MiB) without views and in-place reuse, 6021120 bytes (5.74 "
+                        "MiB) with them (saves 3.45 MiB)\n"));
+  EXPECT_THAT(fast.out, HasSubstr("transient pool in default memory: empty (its 53 buffers are "
+                                  "held in fast memory only)\n"));
+  // All activations are in fast memory, so their bound there is the plain
+  // plan's; their peak depends on where the prefetched weights sit.
+  const std::size_t at = fast.out.find("alternate memory activations: peak ");
+  ASSERT_NE(at, std::string::npos) << fast.out;
+  const std::string line = fast.out.substr(at, fast.out.find('\n', at) - at);
+  EXPECT_THAT(line, HasSubstr(", lower bound 6021120 bytes (5.74 MiB) ("));
+  EXPECT_THAT(line, ::testing::EndsWith(" over), 53 transient buffers"));
+}
+
 }  // namespace
 }  // namespace memplan
