@@ -76,17 +76,17 @@ std::string Over(Bytes needed, const CapacityLimit& limit) {
   return fmt::format("{} ({} bytes) over {}", FormatBytes(over), over, what);
 }
 
-// Records `limit` on the default-space pools of `lifetime` placed from
-// plan.pools[first] on, and checks their extent (lowest offset to highest
+// Records `limit` for the default-space pools of `lifetime` (placed from
+// plan.pools[first] on), and checks their extent (lowest offset to highest
 // end) against it: the failure text when it is exceeded.
 std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Lifetime lifetime,
                                              const CapacityLimit& limit) {
+  plan.pool_capacity[lifetime] = limit.bytes;
   std::optional<Bytes> low;
   Bytes high = 0;
   for (std::size_t i = first; i < plan.pools.size(); ++i) {
     PoolInfo& pool = plan.pools[i];
     if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
-    pool.capacity = limit.bytes;
     low = std::min(low.value_or(pool.offset), pool.offset);
     high = std::max(high, pool.offset + pool.size);
   }

@@ -37,7 +37,7 @@ struct PoolPlanOptions {
   // (the pool "transient", and with execution regions the region
   // allocations of that lifetime) must span at most this many bytes, from
   // the lowest pool offset to the highest pool end. Recorded in
-  // PoolInfo::capacity of each such pool. `--capacity transient=256KiB` is
+  // Plan::pool_capacity. `--capacity transient=256KiB` is
   // the TFLite-Micro question: do the activations fit the arena, whatever
   // the weights (constant pool) take?
   std::map<Lifetime, CapacityLimit> pool_capacity;

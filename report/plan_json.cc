@@ -164,7 +164,10 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["total_bytes"] = p.total_bytes;
     if (p.start) j["start"] = *p.start;
     if (p.end) j["end"] = *p.end;
-    if (p.capacity) j["capacity_bytes"] = *p.capacity;
+    if (auto limit = plan.pool_capacity.find(p.lifetime);
+        p.space == kDefaultSpace && limit != plan.pool_capacity.end()) {
+      j["capacity_bytes"] = limit->second;
+    }
     pools.push_back(std::move(j));
   }
   doc["pools"] = std::move(pools);
@@ -253,7 +256,6 @@ PoolInfo ReadPool(const ObjectReader& r) {
     p.start = r.Amount("start");
     p.end = r.Amount("end");
   }
-  if (r.Has("capacity_bytes")) p.capacity = r.Amount("capacity_bytes");
   return p;
 }
 
@@ -389,7 +391,15 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   }
   const Json& pools = top.Array("pools");
   for (size_t i = 0; i < pools.size(); ++i) {
-    plan.pools.push_back(ReadPool(ObjectReader(pools[i], Pointer("/pools", i))));
+    const ObjectReader pool_reader(pools[i], Pointer("/pools", i));
+    plan.pools.push_back(ReadPool(pool_reader));
+    // A default-space pool's limit (--capacity POOL=BYTES) holds for every
+    // pool of its lifetime there; the smallest one recorded counts.
+    if (plan.pools.back().space == kDefaultSpace && pool_reader.Has("capacity_bytes")) {
+      const Bytes limit = pool_reader.Amount("capacity_bytes");
+      auto [it, inserted] = plan.pool_capacity.emplace(plan.pools.back().lifetime, limit);
+      if (!inserted) it->second = std::min(it->second, limit);
+    }
   }
   const Json& buffers = top.Array("buffers");
   if (buffers.size() != expected.buffers.size()) {

@@ -16,7 +16,8 @@
 //    "pools":   [{"name", "lifetime", "space", "offset_bytes", "size_bytes",
 //                 "lower_bound_bytes", "buffers", "total_bytes",
 //                 "start", "end" (only for pools with a time range),
-//                 "capacity_bytes" (only for a pool with a --capacity limit)}],
+//                 "capacity_bytes" (only for a default-space pool whose lifetime
+//                 has a limit in Plan::pool_capacity)}],
 //    "buffers": [{"id", "name", "values", "size", "start", "end", "pool",
 //                 "lifetime", "allocations": [{"space", "offset", "start", "end"}]}],
 //    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",

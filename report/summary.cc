@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -206,35 +207,26 @@ std::string RegionLines(const Plan& plan, const Program& program) {
   return text;
 }
 
-// One line per lifetime whose pools have a capacity (--capacity POOL=BYTES),
-// e.g. "transient pool: 300 bytes (300 B) used of 1024 bytes (1.00 KiB)
-// capacity (29.30%)": the pools' extent, lowest offset to highest end.
+// One line per lifetime whose default-memory pools have a capacity
+// (--capacity POOL=BYTES), e.g. "transient pool: 300 bytes (300 B) used of
+// 1024 bytes (1.00 KiB) capacity (29.30%)": the pools' extent, lowest offset
+// to highest end.
 std::string PoolCapacityLines(const Plan& plan) {
-  struct Span {
-    Bytes low = 0, high = 0, capacity = 0;
-    bool seen = false;
-  };
-  std::vector<std::pair<std::pair<MemorySpace, Lifetime>, Span>> spans;  // in first-seen order
-  for (const PoolInfo& pool : plan.pools) {
-    if (!pool.capacity) continue;
-    const auto key = std::make_pair(pool.space, pool.lifetime);
-    auto it = std::find_if(spans.begin(), spans.end(), [&](const auto& e) { return e.first == key; });
-    if (it == spans.end()) it = spans.insert(spans.end(), {key, Span{}});
-    Span& span = it->second;
-    span.low = span.seen ? std::min(span.low, pool.offset) : pool.offset;
-    span.high = std::max(span.high, pool.offset + pool.size);
-    span.capacity = span.seen ? std::min(span.capacity, *pool.capacity) : *pool.capacity;
-    span.seen = true;
-  }
   std::string text;
-  for (const auto& [key, span] : spans) {
-    const Bytes used = span.high - span.low;
-    text += fmt::format("{} pool{}: {} used of {} capacity ({:.2f}%)\n", LifetimeName(key.second),
-                        key.first == kDefaultSpace ? "" : fmt::format(" in {} memory", SpaceName(key.first)),
-                        ExactAndHuman(used), ExactAndHuman(span.capacity),
-                        span.capacity > 0 ? 100.0 * static_cast<double>(used) /
-                                                static_cast<double>(span.capacity)
-                                          : 0.0);
+  for (const auto& [lifetime, capacity] : plan.pool_capacity) {
+    std::optional<Bytes> low;
+    Bytes high = 0;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+      low = std::min(low.value_or(pool.offset), pool.offset);
+      high = std::max(high, pool.offset + pool.size);
+    }
+    const Bytes used = low ? high - *low : 0;
+    text += fmt::format("{} pool: {} used of {} capacity ({:.2f}%)\n", LifetimeName(lifetime),
+                        ExactAndHuman(used), ExactAndHuman(capacity),
+                        capacity > 0 ? 100.0 * static_cast<double>(used) /
+                                           static_cast<double>(capacity)
+                                     : 0.0);
   }
   return text;
 }

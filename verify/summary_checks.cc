@@ -79,28 +79,23 @@ absl::Status CheckPoolsDisjoint(const Plan& plan) {
   return absl::OkStatus();
 }
 
-// A pool with a capacity (a --capacity POOL=BYTES limit) bounds the pools of
-// its (space, lifetime): together they span at most that many bytes, from the
-// lowest offset to the highest end (the smallest capacity given among them).
+// A --capacity POOL=BYTES limit (Plan::pool_capacity) bounds the default
+// space's pools of its lifetime: together they span at most that many bytes,
+// from the lowest offset to the highest end.
 absl::Status CheckPoolCapacities(const Plan& plan) {
-  struct Span {
-    Bytes low = std::numeric_limits<Bytes>::max();
+  for (const auto& [lifetime, capacity] : plan.pool_capacity) {
+    std::optional<Bytes> low;
     Bytes high = 0;
-    std::optional<Bytes> capacity;
-  };
-  std::map<std::pair<MemorySpace, Lifetime>, Span> spans;
-  for (const PoolInfo& pool : plan.pools) {
-    Span& span = spans[{pool.space, pool.lifetime}];
-    span.low = std::min(span.low, pool.offset);
-    span.high = std::max(span.high, pool.offset + pool.size);
-    if (pool.capacity) span.capacity = std::min(span.capacity.value_or(*pool.capacity), *pool.capacity);
-  }
-  for (const auto& [key, span] : spans) {
-    if (!span.capacity || span.high - span.low <= *span.capacity) continue;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+      low = std::min(low.value_or(pool.offset), pool.offset);
+      high = std::max(high, pool.offset + pool.size);
+    }
+    if (!low || high - *low <= capacity) continue;
     return Violation(fmt::format("the {} pools of space {} span {} bytes (bytes [{}, {})), beyond "
                                  "their capacity {}",
-                                 LifetimeName(key.second), key.first, span.high - span.low,
-                                 span.low, span.high, *span.capacity));
+                                 LifetimeName(lifetime), kDefaultSpace, high - *low, *low, high,
+                                 capacity));
   }
   return absl::OkStatus();
 }

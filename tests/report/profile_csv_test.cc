@@ -28,8 +28,8 @@ Case PlainCase() {
   Plan& p = c.plan;
   p.time_steps = 4;
   p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 112, 1}};
-  p.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 12, 12, 3, 14},
-             PoolInfo{"constant", Lifetime::kConstant, kDefaultSpace, 12, 100, 100, 1, 100}};
+  p.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 12, 12, 3, 14, std::nullopt, std::nullopt},
+             PoolInfo{"constant", Lifetime::kConstant, kDefaultSpace, 12, 100, 100, 1, 100, std::nullopt, std::nullopt}};
   p.placements = {{"transient", {Allocation{kDefaultSpace, 0, 0, 1}}},
                   {"transient", {Allocation{kDefaultSpace, 4, 1, 2}}},
                   {"transient", {Allocation{kDefaultSpace, 0, 3, 3}}},
@@ -99,7 +99,7 @@ TEST(ProfileCsvTest, LongTimeLineRowsAtChanges) {
   c.buffers.buffers = {Make("a", 4, 0, 10), Make("b", 8, 5, far)};
   c.plan.time_steps = c.buffers.time_steps;
   c.plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 12, 1}};
-  c.plan.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 12, 12, 2, 12}};
+  c.plan.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 12, 12, 2, 12, std::nullopt, std::nullopt}};
   c.plan.placements = {{"transient", {Allocation{kDefaultSpace, 0, 0, 10}}},
                        {"transient", {Allocation{kDefaultSpace, 4, 5, far}}}};
   EXPECT_EQ(Profile(c),
@@ -130,8 +130,8 @@ TEST(ProfileCsvTest, ProgramOpsAndNodeNames) {
   Plan plan;
   plan.time_steps = buffers.time_steps;
   plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 28, 1}};
-  plan.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 8, 8, 1, 8},
-                PoolInfo{"external", Lifetime::kExternal, kDefaultSpace, 8, 20, 20, 2, 20}};
+  plan.pools = {PoolInfo{"transient", Lifetime::kTransient, kDefaultSpace, 0, 8, 8, 1, 8, std::nullopt, std::nullopt},
+                PoolInfo{"external", Lifetime::kExternal, kDefaultSpace, 8, 20, 20, 2, 20, std::nullopt, std::nullopt}};
   Bytes external_offset = 8;
   for (const Buffer& b : buffers.buffers) {
     const bool transient = b.lifetime == Lifetime::kTransient;
