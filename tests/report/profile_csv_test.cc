@@ -113,7 +113,8 @@ TEST(ProfileCsvTest, LongTimeLineRowsAtChanges) {
 }
 
 // Ops by step as "%result = opcode"; an op's `name` attribute (an ONNX
-// node name) fills the node column. Sizes: x 16, y 8, z 4.
+// node name) fills the node column. Sizes: x 16 (live [0,0]: its last
+// read), y 8 ([0,1]), z 4 (the result, [1,1]).
 TEST(ProfileCsvTest, ProgramOpsAndNodeNames) {
   absl::StatusOr<Program> program = ParseProgram(
       "entry func @main(%x: 16) {\n"
@@ -142,8 +143,8 @@ TEST(ProfileCsvTest, ProgramOpsAndNodeNames) {
   }
   EXPECT_EQ(WriteProfileCsv(SummaryInput{buffers, &*program, &analysis->schedule}, plan),
             "step,op,node,default,default.transient,default.external,defined,freed\n"
-            "0,%y = exp,Exp_0,24,8,16,x;y,\n"
-            "1,%z = negate,,12,8,4,z,y\n");
+            "0,%y = exp,Exp_0,24,8,16,x;y,x\n"
+            "1,%z = negate,,12,8,4,z,y;z\n");
 }
 
 }  // namespace
