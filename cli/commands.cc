@@ -236,13 +236,13 @@ struct PlanFlags {
   InputFlags input;
   std::string algorithm = "auto";
   std::string alignment = "1";
-  std::string capacity;
-  std::string json, svg, html;
+  std::vector<std::string> capacities;  // BYTES or POOL=BYTES, repeatable
+  std::string json, svg, html, profile;
   bool quiet = false;
   MsaFlags msa;
   RegionFlags regions;
-  const CLI::Option* capacity_option = nullptr;
   const CLI::Option* json_option = nullptr;
+  const CLI::Option* profile_option = nullptr;
   const CLI::Option* svg_option = nullptr;
   const CLI::Option* html_option = nullptr;
 };
@@ -487,6 +487,51 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
   return std::optional<MsaJobOptions>(options);
 }
 
+// --capacity, repeatable: BYTES limits the whole default memory, POOL=BYTES
+// the default-memory pools of one lifetime. Errors: a malformed size, an
+// unknown pool, `alternate` (that is --fast-memory), a limit given twice.
+absl::Status ToCapacities(const std::vector<std::string>& texts, PoolPlanOptions& pools) {
+  for (const std::string& text : texts) {
+    const std::size_t eq = text.find('=');
+    const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+    const std::string size = eq == std::string::npos ? text : text.substr(eq + 1);
+    const std::string spelled = "--capacity " + text;
+    if (name == "alternate" || name == "fast") {
+      return UsageError(fmt::format(
+          "{}: the fast (alternate) memory's size is --fast-memory, not --capacity", spelled));
+    }
+    std::optional<Lifetime> lifetime;
+    if (eq != std::string::npos && name != "default") {
+      lifetime = ParseLifetime(name);
+      if (!lifetime) {
+        return UsageError(fmt::format(
+            "--capacity expects BYTES (the whole default memory) or POOL=BYTES with POOL one of "
+            "transient, constant, external, variable, staging; got '{}'",
+            text));
+      }
+    }
+    absl::StatusOr<Bytes> bytes =
+        SizeFlag(name.empty() ? "--capacity" : "--capacity " + name, size);
+    if (!bytes.ok()) return bytes.status();
+    if (lifetime) {
+      auto [it, inserted] = pools.pool_capacity.emplace(*lifetime, CapacityLimit{*bytes, spelled});
+      if (!inserted) {
+        return UsageError(fmt::format("--capacity {} is given twice ({} and {})", name,
+                                      it->second.spelled, spelled));
+      }
+    } else {
+      if (pools.capacity) {
+        return UsageError(fmt::format(
+            "the default memory's --capacity is given twice ({} and {})",
+            pools.capacity_spelled, spelled));
+      }
+      pools.capacity = *bytes;
+      pools.capacity_spelled = spelled;
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The plan job's options from `flags`. Errors: usage errors (exit 2).
 absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   PlanJobOptions options;
@@ -503,16 +548,13 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
                                   *alignment, kMaxAlignment));
   }
   options.pools.alignment = *alignment;
-  if (Given(flags.capacity_option)) {
-    absl::StatusOr<Bytes> capacity = SizeFlag("--capacity", flags.capacity);
-    if (!capacity.ok()) return capacity.status();
-    options.pools.capacity = *capacity;
-  }
+  if (absl::Status s = ToCapacities(flags.capacities, options.pools); !s.ok()) return s;
   // Output paths: a file name each; only the JSON may go to standard output.
   const std::tuple<const CLI::Option*, const std::string*, std::optional<std::string>*> outputs[] =
       {{flags.json_option, &flags.json, &options.json_path},
        {flags.svg_option, &flags.svg, &options.svg_path},
        {flags.html_option, &flags.html, &options.html_path},
+       {flags.profile_option, &flags.profile, &options.profile_path},
        {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
@@ -867,9 +909,11 @@ int RunCli(int argc, char** argv) {
   plan->add_option("--algorithm", plan_flags.algorithm,
                    "packing algorithm: " + AlgorithmChoices() + " (default auto)");
   plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
-  plan_flags.capacity_option = plan->add_option(
-      "--capacity", plan_flags.capacity,
-      "default-memory capacity, e.g. 1048576, 512KiB, 1MiB (exit 1 if exceeded)");
+  plan->add_option("--capacity", plan_flags.capacities,
+                   "default-memory capacity, e.g. 1MiB, or one pool's: transient=256KiB (the "
+                   "activations), constant=4MiB, external, variable, staging; repeatable (exit 1 "
+                   "if exceeded; the fast memory's size is --fast-memory)")
+      ->type_name("[POOL=]BYTES");
   plan_flags.json_option = plan->add_option(
       "--json", plan_flags.json,
       "write the plan as JSON (memplan.plan/1); - writes it to standard output instead of the "
@@ -878,6 +922,10 @@ int RunCli(int argc, char** argv) {
       plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
   plan_flags.html_option =
       plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
+  plan_flags.profile_option = plan->add_option(
+      "--profile", plan_flags.profile,
+      "write the live bytes per time step (per space and pool, the op, buffers defined and "
+      "freed) as CSV");
   plan->add_flag("--quiet,-q", plan_flags.quiet,
                  "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);
@@ -905,9 +953,9 @@ int RunCli(int argc, char** argv) {
   sweep->add_option("--algorithm", sweep_flags.plan.algorithm,
                     "packing algorithm: " + AlgorithmChoices() + " (default auto)");
   sweep->add_option("--alignment", sweep_flags.plan.alignment, "offset alignment (default 1)");
-  sweep_flags.plan.capacity_option = sweep->add_option(
-      "--capacity", sweep_flags.plan.capacity,
-      "default-memory capacity; points that do not fit are reported (exit 1)");
+  sweep->add_option("--capacity", sweep_flags.plan.capacities,
+                    "default-memory capacity, or one pool's (transient=256KiB); points that do "
+                    "not fit are reported (exit 1)");
   sweep_flags.csv_option = sweep->add_option("--csv", sweep_flags.csv, "write the table as CSV");
   sweep_flags.svg_option =
       sweep->add_option("--svg", sweep_flags.svg, "write the sweep as an SVG line chart");

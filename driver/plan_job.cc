@@ -12,6 +12,7 @@
 #include "report/map/html.h"
 #include "report/peak_attribution.h"
 #include "report/plan_json.h"
+#include "report/profile_csv.h"
 #include "ir/diagnostic.h"
 #include "report/map/svg.h"
 #include "ir/text_printer.h"
@@ -30,6 +31,7 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--json", &options.json_path},
       {"--svg", &options.svg_path},
       {"--html", &options.html_path},
+      {"--profile", &options.profile_path},
       {"--emit-ir", &options.emit_ir_path}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     const auto& [flag, path] = outputs[i];
@@ -240,6 +242,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (CheckInputLimits(*unaliased, options.pools.alignment).ok()) {
       PoolPlanOptions unbounded = options.pools;
       unbounded.capacity.reset();
+      unbounded.pool_capacity.clear();
       absl::StatusOr<Plan> plain_plan = PlanPools(unaliased->buffers, unbounded);
       if (!plain_plan.ok()) return AtInput(plain_plan.status(), input_path);
       AliasingSaving saving{plan->peak, plain_plan->peak, result.msa.has_value()};
@@ -266,6 +269,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                       result.msa->assignment.mode, result.msa->assignment.variant,
                                       MsaKnobs(result.msa->options, options.msa->cost)};
     }
+    extras.space_peaks = true;
+    extras.schedule = input->analysis ? &input->analysis->schedule : nullptr;
     std::string json = WritePlanJson(*plan, input->buffers, program, extras);
     if (*options.json_path == kStdoutPath) {
       result.json_stdout = std::move(json);
@@ -291,6 +296,9 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     MapOptions html_options = map_options;
     html_options.width_px = kHtmlMapWidthPx;
     outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, html_options));
+  }
+  if (options.profile_path) {
+    outputs.emplace_back(*options.profile_path, WriteProfileCsv(SummaryInputOf(*input), *plan));
   }
   if (options.emit_ir_path) {
     outputs.emplace_back(*options.emit_ir_path,

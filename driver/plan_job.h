@@ -27,6 +27,7 @@ struct PlanJobOptions {
   std::optional<std::string> json_path;    // kStdoutPath: into PlanJobResult::json_stdout
   std::optional<std::string> svg_path;
   std::optional<std::string> html_path;
+  std::optional<std::string> profile_path; // live bytes per step as CSV (report/profile_csv.h)
   std::optional<MsaJobOptions> msa;        // plan fast memory too
   std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
                                            // with regions: the command form

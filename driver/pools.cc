@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "io/byte_size.h"
 
 namespace memplan {
 namespace {
@@ -64,6 +65,37 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
   return start + result.peak;
 }
 
+// "300.00 KiB (307200 bytes)".
+std::string Needs(Bytes bytes) { return fmt::format("{} ({} bytes)", FormatBytes(bytes), bytes); }
+
+// "44.00 KiB (45056 bytes) over --capacity transient=256KiB".
+std::string Over(Bytes needed, const CapacityLimit& limit) {
+  const Bytes over = needed - limit.bytes;
+  const std::string what =
+      limit.spelled.empty() ? fmt::format("its capacity of {} bytes", limit.bytes) : limit.spelled;
+  return fmt::format("{} ({} bytes) over {}", FormatBytes(over), over, what);
+}
+
+// Records `limit` for the default-space pools of `lifetime` (placed from
+// plan.pools[first] on), and checks their extent (lowest offset to highest
+// end) against it: the failure text when it is exceeded.
+std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Lifetime lifetime,
+                                             const CapacityLimit& limit) {
+  plan.pool_capacity[lifetime] = limit.bytes;
+  std::optional<Bytes> low;
+  Bytes high = 0;
+  for (std::size_t i = first; i < plan.pools.size(); ++i) {
+    PoolInfo& pool = plan.pools[i];
+    if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+    low = std::min(low.value_or(pool.offset), pool.offset);
+    high = std::max(high, pool.offset + pool.size);
+  }
+  const Bytes extent = low ? high - *low : 0;
+  if (extent <= limit.bytes) return std::nullopt;
+  return fmt::format("{} pool needs {}, {}", LifetimeName(lifetime), Needs(extent),
+                     Over(extent, limit));
+}
+
 // Timed pools (region allocations) of the default space are placed after
 // their lifetime's pool, packed over their time ranges; buffers marked in
 // `excluded` (held by timed pools) join no pool here.
@@ -82,7 +114,9 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
 
   for (const auto& [space, ids] : by_space) {
     Bytes base = 0;
+    std::vector<std::string> failures;  // limits exceeded, for the error
     for (Lifetime lifetime : kPoolOrder) {
+      const std::size_t pools_before = plan.pools.size();
       std::vector<BufferId> members;
       for (BufferId id : ids) {
         if (buffers.buffers[id].lifetime == lifetime) members.push_back(id);
@@ -142,6 +176,14 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           plan.lower_bound = MaxLiveBytes(group_live);
         }
       }
+      if (space == kDefaultSpace) {
+        if (auto limit = options.pool_capacity.find(lifetime); limit != options.pool_capacity.end()) {
+          if (std::optional<std::string> failure = ApplyPoolCapacity(
+                  plan, pools_before, lifetime, limit->second)) {
+            failures.push_back(*failure);
+          }
+        }
+      }
     }
 
     SpaceInfo info;
@@ -152,10 +194,18 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     if (space == kDefaultSpace) info.capacity = options.capacity;
     plan.spaces.push_back(info);
     if (info.capacity && base > *info.capacity) {
-      return absl::ResourceExhaustedError(fmt::format(
-          "plan does not fit: {} memory needs {} bytes but its capacity is {} bytes "
-          "(transient peak {} bytes, lower bound {} bytes)",
-          info.name, base, *info.capacity, plan.peak, plan.lower_bound));
+      failures.insert(failures.begin(),
+                      fmt::format("{} memory needs {}, {} (transient peak {} bytes, lower "
+                                  "bound {} bytes)",
+                                  info.name, Needs(base),
+                                  Over(base, CapacityLimit{*info.capacity,
+                                                           options.capacity_spelled}),
+                                  plan.peak, plan.lower_bound));
+    }
+    if (!failures.empty()) {
+      std::string message = "plan does not fit: " + failures.front();
+      for (std::size_t i = 1; i < failures.size(); ++i) message += "; " + failures[i];
+      return absl::ResourceExhaustedError(message);
     }
   }
   return offsets;

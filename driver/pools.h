@@ -9,7 +9,9 @@
 //   transient pool [0,100) with a@0 b@0; constant pool [100,164) with w@100.
 #pragma once
 
+#include <map>
 #include <optional>
+#include <string>
 
 #include "absl/status/statusor.h"
 #include "ir/buffer_set.h"
@@ -19,10 +21,26 @@
 
 namespace memplan {
 
+// A capacity limit and how the user spelled it, for messages (e.g.
+// "--capacity transient=256KiB"; empty: "its capacity").
+struct CapacityLimit {
+  Bytes bytes = 0;
+  std::string spelled;
+};
+
 struct PoolPlanOptions {
   PackingAlgorithm algorithm = PackingAlgorithm::kAuto;
   Bytes alignment = 1;               // every offset is a multiple of this
   std::optional<Bytes> capacity;     // default-space capacity in bytes
+  std::string capacity_spelled;      // how `capacity` was given, for messages
+  // Per-lifetime limits in the default space: the pools of that lifetime
+  // (the pool "transient", and with execution regions the region
+  // allocations of that lifetime) must span at most this many bytes, from
+  // the lowest pool offset to the highest pool end. Recorded in
+  // Plan::pool_capacity. `--capacity transient=256KiB` is
+  // the TFLite-Micro question: do the activations fit the arena, whatever
+  // the weights (constant pool) take?
+  std::map<Lifetime, CapacityLimit> pool_capacity;
 };
 
 // Places every buffer of `buffers` (one Allocation each, over its live range)
@@ -35,7 +53,11 @@ struct PoolPlanOptions {
 // and PlanPoolsWithMsa keep reading live ranges as whole hulls. The plan is
 // not yet verified; VerifyAgainst with the program accepts the sharing.
 // Errors: ResourceExhausted when the default space needs more than
-// `capacity` bytes (the message gives both figures).
+// `capacity` bytes or the pools of a lifetime span more than its
+// `pool_capacity`; the message names every limit that failed, the bytes
+// needed and by how much they exceed the limit, e.g. "plan does not fit:
+// transient pool needs 300.00 KiB (307200 bytes), 44.00 KiB (45056 bytes)
+// over --capacity transient=256KiB".
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);
 
 // A pool with a time range (a region allocation, driver/region_pools.h) to

@@ -70,7 +70,7 @@ SweepRow RowOf(const SweepPoint& point, const PlanJobResult& result) {
 absl::StatusOr<std::vector<SweepRow>> RunSweepJob(
     const std::string& input_path, const PlanJobOptions& base,
     const std::vector<SweepPoint>& points, const std::function<void(size_t, size_t)>& on_point) {
-  if (base.json_path || base.svg_path || base.html_path || base.emit_ir_path) {
+  if (base.json_path || base.svg_path || base.html_path || base.emit_ir_path || base.profile_path) {
     return absl::InvalidArgumentError("memplan: error: a sweep writes no plan files");
   }
   std::vector<SweepRow> rows;

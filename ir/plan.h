@@ -5,6 +5,7 @@
 // out one after another (pool offset + offset inside the pool).
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,11 @@ struct Plan {
   bool verified = false;
   std::vector<SpaceInfo> spaces;
   std::vector<PoolInfo> pools;
+  // Limits on the default-space pools of a lifetime (`--capacity
+  // transient=BYTES`): together they span at most this many bytes, from the
+  // lowest pool offset to the highest pool end. Checked by verify/ (rule 6);
+  // written as the pools' "capacity_bytes".
+  std::map<Lifetime, Bytes> pool_capacity;
   std::vector<BufferPlacement> placements;  // parallel to BufferSet::buffers
   std::vector<AsyncCopy> copies;
   std::optional<MsaStats> msa;

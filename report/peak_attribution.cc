@@ -72,11 +72,15 @@ std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedu
                                         TimeStep step) {
   for (OpId op : schedule.order) {
     if (schedule.op_time[op] != step) continue;
-    const Op& o = program.ops[op];
-    if (o.results.empty()) return o.opcode + "#" + std::to_string(op);
-    return "%" + program.values[o.results.front()].name + " = " + o.opcode;
+    return DescribeOp(program, op);
   }
   return std::nullopt;
+}
+
+std::string DescribeOp(const Program& program, OpId op) {
+  const Op& o = program.ops[op];
+  if (o.results.empty()) return o.opcode + "#" + std::to_string(op);
+  return "%" + program.values[o.results.front()].name + " = " + o.opcode;
 }
 
 }  // namespace memplan

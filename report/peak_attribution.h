@@ -44,6 +44,10 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
 // transient pool, not that of a plan without fast memory. O(n + allocations).
 BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan);
 
+// `op` as the summaries name it: its first result and opcode ("%y = conv"),
+// or "opcode#id" for an op without results.
+std::string DescribeOp(const Program& program, OpId op);
+
 // The op scheduled at time step `step` (its name and opcode, e.g. "%y =
 // conv"), or nullopt when no op runs there. O(ops).
 std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedule& schedule,

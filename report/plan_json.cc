@@ -11,7 +11,9 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "report/peak_attribution.h"
 #include "report/regions_json.h"
+#include "report/space_peaks.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -117,13 +119,35 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     doc["program"] = std::move(counts);
   }
   Json spaces = Json::array();
-  for (const SpaceInfo& s : plan.spaces) {
+  const std::vector<SpacePeak> peaks =
+      extras.space_peaks ? ComputeSpacePeaks(buffers, plan) : std::vector<SpacePeak>();
+  const auto op_at = [&](TimeStep step) {
+    if (step == kNoId || !program || !extras.schedule) return Json(nullptr);
+    const std::optional<std::string> op = DescribeOpAt(*program, *extras.schedule, step);
+    return op ? Json(*op) : Json(nullptr);
+  };
+  const auto step_json = [](TimeStep step) { return step == kNoId ? Json(nullptr) : Json(step); };
+  for (std::size_t i = 0; i < plan.spaces.size(); ++i) {
+    const SpaceInfo& s = plan.spaces[i];
     Json j;
     j["name"] = s.name;
     j["id"] = s.id;
     j["capacity_bytes"] = s.capacity ? Json(*s.capacity) : Json(nullptr);
     j["peak_bytes"] = s.peak;
     j["alignment"] = s.alignment;
+    if (i < peaks.size()) {
+      const SpacePeak& p = peaks[i];
+      j["max_live_bytes"] = p.max_live_bytes;
+      j["peak_step"] = step_json(p.peak_step);
+      j["peak_op"] = op_at(p.peak_step);
+      Json t;
+      t["peak_bytes"] = p.transient_peak;
+      t["lower_bound_bytes"] = p.transient_lower_bound;
+      t["peak_step"] = step_json(p.transient_step);
+      t["peak_op"] = op_at(p.transient_step);
+      t["buffers"] = p.transient_buffers;
+      j["transient"] = std::move(t);
+    }
     spaces.push_back(std::move(j));
   }
   doc["spaces"] = std::move(spaces);
@@ -140,6 +164,10 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["total_bytes"] = p.total_bytes;
     if (p.start) j["start"] = *p.start;
     if (p.end) j["end"] = *p.end;
+    if (auto limit = plan.pool_capacity.find(p.lifetime);
+        p.space == kDefaultSpace && limit != plan.pool_capacity.end()) {
+      j["capacity_bytes"] = limit->second;
+    }
     pools.push_back(std::move(j));
   }
   doc["pools"] = std::move(pools);
@@ -363,7 +391,15 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   }
   const Json& pools = top.Array("pools");
   for (size_t i = 0; i < pools.size(); ++i) {
-    plan.pools.push_back(ReadPool(ObjectReader(pools[i], Pointer("/pools", i))));
+    const ObjectReader pool_reader(pools[i], Pointer("/pools", i));
+    plan.pools.push_back(ReadPool(pool_reader));
+    // A default-space pool's limit (--capacity POOL=BYTES) holds for every
+    // pool of its lifetime there; the smallest one recorded counts.
+    if (plan.pools.back().space == kDefaultSpace && pool_reader.Has("capacity_bytes")) {
+      const Bytes limit = pool_reader.Amount("capacity_bytes");
+      auto [it, inserted] = plan.pool_capacity.emplace(plan.pools.back().lifetime, limit);
+      if (!inserted) it->second = std::min(it->second, limit);
+    }
   }
   const Json& buffers = top.Array("buffers");
   if (buffers.size() != expected.buffers.size()) {

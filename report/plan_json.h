@@ -10,10 +10,14 @@
 //    "lower_bound_bytes", "peak_bytes", "verified", "alignment",
 //    "program": {"ops", "values"},
 //    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes",
-//                 "alignment" (every offset in the space is a multiple)}],
+//                 "alignment" (every offset in the space is a multiple),
+//                 "max_live_bytes", "peak_step", "peak_op", "transient": {...}
+//                 (these four only with PlanJsonExtras::space_peaks)}],
 //    "pools":   [{"name", "lifetime", "space", "offset_bytes", "size_bytes",
 //                 "lower_bound_bytes", "buffers", "total_bytes",
-//                 "start", "end" (only for pools with a time range)}],
+//                 "start", "end" (only for pools with a time range),
+//                 "capacity_bytes" (only for a default-space pool whose lifetime
+//                 has a limit in Plan::pool_capacity)}],
 //    "buffers": [{"id", "name", "values", "size", "start", "end", "pool",
 //                 "lifetime", "allocations": [{"space", "offset", "start", "end"}]}],
 //    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",
@@ -38,6 +42,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "analysis/schedule.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
 #include "ir/program.h"
@@ -94,6 +99,14 @@ struct PlanMsaSetup {
 struct PlanJsonExtras {
   std::optional<PlanInputOptions> input_options;  // written as "input_options"
   std::optional<PlanMsaSetup> msa_setup;          // written only when plan.msa is set
+  // Write each space's peak figures (report/space_peaks.h) into its
+  // "spaces" entry: "max_live_bytes", "peak_step", "peak_op" and
+  // "transient": {"peak_bytes", "lower_bound_bytes", "peak_step", "peak_op",
+  // "buffers"} (steps null when the space holds nothing; ops named as
+  // "%result = opcode" from `schedule`, null without one or without an op
+  // at the step).
+  bool space_peaks = false;
+  const FlatSchedule* schedule = nullptr;
 };
 
 // Renders `plan` for `buffers` (parallel to plan.placements). A buffer's

@@ -2,11 +2,17 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "analysis/live_profile.h"
 #include "report/peak_attribution.h"
+#include "report/space_peaks.h"
+#include "report/space_view.h"
+#include "absl/functional/function_ref.h"
 #include "fmt/format.h"
 #include "fmt/ranges.h"
 #include "io/byte_size.h"
@@ -43,16 +49,18 @@ std::string OpAt(const SummaryInput& input, TimeStep step) {
   return op ? fmt::format(" (op {})", *op) : "";
 }
 
-// Where the transient buffers peak and the largest ones live there, e.g.
+// Where the selected buffers peak and the largest ones live there, e.g.
 //   peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers:
 //      66.67%  b: 8 bytes (8 B)
 //      33.33%  a: 4 bytes (4 B)
-std::string PeakLines(const SummaryInput& input, const BufferSet& buffers) {
+// `label` starts the first line ("peak", "alternate peak").
+std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
+                      absl::FunctionRef<bool(const Buffer&)> include, std::string_view label) {
   constexpr std::size_t kTop = 5;
-  const PeakAttribution peak = AttributePeak(buffers, IsTransient, kTop);
+  const PeakAttribution peak = AttributePeak(buffers, include, kTop);
   if (peak.step == kNoId) return "";
   std::string text =
-      fmt::format("peak: {} bytes live at step {}{} in {}{}:\n", peak.live_bytes, peak.step,
+      fmt::format("{}: {} bytes live at step {}{} in {}{}:\n", label, peak.live_bytes, peak.step,
                   OpAt(input, peak.step), Count(static_cast<std::size_t>(peak.live_buffers), "buffer"),
                   peak.live_buffers > static_cast<std::int64_t>(kTop)
                       ? fmt::format("; the {} largest", kTop)
@@ -64,6 +72,49 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers) {
                         b.name, b.size, FormatBytes(b.size));
   }
   return text;
+}
+
+std::string PeakLines(const SummaryInput& input, const BufferSet& buffers) {
+  return PeakLines(input, buffers, IsTransient, "peak");
+}
+
+// The activations (transient buffers) a space other than the default one
+// holds (with fast memory: what memory space assignment put there), e.g.
+//   alternate memory activations: peak 96 bytes (96 B), lower bound 48 bytes
+//   (48 B) (100.00% over), 8 transient buffers
+//   alternate peak: 48 bytes live at step 2 (op %n2 = negate) in 2 buffers:
+// (the first two lines are one), then the largest buffers there.
+std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const SpacePeak& peak) {
+  if (peak.transient_buffers == 0) return "";
+  const std::string name(SpaceName(peak.space));
+  std::string text = fmt::format(
+      "{} memory activations: peak {}, lower bound {} ({} over), {}\n", name,
+      ExactAndHuman(peak.transient_peak), ExactAndHuman(peak.transient_lower_bound),
+      PercentOver(peak.transient_peak, peak.transient_lower_bound),
+      Count(static_cast<std::size_t>(peak.transient_buffers), "transient buffer"));
+  const SpaceView view = ViewSpace(input.buffers, plan, peak.space);
+  return text + PeakLines(input, view.segments,
+                          [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
+                          name + " peak");
+}
+
+// The default-memory transient figures: the pool's peak and bound, or, when
+// fast memory holds every activation, that the pool is empty.
+std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
+                                 const std::vector<SpacePeak>& peaks) {
+  std::int64_t elsewhere = 0;
+  for (const SpacePeak& p : peaks) {
+    if (p.space != kDefaultSpace) elsewhere += p.transient_buffers;
+  }
+  if (plan.peak == 0 && elsewhere > 0) {
+    std::int64_t transient = 0;
+    for (const Buffer& b : input.buffers.buffers) transient += IsTransient(b) && b.size > 0;
+    return fmt::format(
+        "transient pool in default memory: empty (its {} are held in fast memory only)\n",
+        Count(static_cast<std::size_t>(transient), "buffer"));
+  }
+  return fmt::format("transient peak {}, lower bound {} ({} over)\n", ExactAndHuman(plan.peak),
+                     ExactAndHuman(plan.lower_bound), PercentOver(plan.peak, plan.lower_bound));
 }
 
 // What the transient figures cover in a plan with regions: its transient
@@ -156,6 +207,30 @@ std::string RegionLines(const Plan& plan, const Program& program) {
   return text;
 }
 
+// One line per lifetime whose default-memory pools have a capacity
+// (--capacity POOL=BYTES), e.g. "transient pool: 300 bytes (300 B) used of
+// 1024 bytes (1.00 KiB) capacity (29.30%)": the pools' extent, lowest offset
+// to highest end.
+std::string PoolCapacityLines(const Plan& plan) {
+  std::string text;
+  for (const auto& [lifetime, capacity] : plan.pool_capacity) {
+    std::optional<Bytes> low;
+    Bytes high = 0;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+      low = std::min(low.value_or(pool.offset), pool.offset);
+      high = std::max(high, pool.offset + pool.size);
+    }
+    const Bytes used = low ? high - *low : 0;
+    text += fmt::format("{} pool: {} used of {} capacity ({:.2f}%)\n", LifetimeName(lifetime),
+                        ExactAndHuman(used), ExactAndHuman(capacity),
+                        capacity > 0 ? 100.0 * static_cast<double>(used) /
+                                           static_cast<double>(capacity)
+                                     : 0.0);
+  }
+  return text;
+}
+
 }  // namespace
 
 std::string PercentOver(Bytes peak, Bytes bound) {
@@ -177,15 +252,17 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                         name_width, SpaceName(pool.space), pool.buffers, pool.total_bytes,
                         pool.size, pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
   }
-  text += fmt::format("transient peak {}, lower bound {} ({} over)\n",
-                      ExactAndHuman(plan.peak), ExactAndHuman(plan.lower_bound),
-                      PercentOver(plan.peak, plan.lower_bound));
+  const std::vector<SpacePeak> peaks = ComputeSpacePeaks(input.buffers, plan);
+  text += DefaultTransientLine(input, plan, peaks);
   if (plan.regions) {
     text += fmt::format(
         "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
         TransientCoverage(plan));
   }
   text += PeakLines(input, DefaultMemoryView(input.buffers, plan));
+  for (const SpacePeak& peak : peaks) {
+    if (peak.space != kDefaultSpace) text += OtherSpaceLines(input, plan, peak);
+  }
   if (aliasing) {
     const std::string saving =
         aliasing->unaliased_peak > aliasing->aliased_peak
@@ -207,6 +284,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
     text += "\n";
   }
+  text += PoolCapacityLines(plan);
   const std::string region_alignment =
       plan.regions ? fmt::format(" (region slices: offsets {}, sizes padded to {})",
                                  plan.regions->options.offset_alignment,

@@ -24,6 +24,16 @@ struct SummaryInput {
 // verification status and, when given, what aliasing saved. The peak lines
 // name the step where the plan's default-memory transient buffers peak, the
 // op there and the five largest of them (report/peak_attribution.h).
+// With fast memory (segments in another space) also, per such space, the
+// activations there: "alternate memory activations: peak P, lower bound L
+// (X% over), N transient buffers" (P: the highest offset + size of a
+// transient segment there; L: their max live bytes, report/space_peaks.h)
+// and their peak step, op and largest buffers; and when the default-memory
+// transient pool holds nothing because fast memory holds every activation,
+// "transient pool in default memory: empty (its N buffers are held in fast
+// memory only)" replaces its peak line. Pools limited by `--capacity
+// POOL=BYTES` (PoolInfo::capacity) get a line each, e.g. "transient pool:
+// 4096 bytes (4.00 KiB) used of 8192 bytes (8.00 KiB) capacity (50.00%)".
 // For a plan with execution regions also what the transient figures cover,
 // one line per region and the plan's warnings, e.g.
 //   region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over),

@@ -79,6 +79,27 @@ absl::Status CheckPoolsDisjoint(const Plan& plan) {
   return absl::OkStatus();
 }
 
+// A --capacity POOL=BYTES limit (Plan::pool_capacity) bounds the default
+// space's pools of its lifetime: together they span at most that many bytes,
+// from the lowest offset to the highest end.
+absl::Status CheckPoolCapacities(const Plan& plan) {
+  for (const auto& [lifetime, capacity] : plan.pool_capacity) {
+    std::optional<Bytes> low;
+    Bytes high = 0;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+      low = std::min(low.value_or(pool.offset), pool.offset);
+      high = std::max(high, pool.offset + pool.size);
+    }
+    if (!low || high - *low <= capacity) continue;
+    return Violation(fmt::format("the {} pools of space {} span {} bytes (bytes [{}, {})), beyond "
+                                 "their capacity {}",
+                                 LifetimeName(lifetime), kDefaultSpace, high - *low, *low, high,
+                                 capacity));
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
   for (const PoolInfo& pool : plan.pools) {
     const std::string ref = PoolRef(pool);
@@ -110,6 +131,7 @@ absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
                                     ", beyond the capacity ", *capacity, " of its space"));
     }
   }
+  if (absl::Status s = CheckPoolCapacities(plan); !s.ok()) return s;
   return CheckPoolsDisjoint(plan);
 }
 

@@ -70,7 +70,10 @@
 //     outstanding, when the limit is set.
 //  6. Pools: offset >= 0, size >= 0, 0 <= lower_bound <= size, a time range
 //     (start and end both or neither) within [0, time_steps), the pool lies
-//     within its space's capacity (options and declared); two pools of one
+//     within its space's capacity (options and declared); the default
+//     space's pools of a lifetime with a limit in plan.pool_capacity (from
+//     `--capacity transient=BYTES`) span, lowest offset to highest end, at
+//     most that many bytes; two pools of one
 //     space share no byte while both exist (a pool without a time range exists
 //     for the whole run; a sweep over time, O(P log P)); every buffer's home
 //     pool exists and holds every segment of

@@ -514,6 +514,33 @@ TEST(VerifierTest, PoolMustFitCapacity) {
             "pool 'constant' in space 0 ends at byte 24, beyond the capacity 20 of its space");
 }
 
+// --capacity transient=BYTES: the default space's transient pools together
+// span at most Plan::pool_capacity[transient].
+TEST(VerifierTest, PoolCapacityBoundsItsLifetimesPools) {
+  BufferSet set = ThreeBuffers();
+  Plan plan = PackedPlan(set, {0, 8, 0});  // transient pool [0, 16)
+  plan.pool_capacity[Lifetime::kTransient] = 16;
+  plan.pool_capacity[Lifetime::kConstant] = 0;  // no constant pool: nothing to bound
+  EXPECT_EQ(Verify(set, plan), "OK");
+  plan.pool_capacity[Lifetime::kTransient] = 15;
+  EXPECT_EQ(Verify(set, plan),
+            "the transient pools of space 0 span 16 bytes (bytes [0, 16)), beyond their capacity "
+            "15");
+  // A second transient pool with a time range (a region slab) widens the span.
+  plan = PackedPlan(set, {0, 8, 0});
+  PoolInfo slab;
+  slab.name = "r.slab";
+  slab.offset = 16;
+  slab.size = 8;
+  slab.start = 0;
+  slab.end = 3;
+  plan.pools.push_back(slab);
+  plan.pool_capacity[Lifetime::kTransient] = 20;
+  EXPECT_EQ(Verify(set, plan),
+            "the transient pools of space 0 span 24 bytes (bytes [0, 24)), beyond their capacity "
+            "20");
+}
+
 TEST(VerifierTest, PoolsOfOneSpaceMustBeDisjoint) {
   BufferSet set = ThreeBuffers();
   Plan plan = PackedPlan(set, {0, 8, 0});

@@ -1,0 +1,45 @@
+#include "report/space_peaks.h"
+
+#include <algorithm>
+#include <set>
+
+#include "analysis/live_profile.h"
+#include "report/space_view.h"
+
+namespace memplan {
+
+std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& plan) {
+  std::vector<SpacePeak> peaks;
+  for (const SpaceInfo& info : plan.spaces) {
+    SpacePeak peak;
+    peak.space = info.id;
+    const SpaceView view = ViewSpace(buffers, plan, info.id);
+    const LiveProfile all = ComputeLiveProfile(view.segments, [](const Buffer&) { return true; });
+    if (all.peak > 0) {
+      peak.max_live_bytes = all.peak;
+      peak.peak_step = all.peak_time;
+    }
+    const auto transient = [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; };
+    const LiveProfile activations = ComputeLiveProfile(view.segments, transient);
+    std::set<BufferId> distinct;
+    Bytes highest_end = 0;
+    for (std::size_t i = 0; i < view.segments.buffers.size(); ++i) {
+      if (!transient(view.segments.buffers[i])) continue;
+      distinct.insert(view.origin[i]);
+      highest_end = std::max(highest_end, view.offset[i] + view.segments.buffers[i].size);
+    }
+    peak.transient_buffers = static_cast<std::int64_t>(distinct.size());
+    if (activations.peak > 0) peak.transient_step = activations.peak_time;
+    if (info.id == kDefaultSpace) {
+      peak.transient_peak = plan.peak;
+      peak.transient_lower_bound = plan.lower_bound;
+    } else {
+      peak.transient_peak = highest_end;
+      peak.transient_lower_bound = activations.peak;
+    }
+    peaks.push_back(peak);
+  }
+  return peaks;
+}
+
+}  // namespace memplan

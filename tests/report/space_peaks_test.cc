@@ -1,0 +1,81 @@
+// Per-space peaks (report/space_peaks.h) and the segments view they are
+// measured on (report/space_view.h), on hand-built plans.
+#include "report/space_peaks.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "report/space_view.h"
+#include "tests/buffer_maker.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::ElementsAre;
+
+// The example of the header: a (4 B, [0,1]) and b (8 B, [1,2]) in alternate
+// memory at offsets 0 and 4, the constant w (16 B, [0,2]) in default memory.
+TEST(SpacePeaksTest, ActivationsAllInFastMemory) {
+  BufferSet buffers;
+  buffers.time_steps = 3;
+  buffers.buffers = {Make("a", 4, 0, 1), Make("b", 8, 1, 2),
+                     Make("w", 16, 0, 2, Lifetime::kConstant)};
+  Plan plan;
+  plan.time_steps = 3;
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16, 1},
+                 SpaceInfo{"alternate", kAlternateSpace, 64, 12, 1}};
+  plan.placements = {{"transient", {Allocation{kAlternateSpace, 0, 0, 1}}},
+                     {"transient", {Allocation{kAlternateSpace, 4, 1, 2}}},
+                     {"constant", {Allocation{kDefaultSpace, 0, 0, 2}}}};
+  const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
+  ASSERT_EQ(peaks.size(), 2u);
+  EXPECT_EQ(peaks[0].space, kDefaultSpace);
+  EXPECT_EQ(peaks[0].max_live_bytes, 16);
+  EXPECT_EQ(peaks[0].peak_step, 0);
+  EXPECT_EQ(peaks[0].transient_peak, 0);  // Plan::peak
+  EXPECT_EQ(peaks[0].transient_lower_bound, 0);
+  EXPECT_EQ(peaks[0].transient_step, kNoId);
+  EXPECT_EQ(peaks[0].transient_buffers, 0);
+  EXPECT_EQ(peaks[1].space, kAlternateSpace);
+  EXPECT_EQ(peaks[1].max_live_bytes, 12);
+  EXPECT_EQ(peaks[1].peak_step, 1);
+  EXPECT_EQ(peaks[1].transient_peak, 12);
+  EXPECT_EQ(peaks[1].transient_lower_bound, 12);
+  EXPECT_EQ(peaks[1].transient_step, 1);
+  EXPECT_EQ(peaks[1].transient_buffers, 2);
+}
+
+// A buffer fast memory receives twice counts twice in the view but once
+// among the space's transient buffers; its gap inside a segment is kept.
+TEST(SpaceViewTest, OneEntryPerSegment) {
+  BufferSet buffers;
+  buffers.time_steps = 8;
+  Buffer a = Make("a", 8, 0, 7);
+  a.gaps = {StepRange{5, 5}};
+  buffers.buffers = {a};
+  Plan plan;
+  plan.time_steps = 8;
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 8, 1},
+                 SpaceInfo{"alternate", kAlternateSpace, 64, 40, 1}};
+  plan.placements = {{"transient",
+                      {Allocation{kDefaultSpace, 0, 0, 1}, Allocation{kAlternateSpace, 0, 2, 3},
+                       Allocation{kAlternateSpace, 32, 4, 7}}}};
+  const SpaceView view = ViewSpace(buffers, plan, kAlternateSpace);
+  ASSERT_EQ(view.segments.buffers.size(), 2u);
+  EXPECT_THAT(view.origin, ElementsAre(0, 0));
+  EXPECT_THAT(view.offset, ElementsAre(0, 32));
+  EXPECT_EQ(view.segments.buffers[0].start, 2);
+  EXPECT_EQ(view.segments.buffers[0].end, 3);
+  EXPECT_TRUE(view.segments.buffers[0].gaps.empty());
+  ASSERT_EQ(view.segments.buffers[1].gaps.size(), 1u);
+  EXPECT_EQ(view.segments.buffers[1].gaps[0].first, 5);
+
+  const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
+  EXPECT_EQ(peaks[1].transient_buffers, 1);
+  EXPECT_EQ(peaks[1].transient_peak, 40);        // highest end: 32 + 8
+  EXPECT_EQ(peaks[1].transient_lower_bound, 8);  // never two copies at once
+  EXPECT_EQ(peaks[1].transient_step, 2);
+}
+
+}  // namespace
+}  // namespace memplan
