@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/output_paths.h"
 #include "driver/region_pools.h"
 #include "report/summary.h"
 #include "fmt/format.h"
@@ -21,43 +22,6 @@
 
 namespace memplan {
 namespace {
-
-// Fails early (before any work) when an output's directory does not exist
-// or the output is a directory.
-absl::Status CheckOutputPath(const std::string& path) {
-  std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty() && !std::filesystem::is_directory(parent, ec)) {
-    return LocatedError(path, SourceLocation{},
-                        "cannot write: directory '" + parent.string() + "' does not exist");
-  }
-  if (std::filesystem::is_directory(path, ec)) {
-    return LocatedError(path, SourceLocation{}, "cannot write: Is a directory");
-  }
-  return absl::OkStatus();
-}
-
-// Whether `a` and `b` name the same file: the same existing file (also through
-// links), or the same normalised absolute path of the file each write would
-// create, after following links (also dangling ones). weakly_canonical leaves
-// a relative path that does not exist as it is, so the paths are made
-// absolute first: ./a.json, sub/../a.json and a.json match.
-bool SameFile(const std::string& a, const std::string& b) {
-  std::error_code ec;
-  if (std::filesystem::exists(a, ec) && std::filesystem::exists(b, ec)) {
-    return std::filesystem::equivalent(a, b, ec);
-  }
-  const auto normal = [&ec](const std::string& path) {
-    const std::filesystem::path absolute =
-        std::filesystem::absolute(FollowLinks(path).value_or(path), ec);
-    return ec ? absolute : std::filesystem::weakly_canonical(absolute, ec);
-  };
-  const std::filesystem::path ca = normal(a);
-  if (ec) return a == b;
-  const std::filesystem::path cb = normal(b);
-  if (ec) return a == b;
-  return ca == cb;
-}
 
 // Output paths must exist as directories, and no output may overwrite the
 // input or another output.
