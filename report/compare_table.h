@@ -3,14 +3,15 @@
 // own plan and the max-live lower bound, as plain text and as JSON
 // ("schema": "memplan.compare/1").
 //
-// Text example (columns as wide as their widest cell):
-//   memplan compare: examples/mlp.mpir
-//   7 transient buffers in default memory, 7.00 KiB in all; alignment 1
+// Text example (tests/data/csv/compare_peers.csv; columns as wide as their
+// widest cell, rules cut here):
+//   memplan compare: compare_peers.csv
+//   6 transient buffers in default memory, 410 B in all; alignment 1
 //
-//   strategy             arena bytes      size  vs LB  verified  rule
-//   lower bound                 3072  3.00 KiB  1.000  -         max over time steps of ...
-//   memplan                     3072  3.00 KiB  1.000  yes       memplan plan: ... (won: ...)
-//   tflite-arena                4096  4.00 KiB  1.333  yes       TFLite ArenaPlanner: ...
+//   strategy                 arena bytes   size  vs LB  verified  rule
+//   lower bound                      300  300 B  1.000  -         max over ...
+//   memplan                          300  300 B  1.000  yes       memplan plan: ...
+//   tflite-arena                     320  320 B  1.067  yes       TFLite ArenaPlanner: ...
 #pragma once
 
 #include <cstdint>
