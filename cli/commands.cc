@@ -15,6 +15,7 @@
 #include "CLI/CLI.hpp"
 #include "fmt/format.h"
 #include "absl/status/status.h"
+#include "driver/compare_job.h"
 #include "driver/msa_job.h"
 #include "driver/plan_job.h"
 #include "driver/sweep_job.h"
@@ -831,6 +832,40 @@ int RunStats(const InputFlags& input_flags) {
   return kExitOk;
 }
 
+struct CompareFlags {
+  InputFlags input;
+  std::string alignment = "1";
+  std::string json;
+  const CLI::Option* json_option = nullptr;
+};
+
+// `memplan compare`: the table on stdout (or the JSON alone with --json -);
+// exit 1 when a strategy's placement failed verification.
+int RunCompare(const CompareFlags& flags) {
+  CompareJobOptions options;
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
+  if (!load.ok()) return Fail(load.status());
+  options.load = *load;
+  absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
+  if (!alignment.ok()) return Fail(alignment.status());
+  if (*alignment < 1 || *alignment > kMaxAlignment) {
+    return Fail(UsageError(fmt::format(
+        "--alignment {} is outside the supported range 1 to 2^32 ({})", *alignment, kMaxAlignment)));
+  }
+  options.alignment = *alignment;
+  if (Given(flags.json_option)) {
+    if (flags.json.empty()) return Fail(UsageError("--json needs a file name"));
+    options.json_path = flags.json;
+  }
+  absl::StatusOr<CompareJobResult> result = RunCompareJob(flags.input.input, options);
+  if (!result.ok()) return Fail(result.status());
+  std::cout << (result->json_stdout ? *result->json_stdout : result->text);
+  for (const std::string& failure : result->failures) {
+    std::cerr << flags.input.input << ": error: verification failed: " << failure << "\n";
+  }
+  return result->failures.empty() ? kExitOk : kExitPlanningFailure;
+}
+
 // "8 G" style: three significant digits with a decimal prefix.
 std::string Rate(double value) {
   const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
@@ -891,7 +926,7 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
     if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
-    return "a command is required (plan, verify, stats, sweep or targets)";
+    return "a command is required (plan, verify, stats, compare, sweep or targets)";
   }
   return text;
 }
@@ -943,6 +978,24 @@ int RunCli(int argc, char** argv) {
   CLI::App* stats = app.add_subcommand("stats", "lower bound and live-bytes profile, no planning");
   AddInputFlags(stats, stats_input);
 
+  CompareFlags compare_flags;
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "the arena other planners' strategies need (TFLite, TFLite Micro, ONNX Runtime, IREE, "
+      "XLA, no reuse) beside memplan's plan and the lower bound");
+  compare->add_option("INPUT", compare_flags.input.input,
+                      "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
+      ->required();
+  compare->add_option("--dim", compare_flags.input.dims,
+                      "bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");
+  compare->add_flag("--no-alias", compare_flags.input.no_alias,
+                    "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  compare->add_option("--alignment", compare_flags.alignment,
+                      "offset alignment for every strategy, e.g. 64 (default 1)");
+  compare_flags.json_option = compare->add_option(
+      "--json", compare_flags.json,
+      "write the table as JSON (memplan.compare/1); - writes it to standard output instead");
+
   SweepFlags sweep_flags;
   CLI::App* sweep = app.add_subcommand(
       "sweep", "plan over lists of --dim values and fast-memory sizes; print a table");
@@ -972,9 +1025,10 @@ int RunCli(int argc, char** argv) {
   // CLI11 would report an unknown verb as a missing one.
   const auto is_verb = [&](const CLI::App* verb) { return verb->get_name() == argv[1]; };
   if (argc > 1 && argv[1][0] != '-' && !is_verb(plan) && !is_verb(verify) && !is_verb(stats) &&
-      !is_verb(sweep) && !is_verb(targets)) {
+      !is_verb(compare) && !is_verb(sweep) && !is_verb(targets)) {
     return Fail(UsageError(fmt::format(
-        "unknown command '{}' (expected plan, verify, stats, sweep or targets; see memplan --help)",
+        "unknown command '{}' (expected plan, verify, stats, compare, sweep or targets; see "
+        "memplan --help)",
         argv[1])));
   }
   try {
@@ -983,7 +1037,7 @@ int RunCli(int argc, char** argv) {
     return app.exit(e);  // --help, --version
   } catch (const CLI::ParseError& e) {
     const CLI::App* verb = nullptr;
-    for (const CLI::App* v : {plan, verify, stats, sweep, targets}) {
+    for (const CLI::App* v : {plan, verify, stats, compare, sweep, targets}) {
       if (v->parsed()) verb = v;
     }
     std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n",
@@ -994,6 +1048,7 @@ int RunCli(int argc, char** argv) {
   if (verify->parsed()) return RunVerify(verify_input, verify_plan, verify_quiet);
   if (sweep->parsed()) return RunSweep(sweep_flags);
   if (targets->parsed()) return RunTargets();
+  if (compare->parsed()) return RunCompare(compare_flags);
   return RunStats(stats_input);
 }
 

@@ -1,7 +1,10 @@
 // Online best fit: replay the items as a trace of allocations and frees in
 // start-time order, the way a runtime allocator with a best-fit free list
-// would place them (ONNX Runtime's MemPatternPlanner, XLA's FastMerge
-// free-chunks sweep; packing.md §2.4, §3.6). Unlike the global packers it
+// would place them (ONNX Runtime's early MemPatternPlanner, XLA's FastMerge
+// free-chunks sweep; packing.md §2.4, §3.6; the free list is FreeBlocks,
+// free_blocks.h). peers/onnxruntime_pattern.h emulates today's ONNX Runtime
+// rule, which differs in order and in how it weighs the space below the
+// high-water mark. Unlike the global packers it
 // never looks at the chunks live during an item's whole range, only at the
 // free blocks at its start, so it costs O(n log n) however many items
 // overlap: the portfolio's fallback for dense inputs.

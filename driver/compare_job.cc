@@ -1,0 +1,157 @@
+#include "driver/compare_job.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "driver/output_paths.h"
+#include "fmt/format.h"
+#include "io/file_io.h"
+#include "ir/diagnostic.h"
+#include "packing/packer.h"
+#include "packing/peers/peer_strategies.h"
+#include "regions/allocate_regions.h"
+#include "verify/verifier.h"
+
+namespace memplan {
+namespace {
+
+// The buffers `memplan plan` packs into the transient pool of default
+// memory, as their own buffer set (control regions kept for the verifier).
+BufferSet TransientDefaultBuffers(const BufferSet& all) {
+  BufferSet set;
+  set.input = all.input;
+  set.time_steps = all.time_steps;
+  set.control_regions = all.control_regions;
+  for (const Buffer& b : all.buffers) {
+    if (b.lifetime == Lifetime::kTransient && b.space.value_or(kDefaultSpace) == kDefaultSpace) {
+      set.buffers.push_back(b);
+    }
+  }
+  return set;
+}
+
+// One item per buffer, with its dead gaps (memplan's plan and the bound use
+// them; the peers read hulls).
+std::vector<PackItem> ItemsOf(const BufferSet& set) {
+  std::vector<PackItem> items;
+  items.reserve(set.buffers.size());
+  for (const Buffer& b : set.buffers) {
+    items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end, b.gaps});
+  }
+  return items;
+}
+
+// The placement `offsets` of `set` as a plan of one transient pool.
+Plan PlanOf(const BufferSet& set, const std::vector<Bytes>& offsets, Bytes peak,
+            Bytes lower_bound, Bytes alignment) {
+  Plan plan;
+  plan.input = set.input;
+  plan.time_steps = set.time_steps;
+  plan.alignment = alignment;
+  plan.peak = peak;
+  plan.lower_bound = lower_bound;
+  PoolInfo pool;
+  pool.name = std::string(LifetimeName(Lifetime::kTransient));
+  pool.size = peak;
+  pool.lower_bound = lower_bound;
+  pool.buffers = static_cast<std::int64_t>(set.buffers.size());
+  for (std::size_t i = 0; i < set.buffers.size(); ++i) {
+    const Buffer& b = set.buffers[i];
+    pool.total_bytes += b.size;
+    plan.placements.push_back(
+        BufferPlacement{pool.name, {Allocation{kDefaultSpace, offsets[i], b.start, b.end}}});
+  }
+  plan.pools.push_back(pool);
+  SpaceInfo space;
+  space.name = SpaceName(kDefaultSpace);
+  space.peak = peak;
+  space.alignment = alignment;
+  plan.spaces.push_back(space);
+  return plan;
+}
+
+absl::Status Verify(const BufferSet& set, const PackResult& packed, Bytes lower_bound,
+                    Bytes alignment, const Program* program) {
+  VerifyOptions options;
+  options.alignment = alignment;
+  options.program = program;
+  return VerifyPlan(set, PlanOf(set, packed.offsets, packed.peak, lower_bound, alignment),
+                    options);
+}
+
+absl::Status CheckJsonPath(const std::string& input_path, const std::optional<std::string>& path) {
+  if (!path || *path == "-") return absl::OkStatus();
+  if (absl::Status s = CheckOutputPath(*path); !s.ok()) return s;
+  if (SameFile(*path, input_path)) {
+    return LocatedError(*path, SourceLocation{}, "output path is the input file (--json)");
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
+                                               const CompareJobOptions& options) {
+  if (absl::Status s = CheckJsonPath(input_path, options.json_path); !s.ok()) return s;
+  absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
+  if (!input.ok()) return input.status();
+  if (absl::Status s = CheckInputLimits(*input, options.alignment); !s.ok()) return s;
+  if (input->program && HasRegions(*input->program)) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: compare packs one transient pool, but this program has execution regions "
+        "(memplan plan allocates them region by region)",
+        input_path));
+  }
+  const Program* program = input->program ? &*input->program : nullptr;
+  const BufferSet set = TransientDefaultBuffers(input->buffers);
+  const std::vector<PackItem> items = ItemsOf(set);
+  const Bytes lower_bound = MaxLiveBytes(items);
+
+  CompareJobResult result;
+  CompareTable& table = result.table;
+  table.input = input_path;
+  table.buffers = static_cast<std::int64_t>(set.buffers.size());
+  for (const Buffer& b : set.buffers) table.total_bytes += b.size;
+  table.alignment = options.alignment;
+  table.lower_bound = lower_bound;
+  table.rows.push_back({"lower bound", "", "max over time steps of the bytes live then",
+                        "max-live bound (packing.md)", "", lower_bound, std::nullopt});
+
+  // memplan's own plan: the transient pool as `memplan plan` packs it.
+  const PackResult own = Pack(items, PackingAlgorithm::kAuto, options.alignment);
+  if (absl::Status s = Verify(set, own, lower_bound, options.alignment, program); !s.ok()) {
+    return absl::InternalError(fmt::format(
+        "{}: error: internal error (a bug in memplan): the plan failed verification: {}",
+        input_path, std::string(s.message())));
+  }
+  table.rows.push_back({"memplan", "memplan plan",
+                        "portfolio of packers, lowest peak kept",
+                        "packing/portfolio.h (docs/packing.md)", "won: " + own.algorithm, own.peak,
+                        true});
+
+  for (const peers::PeerStrategy& peer : peers::PeerStrategies()) {
+    const PackResult packed = peer.pack(items, options.alignment);
+    const absl::Status verified = Verify(set, packed, lower_bound, options.alignment, program);
+    if (!verified.ok()) {
+      result.failures.push_back(fmt::format("{}: {}", peer.name, std::string(verified.message())));
+    }
+    table.rows.push_back({std::string(peer.name), std::string(peer.planner),
+                          std::string(peer.rule), std::string(peer.source),
+                          packed.algorithm == peer.name ? "" : "won: " + packed.algorithm,
+                          packed.peak, verified.ok()});
+  }
+
+  result.text = FormatCompareTable(table);
+  if (options.json_path) {
+    std::string json = WriteCompareJson(table);
+    if (*options.json_path == "-") {
+      result.json_stdout = std::move(json);
+    } else if (absl::Status s = WriteFileAtomically(*options.json_path, json); !s.ok()) {
+      return s;
+    }
+  }
+  return result;
+}
+
+}  // namespace memplan

@@ -1,0 +1,46 @@
+// The job behind `memplan compare`: on the buffers `memplan plan` packs into
+// the transient pool of default memory (no fast memory), the arena each
+// well-known planner's strategy needs (packing/peers/peer_strategies.h),
+// beside memplan's own plan (the `auto` portfolio, with the dead gaps of
+// conditionals) and the max-live lower bound. Every placement is checked by
+// the independent verifier (verify/verifier.h) on those buffers alone: no
+// two buffers live at one step share a byte, every offset is aligned.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "driver/input.h"
+#include "report/compare_table.h"
+
+namespace memplan {
+
+struct CompareJobOptions {
+  LoadOptions load;                      // --dim, --no-alias
+  Bytes alignment = 1;                   // every offset a multiple of this
+  std::optional<std::string> json_path;  // "-": into CompareJobResult::json_stdout
+};
+
+struct CompareJobResult {
+  CompareTable table;  // rows: lower bound, memplan, then the peers in order
+  std::string text;    // FormatCompareTable(table)
+  std::optional<std::string> json_stdout;  // the JSON when json_path is "-"
+  // "name: verifier message" for each placement the verifier rejected.
+  std::vector<std::string> failures;
+};
+
+// Runs the comparison on `input_path`. Errors: InvalidArgument (exit 2) for
+// bad input (LoadInput, CheckInputLimits with `alignment`), a bad output
+// path (missing directory, a directory, the input itself), and a program
+// with execution regions (`memplan plan` allocates those per region, not as
+// one transient pool); Internal when memplan's own plan fails verification
+// (a bug). A strategy whose placement the verifier rejects (an emulation
+// bug) is reported with verified = false and its reason in `failures`, not
+// as an error; the JSON is written all the same (atomically), and `memplan
+// compare` then exits 1.
+absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
+                                               const CompareJobOptions& options);
+
+}  // namespace memplan

@@ -1,0 +1,98 @@
+#include "report/compare_table.h"
+
+#include <algorithm>
+#include <array>
+
+#include "fmt/format.h"
+#include "io/byte_size.h"
+#include "io/json_util.h"
+
+namespace memplan {
+namespace {
+
+constexpr std::size_t kColumns = 6;
+
+std::string RuleText(const CompareRow& row) {
+  std::string text = row.planner.empty() ? row.rule : row.planner + ": " + row.rule;
+  if (!row.detail.empty()) text += " (" + row.detail + ")";
+  return text;
+}
+
+std::array<std::string, kColumns> Cells(const CompareRow& row, Bytes lower_bound) {
+  const std::optional<double> ratio = RatioToLowerBound(row.bytes, lower_bound);
+  return {row.name,
+          std::to_string(row.bytes),
+          FormatBytes(row.bytes),
+          ratio ? fmt::format("{:.3f}", *ratio) : std::string("-"),
+          !row.verified ? std::string("-") : *row.verified ? std::string("yes") : std::string("no"),
+          RuleText(row)};
+}
+
+}  // namespace
+
+std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound) {
+  if (lower_bound > 0) return static_cast<double>(bytes) / static_cast<double>(lower_bound);
+  if (bytes == 0) return 1.0;
+  return std::nullopt;
+}
+
+std::string FormatCompareTable(const CompareTable& table) {
+  std::string out = fmt::format("memplan compare: {}\n", table.input);
+  out += fmt::format("{} transient buffer{} in default memory, {} in all; alignment {}\n\n",
+                     table.buffers, table.buffers == 1 ? "" : "s", FormatBytes(table.total_bytes),
+                     table.alignment);
+  const std::array<std::string, kColumns> header = {"strategy", "arena bytes", "size",
+                                                    "vs LB",    "verified",    "rule"};
+  std::vector<std::array<std::string, kColumns>> lines = {header};
+  for (const CompareRow& row : table.rows) lines.push_back(Cells(row, table.lower_bound));
+  std::array<std::size_t, kColumns> width{};
+  for (const auto& line : lines) {
+    for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], line[c].size());
+  }
+  // Numbers right-aligned, words left-aligned; the last column unpadded.
+  constexpr std::array<bool, kColumns> right = {false, true, true, true, false, false};
+  for (const auto& line : lines) {
+    std::string text;
+    for (std::size_t c = 0; c < kColumns; ++c) {
+      if (c > 0) text += "  ";
+      if (c + 1 == kColumns) {
+        text += line[c];
+      } else if (right[c]) {
+        text += fmt::format("{:>{}}", line[c], width[c]);
+      } else {
+        text += fmt::format("{:<{}}", line[c], width[c]);
+      }
+    }
+    out += text + "\n";
+  }
+  return out;
+}
+
+std::string WriteCompareJson(const CompareTable& table) {
+  using json_internal::Json;
+  Json doc;
+  doc["schema"] = "memplan.compare/1";
+  doc["input"] = table.input;
+  doc["alignment"] = table.alignment;
+  doc["buffers"] = table.buffers;
+  doc["total_bytes"] = table.total_bytes;
+  doc["lower_bound_bytes"] = table.lower_bound;
+  Json strategies = Json::array();
+  for (const CompareRow& row : table.rows) {
+    Json entry;
+    entry["name"] = row.name;
+    entry["planner"] = row.planner;
+    entry["rule"] = row.rule;
+    entry["source"] = row.source;
+    if (!row.detail.empty()) entry["detail"] = row.detail;
+    entry["arena_bytes"] = row.bytes;
+    const std::optional<double> ratio = RatioToLowerBound(row.bytes, table.lower_bound);
+    entry["ratio_to_lower_bound"] = ratio ? Json(*ratio) : Json(nullptr);
+    entry["verified"] = row.verified ? Json(*row.verified) : Json(nullptr);
+    strategies.push_back(std::move(entry));
+  }
+  doc["strategies"] = std::move(strategies);
+  return json_internal::Dump(doc) + "\n";
+}
+
+}  // namespace memplan

@@ -1,0 +1,63 @@
+// The table of `memplan compare`: on one input's transient buffers in
+// default memory, the arena each planner's strategy needs, beside memplan's
+// own plan and the max-live lower bound, as plain text and as JSON
+// ("schema": "memplan.compare/1").
+//
+// Text example (tests/data/csv/compare_peers.csv; columns as wide as their
+// widest cell, rules cut here):
+//   memplan compare: compare_peers.csv
+//   6 transient buffers in default memory, 410 B in all; alignment 1
+//
+//   strategy                 arena bytes   size  vs LB  verified  rule
+//   lower bound                      300  300 B  1.000  -         max over ...
+//   memplan                          300  300 B  1.000  yes       memplan plan: ...
+//   tflite-arena                     320  320 B  1.067  yes       TFLite ArenaPlanner: ...
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ir/units.h"
+
+namespace memplan {
+
+// One strategy's line.
+struct CompareRow {
+  std::string name;     // "lower bound", "memplan", "tflite-arena", ...
+  std::string planner;  // whose strategy, e.g. "TFLite ArenaPlanner"
+  std::string rule;     // one line: how it places buffers
+  std::string source;   // the files or paper it follows
+  std::string detail;   // e.g. the portfolio member that won; "" for none
+  Bytes bytes = 0;      // arena bytes (max offset + size)
+  // Whether the independent verifier accepted the placement; nullopt for
+  // the lower bound, which is not a placement.
+  std::optional<bool> verified;
+};
+
+struct CompareTable {
+  std::string input;
+  std::int64_t buffers = 0;  // the transient buffers of default memory compared
+  Bytes total_bytes = 0;     // their sizes summed
+  Bytes alignment = 1;       // every offset is a multiple of this
+  Bytes lower_bound = 0;     // max live bytes
+  std::vector<CompareRow> rows;
+};
+
+// bytes / lower bound; 1 when both are 0; nullopt when only the bound is 0.
+std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound);
+
+// The plain-text table (header lines, a blank line, one line per row: name,
+// arena bytes, human size, ratio to the lower bound with three decimals or
+// "-", verified yes/no/-, "planner: rule (detail)"). Deterministic.
+std::string FormatCompareTable(const CompareTable& table);
+
+// The JSON form: {"schema": "memplan.compare/1", "input", "alignment",
+// "buffers", "total_bytes", "lower_bound_bytes", "strategies": [{"name",
+// "planner", "rule", "source", "detail" (when set), "arena_bytes",
+// "ratio_to_lower_bound" (number or null), "verified" (bool or null)}]},
+// compact, newline-terminated.
+std::string WriteCompareJson(const CompareTable& table);
+
+}  // namespace memplan

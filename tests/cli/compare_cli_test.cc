@@ -1,0 +1,181 @@
+// `memplan compare` end to end through the binary: the table on a
+// hand-worked CSV, its JSON form, agreement with `memplan plan` on a bundled
+// model, and bad input.
+#include <filesystem>
+#include <map>
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::MemplanIn;
+using testing_cli::Slurp;
+
+const std::string kCsvDir = MEMPLAN_SOURCE_DIR "/tests/data/csv";
+const std::string kExamples = MEMPLAN_SOURCE_DIR "/examples";
+
+const char kExpectedTable[] =
+    "memplan compare: compare_peers.csv\n"
+    "6 transient buffers in default memory, 410 B in all; alignment 1\n"
+    "\n"
+    "strategy                 arena bytes   size  vs LB  verified  rule\n"
+    "lower bound                      300  300 B  1.000  -         max over time steps of the bytes "
+    "live then\n"
+    "memplan                          300  300 B  1.000  yes       memplan plan: portfolio of "
+    "packers, lowest peak kept (won: best-fit-temporal)\n"
+    "tflite-arena                     320  320 B  1.067  yes       TFLite ArenaPlanner: greedy by "
+    "size: largest first, each in the tightest gap among the buffers it meets\n"
+    "tflite-micro-greedy              300  300 B  1.000  yes       TFLite Micro "
+    "GreedyMemoryPlanner: greedy by size: largest first, each in the lowest gap among the buffers "
+    "it meets\n"
+    "onnxruntime-mem-pattern          410  410 B  1.367  yes       ONNX Runtime memory pattern: "
+    "online best fit in execution order: freed at last use, least-waste free gap, arena grows\n"
+    "iree-in-order                    350  350 B  1.167  yes       IREE LayoutSlices: in-order "
+    "best fit: each buffer in schedule order takes the tightest gap it meets\n"
+    "xla-heap                         300  300 B  1.000  yes       XLA heap simulator: global best "
+    "fit by size and by live range (kSpatial, kTemporal), the smaller heap kept (won: "
+    "best-fit-temporal)\n"
+    "no-reuse                         410  410 B  1.367  yes       no reuse: every buffer its own "
+    "bytes, end to end (sum of sizes)\n";
+
+// name -> arena bytes of a memplan.compare/1 document.
+std::map<std::string, long long> ArenaBytes(const nlohmann::json& doc) {
+  std::map<std::string, long long> bytes;
+  for (const auto& row : doc["strategies"]) bytes[row["name"]] = row["arena_bytes"];
+  return bytes;
+}
+
+TEST(CompareCliTest, HandWorkedCsvTable) {
+  // Every figure is worked by hand in tests/packing/peers/.
+  const CliRun r = MemplanIn(kCsvDir, "compare compare_peers.csv");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_EQ(r.out, kExpectedTable);
+}
+
+TEST(CompareCliTest, JsonFormIsTheSameTable) {
+  const std::string dir = FreshDir();
+  const CliRun r = MemplanIn(kCsvDir, "compare compare_peers.csv --json " + dir + "/c.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, kExpectedTable);
+  const std::string text = Slurp(dir + "/c.json");
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  EXPECT_EQ(doc["schema"], "memplan.compare/1");
+  EXPECT_EQ(doc["input"], "compare_peers.csv");
+  EXPECT_EQ(doc["alignment"], 1);
+  EXPECT_EQ(doc["buffers"], 6);
+  EXPECT_EQ(doc["total_bytes"], 410);
+  EXPECT_EQ(doc["lower_bound_bytes"], 300);
+  const std::map<std::string, long long> expected = {
+      {"lower bound", 300},         {"memplan", 300},       {"tflite-arena", 320},
+      {"tflite-micro-greedy", 300}, {"onnxruntime-mem-pattern", 410},
+      {"iree-in-order", 350},       {"xla-heap", 300},      {"no-reuse", 410}};
+  EXPECT_EQ(ArenaBytes(doc), expected);
+  ASSERT_EQ(doc["strategies"].size(), 8u);
+  EXPECT_TRUE(doc["strategies"][0]["verified"].is_null());
+  EXPECT_EQ(doc["strategies"][1]["detail"], "won: best-fit-temporal");
+  EXPECT_DOUBLE_EQ(doc["strategies"][2]["ratio_to_lower_bound"].get<double>(), 320.0 / 300.0);
+  for (std::size_t i = 1; i < doc["strategies"].size(); ++i) {
+    EXPECT_EQ(doc["strategies"][i]["verified"], true) << doc["strategies"][i]["name"];
+  }
+  // --json - prints the same document alone, byte for byte.
+  const CliRun to_stdout = MemplanIn(kCsvDir, "compare compare_peers.csv --json -");
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_EQ(to_stdout.out, text);
+  fs::remove_all(dir);
+}
+
+TEST(CompareCliTest, AlignmentAppliesToEveryStrategy) {
+  // At 64 no-reuse lays the six end to end at multiples of 64: a 0, b 64,
+  // c 192, d 256, e 384, f 512, ending at 532.
+  const std::string dir = FreshDir();
+  const CliRun r =
+      MemplanIn(kCsvDir, "compare compare_peers.csv --alignment 64 --json " + dir + "/c.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json doc = nlohmann::json::parse(Slurp(dir + "/c.json"));
+  EXPECT_EQ(doc["alignment"], 64);
+  EXPECT_EQ(ArenaBytes(doc)["no-reuse"], 532);
+  for (std::size_t i = 1; i < doc["strategies"].size(); ++i) {
+    EXPECT_EQ(doc["strategies"][i]["verified"], true) << doc["strategies"][i]["name"];
+    EXPECT_GE(doc["strategies"][i]["arena_bytes"].get<long long>(), 300);
+  }
+  fs::remove_all(dir);
+}
+
+TEST(CompareCliTest, BundledModelAgreesWithPlan) {
+  // memplan's row is the plan's transient peak, the bound its lower bound;
+  // no reuse is the sum of the 53 transient buffers.
+  const std::string model = kExamples + "/mobilenet_v2.onnx";
+  const std::string dir = FreshDir();
+  const CliRun c = Memplan("compare " + model + " --json " + dir + "/c.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const CliRun p = Memplan("plan " + model + " --quiet --json " + dir + "/p.json");
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const nlohmann::json doc = nlohmann::json::parse(Slurp(dir + "/c.json"));
+  const nlohmann::json plan = nlohmann::json::parse(Slurp(dir + "/p.json"));
+  std::map<std::string, long long> bytes = ArenaBytes(doc);
+  EXPECT_EQ(bytes["memplan"], plan["peak_bytes"].get<long long>());
+  EXPECT_EQ(bytes["lower bound"], plan["lower_bound_bytes"].get<long long>());
+  EXPECT_EQ(doc["buffers"], 53);
+  EXPECT_EQ(bytes["lower bound"], 6021120);
+  EXPECT_EQ(bytes["memplan"], 6021120);
+  EXPECT_EQ(bytes["tflite-arena"], 6021120);
+  EXPECT_EQ(bytes["tflite-micro-greedy"], 6021120);
+  EXPECT_EQ(bytes["onnxruntime-mem-pattern"], 6823936);
+  EXPECT_EQ(bytes["iree-in-order"], 6823936);
+  EXPECT_EQ(bytes["xla-heap"], 6021120);
+  EXPECT_EQ(bytes["no-reuse"], 26717568);
+  EXPECT_EQ(doc["total_bytes"], 26717568);
+  fs::remove_all(dir);
+}
+
+TEST(CompareCliTest, BadInputIsALocatedErrorWithExitTwo) {
+  const std::string dir = FreshDir();
+  testing_cli::WriteText(dir + "/bad.csv", "id,lower,upper,size\na,0,2,4\nb,3,x,4\n");
+  CliRun r = MemplanIn(dir, "compare bad.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("bad.csv:3:"));
+  EXPECT_THAT(r.err, HasSubstr(": error: "));
+  EXPECT_EQ(r.out, "");
+
+  r = MemplanIn(dir, "compare missing.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "missing.csv: error: cannot read file: No such file or directory\n");
+
+  r = Memplan("compare " + kExamples + "/region.mpir");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("region.mpir: error: compare packs one transient pool, but this "
+                               "program has execution regions"));
+
+  r = MemplanIn(kCsvDir, "compare compare_peers.csv --alignment 0");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "memplan: error: --alignment 0 is outside the supported range 1 to 2^32 "
+            "(4294967296)\n");
+
+  r = MemplanIn(kCsvDir, "compare compare_peers.csv --json " + dir + "/no/such/dir/c.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("error: cannot write: directory"));
+
+  r = MemplanIn(kCsvDir, "compare compare_peers.csv --json compare_peers.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("output path is the input file (--json)"));
+
+  r = MemplanIn(kCsvDir, "compare compare_peers.csv --dim n=2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--dim"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace memplan
