@@ -487,6 +487,40 @@ std::optional<KnownTensor> FoldTranspose(const onnx::NodeProto& node, const Know
   return Gathered(data, std::move(dims), index);
 }
 
+// ScatterND without a reduction: a copy of `data` with the slices that
+// `indices` (rows of k leading coordinates) name replaced by `updates`.
+std::optional<KnownTensor> FoldScatterND(const onnx::NodeProto& node, const KnownTensor& data,
+                                         const KnownTensor& indices, const KnownTensor& updates) {
+  const onnx::AttributeProto* reduction = FindAttribute(node, "reduction");
+  if (reduction != nullptr && reduction->s() != "none") return std::nullopt;
+  const Dims* idx = IntsOf(&indices);
+  if (idx == nullptr || indices.dims.empty() || updates.elem_type != data.elem_type)
+    return std::nullopt;
+  const auto k = static_cast<size_t>(indices.dims.back());
+  if (k == 0 || k > data.dims.size()) return std::nullopt;
+  Dims expected(indices.dims.begin(), indices.dims.end() - 1);
+  expected.insert(expected.end(), data.dims.begin() + k, data.dims.end());
+  if (updates.dims != expected) return std::nullopt;
+  const std::int64_t inner = Product(data.dims, k, data.dims.size());
+  std::vector<std::int64_t> index(data.size());
+  for (std::int64_t i = 0; i < data.size(); ++i) index[i] = i;
+  const std::int64_t rows = static_cast<std::int64_t>(idx->size() / k);
+  for (std::int64_t r = 0; r < rows; ++r) {
+    std::int64_t at = 0;
+    for (size_t j = 0; j < k; ++j) {
+      std::optional<std::int64_t> c = NormalAxis((*idx)[r * k + j], data.dims[j]);
+      if (!c) return std::nullopt;
+      at = at * data.dims[j] + *c;
+    }
+    // These elements now come from row r of `updates`, stored after `data`'s.
+    for (std::int64_t e = 0; e < inner; ++e) index[at * inner + e] = data.size() + r * inner + e;
+  }
+  KnownTensor both = data;  // data's elements, then updates'
+  both.values.insert(both.values.end(), updates.values.begin(), updates.values.end());
+  both.reals.insert(both.reals.end(), updates.reals.begin(), updates.reals.end());
+  return Gathered(both, data.dims, index);
+}
+
 }  // namespace
 
 std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
@@ -519,6 +553,11 @@ std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
     if (first == nullptr || second == nullptr) return std::nullopt;
     if (op == "Gather") return FoldGather(node, *first, *second);
     return op == "Expand" ? FoldExpand(*first, *second) : FoldTile(*first, *second);
+  }
+  if (op == "ScatterND") {
+    const KnownTensor* updates = ValueAt(inputs, 2);
+    if (first == nullptr || second == nullptr || updates == nullptr) return std::nullopt;
+    return FoldScatterND(node, *first, *second, *updates);
   }
   return FoldMathNode(node, opset, inputs);
 }

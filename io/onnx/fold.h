@@ -42,7 +42,8 @@ struct FoldInput {
 //     float to integer truncates toward zero), Gather, Concat, Slice (any
 //     axes, negative starts/ends/steps, ONNX clamping), Squeeze, Unsqueeze,
 //     Reshape (0 copies the input dim unless allowzero, -1 is inferred),
-//     Flatten, Expand, Tile, Transpose;
+//     Flatten, Expand, Tile, Transpose, ScatterND (no reduction: torch's
+//     slice assignment `mask[a:b, c:d] = v`);
 //   * elementwise, numpy-broadcast: Add Sub Mul Div (integer Div truncates
 //     toward zero) Mod (fmod 0: the sign of the divisor) Pow Min Max, Neg Abs
 //     Floor Ceil Round (half to even) Sqrt Reciprocal Sign, Equal Less
@@ -54,9 +55,8 @@ struct FoldInput {
 // overflow or division by zero, a non-finite float cast to an integer, or a
 // tensor above kMaxFoldElements elements.
 // Example: Where(Equal([2, 3], [-1, -1]), [1, 1], [2, 3]) folds to [2, 3];
-// Reshape(x of dims [2, 3, 4], [0, -1]) needs only x's dims -> dims [2, 12]
-// (the folder only computes values, so that Reshape itself does not fold
-// unless x's value is known).
+// Reshape(x, [0, -1]) with x = [[1, 2], [3, 4]] of dims [2, 2] folds to the
+// same values with dims [2, 2] (0 keeps dim 0, -1 takes the rest).
 std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
                                     std::span<const FoldInput> inputs);
 

@@ -12,8 +12,8 @@ namespace {
 
 // Why some dims are unknown: a symbolic input dim or a data-dependent node.
 struct Source {
-  std::string text;       // "'batch' (input 'x' dim 0)" or "node 'nz' (NonZero) (...)"
-  std::string bind;       // the dim name --dim takes, or "" when there is none
+  std::string text;  // "'batch' (input 'x' dim 0)" or "node 'nz' (NonZero) (output 'z' dim 1 ...)"
+  std::vector<std::string> binds;  // the dim names --dim takes
   bool from_input = true;
 };
 
@@ -46,6 +46,19 @@ absl::Status SymbolicDimsError(const onnx::GraphProto& graph,
   for (const auto& info : graph.output()) note(info);
   int unknown = 0;
   for (const auto& [name, shape] : shapes) unknown += UnknownDims(*shape);
+  // A node output that is read but has no shape at all (unknown rank) counts once.
+  std::unordered_set<std::string> read;
+  for (const auto& node : graph.node()) read.insert(node.input().begin(), node.input().end());
+  for (const auto& output : graph.output()) read.insert(output.name());
+  std::unordered_set<std::string> shapeless;
+  for (const auto& node : graph.node()) {
+    for (const std::string& output : node.output()) {
+      if (!output.empty() && read.contains(output) && !shapes.contains(output) &&
+          !known_values.contains(output) && shapeless.insert(output).second) {
+        ++unknown;
+      }
+    }
+  }
   if (unknown == 0) return absl::OkStatus();
 
   std::vector<Source> sources;
@@ -66,7 +79,7 @@ absl::Status SymbolicDimsError(const onnx::GraphProto& graph,
         sources.push_back(Source{
             name.empty() ? fmt::format("an unnamed dim (input '{}' dim {})", input.name(), d)
                          : fmt::format("'{}' (input '{}' dim {})", name, input.name(), d),
-            name, true});
+            name.empty() ? std::vector<std::string>{} : std::vector<std::string>{name}, true});
       }
       mine.insert(it->second);
     }
@@ -82,26 +95,35 @@ absl::Status SymbolicDimsError(const onnx::GraphProto& graph,
     for (const std::string& output : node.output()) {
       if (output.empty() || known_values.contains(output)) continue;
       auto shape = shapes.find(output);
-      const bool unknown_dims = shape != shapes.end() && UnknownDims(*shape->second) > 0;
+      const bool unknown_dims = shapeless.contains(output) ||
+                                (shape != shapes.end() && UnknownDims(*shape->second) > 0);
       if (!unknown_dims || !from_inputs.empty()) {
         if (!from_inputs.empty()) deps[output] = from_inputs;
         continue;
       }
+      // Control flow and custom ops have the importer's own, more precise errors.
+      if (!node.domain().empty() || IsOnnxControlFlow(node)) return absl::OkStatus();
       if (own < 0) {
         own = static_cast<int>(sources.size());
-        sources.push_back(Source{OnnxNodeLabel(node, i), "", false});
+        sources.push_back(Source{OnnxNodeLabel(node, i), {}, false});
       }
-      // Name the first unknown dim of the output, with the name inference gave it.
+      if (shape == shapes.end()) {
+        sources[own].text += fmt::format(" (output '{}' of unknown rank)", output);
+        deps[output] = {own};
+        continue;
+      }
+      // Name every unknown dim of the output, by the name inference gave it.
       Source& source = sources[own];
-      for (int d = 0; d < shape->second->dim_size() && source.bind.empty(); ++d) {
+      std::string dims;
+      for (int d = 0; d < shape->second->dim_size(); ++d) {
         const auto& dim = shape->second->dim(d);
         if (dim.has_dim_value()) continue;
-        source.text += dim.dim_param().empty()
-                           ? fmt::format(" (dim {} of output '{}')", d, output)
-                           : fmt::format(" (dim {} '{}' of output '{}')", d, dim.dim_param(),
-                                         output);
-        source.bind = dim.dim_param().empty() ? "-" : dim.dim_param();
+        dims += fmt::format("{}dim {}", dims.empty() ? "" : ", ", d);
+        if (dim.dim_param().empty()) continue;
+        dims += fmt::format(" '{}'", dim.dim_param());
+        source.binds.push_back(dim.dim_param());
       }
+      source.text += fmt::format(" (output '{}' {})", output, dims);
       deps[output] = {own};
     }
   }
@@ -110,7 +132,7 @@ absl::Status SymbolicDimsError(const onnx::GraphProto& graph,
   for (const Source& s : sources) {
     std::string& list = s.from_input ? inputs : data;
     list += (list.empty() ? "" : ", ") + s.text;
-    if (!s.bind.empty() && s.bind != "-") hint += fmt::format(" --dim {}=VALUE", s.bind);
+    for (const std::string& name : s.binds) hint += fmt::format(" --dim {}=VALUE", name);
   }
   std::string causes;
   if (!inputs.empty()) causes = "input dims: " + inputs;
