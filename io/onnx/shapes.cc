@@ -202,7 +202,7 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
   absl::StatusOr<std::string> reply = RunInChildProcess([&model]() -> std::string {
     try {
       const onnx::ShapeInferenceOptions options(/*check_type_val=*/true, /*strict_mode_val=*/1,
-                                                /*data_prop_val=*/false);
+                                                /*data_prop_val=*/true);
       onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
       return "E" + std::string(e.what());

@@ -106,7 +106,7 @@ TEST(OnnxStaticShapesTest, OneErrorNamesEveryInputDimAndDataOp) {
   b.Output("r").Output("e").Output("z", TensorProto::INT64);
   b.Node("Relu", {"x"}, {"r"}, "relu");
   // The shape of a symbolic input feeds an Expand: its first dim follows from
-  // both names (inference gives it [unk__0, 3]). Counted: x 1, ids 2, r 1, e 1,
+  // the inputs (inference gives it [batch, 3]). Counted: x 1, ids 2, r 1, e 1,
   // z 1.
   b.Node("Shape", {"ids"}, {"s"}, "shape");
   b.Node("Expand", {"m", "s"}, {"e"}, "expand");  // [3] to [batch, seq]: needs seq == 3
@@ -115,15 +115,15 @@ TEST(OnnxStaticShapesTest, OneErrorNamesEveryInputDimAndDataOp) {
   EXPECT_EQ(ErrorOf(path),
             path + ": error: 6 tensor dims are symbolic; they follow from input dims: 'batch' "
                    "(input 'x' dim 0), 'seq' (input 'ids' dim 1) and from data computed at run "
-                   "time by node 'nz' (NonZero) (output 'z' dim 1 'unk__1'); bind them with "
-                   "--dim batch=VALUE --dim seq=VALUE --dim unk__1=VALUE");
+                   "time by node 'nz' (NonZero) (output 'z' dim 1 'unk__0'); bind them with "
+                   "--dim batch=VALUE --dim seq=VALUE --dim unk__0=VALUE");
   OnnxImportOptions options;
   options.dims = {{"batch", 2}, {"seq", 3}};
   EXPECT_EQ(ErrorOf(path, options),
             path + ": error: 1 tensor dim is symbolic; it follows from data computed at run time "
-                   "by node 'nz' (NonZero) (output 'z' dim 1 'unk__1'); bind it with --dim "
-                   "unk__1=VALUE");
-  options.dims["unk__1"] = 2;
+                   "by node 'nz' (NonZero) (output 'z' dim 1 'unk__0'); bind it with --dim "
+                   "unk__0=VALUE");
+  options.dims["unk__0"] = 2;
   absl::StatusOr<Program> p = ImportOnnx(path, options);
   ASSERT_TRUE(p.ok()) << p.status();
   EXPECT_EQ(p->values.at(p->FindValue("e")).type->dims, (std::vector<std::int64_t>{2, 3}));
