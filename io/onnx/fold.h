@@ -1,13 +1,19 @@
-// Import-time evaluation of the small integer computations ONNX exporters emit
-// to compute shapes (Shape -> Gather -> Add -> Div -> Slice/Resize sizes ...).
+// Import-time evaluation of the small computations ONNX exporters emit to
+// compute shapes: Shape -> Gather -> Unsqueeze -> Concat -> Reshape,
+// ConstantOfShape -> Mul -> Equal -> Where -> Expand (torch's expand(B, -1)),
+// Shape -> Cast -> Mul -> Floor -> Cast -> Resize sizes, Range of a length.
 //
 // ONNX 1.12 shape inference only reads the *data* of initializers and
-// Constant nodes, so a Slice whose bounds come from Shape(x) arithmetic gets no
-// output shape (bert's attention splits, deeplab's Resize). Once every dim is
-// static these values are compile-time constants; the importer evaluates them
-// here, substitutes Constant nodes into the graph it runs inference on, and
-// infers again (see onnx_shapes.h). Runtimes such as ONNX Runtime fold the
-// same subgraphs before execution.
+// Constant nodes, so an Expand, Reshape, Slice, Pad or Resize whose shape
+// operand is computed gets unknown dims. Once every graph input dim is static
+// these values are compile-time constants; the importer evaluates them here,
+// substitutes Constant nodes into the graph it runs inference on, and infers
+// again (see io/onnx/shapes.h). Runtimes such as ONNX Runtime fold the same
+// subgraphs before execution. Folded nodes take no step of the plan
+// (io/onnx/importer.h).
+//
+// Each fold is bounded by kMaxFoldElements elements per input and output, so
+// it costs O(kMaxFoldElements) and a pass over the graph stays O(nodes).
 #pragma once
 
 #include <cstdint>
@@ -15,45 +21,43 @@
 #include <span>
 #include <vector>
 
+#include "io/onnx/known_tensor.h"
 #include "onnx/onnx_pb.h"
 
 namespace memplan {
 
-// An integer tensor whose value is known at import time.
-struct IntTensor {
-  std::int32_t elem_type = onnx::TensorProto::INT64;  // INT64 or INT32
-  std::vector<std::int64_t> dims;                     // empty for a scalar
-  std::vector<std::int64_t> values;                   // row-major, one per element
-  bool operator==(const IntTensor&) const = default;
-};
-
-// Folding gives up on tensors with more elements than this: shape
-// computations are tiny, and a cap keeps import time and memory bounded.
-inline constexpr std::int64_t kMaxFoldElements = 4096;
-
-// The value of an INT64/INT32 tensor with inline data; nullopt for other
-// element types, external data (never loaded), malformed data, or more than
-// kMaxFoldElements elements.
-std::optional<IntTensor> IntTensorFromProto(const onnx::TensorProto& tensor);
-
-// A TensorProto holding `tensor` (for the substituted Constant nodes).
-onnx::TensorProto IntTensorToProto(const IntTensor& tensor);
-
 // What the folder knows about one node input: its value and/or its static
 // dims (nullptr when unknown or the input is omitted).
 struct FoldInput {
-  const IntTensor* value = nullptr;
+  const KnownTensor* value = nullptr;
   const std::vector<std::int64_t>* dims = nullptr;
 };
 
-// Evaluates default-domain node `node` of opset `opset` when it computes an
-// integer tensor from known inputs: Constant (value, value_int, value_ints),
-// Shape and Size (from static dims), Identity, Cast to INT32/INT64, Gather
-// and Concat and Slice on rank <= 1 data, Unsqueeze, Squeeze, and
-// Add/Sub/Mul/Div (equal dims or a one-element side; Div truncates toward
-// zero). `inputs[i]` describes node.input(i). Returns nullopt for any other
-// op, unknown inputs, out-of-range indices, overflow or division by zero.
-std::optional<IntTensor> FoldIntNode(const onnx::NodeProto& node, int opset,
-                                     std::span<const FoldInput> inputs);
+// Evaluates default-domain node `node` of opset `opset` from its known inputs
+// (`inputs[i]` describes node.input(i)) when it has one output and is one of:
+//   * sources: Constant (value, value_int(s), value_float(s)), Shape (with
+//     start/end from opset 15) and Size of an input with static dims,
+//     ConstantOfShape, Range;
+//   * data movement: Identity, Cast (to INT64/INT32/BOOL/FLOAT/DOUBLE;
+//     float to integer truncates toward zero), Gather, Concat, Slice (any
+//     axes, negative starts/ends/steps, ONNX clamping), Squeeze, Unsqueeze,
+//     Reshape (0 copies the input dim unless allowzero, -1 is inferred),
+//     Flatten, Expand, Tile, Transpose, ScatterND (no reduction: torch's
+//     slice assignment `mask[a:b, c:d] = v`);
+//   * elementwise, numpy-broadcast: Add Sub Mul Div (integer Div truncates
+//     toward zero) Mod (fmod 0: the sign of the divisor) Pow Min Max, Neg Abs
+//     Floor Ceil Round (half to even) Sqrt Reciprocal Sign, Equal Less
+//     Greater LessOrEqual GreaterOrEqual, Not And Or Xor, Where;
+//   * reductions: ReduceSum ReduceProd ReduceMin ReduceMax (axes attribute
+//     or input by opset, keepdims, noop_with_empty_axes).
+// Element types: INT64, INT32, BOOL, FLOAT, DOUBLE. Returns nullopt for any
+// other op or type, an unknown input, out-of-range indices or axes, integer
+// overflow or division by zero, a non-finite float cast to an integer, or a
+// tensor above kMaxFoldElements elements.
+// Example: Where(Equal([2, 3], [-1, -1]), [1, 1], [2, 3]) folds to [2, 3];
+// Reshape(x, [0, -1]) with x = [[1, 2], [3, 4]] of dims [2, 2] folds to the
+// same values with dims [2, 2] (0 keeps dim 0, -1 takes the rest).
+std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
+                                    std::span<const FoldInput> inputs);
 
 }  // namespace memplan

@@ -27,7 +27,19 @@ struct OnnxTensor {
   ValueId value = kNoId;
   bool constant = false;  // computed from constants only (constant lifetime)
   OnnxTensorType type;
-  std::optional<IntTensor> known;  // its integer value, when known at import time
+  std::optional<KnownTensor> known;  // its value, when known at import time (io/onnx/fold.h)
+};
+
+// The nodes of one graph that fold away (FoldNode evaluates them from
+// constants and static dims): they take no step of the schedule.
+struct OnnxFolding {
+  // Node index -> the value of its one output.
+  std::unordered_map<int, KnownTensor> values;
+  // Folded outputs read by a node that stays, by a subgraph (capture) or as
+  // a graph output: each becomes a constant (an entry parameter of constant
+  // lifetime in the main graph, a `constant` op in a subgraph). The others
+  // get no value at all.
+  std::unordered_set<std::string> needed;
 };
 
 // One loop-carried value of a while lowered from Loop or Scan.
@@ -82,6 +94,15 @@ class OnnxGraphImporter {
   absl::Status AddSubgraphInitializers(OnnxScope& scope);
   // Imports the nodes of `scope`'s graph in order.
   absl::Status AddNodes(OnnxScope& scope);
+  // io/onnx/folded_nodes.cc: which nodes of `scope`'s graph fold away, in
+  // graph order, from the known values of its initializers and captures and
+  // the static dims shape inference gave (O(nodes), each fold bounded by
+  // kMaxFoldElements).
+  OnnxFolding PlanFolding(const OnnxScope& scope) const;
+  // Registers folded node `node`'s output with `value`, as a constant when
+  // `folding` says it is needed.
+  absl::Status AddFoldedNode(OnnxScope& scope, const onnx::NodeProto& node,
+                             const KnownTensor& value, const OnnxFolding& folding);
   absl::Status AddPlainNode(OnnxScope& scope, const onnx::NodeProto& node,
                             const std::string& label);
   // The sized type of `tensor` of `scope` from shape inference.

@@ -145,7 +145,7 @@ absl::Status OnnxGraphImporter::AddSubgraphInitializers(OnnxScope& scope) {
                                          type->bytes, type->type);
     builder_.value(v).lifetime = Lifetime::kConstant;
     scope.tensors.insert_or_assign(init.name(),
-                                   OnnxTensor{v, true, *std::move(type), IntTensorFromProto(init)});
+                                   OnnxTensor{v, true, *std::move(type), KnownTensorFromProto(init)});
   }
   return absl::OkStatus();
 }
@@ -155,6 +155,7 @@ absl::Status OnnxGraphImporter::AddNodes(OnnxScope& scope) {
       scope.prefix.empty()
           ? ""
           : fmt::format(" in '{}'", scope.prefix.substr(0, scope.prefix.size() - 1));
+  const OnnxFolding folding = PlanFolding(scope);
   for (int i = 0; i < scope.graph->node_size(); ++i) {
     const onnx::NodeProto& node = scope.graph->node(i);
     const std::string label = OnnxNodeLabel(node, i) + where;
@@ -165,6 +166,8 @@ absl::Status OnnxGraphImporter::AddNodes(OnnxScope& scope) {
       s = AddLoop(scope, node, i, label);
     } else if (IsOnnxControlFlow(node)) {
       s = AddScan(scope, node, i, label);
+    } else if (auto folded = folding.values.find(i); folded != folding.values.end()) {
+      s = AddFoldedNode(scope, node, folded->second, folding);
     } else {
       s = AddPlainNode(scope, node, label);
     }
@@ -177,26 +180,18 @@ absl::Status OnnxGraphImporter::AddPlainNode(OnnxScope& scope, const onnx::NodeP
                                              const std::string& label) {
   std::vector<ValueId> operands;
   std::vector<const OnnxTensorType*> input_types;
-  std::vector<FoldInput> fold_inputs;
   bool all_constant = true;
   for (const std::string& input : node.input()) {
     if (input.empty()) {  // omitted optional input
       input_types.push_back(nullptr);
-      fold_inputs.emplace_back();
       continue;
     }
     const OnnxTensor& tensor = scope.tensors.at(input);  // ReadOnnxModel checked the dataflow
     operands.push_back(tensor.value);
     input_types.push_back(&tensor.type);
-    fold_inputs.push_back(
-        FoldInput{tensor.known ? &*tensor.known : nullptr, &tensor.type.type.dims});
     all_constant = all_constant && tensor.constant;
   }
   const bool constant = ComputesConstant(node, all_constant);
-  std::optional<IntTensor> known;
-  if (node.domain().empty() && node.output_size() == 1) {
-    known = FoldIntNode(node, opset_, fold_inputs);
-  }
   const OpId op = builder_.AddOp(scope.computation, OnnxOpcode(node), std::move(operands));
   AddNameAttribute(op, node);
   std::vector<const OnnxTensorType*> output_types;
@@ -218,7 +213,7 @@ absl::Status OnnxGraphImporter::AddPlainNode(OnnxScope& scope, const onnx::NodeP
     const ValueId v =
         builder_.AddResult(op, TensorValueName(scope, output), sized->bytes, sized->type);
     if (constant) builder_.value(v).lifetime = Lifetime::kConstant;
-    OnnxTensor tensor{v, constant, *std::move(sized), std::move(known)};
+    OnnxTensor tensor{v, constant, *std::move(sized), std::nullopt};
     output_types.back() =
         &scope.tensors.insert_or_assign(output, std::move(tensor)).first->second.type;
   }
@@ -254,7 +249,7 @@ absl::StatusOr<Program> OnnxGraphImporter::Build() && {
     const ValueId v = builder_.AddParam(main.computation, init.name(), type->bytes, type->type);
     builder_.value(v).lifetime = Lifetime::kConstant;
     main.tensors.insert_or_assign(init.name(),
-                                  OnnxTensor{v, true, *std::move(type), IntTensorFromProto(init)});
+                                  OnnxTensor{v, true, *std::move(type), KnownTensorFromProto(init)});
   }
   if (absl::Status s = AddNodes(main); !s.ok()) return s;
   std::vector<ValueId> results;

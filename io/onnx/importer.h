@@ -13,9 +13,14 @@
 //     inference, see io/onnx/shapes.h). An output nothing reads whose shape
 //     cannot be inferred (e.g. Dropout's mask in opset 7-9) is left out: no
 //     runtime needs to materialize it;
-//   * values computed only from constants — Constant nodes, ConstantOfShape
-//     of an initializer, arithmetic on them, and Shape/Size of anything
-//     (every dim is static) — take the constant lifetime; random ops never do;
+//   * nodes that fold (io/onnx/fold.h: shape computations on small tensors,
+//     evaluated from constants and static dims) take no step: a folded output
+//     that a remaining node, subgraph or graph output reads becomes an entry
+//     parameter of the constant lifetime (a `constant` op in a subgraph), the
+//     others no value at all (io/onnx/folded_nodes.cc);
+//   * other values computed only from constants (e.g. a ConstantOfShape too
+//     large to fold, arithmetic on weights) take the constant lifetime;
+//     random ops never do;
 //   * graph outputs -> the entry's results (external unless a parameter or an
 //     initializer is returned directly);
 //   * If -> conditional, Loop and Scan -> while, their subgraphs -> funcs
@@ -52,8 +57,9 @@ struct OnnxImportOptions {
 // Imports the ONNX model at `path` and validates the result (ValidateProgram).
 // Errors: InvalidArgument `path: error: ...` naming the node or tensor — see
 // ReadOnnxModel (unreadable, corrupt, truncated or non-ONNX files, opsets,
-// unknown ops, control flow below opset 11), InferOnnxShapes and SizeOnnxTensor (unbound
-// symbolic dims with a `--dim NAME=VALUE` hint, unknown shapes, unsupported
+// unknown ops, control flow below opset 11), InferOnnxShapes and SizeOnnxTensor (dims
+// left symbolic, in one error naming every input dim and data-dependent op
+// behind them with a `--dim NAME=VALUE` hint each, unknown shapes, unsupported
 // dtypes such as STRING), and graph structure (a tensor read before it is
 // defined, defined twice, or a graph output nothing defines).
 absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOptions& options);

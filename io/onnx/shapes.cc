@@ -14,6 +14,7 @@
 #include "io/onnx/dtype.h"
 #include "io/onnx/fold.h"
 #include "io/onnx/model.h"
+#include "io/onnx/symbolic_dims.h"
 #include "ir/dtype.h"
 #include "ir/units.h"
 #include "onnx/defs/schema.h"
@@ -103,6 +104,22 @@ absl::StatusOr<Dims> StaticDims(const onnx::TypeProto& type, std::string_view te
   return dims;
 }
 
+// Whether `type` is a tensor of a supported dtype whose shape is known except
+// for named symbolic dims (which --dim can bind), at least one.
+bool OnlyNamedSymbolicDims(const onnx::TypeProto& type) {
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape() ||
+      !OnnxDtypeOf(type.tensor_type().elem_type())) {
+    return false;
+  }
+  bool symbolic = false;
+  for (const auto& dim : type.tensor_type().shape().dim()) {
+    if (dim.has_dim_value()) continue;
+    if (!dim.has_dim_param() || dim.dim_param().empty()) return false;
+    symbolic = true;
+  }
+  return symbolic;
+}
+
 // Replaces every dim_param named in `dims` by its value in the graph's
 // inputs, outputs and value_info, adding every dim_param seen to `seen`.
 // Returns whether any dim changed.
@@ -185,7 +202,7 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
   absl::StatusOr<std::string> reply = RunInChildProcess([&model]() -> std::string {
     try {
       const onnx::ShapeInferenceOptions options(/*check_type_val=*/true, /*strict_mode_val=*/1,
-                                                /*data_prop_val=*/false);
+                                                /*data_prop_val=*/true);
       onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(), options);
     } catch (const std::exception& e) {
       return "E" + std::string(e.what());
@@ -240,7 +257,7 @@ std::unordered_map<std::string, Dims> KnownDims(const onnx::GraphProto& graph,
   return known;
 }
 
-onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const IntTensor& value) {
+onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const KnownTensor& value) {
   onnx::NodeProto constant;
   constant.set_name(node.name());
   constant.set_op_type("Constant");
@@ -248,7 +265,7 @@ onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const IntTensor& value
   onnx::AttributeProto* attr = constant.add_attribute();
   attr->set_name("value");
   attr->set_type(onnx::AttributeProto::TENSOR);
-  *attr->mutable_t() = IntTensorToProto(value);
+  *attr->mutable_t() = KnownTensorToProto(value);
   return constant;
 }
 
@@ -261,7 +278,7 @@ onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const IntTensor& value
 // returns whether it added any.
 bool AddLoopOutputTypes(onnx::GraphProto& graph, const onnx::NodeProto& node,
                         const std::unordered_map<std::string, Dims>& dims,
-                        const std::unordered_map<std::string, IntTensor>& values) {
+                        const std::unordered_map<std::string, KnownTensor>& values) {
   const onnx::GraphProto* body = nullptr;
   for (const onnx::AttributeProto& attr : node.attribute()) {
     if (attr.name() == "body" && attr.has_g()) body = &attr.g();
@@ -310,7 +327,7 @@ bool AddLoopOutputTypes(onnx::GraphProto& graph, const onnx::NodeProto& node,
 // outputs (AddLoopOutputTypes). Returns whether any node was replaced or
 // type added.
 bool FoldPass(onnx::GraphProto& graph, int opset,
-              std::unordered_map<std::string, IntTensor>& values,
+              std::unordered_map<std::string, KnownTensor>& values,
               const std::unordered_map<std::string, Dims>& outer_dims = {}) {
   const std::unordered_map<std::string, Dims> dims = KnownDims(graph, outer_dims);
   bool replaced = false;
@@ -318,7 +335,7 @@ bool FoldPass(onnx::GraphProto& graph, int opset,
     onnx::NodeProto& node = *graph.mutable_node(i);
     for (onnx::AttributeProto& attr : *node.mutable_attribute()) {
       if (!attr.has_g()) continue;
-      std::unordered_map<std::string, IntTensor> inner = values;
+      std::unordered_map<std::string, KnownTensor> inner = values;
       if (FoldPass(*attr.mutable_g(), opset, inner, dims)) replaced = true;
     }
     if (node.domain().empty() && node.op_type() == "Loop" &&
@@ -334,7 +351,7 @@ bool FoldPass(onnx::GraphProto& graph, int opset,
       auto d = dims.find(node.input(j));
       if (d != dims.end()) inputs[j].dims = &d->second;
     }
-    std::optional<IntTensor> value = FoldIntNode(node, opset, inputs);
+    std::optional<KnownTensor> value = FoldNode(node, opset, inputs);
     if (!value) continue;
     if (node.op_type() != "Constant") {
       node = ConstantNode(node, *value);
@@ -347,12 +364,12 @@ bool FoldPass(onnx::GraphProto& graph, int opset,
 
 // Integer initializers of `graph`'s subgraphs (at any depth) into `values`.
 void SubgraphInitializerValues(const onnx::GraphProto& graph,
-                               std::unordered_map<std::string, IntTensor>& values) {
+                               std::unordered_map<std::string, KnownTensor>& values) {
   for (const onnx::NodeProto& node : graph.node()) {
     for (const onnx::AttributeProto& attr : node.attribute()) {
       if (!attr.has_g()) continue;
       for (const onnx::TensorProto& init : attr.g().initializer()) {
-        if (std::optional<IntTensor> v = IntTensorFromProto(init))
+        if (std::optional<KnownTensor> v = KnownTensorFromProto(init))
           values.insert_or_assign(init.name(), *std::move(v));
       }
       SubgraphInitializerValues(attr.g(), values);
@@ -422,14 +439,21 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   if (absl::Status s = UnknownDimBinding(dims, seen, path, true); !s.ok()) return s;
 
   std::unordered_set<std::string> initializers;
-  std::unordered_map<std::string, IntTensor> values;
+  std::unordered_map<std::string, KnownTensor> values;
   for (const onnx::TensorProto& init : graph.initializer()) {
     initializers.insert(init.name());
-    if (std::optional<IntTensor> v = IntTensorFromProto(init))
+    if (std::optional<KnownTensor> v = KnownTensorFromProto(init))
       values.emplace(init.name(), *std::move(v));
   }
+  // Named symbolic input dims left unbound are reported after inference,
+  // all at once with every dim they leave unknown (SymbolicDimsError).
+  bool symbolic_inputs = false;
   for (const onnx::ValueInfoProto& input : graph.input()) {
     if (initializers.contains(input.name())) continue;
+    if (OnlyNamedSymbolicDims(input.type())) {
+      symbolic_inputs = true;
+      continue;
+    }
     absl::StatusOr<OnnxTensorType> sized = SizeOnnxTensor(input.type(), input.name(), path);
     if (!sized.ok()) return sized.status();
   }
@@ -451,8 +475,15 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   *restored.mutable_node() = std::move(original);
   CopySubgraphTypes(graph, restored);
   graph.mutable_node()->Swap(restored.mutable_node());
-  if (!status.ok()) return status;
-  return UnknownDimBinding(dims, seen, path, false);
+  if (!status.ok()) {
+    // Inference may fail on symbolic dims: name the inputs that would fix them.
+    if (symbolic_inputs) return SymbolicDimsError(graph, {}, path);
+    return status;
+  }
+  if (absl::Status s = UnknownDimBinding(dims, seen, path, false); !s.ok()) return s;
+  std::unordered_set<std::string> known_values;
+  for (const auto& [name, value] : values) known_values.insert(name);
+  return SymbolicDimsError(graph, known_values, path);
 }
 
 }  // namespace memplan

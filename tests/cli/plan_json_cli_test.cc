@@ -103,8 +103,9 @@ TEST_F(PlanJsonCliTest, DimErrors) {
                            "symbolic dims: batch)\n");
   r = Memplan("plan " + model);
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, model + ": error: tensor 'x' dim 0 'batch' is symbolic; bind it with --dim "
-                           "batch=VALUE\n");
+  // x, a, c and d: one symbolic dim each, all from x's.
+  EXPECT_EQ(r.err, model + ": error: 4 tensor dims are symbolic; they follow from input dims: "
+                           "'batch' (input 'x' dim 0); bind it with --dim batch=VALUE\n");
 }
 
 TEST_F(PlanJsonCliTest, MsaBlockRecordsTargetModeAndVariant) {

@@ -123,18 +123,21 @@ TEST(OnnxImporterTest, AliasingCanBeTurnedOff) {
   EXPECT_EQ(DefiningOp(*p, "f").cost.bytes_accessed, 64);
 }
 
+// Constants too large to fold (64 x 65 = 4160 elements, above
+// kMaxFoldElements) stay ops of the constant lifetime; the small ones (the
+// shapes) fold into constant entry parameters.
 TEST(OnnxImporterTest, ValuesComputedFromConstantsAreConstants) {
   OnnxModelBuilder b;
-  b.Input("x", TensorProto::FLOAT, {2, 3}).Ints("shape", {2, 3}).Output("m");
-  b.Node("ConstantOfShape", {"shape"}, {"c"});  // f32 zeros [2,3]
+  b.Input("x", TensorProto::FLOAT, {64, 65}).Ints("shape", {64, 65}).Output("m");
+  b.Node("ConstantOfShape", {"shape"}, {"c"});  // f32 zeros [64, 65]
   b.Node("Shape", {"x"}, {"s"});
-  AddIntConstant(b, "k", {3, 2});
+  AddIntConstant(b, "k", {65, 64});
   b.Node("Reshape", {"c", "k"}, {"rc"});
   b.Node("Reshape", {"rc", "s"}, {"rc2"});
   b.Node("Add", {"x", "rc2"}, {"sum"});
   b.Node("Neg", {"c"}, {"n"});
   onnx::NodeProto& random = b.Node("RandomNormal", {}, {"rn"});
-  AddIntsAttr(random, "shape", {2, 3});
+  AddIntsAttr(random, "shape", {64, 65});
   b.Node("Mul", {"sum", "rn"}, {"t"});
   b.Node("Mul", {"t", "n"}, {"m"});
   absl::StatusOr<Program> p = ImportOnnx(b.Write("constants.onnx"), {});
@@ -143,8 +146,12 @@ TEST(OnnxImporterTest, ValuesComputedFromConstantsAreConstants) {
   for (const char* name : {"shape", "c", "s", "k", "rc", "rc2", "n"}) {
     EXPECT_EQ(ValueNamed(*p, name).lifetime, Lifetime::kConstant) << name;
   }
-  EXPECT_EQ(ValueNamed(*p, "c").size, 24);
+  EXPECT_EQ(ValueNamed(*p, "c").size, 64 * 65 * 4);
   EXPECT_EQ(ValueNamed(*p, "s").size, 16);
+  // Folded: no op defines them.
+  EXPECT_EQ(ValueNamed(*p, "s").defining_op, kNoId);
+  EXPECT_EQ(ValueNamed(*p, "k").defining_op, kNoId);
+  EXPECT_EQ(DefiningOp(*p, "c").opcode, "onnx.ConstantOfShape");
   // A reshaped constant is a view of it and stays constant.
   EXPECT_EQ(ValueNamed(*p, "rc").alias, AliasKind::kView);
   EXPECT_EQ(ValueNamed(*p, "rc2").alias_of, p->FindValue("rc"));
@@ -184,11 +191,18 @@ TEST(OnnxImporterTest, FoldsShapeArithmeticForSliceBounds) {
   EXPECT_EQ(ValueNamed(*p, "a").size, 48);
   EXPECT_EQ(ValueNamed(*p, "b").size, 48);
   EXPECT_EQ(ValueNamed(*p, "out").size, 48);
-  for (const char* name : {"sh", "width", "half", "half1"}) {
-    EXPECT_EQ(ValueNamed(*p, name).lifetime, Lifetime::kConstant) << name;
+  // The shape computation folds away: no step, and only the Slice bound
+  // that remaining ops read is a value (a constant entry parameter, [3]).
+  for (const char* name : {"sh", "width", "half", "last", "two", "axis0"}) {
+    EXPECT_EQ(p->FindValue(name), kNoId) << name;
   }
-  // The schedule keeps the original ops (folding only feeds inference).
-  EXPECT_EQ(DefiningOp(*p, "half").opcode, "onnx.Div");
+  EXPECT_EQ(ValueNamed(*p, "half1").lifetime, Lifetime::kConstant);
+  EXPECT_EQ(ValueNamed(*p, "half1").defining_op, kNoId);
+  EXPECT_EQ(ValueNamed(*p, "half1").size, 8);
+  ASSERT_EQ(p->ops.size(), 3u);
+  EXPECT_EQ(p->ops[0].opcode, "onnx.Slice");
+  EXPECT_EQ(p->ops[1].opcode, "onnx.Slice");
+  EXPECT_EQ(p->ops[2].opcode, "onnx.Add");
 }
 
 // deeplab-style Resize whose sizes are Concat(Slice(Shape(x)), constant).
@@ -241,8 +255,9 @@ TEST(OnnxImporterTest, SymbolicDimNeedsBinding) {
   b.Input("x", TensorProto::FLOAT, {"batch", 4}).Output("y");
   b.Node("Relu", {"x"}, {"y"});
   const std::string path = b.Write("symbolic.onnx");
-  EXPECT_EQ(ErrorOf(path),
-            path + ": error: tensor 'x' dim 0 'batch' is symbolic; bind it with --dim batch=VALUE");
+  EXPECT_EQ(ErrorOf(path), path +
+                               ": error: 2 tensor dims are symbolic; they follow from input dims: "
+                               "'batch' (input 'x' dim 0); bind it with --dim batch=VALUE");
 
   OnnxImportOptions options;
   options.dims = {{"batch", 8}};
@@ -280,9 +295,10 @@ TEST(OnnxImporterTest, DataDependentDimCanBeBound) {
   b.Node("NonZero", {"x"}, {"nz"});
   b.Node("Identity", {"nz"}, {"y"});
   const std::string path = b.Write("nonzero.onnx");
-  EXPECT_EQ(
-      ErrorOf(path),
-      path + ": error: tensor 'nz' dim 1 'unk__0' is symbolic; bind it with --dim unk__0=VALUE");
+  EXPECT_EQ(ErrorOf(path), path +
+                               ": error: 2 tensor dims are symbolic; they follow from data "
+                               "computed at run time by node #0 (NonZero) (output 'nz' dim 1 "
+                               "'unk__0'); bind it with --dim unk__0=VALUE");
   OnnxImportOptions options;
   options.dims = {{"unk__0", 6}};
   absl::StatusOr<Program> p = ImportOnnx(path, options);
