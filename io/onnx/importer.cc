@@ -278,7 +278,7 @@ absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOpti
   if (absl::Status s = InferOnnxShapes(*model, options.dims, path); !s.ok()) return s;
   absl::StatusOr<Program> program = OnnxGraphImporter(*model, path).Build();
   if (!program.ok()) return program.status();
-  HoistConstantOps(*program, options.alias);
+  if (options.hoist_constants) HoistConstantOps(*program, options.alias);
   if (options.alias) AssignOnnxAliases(*program);
   if (absl::Status s = ValidateProgram(*program, path); !s.ok()) return s;
   return program;

@@ -50,6 +50,9 @@ struct OnnxImportOptions {
   // Reshape-like outputs become views and elementwise outputs may be tied
   // (written in place) to dying inputs.
   bool alias = true;
+  // Ops computing only constants leave the schedule (io/onnx/hoist_constants.h).
+  // Off only in tests that compare with the graph's raw node counts.
+  bool hoist_constants = true;
 };
 
 // Imports the ONNX model at `path` and validates the result (ValidateProgram).

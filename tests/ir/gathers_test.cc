@@ -50,13 +50,13 @@ TEST(GathersTest, OrderInTheQualifierIsKept) {
 TEST(GathersTest, SyntaxErrors) {
   const std::string head = "entry func @m(%x: 8) {\n  %a = exp(%x) : 4\n  %b = exp(%x) : 4\n";
   EXPECT_EQ(Err(head + "  %c = concatenate(%a, %b) : 8 gathers(%z, 0)\n}"),
-            "t.mpir:4:41: error: gathers(%z): %z is not an operand of this op");
+            "t.mpir:4:40: error: gathers(%z): %z is not an operand of this op");
   EXPECT_EQ(Err(head + "  %c = concatenate(%a, %b) : 8 gathers(%a, 0, %a, 4)\n}"),
-            "t.mpir:4:48: error: gathers(...) names %a twice; an operand has one place in the result");
+            "t.mpir:4:47: error: gathers(...) names %a twice; an operand has one place in the result");
   EXPECT_EQ(Err(head + "  %c = concatenate(%a, %b) : 8 gathers(%a)\n}"),
-            "t.mpir:4:43: error: expected ',' and the operand's byte offset in the result, got ')'");
+            "t.mpir:4:42: error: expected ',' and the operand's byte offset in the result, got ')'");
   EXPECT_EQ(Err(head + "  %c = concatenate(%a, %b) : 8 gathers(%a, -4)\n}"),
-            "t.mpir:4:45: error: a gathered byte offset must be >= 0, got -4");
+            "t.mpir:4:44: error: a gathered byte offset must be >= 0, got -4");
   EXPECT_EQ(Err(head + "  %c = concatenate(%a, %b) : 8 gathers(%a, 0) gathers(%b, 4)\n}"),
             "t.mpir:4:47: error: duplicate gathers(...) qualifier");
   EXPECT_EQ(Err("entry func @m(%x: 8 gathers(%x, 0)) {}"),
