@@ -24,9 +24,9 @@ std::string Name(const Program& program, ValueId v) { return "%" + program.value
 
 // The values whose data the producers of `result`'s gathered operands write
 // into it: the gathered operands, every value linked to one of them by a tie
-// or a view (either way: a view of an operand read before the concat holds
-// the same bytes), and, for a member that itself gathers operands (a concat
-// of concats), those too. `aliased_by` lists per value the values tied to or
+// or a view of the same size (either way: a reshape of an operand read
+// before the concat holds the same bytes), and, for a member that itself
+// gathers operands (a concat of concats), those too. `aliased_by` lists per value the values tied to or
 // viewing it. `mark` (per value, == stamp: in the family) is reused across
 // calls. O(family size + its aliasing links).
 std::vector<ValueId> Family(const Program& program, ValueId result,
@@ -45,8 +45,16 @@ std::vector<ValueId> Family(const Program& program, ValueId result,
     const ValueId v = stack.back();
     stack.pop_back();
     const Value& value = program.values[v];
-    if (value.alias != AliasKind::kNone) visit(value.alias_of);
-    for (ValueId u : aliased_by[v]) visit(u);
+    // Only links between values of one size: they cover the same bytes (a
+    // view as large as its operand starts at its offset 0), so a smaller
+    // view's base, which also covers bytes outside the slice, stays out.
+    const auto same_bytes = [&](ValueId u) { return program.values[u].size == value.size; };
+    if (value.alias != AliasKind::kNone && Valid(program, value.alias_of) && same_bytes(value.alias_of)) {
+      visit(value.alias_of);
+    }
+    for (ValueId u : aliased_by[v]) {
+      if (same_bytes(u)) visit(u);
+    }
     for (const GatheredOperand& g : value.gathers) visit(g.operand);
   }
   return family;

@@ -137,7 +137,8 @@
 //     each gathered operand is a value of r's buffer and its slice [offset,
 //     offset + size) lies inside r and is disjoint from the others'; the
 //     *family* of r — its gathered operands, every value linked to one by a
-//     tie or view (either direction), and recursively the gathered operands
+//     tie or a view of the same size (either direction: the same bytes),
+//     and recursively the gathered operands
 //     of a member that gathers (a concat of concats) — first holds data at
 //     some step f, and the buffer's live range covers [f, t]; and no other
 //     value of the buffer holds data at a step of [f, t - 1] (say a loop

@@ -111,5 +111,29 @@ TEST(GatherChecks, ViewsOfAnOperandAreItsFamily) {
   EXPECT_TRUE(CheckGathers(set, p).ok());
 }
 
+// A gathered operand that is a piece of a larger value: the other piece of
+// that value lies on the other operand's slice and is read after that
+// operand is written, so the buffer holds two data in one place.
+TEST(GatherChecks, PieceOfALargerValueIsNotItsFamily) {
+  const Program p = Parse(R"(
+    entry func @main(%x: 8) {
+      %w = exp(%x) : 8                                     # 0
+      %a = slice(%w) : 4 view(%w, 0)                       # 1
+      %a2 = slice(%w) : 4 view(%w, 4)                      # 2
+      %b = exp(%x) : 4                                     # 3
+      %u = negate(%a2) : 4                                 # 4
+      %c = concatenate(%a, %b) : 8 gathers(%a, 0, %b, 4)   # 5
+      return %c, %u
+    })");
+  ASSERT_NE(p.entry, kNoId);
+  BufferSet set;
+  set.time_steps = 6;
+  set.buffers = {Make(p, "x", 8, 0, 3, {"x"}), Make(p, "w", 8, 0, 5, {"w", "a", "a2", "b", "c"}),
+                 Make(p, "u", 4, 4, 5, {"u"})};
+  EXPECT_EQ(CheckGathers(set, p).message(),
+            "buffer 'w' (id 1): %w holds data in it at time 1, while the operands %c gathers at "
+            "time 5 are being written there (from time 1)");
+}
+
 }  // namespace
 }  // namespace memplan
