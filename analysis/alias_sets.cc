@@ -84,6 +84,12 @@ class AliasBuilder {
       const Bytes delta = value.alias == AliasKind::kView ? value.view_offset : 0;
       if (absl::Status s = Join(v, value.alias_of, delta); !s.ok()) return s;
     }
+    for (ValueId v = 0; v < NumValues(); ++v) {
+      for (const GatheredOperand& g : program_.values[v].gathers) {
+        if (!IsValue(g.operand)) continue;
+        if (absl::Status s = Join(g.operand, v, g.offset); !s.ok()) return s;
+      }
+    }
     for (const Op& op : program_.ops) {
       if (absl::Status s = JoinOp(op); !s.ok()) return s;
     }

@@ -4,6 +4,9 @@
 // Joins (all at equal offsets unless noted):
 //  * a tied result with its operand; a view with its operand, `view_offset`
 //    bytes in (offsets accumulate along chains of views);
+//  * a gathered operand with the result gathering it, `offset` bytes into
+//    the result (`gathers(%a, 0, %b, 1024)`: the producers of %a and %b
+//    write straight into the result);
 //  * while: operand i, cond param i, body param i, body result i, result i;
 //  * conditional: arg i with param i of every branch; result j of every
 //    branch with the op's result j;
@@ -62,7 +65,8 @@ struct AliasSets {
 //    recomputes. Both errors are reported at the lowest-id offending member;
 //  * "conflicting aliasing: %a would sit at two byte offsets N bytes apart in
 //    one buffer" — joins place a value at two different offsets (e.g. a loop
-//    body returning a view of its own parameter at a nonzero offset).
+//    body returning a view of its own parameter at a nonzero offset, or a
+//    concat gathering an operand and a view of that operand).
 absl::StatusOr<AliasSets> ComputeAliasSets(const Program& program);
 
 }  // namespace memplan

@@ -59,6 +59,17 @@ enum class AliasKind : std::uint8_t {
   kView,  // a window of the operand's storage at `view_offset` bytes
 };
 
+// An operand whose storage is a slice of the result that gathers it
+// (`gathers(%a, 0, %b, 1024)`): the operand's producer writes straight into
+// bytes [offset, offset + operand size) of the result, so an outer-axis
+// concat moves no data (its operands are views *into* it, the converse of
+// `view`). See docs/ir.md "Ties and views".
+struct GatheredOperand {
+  ValueId operand = kNoId;  // an operand of the result's op
+  Bytes offset = 0;         // bytes into the result
+  bool operator==(const GatheredOperand&) const = default;
+};
+
 // A named dim of the program (`dim %n <= 4096`): a symbolic size variable,
 // like the SSA size values of IREE's dynamic resources. A dim takes values in
 // [1, bound]. It is planned at its *planning point* (the bound, else the
@@ -85,6 +96,9 @@ struct Value {
   AliasKind alias = AliasKind::kNone;
   ValueId alias_of = kNoId;              // the operand tied to / viewed
   Bytes view_offset = 0;                 // bytes into alias_of (kView only)
+  // Operands of the defining op placed inside this result (alias kNone only),
+  // in source order; empty for most values.
+  std::vector<GatheredOperand> gathers;
   ComputationId computation = kNoId;     // where it is defined
   OpId defining_op = kNoId;              // kNoId for a computation parameter
   SourceLocation loc;

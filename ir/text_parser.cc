@@ -764,6 +764,9 @@ class Parser {
       if ((t.text == "tied" && paren) || (t.text == "view" && paren && (!operands || AtViewQualifier()))) {
         if (!operands) return Error(t.loc, std::string(t.text) + "(...) is only allowed on op results");
         if (absl::Status s = ParseAlias(v, *operands); !s.ok()) return s;
+      } else if (t.text == "gathers" && paren) {
+        if (!operands) return Error(t.loc, "gathers(...) is only allowed on op results");
+        if (absl::Status s = ParseGathers(v, *operands); !s.ok()) return s;
       } else if (t.text == "space" && paren) {
         if (program_.values[v].space) return Error(t.loc, "duplicate space(...) qualifier");
         Take();
@@ -817,6 +820,41 @@ class Parser {
       if (!offset.ok()) return offset.status();
       program_.values[v].view_offset = *offset;
     }
+    return Expect(TokenKind::kRParen, "')'");
+  }
+
+  // gathers(%a, OFFSET, %b, OFFSET, ...): each operand sits inside the
+  // result at its byte offset; the cursor is on the keyword.
+  absl::Status ParseGathers(ValueId v, const std::unordered_map<std::string_view, ValueId>& operands) {
+    const Token& keyword = Take();
+    if (!program_.values[v].gathers.empty()) return Error(keyword.loc, "duplicate gathers(...) qualifier");
+    Take();  // '('
+    std::vector<GatheredOperand> gathered;
+    while (true) {
+      if (!PeekIs(TokenKind::kValueName)) return Unexpected("an operand of this op (%name)");
+      const Token& target = Take();
+      const auto found = operands.find(target.value);
+      if (found == operands.end()) {
+        return Error(target.loc, "gathers(" + SigilName('%', target.value) + "): " +
+                                     SigilName('%', target.value) + " is not an operand of this op");
+      }
+      for (const GatheredOperand& g : gathered) {
+        if (g.operand == found->second) {
+          return Error(target.loc, "gathers(...) names " + SigilName('%', target.value) +
+                                       " twice; an operand has one place in the result");
+        }
+      }
+      if (absl::Status s = Expect(TokenKind::kComma, "',' and the operand's byte offset in the result");
+          !s.ok()) {
+        return s;
+      }
+      absl::StatusOr<std::int64_t> offset = NonNegativeInt("a gathered byte offset", "a gathered byte offset");
+      if (!offset.ok()) return offset.status();
+      gathered.push_back(GatheredOperand{found->second, *offset});
+      if (!PeekIs(TokenKind::kComma)) break;
+      Take();
+    }
+    program_.values[v].gathers = std::move(gathered);
     return Expect(TokenKind::kRParen, "')'");
   }
 

@@ -121,6 +121,14 @@ class Printer {
     if (value.alias == AliasKind::kView) {
       text += " view(" + ValueName(value.alias_of) + ", " + std::to_string(value.view_offset) + ")";
     }
+    if (!value.gathers.empty()) {
+      text += " gathers(";
+      for (std::size_t i = 0; i < value.gathers.size(); ++i) {
+        if (i > 0) text += ", ";
+        text += ValueName(value.gathers[i].operand) + ", " + std::to_string(value.gathers[i].offset);
+      }
+      text += ")";
+    }
     if (value.space) text += " space(" + std::to_string(*value.space) + ")";
     if (value.lifetime) text += " " + std::string(LifetimeName(*value.lifetime));
     return text;

@@ -69,8 +69,21 @@ bool ViewsOperand(const Program& program, const Op& op, std::size_t position) {
   for (ValueId r : op.results) {
     const Value& v = program.values[r];
     if (v.alias == AliasKind::kView && v.alias_of == op.operands[position]) return true;
+    for (const GatheredOperand& g : v.gathers) {
+      if (g.operand == op.operands[position]) return true;  // already in place in the result
+    }
   }
   return false;
+}
+
+// True if the producers of `result`'s gathered operands write every byte of
+// it (an outer-axis concat made of views): its op moves no data.
+bool GathersAllBytes(const Program& program, ValueId result) {
+  const Value& v = program.values[result];
+  if (v.gathers.empty()) return false;
+  Bytes covered = 0;  // the slices are disjoint (ValidateProgram)
+  for (const GatheredOperand& g : v.gathers) covered += program.values[g.operand].size;
+  return covered == v.size;
 }
 
 struct BufferFacts {
@@ -165,7 +178,8 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
         facts[b].touches_control |= keeps_default;
         continue;
       }
-      if (program.values[op.results[r]].alias != AliasKind::kView) {
+      if (program.values[op.results[r]].alias != AliasKind::kView &&
+          !GathersAllBytes(program, op.results[r])) {
         BufferAccess& access = access_at(b, t);
         access.write = true;
         access.used_bytes += cost.ResultBytesAccessed(op_id, static_cast<int>(r));

@@ -320,6 +320,9 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
       if (out_.values[result].alias != AliasKind::kNone && out_.values[result].alias_of == v) {
         out_.values[result].alias_of = replacement;
       }
+      for (GatheredOperand& g : out_.values[result].gathers) {
+        if (g.operand == v) g.operand = replacement;
+      }
     }
   }
   return absl::OkStatus();

@@ -110,6 +110,8 @@ class CommandFormBuilder {
     value.alias = old.alias;
     value.view_offset = old.view_offset;
     if (old.alias != AliasKind::kNone) value.alias_of = map_.at(old.alias_of);
+    value.gathers = old.gathers;
+    for (GatheredOperand& g : value.gathers) g.operand = map_.at(g.operand);
     map_[v] = nv;
   }
 

@@ -52,6 +52,9 @@ absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan);
 // the default space when it must (program_liveness.h gives the writes).
 absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, const Program& program);
 
+// Rule 11: results that gather operands (verify/gather_checks.cc).
+absl::Status CheckGathers(const BufferSet& buffers, const Program& program);
+
 // Rule 9: segments and copies respect while loops and conditionals.
 absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);
 

@@ -115,7 +115,28 @@ std::vector<StepRange> ValueSteps(const Program& program, const Steps& steps) {
   return live;
 }
 
+// A result whose gathered operands fill it (their slices are disjoint, as
+// the verifier's gather rule checks) was written by their producers: its own
+// op writes nothing.
+bool GathersEveryByte(const Program& program, const Value& value) {
+  if (value.gathers.empty()) return false;
+  Bytes filled = 0;
+  for (const GatheredOperand& g : value.gathers) {
+    if (g.operand < 0 || g.operand >= static_cast<ValueId>(program.values.size())) return false;
+    filled += program.values[g.operand].size;
+  }
+  return filled == value.size;
+}
+
 }  // namespace
+
+ProgramSteps NumberProgram(const Program& program) {
+  ProgramSteps out;
+  Steps steps = NumberSteps(program);
+  out.value = ValueSteps(program, steps);
+  out.op = std::move(steps.op);
+  return out;
+}
 
 std::vector<std::vector<StepRange>> DeadSteps(const Program& program, const BufferSet& buffers) {
   const std::vector<StepRange> live = ValueSteps(program, NumberSteps(program));
@@ -168,7 +189,8 @@ std::vector<BufferWrites> WriteSteps(const Program& program, const BufferSet& bu
       w.boundary |= entry_result[v];
       const Op& op = program.ops[value.defining_op];
       const bool writes_data = op.kind == OpKind::kCompute || op.kind == OpKind::kConstant;
-      if (writes_data && value.alias != AliasKind::kView && steps.op[value.defining_op] != kUnset) {
+      if (writes_data && value.alias != AliasKind::kView && !GathersEveryByte(program, value) &&
+          steps.op[value.defining_op] != kUnset) {
         w.steps.push_back(steps.op[value.defining_op]);
       }
     }

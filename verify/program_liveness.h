@@ -37,12 +37,22 @@ namespace memplan::verify_internal {
 // O((values + operands) log values).
 std::vector<std::vector<StepRange>> DeadSteps(const Program& program, const BufferSet& buffers);
 
+// The steps numbered as above: per OpId its step, per ValueId the closed
+// range of steps at which it holds data ({-1, -1} for ops and values no
+// root reaches). O(values + operands).
+struct ProgramSteps {
+  std::vector<TimeStep> op;
+  std::vector<StepRange> value;
+};
+ProgramSteps NumberProgram(const Program& program);
+
 // What the program says about writing one buffer (rule 10 of
 // verify/verifier.h).
 struct BufferWrites {
   // Sorted, unique steps (numbered as above) of the compute and constant
   // ops that write one of the buffer's values: its definition or an
-  // in-place (tied) write. Views write nothing, and control flow (while,
+  // in-place (tied) write. Views write nothing, nor does a result whose
+  // gathered operands fill it (their producers wrote it), and control flow (while,
   // call, conditional, execute, async ops) writes through its callees' ops.
   std::vector<TimeStep> steps;
   // It holds a parameter or a result of the entry computation: the caller

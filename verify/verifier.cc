@@ -20,7 +20,9 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSingleOrigin(buffers, plan); !s.ok()) return s;
   if (absl::Status s = CheckControlFlow(buffers, plan); !s.ok()) return s;
-  return options.program ? CheckWritesEvicted(buffers, plan, *options.program) : absl::OkStatus();
+  if (!options.program) return absl::OkStatus();
+  if (absl::Status s = CheckWritesEvicted(buffers, plan, *options.program); !s.ok()) return s;
+  return CheckGathers(buffers, *options.program);
 }
 
 }  // namespace memplan

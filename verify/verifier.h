@@ -134,6 +134,21 @@
 //     default memory), an eviction from that segment must start at or after
 //     w. With rule 4 (its source lasts until done - 1), the eviction then
 //     completes before that read and within the live range.
+// 11. Gathers (only with options.program): for every result r of an op at
+//     step t that gathers operands (`gathers(%a, 0, %b, 1024)`: their
+//     producers write straight into r's bytes, so the op moves no data):
+//     each gathered operand is a value of r's buffer and its slice [offset,
+//     offset + size) lies inside r and is disjoint from the others'; the
+//     *family* of r — its gathered operands, every value linked to one by a
+//     tie or a view of the same size (either direction: the same bytes),
+//     and recursively the gathered operands
+//     of a member that gathers (a concat of concats) — first holds data at
+//     some step f, and the buffer's live range covers [f, t]; and no other
+//     value of the buffer holds data at a step of [f, t - 1] (say a loop
+//     parameter that r will replace: the producers' writes would clobber
+//     it). Steps and holds are re-derived from the program
+//     (verify/program_liveness.h). O(sum over gathering results of their
+//     buffer's values + family links).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data

@@ -4,6 +4,7 @@
 #include <array>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -52,18 +53,24 @@ bool IsTransient(const Value& v) {
 }
 bool IsConstant(const Value& v) { return v.lifetime == Lifetime::kConstant; }
 
-// Union-find over values; each root carries the last use of its whole set.
+// Union-find over values; each root carries the last use of its whole set
+// and its extent: the bytes the set spans, which lie at offset 0 of the
+// value that created the set (a Concat's result, a Split's input, or the
+// first value). Join(member, into) is only called when `member`'s whole set
+// lies inside `into`'s bytes, so the merged set keeps `into`'s extent.
 class AliasSets {
  public:
-  explicit AliasSets(std::vector<std::int64_t> last_use)
-      : parent_(last_use.size()), last_use_(std::move(last_use)) {
+  AliasSets(std::vector<std::int64_t> last_use, const Program& program)
+      : parent_(last_use.size()), last_use_(std::move(last_use)), extent_(last_use_.size()) {
     std::iota(parent_.begin(), parent_.end(), 0);
+    for (std::size_t v = 0; v < extent_.size(); ++v) extent_[v] = program.values[v].size;
   }
   ValueId Find(ValueId v) {
     while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
     return v;
   }
   std::int64_t LastUse(ValueId v) { return last_use_[Find(v)]; }
+  Bytes Extent(ValueId v) { return extent_[Find(v)]; }
   void Join(ValueId member, ValueId into) {
     const ValueId a = Find(member);
     const ValueId b = Find(into);
@@ -75,7 +82,43 @@ class AliasSets {
  private:
   std::vector<ValueId> parent_;
   std::vector<std::int64_t> last_use_;
+  std::vector<Bytes> extent_;
 };
+
+// The axis along which `part` is a piece of `whole` (every other dim equal),
+// if exactly one dim differs; nullopt otherwise.
+std::optional<std::size_t> PieceAxis(const TensorType& part, const TensorType& whole) {
+  if (part.dims.size() != whole.dims.size() || part.dtype != whole.dtype) return std::nullopt;
+  std::optional<std::size_t> axis;
+  for (std::size_t d = 0; d < whole.dims.size(); ++d) {
+    if (part.dims[d] == whole.dims[d]) continue;
+    if (axis) return std::nullopt;
+    axis = d;
+  }
+  return axis;
+}
+
+// True if the pieces `parts` of `whole` (in order) are consecutive byte
+// ranges of it: they split it along one axis before which every dim is 1
+// (an outer axis), and their sizes add up to it.
+bool OuterAxisPieces(const Program& program, const std::vector<ValueId>& parts, ValueId whole) {
+  const Value& w = program.values[whole];
+  if (!w.type || parts.size() < 2) return false;
+  std::optional<std::size_t> axis;
+  Bytes total = 0;
+  for (ValueId p : parts) {
+    const Value& part = program.values[p];
+    if (!part.type) return false;
+    std::optional<std::size_t> a = PieceAxis(*part.type, *w.type);
+    if (!a || (axis && *a != *axis)) return false;
+    axis = a;
+    total += part.size;
+  }
+  for (std::size_t d = 0; d < *axis; ++d) {
+    if (w.type->dims[d] != 1) return false;
+  }
+  return total == w.size;
+}
 
 }  // namespace
 
@@ -90,12 +133,13 @@ void AssignOnnxAliases(Program& program) {
     }
   }
   for (ValueId v : entry.results) last_use[v] = std::numeric_limits<std::int64_t>::max();
-  AliasSets sets(std::move(last_use));
+  AliasSets sets(std::move(last_use), program);
 
   for (size_t pos = 0; pos < entry.ops.size(); ++pos) {
     Op& op = program.ops[entry.ops[pos]];
     const std::string_view type = OnnxOpType(op.opcode);
     if (type.empty() || op.results.empty() || op.operands.empty()) continue;
+    const auto here = static_cast<std::int64_t>(pos);
     const ValueId result = op.results[0];
     Value& out = program.values[result];
     if (std::binary_search(kViewOps.begin(), kViewOps.end(), type)) {
@@ -109,12 +153,47 @@ void AssignOnnxAliases(Program& program) {
       out.view_offset = 0;
       op.cost.bytes_accessed = 0;
       sets.Join(result, data);
+    } else if (type == "Concat") {
+      if (!IsTransient(out) || !OuterAxisPieces(program, op.operands, result)) continue;
+      std::vector<ValueId> roots;
+      bool eligible = true;
+      for (ValueId operand : op.operands) {
+        const Value& in = program.values[operand];
+        // Dead after the concat, produced in this run, inside no larger set.
+        eligible = eligible && IsTransient(in) && in.defining_op != kNoId &&
+                   sets.LastUse(operand) == here && sets.Extent(operand) == in.size;
+        roots.push_back(sets.Find(operand));
+      }
+      std::sort(roots.begin(), roots.end());
+      if (!eligible || std::adjacent_find(roots.begin(), roots.end()) != roots.end()) continue;
+      Bytes offset = 0;
+      for (ValueId operand : op.operands) {
+        out.gathers.push_back(GatheredOperand{operand, offset});
+        offset += program.values[operand].size;
+        sets.Join(operand, result);
+      }
+      op.cost.bytes_accessed = 0;
+    } else if (type == "Split") {
+      const ValueId data = op.operands[0];
+      const Value& in = program.values[data];
+      bool eligible = IsTransient(in) && sets.LastUse(data) == here;
+      for (ValueId r : op.results) eligible = eligible && IsTransient(program.values[r]);
+      if (!eligible || !OuterAxisPieces(program, op.results, data)) continue;
+      Bytes offset = 0;
+      for (ValueId r : op.results) {
+        Value& piece = program.values[r];
+        piece.alias = AliasKind::kView;
+        piece.alias_of = data;
+        piece.view_offset = offset;
+        offset += piece.size;
+        sets.Join(r, data);
+      }
+      op.cost.bytes_accessed = 0;
     } else if (std::binary_search(kInPlaceOps.begin(), kInPlaceOps.end(), type) &&
                IsTransient(out)) {
       for (ValueId operand : op.operands) {
         const Value& in = program.values[operand];
-        if (!IsTransient(in) || in.size != out.size ||
-            sets.LastUse(operand) != static_cast<std::int64_t>(pos)) {
+        if (!IsTransient(in) || in.size != out.size || sets.LastUse(operand) != here) {
           continue;
         }
         out.alias = AliasKind::kTied;

@@ -5,17 +5,32 @@
 //    onnx.Unsqueeze and onnx.Identity becomes AliasKind::kView (offset 0) of
 //    its data operand: these ops only reinterpret dims. The op then moves no
 //    data (cost.bytes_accessed = 0).
+//  * concat views: an onnx.Concat along an outer axis (every dim before the
+//    axis is 1, so each input is one contiguous byte range of the result)
+//    whose inputs are transient results of this run, pairwise in different
+//    alias sets, each dead after the concat (its whole alias set's last use
+//    is there) and not part of a larger set (the set spans exactly the
+//    input), gathers them: the result records `gathers(%in0, 0, %in1,
+//    size0, ...)`, so each producer writes straight into its slice, and the
+//    concat moves no data (cost.bytes_accessed = 0). concat(x, x) and
+//    inner-axis concats stay copies.
+//  * split views: each result of an onnx.Split along an outer axis of a
+//    transient input dead after it becomes a view of the input at its slice's
+//    byte offset (bytes_accessed = 0). Inner-axis splits stay copies.
 //  * ties: the first result of an elementwise op (Relu, Add, Mul, Sigmoid,
 //    Clip, ... see kInPlaceOps in onnx_alias.cc) becomes AliasKind::kTied to
 //    its first operand of the same size whose whole alias set (every value
 //    sharing its storage through earlier views and ties) has its last use at
 //    this op: the op may overwrite the input element by element.
-// Both require the operand and the result to have the same size and a
+// Views and ties require the operand and the result to have the same size and a
 // reusable lifetime: transient for ties; transient or constant (a constant
 // viewed stays constant) for views. Graph inputs and outputs (external) are
 // never aliased, and nothing is tied into a constant. Lifetimes are read from
 // Value::lifetime (unset means transient, as the importer leaves them).
 //
+// Example: a = Conv(x, w1); b = Conv(x, w2); c = Concat(a, b) along axis 1
+// of [1, C, H, W] tensors: c gathers a at 0 and b at a's size: one buffer
+// of c's size instead of a, b and c side by side at the concat.
 // Example: x = Conv(...); y = Relu(x); z = Reshape(y); w = Sigmoid(z) with x,
 // y, z used only there: y is tied to x, z is a view of y, w is tied to z: one
 // buffer. Choices are deterministic (schedule order, first eligible operand).

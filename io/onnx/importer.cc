@@ -10,6 +10,7 @@
 #include "io/onnx/alias.h"
 #include "io/onnx/cost.h"
 #include "io/onnx/graph_import.h"
+#include "io/onnx/hoist_constants.h"
 #include "io/onnx/model.h"
 #include "io/onnx/subgraph.h"
 #include "ir/validate.h"
@@ -272,6 +273,7 @@ absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOpti
   if (absl::Status s = InferOnnxShapes(*model, options.dims, path); !s.ok()) return s;
   absl::StatusOr<Program> program = OnnxGraphImporter(*model, path).Build();
   if (!program.ok()) return program.status();
+  if (options.hoist_constants) HoistConstantOps(*program, options.alias);
   if (options.alias) AssignOnnxAliases(*program);
   if (absl::Status s = ValidateProgram(*program, path); !s.ok()) return s;
   return program;

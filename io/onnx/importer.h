@@ -4,8 +4,8 @@
 // The program has one entry computation named after the graph ("main" when
 // the graph is unnamed), scheduled in graph node order:
 //   * graph inputs that are not initializers -> parameters (external);
-//   * initializers -> one `constant` op each at the start of the schedule
-//     (constant lifetime; no bytes accessed: uploaded once, before any run);
+//   * initializers -> parameters of the entry of the constant lifetime
+//     (uploaded once, before any run: they take no step);
 //   * node -> op `onnx.<OpType>` (`onnx.<domain>.<OpType>` for custom
 //     domains, e.g. `onnx.com.microsoft.Gelu`) with attribute `name` = the
 //     node's name when it has one; omitted optional inputs ("") are skipped;
@@ -29,8 +29,11 @@
 //     subgraph reads from enclosing graphs become extra operands (see
 //     io/onnx/control_flow.cc and docs/formats.md "ONNX control flow");
 //   * Op::cost from io/onnx/cost.h;
-//   * with OnnxImportOptions::alias, views and in-place results
-//     (io/onnx/alias.h).
+//   * ops computing constants only (e.g. Transpose of a weight) leave the
+//     schedule: their results become constant parameters of the entry, or
+//     disappear into their input when they are views (io/onnx/hoist_constants.h);
+//   * with OnnxImportOptions::alias, views (also outer-axis Concat and
+//     Split) and in-place results (io/onnx/alias.h).
 // Main-graph tensor names become value names unchanged (ONNX names are unique
 // in a graph; a second definition is an error); a scoped subgraph name that
 // clashes with another value gets a ".1", ".2", ... suffix.
@@ -52,6 +55,9 @@ struct OnnxImportOptions {
   // Reshape-like outputs become views and elementwise outputs may be tied
   // (written in place) to dying inputs.
   bool alias = true;
+  // Ops computing only constants leave the schedule (io/onnx/hoist_constants.h).
+  // Off only in tests that compare with the graph's raw node counts.
+  bool hoist_constants = true;
 };
 
 // Imports the ONNX model at `path` and validates the result (ValidateProgram).

@@ -39,7 +39,9 @@ inline std::string DumpModel(const Program& p) {
     out << " lifetime=" << (v.lifetime ? static_cast<int>(*v.lifetime) : -1)
         << " space=" << (v.space ? *v.space : -1) << " alias=" << static_cast<int>(v.alias)
         << " of=" << v.alias_of << " off=" << v.view_offset << " comp=" << v.computation
-        << " def=" << v.defining_op << "\n";
+        << " def=" << v.defining_op;
+    for (const GatheredOperand& g : v.gathers) out << " gathers=" << g.operand << "@" << g.offset;
+    out << "\n";
   }
   for (const Op& o : p.ops) {
     out << "op " << o.opcode << " kind=" << static_cast<int>(o.kind) << " comp=" << o.computation << " in=";

@@ -250,6 +250,8 @@ TEST(TextPrinterTest, ExamplesCoverTheFormat) {
   EXPECT_TRUE(has_kind(region, OpKind::kExecute));
   EXPECT_EQ(region.computations[1].kind, ComputationKind::kRegion);
   EXPECT_EQ(region.computations[1].affinity, "gpu0");
+  const Program concat = parse("concat_views.mpir");
+  EXPECT_EQ(concat.values[concat.FindValue("c")].gathers.size(), 2u);
   const Program mlp = parse("mlp.mpir");
   EXPECT_EQ(mlp.ops[0].cost.flops, 12845056.0);
 }

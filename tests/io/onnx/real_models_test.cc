@@ -81,6 +81,7 @@ TEST(OnnxRealModelsTest, EverySharedModelImports) {
     for (bool alias : {true, false}) {
       OnnxImportOptions options;
       options.alias = alias;
+      options.hoist_constants = false;  // the graph's own nodes, as counted
       absl::StatusOr<Program> p = ImportOnnx(path, options);
       ASSERT_TRUE(p.ok()) << p.status();
       EXPECT_TRUE(ValidateProgram(*p, path).ok());
@@ -99,13 +100,38 @@ TEST(OnnxRealModelsTest, EverySharedModelImports) {
   }
 }
 
+// Constant-only ops leave the schedule (io/onnx/hoist_constants.h): no op
+// of the entry computes only constants, the schedule is shorter wherever
+// the graph has such nodes, and no value is lost that a kept op reads.
+TEST(OnnxRealModelsTest, ConstantOnlyOpsLeaveEveryModel) {
+  const std::vector<std::string> models = SharedModels();
+  if (models.empty()) GTEST_SKIP() << "no shared data at " << kOnnxDir;
+  for (const std::string& name : models) {
+    SCOPED_TRACE(name);
+    absl::StatusOr<Program> p = ImportOnnx(kOnnxDir + "/" + name, {});
+    ASSERT_TRUE(p.ok()) << p.status();
+    const Computation& entry = p->computations[p->entry];
+    for (OpId o : entry.ops) {
+      const Op& op = p->ops[o];
+      const bool all_constant = !op.results.empty() &&
+          std::all_of(op.results.begin(), op.results.end(), [&](ValueId r) {
+            return p->values[r].lifetime == Lifetime::kConstant;
+          });
+      EXPECT_FALSE(all_constant && op.opcode.starts_with("onnx.")) << p->OpName(o);
+    }
+    EXPECT_LT(static_cast<int>(entry.ops.size()), ExpectedCounts().at(name).ops);
+  }
+}
+
 TEST(OnnxRealModelsTest, ZooLightConstantOfShapeWeightsAreConstants) {
   const std::vector<std::string> models = SharedModels();
   int checked = 0;
   for (const std::string& name : models) {
     if (name.rfind("zoo-light/", 0) != 0) continue;
     SCOPED_TRACE(name);
-    absl::StatusOr<Program> p = ImportOnnx(kOnnxDir + "/" + name, {});
+    OnnxImportOptions options;
+    options.hoist_constants = false;  // the ConstantOfShape ops themselves
+    absl::StatusOr<Program> p = ImportOnnx(kOnnxDir + "/" + name, options);
     ASSERT_TRUE(p.ok()) << p.status();
     int weights = 0;
     for (const Op& op : p->ops) {
