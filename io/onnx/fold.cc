@@ -13,10 +13,6 @@ namespace {
 
 using Dims = std::vector<std::int64_t>;
 
-const KnownTensor* ValueAt(std::span<const FoldInput> inputs, size_t i) {
-  return i < inputs.size() ? inputs[i].value : nullptr;
-}
-
 // The values of an integer operand (indices, axes, a shape).
 const Dims* IntsOf(const KnownTensor* t) {
   return t == nullptr || t->real() || t->elem_type == onnx::TensorProto::BOOL ? nullptr

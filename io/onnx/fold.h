@@ -33,6 +33,11 @@ struct FoldInput {
   const std::vector<std::int64_t>* dims = nullptr;
 };
 
+// The known value of input `i`, or null when it is absent or not known.
+inline const KnownTensor* ValueAt(std::span<const FoldInput> inputs, size_t i) {
+  return i < inputs.size() ? inputs[i].value : nullptr;
+}
+
 // Evaluates default-domain node `node` of opset `opset` from its known inputs
 // (`inputs[i]` describes node.input(i)) when it has one output and is one of:
 //   * sources: Constant (value, value_int(s), value_float(s)), Shape (with

@@ -15,10 +15,6 @@ using Dims = std::vector<std::int64_t>;
 using IntOp = std::function<std::optional<std::int64_t>(std::int64_t, std::int64_t)>;
 using RealOp = std::function<std::optional<double>(double, double)>;
 
-const KnownTensor* ValueAt(std::span<const FoldInput> inputs, size_t i) {
-  return i < inputs.size() ? inputs[i].value : nullptr;
-}
-
 // Applies `int_op` (integer and BOOL inputs) or `real_op` (FLOAT/DOUBLE
 // inputs) to the numpy broadcast of `a` and `b`; the result has `out_type`.
 std::optional<KnownTensor> Binary(const KnownTensor& a, const KnownTensor& b,

@@ -13,9 +13,9 @@
 namespace memplan::memmap {
 namespace {
 
-constexpr double kBottomMargin = 34;
-constexpr double kTitleY = 14;
-constexpr double kLegendY = 30;
+constexpr double kChartBottomMargin = 34;
+constexpr double kChartTitleY = 14;
+constexpr double kChartLegendY = 30;
 constexpr double kCharWidth = 6.2;    // estimate for 11px sans-serif
 constexpr double kRowHeight = 13;     // peak labels stack one row per series
 // The curve is drawn exactly while it has at most this many steps per pixel
@@ -35,7 +35,7 @@ constexpr std::array<SeriesColor, 4> kSeriesColors = {{
     {"#b6992d", "#7a6619"},
 }};
 
-std::string C(double value) { return FormatCoord(value); }
+std::string Px(double value) { return FormatCoord(value); }
 
 void Downsample(LiveSeries& series, const std::vector<LiveStep>& steps, TimeStep time_top,
                 double plot_w) {
@@ -97,7 +97,7 @@ LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, cons
                          const MapOptions& options) {
   LiveChart chart;
   chart.lower_bound = plan.lower_bound;
-  chart.height = kLiveTop + kLiveHeight + kBottomMargin;
+  chart.height = kLiveTop + kLiveHeight + kChartBottomMargin;
   Bytes top = plan.lower_bound;
   for (const Panel& panel : layout.panels) {
     LiveSeries series;
@@ -145,7 +145,7 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
   out += fmt::format(
       "<svg width=\"{}\" height=\"{}\" viewBox=\"0 0 {} {}\" role=\"img\" "
       "aria-label=\"live bytes over time\">\n",
-      C(layout.width), C(chart.height), C(layout.width), C(chart.height));
+      Px(layout.width), Px(chart.height), Px(layout.width), Px(chart.height));
   out +=
       "<style>text{font-family:sans-serif;font-size:11px;fill:#333}"
       ".ptitle{font-size:12px;font-weight:bold;fill:#222}.grid{stroke:#ececec}"
@@ -159,7 +159,7 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
   bool exact = true;
   for (const LiveSeries& series : chart.series) exact = exact && series.exact;
   out += fmt::format("<text class=\"ptitle\" x=\"{}\" y=\"{}\">live bytes over time{}</text>\n",
-                     C(x0), C(kTitleY), exact ? "" : " (per pixel column: the maximum)");
+                     Px(x0), Px(kChartTitleY), exact ? "" : " (per pixel column: the maximum)");
   // Legend: a swatch and the maximum per series, then the lower bound.
   double x = x0;
   for (const LiveSeries& series : chart.series) {
@@ -167,7 +167,7 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
     out += fmt::format(
         "<rect class=\"live-area\" x=\"{}\" y=\"{}\" width=\"14\" height=\"10\" fill=\"{}\" "
         "stroke=\"{}\"/><text class=\"series-name\" data-space=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n",
-        C(x), C(kLegendY - 9), series.color, series.color, series.space, C(x + 20), C(kLegendY),
+        Px(x), Px(kChartLegendY - 9), series.color, series.color, series.space, Px(x + 20), Px(kChartLegendY),
         XmlEscape(label));
     x += 20 + static_cast<double>(label.size()) * kCharWidth + 18;
   }
@@ -175,42 +175,42 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
     out += fmt::format(
         "<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\">lower bound {}</text>\n",
-        C(x), C(kLegendY - 4), C(x + 16), C(kLegendY - 4), C(x + 20), C(kLegendY),
+        Px(x), Px(kChartLegendY - 4), Px(x + 16), Px(kChartLegendY - 4), Px(x + 20), Px(kChartLegendY),
         FormatBytes(chart.lower_bound));
   }
-  out += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", C(x0),
-                     C(y0), C(w), C(h));
+  out += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", Px(x0),
+                     Px(y0), Px(w), Px(h));
   for (const Tick& tick : AddressTicks(chart.axis, bottom, h)) {
     out += fmt::format(
         "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" text-anchor=\"end\">{}</text>\n",
-        C(x0), C(tick.pos), C(x0 + w), C(tick.pos), C(x0 - 6), C(tick.pos + 4), tick.label);
+        Px(x0), Px(tick.pos), Px(x0 + w), Px(tick.pos), Px(x0 - 6), Px(tick.pos + 4), tick.label);
   }
   for (const Tick& tick : layout.time_ticks) {
     out += fmt::format(
         "<line class=\"grid\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
         "<text x=\"{}\" y=\"{}\" text-anchor=\"middle\">{}</text>\n",
-        C(tick.pos), C(y0), C(tick.pos), C(bottom), C(tick.pos), C(bottom + 16), tick.label);
+        Px(tick.pos), Px(y0), Px(tick.pos), Px(bottom), Px(tick.pos), Px(bottom + 16), tick.label);
   }
   out += fmt::format(
       "<text class=\"axis-name\" x=\"{}\" y=\"{}\" text-anchor=\"end\">time step</text>\n",
-      C(x0 - 6), C(bottom + 28));
+      Px(x0 - 6), Px(bottom + 28));
   // Step curves: each point holds its value until the next point's start.
   for (const LiveSeries& series : chart.series) {
     out += fmt::format("<path class=\"live-area\" data-space=\"{}\" fill=\"{}\" stroke=\"{}\" d=\"M{} {}",
-                       series.space, series.color, series.color, C(x0), C(bottom));
+                       series.space, series.color, series.color, Px(x0), Px(bottom));
     for (std::size_t i = 0; i < series.points.size(); ++i) {
       const TimeStep end =
           i + 1 < series.points.size() ? series.points[i + 1].start : layout.time_top;
-      out += fmt::format("V{}H{}", C(y_of(static_cast<double>(series.points[i].bytes))),
-                         C(TimeX(layout, static_cast<double>(std::min(end, layout.time_top)))));
+      out += fmt::format("V{}H{}", Px(y_of(static_cast<double>(series.points[i].bytes))),
+                         Px(TimeX(layout, static_cast<double>(std::min(end, layout.time_top)))));
     }
-    out += fmt::format("V{}Z\"/>\n", C(bottom));
+    out += fmt::format("V{}Z\"/>\n", Px(bottom));
   }
   if (chart.lower_bound > 0) {
     const double y = y_of(static_cast<double>(chart.lower_bound));
-    out += fmt::format("<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", C(x0),
-                       C(y), C(x0 + w), C(y));
+    out += fmt::format("<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>\n", Px(x0),
+                       Px(y), Px(x0 + w), Px(y));
   }
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     if (!chart.series[s].peak) continue;
@@ -220,8 +220,8 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
         "<g class=\"peak-marker\" data-space=\"{}\" data-step=\"{}\"><line class=\"peak-step\" "
         "stroke=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"line-label "
         "peak-label\" fill=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text><title>{}</title></g>\n",
-        chart.series[s].space, peak.step, dark, C(peak.x), C(y0), C(peak.x), C(bottom), dark,
-        C(peak.label_x), C(peak.label_y), peak.label_end ? " text-anchor=\"end\"" : "",
+        chart.series[s].space, peak.step, dark, Px(peak.x), Px(y0), Px(peak.x), Px(bottom), dark,
+        Px(peak.label_x), Px(peak.label_y), peak.label_end ? " text-anchor=\"end\"" : "",
         XmlEscape(peak.label), XmlEscape(peak.full_label));
   }
   out += "<line id=\"live-cursor\" x1=\"0\" y1=\"0\" x2=\"0\" y2=\"0\" visibility=\"hidden\"/>\n";

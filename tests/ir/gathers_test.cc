@@ -7,16 +7,10 @@
 #include "ir/text_parser.h"
 #include "ir/text_printer.h"
 #include "ir/validate.h"
+#include "tests/ir/parse_ok.h"
 
 namespace memplan {
 namespace {
-
-std::string Err(std::string_view text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
-  if (p.ok()) return "unexpectedly parsed";
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(p.status().message());
-}
 
 constexpr std::string_view kConcat = R"(program @c
 

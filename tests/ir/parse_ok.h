@@ -1,6 +1,8 @@
-// Test helper shared by the IR tests: parse text that must be valid.
+// Test helpers shared by the IR tests: parse text that must be valid, or
+// that must fail.
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -17,6 +19,16 @@ inline Program ParseOk(std::string_view text) {
   absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
   EXPECT_TRUE(p.ok()) << p.status();
   return p.ok() ? *std::move(p) : Program{};
+}
+
+// The error message parsing `text` (file name "t.mpir") gives; records a
+// test failure unless it is InvalidArgument, "unexpectedly parsed" when it
+// parses.
+inline std::string Err(std::string_view text) {
+  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
+  if (p.ok()) return "unexpectedly parsed";
+  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+  return std::string(p.status().message());
 }
 
 }  // namespace memplan

@@ -3,18 +3,12 @@
 
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
+#include "tests/ir/parse_ok.h"
 
 namespace memplan {
 namespace {
 
 // The message of a parse that must fail with InvalidArgument.
-std::string Err(std::string_view text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "t.mpir");
-  if (p.ok()) return "unexpectedly parsed";
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(p.status().message());
-}
-
 // --- Input as a whole -----------------------------------------------------
 
 TEST(ParseErrorTest, EmptyInput) {

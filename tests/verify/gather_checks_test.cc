@@ -6,18 +6,13 @@
 
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
+#include "tests/ir/parse_ok.h"
 #include "verify/checks.h"
 
 namespace memplan {
 namespace {
 
 using verify_internal::CheckGathers;
-
-Program Parse(const std::string& text) {
-  absl::StatusOr<Program> p = ParseProgram(text, "test.mpir");
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *std::move(p) : Program{};
-}
 
 Buffer Make(const Program& p, const std::string& name, Bytes size, TimeStep start, TimeStep end,
             const std::vector<std::string>& values) {
@@ -42,7 +37,7 @@ const char* const kConcat = R"(
 class GatherChecksTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    program_ = Parse(kConcat);
+    program_ = ParseOk(kConcat);
     ASSERT_NE(program_.entry, kNoId);
     set_.time_steps = 4;
     set_.buffers = {Make(program_, "x", 4096, 0, 1, {"x"}),
@@ -93,7 +88,7 @@ TEST_F(GatherChecksTest, OverlappingSlicesAreRefused) {
 
 // Views and ties of a gathered operand hold the same data: no conflict.
 TEST(GatherChecks, ViewsOfAnOperandAreItsFamily) {
-  const Program p = Parse(R"(
+  const Program p = ParseOk(R"(
     entry func @main(%x: 8) {
       %t = exp(%x) : 8                                     # 0
       %a = relu(%t) : 8 tied(%t)                           # 1
@@ -115,7 +110,7 @@ TEST(GatherChecks, ViewsOfAnOperandAreItsFamily) {
 // that value lies on the other operand's slice and is read after that
 // operand is written, so the buffer holds two data in one place.
 TEST(GatherChecks, PieceOfALargerValueIsNotItsFamily) {
-  const Program p = Parse(R"(
+  const Program p = ParseOk(R"(
     entry func @main(%x: 8) {
       %w = exp(%x) : 8                                     # 0
       %a = slice(%w) : 4 view(%w, 0)                       # 1
