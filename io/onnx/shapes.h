@@ -57,7 +57,7 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 // "tensor 'x' dim 0 is unknown (it has neither a value nor a name to bind
 // with --dim)"); a shape inference failure (ONNX's message, which names the
 // node; with unbound symbolic inputs, the step 5 error instead) or crash;
-// step 5 ("26 tensor dims are symbolic; they follow from input dims: 'batch'
+// step 5 ("97 tensor dims are symbolic; they follow from input dims: 'batch'
 // (input 'ids' dim 0), 'seq' (input 'ids' dim 1); bind them with --dim
 // batch=VALUE --dim seq=VALUE").
 absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dims,

@@ -95,7 +95,7 @@ TEST_F(OnnxStaticShapesCliTest, SymbolicInputsAreNamedInOneError) {
   CliRun r = Memplan("plan " + model);
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, model +
-                       ": error: 26 tensor dims are symbolic; they follow from input dims: "
+                       ": error: 97 tensor dims are symbolic; they follow from input dims: "
                        "'batch' (input 'ids' dim 0), 'seq' (input 'ids' dim 1); bind them with "
                        "--dim batch=VALUE --dim seq=VALUE\n");
   EXPECT_EQ(r.out, "");
