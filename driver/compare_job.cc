@@ -4,7 +4,7 @@
 #include <utility>
 #include <vector>
 
-#include "driver/output_paths.h"
+#include "io/file_io.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"

@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "driver/output_paths.h"
+#include "io/file_io.h"
 #include "driver/region_pools.h"
 #include "report/summary.h"
 #include "fmt/format.h"
