@@ -4,7 +4,6 @@
 #include <utility>
 #include <vector>
 
-#include "io/file_io.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"

@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "io/file_io.h"
 #include "driver/region_pools.h"
 #include "report/summary.h"
 #include "fmt/format.h"
