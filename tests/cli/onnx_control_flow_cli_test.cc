@@ -219,8 +219,9 @@ TEST_F(OnnxControlFlowCliTest, DynamicScanOutputIsRefused) {
 TEST_F(OnnxControlFlowCliTest, BundledRnnLoop) {
   const std::string model = MEMPLAN_SOURCE_DIR "/examples/rnn_loop.onnx";
   const Json plan = Plan(model);
-  // 66 before shape folding: the body's gate-split index arithmetic
-  // (Shape -> Gather -> Div -> Slice bounds) and small Constants take no step.
+  // 66 before shape folding and constant hoisting: the body's gate-split
+  // index arithmetic (Shape -> Gather -> Div -> Slice bounds), small Constants
+  // and constant-only ops take no step.
   EXPECT_EQ(plan["time_steps"], 45);
   EXPECT_EQ(plan["lower_bound_bytes"], 10249);
   EXPECT_EQ(plan["peak_bytes"], 10249);
