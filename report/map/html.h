@@ -1,13 +1,20 @@
 // Interactive HTML memory map of a plan: a summary header (input, algorithm,
 // transient peak, lower bound, % over the bound, spaces, pools, memory space
-// assignment statistics), the same map as report/map/svg.h inlined as SVG, and
-// under it the transient pool's live bytes over time (the curve whose maximum
-// is the max-live lower bound) on the same time axis, with the lower bound
-// marked. Hovering a segment shows its buffer's name, values, size, live
-// range, pool (for a region allocation also its kind, region and device),
-// space and offset (and highlights it); hovering a copy shows the copy;
-// hovering anywhere moves a time cursor across map and curve. With execution
-// regions the pool table has a time column.
+// assignment statistics), the same map as report/map/svg.h inlined as SVG
+// (each panel's peak step marked), and under it the live-bytes chart
+// (report/map/live_chart.h: one curve per memory space, the default space's
+// transient pools and each other space, with the lower bound and the peak
+// steps marked) on the same time axis. When the plan has pools that are
+// never reused (weights, state, model inputs/outputs), a check box (id
+// "act") switches to a second map of the activations only (MapOptions::
+// activations_only), its address axis fitted to them; the URL fragment
+// "#activations" turns it on. Hovering a segment shows its buffer's name,
+// values, size, live range, pool (for a region allocation also its kind,
+// region and device), space and offset (and highlights it); hovering a copy
+// shows the copy; hovering anywhere moves a time cursor across map and
+// chart. With execution regions the pool table has a time column. The
+// figures scale with the window, up to 1.25x the layout width and down to
+// 640 pixels (then they scroll in their own box, not the page).
 //
 // The page is one self-contained file: inline CSS and JavaScript, no fonts,
 // images or scripts fetched, no URLs. Buffer data for hovering is embedded as
