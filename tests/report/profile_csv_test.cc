@@ -14,13 +14,13 @@ namespace {
 // a 4 B [0,1], b 8 B [1,2], c 2 B [3,3] transient and k 100 B [0,3]
 // constant, planned as PlanPools would: transient pool [0,12) with a@0 b@4
 // c@0, constant pool [12,112).
-struct Case {
+struct ProfileCase {
   BufferSet buffers;
   Plan plan;
 };
 
-Case PlainCase() {
-  Case c;
+ProfileCase PlainCase() {
+  ProfileCase c;
   c.buffers.input = "in.csv";
   c.buffers.time_steps = 4;
   c.buffers.buffers = {Make("a", 4, 0, 1), Make("b", 8, 1, 2), Make("c", 2, 3, 3),
@@ -39,7 +39,7 @@ Case PlainCase() {
   return c;
 }
 
-std::string Profile(const Case& c) {
+std::string Profile(const ProfileCase& c) {
   return WriteProfileCsv(SummaryInput{c.buffers, nullptr, nullptr}, c.plan);
 }
 
@@ -57,7 +57,7 @@ TEST(ProfileCsvTest, OneRowPerStepWithPoolsAndEvents) {
 // b moved to fast memory over [1,2] (as memory space assignment would):
 // default memory no longer holds it, the alternate columns do.
 TEST(ProfileCsvTest, FastMemorySegmentsCountInTheirSpace) {
-  Case c = PlainCase();
+  ProfileCase c = PlainCase();
   c.plan.spaces.push_back(SpaceInfo{"alternate", kAlternateSpace, 64, 8, 1});
   c.plan.placements[1].allocations = {Allocation{kAlternateSpace, 0, 1, 2}};
   EXPECT_EQ(Profile(c),
@@ -71,7 +71,7 @@ TEST(ProfileCsvTest, FastMemorySegmentsCountInTheirSpace) {
 
 // A buffer holds nothing in its dead gaps; a name with a comma is quoted.
 TEST(ProfileCsvTest, GapsAndQuoting) {
-  Case c = PlainCase();
+  ProfileCase c = PlainCase();
   c.buffers.buffers[3].gaps = {StepRange{1, 2}};
   c.buffers.buffers[0].name = "a,\"x\"";
   EXPECT_EQ(Profile(c),
@@ -94,7 +94,7 @@ TEST(ProfileCsvTest, CsvField) {
 // happens: a [0,10] and b [5, 2^39] over 2^40 steps.
 TEST(ProfileCsvTest, LongTimeLineRowsAtChanges) {
   const TimeStep far = TimeStep{1} << 39;
-  Case c;
+  ProfileCase c;
   c.buffers.time_steps = TimeStep{1} << 40;
   c.buffers.buffers = {Make("a", 4, 0, 10), Make("b", 8, 5, far)};
   c.plan.time_steps = c.buffers.time_steps;
