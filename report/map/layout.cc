@@ -538,6 +538,10 @@ std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan&
       events.emplace_back(SaturatingNext(piece.last), -buffer.size);
     }
   }
+  return LiveStepsOf(std::move(events));
+}
+
+std::vector<LiveStep> LiveStepsOf(std::vector<std::pair<TimeStep, Bytes>> events) {
   std::sort(events.begin(), events.end());
   std::vector<LiveStep> steps = {{0, 0}};
   Bytes live = 0;

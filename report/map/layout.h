@@ -293,5 +293,11 @@ struct LiveStep {
 };
 std::vector<LiveStep> TransientLiveProfile(const BufferSet& buffers, const Plan& plan);
 
+// The step function of live bytes from `events` (time step, +size when a
+// buffer becomes live, -size when it stops), in any order: starts at {0, 0},
+// one step per time where the total changes. O(n log n) for n events.
+// Example: {(0, 4), (1, 8), (2, -4), (3, -8)} -> {0: 4}, {1: 12}, {2: 8}, {3: 0}.
+std::vector<LiveStep> LiveStepsOf(std::vector<std::pair<TimeStep, Bytes>> events);
+
 }  // namespace memmap
 }  // namespace memplan

@@ -48,19 +48,7 @@ std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& pla
       if (last < std::numeric_limits<TimeStep>::max()) events.emplace_back(last + 1, -size);
     }
   }
-  std::sort(events.begin(), events.end());
-  std::vector<LiveStep> steps = {{0, 0}};
-  Bytes live = 0;
-  for (std::size_t i = 0; i < events.size();) {
-    const TimeStep t = events[i].first;
-    for (; i < events.size() && events[i].first == t; ++i) live += events[i].second;
-    if (steps.back().start == t) {
-      steps.back().bytes = live;
-    } else if (steps.back().bytes != live) {
-      steps.push_back({t, live});
-    }
-  }
-  return steps;
+  return LiveStepsOf(std::move(events));
 }
 
 std::optional<ProfilePeak> PeakOf(const std::vector<LiveStep>& profile) {
