@@ -683,6 +683,11 @@ int RunSweep(const SweepFlags& flags) {
   for (const auto& [option, text] : outputs) {
     if (!Given(option)) continue;
     if (text->empty()) return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (*text == kStdoutPath) {
+      if (option == flags.csv_option) continue;
+      return Fail(UsageError(fmt::format(
+          "{} cannot write to standard output ('-'); only --csv can", option->get_name())));
+    }
     if (absl::Status s = CheckOutputPath(*text); !s.ok()) return Fail(s);
     if (SameFile(*text, flags.plan.input.input)) {
       return Fail(LocatedError(*text, SourceLocation{},
@@ -703,12 +708,18 @@ int RunSweep(const SweepFlags& flags) {
   if (!rows.ok()) return Fail(rows.status());
   // Files first, all or none: a failed write leaves no half-written output.
   std::vector<std::pair<std::string, std::string>> files;
-  if (Given(flags.csv_option)) files.emplace_back(flags.csv, FormatSweepCsv(*rows));
+  const bool csv_stdout = Given(flags.csv_option) && flags.csv == kStdoutPath;
+  if (Given(flags.csv_option) && !csv_stdout) files.emplace_back(flags.csv, FormatSweepCsv(*rows));
   if (Given(flags.svg_option)) {
     files.emplace_back(flags.svg, RenderSweepChart(flags.plan.input.input, *rows));
   }
   if (absl::Status s = WriteFilesAtomically(files); !s.ok()) return Fail(s);
-  if (!flags.plan.quiet) std::cout << FormatSweepTable(flags.plan.input.input, *rows);
+  // With --csv -, standard output carries the CSV alone.
+  if (csv_stdout) {
+    std::cout << FormatSweepCsv(*rows);
+  } else if (!flags.plan.quiet) {
+    std::cout << FormatSweepTable(flags.plan.input.input, *rows);
+  }
   const bool all_fit = std::none_of(rows->begin(), rows->end(),
                                     [](const SweepRow& row) { return row.over_capacity.has_value(); });
   return all_fit ? kExitOk : kExitPlanningFailure;
@@ -1009,7 +1020,8 @@ int RunCli(int argc, char** argv) {
   sweep->add_option("--capacity", sweep_flags.plan.capacities,
                     "default-memory capacity, or one pool's (transient=256KiB); points that do "
                     "not fit are reported (exit 1)");
-  sweep_flags.csv_option = sweep->add_option("--csv", sweep_flags.csv, "write the table as CSV");
+  sweep_flags.csv_option = sweep->add_option(
+      "--csv", sweep_flags.csv, "write the table as CSV; - writes it to standard output instead");
   sweep_flags.svg_option =
       sweep->add_option("--svg", sweep_flags.svg, "write the sweep as an SVG line chart");
   sweep->add_flag("--quiet,-q", sweep_flags.plan.quiet, "print no table");

@@ -53,6 +53,12 @@ SweepRow RowOf(const SweepPoint& point, const PlanJobResult& result) {
   const Plan& plan = result.plan;
   SweepRow row;
   row.point = point;
+  // A fast memory sized by --target alone: the size the plan used.
+  if (!row.point.fast_memory) {
+    for (const SpaceInfo& info : plan.spaces) {
+      if (info.id == kAlternateSpace && info.capacity) row.point.fast_memory = info.capacity;
+    }
+  }
   row.peak = plan.peak;
   row.lower_bound = plan.lower_bound;
   row.default_bytes = SpacePeak(plan, kDefaultSpace);

@@ -70,27 +70,46 @@ std::vector<std::pair<std::string, std::int64_t>> DimsKey(const SweepRow& row) {
 }
 std::optional<Bytes> FastKey(const SweepRow& row) { return row.point.fast_memory; }
 
+// The x position of a row in the dims panel: the value of its first dim.
+std::optional<std::int64_t> FirstDimKey(const SweepRow& row) {
+  if (row.point.dims.empty()) return std::nullopt;
+  return row.point.dims.front().second;
+}
+
+// The line a row belongs to in the dims panel: its other dims and its
+// fast-memory size.
+std::pair<std::vector<std::pair<std::string, std::int64_t>>, std::optional<Bytes>> LineKey(
+    const SweepRow& row) {
+  std::vector<std::pair<std::string, std::int64_t>> rest;
+  if (row.point.dims.size() > 1) rest.assign(row.point.dims.begin() + 1, row.point.dims.end());
+  return {rest, row.point.fast_memory};
+}
+
 Panel DimsPanel(const std::vector<SweepRow>& rows) {
-  const auto dims = Distinct(rows, &DimsKey);
-  const auto sizes = Distinct(rows, &FastKey);
+  const auto xs = Distinct(rows, &FirstDimKey);
+  const auto lines = Distinct(rows, &LineKey);
+  const bool many_rest = Distinct(rows, &DimsKey).size() > xs.size();
+  const bool many_sizes = Distinct(rows, &FastKey).size() > 1;
   Panel panel;
   panel.bytes = true;
-  const bool one_dim = !rows.empty() && rows.front().point.dims.size() == 1;
-  panel.x_title = one_dim ? rows.front().point.dims.front().first : "dims";
+  panel.x_title = !rows.empty() && !rows.front().point.dims.empty()
+                      ? rows.front().point.dims.front().first
+                      : "dims";
   panel.title = fmt::format("default-memory activation peak vs {}", panel.x_title);
-  for (const auto& key : dims) {
-    SweepPoint point;
-    point.dims = key;
-    panel.categories.push_back(key.empty() ? "(as given)" : DimsLabel(point, !one_dim));
-  }
-  for (size_t s = 0; s < sizes.size(); ++s) {
-    const std::string suffix = sizes.size() > 1 ? ", fast " + FastLabel(sizes[s]) : "";
-    Series peak{"peak" + suffix, std::string(kColors[s % std::size(kColors)]), false, {}};
+  for (const auto& x : xs) panel.categories.push_back(x ? std::to_string(*x) : "(as given)");
+  for (size_t l = 0; l < lines.size(); ++l) {
+    const auto& [rest, size] = lines[l];
+    std::string suffix;
+    for (const auto& [name, value] : rest) {
+      if (many_rest) suffix += fmt::format(", {}={}", name, value);
+    }
+    if (many_sizes) suffix += ", fast " + FastLabel(size);
+    Series peak{"peak" + suffix, std::string(kColors[l % std::size(kColors)]), false, {}};
     Series bound{"lower bound" + suffix, peak.color, true, {}};
-    for (const auto& key : dims) {
+    for (const auto& x : xs) {
       std::optional<double> p, b;
       for (const SweepRow& row : rows) {
-        if (row.point.dims != key || row.point.fast_memory != sizes[s] || row.over_capacity) continue;
+        if (FirstDimKey(row) != x || LineKey(row) != lines[l] || row.over_capacity) continue;
         p = static_cast<double>(row.peak);
         b = static_cast<double>(row.lower_bound);
       }

@@ -1,8 +1,9 @@
 // `memplan sweep --svg FILE`: the sweep as an SVG line chart, one panel per
 // swept axis:
 //  * symbolic dims (when the grid has more than one binding): the
-//    default-memory transient peak and its lower bound (dashed) per binding,
-//    one pair of lines per fast-memory size;
+//    default-memory transient peak and its lower bound (dashed) against the
+//    first dim's values, one pair of lines per binding of the other dims and
+//    fast-memory size;
 //  * fast memory (when more than one size): the estimated time per
 //    size, one line per dims binding (with one binding, also the run times
 //    with everything in default memory and everything in fast memory, dashed).

@@ -16,7 +16,8 @@
 namespace memplan {
 
 // One point of the grid: a binding per swept dim and, when fast memory is
-// swept, its size (nullopt: the base options' fast memory, if any).
+// swept, its size (nullopt: the base options' fast memory, if any; a row
+// records the size its plan used, e.g. the --target's).
 struct SweepPoint {
   std::vector<std::pair<std::string, std::int64_t>> dims;  // in SweepDim order
   std::optional<Bytes> fast_memory;

@@ -41,6 +41,27 @@ TEST(SweepCliTest, FastMemorySweepShowsTimes) {
   EXPECT_NE(r.out.find("\n2      4.00 KiB  "), std::string::npos) << r.out;
 }
 
+TEST(SweepCliTest, CsvToStandardOutputReplacesTheTable) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,2 --csv -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.substr(0, r.out.find(',')), "batch");
+  EXPECT_NE(r.out.find("\n1,,128,128,"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n2,,256,256,"), std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("sweep of"), std::string::npos) << r.out;
+  const CliRun svg = Memplan("sweep " + kBatchChain + " --dim batch=1 --svg -");
+  EXPECT_EQ(svg.exit_code, 2);
+  EXPECT_EQ(svg.err,
+            "memplan: error: --svg cannot write to standard output ('-'); only --csv can\n");
+}
+
+// --target alone sizes the fast memory: the rows record the size it used.
+TEST(SweepCliTest, TargetFastMemorySizeIsRecorded) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1 --target edge-npu --csv -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string row = r.out.substr(r.out.find('\n') + 1);
+  EXPECT_EQ(row.substr(0, row.find(',', 2)), "1,2097152") << r.out;  // edge-npu's 2 MiB
+}
+
 TEST(SweepCliTest, OverCapacityPointsExitOne) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,16 --capacity 1KiB");
   EXPECT_EQ(r.exit_code, 1) << r.err;

@@ -108,6 +108,24 @@ TEST(SweepChartTest, DimsPanelHasPeakAndBoundLinesWithAGapOverCapacity) {
   EXPECT_EQ(svg, RenderSweepChart("in.mpir", rows));  // deterministic
 }
 
+// Two dims: the first along x, one pair of lines per value of the second.
+TEST(SweepChartTest, SecondDimGivesOneLinePerValue) {
+  std::vector<SweepRow> rows;
+  for (std::int64_t batch : {1, 2, 4}) {
+    for (std::int64_t seq : {8, 16}) {
+      SweepRow row = Row(batch, 64 * batch * seq, 64 * batch * seq, 0);
+      row.point.dims.emplace_back("seq", seq);
+      rows.push_back(row);
+    }
+  }
+  const std::string svg = RenderSweepChart("in.mpir", rows);
+  EXPECT_NE(svg.find("activation peak vs batch"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 4);  // peak and bound for seq=8 and seq=16
+  EXPECT_NE(svg.find(">peak, seq=8</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">lower bound, seq=16</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>peak, seq=16: 4096 bytes (4.00 KiB) at 4</title>"), std::string::npos);
+}
+
 TEST(SweepChartTest, FastMemoryPanelWithBoundsForOneBinding) {
   const std::vector<SweepRow> rows = {FastRow(0, 0.004, 0), FastRow(2048, 0.0025, 0.5),
                                       FastRow(4096, 0.001, 1)};
