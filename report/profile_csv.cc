@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "analysis/live_profile.h"
+#include "io/csv_field.h"
 #include "report/peak_attribution.h"
 #include "report/space_view.h"
 
@@ -77,16 +78,6 @@ class StepNames {
 };
 
 }  // namespace
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
-}
 
 std::string WriteProfileCsv(const SummaryInput& input, const Plan& plan) {
   const BufferSet& buffers = input.buffers;

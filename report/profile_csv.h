@@ -50,8 +50,4 @@ inline constexpr TimeStep kDenseProfileSteps = TimeStep{1} << 20;
 // segments.
 std::string WriteProfileCsv(const SummaryInput& input, const Plan& plan);
 
-// `text` as one CSV field: unchanged, or in double quotes (inner quotes
-// doubled) when it holds a comma, a double quote, CR or LF.
-std::string CsvField(const std::string& text);
-
 }  // namespace memplan

@@ -164,4 +164,13 @@ std::string JsonString(std::string_view text) {
   return out;
 }
 
+std::string FormatSeconds(double seconds) {
+  if (!std::isfinite(seconds)) return "n/a";
+  const double magnitude = std::abs(seconds);
+  if (magnitude == 0) return "0 s";
+  if (magnitude < 1e-3) return fmt::format("{:.4g} us", seconds * 1e6);
+  if (magnitude < 1) return fmt::format("{:.4g} ms", seconds * 1e3);
+  return fmt::format("{:.4g} s", seconds);
+}
+
 }  // namespace memplan::memmap

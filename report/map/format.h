@@ -26,6 +26,11 @@ std::string FormatCoord(double value);
 // is 0 (then no percentage is meaningful).
 std::string FormatPercentOver(Bytes peak, Bytes lower_bound);
 
+// A duration in seconds with four significant digits in the largest of s,
+// ms, us below which it is not: 0.0025 -> "2.5 ms", 6.4e-08 -> "0.064 us",
+// 0 -> "0 s", not finite -> "n/a".
+std::string FormatSeconds(double seconds);
+
 // Escapes `text` for XML/HTML character data and attribute values (& < > " ').
 // Invalid UTF-8 and control characters other than tab/newline, which XML 1.0
 // cannot carry, become U+FFFD, so the output is always well-formed.

@@ -232,15 +232,6 @@ constexpr std::string_view kScript = R"JS((function () {
 })();
 )JS";
 
-std::string FormatSeconds(double seconds) {
-  if (!std::isfinite(seconds)) return "n/a";
-  const double magnitude = std::abs(seconds);
-  if (magnitude == 0) return "0 s";
-  if (magnitude < 1e-3) return fmt::format("{:.4g} us", seconds * 1e6);
-  if (magnitude < 1) return fmt::format("{:.4g} ms", seconds * 1e3);
-  return fmt::format("{:.4g} s", seconds);
-}
-
 std::string BytesCell(Bytes bytes) {
   return fmt::format("<td class=\"n\">{}</td>", XmlEscape(FormatBytes(bytes)));
 }

@@ -158,6 +158,14 @@ Panel FastPanel(const std::vector<SweepRow>& rows) {
   return panel;
 }
 
+// The unit a time axis up to `seconds` is drawn in, as memmap::FormatSeconds
+// picks it: its name and size in seconds, e.g. {"ms", 1e-3} for 0.0025.
+std::pair<std::string, double> DurationUnit(double seconds) {
+  if (!(seconds > 0) || seconds >= 1) return {"s", 1};
+  if (seconds >= 1e-3) return {"ms", 1e-3};
+  return {"us", 1e-6};
+}
+
 // A 1-2-5 step giving at most `max_steps` steps over [0, max_value].
 double NiceStep(double max_value, int max_steps) {
   if (!(max_value > 0)) return 1;
@@ -252,7 +260,7 @@ std::string RenderPanel(const Panel& panel, double top) {
       const double v = *series.values[i];
       const std::string value =
           panel.bytes ? fmt::format("{} bytes ({})", static_cast<Bytes>(v), FormatBytes(static_cast<Bytes>(v)))
-                      : FormatDuration(v);
+                      : memmap::FormatSeconds(v);
       svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} at {}</title></circle>\n",
                          FormatCoord(x_of(i)), FormatCoord(y_of(v)), series.color,
                          XmlEscape(series.name), value, XmlEscape(panel.categories[i]));

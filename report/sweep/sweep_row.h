@@ -44,13 +44,4 @@ struct SweepRow {
   bool verified = false;          // always true for a row with figures
 };
 
-// A duration for tables and charts: the largest of s, ms, us, ns in which
-// it is at least 1, four significant digits: 0.0025 -> "2.5 ms", 6.4e-08 ->
-// "64 ns", 0 -> "0 s".
-std::string FormatDuration(double seconds);
-
-// The unit FormatDuration would use for `seconds`: its name and its size in
-// seconds, e.g. {"ms", 1e-3} for 0.0025.
-std::pair<std::string, double> DurationUnit(double seconds);
-
 }  // namespace memplan

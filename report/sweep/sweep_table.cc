@@ -5,6 +5,8 @@
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "io/csv_field.h"
+#include "report/map/format.h"
 
 namespace memplan {
 namespace {
@@ -39,16 +41,6 @@ std::string Line(const std::vector<std::string>& cells, const std::vector<size_t
   }
   while (!line.empty() && line.back() == ' ') line.pop_back();
   return line + "\n";
-}
-
-std::string CsvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 }  // namespace
@@ -86,7 +78,7 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
       cells.push_back(FormatBytes(row.default_bytes));
       if (fast) {
         cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
-        cells.push_back(row.msa ? FormatDuration(row.msa->estimated_time_s) : "");
+        cells.push_back(row.msa ? memmap::FormatSeconds(row.msa->estimated_time_s) : "");
         cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
       }
     }

@@ -13,7 +13,7 @@ namespace memplan {
 // column per swept dim, the fast-memory size when any row has one, the
 // default-memory transient peak, its lower bound and the gap in percent, the
 // default memory in all (weights included) and, with fast memory, the bytes
-// used there, the estimated time (FormatDuration) and the captured share of the possible
+// used there, the estimated time (memmap::FormatSeconds) and the captured share of the possible
 // speed-up. A point over capacity prints "does not fit: MESSAGE". Columns are
 // padded to their widest cell.
 //

@@ -82,14 +82,6 @@ TEST(ProfileCsvTest, GapsAndQuoting) {
             "3,,102,2,100,c,c;k\n");
 }
 
-TEST(ProfileCsvTest, CsvField) {
-  EXPECT_EQ(CsvField("%y = conv"), "%y = conv");
-  EXPECT_EQ(CsvField("a;b"), "a;b");
-  EXPECT_EQ(CsvField("a,b"), "\"a,b\"");
-  EXPECT_EQ(CsvField("say \"hi\""), "\"say \"\"hi\"\"\"");
-  EXPECT_EQ(CsvField("two\nlines"), "\"two\nlines\"");
-}
-
 // A time line past kDenseProfileSteps gets rows only where something
 // happens: a [0,10] and b [5, 2^39] over 2^40 steps.
 TEST(ProfileCsvTest, LongTimeLineRowsAtChanges) {
