@@ -1,7 +1,5 @@
 #include "driver/sweep_job.h"
 
-#include <algorithm>
-
 #include "fmt/format.h"
 #include "driver/msa_job.h"
 
@@ -37,32 +35,19 @@ std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
 
 namespace {
 
-Bytes SpacePeak(const Plan& plan, MemorySpace space) {
-  for (const SpaceInfo& info : plan.spaces) {
-    if (info.id == space) return info.peak;
-  }
-  return 0;
-}
-
-bool HasSpace(const Plan& plan, MemorySpace space) {
-  return std::any_of(plan.spaces.begin(), plan.spaces.end(),
-                     [&](const SpaceInfo& info) { return info.id == space; });
-}
-
 SweepRow RowOf(const SweepPoint& point, const PlanJobResult& result) {
   const Plan& plan = result.plan;
   SweepRow row;
   row.point = point;
-  // A fast memory sized by --target alone: the size the plan used.
-  if (!row.point.fast_memory) {
-    for (const SpaceInfo& info : plan.spaces) {
-      if (info.id == kAlternateSpace && info.capacity) row.point.fast_memory = info.capacity;
-    }
+  for (const SpaceInfo& info : plan.spaces) {
+    if (info.id == kDefaultSpace) row.default_bytes = info.peak;
+    if (info.id != kAlternateSpace) continue;
+    row.alternate_bytes = info.peak;
+    // A fast memory sized by --target alone: the size the plan used.
+    if (!row.point.fast_memory) row.point.fast_memory = info.capacity;
   }
   row.peak = plan.peak;
   row.lower_bound = plan.lower_bound;
-  row.default_bytes = SpacePeak(plan, kDefaultSpace);
-  if (HasSpace(plan, kAlternateSpace)) row.alternate_bytes = SpacePeak(plan, kAlternateSpace);
   row.msa = plan.msa;
   if (plan.msa) row.captured_speedup = CapturedSpeedup(*plan.msa);
   row.time_steps = plan.time_steps;

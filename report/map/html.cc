@@ -19,6 +19,7 @@ namespace {
 
 using memmap::FormatBytes;
 using memmap::FormatCoord;
+using memmap::FormatSeconds;
 using memmap::JsonString;
 using memmap::SpaceName;
 using memmap::XmlEscape;
