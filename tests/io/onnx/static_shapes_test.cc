@@ -14,14 +14,9 @@ namespace {
 using ::memplan::testing::AddIntAttr;
 using ::memplan::testing::AddIntConstant;
 using ::memplan::testing::AddIntsAttr;
+using ::memplan::testing::ErrorOf;
 using ::memplan::testing::OnnxModelBuilder;
 using onnx::TensorProto;
-
-std::string ErrorOf(const std::string& path, const OnnxImportOptions& options = {}) {
-  absl::StatusOr<Program> program = ImportOnnx(path, options);
-  EXPECT_FALSE(program.ok());
-  return program.ok() ? "" : std::string(program.status().message());
-}
 
 std::vector<std::string> Opcodes(const Program& p) {
   std::vector<std::string> opcodes;
