@@ -7,6 +7,7 @@
 // (XLA heap simulator, GlobalDecreasingSizeBestFitHeap; packing.md §2.2.)
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -30,6 +31,9 @@ struct PackItem {
   // then; the others treat the item as live over all of [start, end]
   // (conservative, still valid).
   std::vector<StepRange> gaps = {};
+  // A position the item must take (MiniMalloc's `offset` column): a packer
+  // places every other item around it. Must be a multiple of the alignment.
+  std::optional<Bytes> fixed_offset = std::nullopt;
 };
 
 // Every algorithm is selectable by the name it is reported under
