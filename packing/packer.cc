@@ -61,6 +61,12 @@ absl::StatusOr<PackingAlgorithm> ParsePackingAlgorithm(std::string_view name) {
 }
 
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm, Bytes alignment) {
+  return Pack(items, algorithm, PackOptions{.alignment = alignment});
+}
+
+PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
+                const PackOptions& options) {
+  const Bytes alignment = options.alignment;
   switch (algorithm) {
     case PackingAlgorithm::kAuto:
       return AutoPack(items, alignment);

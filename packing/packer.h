@@ -70,6 +70,23 @@ struct PackResult {
   std::string algorithm;       // name of the heuristic that produced it
 };
 
+// How hard kAuto works (portfolio.h): kFast keeps O(n log n) members only;
+// kDefault aims at about 1 s for 10^5 items on 2 cores; kMax runs every member.
+enum class PackEffort { kFast, kDefault, kMax };
+
+// Options of Pack beyond the algorithm.
+struct PackOptions {
+  Bytes alignment = 1;  // every offset is a multiple of max(this, item alignment)
+  PackEffort effort = PackEffort::kDefault;
+  // Wall-clock limit for search-based packers, in seconds; 0 = no limit
+  // beyond the effort's own budget. A packer stopped by it reports so.
+  double time_limit_seconds = 0;
+  // Search-based packers: find a packing with peak <= capacity (bytes) or
+  // prove that none exists; nullopt = no target.
+  std::optional<Bytes> capacity = std::nullopt;
+  bool minimize = false;  // search-based packers: look for the lowest peak
+};
+
 // Places `items` with `algorithm`; every offset is a multiple of
 // max(item.alignment, alignment). Deterministic. kAuto, kOnlineBestFit and
 // kNaive cost O(n log n) whatever the overlap; the global packers (best fit,
@@ -78,6 +95,10 @@ struct PackResult {
 // adds at most about 3 x 10^7 item-pair visits.
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
                 Bytes alignment = 1);
+// The same with every option; Pack(items, algorithm, a) is
+// Pack(items, algorithm, PackOptions{.alignment = a}).
+PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
+                const PackOptions& options);
 
 // The max-live lower bound: max over time of the sum of sizes of the items
 // live then, an item counting only outside its gaps (0 if none). Any valid
