@@ -1,0 +1,59 @@
+#include "cli/compare_command.h"
+
+#include <iostream>
+
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "driver/compare_job.h"
+#include "fmt/format.h"
+
+namespace memplan::cli {
+
+// `memplan compare`: the table on stdout (or the JSON alone with --json -);
+// exit 1 when a strategy's placement failed verification.
+int RunCompare(const CompareFlags& flags) {
+  CompareJobOptions options;
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
+  if (!load.ok()) return Fail(load.status());
+  options.load = *load;
+  absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
+  if (!alignment.ok()) return Fail(alignment.status());
+  if (*alignment < 1 || *alignment > kMaxAlignment) {
+    return Fail(UsageError(fmt::format(
+        "--alignment {} is outside the supported range 1 to 2^32 ({})", *alignment, kMaxAlignment)));
+  }
+  options.alignment = *alignment;
+  if (Given(flags.json_option)) {
+    if (flags.json.empty()) return Fail(UsageError("--json needs a file name"));
+    options.json_path = flags.json;
+  }
+  absl::StatusOr<CompareJobResult> result = RunCompareJob(flags.input.input, options);
+  if (!result.ok()) return Fail(result.status());
+  std::cout << (result->json_stdout ? *result->json_stdout : result->text);
+  for (const std::string& failure : result->failures) {
+    std::cerr << flags.input.input << ": error: verification failed: " << failure << "\n";
+  }
+  return result->failures.empty() ? kExitOk : kExitPlanningFailure;
+}
+
+CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {
+  CLI::App* compare = app.add_subcommand(
+      "compare",
+      "the arena other planners' strategies need (TFLite, TFLite Micro, ONNX Runtime, IREE, "
+      "XLA, no reuse) beside memplan's plan and the lower bound");
+  compare->add_option("INPUT", compare_flags.input.input,
+                      "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
+      ->required();
+  compare->add_option("--dim", compare_flags.input.dims,
+                      "bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");
+  compare->add_flag("--no-alias", compare_flags.input.no_alias,
+                    "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  compare->add_option("--alignment", compare_flags.alignment,
+                      "offset alignment for every strategy, e.g. 64 (default 1)");
+  compare_flags.json_option = compare->add_option(
+      "--json", compare_flags.json,
+      "write the table as JSON (memplan.compare/1); - writes it to standard output instead");
+  return compare;
+}
+
+}  // namespace memplan::cli

@@ -1,0 +1,59 @@
+#include "cli/input_flags.h"
+
+#include "cli/cli_support.h"
+#include "fmt/format.h"
+
+namespace memplan::cli {
+
+void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
+  cmd->add_option("INPUT", flags.input,
+                  "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
+      ->required();
+  cmd->add_option("--dim", flags.dims,
+                  "bind a symbolic dim (an ONNX dim_param or a text IR `dim`), e.g. --dim "
+                  "batch=8 (repeatable, one per name)");
+  cmd->add_flag("--no-alias", flags.no_alias,
+                "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  cmd->add_flag("--regions", flags.regions,
+                "plan a flat program (an ONNX model) as one IREE-style execution region: weights "
+                "as constant uploads, outputs as result reservations, activations in a slab");
+  flags.regions_per_option =
+      cmd->add_option("--regions-per", flags.regions_per,
+                      "with --regions: one region per N ops instead of one for the whole program")
+          ->check(Count(1));
+}
+
+absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
+  LoadOptions options;
+  options.alias = !flags.no_alias;
+  if (Given(flags.regions_per_option) && !flags.regions) {
+    return UsageError("--regions-per applies with --regions");
+  }
+  if (flags.regions) options.regions_per = Given(flags.regions_per_option) ? flags.regions_per : 0;
+  for (const std::string& binding : flags.dims) {
+    size_t eq = binding.find('=');
+    std::string name = eq == std::string::npos ? "" : binding.substr(0, eq);
+    std::string value = eq == std::string::npos ? "" : binding.substr(eq + 1);
+    std::int64_t parsed = 0;
+    size_t used = 0;
+    bool ok = !name.empty() && !value.empty();
+    if (ok) {
+      try {
+        parsed = std::stoll(value, &used);
+      } catch (...) {
+        ok = false;
+      }
+    }
+    if (!ok || used != value.size() || parsed <= 0) {
+      return UsageError(
+          fmt::format("--dim expects NAME=POSITIVE_INTEGER, got '{}'", binding));
+    }
+    if (auto [it, inserted] = options.dims.emplace(name, parsed); !inserted) {
+      return UsageError(fmt::format("--dim {} is given twice ({}={} and {}={})", name, name,
+                                    it->second, name, parsed));
+    }
+  }
+  return options;
+}
+
+}  // namespace memplan::cli

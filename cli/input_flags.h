@@ -1,0 +1,31 @@
+// Flags shared by verbs that read an input.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "CLI/CLI.hpp"
+#include "absl/status/statusor.h"
+#include "driver/input.h"
+
+namespace memplan::cli {
+
+// Flags shared by verbs that read an input.
+struct InputFlags {
+  std::string input;
+  std::vector<std::string> dims;  // NAME=VALUE
+  bool no_alias = false;
+  bool regions = false;           // --regions
+  std::int64_t regions_per = 0;   // --regions-per N (ops per region)
+  const CLI::Option* regions_per_option = nullptr;
+};
+
+// Adds INPUT, --dim, --no-alias, --regions and --regions-per to `cmd`.
+void AddInputFlags(CLI::App* cmd, InputFlags& flags);
+
+// The load options from `flags`. Errors: usage errors (exit 2) for a
+// malformed or repeated --dim, --regions-per without --regions.
+absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags);
+
+}  // namespace memplan::cli

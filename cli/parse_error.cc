@@ -1,0 +1,42 @@
+#include "cli/parse_error.h"
+
+#include <vector>
+
+#include "fmt/format.h"
+
+namespace memplan::cli {
+
+// CLI11's parse error `e` as a sentence in memplan's words, for the kinds a
+// user meets (a flag given twice or without its value, an argument the verb
+// does not take, no verb); other kinds keep CLI11's text. `verb` is the
+// parsed verb, if any.
+std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
+                              const CLI::App* verb) {
+  const std::string text = e.what();
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    // `NAME: At Most 1 required but received 2`, `NAME: 1 required TEXT missing`.
+    const size_t colon = text.find(": ");
+    const std::string name = text.substr(0, colon);
+    if (colon != std::string::npos && text.find(": At Most ", colon) == colon) {
+      return name + " given more than once";
+    }
+    if (colon != std::string::npos && text.ends_with(" missing")) return name + " needs a value";
+    return text;
+  }
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    const std::vector<std::string> extras = app.remaining(true);
+    if (extras.empty() || verb == nullptr) return text;
+    if (verb->get_name() == "verify" && extras.front() == "--alignment") {
+      return "verify does not take --alignment (the plan records it)";
+    }
+    return fmt::format("unexpected argument '{}' for '{}'", extras.front(), verb->get_name());
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
+    const std::vector<std::string> extras = app.remaining(true);
+    if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
+    return "a command is required (plan, verify, stats, compare, sweep or targets)";
+  }
+  return text;
+}
+
+}  // namespace memplan::cli

@@ -1,0 +1,175 @@
+#include "cli/plan_command.h"
+
+#include <algorithm>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <tuple>
+
+#include "cli/cli_support.h"
+#include "cli/commands.h"
+#include "driver/progress.h"
+#include "fmt/format.h"
+#include "io/file_io.h"
+#include "packing/packer.h"
+
+namespace memplan::cli {
+
+namespace {
+
+// --capacity, repeatable: BYTES limits the whole default memory, POOL=BYTES
+// the default-memory pools of one lifetime. Errors: a malformed size, an
+// unknown pool, `alternate` (that is --fast-memory), a limit given twice.
+absl::Status ToCapacities(const std::vector<std::string>& texts, PoolPlanOptions& pools) {
+  for (const std::string& text : texts) {
+    const std::size_t eq = text.find('=');
+    const std::string name = eq == std::string::npos ? "" : text.substr(0, eq);
+    const std::string size = eq == std::string::npos ? text : text.substr(eq + 1);
+    const std::string spelled = "--capacity " + text;
+    if (name == "alternate" || name == "fast") {
+      return UsageError(fmt::format(
+          "{}: the fast (alternate) memory's size is --fast-memory, not --capacity", spelled));
+    }
+    std::optional<Lifetime> lifetime;
+    if (eq != std::string::npos && name != "default") {
+      lifetime = ParseLifetime(name);
+      if (!lifetime) {
+        return UsageError(fmt::format(
+            "--capacity expects BYTES (the whole default memory) or POOL=BYTES with POOL one of "
+            "transient, constant, external, variable, staging; got '{}'",
+            text));
+      }
+    }
+    absl::StatusOr<Bytes> bytes =
+        SizeFlag(name.empty() ? "--capacity" : "--capacity " + name, size);
+    if (!bytes.ok()) return bytes.status();
+    if (lifetime) {
+      auto [it, inserted] = pools.pool_capacity.emplace(*lifetime, CapacityLimit{*bytes, spelled});
+      if (!inserted) {
+        return UsageError(fmt::format("--capacity {} is given twice ({} and {})", name,
+                                      it->second.spelled, spelled));
+      }
+    } else {
+      if (pools.capacity) {
+        return UsageError(fmt::format(
+            "the default memory's --capacity is given twice ({} and {})",
+            pools.capacity_spelled, spelled));
+      }
+      pools.capacity = *bytes;
+      pools.capacity_spelled = spelled;
+    }
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+// The plan job's options from `flags`. Errors: usage errors (exit 2).
+absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
+  PlanJobOptions options;
+  absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
+  if (!load.ok()) return load.status();
+  options.load = *load;
+  absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
+  if (!algorithm.ok()) return UsageError(std::string(algorithm.status().message()));
+  options.pools.algorithm = *algorithm;
+  absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
+  if (!alignment.ok()) return alignment.status();
+  if (*alignment < 1 || *alignment > kMaxAlignment) {
+    return UsageError(fmt::format("--alignment {} is outside the supported range 1 to 2^32 ({})",
+                                  *alignment, kMaxAlignment));
+  }
+  options.pools.alignment = *alignment;
+  if (absl::Status s = ToCapacities(flags.capacities, options.pools); !s.ok()) return s;
+  // Output paths: a file name each; only the JSON may go to standard output.
+  const std::tuple<const CLI::Option*, const std::string*, std::optional<std::string>*> outputs[] =
+      {{flags.json_option, &flags.json, &options.json_path},
+       {flags.svg_option, &flags.svg, &options.svg_path},
+       {flags.html_option, &flags.html, &options.html_path},
+       {flags.profile_option, &flags.profile, &options.profile_path},
+       {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path}};
+  for (const auto& [option, text, path] : outputs) {
+    if (!Given(option)) continue;
+    if (text->empty()) return UsageError(fmt::format("{} needs a file name", option->get_name()));
+    if (*text == kStdoutPath && option != flags.json_option) {
+      return UsageError(fmt::format(
+          "{} cannot write to standard output ('-'); only --json can", option->get_name()));
+    }
+    *path = *text;
+  }
+  absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
+  if (!msa.ok()) return msa.status();
+  options.msa = *msa;
+  absl::StatusOr<RegionPlanOptions> regions = ToRegionOptions(flags.regions);
+  if (!regions.ok()) return regions.status();
+  options.regions = *regions;
+  options.regions_given = std::any_of(flags.regions.given.begin(), flags.regions.given.end(), Given);
+  return options;
+}
+
+int RunPlan(const PlanFlags& flags) {
+  absl::StatusOr<PlanJobOptions> options = ToPlanJobOptions(flags);
+  if (!options.ok()) return Fail(options.status());
+  // Progress on a terminal's stderr for runs longer than a second; erased
+  // before anything else is printed.
+  std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.quiet);
+  progress->StartTicker();
+  options->progress = progress.get();
+  absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);
+  progress->Finish();
+  if (!result.ok()) return Fail(result.status());
+  // Warnings go to stderr: --quiet and --json - must not hide them.
+  if (result->plan.regions) {
+    for (const std::string& warning : result->plan.regions->warnings) {
+      std::cerr << flags.input.input << ": warning: " << warning << "\n";
+    }
+  }
+  // With --json -, standard output carries the JSON alone.
+  if (result->json_stdout) {
+    std::cout << *result->json_stdout;
+  } else if (!flags.quiet) {
+    std::cout << result->summary;
+  }
+  return kExitOk;
+}
+
+std::string AlgorithmChoices() {
+  std::string text;
+  for (PackingAlgorithm a : AllPackingAlgorithms()) {
+    if (!text.empty()) text += ", ";
+    text += PackingAlgorithmName(a);
+  }
+  return text;
+}
+
+CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
+  CLI::App* plan = app.add_subcommand("plan", "plan buffer offsets, verify, print a summary");
+  AddInputFlags(plan, plan_flags.input);
+  plan->add_option("--algorithm", plan_flags.algorithm,
+                   "packing algorithm: " + AlgorithmChoices() + " (default auto)");
+  plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
+  plan->add_option("--capacity", plan_flags.capacities,
+                   "default-memory capacity, e.g. 1MiB, or one pool's: transient=256KiB (the "
+                   "activations), constant=4MiB, external, variable, staging; repeatable (exit 1 "
+                   "if exceeded; the fast memory's size is --fast-memory)")
+      ->type_name("[POOL=]BYTES");
+  plan_flags.json_option = plan->add_option(
+      "--json", plan_flags.json,
+      "write the plan as JSON (memplan.plan/1); - writes it to standard output instead of the "
+      "summary");
+  plan_flags.svg_option =
+      plan->add_option("--svg", plan_flags.svg, "write the memory map as SVG");
+  plan_flags.html_option =
+      plan->add_option("--html", plan_flags.html, "write the interactive memory map as HTML");
+  plan_flags.profile_option = plan->add_option(
+      "--profile", plan_flags.profile,
+      "write the live bytes per time step (per space and pool, the op, buffers defined and "
+      "freed) as CSV");
+  plan->add_flag("--quiet,-q", plan_flags.quiet,
+                 "print nothing on success (and no progress line on a terminal)");
+  AddMsaFlags(plan, plan_flags.msa);
+  AddRegionFlags(plan, plan_flags.regions);
+  return plan;
+}
+
+}  // namespace memplan::cli

@@ -1,0 +1,45 @@
+#include "cli/targets_command.h"
+
+#include <iostream>
+#include <string>
+
+#include "cli/commands.h"
+#include "fmt/format.h"
+#include "io/byte_size.h"
+#include "msa/target.h"
+
+namespace memplan::cli {
+
+namespace {
+
+// "8 G" style: three significant digits with a decimal prefix.
+std::string Rate(double value) {
+  const char* prefixes[] = {"", "k", "M", "G", "T", "P"};
+  int p = 0;
+  while (p < 5 && value >= 1000) {
+    value /= 1000;
+    ++p;
+  }
+  return fmt::format("{:.3g} {}", value, prefixes[p]);
+}
+
+}  // namespace
+
+int RunTargets() {
+  for (const Target& t : BuiltinTargets()) {
+    std::cout << fmt::format(
+        "{}: {}flop/s, {}transcendentals/s, default {}B/s, alternate {}B/s, copy {}B/s, fast "
+        "memory {}, alignment {} ({})\n",
+        t.name, Rate(t.flops_per_second), Rate(t.transcendentals_per_second),
+        Rate(t.default_bandwidth), Rate(t.alternate_bandwidth), Rate(t.copy_bandwidth),
+        FormatBytes(t.fast_memory_bytes), t.alignment, t.description);
+  }
+  return kExitOk;
+}
+
+CLI::App* AddTargetsCommand(CLI::App& app) {
+  return app.add_subcommand(
+      "targets", "list the preset machines for --target (name first, then the key figures)");
+}
+
+}  // namespace memplan::cli
