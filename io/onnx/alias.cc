@@ -108,7 +108,9 @@ std::vector<std::int64_t> ReachOfValues(const Program& program, const Computatio
     const std::string_view type = OnnxOpType(op.opcode);
     if (type.empty() || op.operands.empty() || op.results.empty()) continue;
     const auto extend = [&](ValueId operand, ValueId result) {
-      if (IsTransient(program.values[result])) reach[operand] = std::max(reach[operand], reach[result]);
+      if (IsTransient(program.values[result])) {
+        reach[operand] = std::max(reach[operand], reach[result]);
+      }
     };
     if (std::binary_search(kViewOps.begin(), kViewOps.end(), type) || type == "Slice") {
       extend(op.operands[0], op.results[0]);

@@ -200,7 +200,8 @@ std::optional<KnownTensor> FoldSlice(const onnx::NodeProto& node, int opset,
   const KnownTensor* data = ValueAt(inputs, 0);
   if (data == nullptr) return std::nullopt;
   const auto rank = static_cast<std::int64_t>(data->dims.size());
-  std::optional<std::vector<OnnxSliceAxis>> window = ResolveOnnxSlice(node, opset, inputs, data->dims);
+  std::optional<std::vector<OnnxSliceAxis>> window =
+      ResolveOnnxSlice(node, opset, inputs, data->dims);
   if (!window) return std::nullopt;
   const std::vector<OnnxSliceAxis>& sliced = *window;
   Dims dims;

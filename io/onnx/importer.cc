@@ -53,7 +53,9 @@ bool ComputesConstant(const onnx::NodeProto& node, bool all_inputs_constant) {
 // Example: Slice(x[1,8,4], starts [-6], ends [4], axes [1]) -> [0, 2, 0].
 std::optional<AttrValue> OnnxSliceStartsAttribute(const onnx::NodeProto& node, int opset,
                                                   const OnnxScope& scope) {
-  if (!node.domain().empty() || node.op_type() != "Slice" || node.input_size() < 1) return std::nullopt;
+  if (!node.domain().empty() || node.op_type() != "Slice" || node.input_size() < 1) {
+    return std::nullopt;
+  }
   auto data = scope.tensors.find(node.input(0));
   if (data == scope.tensors.end()) return std::nullopt;
   std::vector<FoldInput> inputs;

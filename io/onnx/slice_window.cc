@@ -42,9 +42,9 @@ OnnxSliceAxis ClampOnnxSliceAxis(std::int64_t start, std::int64_t end, std::int6
   return s;
 }
 
-std::optional<std::vector<OnnxSliceAxis>> ResolveOnnxSlice(const onnx::NodeProto& node, int opset,
-                                                           std::span<const FoldInput> inputs,
-                                                           std::span<const std::int64_t> data_dims) {
+std::optional<std::vector<OnnxSliceAxis>> ResolveOnnxSlice(
+    const onnx::NodeProto& node, int opset, std::span<const FoldInput> inputs,
+    std::span<const std::int64_t> data_dims) {
   std::optional<SliceIndices> starts, ends, axes, steps;
   if (opset < 10) {
     starts = IntsAttribute(node, "starts");
