@@ -58,4 +58,9 @@ absl::Status CheckGathers(const BufferSet& buffers, const Program& program);
 // Rule 9: segments and copies respect while loops and conditionals.
 absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);
 
+// Rule 12: a view result of onnx.Slice sits at its window's byte offset and
+// the window is contiguous (from the op's `starts` and the dims). O(values
+// x rank).
+absl::Status CheckSliceViews(const Program& program);
+
 }  // namespace memplan::verify_internal

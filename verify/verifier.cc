@@ -22,7 +22,8 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckControlFlow(buffers, plan); !s.ok()) return s;
   if (!options.program) return absl::OkStatus();
   if (absl::Status s = CheckWritesEvicted(buffers, plan, *options.program); !s.ok()) return s;
-  return CheckGathers(buffers, *options.program);
+  if (absl::Status s = CheckGathers(buffers, *options.program); !s.ok()) return s;
+  return CheckSliceViews(*options.program);
 }
 
 }  // namespace memplan

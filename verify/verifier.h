@@ -149,6 +149,16 @@
 //     it). Steps and holds are re-derived from the program
 //     (verify/program_liveness.h). O(sum over gathering results of their
 //     buffer's values + family links).
+// 12. Slice views (only with options.program): a result of `onnx.Slice`
+//     that is a view is a view of the op's first operand (the data); the
+//     op's `starts` attribute (the window's first index per dim, as the ONNX
+//     importer records it) has the operand's rank, the window [starts,
+//     starts + result dims) lies inside the operand's dims and is one
+//     contiguous run of it (its first and last elements are as far apart in
+//     row-major order as it has elements), the sizes agree with the dims,
+//     and the view offset is the first element's index times the element
+//     size. A wrong offset would make the op's readers read other bytes of
+//     the buffer. O(values x rank).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data

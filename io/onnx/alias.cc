@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "io/onnx/slice_view.h"
+
 namespace memplan {
 namespace {
 
@@ -53,15 +55,19 @@ bool IsTransient(const Value& v) {
 }
 bool IsConstant(const Value& v) { return v.lifetime == Lifetime::kConstant; }
 
-// Union-find over values; each root carries the last use of its whole set
-// and its extent: the bytes the set spans, which lie at offset 0 of the
-// value that created the set (a Concat's result, a Split's input, or the
-// first value). Join(member, into) is only called when `member`'s whole set
-// lies inside `into`'s bytes, so the merged set keeps `into`'s extent.
+// Union-find over values; each root carries the last use of its whole set,
+// its extent — the bytes the set spans, which lie at offset 0 of the value
+// that created the set (a Concat's result, a Split's or Slice's input, or the
+// first value) — and whether a Slice view is in it (then two members may
+// overlap partly). Join(member, into) is only called when `member`'s whole
+// set lies inside `into`'s bytes, so the merged set keeps `into`'s extent.
 class AliasSets {
  public:
   AliasSets(std::vector<std::int64_t> last_use, const Program& program)
-      : parent_(last_use.size()), last_use_(std::move(last_use)), extent_(last_use_.size()) {
+      : parent_(last_use.size()),
+        last_use_(std::move(last_use)),
+        extent_(last_use_.size()),
+        has_slice_view_(last_use_.size(), false) {
     std::iota(parent_.begin(), parent_.end(), 0);
     for (std::size_t v = 0; v < extent_.size(); ++v) extent_[v] = program.values[v].size;
   }
@@ -71,19 +77,66 @@ class AliasSets {
   }
   std::int64_t LastUse(ValueId v) { return last_use_[Find(v)]; }
   Bytes Extent(ValueId v) { return extent_[Find(v)]; }
+  bool HasSliceView(ValueId v) { return has_slice_view_[Find(v)]; }
+  void MarkSliceView(ValueId v) { has_slice_view_[Find(v)] = true; }
   void Join(ValueId member, ValueId into) {
     const ValueId a = Find(member);
     const ValueId b = Find(into);
     if (a == b) return;
     parent_[a] = b;
     last_use_[b] = std::max(last_use_[a], last_use_[b]);
+    has_slice_view_[b] = has_slice_view_[a] || has_slice_view_[b];
   }
 
  private:
   std::vector<ValueId> parent_;
   std::vector<std::int64_t> last_use_;
   std::vector<Bytes> extent_;
+  std::vector<bool> has_slice_view_;
 };
+
+// Per value, the last schedule position at which it or a value that may come
+// to share its bytes through this pass (a view, a tie, a Split piece or a
+// Slice window of it, and recursively) is read: an upper bound on how long a
+// view of the value could keep its alias set alive. Returned values count as
+// read forever. One backward pass: O(ops + operands).
+std::vector<std::int64_t> ReachOfValues(const Program& program, const Computation& entry,
+                                        const std::vector<std::int64_t>& last_use) {
+  std::vector<std::int64_t> reach = last_use;
+  for (std::size_t pos = entry.ops.size(); pos-- > 0;) {
+    const Op& op = program.ops[entry.ops[pos]];
+    const std::string_view type = OnnxOpType(op.opcode);
+    if (type.empty() || op.operands.empty() || op.results.empty()) continue;
+    const auto extend = [&](ValueId operand, ValueId result) {
+      if (IsTransient(program.values[result])) {
+        reach[operand] = std::max(reach[operand], reach[result]);
+      }
+    };
+    if (std::binary_search(kViewOps.begin(), kViewOps.end(), type) || type == "Slice") {
+      extend(op.operands[0], op.results[0]);
+    } else if (type == "Split") {
+      for (ValueId r : op.results) extend(op.operands[0], r);
+    } else if (std::binary_search(kInPlaceOps.begin(), kInPlaceOps.end(), type)) {
+      for (ValueId operand : op.operands) {
+        if (program.values[operand].size == program.values[op.results[0]].size) {
+          extend(operand, op.results[0]);
+        }
+      }
+    }
+  }
+  return reach;
+}
+
+// Whether an operand of `op` other than `operand` shares `operand`'s alias
+// set that holds a Slice view: writing the result in place into `operand`
+// could then overwrite bytes the op still reads (y = x[0:1] read by Mul(x, y)).
+bool ReadsOverlappingMember(AliasSets& sets, const Op& op, ValueId operand) {
+  if (!sets.HasSliceView(operand)) return false;
+  for (ValueId other : op.operands) {
+    if (other != operand && sets.Find(other) == sets.Find(operand)) return true;
+  }
+  return false;
+}
 
 // The axis along which `part` is a piece of `whole` (every other dim equal),
 // if exactly one dim differs; nullopt otherwise.
@@ -133,6 +186,7 @@ void AssignOnnxAliases(Program& program) {
     }
   }
   for (ValueId v : entry.results) last_use[v] = std::numeric_limits<std::int64_t>::max();
+  const std::vector<std::int64_t> reach = ReachOfValues(program, entry, last_use);
   AliasSets sets(std::move(last_use), program);
 
   for (size_t pos = 0; pos < entry.ops.size(); ++pos) {
@@ -189,11 +243,29 @@ void AssignOnnxAliases(Program& program) {
         sets.Join(r, data);
       }
       op.cost.bytes_accessed = 0;
+    } else if (type == "Slice") {
+      const ValueId data = op.operands[0];
+      const Value& in = program.values[data];
+      if (!IsTransient(in) || !IsTransient(out) || out.size == 0) continue;
+      const std::optional<Bytes> offset = ContiguousSliceOffset(op, in, out);
+      // It pays when no step holds more bytes than with the copy: the
+      // input's set outlives every reader of the window, or the window is
+      // the set's every byte.
+      if (!offset || (sets.LastUse(data) < reach[result] && sets.Extent(data) != out.size)) {
+        continue;
+      }
+      out.alias = AliasKind::kView;
+      out.alias_of = data;
+      out.view_offset = *offset;
+      op.cost.bytes_accessed = 0;
+      sets.Join(result, data);
+      if (out.size != sets.Extent(data)) sets.MarkSliceView(data);
     } else if (std::binary_search(kInPlaceOps.begin(), kInPlaceOps.end(), type) &&
                IsTransient(out)) {
       for (ValueId operand : op.operands) {
         const Value& in = program.values[operand];
-        if (!IsTransient(in) || in.size != out.size || sets.LastUse(operand) != here) {
+        if (!IsTransient(in) || in.size != out.size || sets.LastUse(operand) != here ||
+            ReadsOverlappingMember(sets, op, operand)) {
           continue;
         }
         out.alias = AliasKind::kTied;

@@ -17,6 +17,23 @@
 //  * split views: each result of an onnx.Split along an outer axis of a
 //    transient input dead after it becomes a view of the input at its slice's
 //    byte offset (bytes_accessed = 0). Inner-axis splits stay copies.
+//  * slice views: the result of a static onnx.Slice (its op carries the
+//    `starts` the importer resolved) whose window is one contiguous run of
+//    a transient input (ContiguousSliceOffset, io/onnx/slice_view.h: every
+//    dim before the innermost cut one takes one index, every dim after it
+//    is whole — e.g. an outer-axis slice) becomes a view of the input at the
+//    window's byte offset (bytes_accessed = 0) *when it pays*: a view keeps
+//    the input's whole alias set alive while the window is read, so it is
+//    made only when that set is read at least as late as anything that may
+//    share the window's bytes (its views, ties, pieces: ReachOfValues in
+//    alias.cc), or when the window is the set's every byte. Then no step
+//    holds more bytes than with the copy, and the steps from the slice to
+//    the window's last read hold the window's size less. A slice of an
+//    input that dies earlier stays a copy: from the input's death to the
+//    window's last read the view would hold the whole input (input size -
+//    window size more bytes) to save the window's bytes at the slice alone.
+//    An elementwise op does not write in place into a set holding a slice
+//    view while it reads another member of it (they may overlap).
 //  * ties: the first result of an elementwise op (Relu, Add, Mul, Sigmoid,
 //    Clip, ... see kInPlaceOps in onnx_alias.cc) becomes AliasKind::kTied to
 //    its first operand of the same size whose whole alias set (every value
@@ -31,6 +48,10 @@
 // Example: a = Conv(x, w1); b = Conv(x, w2); c = Concat(a, b) along axis 1
 // of [1, C, H, W] tensors: c gathers a at 0 and b at a's size: one buffer
 // of c's size instead of a, b and c side by side at the concat.
+// Example: x = Conv(...) [1,8,4]; y = Slice(x, starts [2], ends [5], axes
+// [1]) [1,3,4]; z = Add(x, w) reading x after y's last use: y is a view of x
+// at byte 32 (no 48-byte copy). Were z before y's readers, x would die first
+// and y stays a copy.
 // Example: x = Conv(...); y = Relu(x); z = Reshape(y); w = Sigmoid(z) with x,
 // y, z used only there: y is tied to x, z is a view of y, w is tied to z: one
 // buffer. Choices are deterministic (schedule order, first eligible operand).

@@ -7,6 +7,7 @@
 
 #include "io/onnx/attr.h"
 #include "io/onnx/fold_math.h"
+#include "io/onnx/slice_window.h"
 
 namespace memplan {
 namespace {
@@ -194,72 +195,17 @@ std::optional<KnownTensor> FoldConcat(const onnx::NodeProto& node,
   return out;
 }
 
-// One sliced axis: the first index, the step and the element count.
-struct SliceAxis {
-  std::int64_t start = 0;
-  std::int64_t step = 1;
-  std::int64_t count = 0;
-};
-
-// ONNX clamping: negative bounds count from the end; positive steps clamp to
-// [0, n], negative steps to [-1, n-1].
-SliceAxis ClampSlice(std::int64_t start, std::int64_t end, std::int64_t step, std::int64_t n) {
-  auto clamp = [n, step](std::int64_t i) {
-    if (i < 0) i = i < -n ? -1 : i + n;
-    return step > 0 ? std::clamp<std::int64_t>(i, 0, n) : std::clamp<std::int64_t>(i, -1, n - 1);
-  };
-  SliceAxis s;
-  s.start = clamp(start);
-  s.step = step;
-  const std::int64_t e = clamp(end);
-  // Written so that no step, however large, overflows.
-  if (step > 0 && e > s.start) s.count = (e - s.start - 1) / step + 1;
-  if (step < 0 && e < s.start) {
-    s.count = step == std::numeric_limits<std::int64_t>::min() ? 1
-                                                                : (s.start - e - 1) / -step + 1;
-  }
-  return s;
-}
-
 std::optional<KnownTensor> FoldSlice(const onnx::NodeProto& node, int opset,
                                      std::span<const FoldInput> inputs) {
   const KnownTensor* data = ValueAt(inputs, 0);
   if (data == nullptr) return std::nullopt;
   const auto rank = static_cast<std::int64_t>(data->dims.size());
-  std::optional<Dims> starts, ends, axes, steps;
-  auto input = [&](size_t i) -> std::optional<Dims> {
-    if (i >= inputs.size() || node.input(static_cast<int>(i)).empty()) return Dims{};
-    const Dims* v = IntsOf(inputs[i].value);
-    return v != nullptr ? std::optional<Dims>(*v) : std::nullopt;
-  };
-  if (opset < 10) {
-    starts = IntsAttribute(node, "starts");
-    ends = IntsAttribute(node, "ends");
-    axes = IntsAttribute(node, "axes").value_or(Dims{});
-    steps = Dims{};
-  } else {
-    starts = input(1);
-    ends = input(2);
-    axes = input(3);
-    steps = input(4);
-  }
-  if (!starts || !ends || !axes || !steps || starts->size() != ends->size()) return std::nullopt;
-  if (axes->empty()) {
-    for (size_t i = 0; i < starts->size(); ++i) axes->push_back(static_cast<std::int64_t>(i));
-  }
-  if (steps->empty()) steps->assign(starts->size(), 1);
-  if (axes->size() != starts->size() || steps->size() != starts->size()) return std::nullopt;
-  std::vector<SliceAxis> sliced(rank);
-  for (std::int64_t a = 0; a < rank; ++a) sliced[a] = SliceAxis{0, 1, data->dims[a]};
-  std::vector<bool> seen(rank, false);
-  for (size_t i = 0; i < axes->size(); ++i) {
-    std::optional<std::int64_t> a = NormalAxis((*axes)[i], rank);
-    if (!a || seen[*a] || (*steps)[i] == 0) return std::nullopt;
-    seen[*a] = true;
-    sliced[*a] = ClampSlice((*starts)[i], (*ends)[i], (*steps)[i], data->dims[*a]);
-  }
+  std::optional<std::vector<OnnxSliceAxis>> window =
+      ResolveOnnxSlice(node, opset, inputs, data->dims);
+  if (!window) return std::nullopt;
+  const std::vector<OnnxSliceAxis>& sliced = *window;
   Dims dims;
-  for (const SliceAxis& s : sliced) dims.push_back(s.count);
+  for (const OnnxSliceAxis& s : sliced) dims.push_back(s.count);
   std::optional<std::int64_t> count = FoldableCount(dims);
   if (!count) return std::nullopt;
   // Walk the output in row-major order, tracking the input offset.

@@ -12,6 +12,7 @@
 #include "io/onnx/graph_import.h"
 #include "io/onnx/hoist_constants.h"
 #include "io/onnx/model.h"
+#include "io/onnx/slice_window.h"
 #include "io/onnx/subgraph.h"
 #include "ir/validate.h"
 #include "onnx/defs/schema.h"
@@ -41,6 +42,40 @@ bool ComputesConstant(const onnx::NodeProto& node, bool all_inputs_constant) {
   // Every dim is static after import, so shapes are compile-time values.
   if (node.op_type() == "Shape" || node.op_type() == "Size") return true;
   return all_inputs_constant;
+}
+
+// The `starts` attribute of a static Slice node of the default domain: per
+// dim of its data input, the index where the window begins (resolved:
+// negative indices counted from the end, clamped, unlisted axes 0), when its
+// starts/ends/axes/steps are known, every axis steps by 1 (or takes one
+// index) and none is empty. nullopt otherwise. The alias pass makes such a
+// window a view at a byte offset when it is contiguous (io/onnx/alias.h).
+// Example: Slice(x[1,8,4], starts [-6], ends [4], axes [1]) -> [0, 2, 0].
+std::optional<AttrValue> OnnxSliceStartsAttribute(const onnx::NodeProto& node, int opset,
+                                                  const OnnxScope& scope) {
+  if (!node.domain().empty() || node.op_type() != "Slice" || node.input_size() < 1) {
+    return std::nullopt;
+  }
+  auto data = scope.tensors.find(node.input(0));
+  if (data == scope.tensors.end()) return std::nullopt;
+  std::vector<FoldInput> inputs;
+  for (const std::string& input : node.input()) {
+    auto it = input.empty() ? scope.tensors.end() : scope.tensors.find(input);
+    const bool known = it != scope.tensors.end() && it->second.known.has_value();
+    inputs.push_back(FoldInput{known ? &*it->second.known : nullptr, nullptr});
+  }
+  std::optional<std::vector<OnnxSliceAxis>> window =
+      ResolveOnnxSlice(node, opset, inputs, data->second.type.type.dims);
+  if (!window) return std::nullopt;
+  AttrValue starts;
+  starts.kind = AttrValue::Kind::kList;
+  for (const OnnxSliceAxis& axis : *window) {
+    if (axis.count == 0 || (axis.step != 1 && axis.count != 1)) return std::nullopt;
+    AttrValue start;
+    start.i = axis.start;
+    starts.list.push_back(start);
+  }
+  return starts;
 }
 
 }  // namespace
@@ -219,6 +254,9 @@ absl::Status OnnxGraphImporter::AddPlainNode(OnnxScope& scope, const onnx::NodeP
         &scope.tensors.insert_or_assign(output, std::move(tensor)).first->second.type;
   }
   builder_.op(op).cost = OnnxNodeCost(node, input_types, output_types);
+  if (std::optional<AttrValue> starts = OnnxSliceStartsAttribute(node, opset_, scope)) {
+    builder_.op(op).attributes.push_back(Attribute{"starts", *std::move(starts)});
+  }
   return absl::OkStatus();
 }
 

@@ -32,8 +32,11 @@
 //   * ops computing constants only (e.g. Transpose of a weight) leave the
 //     schedule: their results become constant parameters of the entry, or
 //     disappear into their input when they are views (io/onnx/hoist_constants.h);
-//   * with OnnxImportOptions::alias, views (also outer-axis Concat and
-//     Split) and in-place results (io/onnx/alias.h).
+//   * a Slice whose starts/ends/axes/steps are known and step by 1 gets the
+//     attribute `starts` = the window's first index per dim of its input
+//     (negative indices resolved, clamped; io/onnx/slice_window.h);
+//   * with OnnxImportOptions::alias, views (also outer-axis Concat, Split
+//     and, when it pays, Slice) and in-place results (io/onnx/alias.h).
 // Main-graph tensor names become value names unchanged (ONNX names are unique
 // in a graph; a second definition is an error); a scoped subgraph name that
 // clashes with another value gets a ".1", ".2", ... suffix.

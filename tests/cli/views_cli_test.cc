@@ -1,6 +1,7 @@
 // Views that save memory, end to end through the binary: an outer-axis
 // Concat whose producers write into its result, an outer-axis Split whose
-// pieces are views of its input, inner-axis cases that stay copies, and
+// pieces are views of its input, an outer-axis Slice of a live input that
+// is a view of it, cases that stay copies, and
 // constant-only ops that take no step (tests/data/onnx/README.md has the
 // models).
 #include <filesystem>
@@ -89,6 +90,57 @@ TEST(ViewsCli, OuterSplitPiecesAreViewsOfTheInput) {
   EXPECT_EQ(buffers.at("e")["values"], nlohmann::json::parse(R"(["e", "s1", "s2", "t2"])"));
   EXPECT_EQ(buffers.at("e")["size"], 8192);
   EXPECT_EQ(Plan(kData + "split_outer.onnx", "--no-alias")["peak_bytes"], 16384);
+}
+
+// e = Exp(x)[1,1024] -> y = e[:, -768:768] (elements [256, 768)) -> r =
+// ReduceSum(y) -> o = Add(e, r). e is read after r, so y is a view of e at
+// byte 1024: e (4 KiB) and r (4 B) at r's step: 4100 B. As a copy, y's 2 KiB
+// is live there too: 6148 B.
+TEST(ViewsCli, OuterSliceOfALiveInputIsAView) {
+  const nlohmann::json views = Plan(kData + "slice_outer.onnx");
+  EXPECT_EQ(views["peak_bytes"], 4100);
+  EXPECT_EQ(views["lower_bound_bytes"], 4100);
+  const auto buffers = BuffersByName(views);
+  ASSERT_TRUE(buffers.contains("e"));
+  EXPECT_EQ(buffers.at("e")["values"], nlohmann::json::parse(R"(["e", "y"])"));
+  EXPECT_EQ(buffers.at("e")["size"], 4096);
+  EXPECT_EQ(Plan(kData + "slice_outer.onnx", "--no-alias")["peak_bytes"], 6148);
+}
+
+// e = Exp(x)[1,1024] -> y = e[:, 0:256] -> g = Neg(x), s = ReduceSum(g) ->
+// r = ReduceSum(y). e dies at the slice; a view would keep its 4 KiB beside
+// g (8196 B at s's step); the copy holds y's 1 KiB there: 5124 B, with or
+// without aliasing.
+TEST(ViewsCli, SliceOfADyingInputStaysACopy) {
+  for (const std::string flags : {"", "--no-alias"}) {
+    SCOPED_TRACE(flags);
+    const nlohmann::json plan = Plan(kData + "slice_dead_input.onnx", flags);
+    EXPECT_EQ(plan["peak_bytes"], 5124);
+    const auto buffers = BuffersByName(plan);
+    ASSERT_TRUE(buffers.contains("y"));
+    EXPECT_EQ(buffers.at("y")["values"], nlohmann::json::parse(R"(["y"])"));
+    EXPECT_EQ(buffers.at("y")["size"], 1024);
+  }
+}
+
+// A program whose slice view sits at the wrong byte: the verifier (rule 12)
+// refuses the plan.
+TEST(ViewsCli, WrongSliceOffsetIsRefused) {
+  const std::string dir = FreshDir();
+  const std::string input = dir + "/slice.mpir";
+  testing_cli::WriteText(input, R"(entry func @g(%x: f32[1,1024] external, %s: i64[1] constant) {
+  %e = onnx.Exp(%x) : f32[1,1024]
+  %y = onnx.Slice(%e, %s) : f32[1,512] view(%e, 512) {starts = [0, 256]}
+  %r = onnx.ReduceSum(%y) : f32[1,1]
+  %o = onnx.Add(%e, %r) : f32[1,1024] external
+  return %o
+}
+)");
+  CliRun run = Memplan("plan " + input);
+  EXPECT_NE(run.exit_code, 0);
+  EXPECT_THAT(run.err, HasSubstr("%y = onnx.Slice(%e) is a view at byte 512, but the window at "
+                                 "starts [0, 256] begins at byte 1024, not at byte 512"));
+  fs::remove_all(dir);
 }
 
 // --emit-ir (with fast memory) prints the gathering concat; the printed

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <initializer_list>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -27,6 +29,25 @@ inline std::string ErrorOf(const std::string& path, const OnnxImportOptions& opt
   if (program.ok()) return "";
   EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
   return std::string(program.status().message());
+}
+
+// The program importing `path` gives, with aliasing on or off; records a
+// test failure and returns an empty Program when the import fails.
+inline Program ImportOk(const std::string& path, bool alias = true) {
+  OnnxImportOptions options;
+  options.alias = alias;
+  absl::StatusOr<Program> p = ImportOnnx(path, options);
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? *std::move(p) : Program{};
+}
+
+// The value of `p` called `name`; records a test failure and returns an
+// empty Value when there is none.
+inline const Value& ValueNamed(const Program& p, std::string_view name) {
+  const ValueId id = p.FindValue(name);
+  EXPECT_NE(id, kNoId) << name;
+  static const Value kMissing;
+  return id == kNoId ? kMissing : p.values[id];
 }
 
 // A dim of a declared shape: a value (4), a symbolic name ("batch") or unknown ({}).

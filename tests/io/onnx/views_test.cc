@@ -12,25 +12,12 @@ namespace memplan {
 namespace {
 
 using ::memplan::testing::AddIntAttr;
+using ::memplan::testing::ImportOk;
 using ::memplan::testing::OnnxModelBuilder;
+using ::memplan::testing::ValueNamed;
 using onnx::TensorProto;
 
 const std::string kData = MEMPLAN_SOURCE_DIR "/tests/data/onnx/";
-
-Program Import(const std::string& path, bool alias = true) {
-  OnnxImportOptions options;
-  options.alias = alias;
-  absl::StatusOr<Program> p = ImportOnnx(path, options);
-  EXPECT_TRUE(p.ok()) << p.status();
-  return p.ok() ? *std::move(p) : Program{};
-}
-
-const Value& V(const Program& p, std::string_view name) {
-  const ValueId id = p.FindValue(name);
-  EXPECT_NE(id, kNoId) << name;
-  static const Value kMissing;
-  return id == kNoId ? kMissing : p.values[id];
-}
 
 std::vector<std::string> EntryOpcodes(const Program& p) {
   std::vector<std::string> out;
@@ -45,37 +32,38 @@ std::vector<std::string> EntryParams(const Program& p) {
 }
 
 TEST(OnnxViewsTest, OuterConcatGathersItsDeadInputs) {
-  const Program p = Import(kData + "concat_outer.onnx");
-  const Value& c = V(p, "c");
+  const Program p = ImportOk(kData + "concat_outer.onnx");
+  const Value& c = ValueNamed(p, "c");
   EXPECT_EQ(c.alias, AliasKind::kNone);
   EXPECT_EQ(c.gathers, (std::vector<GatheredOperand>{{p.FindValue("a"), 0}, {p.FindValue("b"), 4096}}));
   EXPECT_EQ(p.ops[c.defining_op].cost.bytes_accessed, 0);
   // --no-alias: a plain copy reading 8 KiB and writing 8 KiB.
-  const Program copy = Import(kData + "concat_outer.onnx", false);
-  EXPECT_TRUE(V(copy, "c").gathers.empty());
-  EXPECT_EQ(copy.ops[V(copy, "c").defining_op].cost.bytes_accessed, 16384);
+  const Program copy = ImportOk(kData + "concat_outer.onnx", false);
+  EXPECT_TRUE(ValueNamed(copy, "c").gathers.empty());
+  EXPECT_EQ(copy.ops[ValueNamed(copy, "c").defining_op].cost.bytes_accessed, 16384);
 }
 
 TEST(OnnxViewsTest, InnerConcatStaysACopy) {
-  const Program p = Import(kData + "concat_inner.onnx");
-  EXPECT_TRUE(V(p, "c").gathers.empty());
-  EXPECT_EQ(p.ops[V(p, "c").defining_op].cost.bytes_accessed, 16384);  // reads 8 KiB, writes 8 KiB
+  const Program p = ImportOk(kData + "concat_inner.onnx");
+  EXPECT_TRUE(ValueNamed(p, "c").gathers.empty());
+  // Reads 8 KiB, writes 8 KiB.
+  EXPECT_EQ(p.ops[ValueNamed(p, "c").defining_op].cost.bytes_accessed, 16384);
 }
 
 TEST(OnnxViewsTest, OuterSplitPiecesAreViews) {
-  const Program p = Import(kData + "split_outer.onnx");
-  EXPECT_EQ(V(p, "s1").alias, AliasKind::kView);
-  EXPECT_EQ(V(p, "s1").alias_of, p.FindValue("e"));
-  EXPECT_EQ(V(p, "s1").view_offset, 0);
-  EXPECT_EQ(V(p, "s2").alias, AliasKind::kView);
-  EXPECT_EQ(V(p, "s2").view_offset, 4096);
-  EXPECT_EQ(p.ops[V(p, "s1").defining_op].cost.bytes_accessed, 0);
+  const Program p = ImportOk(kData + "split_outer.onnx");
+  EXPECT_EQ(ValueNamed(p, "s1").alias, AliasKind::kView);
+  EXPECT_EQ(ValueNamed(p, "s1").alias_of, p.FindValue("e"));
+  EXPECT_EQ(ValueNamed(p, "s1").view_offset, 0);
+  EXPECT_EQ(ValueNamed(p, "s2").alias, AliasKind::kView);
+  EXPECT_EQ(ValueNamed(p, "s2").view_offset, 4096);
+  EXPECT_EQ(p.ops[ValueNamed(p, "s1").defining_op].cost.bytes_accessed, 0);
   // t1 = Neg(s1) runs while s2 (same buffer) is still to be read; t2 = Neg(s2)
   // is the set's last use and writes in place.
-  EXPECT_EQ(V(p, "t1").alias, AliasKind::kNone);
-  EXPECT_EQ(V(p, "t2").alias, AliasKind::kTied);
-  const Program copy = Import(kData + "split_outer.onnx", false);
-  EXPECT_EQ(V(copy, "s2").alias, AliasKind::kNone);
+  EXPECT_EQ(ValueNamed(p, "t1").alias, AliasKind::kNone);
+  EXPECT_EQ(ValueNamed(p, "t2").alias, AliasKind::kTied);
+  const Program copy = ImportOk(kData + "split_outer.onnx", false);
+  EXPECT_EQ(ValueNamed(copy, "s2").alias, AliasKind::kNone);
 }
 
 // x[1,2,4] -> a = Exp(x), b = Neg(x); concat(a, a), a concat whose input is
@@ -105,13 +93,13 @@ TEST(OnnxViewsTest, ConcatViewsNeedDistinctDeadInputsOfTheirOwn) {
   AddIntAttr(b.Node("Concat", {"g2", "h2"}, {"gh"}), "axis", 1);        // [1,4,4]
   AddIntAttr(b.Node("Concat", {"ef", "gh"}, {"outer"}), "axis", 1);     // [1,8,4]: nested
   b.Node("Add", {"outer", "outer"}, {"o4"});
-  const Program p = Import(b.Write("concat_rules.onnx"));
-  EXPECT_TRUE(V(p, "twice").gathers.empty());
-  EXPECT_TRUE(V(p, "with_input").gathers.empty());
-  EXPECT_TRUE(V(p, "live").gathers.empty());
-  EXPECT_EQ(V(p, "ef").gathers,
+  const Program p = ImportOk(b.Write("concat_rules.onnx"));
+  EXPECT_TRUE(ValueNamed(p, "twice").gathers.empty());
+  EXPECT_TRUE(ValueNamed(p, "with_input").gathers.empty());
+  EXPECT_TRUE(ValueNamed(p, "live").gathers.empty());
+  EXPECT_EQ(ValueNamed(p, "ef").gathers,
             (std::vector<GatheredOperand>{{p.FindValue("e"), 0}, {p.FindValue("f"), 32}}));
-  EXPECT_EQ(V(p, "outer").gathers,
+  EXPECT_EQ(ValueNamed(p, "outer").gathers,
             (std::vector<GatheredOperand>{{p.FindValue("ef"), 0}, {p.FindValue("gh"), 64}}));
 }
 
@@ -129,21 +117,21 @@ TEST(OnnxViewsTest, ConstantOnlyOpsLeaveTheSchedule) {
   b.Node("Shape", {"m"}, {"ms"});
   b.Node("Reshape", {"m", "ms"}, {"y"});
   const std::string path = b.Write("hoist.onnx");
-  const Program p = Import(path);
+  const Program p = ImportOk(path);
   EXPECT_EQ(EntryOpcodes(p), (std::vector<std::string>{"onnx.MatMul", "onnx.Reshape"}));
   // The folded results are constant parameters (ms, from the shape folding,
   // first); W, V and shape34, read only by folded ops, are gone, and Vr is V
   // itself (folded away with it).
   EXPECT_EQ(EntryParams(p), (std::vector<std::string>{"x", "ms", "WV"}));
-  EXPECT_EQ(V(p, "WV").lifetime, Lifetime::kConstant);
-  EXPECT_EQ(V(p, "WV").defining_op, kNoId);
-  EXPECT_EQ(V(p, "ms").size, 16);
+  EXPECT_EQ(ValueNamed(p, "WV").lifetime, Lifetime::kConstant);
+  EXPECT_EQ(ValueNamed(p, "WV").defining_op, kNoId);
+  EXPECT_EQ(ValueNamed(p, "ms").size, 16);
   EXPECT_EQ(p.FindValue("Wt"), kNoId);
   EXPECT_EQ(p.FindValue("Vr"), kNoId);
 
   // Without aliasing the reshaped weight is a constant of its own too, but
   // WV still replaces everything it was computed from.
-  const Program copy = Import(path, false);
+  const Program copy = ImportOk(path, false);
   EXPECT_EQ(EntryOpcodes(copy), (std::vector<std::string>{"onnx.MatMul", "onnx.Reshape"}));
   EXPECT_EQ(EntryParams(copy), (std::vector<std::string>{"x", "ms", "WV"}));
 }
@@ -155,7 +143,7 @@ TEST(OnnxViewsTest, WeightsStillReadStay) {
   b.Node("Transpose", {"W"}, {"Wt"});
   b.Node("MatMul", {"x", "W"}, {"xw"});
   b.Node("MatMul", {"xw", "Wt"}, {"y"});
-  const Program p = Import(b.Write("hoist_kept.onnx"));
+  const Program p = ImportOk(b.Write("hoist_kept.onnx"));
   EXPECT_EQ(EntryOpcodes(p), (std::vector<std::string>{"onnx.MatMul", "onnx.MatMul"}));
   EXPECT_EQ(EntryParams(p), (std::vector<std::string>{"x", "W", "unused", "Wt"}));
 }
@@ -165,7 +153,7 @@ TEST(OnnxViewsTest, WeightsStillReadStay) {
 TEST(OnnxViewsTest, MobilenetV3StartsWithACompute) {
   const std::string model = MEMPLAN_SHARED_DIR "/data/onnx/torchvision/mobilenet_v3_small.onnx";
   if (!std::filesystem::exists(model)) GTEST_SKIP() << model << " is absent";
-  const Program p = Import(model);
+  const Program p = ImportOk(model);
   const std::vector<std::string> ops = EntryOpcodes(p);
   ASSERT_FALSE(ops.empty());
   EXPECT_EQ(ops.front(), "onnx.Conv");
