@@ -11,7 +11,7 @@ namespace {
 
 const std::string kBatchChain = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/batch_chain.mpir";
 
-// batch_chain.mpir: transient peak and lower bound 128*B bytes (see the file).
+// batch_chain.mpir: transient extent and lower bound 128*B bytes (see the file).
 TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
   const std::string dir = FreshDir();
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,2,8 --csv " + dir +

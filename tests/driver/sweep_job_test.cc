@@ -36,7 +36,7 @@ TEST(SweepGridTest, NothingSweptIsOneEmptyPoint) {
 }
 
 // batch_chain.mpir: %a and %b (64*B bytes each) are live together at the
-// add, so the transient peak and its lower bound are 128*B bytes.
+// add, so the transient extent and its lower bound are 128*B bytes.
 TEST(SweepJobTest, PeakScalesWithTheBatch) {
   PlanJobOptions options;
   absl::StatusOr<std::vector<SweepRow>> rows =
