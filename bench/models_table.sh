@@ -2,7 +2,7 @@
 # The model table of docs/models.md: every ONNX model under MODELS_DIR
 # (default ../shared/data/onnx) planned by memplan with and without aliasing
 # (views + in-place reuse), side by side in one run: ops, tensors, constant
-# bytes, transient peak with and without aliasing, the max-live lower bound
+# bytes, transient extent with and without aliasing, the max-live lower bound
 # of the aliased program, % over it, and the wall time of `memplan plan`
 # (load + shape inference + analysis + packing + verification).
 #
@@ -33,7 +33,7 @@ mib() { awk -v b="$1" 'BEGIN { printf "%.2f", b / 1048576 }'; }
 
 table="$tmp/table.md"
 {
-  echo "| model | ops | tensors | constant MiB | transient peak MiB (aliased) | without aliasing | lower bound MiB | over the bound | no-alias over its bound | plan ms |"
+  echo "| model | ops | tensors | constant MiB | transient extent MiB (aliased) | without aliasing | lower bound MiB | over the bound | no-alias over its bound | plan ms |"
   echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } >"$table"
 bad=0

@@ -4,7 +4,7 @@
 # (`memplan plan MODEL --regions`), side by side in one run: the transient
 # slab with IREE's layout (`--pack in-order`, LayoutSlices: best fit in
 # definition order), with memplan's default packing, the slab's max-live
-# lower bound, and memplan's transient peak without regions (its own pools)
+# lower bound, and memplan's transient extent without regions (its own pools)
 # for comparison. Offsets and sizes use IREE's default alignment (64).
 #
 # Usage: bench/regions_table.sh [--write docs/regions.md]

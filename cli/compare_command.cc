@@ -1,10 +1,12 @@
 #include "cli/compare_command.h"
 
 #include <iostream>
+#include <memory>
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
 #include "driver/compare_job.h"
+#include "driver/progress.h"
 #include "fmt/format.h"
 
 namespace memplan::cli {
@@ -27,9 +29,20 @@ int RunCompare(const CompareFlags& flags) {
     if (flags.json.empty()) return Fail(UsageError("--json needs a file name"));
     options.json_path = flags.json;
   }
+  // Progress on a terminal's stderr for runs longer than a second; erased
+  // before anything else is printed.
+  std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.quiet);
+  progress->StartTicker();
+  options.progress = progress.get();
   absl::StatusOr<CompareJobResult> result = RunCompareJob(flags.input.input, options);
+  progress->Finish();
   if (!result.ok()) return Fail(result.status());
-  std::cout << (result->json_stdout ? *result->json_stdout : result->text);
+  // With --json -, standard output carries the JSON alone, --quiet or not.
+  if (result->json_stdout) {
+    std::cout << *result->json_stdout;
+  } else if (!flags.quiet) {
+    std::cout << result->text;
+  }
   for (const std::string& failure : result->failures) {
     std::cerr << flags.input.input << ": error: verification failed: " << failure << "\n";
   }
@@ -53,6 +66,8 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {
   compare_flags.json_option = compare->add_option(
       "--json", compare_flags.json,
       "write the table as JSON (memplan.compare/1); - writes it to standard output instead");
+  compare->add_flag("--quiet,-q", compare_flags.quiet,
+                    "print no table (and no progress line on a terminal); errors still go to stderr");
   return compare;
 }
 

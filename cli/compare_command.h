@@ -13,6 +13,7 @@ struct CompareFlags {
   std::string alignment = "1";
   std::string json;
   const CLI::Option* json_option = nullptr;
+  bool quiet = false;  // no table (the JSON still goes to --json) and no progress line
 };
 
 // Registers the `compare` verb and its flags on `app`.

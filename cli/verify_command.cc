@@ -127,11 +127,11 @@ int RunVerify(const VerifyFlags& verify_flags) {
   }
   if (quiet) return kExitOk;
   std::cout << plan_path << ": plan verified: " << input->buffers.buffers.size()
-            << " buffers, transient peak " << plan->peak << " bytes, lower bound "
+            << " buffers, transient extent " << plan->peak << " bytes, lower bound "
             << plan->lower_bound << " bytes";
-  // With fast memory the activations may all be there (transient peak 0).
+  // With fast memory the activations may all be there (transient extent 0).
   for (const SpaceInfo& space : plan->spaces) {
-    if (space.id == kAlternateSpace) std::cout << ", alternate memory peak " << space.peak << " bytes";
+    if (space.id == kAlternateSpace) std::cout << ", alternate memory used " << space.peak << " bytes";
   }
   std::cout << "\n";
   return kExitOk;

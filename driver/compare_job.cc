@@ -1,6 +1,8 @@
 #include "driver/compare_job.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
 #include <utility>
 #include <vector>
 
@@ -93,6 +95,10 @@ absl::Status CheckJsonPath(const std::string& input_path, const std::optional<st
 absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                                                const CompareJobOptions& options) {
   if (absl::Status s = CheckJsonPath(input_path, options.json_path); !s.ok()) return s;
+  const auto phase = [&](std::string name, std::int64_t total = 0, std::string unit = "") {
+    if (options.progress != nullptr) options.progress->Phase(std::move(name), total, std::move(unit));
+  };
+  phase("importing " + std::filesystem::path(input_path).filename().string());
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.alignment); !s.ok()) return s;
@@ -118,6 +124,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                         "max-live bound (packing.md)", "", lower_bound, std::nullopt});
 
   // memplan's own plan: the transient pool as `memplan plan` packs it.
+  phase(fmt::format("packing memplan's plan ({} buffers)", table.buffers));
   const PackResult own = Pack(items, PackingAlgorithm::kAuto, options.alignment);
   if (absl::Status s = Verify(set, own, lower_bound, options.alignment, program); !s.ok()) {
     return absl::InternalError(fmt::format(
@@ -129,7 +136,11 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                         "packing/portfolio.h (docs/packing.md)", "won: " + own.algorithm, own.peak,
                         true});
 
-  for (const peers::PeerStrategy& peer : peers::PeerStrategies()) {
+  const std::vector<peers::PeerStrategy>& peer_strategies = peers::PeerStrategies();
+  phase("packing with the other planners' strategies",
+        static_cast<std::int64_t>(peer_strategies.size()), "strategies");
+  std::int64_t peers_done = 0;
+  for (const peers::PeerStrategy& peer : peer_strategies) {
     const PackResult packed = peer.pack(items, options.alignment);
     const absl::Status verified = Verify(set, packed, lower_bound, options.alignment, program);
     if (!verified.ok()) {
@@ -139,6 +150,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                           std::string(peer.rule), std::string(peer.source),
                           packed.algorithm == peer.name ? "" : "won: " + packed.algorithm,
                           packed.peak, verified.ok()});
+    if (options.progress != nullptr) options.progress->Advance(++peers_done);
   }
 
   result.text = FormatCompareTable(table);

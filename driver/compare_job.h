@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "driver/input.h"
+#include "driver/progress.h"
 #include "report/compare_table.h"
 
 namespace memplan {
@@ -21,6 +22,9 @@ struct CompareJobOptions {
   LoadOptions load;                      // --dim, --no-alias
   Bytes alignment = 1;                   // every offset a multiple of this
   std::optional<std::string> json_path;  // "-": into CompareJobResult::json_stdout
+  // Phases reported as they start (loading, memplan's plan, then the other
+  // planners' strategies counted one by one; driver/progress.h); null: none.
+  ProgressReporter* progress = nullptr;
 };
 
 struct CompareJobResult {

@@ -195,7 +195,7 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     plan.spaces.push_back(info);
     if (info.capacity && base > *info.capacity) {
       failures.insert(failures.begin(),
-                      fmt::format("{} memory needs {}, {} (transient peak {} bytes, lower "
+                      fmt::format("{} memory needs {}, {} (transient extent {} bytes, lower "
                                   "bound {} bytes)",
                                   info.name, Needs(base),
                                   Over(base, CapacityLimit{*info.capacity,

@@ -1,18 +1,36 @@
 #include "driver/sweep_job.h"
 
+#include <set>
+
 #include "fmt/format.h"
 #include "driver/msa_job.h"
 
 namespace memplan {
 
+namespace {
+
+// `values` without repeats, each at its first place: O(n log n).
+template <typename T>
+std::vector<T> FirstOfEach(const std::vector<T>& values) {
+  std::set<T> seen;
+  std::vector<T> kept;
+  for (const T& v : values) {
+    if (seen.insert(v).second) kept.push_back(v);
+  }
+  return kept;
+}
+
+}  // namespace
+
 std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
-                                  const std::vector<Bytes>& fast_memory) {
+                                  const std::vector<Bytes>& fast_memory_given) {
   std::vector<SweepPoint> points(1);
   for (const SweepDim& dim : dims) {
+    const std::vector<std::int64_t> values = FirstOfEach(dim.values);
     std::vector<SweepPoint> next;
-    next.reserve(points.size() * dim.values.size());
+    next.reserve(points.size() * values.size());
     for (const SweepPoint& point : points) {
-      for (std::int64_t value : dim.values) {
+      for (std::int64_t value : values) {
         SweepPoint extended = point;
         extended.dims.emplace_back(dim.name, value);
         next.push_back(std::move(extended));
@@ -20,6 +38,7 @@ std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
     }
     points = std::move(next);
   }
+  const std::vector<Bytes> fast_memory = FirstOfEach(fast_memory_given);
   if (fast_memory.empty()) return points;
   std::vector<SweepPoint> sized;
   sized.reserve(points.size() * fast_memory.size());
@@ -89,8 +108,19 @@ absl::StatusOr<std::vector<SweepRow>> RunSweepJob(
             ? std::string()
             : fmt::format(" (sweep point {})", DescribeSweepPoint(point));
     if (result.status().code() == absl::StatusCode::kResourceExhausted) {
+      // The bytes the point needs: the same point planned without the
+      // limits (capacities only check a finished plan; they do not steer it).
+      // A fast-memory failure (a pinned buffer too large) has no such plan.
+      PlanJobOptions unlimited = options;
+      unlimited.pools.capacity.reset();
+      unlimited.pools.pool_capacity.clear();
+      absl::StatusOr<PlanJobResult> needed = RunPlanJob(input_path, unlimited);
       SweepRow row;
-      row.point = point;
+      if (needed.ok()) {
+        row = RowOf(point, *needed);
+      } else {
+        row.point = point;
+      }
       row.over_capacity = std::string(result.status().message());
       rows.push_back(std::move(row));
       continue;

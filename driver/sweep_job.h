@@ -31,6 +31,8 @@ struct SweepDim {
 // The cartesian product of `dims` (first dim slowest) and `fast_memory`
 // (fastest; an empty list means one point per dims binding with no fast
 // memory size of its own). With no dims and no sizes: one empty point.
+// A value given twice (`batch=1,2,1`, `1MiB,1048576`) is one point, at its
+// first place: each point is planned once.
 std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
                                   const std::vector<Bytes>& fast_memory);
 
@@ -38,7 +40,10 @@ std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
 // unset; its load dims are kept and the point's bindings added or replaced;
 // a point's fast memory needs `base.msa`). Points are planned in order,
 // `on_point(i, n)` (if set) is called before point i of n, for progress.
-// Errors: the first point's error that is not a capacity failure, with the
+// A point that does not fit --capacity is a row with `over_capacity` set
+// and, when the point plans without the limits, that plan's figures (the
+// bytes it needs). Errors: the first point's error that is not a capacity
+// failure, with the
 // point appended (" (sweep point --dim batch=4)"); InvalidArgument when
 // `base` names an output or a point has fast memory but `base.msa` is unset.
 absl::StatusOr<std::vector<SweepRow>> RunSweepJob(

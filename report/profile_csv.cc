@@ -23,13 +23,16 @@ struct Column {
   Bytes bytes = 0;       // value at the current row
 };
 
-// The columns of one space: its total, then one per pool (header comment).
+// The columns of one space: its live bytes, then one per pool (header
+// comment); every header ends in ".live_bytes" so that no one reads it as
+// the space's extent (the summary's "used").
 void AddSpaceColumns(const BufferSet& buffers, const Plan& plan, const SpaceInfo& space,
                      std::vector<Column>& columns) {
   const SpaceView view = ViewSpace(buffers, plan, space.id);
   const Buffer* first = view.segments.buffers.data();
   columns.push_back(
-      Column{space.name, ComputeLiveProfile(view.segments, [](const Buffer&) { return true; })});
+      Column{space.name + ".live_bytes",
+             ComputeLiveProfile(view.segments, [](const Buffer&) { return true; })});
   std::vector<std::string> pools;
   for (const PoolInfo& p : plan.pools) {
     if (p.space == space.id && std::find(pools.begin(), pools.end(), p.name) == pools.end()) {
@@ -47,7 +50,8 @@ void AddSpaceColumns(const BufferSet& buffers, const Plan& plan, const SpaceInfo
     const auto in_pool = [&](const Buffer& s) {
       return plan.placements[view.origin[static_cast<std::size_t>(&s - first)]].pool == pool;
     };
-    columns.push_back(Column{space.name + "." + pool, ComputeLiveProfile(view.segments, in_pool)});
+    columns.push_back(
+        Column{space.name + "." + pool + ".live_bytes", ComputeLiveProfile(view.segments, in_pool)});
   }
 }
 

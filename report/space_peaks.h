@@ -9,8 +9,8 @@
 // both sit in alternate memory at offsets 0 and 4, with a constant w (16 B,
 // [0,2]) in default memory, gives for the default space max live 16 B at
 // step 0, no transient data (peak 0, lower bound 0, step none); for the
-// alternate space max live 12 B at step 1, transient peak 12 B (highest
-// end), lower bound 12 B (max live) at step 1 in 2 buffers.
+// alternate space max live 12 B at step 1, transient peak_bytes 12 B (highest
+// end; not an extent of the activations alone: weights may sit below them), lower bound 12 B (max live) at step 1 in 2 buffers.
 #pragma once
 
 #include <cstdint>

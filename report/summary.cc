@@ -50,18 +50,22 @@ std::string OpAt(const SummaryInput& input, TimeStep step) {
 }
 
 // Where the selected buffers peak and the largest ones live there, e.g.
-//   peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers:
+//   activation peak: 12 bytes live at step 1 (op %b = exp) in 2 buffers:
 //      66.67%  b: 8 bytes (8 B)
 //      33.33%  a: 4 bytes (4 B)
-// `label` starts the first line ("peak", "alternate peak").
+// `label` starts the first line ("activation peak", "alternate memory
+// activation peak"); `in_space` (>= 0) adds how many of the selection have a
+// segment in the space: "in 2 buffers (of 6 with bytes there)".
 std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
-                      absl::FunctionRef<bool(const Buffer&)> include, std::string_view label) {
+                      absl::FunctionRef<bool(const Buffer&)> include, std::string_view label,
+                      std::int64_t in_space = -1) {
   constexpr std::size_t kTop = 5;
   const PeakAttribution peak = AttributePeak(buffers, include, kTop);
   if (peak.step == kNoId) return "";
   std::string text =
-      fmt::format("{}: {} bytes live at step {}{} in {}{}:\n", label, peak.live_bytes, peak.step,
+      fmt::format("{}: {} bytes live at step {}{} in {}{}{}:\n", label, peak.live_bytes, peak.step,
                   OpAt(input, peak.step), Count(static_cast<std::size_t>(peak.live_buffers), "buffer"),
+                  in_space >= 0 ? fmt::format(" (of {} with bytes there)", in_space) : "",
                   peak.live_buffers > static_cast<std::int64_t>(kTop)
                       ? fmt::format("; the {} largest", kTop)
                       : "");
@@ -74,37 +78,34 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
   return text;
 }
 
-std::string PeakLines(const SummaryInput& input, const BufferSet& buffers) {
-  return PeakLines(input, buffers, IsTransient, "peak");
-}
-
 // The activations (transient buffers) a space other than the default one
-// holds (with fast memory: what memory space assignment put there), e.g.
-//   alternate memory activations: peak 96 bytes (96 B), lower bound 48 bytes
-//   (48 B) (100.00% over), 8 transient buffers
-//   alternate peak: 48 bytes live at step 2 (op %n2 = negate) in 2 buffers:
-// (the first two lines are one), then the largest buffers there.
+// holds (with fast memory: what memory space assignment put there): where
+// they peak and the largest there, e.g.
+//   alternate memory activation peak: 48 bytes live at step 2 (op %n2 =
+//   negate) in 2 buffers (of 8 with bytes there):
+// (one line). No extent or "% over" of their own: memory space assignment
+// packs the space as a whole, weights and program inputs among the
+// activations, so the space's line ("alternate memory: ... used, max live
+// ...") compares its extent with its bound.
 std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const SpacePeak& peak) {
   if (peak.transient_buffers == 0) return "";
   const std::string name(SpaceName(peak.space));
-  std::string text = fmt::format(
-      "{} memory activations: peak {}, lower bound {} ({} over), {}\n", name,
-      ExactAndHuman(peak.transient_peak), ExactAndHuman(peak.transient_lower_bound),
-      PercentOver(peak.transient_peak, peak.transient_lower_bound),
-      Count(static_cast<std::size_t>(peak.transient_buffers), "transient buffer"));
   const SpaceView view = ViewSpace(input.buffers, plan, peak.space);
-  return text + PeakLines(input, view.segments,
-                          [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
-                          name + " peak");
+  return PeakLines(input, view.segments,
+                   [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
+                   name + " memory activation peak", peak.transient_buffers);
 }
 
-// The default-memory transient figures: the pool's peak and bound, or, when
+// The default-memory transient figures: the pool's extent and bound (with
+// fast memory also how many of the pool's buffers have bytes in default
+// memory, the count the JSON's spaces[0].transient.buffers gives), or, when
 // fast memory holds every activation, that the pool is empty.
 std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
                                  const std::vector<SpacePeak>& peaks) {
-  std::int64_t elsewhere = 0;
+  std::int64_t elsewhere = 0, here = 0;
   for (const SpacePeak& p : peaks) {
     if (p.space != kDefaultSpace) elsewhere += p.transient_buffers;
+    if (p.space == kDefaultSpace) here = p.transient_buffers;
   }
   if (plan.peak == 0 && elsewhere > 0) {
     std::int64_t transient = 0;
@@ -113,8 +114,21 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
         "transient pool in default memory: empty (its {} are held in fast memory only)\n",
         Count(static_cast<std::size_t>(transient), "buffer"));
   }
-  return fmt::format("transient peak {}, lower bound {} ({} over)\n", ExactAndHuman(plan.peak),
-                     ExactAndHuman(plan.lower_bound), PercentOver(plan.peak, plan.lower_bound));
+  std::string text =
+      fmt::format("transient extent {}, lower bound {} ({} over)", ExactAndHuman(plan.peak),
+                  ExactAndHuman(plan.lower_bound), PercentOver(plan.peak, plan.lower_bound));
+  if (elsewhere > 0) {
+    std::int64_t pool_buffers = 0;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space == kDefaultSpace && pool.lifetime == Lifetime::kTransient) {
+        pool_buffers += pool.buffers;
+      }
+    }
+    text += fmt::format("; {} of the pool's {} {} bytes in default memory", here,
+                        Count(static_cast<std::size_t>(pool_buffers), "buffer"),
+                        here == 1 ? "has" : "have");
+  }
+  return text + "\n";
 }
 
 // What the transient figures cover in a plan with regions: its transient
@@ -210,7 +224,7 @@ std::string RegionLines(const Plan& plan, const Program& program) {
 // One line per lifetime whose default-memory pools have a capacity
 // (--capacity POOL=BYTES), e.g. "transient pool: 300 bytes (300 B) used of
 // 1024 bytes (1.00 KiB) capacity (29.30%)": the pools' extent, lowest offset
-// to highest end.
+// to highest end ("used" as for a space).
 std::string PoolCapacityLines(const Plan& plan) {
   std::string text;
   for (const auto& [lifetime, capacity] : plan.pool_capacity) {
@@ -246,7 +260,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
   std::size_t name_width = 10;
   for (const PoolInfo& pool : plan.pools) name_width = std::max(name_width, pool.name.size());
   text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", "pool", name_width,
-                      "space", "buffers", "bytes", "peak", "lower bound", "over");
+                      "space", "buffers", "bytes", "extent", "lower bound", "over");
   for (const PoolInfo& pool : plan.pools) {
     text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
                         name_width, SpaceName(pool.space), pool.buffers, pool.total_bytes,
@@ -259,7 +273,17 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
         "  (transient: {}, packed over time; allocations never alive together share bytes)\n",
         TransientCoverage(plan));
   }
-  text += PeakLines(input, DefaultMemoryView(input.buffers, plan));
+  const bool other_spaces = std::any_of(peaks.begin(), peaks.end(), [](const SpacePeak& p) {
+    return p.space != kDefaultSpace && p.transient_buffers > 0;
+  });
+  std::int64_t default_transient = 0;
+  for (const SpacePeak& p : peaks) {
+    if (p.space == kDefaultSpace) default_transient = p.transient_buffers;
+  }
+  text += other_spaces ? PeakLines(input, DefaultMemoryView(input.buffers, plan), IsTransient,
+                                   "default memory activation peak", default_transient)
+                       : PeakLines(input, DefaultMemoryView(input.buffers, plan), IsTransient,
+                                   "activation peak");
   for (const SpacePeak& peak : peaks) {
     if (peak.space != kDefaultSpace) text += OtherSpaceLines(input, plan, peak);
   }
@@ -270,18 +294,25 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
             : std::string("no saving");
     if (aliasing->without_fast_memory) {
       text += fmt::format(
-          "aliasing (both planned without fast memory): transient peak {} without views and "
+          "aliasing (both planned without fast memory): transient extent {} without views and "
           "in-place reuse, {} with them ({})\n",
           ExactAndHuman(aliasing->unaliased_peak), ExactAndHuman(aliasing->aliased_peak), saving);
     } else {
-      text += fmt::format("aliasing: transient peak {} without views and in-place reuse ({})\n",
+      text += fmt::format("aliasing: transient extent {} without views and in-place reuse ({})\n",
                           ExactAndHuman(aliasing->unaliased_peak), saving);
     }
   }
   if (plan.regions && input.program) text += RegionLines(plan, *input.program);
-  for (const SpaceInfo& space : plan.spaces) {
+  // Each space: its extent from address 0 ("used": weights, inputs and
+  // activations together) against the most bytes live there at one step.
+  for (std::size_t i = 0; i < plan.spaces.size(); ++i) {
+    const SpaceInfo& space = plan.spaces[i];
     text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
     if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
+    if (i < peaks.size() && peaks[i].peak_step != kNoId) {
+      text += fmt::format(", max live {} at step {} ({} over)", ExactAndHuman(peaks[i].max_live_bytes),
+                          peaks[i].peak_step, PercentOver(space.peak, peaks[i].max_live_bytes));
+    }
     text += "\n";
   }
   text += PoolCapacityLines(plan);
@@ -318,16 +349,16 @@ std::string FormatStats(const SummaryInput& input) {
   LiveProfile transient = ComputeLiveProfile(set, IsTransient);
   const auto where = [&](const LiveProfile& profile, std::int64_t buffers, const char* none) {
     return buffers == 0 ? fmt::format("({})", none)
-                        : fmt::format("at time {}{}", profile.peak_time, OpAt(input, profile.peak_time));
+                        : fmt::format("at step {}{}", profile.peak_time, OpAt(input, profile.peak_time));
   };
   const std::int64_t transient_buffers =
       by_lifetime[static_cast<size_t>(Lifetime::kTransient)].first;
   const std::int64_t buffers = static_cast<std::int64_t>(set.buffers.size());
-  text += fmt::format("lower bound (max live, transient): {} {}\n", ExactAndHuman(transient.peak),
+  text += fmt::format("lower bound (max live activations): {} {}\n", ExactAndHuman(transient.peak),
                       where(transient, transient_buffers, "no transient buffers"));
-  text += fmt::format("max live (all buffers): {} {}\n", ExactAndHuman(all.peak),
+  text += fmt::format("max live (all buffers, weights included): {} {}\n", ExactAndHuman(all.peak),
                       where(all, buffers, "no buffers"));
-  text += PeakLines(input, input.buffers);
+  text += PeakLines(input, input.buffers, IsTransient, "activation peak");
 
   // A coarse profile: the transient live bytes in up to 16 equal time bands
   // (the max within each band), drawn as bars. Band b covers steps
@@ -344,7 +375,7 @@ std::string FormatStats(const SummaryInput& input) {
     const int time_width = std::max<int>(7, static_cast<int>(fmt::formatted_size("{}", last_step)));
     const int bytes_width =
         std::max<int>(14, static_cast<int>(fmt::formatted_size("{}", transient.peak)));
-    text += "live bytes over time (transient, max per band):\n";
+    text += "live bytes over time (activations, max per band):\n";
     for (TimeStep band = 0; band < bands; ++band) {
       const TimeStep first = band_start(band), last = band_start(band + 1) - 1;
       const Bytes peak = MaxLiveIn(transient, first, last);

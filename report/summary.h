@@ -19,21 +19,34 @@ struct SummaryInput {
   const FlatSchedule* schedule = nullptr;
 };
 
-// Per-pool table (buffers, bytes, peak, lower bound, % over the bound; the
+// Per-pool table (buffers, bytes, extent, lower bound, % over the bound; the
 // name column as wide as the widest pool name), the winning algorithm,
-// verification status and, when given, what aliasing saved. The peak lines
-// name the step where the plan's default-memory transient buffers peak, the
-// op there and the five largest of them (report/peak_attribution.h).
-// With fast memory (segments in another space) also, per such space, the
-// activations there: "alternate memory activations: peak P, lower bound L
-// (X% over), N transient buffers" (P: the highest offset + size of a
-// transient segment there; L: their max live bytes, report/space_peaks.h)
-// and their peak step, op and largest buffers; and when the default-memory
+// verification status and, when given, what aliasing saved. Words keep one
+// meaning each (docs/formats.md#glossary): a pool's *extent* is the span its
+// packing takes, its *lower bound* the most of its bytes live at one step; a
+// space's *used* is its highest byte, its *max live* the most bytes live
+// there at one step; the *activation peak* is the most activation
+// (transient) bytes live at one step.
+//   transient extent 96 bytes (96 B), lower bound 64 bytes (64 B) (50.00% over)
+//   activation peak: 64 bytes live at step 2 (op %b = exp) in 2 buffers:
+// then the five largest of them (report/peak_attribution.h). With fast
+// memory (segments in another space) the default line adds how many of the
+// transient pool's buffers have bytes in default memory ("; 9 of the pool's
+// 53 buffers have bytes in default memory", the JSON's
+// spaces[0].transient.buffers; the table's count is the pool's), the peak
+// line reads "default memory activation peak: ... in 2 buffers (of 9 with
+// bytes there)", and per other space "alternate memory activation peak:
+// ..." with its largest buffers; no extent or % over of the activations
+// alone there, since memory space assignment packs the space as a whole
+// (weights and inputs among the activations). When the default-memory
 // transient pool holds nothing because fast memory holds every activation,
 // "transient pool in default memory: empty (its N buffers are held in fast
-// memory only)" replaces its peak line. Pools limited by `--capacity
-// POOL=BYTES` (PoolInfo::capacity) get a line each, e.g. "transient pool:
-// 4096 bytes (4.00 KiB) used of 8192 bytes (8.00 KiB) capacity (50.00%)".
+// memory only)" replaces its line. Per space: "default memory: U used, max
+// live M at step S (P over)" (with a capacity: "U used of C capacity, max
+// live ..."), its extent against its own bound. Pools limited by
+// `--capacity POOL=BYTES` (PoolInfo::capacity) get a line each, e.g.
+// "transient pool: 4096 bytes (4.00 KiB) used of 8192 bytes (8.00 KiB)
+// capacity (50.00%)".
 // For a plan with execution regions also what the transient figures cover,
 // one line per region and the plan's warnings, e.g.
 //   region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over),
@@ -41,7 +54,7 @@ struct SummaryInput {
 // (one line), a symbolic slab as "slab align(4*%n, 64) + 64 = 320 bytes at
 // n=64", and "warning: ..." lines. Exact byte counts, with a human size
 // alongside.
-// What aliasing (views, in-place reuse) saved: the transient peak of the
+// What aliasing (views, in-place reuse) saved: the transient extent of the
 // same input planned with and without it, both without fast memory when
 // `without_fast_memory` (the plan itself used fast memory).
 struct AliasingSaving {
@@ -53,8 +66,10 @@ struct AliasingSaving {
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                               std::optional<AliasingSaving> aliasing);
 
-// `memplan stats`: buffers, time steps, total bytes, lower bound and the first
-// time it is reached, per-lifetime totals and a coarse live-bytes profile.
+// `memplan stats`: buffers, time steps, total bytes, per-lifetime totals,
+// the lower bound (max live activations) and the max live of all buffers
+// with the first step each is reached and its op, the activation peak's
+// largest buffers and a coarse profile of the activations' live bytes.
 std::string FormatStats(const SummaryInput& input);
 
 // "12.50%" style percentage of `peak` over `bound` ("0.00%" when bound is 0).

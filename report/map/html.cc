@@ -247,14 +247,14 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
   AppendRow(out, "algorithm", XmlEscape(plan.algorithm));
   AppendRow(out, "buffers", fmt::format("{}", buffers.buffers.size()));
   AppendRow(out, "time steps", fmt::format("{}", plan.time_steps));
-  AppendRow(out, "transient peak",
+  AppendRow(out, "transient extent",
             fmt::format("{} ({} B)", FormatBytes(plan.peak), plan.peak));
   AppendRow(out, "lower bound",
             fmt::format("{} ({} B)", FormatBytes(plan.lower_bound), plan.lower_bound));
   AppendRow(out, "over the bound", memmap::FormatPercentOver(plan.peak, plan.lower_bound));
   AppendRow(out, "verified", plan.verified ? "yes" : "no");
   for (const SpaceInfo& space : plan.spaces) {
-    std::string text = fmt::format("peak {}", FormatBytes(space.peak));
+    std::string text = fmt::format("used {}", FormatBytes(space.peak));
     if (space.capacity) text += fmt::format(" of {}", FormatBytes(*space.capacity));
     AppendRow(out, "space",
               fmt::format("{} ({}): {}", XmlEscape(space.name), space.id, XmlEscape(text)));

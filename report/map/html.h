@@ -1,5 +1,5 @@
 // Interactive HTML memory map of a plan: a summary header (input, algorithm,
-// transient peak, lower bound, % over the bound, spaces, pools, memory space
+// transient extent, lower bound, % over the bound, spaces, pools, memory space
 // assignment statistics), the same map as report/map/svg.h inlined as SVG
 // (each panel's peak step marked), and under it the live-bytes chart
 // (report/map/live_chart.h: one curve per memory space, the default space's

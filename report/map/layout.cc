@@ -265,7 +265,7 @@ std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes spac
     }
     const Bytes base = lowest.value_or(0);
     if (plan.peak > 0) {
-      std::string label = fmt::format("transient peak {}", FormatBytes(plan.peak));
+      std::string label = fmt::format("transient extent {}", FormatBytes(plan.peak));
       if (plan.lower_bound > 0) {
         label += fmt::format(" ({} over bound)", FormatPercentOver(plan.peak, plan.lower_bound));
       }
@@ -277,7 +277,7 @@ std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes spac
     }
   } else if (space_peak > 0) {
     lines.push_back(
-        {LineMark::Style::kSolid, space_peak, fmt::format("peak {}", FormatBytes(space_peak))});
+        {LineMark::Style::kSolid, space_peak, fmt::format("used {}", FormatBytes(space_peak))});
   }
   Bytes range = space_peak;
   for (const Line& line : lines) range = std::max(range, line.at);
@@ -684,7 +684,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     }
     panel.title += options.activations_only
                        ? fmt::format(" · activations only, up to {}", FormatBytes(space_peak))
-                       : fmt::format(" · peak {}", FormatBytes(space_peak));
+                       : fmt::format(" · used {}", FormatBytes(space_peak));
 
     for (Line& line : lines) {
       panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),
@@ -831,7 +831,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   if (!plan.algorithm.empty()) parts.push_back("algorithm " + plan.algorithm);
   parts.push_back(fmt::format("{} buffers", buffers.buffers.size()));
   parts.push_back(fmt::format("{} time steps", plan.time_steps));
-  parts.push_back("transient peak " + FormatBytes(plan.peak));
+  parts.push_back("transient extent " + FormatBytes(plan.peak));
   parts.push_back("lower bound " + FormatBytes(plan.lower_bound));
   if (plan.lower_bound > 0) {
     parts.push_back(FormatPercentOver(plan.peak, plan.lower_bound) + " over the bound");

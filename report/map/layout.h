@@ -216,7 +216,7 @@ struct OutlineMark {
 
 struct Panel {
   MemorySpace space = kDefaultSpace;
-  std::string title;                    // e.g. "default memory (space 0) · peak 1.5 MiB"
+  std::string title;                    // e.g. "default memory (space 0) · used 1.5 MiB"
   Box plot;                             // the plotting area
   AddressAxis axis;
   std::vector<Tick> address_ticks;

@@ -191,7 +191,9 @@ void AppendLegend(std::string& out, const MapLayout& layout) {
         cls, C(x), C(y - 4), C(x + 16), C(y - 4), C(x + 20), C(y), label);
     advance(label);
   };
-  line_entry(layout.legend_peak, "peak", "peak");
+  // The solid line: the transient extent in default memory, the bytes used
+  // in another space.
+  line_entry(layout.legend_peak, "peak", "extent / used");
   line_entry(layout.legend_lower_bound, "bound", "lower bound");
   line_entry(layout.legend_capacity, "capacity", "capacity");
   if (layout.legend_peak_step) {

@@ -9,6 +9,7 @@
 #include "io/byte_size.h"
 #include "report/map/format.h"
 #include "report/map/layout.h"
+#include "report/sweep/sweep_table.h"
 
 namespace memplan {
 namespace {
@@ -39,7 +40,23 @@ struct Panel {
   std::vector<std::string> categories;
   bool bytes = true;  // y in bytes, else seconds (drawn in the unit of the largest)
   std::vector<Series> series;
+  // Per category: why its points over capacity do not fit and what they
+  // need, one line each ("" when all fit).
+  std::vector<std::string> over;
 };
+
+// "--dim batch=8: default memory needs ... over --capacity 1MiB" for a row
+// over capacity, for a tooltip.
+std::string OverNote(const SweepRow& row) {
+  const std::string point = DescribeSweepPoint(row.point);
+  return (point.empty() ? std::string() : point + ": ") + SweepCapacityReason(*row.over_capacity);
+}
+
+void AddOverNote(std::string& notes, const SweepRow& row) {
+  if (!row.over_capacity) return;
+  if (!notes.empty()) notes += "\n";
+  notes += OverNote(row);
+}
 
 std::string DimsLabel(const SweepPoint& point, bool with_names) {
   std::string text;
@@ -95,7 +112,7 @@ Panel DimsPanel(const std::vector<SweepRow>& rows) {
   panel.x_title = !rows.empty() && !rows.front().point.dims.empty()
                       ? rows.front().point.dims.front().first
                       : "dims";
-  panel.title = fmt::format("default-memory activation peak vs {}", panel.x_title);
+  panel.title = fmt::format("transient extent (default-memory activations) vs {}", panel.x_title);
   for (const auto& x : xs) panel.categories.push_back(x ? std::to_string(*x) : "(as given)");
   for (size_t l = 0; l < lines.size(); ++l) {
     const auto& [rest, size] = lines[l];
@@ -104,7 +121,7 @@ Panel DimsPanel(const std::vector<SweepRow>& rows) {
       if (many_rest) suffix += fmt::format(", {}={}", name, value);
     }
     if (many_sizes) suffix += ", fast " + FastLabel(size);
-    Series peak{"peak" + suffix, std::string(kColors[l % std::size(kColors)]), false, {}};
+    Series peak{"transient extent" + suffix, std::string(kColors[l % std::size(kColors)]), false, {}};
     Series bound{"lower bound" + suffix, peak.color, true, {}};
     for (const auto& x : xs) {
       std::optional<double> p, b;
@@ -118,6 +135,12 @@ Panel DimsPanel(const std::vector<SweepRow>& rows) {
     }
     panel.series.push_back(std::move(peak));
     panel.series.push_back(std::move(bound));
+  }
+  for (const auto& x : xs) {
+    std::string& notes = panel.over.emplace_back();
+    for (const SweepRow& row : rows) {
+      if (FirstDimKey(row) == x) AddOverNote(notes, row);
+    }
   }
   return panel;
 }
@@ -140,7 +163,10 @@ Panel FastPanel(const std::vector<SweepRow>& rows) {
     for (const auto& size : sizes) {
       std::optional<double> t, slow, fast;
       for (const SweepRow& row : rows) {
-        if (row.point.dims != dims[d] || row.point.fast_memory != size || !row.msa) continue;
+        if (row.point.dims != dims[d] || row.point.fast_memory != size || !row.msa ||
+            row.over_capacity) {
+          continue;
+        }
         t = row.msa->estimated_time_s;
         slow = row.msa->time_all_default_s;
         fast = row.msa->time_all_fast_s;
@@ -153,6 +179,12 @@ Panel FastPanel(const std::vector<SweepRow>& rows) {
     if (dims.size() == 1) {
       panel.series.push_back(std::move(all_default));
       panel.series.push_back(std::move(all_fast));
+    }
+  }
+  for (const auto& size : sizes) {
+    std::string& notes = panel.over.emplace_back();
+    for (const SweepRow& row : rows) {
+      if (row.point.fast_memory == size) AddOverNote(notes, row);
     }
   }
   return panel;
@@ -273,13 +305,13 @@ std::string RenderPanel(const Panel& panel, double top) {
                        series.color, dash, FormatCoord(lx + 30), FormatCoord(ly + 4),
                        XmlEscape(series.name));
   }
+  // A point over capacity: a gap in its line, and a label whose tooltip
+  // says what it needs.
   for (size_t i = 0; i < n; ++i) {
-    const bool gap = std::any_of(panel.series.begin(), panel.series.end(),
-                                 [&](const Series& s) { return !s.values[i]; });
-    if (!gap || !panel.bytes) continue;
+    if (panel.over[i].empty()) continue;
     svg += fmt::format("<text x=\"{}\" y=\"{}\" text-anchor=\"middle\" fill=\"#d62728\">"
-                       "does not fit</text>\n",
-                       FormatCoord(x_of(i)), FormatCoord(bottom - 8));
+                       "does not fit<title>does not fit: {}</title></text>\n",
+                       FormatCoord(x_of(i)), FormatCoord(bottom - 8), XmlEscape(panel.over[i]));
   }
   return svg + "</g>\n";
 }

@@ -30,18 +30,25 @@ std::string DescribeSweepPoint(const SweepPoint& point);
 // What a sweep reports of one point's verified plan.
 struct SweepRow {
   SweepPoint point;
-  // Set when the plan does not fit --capacity: the planner's message (the
-  // point gets no figures; the sweep goes on).
+  // Set when the plan does not fit --capacity: the planner's message. The
+  // figures are then those of the same point planned without the limits
+  // (what it needs; `verified` is that plan's), or all zero with no
+  // `msa` when even that failed (a pinned buffer larger than the fast
+  // memory). The sweep goes on.
   std::optional<std::string> over_capacity;
   Bytes peak = 0;                 // Plan::peak: default-memory transient extent
   Bytes lower_bound = 0;          // Plan::lower_bound (max live transient bytes)
-  Bytes default_bytes = 0;        // default space peak, all pools (weights included)
-  std::optional<Bytes> alternate_bytes;  // alternate (fast) space peak, with MSA
+  Bytes default_bytes = 0;        // default memory used: highest byte, weights included
+  std::optional<Bytes> alternate_bytes;  // alternate (fast) memory used, with MSA
   std::optional<MsaStats> msa;    // with fast memory: estimated time and bounds (seconds)
   double captured_speedup = 0;    // with fast memory: CapturedSpeedup (driver/msa_job.h), 0..1
   TimeStep time_steps = 0;
   std::int64_t buffers = 0;
   bool verified = false;          // always true for a row with figures
+
+  // Whether the row holds a plan's figures (false only for a point over
+  // capacity that did not plan without the limits either).
+  bool HasFigures() const { return verified; }
 };
 
 }  // namespace memplan

@@ -57,44 +57,48 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
                                                          rows.size() - over, over));
   std::vector<std::string> header = dims;
   if (fast) header.push_back("fast memory");
-  const size_t figures_from = header.size();
-  for (const char* name : {"peak", "lower bound", "over bound", "default total"}) {
+  for (const char* name : {"transient extent", "lower bound", "over bound", "default used"}) {
     header.push_back(name);
   }
   if (fast) {
     for (const char* name : {"fast used", "est. time", "captured"}) header.push_back(name);
   }
+  // With a point over capacity, a last column says which fit.
+  if (over > 0) header.push_back("capacity");
   std::vector<std::vector<std::string>> table{header};
   for (const SweepRow& row : rows) {
     std::vector<std::string> cells;
     for (const auto& [name, value] : row.point.dims) cells.push_back(std::to_string(value));
     if (fast) cells.push_back(row.point.fast_memory ? FormatBytes(*row.point.fast_memory) : "");
-    if (row.over_capacity) {
-      cells.push_back("does not fit: " + *row.over_capacity);
-    } else {
-      cells.push_back(FormatBytes(row.peak));
-      cells.push_back(FormatBytes(row.lower_bound));
-      cells.push_back(PercentOver(row.peak, row.lower_bound));
-      cells.push_back(FormatBytes(row.default_bytes));
-      if (fast) {
-        cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
-        cells.push_back(row.msa ? memmap::FormatSeconds(row.msa->estimated_time_s) : "");
-        cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
-      }
+    const bool figures = row.HasFigures();
+    const auto bytes = [&](Bytes value) { return figures ? FormatBytes(value) : std::string(); };
+    cells.push_back(bytes(row.peak));
+    cells.push_back(bytes(row.lower_bound));
+    cells.push_back(figures ? PercentOver(row.peak, row.lower_bound) : "");
+    cells.push_back(bytes(row.default_bytes));
+    if (fast) {
+      cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
+      cells.push_back(row.msa ? memmap::FormatSeconds(row.msa->estimated_time_s) : "");
+      cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
+    }
+    if (over > 0) {
+      cells.push_back(row.over_capacity ? "does not fit: " + SweepCapacityReason(*row.over_capacity)
+                                        : "fits");
     }
     table.push_back(std::move(cells));
   }
-  // A "does not fit" message is not a column: it does not widen one.
   std::vector<size_t> widths(header.size(), 0);
-  for (size_t r = 0; r < table.size(); ++r) {
-    const bool message_row = r > 0 && rows[r - 1].over_capacity.has_value();
-    for (size_t c = 0; c < table[r].size(); ++c) {
-      if (message_row && c >= figures_from) continue;
-      widths[c] = std::max(widths[c], table[r][c].size());
-    }
+  for (const std::vector<std::string>& cells : table) {
+    for (size_t c = 0; c < cells.size(); ++c) widths[c] = std::max(widths[c], cells[c].size());
   }
   for (const std::vector<std::string>& cells : table) text += Line(cells, widths);
   return text;
+}
+
+std::string SweepCapacityReason(const std::string& message) {
+  constexpr std::string_view kLead = "plan does not fit: ";
+  const size_t at = message.find(kLead);
+  return at == std::string::npos ? message : message.substr(at + kLead.size());
 }
 
 std::string FormatSweepCsv(const std::vector<SweepRow>& rows) {
@@ -108,7 +112,7 @@ std::string FormatSweepCsv(const std::vector<SweepRow>& rows) {
     std::vector<std::string> fields;
     for (const auto& [name, value] : row.point.dims) fields.push_back(std::to_string(value));
     fields.push_back(row.point.fast_memory ? std::to_string(*row.point.fast_memory) : "");
-    const bool planned = !row.over_capacity.has_value();
+    const bool planned = row.HasFigures();
     const auto bytes = [&](Bytes value) { return planned ? std::to_string(value) : ""; };
     fields.push_back(bytes(row.peak));
     fields.push_back(bytes(row.lower_bound));

@@ -95,6 +95,23 @@ TEST(CompareCliTest, JsonFormIsTheSameTable) {
   fs::remove_all(dir);
 }
 
+TEST(CompareCliTest, QuietPrintsNothingButStillWritesTheJson) {
+  const std::string dir = FreshDir();
+  for (const char* flag : {"-q", "--quiet"}) {
+    const CliRun r = MemplanIn(
+        kCsvDir, std::string("compare compare_peers.csv ") + flag + " --json " + dir + "/c.json");
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+    EXPECT_EQ(r.out, "") << flag;
+    EXPECT_EQ(r.err, "") << flag;
+    EXPECT_EQ(ArenaBytes(nlohmann::json::parse(Slurp(dir + "/c.json")))["tflite-arena"], 320);
+  }
+  // --json - still prints the document: it is the output asked for.
+  const CliRun to_stdout = MemplanIn(kCsvDir, "compare compare_peers.csv -q --json -");
+  ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;
+  EXPECT_EQ(ArenaBytes(nlohmann::json::parse(to_stdout.out))["iree-in-order"], 350);
+  fs::remove_all(dir);
+}
+
 TEST(CompareCliTest, AlignmentAppliesToEveryStrategy) {
   // At 64 no-reuse lays the six end to end at multiples of 64: a 0, b 64,
   // c 192, d 256, e 384, f 512, ending at 532.

@@ -59,7 +59,7 @@ TEST_F(ControlFlowCli, BranchesShareMemoryAndThePeakIsTheLargerBranch) {
   const std::string json = dir_ + "/plan.json";
   const CliRun run = Memplan("plan " + input_ + " --json " + json);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("transient peak 6144 bytes (6.00 KiB), lower bound 6144 bytes"));
+  EXPECT_THAT(run.out, HasSubstr("transient extent 6144 bytes (6.00 KiB), lower bound 6144 bytes"));
   EXPECT_THAT(run.out, HasSubstr("algorithm: best-fit-temporal"));
   const nlohmann::json plan = nlohmann::json::parse(Slurp(json));
   EXPECT_EQ(plan["peak_bytes"], 6144);
@@ -76,13 +76,13 @@ TEST_F(ControlFlowCli, BranchesShareMemoryAndThePeakIsTheLargerBranch) {
 
   const CliRun verified = Memplan("verify " + input_ + " " + json);
   EXPECT_EQ(verified.exit_code, 0) << verified.err;
-  EXPECT_THAT(verified.out, HasSubstr("transient peak 6144 bytes, lower bound 6144 bytes"));
+  EXPECT_THAT(verified.out, HasSubstr("transient extent 6144 bytes, lower bound 6144 bytes"));
 }
 
 TEST_F(ControlFlowCli, StatsLowerBoundCountsOnlyLiveSteps) {
   const CliRun run = Memplan("stats " + input_);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("lower bound (max live, transient): 6144 bytes (6.00 KiB) at time 3"));
+  EXPECT_THAT(run.out, HasSubstr("lower bound (max live activations): 6144 bytes (6.00 KiB) at step 3"));
   EXPECT_THAT(run.out, HasSubstr("[      2,       2]           3072"));
 }
 

@@ -73,7 +73,7 @@ TEST_F(LimitsTest, OneBufferOfExactlyTwoToThe62BytesPlans) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   CliRun stats = Memplan("stats " + csv);
   EXPECT_EQ(stats.exit_code, 0) << stats.err;
-  EXPECT_THAT(stats.out, ::testing::HasSubstr("lower bound (max live, transient): "
+  EXPECT_THAT(stats.out, ::testing::HasSubstr("lower bound (max live activations): "
                                               "4611686018427387904 bytes (4.00 EiB) at time 0\n"));
 }
 

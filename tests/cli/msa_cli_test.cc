@@ -62,7 +62,7 @@ TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
   // names the alternate memory's peak too (the plan's spaces[1].peak_bytes).
   CliRun v = Memplan("verify " + kMlp + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
-  EXPECT_THAT(v.out, HasSubstr("transient peak 0 bytes, lower bound 0 bytes, alternate memory "
+  EXPECT_THAT(v.out, HasSubstr("transient extent 0 bytes, lower bound 0 bytes, alternate memory "
                                "peak 912936 bytes\n"));
 }
 

@@ -26,9 +26,9 @@ using testing_cli::WriteText;
 const std::string kShared = MEMPLAN_SHARED_DIR "/data";
 const std::string kExamples = MEMPLAN_SOURCE_DIR "/examples";
 
-// The "transient peak N bytes" figure of the human summary (-1 if absent).
+// The "transient extent N bytes" figure of the human summary (-1 if absent).
 long long SummaryPeak(const std::string& out) {
-  const std::string key = "transient peak ";
+  const std::string key = "transient extent ";
   const size_t at = out.find(key);
   if (at == std::string::npos) return -1;
   size_t end = at + key.size();
@@ -194,7 +194,7 @@ TEST(PlanCliTest, VerifyRejectsATamperedPlan) {
 TEST(PlanCliTest, StatsReportsTheLowerBoundAndWhereItIsReached) {
   CliRun r = Memplan("stats " + kExamples + "/basic.mpir");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("lower bound (max live, transient): "));
+  EXPECT_THAT(r.out, HasSubstr("lower bound (max live activations): "));
   EXPECT_THAT(r.out, HasSubstr(" at time "));
   EXPECT_THAT(r.out, HasSubstr("time steps"));
 }

@@ -56,7 +56,7 @@ TEST_F(PlanJsonCliTest, RecordsInputOptionsAndVerifyUsesThem) {
   // No flags: verify imports the model as the plan records.
   CliRun v = Memplan("verify " + model + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
-  EXPECT_EQ(v.out, json + ": plan verified: 4 buffers, transient peak 64 bytes, lower bound 64 "
+  EXPECT_EQ(v.out, json + ": plan verified: 4 buffers, transient extent 64 bytes, lower bound 64 "
                           "bytes\n");
   // Agreeing flags are fine; disagreeing ones are an error.
   EXPECT_EQ(Memplan("verify " + model + " " + json + " --no-alias --dim batch=2").exit_code, 0);
@@ -194,7 +194,7 @@ TEST_F(PlanJsonCliTest, ExtensionsAreCaseInsensitive) {
   WriteText(upper_csv, "id,lower,upper,size\nb1,0,3,4\n");
   CliRun r = Memplan("plan " + upper_csv);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("transient peak 4 bytes"));
+  EXPECT_THAT(r.out, HasSubstr("transient extent 4 bytes"));
 
   const std::string model = ReluChain("CHAIN.Onnx");
   r = Memplan("plan " + model + " --dim batch=1");
@@ -222,9 +222,9 @@ TEST_F(PlanJsonCliTest, StatsOfAnInputWithoutBuffers) {
   WriteText(csv, "id,lower,upper,size\n");
   CliRun r = Memplan("stats " + csv);
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_THAT(r.out, HasSubstr("lower bound (max live, transient): 0 bytes (0 B) (no transient "
+  EXPECT_THAT(r.out, HasSubstr("lower bound (max live activations): 0 bytes (0 B) (no transient "
                                "buffers)\n"));
-  EXPECT_THAT(r.out, HasSubstr("max live (all buffers): 0 bytes (0 B) (no buffers)\n"));
+  EXPECT_THAT(r.out, HasSubstr("max live (all buffers, weights included): 0 bytes (0 B) (no buffers)\n"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("time -1")));
 }
 

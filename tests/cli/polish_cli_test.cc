@@ -112,7 +112,7 @@ TEST_F(PolishCliTest, VerifyQuietPrintsNothingOnSuccessOnly) {
   // Without -q: the success line.
   CliRun r = MemplanHere("verify in.csv plan.json");
   EXPECT_EQ(r.exit_code, 0);
-  EXPECT_EQ(r.out, "plan.json: plan verified: 2 buffers, transient peak 24 bytes, lower bound 24 "
+  EXPECT_EQ(r.out, "plan.json: plan verified: 2 buffers, transient extent 24 bytes, lower bound 24 "
                    "bytes\n");
   // A failure is still reported: buffer a moved onto b's bytes.
   std::string plan = Slurp(dir_ + "/plan.json");
@@ -136,7 +136,7 @@ TEST_F(PolishCliTest, StatsProfileBarsStartAtOneColumn) {
             "1099511627776\n");
   const CliRun r = MemplanHere("stats big.csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const std::string heading = "live bytes over time (transient, max per band):\n";
+  const std::string heading = "live bytes over time (activations, max per band):\n";
   const size_t start = r.out.find(heading);
   ASSERT_NE(start, std::string::npos) << r.out;
   std::vector<std::string> lines;

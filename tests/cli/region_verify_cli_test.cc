@@ -35,7 +35,7 @@ TEST_F(RegionVerifyCliTest, PlannedRegionsVerify) {
   ASSERT_TRUE(Json::parse(Slurp(json)).contains("regions"));
   CliRun v = Memplan("verify " + kRegion + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
-  EXPECT_EQ(v.out, json + ": plan verified: 6 buffers, transient peak 24576 bytes, lower bound "
+  EXPECT_EQ(v.out, json + ": plan verified: 6 buffers, transient extent 24576 bytes, lower bound "
                           "24576 bytes\n");
 }
 

@@ -1,5 +1,6 @@
 // `memplan sweep`: the table, CSV and chart files, exit codes, bad lists.
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -10,7 +11,7 @@ namespace {
 
 const std::string kBatchChain = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/batch_chain.mpir";
 
-// batch_chain.mpir: transient peak and lower bound 128*B bytes (see the file).
+// batch_chain.mpir: transient extent and lower bound 128*B bytes (see the file).
 TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
   const std::string dir = FreshDir();
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,2,8 --csv " + dir +
@@ -18,24 +19,24 @@ TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err, "");
   EXPECT_NE(r.out.find(": 3 plans, all verified\n"
-                       "batch  peak      lower bound  over bound  default total\n"
-                       "1      128 B     128 B        0.0 %"),
+                       "batch  transient extent  lower bound  over bound  default used\n"
+                       "1      128 B             128 B        0.0 %"),
             std::string::npos)
       << r.out;
-  EXPECT_NE(r.out.find("\n8      1.00 KiB  1.00 KiB     0.0 %"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("\n8      1.00 KiB          1.00 KiB     0.0 %"), std::string::npos) << r.out;
   const std::string csv = Slurp(dir + "/s.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
             "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
             "evictions,time_steps,buffers,verified,over_capacity");
   EXPECT_NE(csv.find("\n2,,256,256,"), std::string::npos) << csv;
-  EXPECT_NE(Slurp(dir + "/s.svg").find("activation peak vs batch"), std::string::npos);
+  EXPECT_NE(Slurp(dir + "/s.svg").find("(default-memory activations) vs batch"), std::string::npos);
 }
 
 TEST(SweepCliTest, FastMemorySweepShowsTimes) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=2 --fast-memory 0,4KiB");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("batch  fast memory  peak"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("batch  fast memory  transient extent"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("est. time  captured"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n2      0 B  "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n2      4.00 KiB  "), std::string::npos) << r.out;
@@ -66,7 +67,32 @@ TEST(SweepCliTest, OverCapacityPointsExitOne) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=1,16 --capacity 1KiB");
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.out.find("2 plans, 1 verified, 1 do not fit"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("\n16     does not fit: "), std::string::npos) << r.out;
+  // The row over capacity still says what it needs: batch 16 has two
+  // 1 KiB activations live together (2 KiB) and needs 4160 bytes in all.
+  EXPECT_NE(r.out.find("\n16     2.00 KiB          2.00 KiB     0.0 %       4.06 KiB      does not "
+                       "fit: default memory needs 4.06 KiB (4160 bytes), 3.06 KiB (3136 bytes) "
+                       "over --capacity 1KiB (transient extent 2048 bytes, lower bound 2048 "
+                       "bytes)\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("\n1      128 B             128 B        0.0 %       320 B         fits\n"),
+            std::string::npos)
+      << r.out;
+  const CliRun csv = Memplan("sweep " + kBatchChain + " --dim batch=16 --capacity 1KiB --csv -");
+  EXPECT_EQ(csv.exit_code, 1) << csv.err;
+  EXPECT_NE(csv.out.find("\n16,,2048,2048,4160,"), std::string::npos) << csv.out;
+}
+
+// A value listed twice is one point, at its first place, planned once.
+TEST(SweepCliTest, RepeatedValuesArePlannedOnce) {
+  const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=2,1,2 --fast-memory 1KiB,1024,0 --csv -");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::vector<std::string> points;
+  for (size_t at = r.out.find('\n'); at + 1 < r.out.size(); at = r.out.find('\n', at + 1)) {
+    const size_t second = r.out.find(',', r.out.find(',', at + 1) + 1);
+    points.push_back(r.out.substr(at + 1, second - at - 1));
+  }
+  EXPECT_EQ(points, (std::vector<std::string>{"2,1024", "2,0", "1,1024", "1,0"})) << r.out;
 }
 
 TEST(SweepCliTest, BadListsAreUsageErrors) {

@@ -91,7 +91,7 @@ TEST(RegionPartition, RefusesProgramsWithControlFlowOrRegions) {
 }
 
 // The bundled MobileNetV2 as one region: weights in one upload, the slab at
-// its lower bound and equal to memplan's transient peak without regions.
+// its lower bound and equal to memplan's transient extent without regions.
 TEST(RegionPartition, BundledOnnxModelAsOneRegion) {
   LoadOptions options;
   options.regions_per = 0;

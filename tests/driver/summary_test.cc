@@ -40,12 +40,12 @@ TEST(FormatStatsTest, SmallInputExactReport) {
             "total bytes: 114 bytes (114 B)\n"
             "  transient         3 buffers             14 bytes\n"
             "  constant          1 buffers            100 bytes\n"
-            "lower bound (max live, transient): 12 bytes (12 B) at time 1\n"
-            "max live (all buffers): 112 bytes (112 B) at time 1\n"
-            "peak: 12 bytes live at step 1 in 2 buffers:\n"
+            "lower bound (max live activations): 12 bytes (12 B) at step 1\n"
+            "max live (all buffers, weights included): 112 bytes (112 B) at step 1\n"
+            "activation peak: 12 bytes live at step 1 in 2 buffers:\n"
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
-            "live bytes over time (transient, max per band):\n"
+            "live bytes over time (activations, max per band):\n"
             "  [      0,       0]              4 #############\n"
             "  [      1,       1]             12 ########################################\n"
             "  [      2,       2]              8 ##########################\n"
@@ -64,9 +64,9 @@ TEST(FormatStatsTest, HugeTimeRange) {
             "in.csv: 2 buffers, 9223372036854775807 time steps\n"
             "total bytes: 12 bytes (12 B)\n"
             "  transient         2 buffers             12 bytes\n"
-            "lower bound (max live, transient): 12 bytes (12 B) at time 3999999999\n"
-            "max live (all buffers): 12 bytes (12 B) at time 3999999999\n"
-            "peak: 12 bytes live at step 3999999999 in 2 buffers:\n"
+            "lower bound (max live activations): 12 bytes (12 B) at step 3999999999\n"
+            "max live (all buffers, weights included): 12 bytes (12 B) at step 3999999999\n"
+            "activation peak: 12 bytes live at step 3999999999 in 2 buffers:\n"
             "   66.67%  b2: 8 bytes (8 B)\n"
             "   33.33%  b1: 4 bytes (4 B)\n");
   // 2^63 - 1 = 16 * 576460752303423487 + 15. The time columns are as wide
@@ -86,8 +86,8 @@ TEST(FormatStatsTest, NoBuffers) {
   EXPECT_EQ(Stats(Csv(0, {})),
             "in.csv: 0 buffers, 0 time steps\n"
             "total bytes: 0 bytes (0 B)\n"
-            "lower bound (max live, transient): 0 bytes (0 B) (no transient buffers)\n"
-            "max live (all buffers): 0 bytes (0 B) (no buffers)\n");
+            "lower bound (max live activations): 0 bytes (0 B) (no transient buffers)\n"
+            "max live (all buffers, weights included): 0 bytes (0 B) (no buffers)\n");
 }
 
 // A CSV plan: the pool table keeps its 10-character name column.
@@ -98,10 +98,10 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
   plan->verified = true;
   EXPECT_EQ(Summary(input, *plan),
             "in.csv: 3 buffers, 4 time steps\n"
-            "pool       space      buffers          bytes           peak    lower bound     over\n"
+            "pool       space      buffers          bytes         extent    lower bound     over\n"
             "transient  default          3             14             12             12    0.00%\n"
-            "transient peak 12 bytes (12 B), lower bound 12 bytes (12 B) (0.00% over)\n"
-            "peak: 12 bytes live at step 1 in 2 buffers:\n"
+            "transient extent 12 bytes (12 B), lower bound 12 bytes (12 B) (0.00% over)\n"
+            "activation peak: 12 bytes live at step 1 in 2 buffers:\n"
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used\n"
@@ -119,11 +119,11 @@ TEST(FormatPlanSummaryTest, FastMemoryPeakAndAliasing) {
   plan->verified = true;
   const std::string text = FormatPlanSummary(SummaryInputOf(input), *plan,
                                              AliasingSaving{12, 20, /*without_fast_memory=*/true});
-  EXPECT_NE(text.find("peak: 4 bytes live at step 0 in 1 buffer:\n"
+  EXPECT_NE(text.find("activation peak: 4 bytes live at step 0 in 1 buffer:\n"
                       "  100.00%  a: 4 bytes (4 B)\n"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("aliasing (both planned without fast memory): transient peak 20 bytes (20 B) "
+  EXPECT_NE(text.find("aliasing (both planned without fast memory): transient extent 20 bytes (20 B) "
                       "without views and in-place reuse, 12 bytes (12 B) with them (saves 8 B)\n"),
             std::string::npos)
       << text;
@@ -161,14 +161,14 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
   p->plan.verified = true;
   EXPECT_EQ(Summary(RegionInput(*p), p->plan),
             "t.mpir: 6 buffers, 5 time steps, 6 ops\n"
-            "pool                   space      buffers          bytes           peak    lower bound     over\n"
+            "pool                   space      buffers          bytes         extent    lower bound     over\n"
             "stage.slab             default          4          25600          24576          24576    0.00%\n"
             "external               default          1           4096           4096           4096    0.00%\n"
             "stage.results.external default          1           4096           4096           4096    0.00%\n"
-            "transient peak 24576 bytes (24.00 KiB), lower bound 24576 bytes (24.00 KiB) (0.00% over)\n"
+            "transient extent 24576 bytes (24.00 KiB), lower bound 24576 bytes (24.00 KiB) (0.00% over)\n"
             "  (transient: the region slabs, packed over time; allocations never alive together "
             "share bytes)\n"
-            "peak: 24576 bytes live at step 1 (op %t1 = dispatch) in 3 buffers:\n"
+            "activation peak: 24576 bytes live at step 1 (op %t1 = dispatch) in 3 buffers:\n"
             "   33.33%  zeros: 8192 bytes (8.00 KiB)\n"
             "   33.33%  t0: 8192 bytes (8.00 KiB)\n"
             "   33.33%  t1: 8192 bytes (8.00 KiB)\n"

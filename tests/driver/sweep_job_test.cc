@@ -36,7 +36,7 @@ TEST(SweepGridTest, NothingSweptIsOneEmptyPoint) {
 }
 
 // batch_chain.mpir: %a and %b (64*B bytes each) are live together at the
-// add, so the transient peak and its lower bound are 128*B bytes.
+// add, so the transient extent and its lower bound are 128*B bytes.
 TEST(SweepJobTest, PeakScalesWithTheBatch) {
   PlanJobOptions options;
   absl::StatusOr<std::vector<SweepRow>> rows =
@@ -69,6 +69,21 @@ TEST(SweepJobTest, PointsOverCapacityAreRowsNotErrors) {
   ASSERT_TRUE((*rows)[1].over_capacity);
   EXPECT_NE((*rows)[1].over_capacity->find("plan does not fit"), std::string::npos)
       << *(*rows)[1].over_capacity;
+  // The row has what batch 4 needs: 2 x 256 B activations live together,
+  // 1088 bytes of default memory in all.
+  EXPECT_EQ((*rows)[1].peak, 512);
+  EXPECT_EQ((*rows)[1].lower_bound, 512);
+  EXPECT_EQ((*rows)[1].default_bytes, 1088);
+  EXPECT_TRUE((*rows)[1].HasFigures());
+}
+
+TEST(SweepGridTest, RepeatedValuesAreOnePointAtTheirFirstPlace) {
+  const std::vector<SweepPoint> points = SweepGrid({{"batch", {4, 1, 4, 1}}}, {2048, 0, 2048});
+  std::vector<std::string> described;
+  for (const SweepPoint& p : points) described.push_back(DescribeSweepPoint(p));
+  EXPECT_EQ(described, (std::vector<std::string>{
+                           "--dim batch=4 --fast-memory 2048", "--dim batch=4 --fast-memory 0",
+                           "--dim batch=1 --fast-memory 2048", "--dim batch=1 --fast-memory 0"}));
 }
 
 TEST(SweepJobTest, FastMemorySizesGiveEstimatedTimes) {

@@ -47,7 +47,8 @@ std::string Profile(const ProfileCase& c) {
 // plan's lower bound, 12, and each row's pools sum to the space's column.
 TEST(ProfileCsvTest, OneRowPerStepWithPoolsAndEvents) {
   EXPECT_EQ(Profile(PlainCase()),
-            "step,op,default,default.transient,default.constant,defined,freed\n"
+            "step,op,default.live_bytes,default.transient.live_bytes,"
+            "default.constant.live_bytes,defined,freed\n"
             "0,,104,4,100,a;k,\n"
             "1,,112,12,100,b,a\n"
             "2,,108,8,100,,b\n"
@@ -61,7 +62,8 @@ TEST(ProfileCsvTest, FastMemorySegmentsCountInTheirSpace) {
   c.plan.spaces.push_back(SpaceInfo{"alternate", kAlternateSpace, 64, 8, 1});
   c.plan.placements[1].allocations = {Allocation{kAlternateSpace, 0, 1, 2}};
   EXPECT_EQ(Profile(c),
-            "step,op,default,default.transient,default.constant,alternate,alternate.transient,"
+            "step,op,default.live_bytes,default.transient.live_bytes,"
+            "default.constant.live_bytes,alternate.live_bytes,alternate.transient.live_bytes,"
             "defined,freed\n"
             "0,,104,4,100,0,0,a;k,\n"
             "1,,104,4,100,8,8,b,a\n"
@@ -75,7 +77,8 @@ TEST(ProfileCsvTest, GapsAndQuoting) {
   c.buffers.buffers[3].gaps = {StepRange{1, 2}};
   c.buffers.buffers[0].name = "a,\"x\"";
   EXPECT_EQ(Profile(c),
-            "step,op,default,default.transient,default.constant,defined,freed\n"
+            "step,op,default.live_bytes,default.transient.live_bytes,"
+            "default.constant.live_bytes,defined,freed\n"
             "0,,104,4,100,\"a,\"\"x\"\";k\",\n"
             "1,,12,12,0,b,\"a,\"\"x\"\"\"\n"
             "2,,8,8,0,,b\n"
@@ -95,7 +98,7 @@ TEST(ProfileCsvTest, LongTimeLineRowsAtChanges) {
   c.plan.placements = {{"transient", {Allocation{kDefaultSpace, 0, 0, 10}}},
                        {"transient", {Allocation{kDefaultSpace, 4, 5, far}}}};
   EXPECT_EQ(Profile(c),
-            "step,op,default,default.transient,defined,freed\n"
+            "step,op,default.live_bytes,default.transient.live_bytes,defined,freed\n"
             "0,,4,4,a,\n"
             "5,,12,12,b,\n"
             "10,,12,12,,a\n"
@@ -134,7 +137,8 @@ TEST(ProfileCsvTest, ProgramOpsAndNodeNames) {
     if (!transient) external_offset += b.size;
   }
   EXPECT_EQ(WriteProfileCsv(SummaryInput{buffers, &*program, &analysis->schedule}, plan),
-            "step,op,node,default,default.transient,default.external,defined,freed\n"
+            "step,op,node,default.live_bytes,default.transient.live_bytes,"
+            "default.external.live_bytes,defined,freed\n"
             "0,%y = exp,Exp_0,24,8,16,x;y,x\n"
             "1,%z = negate,,12,8,4,z,y;z\n");
 }

@@ -41,10 +41,10 @@ TEST(HtmlMapTest, SummaryHeader) {
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
   for (std::string_view row :
        {"<tr><th>input</th><td>msa.mp</td></tr>", "<tr><th>algorithm</th><td>msa</td></tr>",
-        "<tr><th>transient peak</th><td>512 KiB (524288 B)</td></tr>",
+        "<tr><th>transient extent</th><td>512 KiB (524288 B)</td></tr>",
         "<tr><th>lower bound</th><td>512 KiB (524288 B)</td></tr>",
         "<tr><th>over the bound</th><td>0.0 %</td></tr>",
-        "<tr><th>space</th><td>alternate (1): peak 512 KiB of 1 MiB</td></tr>",
+        "<tr><th>space</th><td>alternate (1): used 512 KiB of 1 MiB</td></tr>",
         "<tr><td>transient</td><td>default</td><td class=\"n\">0 B</td>"
         "<td class=\"n\">512 KiB</td><td class=\"n\">2</td>",
         "<tr><th>estimated time</th><td>1.5 ms</td></tr>",

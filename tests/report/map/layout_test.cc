@@ -70,7 +70,7 @@ TEST(LayoutMapTest, SmallPlanGeometry) {
   ASSERT_EQ(layout.panels.size(), 1u);
   const Panel& panel = layout.panels[0];
   EXPECT_EQ(panel.space, kDefaultSpace);
-  EXPECT_EQ(panel.title, "default memory (space 0) · peak 2 MiB");
+  EXPECT_EQ(panel.title, "default memory (space 0) · used 2 MiB");
   EXPECT_DOUBLE_EQ(panel.plot.y, 114);
   EXPECT_DOUBLE_EQ(panel.plot.h, 320);
   EXPECT_THAT(Labels(panel.address_ticks),
@@ -90,7 +90,7 @@ TEST(LayoutMapTest, SmallPlanGeometry) {
   EXPECT_DOUBLE_EQ(c.h, 80);
   EXPECT_THAT(layout.legend_colors, ElementsAre(kColorTransient));
   EXPECT_EQ(layout.subtitle,
-            "algorithm hand · 3 buffers · 4 time steps · transient peak 2 MiB · lower bound "
+            "algorithm hand · 3 buffers · 4 time steps · transient extent 2 MiB · lower bound "
             "2 MiB · 0.0 % over the bound · verified");
 }
 
@@ -101,7 +101,7 @@ TEST(LayoutMapTest, PeakAndBoundLinesKeepTheirLabelsApart) {
   const LineMark& peak = panel.lines[0];
   const LineMark& bound = panel.lines[1];
   EXPECT_EQ(peak.style, LineMark::Style::kSolid);
-  EXPECT_EQ(peak.label, "transient peak 2 MiB (0.0 % over bound)");
+  EXPECT_EQ(peak.label, "transient extent 2 MiB (0.0 % over bound)");
   EXPECT_EQ(bound.style, LineMark::Style::kDashed);
   EXPECT_EQ(bound.label, "lower bound 2 MiB");
   // Both lines sit on the plot's top edge: labels go below it, stacked.
@@ -121,7 +121,7 @@ TEST(LayoutMapTest, PeakCloseToCapacityStacksTheLabels) {
   const LineMark& capacity = fast.lines[0];
   const LineMark& peak = fast.lines[1];
   EXPECT_EQ(capacity.label, "capacity 1 MiB");
-  EXPECT_EQ(peak.label, "peak 1000 KiB");
+  EXPECT_EQ(peak.label, "used 1000 KiB");
   // Axis top 1 MiB over 320 px: the capacity line is the plot's top edge,
   // the peak line 24/1024 * 320 = 7.5 px lower. Neither label fits above
   // its line; the capacity label goes below (12 px), the peak label under it.
@@ -180,12 +180,12 @@ TEST(LayoutMapTest, AlternateMemoryPanelWithCopiesAndLane) {
   ASSERT_EQ(layout.panels.size(), 2u);
   const Panel& fast = layout.panels[1];
   EXPECT_EQ(fast.space, kAlternateSpace);
-  EXPECT_EQ(fast.title, "alternate memory (space 1) · capacity 1 MiB · peak 512 KiB");
+  EXPECT_EQ(fast.title, "alternate memory (space 1) · capacity 1 MiB · used 512 KiB");
   EXPECT_EQ(fast.segment_count, 2u);
   EXPECT_EQ(fast.copy_count, 2u);
   ASSERT_EQ(fast.lines.size(), 2u);
   EXPECT_EQ(fast.lines[0].label, "capacity 1 MiB");
-  EXPECT_EQ(fast.lines[1].label, "peak 512 KiB");
+  EXPECT_EQ(fast.lines[1].label, "used 512 KiB");
   // Capacity is in range: axis top 1 MiB (5 steps of 0.2 MiB), so 256 KiB
   // is 80 px of 320; 10 time steps are 108.4 px each.
   constexpr double kEps = 1e-6;

@@ -40,7 +40,7 @@ TEST(SvgMapTest, AxisLabelsLinesAndLegend) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
   for (std::string_view label : {">0.5 MiB</text>", ">1 MiB</text>", ">2 MiB</text>",
-                                 ">transient peak 2 MiB (0.0 % over bound)</text>",
+                                 ">transient extent 2 MiB (0.0 % over bound)</text>",
                                  ">lower bound 2 MiB</text>", ">transient</text>",
                                  ">time step</text>"}) {
     EXPECT_NE(svg.find(label), std::string::npos) << label;

@@ -22,10 +22,21 @@ SweepRow Row(std::int64_t batch, Bytes peak, Bytes bound, Bytes total) {
   return row;
 }
 
+// A point over --capacity 6KiB that needs 8 KiB: the figures of its plan
+// without the limit, and the planner's message.
 SweepRow OverCapacity(std::int64_t batch) {
+  SweepRow row = Row(batch, 4096, 4096, 8192);
+  row.over_capacity =
+      "in.mpir: error: plan does not fit: default memory needs 8.00 KiB (8192 bytes), 2.00 KiB "
+      "(2048 bytes) over --capacity 6KiB";
+  return row;
+}
+
+// A point over capacity that does not plan without the limits either.
+SweepRow NoFigures(std::int64_t batch) {
   SweepRow row;
   row.point.dims = {{"batch", batch}};
-  row.over_capacity = "in.mpir: error: plan does not fit";
+  row.over_capacity = "in.mpir: error: pinned buffer larger than the fast memory";
   return row;
 }
 
@@ -45,42 +56,62 @@ SweepRow FastRow(Bytes fast, double estimated, double captured) {
 }
 
 TEST(SweepTableTest, DimsOnlyExactTable) {
-  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), Row(2, 2560, 2048, 4096),
-                                      OverCapacity(4)};
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), Row(2, 2560, 2048, 4096)};
   EXPECT_EQ(FormatSweepTable("in.mpir", rows),
-            "sweep of in.mpir: 3 plans, 2 verified, 1 do not fit\n"
-            "batch  peak      lower bound  over bound  default total\n"
-            "1      1.00 KiB  1.00 KiB     0.0 %       3.00 KiB\n"
-            "2      2.50 KiB  2.00 KiB     25.0 %      4.00 KiB\n"
-            "4      does not fit: in.mpir: error: plan does not fit\n");
+            "sweep of in.mpir: 2 plans, all verified\n"
+            "batch  transient extent  lower bound  over bound  default used\n"
+            "1      1.00 KiB          1.00 KiB     0.0 %       3.00 KiB\n"
+            "2      2.50 KiB          2.00 KiB     25.0 %      4.00 KiB\n");
+}
+
+// Over capacity: the row keeps the bytes the point needs, and a last column
+// says which points fit and why the others do not.
+TEST(SweepTableTest, OverCapacityRowsCarryTheBytesNeeded) {
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), OverCapacity(4), NoFigures(8)};
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            "sweep of in.mpir: 3 plans, 1 verified, 2 do not fit\n"
+            "batch  transient extent  lower bound  over bound  default used  capacity\n"
+            "1      1.00 KiB          1.00 KiB     0.0 %       3.00 KiB      fits\n"
+            "4      4.00 KiB          4.00 KiB     0.0 %       8.00 KiB      does not fit: default "
+            "memory needs 8.00 KiB (8192 bytes), 2.00 KiB (2048 bytes) over --capacity 6KiB\n"
+            "8                                                               does not fit: in.mpir: "
+            "error: pinned buffer larger than the fast memory\n");
+}
+
+TEST(SweepTableTest, CapacityReasonIsWhatFollowsPlanDoesNotFit) {
+  EXPECT_EQ(SweepCapacityReason("m.onnx: error: plan does not fit: transient pool needs 1 B"),
+            "transient pool needs 1 B");
+  EXPECT_EQ(SweepCapacityReason("m.onnx: error: other"), "m.onnx: error: other");
 }
 
 TEST(SweepTableTest, FastMemoryColumnsExactTable) {
   const std::vector<SweepRow> rows = {FastRow(0, 0.004, 0), FastRow(2048, 0.0025, 0.5)};
   EXPECT_EQ(FormatSweepTable("in.mpir", rows),
             "sweep of in.mpir: 2 plans, all verified\n"
-            "batch  fast memory  peak   lower bound  over bound  default total  fast used  "
-            "est. time  captured\n"
-            "1      0 B          128 B  128 B        0.0 %       1.00 KiB       0 B        "
-            "4 ms       0.0 %\n"
-            "1      2.00 KiB     128 B  128 B        0.0 %       1.00 KiB       1.00 KiB   "
-            "2.5 ms     50.0 %\n");
+            "batch  fast memory  transient extent  lower bound  over bound  default used  "
+            "fast used  est. time  captured\n"
+            "1      0 B          128 B             128 B        0.0 %       1.00 KiB      "
+            "0 B        4 ms       0.0 %\n"
+            "1      2.00 KiB     128 B             128 B        0.0 %       1.00 KiB      "
+            "1.00 KiB   2.5 ms     50.0 %\n");
 }
 
 TEST(SweepTableTest, CsvHasEveryFigureAndEmptyFieldsWhereNone) {
-  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), OverCapacity(4),
+  const std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), OverCapacity(4), NoFigures(8),
                                       FastRow(2048, 0.0025, 0.5)};
   EXPECT_EQ(FormatSweepCsv(rows),
             "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
             "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
             "evictions,time_steps,buffers,verified,over_capacity\n"
             "1,,1024,1024,3072,,,,,,,,3,5,true,\n"
-            "4,,,,,,,,,,,,,,,in.mpir: error: plan does not fit\n"
+            "4,,4096,4096,8192,,,,,,,,3,5,true,\"in.mpir: error: plan does not fit: default memory "
+            "needs 8.00 KiB (8192 bytes), 2.00 KiB (2048 bytes) over --capacity 6KiB\"\n"
+            "8,,,,,,,,,,,,,,,in.mpir: error: pinned buffer larger than the fast memory\n"
             "1,2048,128,128,1024,1024,0.0025,0.004,0.001,0.5,2,1,3,5,true,\n");
 }
 
 TEST(SweepTableTest, CsvQuotesMessagesWithCommasAndQuotes) {
-  SweepRow row = OverCapacity(2);
+  SweepRow row = NoFigures(2);
   row.over_capacity = "needs 10 bytes, has \"8\"";
   EXPECT_EQ(FormatSweepCsv({row}).substr(FormatSweepCsv({row}).find('\n') + 1),
             "2,,,,,,,,,,,,,,,\"needs 10 bytes, has \"\"8\"\"\"\n");
@@ -98,13 +129,17 @@ TEST(SweepChartTest, DimsPanelHasPeakAndBoundLinesWithAGapOverCapacity) {
                                       OverCapacity(4), Row(8, 8192, 8192, 9216)};
   const std::string svg = RenderSweepChart("in.mpir", rows);
   EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
-  EXPECT_NE(svg.find("default-memory activation peak vs batch"), std::string::npos);
+  EXPECT_NE(svg.find("transient extent (default-memory activations) vs batch"), std::string::npos);
   EXPECT_EQ(svg.find("estimated run time"), std::string::npos);  // no fast-memory panel
   // Peak and bound: two runs each (1-2, then 8 alone draws no line) -> 2 polylines.
   EXPECT_EQ(Count(svg, "<polyline"), 2);
   EXPECT_EQ(Count(svg, "<circle"), 6);  // 3 planned points x 2 series
-  EXPECT_NE(svg.find("<title>peak: 8192 bytes (8.00 KiB) at 8</title>"), std::string::npos);
-  EXPECT_NE(svg.find(">does not fit</text>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>transient extent: 8192 bytes (8.00 KiB) at 8</title>"),
+            std::string::npos);
+  // The gap's label says what the point needs.
+  EXPECT_NE(svg.find(">does not fit<title>does not fit: --dim batch=4: default memory needs 8.00 "
+                     "KiB (8192 bytes), 2.00 KiB (2048 bytes) over --capacity 6KiB</title></text>"),
+            std::string::npos);
   EXPECT_EQ(svg, RenderSweepChart("in.mpir", rows));  // deterministic
 }
 
@@ -119,11 +154,12 @@ TEST(SweepChartTest, SecondDimGivesOneLinePerValue) {
     }
   }
   const std::string svg = RenderSweepChart("in.mpir", rows);
-  EXPECT_NE(svg.find("activation peak vs batch"), std::string::npos);
-  EXPECT_EQ(Count(svg, "<polyline"), 4);  // peak and bound for seq=8 and seq=16
-  EXPECT_NE(svg.find(">peak, seq=8</text>"), std::string::npos);
+  EXPECT_NE(svg.find("(default-memory activations) vs batch"), std::string::npos);
+  EXPECT_EQ(Count(svg, "<polyline"), 4);  // extent and bound for seq=8 and seq=16
+  EXPECT_NE(svg.find(">transient extent, seq=8</text>"), std::string::npos);
   EXPECT_NE(svg.find(">lower bound, seq=16</text>"), std::string::npos);
-  EXPECT_NE(svg.find("<title>peak, seq=16: 4096 bytes (4.00 KiB) at 4</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>transient extent, seq=16: 4096 bytes (4.00 KiB) at 4</title>"),
+            std::string::npos);
 }
 
 TEST(SweepChartTest, FastMemoryPanelWithBoundsForOneBinding) {
@@ -131,7 +167,7 @@ TEST(SweepChartTest, FastMemoryPanelWithBoundsForOneBinding) {
                                       FastRow(4096, 0.001, 1)};
   const std::string svg = RenderSweepChart("in.mpir", rows);
   EXPECT_NE(svg.find("estimated run time vs fast-memory size"), std::string::npos);
-  EXPECT_EQ(svg.find("activation peak vs"), std::string::npos);  // one dims binding only
+  EXPECT_EQ(svg.find("activations) vs"), std::string::npos);  // one dims binding only
   EXPECT_EQ(Count(svg, "<polyline"), 3);  // estimate, all-default, all-fast
   EXPECT_NE(svg.find("<title>estimated time: 2.5 ms at 2.00 KiB</title>"), std::string::npos);
   EXPECT_NE(svg.find(">all in default memory</text>"), std::string::npos);
