@@ -5,7 +5,7 @@ JOBS      ?= $(shell nproc)
 CMAKE_GEN ?= -G "Unix Makefiles"
 DEMO_OUT  ?= demo-out
 
-.PHONY: all deps build build-asan test test-asan demo bench clean
+.PHONY: all deps build build-asan test test-asan demo bench python clean
 
 all: build
 
@@ -37,6 +37,13 @@ test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '$(ASAN_SKIP)'
+
+# The Python package alone (the release build makes it too): then
+# PYTHONPATH=$(BUILD)/python python3 -c 'import memplan'
+python: deps
+	cmake -S . -B $(BUILD) $(CMAKE_GEN) $(RELEASE_FLAGS) -DMEMPLAN_BUILD_BENCH=OFF >/dev/null
+	cmake --build $(BUILD) -j $(JOBS) --target memplan_python_core
+	@echo "built $(BUILD)/python/memplan: PYTHONPATH=$(BUILD)/python /usr/bin/python3 -c 'import memplan'"
 
 demo: build
 	@mkdir -p $(DEMO_OUT)

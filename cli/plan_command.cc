@@ -8,6 +8,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/parse_error.h"
 #include "driver/progress.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
@@ -170,6 +171,24 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
   AddMsaFlags(plan, plan_flags.msa);
   AddRegionFlags(plan, plan_flags.regions);
   return plan;
+}
+
+absl::StatusOr<std::pair<std::string, PlanJobOptions>> ParsePlanArguments(
+    const std::vector<std::string>& args) {
+  CLI::App app;
+  PlanFlags flags;
+  CLI::App* plan = AddPlanCommand(app, flags);
+  // CLI11 parses a reversed argument vector (it pops from the back).
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  reversed.push_back("plan");
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ParseError& e) {
+    return UsageError(ParseErrorMessage(e, app, plan->parsed() ? plan : nullptr));
+  }
+  absl::StatusOr<PlanJobOptions> options = ToPlanJobOptions(flags);
+  if (!options.ok()) return options.status();
+  return std::make_pair(flags.input.input, *std::move(options));
 }
 
 }  // namespace memplan::cli

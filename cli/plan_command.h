@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "CLI/CLI.hpp"
@@ -37,6 +38,15 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags);
 // Runs `memplan plan`: plans, verifies, writes the outputs asked for and
 // prints the summary; returns the exit code.
 int RunPlan(const PlanFlags& flags);
+
+// The plan job's options and input path from `args`, the arguments of
+// `memplan plan` without the program and verb names (INPUT and flags, e.g.
+// {"model.onnx", "--fast-memory", "2MiB"}), parsed and checked exactly as
+// the command line does: for programs that embed memplan (the Python
+// package). Errors: InvalidArgument `memplan: error: ...` (the CLI's exit 2
+// message) for a parse or usage error; --help and --version are errors here.
+absl::StatusOr<std::pair<std::string, PlanJobOptions>> ParsePlanArguments(
+    const std::vector<std::string>& args);
 
 // Every packing algorithm's flag name, comma-separated (for help texts).
 std::string AlgorithmChoices();

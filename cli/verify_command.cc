@@ -110,17 +110,8 @@ int RunVerify(const VerifyFlags& verify_flags) {
   const Program* program = input->program ? &*input->program : nullptr;
   absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note, program);
   if (!plan.ok()) return Fail(plan.status());
-  if (absl::Status s = CheckInputLimits(*input, plan->alignment); !s.ok()) return Fail(s);
-  // Without the regions block nothing would check the regions' allocations.
-  absl::Status verified =
-      !plan->regions && program && HasRegions(*program)
-          ? absl::FailedPreconditionError(
-                "the input has execution regions but the plan has no regions block")
-          : VerifyAgainst(input->buffers, *plan,
-                          plan->msa ? plan->msa->max_outstanding_prefetches : -1,
-                          plan->msa ? plan->msa->max_outstanding_evictions : -1, program);
-  // A plan with regions is read only for a program (ReadPlanJson).
-  if (verified.ok() && plan->regions) verified = VerifyRegionPlan(*program, input->buffers, *plan);
+  absl::Status verified = VerifySavedPlan(*input, *plan);
+  if (verified.code() == absl::StatusCode::kInvalidArgument) return Fail(verified);
   if (!verified.ok()) {
     std::cerr << plan_path << ": error: verification failed: " << verified.message() << "\n";
     return kExitPlanningFailure;

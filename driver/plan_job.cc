@@ -150,13 +150,15 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
 }
 
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
-                                         const PlanJobOptions& options) {
+                                         const PlanJobOptions& options,
+                                         std::optional<LoadedInput> loaded) {
   if (absl::Status s = CheckOutputPaths(input_path, options); !s.ok()) return s;
   const auto phase = [&](std::string name, std::int64_t total = 0, std::string unit = "") {
     if (options.progress != nullptr) options.progress->Phase(std::move(name), total, std::move(unit));
   };
   phase("importing " + std::filesystem::path(input_path).filename().string());
-  absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
+  absl::StatusOr<LoadedInput> input =
+      loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
   const bool regions = input->program && HasRegions(*input->program);
@@ -314,6 +316,25 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   result.plan = *std::move(plan);
   result.input = *std::move(input);
   return result;
+}
+
+absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan) {
+  if (absl::Status s = CheckInputLimits(input, plan.alignment); !s.ok()) return s;
+  const Program* program = input.program ? &*input.program : nullptr;
+  // Without the regions block nothing would check the regions' allocations.
+  if (!plan.regions && program != nullptr && HasRegions(*program)) {
+    return absl::FailedPreconditionError(
+        "the input has execution regions but the plan has no regions block");
+  }
+  if (absl::Status s = VerifyAgainst(input.buffers, plan,
+                                     plan.msa ? plan.msa->max_outstanding_prefetches : -1,
+                                     plan.msa ? plan.msa->max_outstanding_evictions : -1, program);
+      !s.ok()) {
+    return s;
+  }
+  // A plan with regions is read only for a program (ReadPlanJson).
+  if (plan.regions) return VerifyRegionPlan(*program, input.buffers, plan);
+  return absl::OkStatus();
 }
 
 }  // namespace memplan

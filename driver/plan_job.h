@@ -68,8 +68,21 @@ struct PlanJobResult {
 // written: the JSON is returned in json_stdout, for the caller to print once
 // every file is written. Outputs follow symbolic links and write special files
 // (/dev/null, FIFOs) directly (io/file_io.h).
+// `loaded`: the input already loaded (e.g. the Python package's buffer
+// lists, read with ReadLifetimeCsv); `input_path` then only names it in
+// messages and the JSON, and options.load is not used to load it.
 absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
-                                         const PlanJobOptions& options);
+                                         const PlanJobOptions& options,
+                                         std::optional<LoadedInput> loaded = std::nullopt);
+
+// Checks a saved plan (read back with ReadPlanJson) against the input it was
+// made for, as `memplan verify` does: the input limits at the plan's
+// alignment, VerifyAgainst with the plan's outstanding-copy limits, and the
+// regions' allocations when the program has regions. Errors:
+// InvalidArgument for an input past the limits; FailedPrecondition naming
+// the first violated rule (a program with regions and a plan without a
+// regions block is one).
+absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan);
 
 // Verifies `plan` against `buffers` with the plan's own alignment and space
 // capacities, and the outstanding-copy limits when given (< 0: unlimited).

@@ -10,6 +10,7 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev libabsl-dev
   libprotobuf-dev protobuf-compiler libonnx-dev
   jq  # bench scripts read JSON plans
+  pybind11-dev python3-dev python3-pytest  # the Python package and its tests
 )
 # Optional extras: headless Chromium for the memory-map screenshot check.
 if [[ "${MEMPLAN_WITH_CHROMIUM:-0}" == 1 ]]; then

@@ -1,0 +1,286 @@
+"""memplan: plan where every tensor buffer of an ML model lives.
+
+Five lines::
+
+    import memplan
+    plan = memplan.plan("model.onnx", fast_memory="2MiB")
+    print(plan.peak, plan.lower_bound, plan.algorithm)
+    for b in plan.buffers[:3]:
+        print(b.name, b.size, b.offset)
+
+``memplan.plan`` takes a file (lifetime CSV, ONNX model, text IR — the
+formats of ``memplan plan``) or a list of buffers, and every option of
+``memplan plan`` as a keyword argument spelled with underscores. The result
+is made of plain Python objects; ``Plan.to_json()`` is byte for byte the
+JSON ``memplan plan --json -`` writes, and ``Plan.verify()`` checks it again
+with memplan's independent verifier. Errors raise ``memplan.Error`` with the
+command line's located message and exit code. No numpy is needed.
+"""
+
+from __future__ import annotations
+
+import json as _json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _core
+
+__all__ = ["plan", "Plan", "Buffer", "Allocation", "Pool", "Space", "Error"]
+
+
+class Error(Exception):
+    """A memplan failure: ``message`` as the command line prints it
+    (``file:line:col: error: ...`` where a place is known) and ``exit_code``
+    as the command line returns it (2: bad input or options; 1: the plan
+    does not fit or fails verification)."""
+
+    def __init__(self, message: str, exit_code: int):
+        super().__init__(message)
+        self.message = message
+        self.exit_code = exit_code
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Where a buffer is during ``[start, end]`` (closed, logical time
+    steps): ``space`` 0 is default memory, 1 alternate (fast) memory;
+    ``offset`` in bytes from the start of that space."""
+
+    space: int
+    offset: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Buffer:
+    """One buffer (an alias set: values that share bytes): ``size`` in
+    bytes, live over ``[start, end]`` (closed, logical time steps), in
+    ``pool``, placed by ``allocations`` (more than one when memory space
+    assignment moves it between spaces)."""
+
+    id: int
+    name: str
+    values: tuple
+    size: int
+    start: int
+    end: int
+    pool: str
+    lifetime: str
+    allocations: tuple
+
+    @property
+    def offset(self) -> Optional[int]:
+        """The byte offset when the buffer has one place for its whole life
+        (one allocation), else None (see ``allocations``)."""
+        return self.allocations[0].offset if len(self.allocations) == 1 else None
+
+
+@dataclass(frozen=True)
+class Pool:
+    """A pool of one lifetime in one space: ``offset`` and ``size`` in
+    bytes within the space; ``lower_bound`` the max-live bytes of its
+    buffers; ``buffers`` how many it holds."""
+
+    name: str
+    lifetime: str
+    space: int
+    offset: int
+    size: int
+    lower_bound: int
+    buffers: int
+
+
+@dataclass(frozen=True)
+class Space:
+    """A memory space (``default`` or ``alternate``): ``peak`` is the
+    highest byte used, ``capacity`` its limit in bytes (None: unlimited);
+    ``details`` the whole JSON object (max live bytes, peak step and op,
+    transient figures)."""
+
+    id: int
+    name: str
+    peak: int
+    capacity: Optional[int]
+    alignment: int
+    details: dict = field(compare=False, repr=False)
+
+
+class Plan:
+    """A verified plan. Attributes: ``input`` (the path, or the name given
+    to a buffer list), ``algorithm``, ``peak`` (bytes: the transient pool's
+    size), ``lower_bound`` (bytes: max-live of the transient buffers),
+    ``time_steps``, ``alignment``, ``buffers``, ``pools``, ``spaces``,
+    ``async_copies`` (prefetches and evictions, as JSON objects), ``msa``
+    (memory space assignment figures, a dict, or None), ``summary`` (the
+    text ``memplan plan`` prints) and ``json`` (the parsed JSON document)."""
+
+    def __init__(self, planned: "_core.PlannedInput"):
+        self._planned = planned
+        doc = _json.loads(planned.json)
+        self.json = doc
+        self.input = doc["input"]
+        self.algorithm = doc["algorithm"]
+        self.peak = doc["peak_bytes"]
+        self.lower_bound = doc["lower_bound_bytes"]
+        self.time_steps = doc["time_steps"]
+        self.alignment = doc["alignment"]
+        self.verified = doc["verified"]
+        self.summary = planned.summary
+        self.buffers = [
+            Buffer(b["id"], b["name"], tuple(b["values"]), b["size"], b["start"], b["end"],
+                   b["pool"], b["lifetime"],
+                   tuple(Allocation(a["space"], a["offset"], a["start"], a["end"])
+                         for a in b["allocations"]))
+            for b in doc["buffers"]
+        ]
+        self.pools = [
+            Pool(p["name"], p["lifetime"], p["space"], p["offset_bytes"], p["size_bytes"],
+                 p["lower_bound_bytes"], p["buffers"])
+            for p in doc["pools"]
+        ]
+        self.spaces = [
+            Space(s["id"], s["name"], s["peak_bytes"], s["capacity_bytes"], s["alignment"], s)
+            for s in doc["spaces"]
+        ]
+        self.async_copies = doc.get("async_copies", [])
+        self.msa = doc.get("msa")
+
+    def to_json(self) -> str:
+        """The plan as JSON (schema memplan.plan/1), byte for byte what
+        ``memplan plan INPUT --json -`` writes with the same options."""
+        return self._planned.json
+
+    def verify(self) -> bool:
+        """Reads ``to_json()`` back and checks it against the input with
+        memplan's independent verifier (as ``memplan verify`` does). Returns
+        True; raises Error (exit_code 1) naming the first violated rule."""
+        failure = _core.verify(self._planned)
+        if failure is not None:
+            raise Error(failure[1], failure[0])
+        return True
+
+    def __repr__(self) -> str:
+        return (f"<memplan.Plan {self.input!r}: {len(self.buffers)} buffers, peak "
+                f"{self.peak} bytes, lower bound {self.lower_bound} bytes, "
+                f"algorithm {self.algorithm}>")
+
+
+BufferSpec = Union[Sequence[int], Mapping[str, Any]]
+
+
+def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "buffers",
+         **options: Any) -> Plan:
+    """Plans ``source`` and returns the verified Plan.
+
+    ``source`` is either a path (``.csv`` lifetimes, ``.onnx`` model, else
+    text IR; as ``memplan plan INPUT``) or an iterable of buffers, each a
+    ``(size, start, end)`` tuple or a dict with ``size`` and either
+    ``start``/``end`` (closed range of logical time steps, as in the JSON
+    plan) or ``lower``/``upper`` (half-open, as in MiniMalloc's CSV), and
+    optionally ``id`` (a name; default the index), ``alignment`` (bytes)
+    and ``offset`` (a fixed position). ``name`` names a buffer list in
+    messages and in the JSON's ``input``.
+
+    ``options`` are the flags of ``memplan plan`` with ``_`` for ``-``:
+    ``algorithm="best-fit-spatial"``, ``alignment=64``,
+    ``fast_memory="2MiB"`` (or bytes as an int), ``target="edge-npu"``,
+    ``dim={"batch": 8}``, ``capacity={"transient": "256KiB"}``,
+    ``no_alias=True``, ``svg="map.svg"``, ... A True value passes a bare
+    flag, False or None omits it, a dict passes ``NAME=VALUE`` once per
+    item and a list or tuple repeats the flag. ``json`` is not an option:
+    use ``Plan.to_json()``.
+
+    Raises Error with the command line's message and exit code: 2 for bad
+    input or options, 1 when the plan does not fit a capacity.
+
+    Example::
+
+        >>> p = memplan.plan([(4, 0, 2), (8, 1, 3), (4, 3, 4)])
+        >>> p.peak, [b.offset for b in p.buffers]
+        (12, [8, 0, 8])
+    """
+    args = _flags(options)
+    if isinstance(source, (str, os.PathLike)):
+        result = _core.plan([os.fspath(source)] + args)
+    else:
+        result = _core.plan([name] + args, _buffers_csv(source))
+    if isinstance(result, tuple):
+        raise Error(result[1], result[0])
+    return Plan(result)
+
+
+def _flags(options: Mapping[str, Any]) -> list:
+    args = []
+    for key, value in options.items():
+        if key == "json":
+            raise Error("memplan: error: plan() takes no json option; use Plan.to_json()", 2)
+        flag = "--" + key.replace("_", "-")
+        if value is None or value is False:
+            continue
+        if value is True:
+            args.append(flag)
+        elif isinstance(value, Mapping):
+            for item, item_value in value.items():
+                args += [flag, f"{item}={item_value}"]
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                args += [flag, str(item)]
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def _integer(where: str, key: str, value: Any, minimum: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise Error(f"{where}: error: '{key}' must be an integer >= {minimum}, got {value!r}", 2)
+    return value
+
+
+def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
+    """The buffers as lifetime CSV text (half-open ranges), checked here so
+    that errors name the buffer's index rather than a CSV line."""
+    rows = []
+    optional = {"alignment": False, "offset": False}
+    for index, spec in enumerate(buffers):
+        where = f"buffers[{index}]"
+        if isinstance(spec, Mapping):
+            unknown = set(spec) - {"id", "size", "start", "end", "lower", "upper", "alignment",
+                                   "offset"}
+            if unknown:
+                raise Error(f"{where}: error: unknown key '{sorted(unknown)[0]}' (expected id, "
+                            "size, start/end or lower/upper, alignment, offset)", 2)
+            if ("start" in spec) == ("lower" in spec) or ("end" in spec) == ("upper" in spec):
+                raise Error(f"{where}: error: give start and end (closed) or lower and upper "
+                            "(half-open)", 2)
+            size = spec.get("size")
+            if "start" in spec:
+                lower = _integer(where, "start", spec["start"], 0)
+                upper = _integer(where, "end", spec["end"], lower) + 1
+            else:
+                lower = _integer(where, "lower", spec["lower"], 0)
+                upper = _integer(where, "upper", spec["upper"], lower + 1)
+            row = {"id": str(spec.get("id", index)), "size": _integer(where, "size", size, 0),
+                   "lower": lower, "upper": upper}
+            for key in optional:
+                if key in spec:
+                    row[key] = _integer(where, key, spec[key], 1 if key == "alignment" else 0)
+                    optional[key] = True
+        else:
+            if isinstance(spec, (str, bytes)) or len(spec) != 3:
+                raise Error(f"{where}: error: expected (size, start, end) or a dict, got "
+                            f"{spec!r}", 2)
+            size, start, end = spec
+            start = _integer(where, "start", start, 0)
+            row = {"id": str(index), "size": _integer(where, "size", size, 0), "lower": start,
+                   "upper": _integer(where, "end", end, start) + 1}
+        if "," in row["id"] or "\n" in row["id"] or not row["id"].strip():
+            raise Error(f"{where}: error: id {row['id']!r} is empty or holds a comma or line "
+                        "break", 2)
+        rows.append(row)
+    columns = ["id", "lower", "upper", "size"] + [k for k, used in optional.items() if used]
+    lines = [",".join(columns)]
+    for row in rows:
+        lines.append(",".join(str(row.get(c, 1 if c == "alignment" else "")) for c in columns))
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,99 @@
+"""memplan.plan on every input kind, its options, and its results."""
+
+import memplan
+import pytest
+
+from conftest import SHARED_DIR, SOURCE_DIR
+
+# Three buffers by hand: a [0,2] and c [3,4] never live together; b [1,3]
+# overlaps both. Best fit places the largest (b, 8 bytes) at 0 and a and c
+# above it, sharing bytes 8..11: peak 12 = the max-live lower bound.
+THREE = [(4, 0, 2), (8, 1, 3), (4, 3, 4)]
+
+
+def test_tuples_plan_at_the_lower_bound():
+    plan = memplan.plan(THREE)
+    assert (plan.peak, plan.lower_bound) == (12, 12)
+    assert [b.offset for b in plan.buffers] == [8, 0, 8]
+    assert [(b.start, b.end, b.size) for b in plan.buffers] == [(0, 2, 4), (1, 3, 8), (3, 4, 4)]
+    assert plan.verified and plan.verify()
+    assert plan.input == "buffers"
+
+
+def test_dicts_closed_and_half_open_ranges_mean_the_same():
+    closed = memplan.plan([{"size": 4, "start": 0, "end": 2, "id": "a"},
+                           {"size": 8, "start": 1, "end": 3, "id": "b"},
+                           {"size": 4, "start": 3, "end": 4, "id": "c"}], name="three")
+    half_open = memplan.plan([{"size": 4, "lower": 0, "upper": 3, "id": "a"},
+                              {"size": 8, "lower": 1, "upper": 4, "id": "b"},
+                              {"size": 4, "lower": 3, "upper": 5, "id": "c"}], name="three")
+    assert closed.to_json() == half_open.to_json()
+    assert [b.name for b in closed.buffers] == ["a", "b", "c"]
+    assert closed.input == "three"
+
+
+def test_alignment_option_and_per_buffer_alignment():
+    plan = memplan.plan([{"size": 3, "start": 0, "end": 1}, {"size": 5, "start": 0, "end": 1,
+                                                            "alignment": 16}], alignment=4)
+    assert plan.alignment == 4
+    assert all(b.offset % 4 == 0 for b in plan.buffers)
+    assert plan.buffers[1].offset % 16 == 0
+    assert plan.verify()
+
+
+def test_algorithm_option_is_reported():
+    plan = memplan.plan(THREE, algorithm="naive")
+    assert plan.algorithm == "naive"
+    assert plan.peak == 16
+
+
+def test_csv_file_json_equals_the_cli_byte_for_byte(cli, tmp_path):
+    path = SOURCE_DIR / "tests/data/csv/compare_peers.csv"
+    code, out, _ = cli("plan", path, "--json", "-")
+    assert code == 0
+    assert memplan.plan(str(path)).to_json() == out
+
+
+def test_text_ir_with_fast_memory_equals_the_cli(cli, monkeypatch):
+    # The JSON records the path as given: plan from the CLI's directory.
+    monkeypatch.chdir(SOURCE_DIR)
+    code, out, _ = cli("plan", "examples/mlp.mpir", "--fast-memory", "64KiB", "--json", "-")
+    assert code == 0
+    plan = memplan.plan("examples/mlp.mpir", fast_memory="64KiB")
+    assert plan.to_json() == out
+    assert plan.msa is not None and plan.msa["target"] == "edge-npu"
+    assert [s.name for s in plan.spaces] == ["default", "alternate"]
+    assert plan.verify()
+
+
+def test_onnx_model_plans_and_verifies(examples):
+    plan = memplan.plan(examples / "mobilenet_v2.onnx")
+    assert plan.verified and plan.verify()
+    assert plan.peak >= plan.lower_bound > 0
+    assert {p.lifetime for p in plan.pools} >= {"transient", "constant"}
+    assert "mobilenet_v2.onnx" in plan.summary
+
+
+def test_dims_and_capacity_dicts_become_repeated_flags(tmp_path):
+    ir = tmp_path / "dims.mpir"
+    ir.write_text((SOURCE_DIR / "examples/basic.mpir").read_text())
+    plan = memplan.plan(ir)
+    with pytest.raises(memplan.Error) as error:
+        memplan.plan(ir, capacity={"transient": plan.peak - 1})
+    assert error.value.exit_code == 1
+    assert f"--capacity transient={plan.peak - 1}" in error.value.message
+    assert memplan.plan(ir, capacity={"transient": plan.peak}).peak == plan.peak
+
+
+def test_outputs_are_written(tmp_path):
+    svg = tmp_path / "map.svg"
+    memplan.plan(THREE, svg=str(svg))
+    assert "<svg" in svg.read_text()
+
+
+@pytest.mark.skipif(not (SHARED_DIR / "data/minimalloc/input.12.csv").exists(),
+                    reason="../shared is absent")
+def test_shared_minimalloc_example():
+    plan = memplan.plan(SHARED_DIR / "data/minimalloc/input.12.csv")
+    assert plan.peak == plan.lower_bound
+    assert plan.verify()
