@@ -87,17 +87,15 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
   return plan;
 }
 
-absl::StatusOr<Plan> VerifyCsvSolution(const std::string& problem_path,
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
                                        const std::string& solution_path) {
-  absl::StatusOr<BufferSet> problem = ReadLifetimeCsvFile(problem_path);
-  if (!problem.ok()) return problem.status();
   absl::StatusOr<BufferSet> solution = ReadLifetimeCsvFile(solution_path);
   if (!solution.ok()) return solution.status();
-  absl::StatusOr<Plan> plan = PlanOfCsvSolution(*problem, *solution, solution_path);
+  absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, *solution, solution_path);
   if (!plan.ok()) return plan.status();
   VerifyOptions options;
   options.input_gaps = true;  // the problem states its gaps
-  if (absl::Status s = VerifyPlan(*problem, *plan, options); !s.ok()) {
+  if (absl::Status s = VerifyPlan(problem, *plan, options); !s.ok()) {
     return absl::FailedPreconditionError(fmt::format(
         "{}: error: verification failed: {}", solution_path, std::string(s.message())));
   }

@@ -27,14 +27,14 @@ namespace memplan {
 absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
                                        const std::string& solution_path);
 
-// Reads both files, builds the plan (PlanOfCsvSolution) and verifies it
-// (the problem's gaps are input, VerifyOptions::input_gaps; its fixed
-// offsets must be kept). Returns the verified plan. Errors: InvalidArgument
-// (exit 2) for a file that does not read or a solution that does not match
-// the problem (as above); FailedPrecondition (exit 1) `solution_path: error:
-// verification failed: ...` naming the first violated rule, e.g. two
+// Reads the solution, builds the plan (PlanOfCsvSolution) and verifies it
+// against `problem` (its gaps are input, VerifyOptions::input_gaps; its
+// fixed offsets must be kept). Returns the verified plan. Errors:
+// InvalidArgument (exit 2) for a solution that does not read or does not
+// match the problem (as above); FailedPrecondition (exit 1) `solution_path:
+// error: verification failed: ...` naming the first violated rule, e.g. two
 // buffers live together that share bytes.
-absl::StatusOr<Plan> VerifyCsvSolution(const std::string& problem_path,
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
                                        const std::string& solution_path);
 
 }  // namespace memplan
