@@ -18,6 +18,22 @@ absl::Status SolutionError(const std::string& path, std::string message) {
   return LocatedError(path, SourceLocation{}, message);
 }
 
+// The bytes `b` holds over time as items for MaxLiveBytes: its size at its
+// live steps (outside dead gaps), only its window's bytes during a window.
+void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items) {
+  for (const StepRange& piece : LivePieces(b, b.start, b.end)) {
+    TimeStep from = piece.first;
+    for (const OccupancyWindow& w : b.windows) {
+      if (w.steps.last < from || w.steps.first > piece.last) continue;
+      if (w.steps.first > from) items.push_back(PackItem{b.size, 1, from, w.steps.first - 1});
+      const TimeStep until = std::min(piece.last, w.steps.last);
+      items.push_back(PackItem{w.hi - w.lo, 1, std::max(from, w.steps.first), until});
+      from = until + 1;
+    }
+    if (from <= piece.last) items.push_back(PackItem{b.size, 1, from, piece.last});
+  }
+}
+
 }  // namespace
 
 absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
@@ -75,7 +91,7 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
         BufferPlacement{pool.name, {Allocation{kDefaultSpace, *offsets[id], b.start, b.end}}});
     if (b.size > 0) pool.size = std::max(pool.size, *offsets[id] + b.size);
     pool.total_bytes += b.size;
-    live.push_back(PackItem{b.size, 1, b.start, b.end, b.gaps});
+    AppendHeldBytes(b, live);
   }
   pool.buffers = static_cast<std::int64_t>(problem.buffers.size());
   pool.lower_bound = std::min(MaxLiveBytes(live), pool.size);

@@ -19,8 +19,10 @@ namespace memplan {
 // io/csv/reader.h): buffers are matched by id; each gets one default-space
 // segment over its live range at the solution's offset, in the pool
 // "transient" at 0 whose size (and the plan's peak) is the highest end and
-// whose lower bound is the max-live bound of the problem (at most that
-// size). Not verified. Errors: InvalidArgument `solution_path: error: ...`
+// whose lower bound is the problem's max-live bound (a buffer counting
+// nothing in its dead gaps and only its window's bytes during a window;
+// capped at that size, so an invalid solution still reaches the verifier).
+// Not verified. Errors: InvalidArgument `solution_path: error: ...`
 // when the solution has no `offset` column, a row without an offset, a row
 // whose id the problem lacks, lacks a row of the problem, or disagrees with
 // the problem's row on lower, upper or size. O(n log n).

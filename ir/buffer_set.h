@@ -17,9 +17,11 @@ namespace memplan {
 
 // A window of MiniMalloc's `gaps` column (`L-U@lo:hi`): during the closed
 // steps `steps` the buffer occupies only bytes [offset + lo, offset + hi) of
-// its extent, 0 <= lo < hi <= size. memplan's packers and verifier read the
-// buffer as fully live there (conservative, always valid); the window is kept
-// so the CSV solution (io/csv/solution_writer.h) repeats it.
+// its extent, 0 <= lo < hi <= size. memplan's packers and lower bound read
+// the buffer as fully live there (conservative, always valid); the verifier
+// frees the other bytes (VerifyOptions::input_gaps), so a solution that uses
+// them (e.g. MiniMalloc's) verifies; the CSV solution
+// (io/csv/solution_writer.h) repeats the window.
 // Example: `2-4@0:8` on a 16-byte buffer -> {steps = [2,3], lo = 0, hi = 8}.
 struct OccupancyWindow {
   StepRange steps;

@@ -69,7 +69,9 @@ std::string_view SkylineOrderName(SkylineOrder order) {
 std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, SkylineOrder order) {
   std::vector<std::int32_t> by_key;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i]) && !items[i].fixed_offset) by_key.push_back(static_cast<std::int32_t>(i));
+    if (!IsEmpty(items[i]) && !items[i].fixed_offset) {
+      by_key.push_back(static_cast<std::int32_t>(i));
+    }
   }
   auto length = [&](std::int32_t i) { return EndOf(items[i]) - items[i].start + 1; };
   if (order == SkylineOrder::kLongestFirst) {
@@ -195,9 +197,10 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
     const std::size_t l = first_slot_[i];
     const std::size_t r = end_slot_[i];
     const Bytes alignment = EffectiveAlignment(item, alignment_);
-    const Bytes floor =
-        fixed_.empty() ? AlignUp(skyline.Max(l, r), alignment)
-                       : fixed_.Lift(item.start, EndOf(item), item.size, alignment, skyline.Max(l, r));
+    const Bytes top = skyline.Max(l, r);
+    const Bytes floor = fixed_.empty()
+                            ? AlignUp(top, alignment)
+                            : fixed_.Lift(item.start, EndOf(item), item.size, alignment, top);
     if (floor > entry.first) {
       entry.first = floor;
       // Still the lowest entry: place it now instead of queueing it again.

@@ -35,8 +35,10 @@ absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
 // Rule 3: no two live segments of one space share a byte. `dead` (per
 // buffer, possibly shorter or empty: no dead steps) lists the steps at which
 // a buffer holds no data (program_liveness.h); its segments take no bytes then.
+// With `input_windows`, a buffer takes only its windows' bytes during their
+// steps (Buffer::windows, stated by a lifetime CSV).
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
-                            const std::vector<std::vector<StepRange>>& dead);
+                            const std::vector<std::vector<StepRange>>& dead, bool input_windows);
 
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);

@@ -2,19 +2,23 @@
 //
 // Each segment takes its bytes at its buffer's live steps: all of its time
 // range, minus the buffer's dead steps when the program is known
-// (verify/program_liveness.h). Events are the starts and ends of these live
-// pieces in time order; at one time step all
+// (verify/program_liveness.h) or the input states them (a CSV's gaps). With
+// input windows (a CSV's `L-U@LO:HI` gaps) a segment takes only bytes
+// [offset + LO, offset + HI) during a window's steps. Events are the starts
+// and ends of these live pieces in time order; at one time step all
 // starts come before all ends, because closed intervals that meet at a step
-// share it. Each memory space keeps its live chunks in a map keyed by offset.
-// The live chunks are pairwise disjoint (each was checked on entry), so a new
-// chunk [lo, hi) overlaps some live chunk iff it overlaps the live chunk with
-// the greatest offset below lo or the one with the least offset >= lo.
+// share it. Each memory space keeps its live chunks in a map keyed by their
+// first byte. The live chunks are pairwise disjoint (each was checked on
+// entry), so a new chunk [lo, hi) overlaps some live chunk iff it overlaps
+// the live chunk with the greatest first byte below lo or the one with the
+// least first byte >= lo.
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -33,70 +37,93 @@ struct Event {
   TimeStep time;
   int phase;  // 0: live piece starts, 1: live piece ends (after the step)
   SegmentKey segment;
-  auto Key() const { return std::tie(time, phase, segment.buffer, segment.index); }
+  Bytes lo;  // the piece's bytes relative to the segment's offset: [lo, hi)
+  Bytes hi;
+  auto Key() const { return std::tie(time, phase, segment.buffer, segment.index, lo); }
 };
 
 // Adds start/end events for the steps of [first, last] outside `dead`
-// (sorted, disjoint): the segment's bytes are taken only then.
+// (sorted, disjoint): the segment's bytes [0, size) are taken only then,
+// and only [w.lo, w.hi) during the steps of a window of `windows` (sorted,
+// disjoint from each other and from `dead`).
 void AddLivePieces(TimeStep first, TimeStep last, const std::vector<StepRange>& dead,
-                   SegmentKey key, std::vector<Event>& events) {
+                   const std::vector<OccupancyWindow>& windows, Bytes size, SegmentKey key,
+                   std::vector<Event>& events) {
+  const auto add = [&](TimeStep from, TimeStep to, Bytes lo, Bytes hi) {
+    if (lo >= hi) return;  // no bytes taken
+    events.push_back(Event{from, 0, key, lo, hi});
+    events.push_back(Event{to, 1, key, lo, hi});
+  };
+  // A live piece, split at the windows inside it.
+  const auto add_live = [&](TimeStep from, TimeStep to) {
+    for (const OccupancyWindow& w : windows) {
+      if (w.steps.last < from) continue;
+      if (w.steps.first > to) break;
+      if (w.steps.first > from) add(from, w.steps.first - 1, 0, size);
+      const TimeStep until = std::min(to, w.steps.last);
+      add(std::max(from, w.steps.first), until, w.lo, w.hi);
+      from = until + 1;
+    }
+    if (from <= to) add(from, to, 0, size);
+  };
   TimeStep from = first;
   for (const StepRange& d : dead) {
     if (d.last < from) continue;
     if (d.first > last) break;
-    if (d.first > from) {
-      events.push_back(Event{from, 0, key});
-      events.push_back(Event{d.first - 1, 1, key});
-    }
+    if (d.first > from) add_live(from, d.first - 1);
     from = d.last + 1;
   }
-  if (from <= last) {
-    events.push_back(Event{from, 0, key});
-    events.push_back(Event{last, 1, key});
-  }
+  if (from <= last) add_live(from, last);
 }
 
 }  // namespace
 
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
-                            const std::vector<std::vector<StepRange>>& dead) {
+                            const std::vector<std::vector<StepRange>>& dead, bool input_windows) {
   static const std::vector<StepRange> kAlwaysLive;
+  static const std::vector<OccupancyWindow> kNoWindows;
   std::vector<Event> events;
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
-    if (buffers.buffers[id].size == 0) continue;  // occupies no bytes
+    const Buffer& b = buffers.buffers[id];
+    if (b.size == 0) continue;  // occupies no bytes
     const std::vector<StepRange>& gaps =
         static_cast<std::size_t>(id) < dead.size() ? dead[id] : kAlwaysLive;
+    const std::vector<OccupancyWindow>& windows = input_windows ? b.windows : kNoWindows;
     const std::vector<Allocation>& segs = plan.placements[id].allocations;
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(segs.size()); ++k) {
-      AddLivePieces(segs[k].start, segs[k].end, gaps, {id, k}, events);
+      AddLivePieces(segs[k].start, segs[k].end, gaps, windows, b.size, {id, k}, events);
     }
   }
   std::sort(events.begin(), events.end(),
             [](const Event& x, const Event& y) { return x.Key() < y.Key(); });
 
-  std::map<MemorySpace, std::map<Bytes, SegmentKey>> live;
+  struct LiveChunk {
+    Bytes hi;
+    SegmentKey segment;
+  };
+  std::map<MemorySpace, std::map<Bytes, LiveChunk>> live;
   for (const Event& e : events) {
     const Allocation& a = plan.placements[e.segment.buffer].allocations[e.segment.index];
-    std::map<Bytes, SegmentKey>& chunks = live[a.space];
+    std::map<Bytes, LiveChunk>& chunks = live[a.space];
+    const Bytes lo = a.offset + e.lo;
+    const Bytes hi = a.offset + e.hi;
     if (e.phase == 1) {
-      chunks.erase(a.offset);
+      chunks.erase(lo);
       continue;
     }
-    const Bytes hi = a.offset + buffers.buffers[e.segment.buffer].size;
-    auto next = chunks.lower_bound(a.offset);
-    std::vector<SegmentKey> candidates;
-    if (next != chunks.begin()) candidates.push_back(std::prev(next)->second);
-    if (next != chunks.end()) candidates.push_back(next->second);
-    for (const SegmentKey& other : candidates) {
-      const Allocation& o = plan.placements[other.buffer].allocations[other.index];
-      const Bytes other_hi = o.offset + buffers.buffers[other.buffer].size;
-      if (o.offset < hi && a.offset < other_hi) {
+    auto next = chunks.lower_bound(lo);
+    std::vector<std::pair<Bytes, LiveChunk>> candidates;
+    if (next != chunks.begin()) candidates.push_back(*std::prev(next));
+    if (next != chunks.end()) candidates.push_back(*next);
+    for (const auto& [other_lo, other] : candidates) {
+      if (other_lo < hi && lo < other.hi) {
         return Violation(absl::StrCat(
             SegmentRef(buffers, plan, e.segment.buffer, e.segment.index), " overlaps ",
-            SegmentRef(buffers, plan, other.buffer, other.index), " at time ", e.time));
+            SegmentRef(buffers, plan, other.segment.buffer, other.segment.index), " at time ",
+            e.time));
       }
     }
-    chunks.emplace(a.offset, e.segment);
+    chunks.emplace(lo, LiveChunk{hi, e.segment});
   }
   return absl::OkStatus();
 }

@@ -19,7 +19,10 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   } else if (options.input_gaps) {
     for (const Buffer& b : buffers.buffers) dead.push_back(b.gaps);
   }
-  if (absl::Status s = CheckNoOverlap(buffers, plan, dead); !s.ok()) return s;
+  if (absl::Status s = CheckNoOverlap(buffers, plan, dead, !options.program && options.input_gaps);
+      !s.ok()) {
+    return s;
+  }
   if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSingleOrigin(buffers, plan); !s.ok()) return s;

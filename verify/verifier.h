@@ -40,9 +40,11 @@
 //     branch that has not yet defined the op's result holds nothing of it,
 //     as only the taken branch runs — and the buffer's bytes are free then.
 //     The planners' Buffer::gaps are never read, except with
-//     options.input_gaps (a lifetime CSV's `gaps` column: then they are the
-//     input itself, not derived by a planner, and its bytes are free there).
-//     Occupancy windows (Buffer::windows) count as fully live.
+//     options.input_gaps and no program (a lifetime CSV's `gaps` column:
+//     then they are the input itself, not derived by a planner, and its
+//     bytes are free there); with it, during an occupancy window
+//     (Buffer::windows, `L-U@LO:HI`) a segment takes only bytes
+//     [offset + LO, offset + HI).
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
@@ -200,8 +202,9 @@ struct VerifyOptions {
   // buffer's bytes be reused at the steps where it holds no data. Null: every
   // buffer is live over its whole segments (CSV input; conservative).
   const Program* program = nullptr;
-  // Without a program: the buffers' dead gaps (Buffer::gaps) are part of the
-  // input — a lifetime CSV's `gaps` column — so rule 3 frees their bytes there.
+  // Without a program: the buffers' dead gaps (Buffer::gaps) and occupancy
+  // windows (Buffer::windows) are part of the input — a lifetime CSV's `gaps`
+  // column — so rule 3 frees their bytes there.
   bool input_gaps = false;
 };
 

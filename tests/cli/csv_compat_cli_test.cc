@@ -192,3 +192,30 @@ TEST(CsvCompatCliTest, MiniMallocsOwnExample) {
 
 }  // namespace
 }  // namespace memplan
+
+namespace memplan {
+namespace {
+
+TEST(CsvCompatCliTest, ASolutionUsingAWindowVerifies) {
+  // w keeps only bytes [0, 8) during [3, 6): MiniMalloc may put v above
+  // them. memplan's packers read w as fully live, its verifier does not.
+  const std::string dir = testing_cli::FreshDir();
+  testing_cli::WriteText(dir + "/in.csv",
+                         "id,lower,upper,size,gaps\nw,0,10,16,3-6@0:8\nv,3,6,8,\n");
+  testing_cli::WriteText(dir + "/sol.csv",
+                         "id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nv,3,6,8,,8\n");
+  const auto r = testing_cli::MemplanIn(dir, "verify in.csv sol.csv");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "sol.csv: solution verified: 2 buffers, peak 16 bytes, lower bound 16 bytes\n");
+  testing_cli::WriteText(dir + "/low.csv",
+                         "id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nv,3,6,8,,4\n");
+  EXPECT_EQ(testing_cli::MemplanIn(dir, "verify in.csv low.csv").exit_code, 1);
+  const auto planned = testing_cli::MemplanIn(dir, "plan in.csv -q --csv out.csv");
+  EXPECT_EQ(planned.exit_code, 0) << planned.err;
+  EXPECT_EQ(testing_cli::Slurp(dir + "/out.csv"),
+            "id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nv,3,6,8,,16\n");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace memplan

@@ -27,7 +27,8 @@ Plan CsvRulesPlan(const BufferSet& set, const std::vector<Bytes>& offsets, Bytes
   for (std::size_t i = 0; i < set.buffers.size(); ++i) {
     const Buffer& b = set.buffers[i];
     pool.total_bytes += b.size;
-    plan.placements.push_back({"transient", {Allocation{kDefaultSpace, offsets[i], b.start, b.end}}});
+    plan.placements.push_back(
+        {"transient", {Allocation{kDefaultSpace, offsets[i], b.start, b.end}}});
   }
   plan.pools = {pool};
   plan.peak = peak;
@@ -68,13 +69,25 @@ TEST(VerifierCsvInputTest, InputGapsFreeBytesOnlyWhenSaidSo) {
   EXPECT_NE(CsvRulesVerify(set, plan, true), "OK");
 }
 
-TEST(VerifierCsvInputTest, WindowsCountAsFullyLive) {
+TEST(VerifierCsvInputTest, WindowsFreeTheirOtherBytes) {
+  // w keeps only its low 8 bytes during [3,5]; v uses the high 8 then.
   BufferSet set;
   set.time_steps = 10;
   set.buffers = {MakeBuffer("w", 16, 0, 9), MakeBuffer("v", 8, 3, 5)};
   set.buffers[0].windows = {OccupancyWindow{{3, 5}, 0, 8}};
-  EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
+  EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
   EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 16}, 24), true), "OK");
+  // Not in the window's bytes: v at 4 meets w's [0, 8).
+  EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 4}, 16), true),
+            "buffer 'v' (id 1) allocation 0 (space 0, bytes [4, 12), time "
+            "[3, 5]) overlaps buffer 'w' (id 0) allocation 0 (space 0, bytes [0, 16), time "
+            "[0, 9]) at time 3");
+  // A window one step shorter leaves step 5 fully live.
+  set.buffers[0].windows = {OccupancyWindow{{3, 4}, 0, 8}};
+  EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
+  // Without the option windows are not trusted.
+  set.buffers[0].windows = {OccupancyWindow{{3, 5}, 0, 8}};
+  EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), false), "OK");
 }
 
 }  // namespace
