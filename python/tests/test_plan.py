@@ -97,3 +97,14 @@ def test_shared_minimalloc_example():
     plan = memplan.plan(SHARED_DIR / "data/minimalloc/input.12.csv")
     assert plan.peak == plan.lower_bound
     assert plan.verify()
+
+
+def test_fixed_offsets_in_a_buffer_list_are_kept():
+    # b is pinned at 4: a (live with b) must go around it, c (alone) too.
+    plan = memplan.plan([{"id": "a", "size": 4, "start": 0, "end": 1},
+                         {"id": "b", "size": 4, "start": 0, "end": 2, "offset": 4},
+                         {"id": "c", "size": 8, "start": 3, "end": 3}])
+    offsets = {b.name: b.offset for b in plan.buffers}
+    assert offsets["b"] == 4
+    assert offsets["a"] in (0, 8)
+    assert plan.verify()
