@@ -145,7 +145,7 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepFlags& sweep_flags) {
   AddInputFlags(sweep, sweep_flags.plan.input);
   sweep->get_option("--dim")->description(
       "a symbolic dim and the values to sweep, e.g. --dim batch=1,2,4,8 (repeatable, one per "
-      "name; the first dim varies slowest)");
+      "name; the first dim varies slowest; a value given twice is planned once)");
   sweep->add_option("--algorithm", sweep_flags.plan.algorithm,
                     "packing algorithm: " + AlgorithmChoices() + " (default auto)");
   sweep->add_option("--alignment", sweep_flags.plan.alignment, "offset alignment (default 1)");
@@ -159,8 +159,9 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepFlags& sweep_flags) {
   sweep->add_flag("--quiet,-q", sweep_flags.plan.quiet, "print no table");
   AddMsaFlags(sweep, sweep_flags.plan.msa);
   sweep->get_option("--fast-memory")->description(
-      "fast (alternate) memory sizes to sweep, e.g. 0,256KiB,1MiB,4MiB; without --target the "
-      "target is " + std::string(kDefaultTarget));
+      "fast (alternate) memory sizes to sweep, e.g. 0,256KiB,1MiB,4MiB (a size given twice, "
+      "in any spelling, is planned once); without --target the target is " +
+      std::string(kDefaultTarget));
   AddRegionFlags(sweep, sweep_flags.plan.regions);
   return sweep;
 }

@@ -74,7 +74,7 @@ TEST_F(LimitsTest, OneBufferOfExactlyTwoToThe62BytesPlans) {
   CliRun stats = Memplan("stats " + csv);
   EXPECT_EQ(stats.exit_code, 0) << stats.err;
   EXPECT_THAT(stats.out, ::testing::HasSubstr("lower bound (max live activations): "
-                                              "4611686018427387904 bytes (4.00 EiB) at time 0\n"));
+                                              "4611686018427387904 bytes (4.00 EiB) at step 0\n"));
 }
 
 // One buffer past the limit only with its padding: located at its row when

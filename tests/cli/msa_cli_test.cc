@@ -59,11 +59,11 @@ TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
   EXPECT_TRUE(back.ok()) << back.status();
   EXPECT_THAT(Slurp(json), HasSubstr("\"msa\": {\"target\":\"tpu-like\",\"mode\":\"reference\",\"variant\":\"reference\",\"options\":{\"picker\":\"instruction-count\","));
   // The saved plan verifies. Every activation is in fast memory, so verify
-  // names the alternate memory's peak too (the plan's spaces[1].peak_bytes).
+  // names the bytes used in alternate memory too (the plan's spaces[1].peak_bytes).
   CliRun v = Memplan("verify " + kMlp + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
   EXPECT_THAT(v.out, HasSubstr("transient extent 0 bytes, lower bound 0 bytes, alternate memory "
-                               "peak 912936 bytes\n"));
+                               "used 912936 bytes\n"));
 }
 
 TEST(MsaCliTest, BadFastMemoryFlags) {

@@ -195,7 +195,7 @@ TEST(PlanCliTest, StatsReportsTheLowerBoundAndWhereItIsReached) {
   CliRun r = Memplan("stats " + kExamples + "/basic.mpir");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("lower bound (max live activations): "));
-  EXPECT_THAT(r.out, HasSubstr(" at time "));
+  EXPECT_THAT(r.out, HasSubstr(" at step 0 (op %g = add)\n"));
   EXPECT_THAT(r.out, HasSubstr("time steps"));
 }
 

@@ -49,7 +49,9 @@ TEST(PoolCapacityCliTest, ActivationsFitTheirArenaWhateverTheWeightsTake) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("transient pool: 4096 bytes (4.00 KiB) used of 4096 bytes "
                                "(4.00 KiB) capacity (100.00%)\n"));
-  EXPECT_THAT(r.out, HasSubstr("default memory: 10240 bytes (10.00 KiB) used\n"));
+  // w, a and b are live at step 2: 8 KiB of the 10 KiB the pools span.
+  EXPECT_THAT(r.out, HasSubstr("default memory: 10240 bytes (10.00 KiB) used, max live 8192 bytes "
+                               "(8.00 KiB) at step 2 (25.00% over)\n"));
 }
 
 TEST(PoolCapacityCliTest, ExitOneNamesTheLimitAndByHowMuch) {

@@ -15,8 +15,10 @@ TEST(CompareProgressTest, ImportMemplansPlanThenEachStrategyCounted) {
   std::vector<std::string> lines;  // each drawn line, its padding trimmed
   ProgressReporter::Io io{[] { return 5.0; },
                           [&](std::string_view text) {
-                            std::string line(text.substr(1));  // after the "\r"
-                            line.erase(line.find_last_not_of(' ') + 1);
+                            // "\r" + line + padding; the erase is "\r",
+                            // spaces, "\r" (read as an empty line).
+                            std::string line(text.substr(1));
+                            line.erase(line.find_last_not_of(" \r") + 1);
                             lines.push_back(line);
                           }};
   // No delay and no interval: every phase and every count is drawn.

@@ -104,7 +104,7 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "activation peak: 12 bytes live at step 1 in 2 buffers:\n"
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
-            "default memory: 12 bytes (12 B) used\n"
+            "default memory: 12 bytes (12 B) used, max live 12 bytes (12 B) at step 1 (0.00% over)\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n");
 }
 
@@ -174,7 +174,10 @@ TEST(FormatPlanSummaryTest, RegionPlan) {
             "   33.33%  t1: 8192 bytes (8.00 KiB)\n"
             "region @stage on gpu0: slab 24576 bytes (lower bound 24576, 0.00% over), results "
             "4096 bytes in 1 allocation, uploads 0 bytes, 5 commands in 4 steps\n"
-            "default memory: 32768 bytes (32.00 KiB) used\n"
+            // Slab and external input live at step 1 (28 KiB); the result
+            // reservation sits above them.
+            "default memory: 32768 bytes (32.00 KiB) used, max live 28672 bytes (28.00 KiB) at "
+            "step 1 (14.29% over)\n"
             "algorithm: auto; alignment 1 (region slices: offsets 64, sizes padded to 64); plan "
             "verified\n");
 }
