@@ -117,6 +117,7 @@ absl::StatusOr<TfliteLoaded> LoadTflite(const std::string& path, const LoadOptio
   TfliteLoaded loaded{std::move(imported->program), {}};
   loaded.info.tensor_values = std::move(imported->tensor_values);
   loaded.info.offline_offsets = *std::move(offline);
+  loaded.info.head = TfliteMicroHeadTensors(*model);
   for (const TfliteSubgraph& sg : model->subgraphs) {
     loaded.info.total_tensors += static_cast<std::int64_t>(sg.tensors.size());
   }

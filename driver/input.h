@@ -15,6 +15,7 @@
 
 #include "absl/status/statusor.h"
 #include "analysis/analyze.h"
+#include "io/tflite/micro_lifetimes.h"
 #include "ir/buffer_set.h"
 #include "ir/program.h"
 #include "report/summary.h"
@@ -40,6 +41,8 @@ struct TfliteInputInfo {
   std::vector<ValueId> tensor_values;          // per tensor of subgraph 0
   std::vector<std::int32_t> offline_offsets;   // the model's offline plan, empty if none
   std::int64_t total_tensors = 0;              // over all subgraphs
+  // The arena head as TFLite Micro sees it (io/tflite/micro_lifetimes.h).
+  std::vector<TfliteHeadTensor> head;
 };
 
 struct LoadedInput {

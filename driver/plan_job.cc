@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/region_pools.h"
+#include "driver/tflite_summary.h"
 #include "report/summary.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
@@ -311,6 +312,9 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.aliasing);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
+  if (input->tflite && !result.msa) {
+    result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));
+  }
   result.plan = *std::move(plan);
   result.input = *std::move(input);
   return result;
