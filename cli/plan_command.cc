@@ -87,7 +87,8 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
        {flags.svg_option, &flags.svg, &options.svg_path},
        {flags.html_option, &flags.html, &options.html_path},
        {flags.profile_option, &flags.profile, &options.profile_path},
-       {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path}};
+       {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path},
+       {flags.csv_option, &flags.csv, &options.csv_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
     if (text->empty()) return UsageError(fmt::format("{} needs a file name", option->get_name()));
@@ -165,6 +166,10 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
       "--profile", plan_flags.profile,
       "write the live bytes per time step (per space and pool, the op, buffers defined and "
       "freed) as CSV");
+  plan_flags.csv_option = plan->add_option(
+      "--csv", plan_flags.csv,
+      "lifetime CSV input: write the packing in MiniMalloc's output form (the input's columns "
+      "plus 'offset'), which memplan verify and MiniMalloc's validator read");
   plan->add_flag("--quiet,-q", plan_flags.quiet,
                  "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);

@@ -19,6 +19,7 @@ struct PlanFlags {
   std::string alignment = "1";
   std::vector<std::string> capacities;  // BYTES or POOL=BYTES, repeatable
   std::string json, svg, html, profile;
+  std::string csv;  // the packing in MiniMalloc's output form (lifetime CSV input)
   bool quiet = false;
   MsaFlags msa;
   RegionFlags regions;
@@ -26,6 +27,7 @@ struct PlanFlags {
   const CLI::Option* profile_option = nullptr;
   const CLI::Option* svg_option = nullptr;
   const CLI::Option* html_option = nullptr;
+  const CLI::Option* csv_option = nullptr;
 };
 
 // Registers the `plan` verb and its flags on `app`.

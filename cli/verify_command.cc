@@ -6,6 +6,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "driver/csv_solution.h"
 #include "driver/plan_job.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
@@ -86,6 +87,27 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   return options;
 }
 
+// `memplan verify X.csv SOLUTION.csv`: a packing in MiniMalloc's output
+// form (driver/csv_solution.h).
+int RunVerifyCsvSolution(const InputFlags& input_flags, const LoadOptions& load,
+                         const std::string& solution_path, bool quiet) {
+  absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, load);
+  if (!input.ok()) return Fail(input.status());
+  if (input->format != InputFormat::kLifetimeCsv) {
+    return Fail(LocatedError(solution_path, SourceLocation{},
+                             fmt::format("a CSV solution solves a lifetime CSV, but the input "
+                                         "given is {}",
+                                         InputFormatName(input->format))));
+  }
+  absl::StatusOr<Plan> plan = VerifyCsvSolution(input->buffers, solution_path);
+  if (!plan.ok()) return Fail(plan.status());
+  if (quiet) return kExitOk;
+  std::cout << solution_path << ": solution verified: " << input->buffers.buffers.size()
+            << " buffers, peak " << plan->peak << " bytes, lower bound " << plan->lower_bound
+            << " bytes\n";
+  return kExitOk;
+}
+
 }  // namespace
 
 int RunVerify(const VerifyFlags& verify_flags) {
@@ -94,6 +116,9 @@ int RunVerify(const VerifyFlags& verify_flags) {
   const bool quiet = verify_flags.quiet;
   absl::StatusOr<LoadOptions> flags = ToLoadOptions(input_flags);
   if (!flags.ok()) return Fail(flags.status());
+  if (DetectFormat(plan_path) == InputFormat::kLifetimeCsv) {
+    return RunVerifyCsvSolution(input_flags, *flags, plan_path, quiet);
+  }
   absl::StatusOr<std::string> text = ReadFile(plan_path);
   if (!text.ok()) return Fail(text.status());
   absl::StatusOr<std::optional<PlanInputOptions>> recorded =
@@ -138,9 +163,15 @@ int RunVerify(const VerifyFlags& verify_flags) {
 }
 
 CLI::App* AddVerifyCommand(CLI::App& app, VerifyFlags& flags) {
-  CLI::App* verify = app.add_subcommand("verify", "re-check a saved JSON plan against its input");
+  CLI::App* verify = app.add_subcommand(
+      "verify", "re-check a saved JSON plan (or a CSV solution) against its input");
   AddInputFlags(verify, flags.input);
-  verify->add_option("PLAN", flags.plan, "plan JSON written by memplan plan --json")->required();
+  verify
+      ->add_option("PLAN", flags.plan,
+                   "plan JSON written by memplan plan --json, or for a lifetime CSV input a "
+                   "solution in MiniMalloc's output form (.csv: the input's rows plus 'offset', "
+                   "as memplan plan --csv or MiniMalloc writes it)")
+      ->required();
   verify->add_flag("--quiet,-q", flags.quiet, "print nothing on success");
   return verify;
 }

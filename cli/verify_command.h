@@ -10,7 +10,7 @@ namespace memplan::cli {
 
 struct VerifyFlags {
   InputFlags input;
-  std::string plan;  // the plan JSON
+  std::string plan;  // the plan JSON, or a CSV solution (by its .csv extension)
   bool quiet = false;  // print nothing on success (errors are still printed)
 };
 
@@ -19,6 +19,8 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyFlags& flags);
 
 // Runs `memplan verify INPUT PLAN`: re-loads the input as the plan records
 // and checks the plan with the independent verifier; exit 1 when it fails.
+// A PLAN ending in .csv is a solution in MiniMalloc's output form for a
+// lifetime CSV INPUT (driver/csv_solution.h).
 int RunVerify(const VerifyFlags& flags);
 
 }  // namespace memplan::cli

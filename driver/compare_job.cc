@@ -36,7 +36,8 @@ std::vector<PackItem> ItemsOf(const BufferSet& set) {
   std::vector<PackItem> items;
   items.reserve(set.buffers.size());
   for (const Buffer& b : set.buffers) {
-    items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end, b.gaps});
+    items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end, b.gaps,
+                             b.fixed_offset});
   }
   return items;
 }
@@ -75,6 +76,7 @@ absl::Status Verify(const BufferSet& set, const PackResult& packed, Bytes lower_
   VerifyOptions options;
   options.alignment = alignment;
   options.program = program;
+  options.input_gaps = program == nullptr;  // a lifetime CSV's gaps are input
   return VerifyPlan(set, PlanOf(set, packed.offsets, packed.peak, lower_bound, alignment),
                     options);
 }

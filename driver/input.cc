@@ -245,6 +245,26 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
     }
     total += padded;
   }
+  // Fixed offsets: aligned to --alignment too, and the free buffers stacked
+  // above the highest fixed one still fit the limit.
+  Bytes fixed_end = 0;
+  for (const Buffer& b : input.buffers.buffers) {
+    if (!b.fixed_offset) continue;
+    if (*b.fixed_offset % alignment != 0) {
+      return LocatedError(path, SourceLocation{},
+                          fmt::format("buffer '{}' has the fixed offset {}, not a multiple of "
+                                      "--alignment {}",
+                                      b.name, *b.fixed_offset, alignment));
+    }
+    fixed_end = std::max(fixed_end, *b.fixed_offset + b.size);
+  }
+  if (fixed_end > kMaxTotalBytes - total) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("the highest fixed buffer ends at {} bytes; with the other "
+                                    "buffers' {} bytes (counting alignment padding) that is above "
+                                    "the limit of 2^62 ({}) bytes",
+                                    fixed_end, total, kMaxTotalBytes));
+  }
   return absl::OkStatus();
 }
 

@@ -81,7 +81,9 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
 // alignment being the larger of the buffer's own and `alignment`. Errors: InvalidArgument
 // `path[:line:col]: error: ...` naming the alignment, the buffer (located at
 // its first value for program inputs) too large alone, with its padding, the
-// total or the number of time steps that is too large (CSV rows past the
+// total or the number of time steps that is too large, a fixed offset
+// (Buffer::fixed_offset) that is not a multiple of `alignment`, or a highest
+// fixed end plus that total past kMaxTotalBytes (CSV rows past the
 // time or size limit, padding included, are rejected by the CSV reader,
 // located at the field).
 absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment);

@@ -9,6 +9,7 @@
 #include "driver/tflite_summary.h"
 #include "report/summary.h"
 #include "fmt/format.h"
+#include "io/csv/solution_writer.h"
 #include "io/file_io.h"
 #include "report/map/html.h"
 #include "report/peak_attribution.h"
@@ -33,7 +34,8 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--svg", &options.svg_path},
       {"--html", &options.html_path},
       {"--profile", &options.profile_path},
-      {"--emit-ir", &options.emit_ir_path}};
+      {"--emit-ir", &options.emit_ir_path},
+      {"--csv", &options.csv_path}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     const auto& [flag, path] = outputs[i];
     if (!*path || **path == kStdoutPath) continue;
@@ -141,6 +143,8 @@ absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_evictions, const Program* program) {
   VerifyOptions options;
   options.program = program;
+  // Without a program the buffers come from a lifetime CSV, whose gaps are input.
+  options.input_gaps = program == nullptr;
   if (max_outstanding_prefetches >= 0) options.max_outstanding_prefetches = max_outstanding_prefetches;
   if (max_outstanding_evictions >= 0) options.max_outstanding_evictions = max_outstanding_evictions;
   options.alignment = plan.alignment;
@@ -160,6 +164,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   absl::StatusOr<LoadedInput> input = LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
+  if (options.csv_path && input->format != InputFormat::kLifetimeCsv) {
+    return LocatedError(*options.csv_path, SourceLocation{},
+                        fmt::format("--csv writes MiniMalloc's output form, which needs a "
+                                    "lifetime CSV input (this is {})",
+                                    InputFormatName(input->format)));
+  }
   const bool regions = input->program && HasRegions(*input->program);
   if (options.regions_given && !regions) {
     return absl::InvalidArgumentError(
@@ -306,6 +316,14 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                          result.msa ? PrintProgram(*result.msa->rewritten)
                                     : PrintProgram(CommandProgram(*input->program,
                                                                   *input->analysis, *plan)));
+  }
+  if (options.csv_path) {
+    std::vector<Bytes> offsets;
+    offsets.reserve(plan->placements.size());
+    for (const BufferPlacement& p : plan->placements) {
+      offsets.push_back(p.allocations.empty() ? 0 : p.allocations.front().offset);
+    }
+    outputs.emplace_back(*options.csv_path, FormatCsvSolution(input->buffers, offsets));
   }
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 

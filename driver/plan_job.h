@@ -28,6 +28,9 @@ struct PlanJobOptions {
   std::optional<std::string> svg_path;
   std::optional<std::string> html_path;
   std::optional<std::string> profile_path; // live bytes per step as CSV (report/profile_csv.h)
+  // The packing in MiniMalloc's output form (io/csv/solution_writer.h); a
+  // lifetime CSV input only.
+  std::optional<std::string> csv_path;
   std::optional<MsaJobOptions> msa;        // plan fast memory too
   std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
                                            // with regions: the command form
@@ -58,6 +61,7 @@ struct PlanJobResult {
 // an input past the limits with `pools.alignment` (CheckInputLimits), an
 // output path whose directory does not exist, that is a directory, that is
 // the input or that another output also names, --emit-ir without fast memory,
+// --csv for an input that is not a lifetime CSV,
 // fast memory for a CSV input (no program, no costs), or a bad target or MSA
 // knob; ResourceExhausted `input: error: ...` when the plan does not fit the
 // capacity (exit 1); FailedPrecondition when the rewrite for --emit-ir is
@@ -74,7 +78,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 // Verifies `plan` against `buffers` with the plan's own alignment and space
 // capacities, and the outstanding-copy limits when given (< 0: unlimited).
 // With the `program` the buffers were analysed from, buffers may share bytes
-// at steps where one holds no data (conditional branches, VerifyOptions::program).
+// at steps where one holds no data (conditional branches, VerifyOptions::program);
+// without it, at the dead gaps a lifetime CSV states (VerifyOptions::input_gaps).
 // Errors: FailedPrecondition naming the first violated rule.
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches = -1,

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/fixed_offsets.h"
 #include "fmt/format.h"
 #include "io/byte_size.h"
 
@@ -150,11 +151,23 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           packed_bytes += b.size;
           pool_alignment = std::max(pool_alignment, items.back().alignment);
         }
+        pool.offset = AlignUp(base, pool_alignment);
+        // Fixed offsets (Buffer::fixed_offset) are absolute in the space; the
+        // packers see them relative to the pool.
+        for (std::size_t i = 0; i < packed.size(); ++i) {
+          const std::optional<Bytes>& fixed = buffers.buffers[packed[i]].fixed_offset;
+          if (!fixed) continue;
+          if (*fixed < pool.offset) {
+            return absl::InvalidArgumentError(fmt::format(
+                "buffer '{}' has the fixed offset {}, below its pool '{}' at {}",
+                buffers.buffers[packed[i]].name, *fixed, pool.name, pool.offset));
+          }
+          items[i].fixed_offset = *fixed - pool.offset;
+        }
         const bool reusable = IsReusable(lifetime);
         PackResult result =
             Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
 
-        pool.offset = AlignUp(base, pool_alignment);
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
@@ -259,6 +272,7 @@ std::optional<TimeStep> FirstDefaultArrival(const Buffer& b,
 }  // namespace
 
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
+  if (absl::Status s = CheckFixedOffsetsDisjoint(buffers); !s.ok()) return s;
   Plan plan = EmptyPlan(buffers, options);
   std::vector<ChunkRange> ranges;
   ranges.reserve(buffers.buffers.size());

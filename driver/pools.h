@@ -52,7 +52,11 @@ struct PoolPlanOptions {
 // at one step hold data together in every run reaching it). PlanPoolsAround
 // and PlanPoolsWithMsa keep reading live ranges as whole hulls. The plan is
 // not yet verified; VerifyAgainst with the program accepts the sharing.
-// Errors: ResourceExhausted when the default space needs more than
+// Buffers with a fixed offset (Buffer::fixed_offset, a lifetime CSV's
+// `offset` column) keep it; the others are packed around them.
+// Errors: FailedPrecondition when two fixed buffers collide
+// (CheckFixedOffsetsDisjoint, driver/fixed_offsets.h); InvalidArgument when a
+// fixed offset lies below its pool's base; ResourceExhausted when the default space needs more than
 // `capacity` bytes or the pools of a lifetime span more than its
 // `pool_capacity`; the message names every limit that failed, the bytes
 // needed and by how much they exceed the limit, e.g. "plan does not fit:

@@ -15,6 +15,19 @@
 
 namespace memplan {
 
+// A window of MiniMalloc's `gaps` column (`L-U@lo:hi`): during the closed
+// steps `steps` the buffer occupies only bytes [offset + lo, offset + hi) of
+// its extent, 0 <= lo < hi <= size. memplan's packers and verifier read the
+// buffer as fully live there (conservative, always valid); the window is kept
+// so the CSV solution (io/csv/solution_writer.h) repeats it.
+// Example: `2-4@0:8` on a 16-byte buffer -> {steps = [2,3], lo = 0, hi = 8}.
+struct OccupancyWindow {
+  StepRange steps;
+  Bytes lo = 0;
+  Bytes hi = 0;
+  bool operator==(const OccupancyWindow&) const = default;
+};
+
 struct Buffer {
   std::string name;
   std::vector<ValueId> values;        // alias-set members; empty for CSV input
@@ -29,9 +42,16 @@ struct Buffer {
   // (start, end) where the buffer holds no data, so another buffer may use
   // its bytes then. They come from conditionals: a branch that has not yet
   // defined the buffer's value (the op's result) holds nothing of it, because
-  // only the taken branch runs (analysis/analyze.h). The buffer is *live* at
-  // every other step of [start, end]. Empty for CSV input and most buffers.
+  // only the taken branch runs (analysis/analyze.h); or from a lifetime CSV's
+  // `gaps` column (io/csv/reader.h). The buffer is *live* at every other step
+  // of [start, end]. Empty for most buffers.
   std::vector<StepRange> gaps = {};
+  // A position the buffer must take in its home space, in bytes (MiniMalloc's
+  // `offset` column; a multiple of `alignment`); nullopt: the planner chooses.
+  std::optional<Bytes> fixed_offset = std::nullopt;
+  // Partial occupancy windows, sorted, disjoint from each other and from
+  // `gaps`, within [start, end] (CSV input only; see OccupancyWindow).
+  std::vector<OccupancyWindow> windows = {};
 };
 
 // The parts of the closed step range [first, last] where `buffer` is live:
@@ -64,6 +84,10 @@ struct BufferSet {
   TimeStep time_steps = 0;            // every live range lies in [0, time_steps)
   std::vector<Buffer> buffers;        // BufferId = index
   std::vector<ControlRegion> control_regions;  // empty for CSV input
+  // For a lifetime CSV: its header's column names in file order (e.g. id,
+  // lower, upper, size, gaps), which the CSV solution repeats; empty for
+  // other inputs.
+  std::vector<std::string> csv_columns;
 };
 
 }  // namespace memplan

@@ -4,31 +4,36 @@
 #include <limits>
 #include <optional>
 
+#include "packing/fixed_items.h"
 #include "packing/pack_support.h"
 #include "packing/presorted_interval_tree.h"
 
 namespace memplan {
 
 PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment) {
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
+  const FixedObstacles fixed(items);  // skipped over where they are live
   Bytes top = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (IsEmpty(items[i])) continue;
-    offsets[i] = AlignUp(top, EffectiveAlignment(items[i], alignment));
-    top = offsets[i] + items[i].size;
+    const PackItem& item = items[i];
+    if (IsEmpty(item) || item.fixed_offset) continue;
+    offsets[i] = fixed.Lift(item.start, EndOf(item), item.size,
+                            EffectiveAlignment(item, alignment), top);
+    top = offsets[i] + item.size;
   }
   return MakePackResult(items, std::move(offsets), "naive");
 }
 
 PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece, so an item's dead gaps stay free for others.
   const LivePieceSlots slots = LivePieces(items);
   PresortedIntervalTree placed(slots.ranges);
+  SeedFixedItems(items, slots, placed);  // fixed items are walls from the start
   std::vector<PlacedChunk> conflicts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
-    if (IsEmpty(item)) continue;
+    if (IsEmpty(item) || item.fixed_offset) continue;
     const Bytes align = EffectiveAlignment(item, alignment);
     conflicts.clear();
     for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {

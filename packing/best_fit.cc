@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "packing/chunk_finder.h"
+#include "packing/fixed_items.h"
 #include "packing/live_profile.h"
 #include "packing/pack_support.h"
 #include "packing/presorted_interval_tree.h"
@@ -67,15 +68,16 @@ std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, Bes
 
 std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment) {
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece: an item is placed against, and then blocks,
   // only the chunks live when it is (its dead gaps stay free).
   const LivePieceSlots slots = LivePieces(items);
   PresortedIntervalTree placed(slots.ranges);
+  SeedFixedItems(items, slots, placed);  // fixed items are walls from the start
   ChunkFinder finder;
   for (std::int32_t i : order) {
     const PackItem& item = items[i];
-    if (IsEmpty(item)) continue;
+    if (IsEmpty(item) || item.fixed_offset) continue;
     const std::int32_t first = slots.first[i];
     const std::int32_t last = slots.first[i + 1];
     offsets[i] = finder.FindBestFitPieces(

@@ -39,6 +39,11 @@ Bytes FreeBlocks::TakeTop(Bytes size, Bytes alignment) {
   return offset;
 }
 
+void FreeBlocks::Reserve(Bytes offset, Bytes end) {
+  if (offset > top_) Insert(top_, offset);
+  top_ = end;
+}
+
 Bytes FreeBlocks::Take(Bytes size, Bytes alignment) {
   if (std::optional<Fit> fit = BestFit(size, alignment)) return TakeAt(*fit, size);
   return TakeTop(size, alignment);

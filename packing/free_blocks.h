@@ -46,6 +46,11 @@ class FreeBlocks {
   // becomes a free block. O(log n).
   Bytes TakeTop(Bytes size, Bytes alignment);
 
+  // Reserves [offset, end) with offset >= top() (a fixed item's bytes,
+  // packing/fixed_items.h); the bytes between the top and offset become a
+  // free block. O(log n).
+  void Reserve(Bytes offset, Bytes end);
+
   // BestFit, else TakeTop: the smallest block that fits, else the top.
   Bytes Take(Bytes size, Bytes alignment);
 

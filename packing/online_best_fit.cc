@@ -5,6 +5,7 @@
 #include <tuple>
 #include <utility>
 
+#include "packing/fixed_items.h"
 #include "packing/free_blocks.h"
 #include "packing/pack_support.h"
 
@@ -13,7 +14,7 @@ namespace memplan {
 PackResult OnlineBestFitPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<std::int32_t> by_start;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i])) by_start.push_back(static_cast<std::int32_t>(i));
+    if (!IsEmpty(items[i]) && !items[i].fixed_offset) by_start.push_back(static_cast<std::int32_t>(i));
   }
   std::vector<std::int32_t> by_end = by_start;
   auto length = [&](std::int32_t i) { return EndOf(items[i]) - items[i].start; };
@@ -25,8 +26,11 @@ PackResult OnlineBestFitPack(const std::vector<PackItem>& items, Bytes alignment
     return std::make_pair(EndOf(items[a]), a) < std::make_pair(EndOf(items[b]), b);
   });
 
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
   FreeBlocks free;
+  // A replay cannot see a fixed item before it starts: its bytes stay
+  // reserved for the whole run (conservative).
+  for (const auto& [lo, hi] : FixedByteRanges(items)) free.Reserve(lo, hi);
   std::size_t freed = 0;
   for (std::int32_t i : by_start) {
     const PackItem& item = items[i];

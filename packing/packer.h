@@ -31,8 +31,11 @@ struct PackItem {
   // then; the others treat the item as live over all of [start, end]
   // (conservative, still valid).
   std::vector<StepRange> gaps = {};
-  // A position the item must take (MiniMalloc's `offset` column): a packer
-  // places every other item around it. Must be a multiple of the alignment.
+  // A position the item must take (MiniMalloc's `offset` column): every
+  // packer and peer strategy returns exactly this offset for it and places
+  // the other items around it (packing/fixed_items.h says how each does).
+  // Must be a multiple of the alignment; fixed items must not collide with
+  // each other (the driver refuses such inputs, driver/fixed_offsets.h).
   std::optional<Bytes> fixed_offset = std::nullopt;
 };
 

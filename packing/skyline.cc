@@ -69,7 +69,7 @@ std::string_view SkylineOrderName(SkylineOrder order) {
 std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, SkylineOrder order) {
   std::vector<std::int32_t> by_key;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i])) by_key.push_back(static_cast<std::int32_t>(i));
+    if (!IsEmpty(items[i]) && !items[i].fixed_offset) by_key.push_back(static_cast<std::int32_t>(i));
   }
   auto length = [&](std::int32_t i) { return EndOf(items[i]) - items[i].start + 1; };
   if (order == SkylineOrder::kLongestFirst) {
@@ -87,7 +87,7 @@ std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, Sky
 }
 
 SkylinePacker::SkylinePacker(const std::vector<PackItem>& items, Bytes alignment)
-    : items_(items), alignment_(alignment), first_slot_(items.size(), 0),
+    : items_(items), alignment_(alignment), fixed_(items), first_slot_(items.size(), 0),
       end_slot_(items.size(), 0) {
   // Compress time to the slots between consecutive range boundaries.
   std::vector<TimeStep> bounds;
@@ -129,15 +129,23 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(
     Bytes alignment;
     Bytes floor;
   };
+  // The lowest offset at or above `floor` that no fixed item blocks.
+  const auto lifted = [&](std::int32_t i, Bytes floor, Bytes alignment) {
+    return fixed_.empty() ? floor
+                          : fixed_.Lift(items_[i].start, EndOf(items_[i]), items_[i].size,
+                                        alignment, floor);
+  };
   std::vector<Pending> pending;
   pending.reserve(priority.size());
+  std::size_t next = 0;  // the first entry with the lowest floor
   for (std::int32_t i : priority) {
+    const Bytes alignment = EffectiveAlignment(items_[i], alignment_);
     pending.push_back({i, static_cast<std::int32_t>(first_slot_[i]),
-                       static_cast<std::int32_t>(end_slot_[i]),
-                       EffectiveAlignment(items_[i], alignment_), 0});
+                       static_cast<std::int32_t>(end_slot_[i]), alignment,
+                       lifted(i, 0, alignment)});
+    if (pending.back().floor < pending[next].floor) next = pending.size() - 1;
   }
-  std::vector<Bytes> offsets(items_.size(), 0);
-  std::size_t next = 0;  // every floor is 0 at first: the first in priority goes
+  std::vector<Bytes> offsets = InitialOffsets(items_);
   while (!pending.empty()) {
     const std::size_t placed_at = next;
     const Pending placed = pending[placed_at];
@@ -149,8 +157,9 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(
     for (std::size_t p = 0; p < pending.size(); ++p) {
       if (p == placed_at) continue;
       Pending entry = pending[p];
-      if (entry.first_slot < placed.end_slot && entry.end_slot > placed.first_slot) {
-        entry.floor = std::max(entry.floor, AlignUp(top, entry.alignment));
+      if (entry.first_slot < placed.end_slot && entry.end_slot > placed.first_slot &&
+          entry.floor < top) {
+        entry.floor = lifted(entry.item, AlignUp(top, entry.alignment), entry.alignment);
       }
       if (entry.floor < lowest) {
         lowest = entry.floor;
@@ -176,7 +185,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue(
       std::greater<Entry>(), std::move(initial));
 
-  std::vector<Bytes> offsets(items_.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items_);
   SkylineTree skyline(slots_);
   while (!queue.empty()) {
     Entry entry = queue.top();
@@ -185,7 +194,10 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
     const PackItem& item = items_[i];
     const std::size_t l = first_slot_[i];
     const std::size_t r = end_slot_[i];
-    const Bytes floor = AlignUp(skyline.Max(l, r), EffectiveAlignment(item, alignment_));
+    const Bytes alignment = EffectiveAlignment(item, alignment_);
+    const Bytes floor =
+        fixed_.empty() ? AlignUp(skyline.Max(l, r), alignment)
+                       : fixed_.Lift(item.start, EndOf(item), item.size, alignment, skyline.Max(l, r));
     if (floor > entry.first) {
       entry.first = floor;
       // Still the lowest entry: place it now instead of queueing it again.

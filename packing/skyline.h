@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/fixed_items.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -35,8 +36,8 @@ enum class SkylineOrder {
 // Name used in PackResult::algorithm: "skyline-longest" or "skyline-area".
 std::string_view SkylineOrderName(SkylineOrder order);
 
-// The non-empty items' indices sorted by the order's tie-break key (a
-// priority list for SkylinePacker::Run). O(n log n).
+// The indices of the non-empty items without a fixed offset, sorted by the
+// order's tie-break key (a priority list for SkylinePacker::Run). O(n log n).
 std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, SkylineOrder order);
 
 // Runs skyline packing repeatedly on one item list with different priority
@@ -48,7 +49,10 @@ class SkylinePacker {
   SkylinePacker(const std::vector<PackItem>& items, Bytes alignment);
 
   // Packs with ties broken by position in `priority` (the indices of all
-  // non-empty items, each once, earliest first). Returns one offset per item,
+  // non-empty items without a fixed offset, each once, earliest first).
+  // Items with a fixed offset keep it; an item's floor is lifted above the
+  // fixed items live with it that it would meet (FixedObstacles::Lift), so
+  // it may rest below a fixed item or above it. Returns one offset per item,
   // or nullopt as soon as some item would reach `cutoff` bytes (offset + size
   // >= cutoff), which lets a search give up on a candidate early. O(n^2)
   // with a small constant up to kScanLimit items, else expected
@@ -71,6 +75,7 @@ class SkylinePacker {
 
   const std::vector<PackItem>& items_;
   Bytes alignment_;
+  FixedObstacles fixed_;
   std::size_t slots_ = 0;               // number of compressed time slots
   std::vector<std::size_t> first_slot_;  // item i covers slots [first_slot_, end_slot_)
   std::vector<std::size_t> end_slot_;

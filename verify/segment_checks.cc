@@ -106,6 +106,13 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
     return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", space->alignment,
                                   ", the alignment space ", a.space, " declares"));
   }
+  // A fixed offset is part of the input: the buffer's bytes in its home
+  // space are exactly there.
+  if (b.fixed_offset && a.space == b.space.value_or(kDefaultSpace) &&
+      a.offset != *b.fixed_offset) {
+    return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not the buffer's fixed offset ",
+                                  *b.fixed_offset));
+  }
   if (auto cap = options.capacity.find(a.space); cap != options.capacity.end()) {
     if (a.offset + b.size > cap->second) {
       return Violation(absl::StrCat(seg, " ends at byte ", a.offset + b.size,

@@ -10,11 +10,15 @@ namespace memplan {
 absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options) {
   using namespace verify_internal;
   if (absl::Status s = CheckShapeAndSegments(buffers, plan, options); !s.ok()) return s;
-  // Dead steps let two buffers share bytes; they come from the program
-  // only, never from the planners' Buffer::gaps.
-  const std::vector<std::vector<StepRange>> dead =
-      options.program ? DeadSteps(*options.program, buffers)
-                      : std::vector<std::vector<StepRange>>{};
+  // Dead steps let two buffers share bytes; they come from the program,
+  // or from the input when it states them (a CSV's gaps), never from what
+  // the planners derived.
+  std::vector<std::vector<StepRange>> dead;
+  if (options.program) {
+    dead = DeadSteps(*options.program, buffers);
+  } else if (options.input_gaps) {
+    for (const Buffer& b : buffers.buffers) dead.push_back(b.gaps);
+  }
   if (absl::Status s = CheckNoOverlap(buffers, plan, dead); !s.ok()) return s;
   if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;

@@ -24,7 +24,9 @@
 //     pinned space if the buffer is pinned; offset >= 0 and offset + size
 //     representable; offset a multiple of the buffer's alignment, of
 //     plan.alignment, of options.alignment and of its space's declared
-//     alignment (SpaceInfo::alignment); offset + size <= the capacity of
+//     alignment (SpaceInfo::alignment); offset equal to the buffer's fixed
+//     offset (Buffer::fixed_offset, an input constraint) when the segment
+//     is in its home space; offset + size <= the capacity of
 //     its space in `options.capacity` (when given). Then the buffer's segments
 //     cover every time step of its live range, and two segments of the buffer in
 //     the same space never share a time step.
@@ -37,7 +39,10 @@
 //     steps at which none of the buffer's values holds data — a conditional
 //     branch that has not yet defined the op's result holds nothing of it,
 //     as only the taken branch runs — and the buffer's bytes are free then.
-//     The planners' Buffer::gaps are never read.
+//     The planners' Buffer::gaps are never read, except with
+//     options.input_gaps (a lifetime CSV's `gaps` column: then they are the
+//     input itself, not derived by a planner, and its bytes are free there).
+//     Occupancy windows (Buffer::windows) count as fully live.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
@@ -185,6 +190,9 @@ struct VerifyOptions {
   // buffer's bytes be reused at the steps where it holds no data. Null: every
   // buffer is live over its whole segments (CSV input; conservative).
   const Program* program = nullptr;
+  // Without a program: the buffers' dead gaps (Buffer::gaps) are part of the
+  // input — a lifetime CSV's `gaps` column — so rule 3 frees their bytes there.
+  bool input_gaps = false;
 };
 
 // Checks `plan` against `buffers` and `options` (rules above). Returns OK, or

@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "fmt/format.h"
@@ -16,10 +17,12 @@
 namespace memplan {
 namespace {
 
-enum Column { kId, kLower, kUpper, kSize, kAlignment, kColumnCount };
-constexpr std::array<std::string_view, kColumnCount> kColumnNames = {"id", "lower", "upper",
-                                                                      "size", "alignment"};
+enum Column { kId, kLower, kUpper, kSize, kAlignment, kOffset, kGaps, kColumnCount };
+constexpr std::array<std::string_view, kColumnCount> kColumnNames = {
+    "id", "lower", "upper", "size", "alignment", "offset", "gaps"};
 constexpr int kRequiredColumns = 4;  // id, lower, upper, size
+constexpr std::string_view kExpectedColumns =
+    "expected id, lower, upper, size and optionally alignment, offset, gaps";
 
 struct Field {
   std::string_view text;  // without surrounding spaces and tabs
@@ -52,7 +55,9 @@ class CsvParser {
   absl::Status ParseHeader(const Line& line);
   absl::Status ParseRow(const Line& line);
   absl::StatusOr<std::int64_t> ParseNumber(const Line& line, const Field& field,
-                                           Column column) const;
+                                           std::string_view name) const;
+  absl::Status ParseOffset(const Line& line, const Field& field, Buffer& b) const;
+  absl::Status ParseGaps(const Line& line, const Field& field, Buffer& b) const;
 
   std::string_view text_;
   std::string_view path_;
@@ -137,8 +142,8 @@ std::vector<Field> CsvParser::Split(const Line& line) const {
   return fields;
 }
 
-// The known column name (or "gaps") that `text` spells in another case,
-// e.g. "ID" -> "id"; empty when there is none.
+// The known column name that `text` spells in another case, e.g. "ID" ->
+// "id"; empty when there is none.
 std::string_view OtherCaseOfColumn(std::string_view text) {
   const auto same_ignoring_case = [&](std::string_view name) {
     return name.size() == text.size() &&
@@ -146,7 +151,6 @@ std::string_view OtherCaseOfColumn(std::string_view text) {
              return a == std::tolower(static_cast<unsigned char>(b));
            });
   };
-  if (same_ignoring_case("gaps")) return "gaps";
   for (std::string_view name : kColumnNames) {
     if (same_ignoring_case(name)) return name;
   }
@@ -162,16 +166,12 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
   if (!names_a_column) {
     return Error(line, 1,
                  "missing header: the first line must name the columns, e.g. "
-                 "'id,lower,upper,size' (optionally with 'alignment')");
+                 "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps')");
   }
   std::array<std::int32_t, kColumnCount> seen_at{};
   for (size_t i = 0; i < fields.size(); ++i) {
     const Field& f = fields[i];
     if (f.text.empty()) return Error(line, f.column, "empty column name");
-    if (f.text == "gaps") {
-      return Error(line, f.column,
-                   "column 'gaps' (MiniMalloc's gap lists) is not supported");
-    }
     auto known = std::find(kColumnNames.begin(), kColumnNames.end(), f.text);
     if (const std::string_view lower = OtherCaseOfColumn(f.text);
         known == kColumnNames.end() && !lower.empty()) {
@@ -181,9 +181,7 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
     }
     if (known == kColumnNames.end()) {
       return Error(line, f.column,
-                   fmt::format("unknown column '{}' (expected id, lower, upper, size and "
-                               "optionally alignment)",
-                               Shown(f.text)));
+                   fmt::format("unknown column '{}' ({})", Shown(f.text), kExpectedColumns));
     }
     const size_t column = known - kColumnNames.begin();
     if (index_[column]) {
@@ -197,18 +195,17 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
   for (int column = 0; column < kRequiredColumns; ++column) {
     if (!index_[column]) {
       return Error(line, line.column_base + 1,
-                   fmt::format("header lacks the required column '{}' (expected id, lower, "
-                               "upper, size and optionally alignment)",
-                               kColumnNames[column]));
+                   fmt::format("header lacks the required column '{}' ({})",
+                               kColumnNames[column], kExpectedColumns));
     }
   }
   field_count_ = fields.size();
+  for (const Field& f : fields) result_.csv_columns.emplace_back(f.text);
   return absl::OkStatus();
 }
 
 absl::StatusOr<std::int64_t> CsvParser::ParseNumber(const Line& line, const Field& field,
-                                                    Column column) const {
-  const std::string_view name = kColumnNames[column];
+                                                    std::string_view name) const {
   if (field.text.empty()) {
     return Error(line, field.column,
                  fmt::format("expected a non-negative integer for '{}', found nothing", name));
@@ -256,11 +253,11 @@ absl::Status CsvParser::ParseRow(const Line& line) {
     return Error(line, id.column,
                  fmt::format("duplicate id '{}' (first on line {})", Shown(id.text), it->second));
   }
-  std::array<std::int64_t, kColumnCount> values{0, 0, 0, 0, 1};
-  for (int column = kLower; column < kColumnCount; ++column) {
+  std::array<std::int64_t, kOffset> values{0, 0, 0, 0, 1};
+  for (int column = kLower; column < kOffset; ++column) {
     if (!index_[column]) continue;
     absl::StatusOr<std::int64_t> v =
-        ParseNumber(line, fields[*index_[column]], static_cast<Column>(column));
+        ParseNumber(line, fields[*index_[column]], kColumnNames[column]);
     if (!v.ok()) return v.status();
     values[column] = *v;
   }
@@ -301,8 +298,135 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   b.alignment = values[kAlignment];
   b.start = values[kLower];
   b.end = values[kUpper] - 1;
+  if (index_[kOffset]) {
+    if (absl::Status s = ParseOffset(line, fields[*index_[kOffset]], b); !s.ok()) return s;
+  }
+  if (index_[kGaps]) {
+    if (absl::Status s = ParseGaps(line, fields[*index_[kGaps]], b); !s.ok()) return s;
+  }
   result_.time_steps = std::max(result_.time_steps, values[kUpper]);
   result_.buffers.push_back(std::move(b));
+  return absl::OkStatus();
+}
+
+absl::Status CsvParser::ParseOffset(const Line& line, const Field& field, Buffer& b) const {
+  if (field.text.empty()) return absl::OkStatus();  // this buffer is free to move
+  absl::StatusOr<std::int64_t> offset = ParseNumber(line, field, "offset");
+  if (!offset.ok()) return offset.status();
+  if (*offset % b.alignment != 0) {
+    return Error(line, field.column,
+                 fmt::format("offset {} is not a multiple of the alignment {}", *offset,
+                             b.alignment));
+  }
+  if (*offset > kMaxTotalBytes - b.size) {
+    return Error(line, field.column,
+                 fmt::format("offset {} plus size {} is above the limit of 2^62 ({}) bytes",
+                             *offset, b.size, kMaxTotalBytes));
+  }
+  b.fixed_offset = *offset;
+  return absl::OkStatus();
+}
+
+// One entry of a `gaps` field, as written: half-open steps [lower, upper)
+// and, for a window, the bytes [lo, hi) the buffer keeps during them.
+struct CsvGap {
+  std::int64_t lower = 0;
+  std::int64_t upper = 0;
+  std::optional<std::pair<Bytes, Bytes>> window;
+  std::int32_t column = 0;  // of the entry, for messages
+  std::string_view text;
+};
+
+absl::Status CsvParser::ParseGaps(const Line& line, const Field& field, Buffer& b) const {
+  const std::string_view text = field.text;
+  // `text` split at `separator` into two fields located on the line; nullopt
+  // when the separator is missing.
+  const auto split = [&](const Field& f, char separator) -> std::optional<std::pair<Field, Field>> {
+    const size_t at = f.text.find(separator);
+    if (at == std::string_view::npos) return std::nullopt;
+    return std::make_pair(Field{f.text.substr(0, at), f.column},
+                          Field{f.text.substr(at + 1),
+                                static_cast<std::int32_t>(f.column + at + 1)});
+  };
+  std::vector<CsvGap> gaps;
+  for (size_t pos = 0; pos < text.size();) {
+    if (IsBlank(text[pos])) {
+      ++pos;
+      continue;
+    }
+    size_t stop = pos;
+    while (stop < text.size() && !IsBlank(text[stop])) ++stop;
+    const Field entry{text.substr(pos, stop - pos), static_cast<std::int32_t>(field.column + pos)};
+    pos = stop;
+    const std::string form = fmt::format(
+        "gap '{}' is not of the form LOWER-UPPER or LOWER-UPPER@LO:HI (e.g. 2-5 or 2-5@0:64)",
+        Shown(entry.text));
+    const size_t at = entry.text.find('@');
+    const Field steps{entry.text.substr(0, at), entry.column};
+    const auto bounds = split(steps, '-');
+    if (!bounds) return Error(line, entry.column, form);
+    CsvGap gap;
+    gap.column = entry.column;
+    gap.text = entry.text;
+    absl::StatusOr<std::int64_t> lower = ParseNumber(line, bounds->first, "gap lower");
+    if (!lower.ok()) return lower.status();
+    absl::StatusOr<std::int64_t> upper = ParseNumber(line, bounds->second, "gap upper");
+    if (!upper.ok()) return upper.status();
+    gap.lower = *lower;
+    gap.upper = *upper;
+    if (gap.upper <= gap.lower) {
+      return Error(line, entry.column,
+                   fmt::format("gap '{}' is empty: its upper must be greater than its lower",
+                               Shown(entry.text)));
+    }
+    if (gap.lower < b.start || gap.upper > b.end + 1) {
+      return Error(line, entry.column,
+                   fmt::format("gap '{}' is outside the buffer's range [{}, {})",
+                               Shown(entry.text), b.start, b.end + 1));
+    }
+    if (at != std::string_view::npos) {
+      const Field window{entry.text.substr(at + 1),
+                         static_cast<std::int32_t>(entry.column + at + 1)};
+      const auto bytes = split(window, ':');
+      if (!bytes) return Error(line, window.column, form);
+      absl::StatusOr<std::int64_t> lo = ParseNumber(line, bytes->first, "window lo");
+      if (!lo.ok()) return lo.status();
+      absl::StatusOr<std::int64_t> hi = ParseNumber(line, bytes->second, "window hi");
+      if (!hi.ok()) return hi.status();
+      if (*lo > *hi || *hi > b.size) {
+        return Error(line, window.column,
+                     fmt::format("window {}:{} must satisfy lo <= hi <= size ({})", *lo, *hi,
+                                 b.size));
+      }
+      if (*lo < *hi) gap.window = std::make_pair(*lo, *hi);  // lo == hi: nothing kept
+    }
+    if (!gap.window && (gap.lower == b.start || gap.upper == b.end + 1)) {
+      return Error(line, entry.column,
+                   fmt::format("gap '{}' reaches the {} step of the buffer's range [{}, {}): "
+                               "shorten the range instead",
+                               Shown(entry.text), gap.lower == b.start ? "first" : "last",
+                               b.start, b.end + 1));
+    }
+    gaps.push_back(gap);
+  }
+  std::stable_sort(gaps.begin(), gaps.end(),
+                   [](const CsvGap& x, const CsvGap& y) { return x.lower < y.lower; });
+  for (size_t i = 0; i < gaps.size(); ++i) {
+    const CsvGap& gap = gaps[i];
+    if (i > 0 && gaps[i - 1].upper > gap.lower) {
+      return Error(line, gap.column,
+                   fmt::format("gap '{}' overlaps gap '{}'", Shown(gap.text),
+                               Shown(gaps[i - 1].text)));
+    }
+    const StepRange steps{gap.lower, gap.upper - 1};
+    if (gap.window) {
+      b.windows.push_back(OccupancyWindow{steps, gap.window->first, gap.window->second});
+    } else if (!b.gaps.empty() && b.gaps.back().last + 1 == steps.first) {
+      b.gaps.back().last = steps.last;  // adjacent dead gaps are one
+    } else {
+      b.gaps.push_back(steps);
+    }
+  }
   return absl::OkStatus();
 }
 

@@ -1,16 +1,27 @@
 // Reads the lifetime CSV used by MiniMalloc (google/minimalloc) and the
 // idealloc traces: one buffer per line with a half-open live range.
 //
-//   id,lower,upper,size[,alignment]
+//   id,lower,upper,size[,alignment][,offset][,gaps]
 //   b1,0,3,4          ->  Buffer{name = "b1", size = 4, start = 0, end = 2}
 //
 // Format: a header line naming the columns id, lower, upper, size (required)
-// and alignment (optional, default 1), in any order; then one line per buffer.
-// Fields are separated by commas; spaces and tabs around a field are ignored;
-// there is no quoting. Live ranges [lower, upper) become closed [lower,
-// upper - 1]; time_steps is the largest upper (0 for no buffers). Every buffer
-// is transient, unpinned, with no values or use times. CRLF or LF line ends, a
-// UTF-8 byte-order mark, blank lines and a missing final newline are accepted.
+// and alignment (default 1), offset and gaps (optional), in any order; then
+// one line per buffer. Fields are separated by commas; spaces and tabs around
+// a field are ignored; there is no quoting. Live ranges [lower, upper) become
+// closed [lower, upper - 1]; time_steps is the largest upper (0 for no
+// buffers). Every buffer is transient, unpinned, with no values or use
+// times. CRLF or LF line ends, a UTF-8 byte-order mark, blank lines and a
+// missing final newline are accepted. BufferSet::csv_columns records the
+// header.
+//
+// MiniMalloc's optional columns:
+//  * offset: a fixed position (Buffer::fixed_offset) every packer keeps; an
+//    empty field leaves that buffer free.
+//  * gaps: space-separated entries `L-U` (half-open steps [L, U) where the
+//    buffer holds nothing: Buffer::gaps, closed [L, U - 1]; adjacent ones
+//    merge) or `L-U@LO:HI` (during [L, U) it keeps only bytes [LO, HI) of
+//    its extent: Buffer::windows; LO == HI is a dead gap). Example: `b,0,10,
+//    64,2-4 6-8@0:32` -> gaps {[2,3]}, windows {[6,7] bytes [0,32)}.
 #pragma once
 
 #include <string>
@@ -26,16 +37,21 @@ inline constexpr size_t kMaxCsvLineBytes = 65536;
 
 // Parses `text` (read from `path`, used in messages and as BufferSet::input).
 // Errors: InvalidArgument `path:line:col: error: ...`, the column being the
-// 1-based byte column of the offending field or byte, for: an empty file; a
-// header missing a required column, naming an unknown, empty or repeated
-// column (MiniMalloc's `gaps` column is recognised but unsupported); a line
-// with the wrong number of fields; an empty or repeated id; a number that is
-// not a decimal integer, is negative or does not fit 63 bits; upper <= lower;
-// upper above kMaxTimeSteps; alignment < 1 or above kMaxAlignment; a size
-// above kMaxTotalBytes, or a row whose size plus alignment - 1 bytes of
-// padding is (located at the size; the limits of ir/units.h; the total and
-// --alignment are checked by the driver); a line longer than kMaxCsvLineBytes (column 65537); invalid
-// UTF-8 or a NUL byte (column of the byte). O(size of text).
+// 1-based byte column of the offending field, gap entry or byte, for: an
+// empty file; a header missing a required column, naming an unknown, empty
+// or repeated column; a line with the wrong number of fields; an empty or
+// repeated id; a number that is not a decimal integer, is negative or does
+// not fit 63 bits; upper <= lower; upper above kMaxTimeSteps; alignment < 1
+// or above kMaxAlignment; a size above kMaxTotalBytes, or a row whose size
+// plus alignment - 1 bytes of padding is (located at the size; the limits of
+// ir/units.h; the total and --alignment are checked by the driver); an
+// offset that is not a multiple of the row's alignment or whose end passes
+// kMaxTotalBytes; a gap entry not of the form L-U[@LO:HI], empty (U <= L),
+// outside [lower, upper), overlapping another, with a window not LO <= HI <=
+// size, or a dead gap reaching the first or last step (shorten the range
+// instead); a line longer than kMaxCsvLineBytes (column 65537); invalid
+// UTF-8 or a NUL byte (column of the byte). Colliding fixed offsets are the
+// driver's to refuse (driver/fixed_offsets.h). O(size of text).
 absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path);
 
 // ReadFile (io/file_io.h) then ReadLifetimeCsv; the same errors.

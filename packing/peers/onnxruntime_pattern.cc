@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "packing/fixed_items.h"
 #include "packing/free_blocks.h"
 #include "packing/pack_support.h"
 
@@ -13,7 +14,7 @@ namespace memplan::peers {
 PackResult OnnxRuntimePatternPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<std::int32_t> by_start;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i])) by_start.push_back(static_cast<std::int32_t>(i));
+    if (!IsEmpty(items[i]) && !items[i].fixed_offset) by_start.push_back(static_cast<std::int32_t>(i));
   }
   std::vector<std::int32_t> by_end = by_start;
   std::sort(by_start.begin(), by_start.end(), [&](std::int32_t a, std::int32_t b) {
@@ -23,10 +24,12 @@ PackResult OnnxRuntimePatternPack(const std::vector<PackItem>& items, Bytes alig
     return std::make_pair(EndOf(items[a]), a) < std::make_pair(EndOf(items[b]), b);
   });
 
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
   std::vector<Bytes> padded(items.size(), 0);
   FreeBlocks blocks;
-  Bytes high_water = 0;
+  // Fixed items' bytes stay reserved for the whole run (packing/fixed_items.h).
+  for (const auto& [lo, hi] : FixedByteRanges(items)) blocks.Reserve(lo, hi);
+  Bytes high_water = blocks.top();
   std::size_t freed = 0;
   for (std::int32_t i : by_start) {
     const PackItem& item = items[i];

@@ -36,6 +36,11 @@ class PlacedByOffset {
   // size a planner reserves, e.g. padded). O(log n).
   void Place(std::int32_t i, Bytes offset, Bytes size);
 
+  // Places every item with a fixed offset (PackItem::fixed_offset) there,
+  // with its own size, and records it in `offsets` (one per item); the
+  // caller then skips those items. O(f log n).
+  void PlaceFixed(std::vector<Bytes>& offsets);
+
  private:
   const std::vector<PackItem>& items_;
   PresortedIntervalTree placed_;

@@ -36,9 +36,10 @@ std::vector<std::int32_t> TfliteOrder(const std::vector<PackItem>& items) {
 PackResult TfliteArenaPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<Bytes> offsets(items.size(), 0);
   PlacedByOffset placed(items);
+  placed.PlaceFixed(offsets);
   for (std::int32_t i : TfliteOrder(items)) {
     const PackItem& item = items[i];
-    if (IsEmpty(item)) continue;
+    if (IsEmpty(item) || item.fixed_offset) continue;
     const Bytes align = EffectiveAlignment(item, alignment);
     std::optional<Bytes> best;
     Bytes best_room = std::numeric_limits<Bytes>::max();

@@ -82,15 +82,15 @@ TEST(CsvReaderTest, EmptyFile) {
 TEST(CsvReaderTest, HeaderErrors) {
   EXPECT_EQ(CsvError("id,lower,size\n"),
             "t.csv:1:1: error: header lacks the required column 'upper' (expected id, lower, "
-            "upper, size and optionally alignment)");
+            "upper, size and optionally alignment, offset, gaps)");
   EXPECT_EQ(CsvError("\nb1,0,3,4\n"),
             "t.csv:2:1: error: missing header: the first line must name the columns, e.g. "
-            "'id,lower,upper,size' (optionally with 'alignment')");
+            "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps')");
   EXPECT_EQ(CsvError("id,lower,upper,size,colour\n"),
             "t.csv:1:21: error: unknown column 'colour' (expected id, lower, upper, size and "
-            "optionally alignment)");
-  EXPECT_EQ(CsvError("id,lower,upper,size,gaps\n"),
-            "t.csv:1:21: error: column 'gaps' (MiniMalloc's gap lists) is not supported");
+            "optionally alignment, offset, gaps)");
+  EXPECT_EQ(CsvError("id,lower,upper,size,Gaps\n"),
+            "t.csv:1:21: error: unknown column 'Gaps' (column names are lower-case: 'gaps')");
   EXPECT_EQ(CsvError("id,lower,upper,lower,size\n"),
             "t.csv:1:16: error: duplicate column 'lower' (also at column 4)");
   EXPECT_EQ(CsvError("id,lower,,upper,size\n"), "t.csv:1:10: error: empty column name");

@@ -1,0 +1,106 @@
+#include "driver/csv_solution.h"
+
+#include <algorithm>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "fmt/format.h"
+#include "io/csv/reader.h"
+#include "ir/diagnostic.h"
+#include "packing/packer.h"
+#include "verify/verifier.h"
+
+namespace memplan {
+namespace {
+
+absl::Status SolutionError(const std::string& path, std::string message) {
+  return LocatedError(path, SourceLocation{}, message);
+}
+
+}  // namespace
+
+absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
+                                       const std::string& solution_path) {
+  if (std::find(solution.csv_columns.begin(), solution.csv_columns.end(), "offset") ==
+      solution.csv_columns.end()) {
+    return SolutionError(solution_path,
+                         "a solution needs an 'offset' column (MiniMalloc's output form: the "
+                         "input's columns plus 'offset')");
+  }
+  std::unordered_map<std::string_view, BufferId> in_problem;
+  for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
+    in_problem.emplace(problem.buffers[id].name, id);
+  }
+  std::vector<std::optional<Bytes>> offsets(problem.buffers.size());
+  for (const Buffer& row : solution.buffers) {
+    auto it = in_problem.find(row.name);
+    if (it == in_problem.end()) {
+      return SolutionError(solution_path,
+                           fmt::format("buffer '{}' is not in the problem '{}'", row.name,
+                                       problem.input));
+    }
+    const Buffer& b = problem.buffers[it->second];
+    if (row.start != b.start || row.end != b.end || row.size != b.size) {
+      return SolutionError(
+          solution_path,
+          fmt::format("buffer '{}' is lower {}, upper {}, size {} here but lower {}, upper {}, "
+                      "size {} in the problem '{}'",
+                      row.name, row.start, row.end + 1, row.size, b.start, b.end + 1, b.size,
+                      problem.input));
+    }
+    if (!row.fixed_offset) {
+      return SolutionError(solution_path, fmt::format("buffer '{}' has no offset", row.name));
+    }
+    offsets[it->second] = row.fixed_offset;
+  }
+  for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
+    if (!offsets[id]) {
+      return SolutionError(solution_path,
+                           fmt::format("buffer '{}' of the problem '{}' has no row here",
+                                       problem.buffers[id].name, problem.input));
+    }
+  }
+
+  Plan plan;
+  plan.input = problem.input;
+  plan.algorithm = "csv solution";
+  plan.time_steps = problem.time_steps;
+  PoolInfo pool;
+  pool.name = std::string(LifetimeName(Lifetime::kTransient));
+  std::vector<PackItem> live;
+  for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
+    const Buffer& b = problem.buffers[id];
+    plan.placements.push_back(
+        BufferPlacement{pool.name, {Allocation{kDefaultSpace, *offsets[id], b.start, b.end}}});
+    if (b.size > 0) pool.size = std::max(pool.size, *offsets[id] + b.size);
+    pool.total_bytes += b.size;
+    live.push_back(PackItem{b.size, 1, b.start, b.end, b.gaps});
+  }
+  pool.buffers = static_cast<std::int64_t>(problem.buffers.size());
+  pool.lower_bound = std::min(MaxLiveBytes(live), pool.size);
+  plan.peak = pool.size;
+  plan.lower_bound = pool.lower_bound;
+  plan.pools.push_back(pool);
+  plan.spaces.push_back(SpaceInfo{std::string(SpaceName(kDefaultSpace)), kDefaultSpace,
+                                  std::nullopt, pool.size, 1});
+  return plan;
+}
+
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
+                                       const std::string& solution_path) {
+  absl::StatusOr<BufferSet> solution = ReadLifetimeCsvFile(solution_path);
+  if (!solution.ok()) return solution.status();
+  absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, *solution, solution_path);
+  if (!plan.ok()) return plan.status();
+  VerifyOptions options;
+  options.input_gaps = true;  // the problem states its gaps
+  if (absl::Status s = VerifyPlan(problem, *plan, options); !s.ok()) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{}: error: verification failed: {}", solution_path, std::string(s.message())));
+  }
+  plan->verified = true;
+  return plan;
+}
+
+}  // namespace memplan

@@ -1,0 +1,40 @@
+// Checks a packing in MiniMalloc's output form (a lifetime CSV whose rows
+// carry an `offset`: written by `memplan plan X.csv --csv SOLUTION.csv`,
+// io/csv/solution_writer.h, or by MiniMalloc itself) against the problem it
+// solves, with the independent verifier (verify/verifier.h): the solution's
+// offsets become a plan of one transient pool, and the problem's own rows
+// (ranges, sizes, alignments, gaps, fixed offsets) are what it is checked
+// against. `memplan verify X.csv SOLUTION.csv` runs it.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+
+namespace memplan {
+
+// The plan that `solution` states for `problem` (both read by
+// io/csv/reader.h): buffers are matched by id; each gets one default-space
+// segment over its live range at the solution's offset, in the pool
+// "transient" at 0 whose size (and the plan's peak) is the highest end and
+// whose lower bound is the max-live bound of the problem (at most that
+// size). Not verified. Errors: InvalidArgument `solution_path: error: ...`
+// when the solution has no `offset` column, a row without an offset, a row
+// whose id the problem lacks, lacks a row of the problem, or disagrees with
+// the problem's row on lower, upper or size. O(n log n).
+absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
+                                       const std::string& solution_path);
+
+// Reads the solution, builds the plan (PlanOfCsvSolution) and verifies it
+// against `problem` (its gaps are input, VerifyOptions::input_gaps; its
+// fixed offsets must be kept). Returns the verified plan. Errors:
+// InvalidArgument (exit 2) for a solution that does not read or does not
+// match the problem (as above); FailedPrecondition (exit 1) `solution_path:
+// error: verification failed: ...` naming the first violated rule, e.g. two
+// buffers live together that share bytes.
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
+                                       const std::string& solution_path);
+
+}  // namespace memplan

@@ -1,0 +1,90 @@
+// Fixed offsets in the driver: collisions refused (driver/fixed_offsets.h),
+// fixed buffers kept by PlanPools, and CSV solutions read back
+// (driver/csv_solution.h).
+#include "driver/fixed_offsets.h"
+
+#include <string>
+
+#include "driver/csv_solution.h"
+#include "driver/pools.h"
+#include "gtest/gtest.h"
+#include "io/csv/reader.h"
+
+namespace memplan {
+namespace {
+
+BufferSet FixedCsv(std::string_view text) {
+  absl::StatusOr<BufferSet> set = ReadLifetimeCsv(text, "t.csv");
+  EXPECT_TRUE(set.ok()) << set.status();
+  return set.ok() ? *set : BufferSet{};
+}
+
+std::string CollisionOf(std::string_view text) {
+  const absl::Status s = CheckFixedOffsetsDisjoint(FixedCsv(text));
+  if (s.ok()) return "OK";
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  return std::string(s.message());
+}
+
+TEST(FixedOffsetCollisionTest, TheEarliestCollisionIsNamed) {
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset\nlate1,6,9,8,0\nlate2,7,9,8,0\n"
+                        "early2,1,4,8,12\nearly1,0,3,8,8\n"),
+            "fixed offsets collide: buffers 'early2' (offset 12, 8 bytes) and 'early1' (offset "
+            "8, 8 bytes) both hold bytes [12, 16) at steps 1 to 2");
+}
+
+TEST(FixedOffsetCollisionTest, TouchingOrApartIsNoCollision) {
+  // Adjacent bytes, disjoint times, a gap, a free or empty buffer.
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset\na,0,9,8,0\nb,0,9,8,8\nc,9,12,16,0\n"
+                        "d,0,12,16,\ne,0,12,0,4\n"),
+            "OK");
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset,gaps\na,0,9,8,0,2-5\nb,2,5,8,4,\n"), "OK");
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset,gaps\na,0,9,8,0,2-5\nb,2,6,8,4,\n"),
+            "fixed offsets collide: buffers 'a' (offset 0, 8 bytes) and 'b' (offset 4, 8 bytes) "
+            "both hold bytes [4, 8) at steps 5 to 5");
+}
+
+TEST(FixedOffsetPoolsTest, PlanPoolsKeepsFixedBuffers) {
+  const BufferSet set = FixedCsv("id,lower,upper,size,offset\nf,0,10,10,10\na,0,5,10,\n"
+                                 "b,5,10,10,\nc,0,10,5,\n");
+  PoolPlanOptions options;
+  options.algorithm = PackingAlgorithm::kBestFitSpatial;
+  absl::StatusOr<Plan> plan = PlanPools(set, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  std::vector<Bytes> offsets;
+  for (const BufferPlacement& p : plan->placements) offsets.push_back(p.allocations[0].offset);
+  EXPECT_EQ(offsets, (std::vector<Bytes>{10, 0, 0, 20}));
+  EXPECT_EQ(plan->peak, 25);
+  EXPECT_EQ(plan->lower_bound, 25);
+}
+
+TEST(FixedOffsetPoolsTest, PlanPoolsRefusesCollisions) {
+  const BufferSet set = FixedCsv("id,lower,upper,size,offset\nx,0,4,8,0\ny,2,6,8,4\n");
+  absl::StatusOr<Plan> plan = PlanPools(set, PoolPlanOptions{});
+  EXPECT_EQ(plan.status().code(), absl::StatusCode::kFailedPrecondition);
+}
+
+TEST(CsvSolutionPlanTest, TheSolutionBecomesOnePool) {
+  const BufferSet problem = FixedCsv("id,lower,upper,size,gaps\nbig,0,10,16,3-6\nmid,3,6,16,\n");
+  const BufferSet solution = FixedCsv("id,lower,upper,size,offset\nmid,3,6,16,0\nbig,0,10,16,0\n");
+  absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, solution, "s.csv");
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->peak, 16);
+  EXPECT_EQ(plan->lower_bound, 16);
+  ASSERT_EQ(plan->pools.size(), 1u);
+  EXPECT_EQ(plan->pools[0].total_bytes, 32);
+  const BufferSet differs = FixedCsv("id,lower,upper,size,offset\nmid,3,7,16,0\nbig,0,10,16,0\n");
+  EXPECT_EQ(PlanOfCsvSolution(problem, differs, "s.csv").status().message(),
+            "s.csv: error: buffer 'mid' is lower 3, upper 7, size 16 here but lower 3, upper 6, "
+            "size 16 in the problem 't.csv'");
+  const BufferSet extra =
+      FixedCsv("id,lower,upper,size,offset\nmid,3,6,16,0\nbig,0,10,16,0\nzz,0,1,1,0\n");
+  EXPECT_EQ(PlanOfCsvSolution(problem, extra, "s.csv").status().message(),
+            "s.csv: error: buffer 'zz' is not in the problem 't.csv'");
+  const BufferSet unplaced = FixedCsv("id,lower,upper,size,offset\nmid,3,6,16,\nbig,0,10,16,0\n");
+  EXPECT_EQ(PlanOfCsvSolution(problem, unplaced, "s.csv").status().message(),
+            "s.csv: error: buffer 'mid' has no offset");
+}
+
+}  // namespace
+}  // namespace memplan
