@@ -4,6 +4,7 @@
 #include <cctype>
 #include <utility>
 
+#include "driver/tflite_offline.h"
 #include "fmt/format.h"
 #include "io/csv/reader.h"
 #include "io/file_io.h"
@@ -176,7 +177,11 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       absl::StatusOr<TfliteLoaded> loaded = LoadTflite(path, options);
       if (!loaded.ok()) return loaded.status();
       input = FromProgram(InputFormat::kTflite, std::move(loaded->program), options);
-      if (input.ok()) input->tflite = std::move(loaded->info);
+      if (!input.ok()) break;
+      input->tflite = std::move(loaded->info);
+      if (options.offline_plan) {
+        if (absl::Status s = FixTfliteOfflineOffsets(*input); !s.ok()) return s;
+      }
       break;
     }
     case InputFormat::kTextIr: {
