@@ -6,6 +6,8 @@
 #include "driver/plan_job.h"
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "io/file_io.h"
+#include "io/tflite/offline_plan.h"
 
 namespace memplan {
 namespace {
@@ -136,12 +138,6 @@ std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check) {
                           : "fails verification: " + std::string(check.verified.message()));
 }
 
-}  // namespace memplan
-
-#include "io/file_io.h"
-#include "io/tflite/offline_plan.h"
-
-namespace memplan {
 
 absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& input,
                                                             const Plan& plan) {

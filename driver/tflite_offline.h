@@ -4,7 +4,9 @@
 // independent verifier), and --offline-plan's fixed offsets.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "driver/input.h"
@@ -43,10 +45,6 @@ absl::Status FixTfliteOfflineOffsets(LoadedInput& input);
 // inside another), head 74464 bytes (72.72 KiB), verified" (or "fails
 // verification: WHY").
 std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check);
-
-}  // namespace memplan
-
-namespace memplan {
 
 // --write-tflite: the input model (re-read from input.buffers.input) with
 // `plan`'s offsets as its OfflineMemoryAllocation metadata (WriteOfflinePlan):

@@ -54,6 +54,14 @@ absl::StatusOr<FlatTable> FlatReader::TableAtPos(std::size_t pos) const {
     return Malformed("table whose vtable or fields lie outside the file", pos);
   }
   verifier.EndTable();
+  // The verifier checked the vtable's declared bytes; FieldPos also needs
+  // its two size fields.
+  const std::size_t vtable = static_cast<std::size_t>(static_cast<std::int64_t>(pos) -
+                                                      ReadRaw<flatbuffers::soffset_t>(pos));
+  const auto vsize = ReadRaw<flatbuffers::voffset_t>(vtable);
+  if (vsize < 4 || vsize % 2 != 0 || !InBuffer(vtable, vsize)) {
+    return Malformed(fmt::format("table whose vtable is {} bytes", vsize), pos);
+  }
   return FlatTable{pos};
 }
 

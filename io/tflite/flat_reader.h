@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -100,9 +101,12 @@ class FlatReader {
   std::string path_;
 };
 
+// Copied out byte-wise: a hostile file may misalign any field.
 template <typename T>
 T FlatReader::ReadRaw(std::size_t pos) const {
-  return flatbuffers::ReadScalar<T>(data_ + pos);
+  T value;
+  std::memcpy(&value, data_ + pos, sizeof(T));
+  return flatbuffers::EndianScalar(value);
 }
 
 }  // namespace memplan

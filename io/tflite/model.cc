@@ -1,6 +1,7 @@
 #include "io/tflite/model.h"
 
 #include <algorithm>
+#include <fstream>
 #include <utility>
 
 #include "fmt/format.h"
@@ -281,12 +282,6 @@ std::optional<TfliteDtype> TfliteDtypeOf(std::int8_t type) {
     default: return std::nullopt;
   }
 }
-
-}  // namespace memplan
-
-#include <fstream>
-
-namespace memplan {
 
 bool HasTfliteIdentifier(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -95,10 +95,6 @@ struct TfliteDtype {
 };
 std::optional<TfliteDtype> TfliteDtypeOf(std::int8_t type);
 
-}  // namespace memplan
-
-namespace memplan {
-
 // Whether the file at `path` starts with a flatbuffer header whose
 // identifier (bytes 4-7) is `TFL3`. False for unreadable or short files.
 bool HasTfliteIdentifier(const std::string& path);

@@ -20,12 +20,13 @@ class TfliteByteWriter {
   std::size_t Put(T value) {
     const std::size_t at = out_.size();
     out_.resize(at + sizeof(T));
-    flatbuffers::WriteScalar<T>(out_.data() + at, value);
+    PutAt<T>(at, value);
     return at;
   }
   template <typename T>
   void PutAt(std::size_t at, T value) {
-    flatbuffers::WriteScalar<T>(out_.data() + at, value);
+    const T little = flatbuffers::EndianScalar(value);
+    std::memcpy(out_.data() + at, &little, sizeof(T));
   }
   void Append(std::string_view bytes) { out_.append(bytes); }
   std::string Take() && { return std::move(out_); }
@@ -75,7 +76,9 @@ absl::StatusOr<std::vector<std::int32_t>> ReadOfflinePlan(const TfliteModel& mod
                             buffer.data_bytes));
   }
   const auto word = [&](std::size_t i) {
-    return flatbuffers::ReadScalar<std::int32_t>(bytes.data() + buffer.data_pos + 4 * i);
+    std::int32_t value;
+    std::memcpy(&value, bytes.data() + buffer.data_pos + 4 * i, sizeof(value));
+    return flatbuffers::EndianScalar(value);
   };
   const std::size_t n = buffer.data_bytes / 4 - 3;
   std::int64_t tensors = 0;
@@ -148,7 +151,8 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
     if (model.metadata[i].name == kOfflinePlanMetadata) {
       const TfliteBuffer& b = model.buffers[model.metadata[i].buffer];
       if (b.data_bytes >= 4) {
-        version = flatbuffers::ReadScalar<std::int32_t>(bytes.data() + b.data_pos);
+        std::memcpy(&version, bytes.data() + b.data_pos, sizeof(version));
+        version = flatbuffers::EndianScalar(version);
       }
       continue;
     }

@@ -92,6 +92,36 @@ TEST(TfliteHostileTest, VtableOutsideTheFile) {
                              std::to_string(root));
 }
 
+TEST(TfliteHostileTest, VtableTooShortForItsSizes) {
+  std::string bytes = BuildModel(ConvReshapeFc());
+  const auto root = flatbuffers::ReadScalar<std::uint32_t>(bytes.data());
+  const auto vtable = root - flatbuffers::ReadScalar<std::int32_t>(bytes.data() + root);
+  flatbuffers::WriteScalar<std::uint16_t>(bytes.data() + vtable, 2);
+  ExpectErrorWith(bytes, "table whose vtable is 2 bytes at byte " + std::to_string(root));
+}
+
+// Deterministic byte flips: each mutant loads or fails with a message;
+// none may crash or read outside the buffer (the ASan build checks that).
+TEST(TfliteHostileTest, FlippedBytesNeverCrash) {
+  const std::string good = BuildModel(ConvReshapeFc());
+  std::uint32_t state = 12345;
+  const auto next = [&state] {
+    state = state * 1103515245u + 12345u;
+    return state >> 8;
+  };
+  int errors = 0;
+  for (int i = 0; i < 3000; ++i) {
+    std::string bytes = good;
+    for (int k = 0; k < 3; ++k) bytes[next() % bytes.size()] = static_cast<char>(next() & 0xff);
+    const absl::Status s = LoadBytes(bytes);
+    if (!s.ok()) {
+      ++errors;
+      EXPECT_THAT(s.message(), HasSubstr("h.tflite: error: "));
+    }
+  }
+  EXPECT_GT(errors, 0);
+}
+
 TEST(TfliteHostileTest, VectorLongerThanTheFile) {
   tflite_test::Model m = ConvReshapeFc();
   m.subgraphs[0].tensors[0].shape = {1, 4, 4, 0x0badf00d};  // a marker to find
