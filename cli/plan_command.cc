@@ -71,6 +71,7 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   absl::StatusOr<LoadOptions> load = ToLoadOptions(flags.input);
   if (!load.ok()) return load.status();
   options.load = *load;
+  options.load.offline_plan = flags.offline_plan;
   absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
   if (!algorithm.ok()) return UsageError(std::string(algorithm.status().message()));
   options.pools.algorithm = *algorithm;
@@ -89,7 +90,8 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
        {flags.html_option, &flags.html, &options.html_path},
        {flags.profile_option, &flags.profile, &options.profile_path},
        {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path},
-       {flags.csv_option, &flags.csv, &options.csv_path}};
+       {flags.csv_option, &flags.csv, &options.csv_path},
+       {flags.write_tflite_option, &flags.write_tflite, &options.tflite_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
     if (text->empty()) return UsageError(fmt::format("{} needs a file name", option->get_name()));
@@ -171,6 +173,13 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
       "--csv", plan_flags.csv,
       "lifetime CSV input: write the packing in MiniMalloc's output form (the input's columns "
       "plus 'offset'), which memplan verify and MiniMalloc's validator read");
+  plan_flags.write_tflite_option = plan->add_option(
+      "--write-tflite", plan_flags.write_tflite,
+      "TFLite input: write a copy of the model with the plan's arena offsets as its "
+      "OfflineMemoryAllocation metadata, which TFLite Micro uses as it is");
+  plan->add_flag("--offline-plan", plan_flags.offline_plan,
+                 "TFLite input: keep the offsets of the model's OfflineMemoryAllocation plan and "
+                 "plan the other tensors around them");
   plan->add_flag("--quiet,-q", plan_flags.quiet,
                  "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);

@@ -21,6 +21,8 @@ struct PlanFlags {
   std::vector<std::string> capacities;  // BYTES or POOL=BYTES, repeatable
   std::string json, svg, html, profile;
   std::string csv;  // the packing in MiniMalloc's output form (lifetime CSV input)
+  std::string write_tflite;  // TFLite input: a copy with the plan as its offline plan
+  bool offline_plan = false;  // TFLite input: keep the model's offline plan's offsets
   bool quiet = false;
   MsaFlags msa;
   RegionFlags regions;
@@ -29,6 +31,7 @@ struct PlanFlags {
   const CLI::Option* svg_option = nullptr;
   const CLI::Option* html_option = nullptr;
   const CLI::Option* csv_option = nullptr;
+  const CLI::Option* write_tflite_option = nullptr;
 };
 
 // Registers the `plan` verb and its flags on `app`.

@@ -4,10 +4,13 @@
 #include <cctype>
 #include <utility>
 
+#include "driver/tflite_offline.h"
 #include "fmt/format.h"
 #include "io/csv/reader.h"
 #include "io/file_io.h"
 #include "io/onnx/importer.h"
+#include "io/tflite/importer.h"
+#include "io/tflite/offline_plan.h"
 #include "ir/diagnostic.h"
 #include "ir/dims.h"
 #include "ir/text_parser.h"
@@ -57,7 +60,13 @@ absl::StatusOr<Program> ReadTextIr(const std::string& path) {
 // (whose `dim` declarations it binds).
 absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format,
                                      const LoadOptions& options) {
-  if (format == InputFormat::kOnnx) return absl::OkStatus();
+  if (options.offline_plan && format != InputFormat::kTflite) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("--offline-plan applies only to TFLite models; this input is "
+                                    "read as {}",
+                                    InputFormatName(format)));
+  }
+  if (format == InputFormat::kOnnx || format == InputFormat::kTflite) return absl::OkStatus();
   if (!options.alias) {
     return LocatedError(path, SourceLocation{},
                         fmt::format("--no-alias applies only to ONNX models; this input is read as {}",
@@ -77,6 +86,45 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
   return absl::OkStatus();
 }
 
+struct TfliteLoaded {
+  Program program;
+  TfliteInputInfo info;
+};
+
+// Parses and imports a TFLite model; with --offline-plan its metadata plan
+// fixes the offsets of the tensors it names (views only where they agree).
+absl::StatusOr<TfliteLoaded> LoadTflite(const std::string& path, const LoadOptions& options) {
+  if (!options.dims.empty()) {
+    return LocatedError(path, SourceLocation{},
+                        "--dim applies only to ONNX models and memplan text IR; TFLite models "
+                        "have static shapes");
+  }
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<TfliteModel> model = ParseTfliteModel(
+      reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size(), path);
+  if (!model.ok()) return model.status();
+  absl::StatusOr<std::vector<std::int32_t>> offline = ReadOfflinePlan(*model, *bytes, path);
+  if (!offline.ok()) return offline.status();
+  if (options.offline_plan && offline->empty()) {
+    return LocatedError(path, SourceLocation{},
+                        "--offline-plan: the model has no OfflineMemoryAllocation metadata");
+  }
+  TfliteImportOptions import_options;
+  import_options.alias = options.alias;
+  if (options.offline_plan) import_options.offline_offsets = *offline;
+  absl::StatusOr<TfliteImport> imported = ImportTfliteModel(*model, path, import_options);
+  if (!imported.ok()) return imported.status();
+  TfliteLoaded loaded{std::move(imported->program), {}};
+  loaded.info.tensor_values = std::move(imported->tensor_values);
+  loaded.info.offline_offsets = *std::move(offline);
+  loaded.info.head = TfliteMicroHeadTensors(*model);
+  for (const TfliteSubgraph& sg : model->subgraphs) {
+    loaded.info.total_tensors += static_cast<std::int64_t>(sg.tensors.size());
+  }
+  return loaded;
+}
+
 }  // namespace
 
 SummaryInput SummaryInputOf(const LoadedInput& input) {
@@ -89,6 +137,7 @@ const char* InputFormatName(InputFormat format) {
     case InputFormat::kLifetimeCsv: return "a lifetime CSV";
     case InputFormat::kOnnx: return "an ONNX model";
     case InputFormat::kTextIr: return "memplan text IR";
+    case InputFormat::kTflite: return "a TFLite model";
   }
   return "";
 }
@@ -96,6 +145,9 @@ const char* InputFormatName(InputFormat format) {
 InputFormat DetectFormat(const std::string& path) {
   if (HasSuffixIgnoringCase(path, ".csv")) return InputFormat::kLifetimeCsv;
   if (HasSuffixIgnoringCase(path, ".onnx")) return InputFormat::kOnnx;
+  if (HasSuffixIgnoringCase(path, ".tflite") || HasTfliteIdentifier(path)) {
+    return InputFormat::kTflite;
+  }
   return InputFormat::kTextIr;
 }
 
@@ -119,6 +171,17 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       absl::StatusOr<Program> program = ImportOnnx(path, onnx_options);
       if (!program.ok()) return program.status();
       input = FromProgram(InputFormat::kOnnx, *std::move(program), options);
+      break;
+    }
+    case InputFormat::kTflite: {
+      absl::StatusOr<TfliteLoaded> loaded = LoadTflite(path, options);
+      if (!loaded.ok()) return loaded.status();
+      input = FromProgram(InputFormat::kTflite, std::move(loaded->program), options);
+      if (!input.ok()) break;
+      input->tflite = std::move(loaded->info);
+      if (options.offline_plan) {
+        if (absl::Status s = FixTfliteOfflineOffsets(*input); !s.ok()) return s;
+      }
       break;
     }
     case InputFormat::kTextIr: {

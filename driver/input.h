@@ -3,22 +3,26 @@
 // extension, compared case-insensitively:
 //   .csv   lifetime CSV (id,lower,upper,size[,alignment]; MiniMalloc style)
 //   .onnx  ONNX model (io/onnx/importer.h)
+//   .tflite TFLite model (io/tflite/importer.h); any file whose bytes 4-7 are
+//          the flatbuffer identifier `TFL3` is read as one too
 //   other  memplan text IR (docs/ir.md), conventionally .mpir
 #pragma once
 
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "absl/status/statusor.h"
 #include "analysis/analyze.h"
+#include "io/tflite/micro_lifetimes.h"
 #include "ir/buffer_set.h"
 #include "ir/program.h"
 #include "report/summary.h"
 
 namespace memplan {
 
-enum class InputFormat { kTextIr, kLifetimeCsv, kOnnx };
+enum class InputFormat { kTextIr, kLifetimeCsv, kOnnx, kTflite };
 
 struct LoadOptions {
   // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
@@ -28,6 +32,17 @@ struct LoadOptions {
   // execution regions of N ops each, 0 for one region
   // (regions/region_partition.h); nullopt: as it is.
   std::optional<std::int64_t> regions_per;
+  // TFLite: keep the model's OfflineMemoryAllocation offsets (--offline-plan).
+  bool offline_plan = false;
+};
+
+// What a TFLite input keeps beyond its program (io/tflite/).
+struct TfliteInputInfo {
+  std::vector<ValueId> tensor_values;          // per tensor of subgraph 0
+  std::vector<std::int32_t> offline_offsets;   // the model's offline plan, empty if none
+  std::int64_t total_tensors = 0;              // over all subgraphs
+  // The arena head as TFLite Micro sees it (io/tflite/micro_lifetimes.h).
+  std::vector<TfliteHeadTensor> head;
 };
 
 struct LoadedInput {
@@ -35,6 +50,7 @@ struct LoadedInput {
   std::optional<Program> program;            // absent for CSV input
   std::optional<ProgramAnalysis> analysis;   // absent for CSV input
   BufferSet buffers;
+  std::optional<TfliteInputInfo> tflite;     // TFLite input only
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.

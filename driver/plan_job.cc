@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "driver/region_pools.h"
+#include "driver/tflite_offline.h"
+#include "driver/tflite_summary.h"
 #include "report/summary.h"
 #include "fmt/format.h"
 #include "io/csv/solution_writer.h"
@@ -165,6 +167,34 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, options.load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
+  if (options.tflite_path && input->format != InputFormat::kTflite) {
+    return LocatedError(*options.tflite_path, SourceLocation{},
+                        fmt::format("--write-tflite needs a TFLite model as input (this is {})",
+                                    InputFormatName(input->format)));
+  }
+  if (options.tflite_path && options.msa) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --write-tflite writes one arena (an offline plan); it cannot be "
+        "combined with fast memory (--fast-memory, --target)");
+  }
+  if (options.load.offline_plan && options.msa) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --offline-plan cannot be combined with fast memory yet (--fast-memory, "
+        "--target)");
+  }
+  // A TFLite model's own offline plan: checked by the verifier, and with
+  // --offline-plan required to pass.
+  std::optional<TfliteOfflineCheck> offline;
+  if (input->tflite && !input->tflite->offline_offsets.empty()) {
+    absl::StatusOr<TfliteOfflineCheck> check = CheckTfliteOfflinePlan(*input);
+    if (!check.ok()) return check.status();
+    if (options.load.offline_plan && !check->verified.ok()) {
+      return absl::InvalidArgumentError(
+          fmt::format("{}: error: --offline-plan: the model's offline plan fails verification: {}",
+                      input_path, std::string(check->verified.message())));
+    }
+    offline = *std::move(check);
+  }
   if (options.csv_path && input->format != InputFormat::kLifetimeCsv) {
     return LocatedError(*options.csv_path, SourceLocation{},
                         fmt::format("--csv writes MiniMalloc's output form, which needs a "
@@ -326,11 +356,20 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
     outputs.emplace_back(*options.csv_path, FormatCsvSolution(input->buffers, offsets));
   }
+  if (options.tflite_path) {
+    absl::StatusOr<std::string> model = TfliteWithPlan(*input, *plan);
+    if (!model.ok()) return model.status();
+    outputs.emplace_back(*options.tflite_path, *std::move(model));
+  }
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.aliasing);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
+  if (input->tflite && !result.msa) {
+    result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));
+  }
+  if (offline) result.summary += FormatTfliteOfflineSummary(*offline);
   result.plan = *std::move(plan);
   result.input = *std::move(input);
   return result;

@@ -32,6 +32,9 @@ struct PlanJobOptions {
   // lifetime CSV input only.
   std::optional<std::string> csv_path;
   std::optional<MsaJobOptions> msa;        // plan fast memory too
+  // TFLite input: a copy of the model with the plan as its offline plan
+  // (driver/tflite_offline.h, TfliteWithPlan).
+  std::optional<std::string> tflite_path;
   std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
                                            // with regions: the command form
   // Execution-region allocation (regions/): used when the program has

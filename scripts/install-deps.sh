@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libfmt-dev libabsl-dev
   libprotobuf-dev protobuf-compiler libonnx-dev
+  libflatbuffers-dev  # TFLite import (io/tflite/)
   jq  # bench scripts read JSON plans
   pybind11-dev python3-dev python3-pytest  # the Python package and its tests
 )

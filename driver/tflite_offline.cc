@@ -1,0 +1,180 @@
+#include "driver/tflite_offline.h"
+
+#include <algorithm>
+#include <map>
+
+#include "driver/plan_job.h"
+#include "fmt/format.h"
+#include "io/byte_size.h"
+#include "io/file_io.h"
+#include "io/tflite/offline_plan.h"
+
+namespace memplan {
+namespace {
+
+// Buffer -> offset for the head tensors the offline plan places.
+absl::StatusOr<std::map<BufferId, Bytes>> OfflineBufferOffsets(const LoadedInput& input) {
+  const TfliteInputInfo& info = *input.tflite;
+  std::map<BufferId, Bytes> offsets;
+  std::map<BufferId, std::size_t> first_tensor;
+  const std::size_t n = std::min(info.tensor_values.size(), info.offline_offsets.size());
+  for (std::size_t t = 0; t < n; ++t) {
+    const ValueId v = info.tensor_values[t];
+    if (info.offline_offsets[t] < 0 || v == kNoId) continue;
+    const BufferId b = input.analysis->value_buffer[v];
+    if (b == kNoId || input.buffers.buffers[b].lifetime != Lifetime::kTransient) continue;
+    const Bytes offset = info.offline_offsets[t];
+    auto [it, inserted] = offsets.emplace(b, offset);
+    if (inserted) {
+      first_tensor.emplace(b, t);
+    } else if (it->second != offset) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: error: the offline plan gives tensors {} and {} offsets {} and {}, but they share "
+          "storage in memplan's program (buffer '{}'); plan with --no-alias",
+          input.buffers.input, first_tensor[b], t, it->second, offset,
+          input.buffers.buffers[b].name));
+    }
+  }
+  return offsets;
+}
+
+// For each placed buffer, the placed buffer it nests in (kNoId: none): one
+// whose bytes contain its bytes and that is live over its whole live range,
+// the longest-lived such (then the lowest id). Vela places the NPU's input
+// and output inside its scratch area, which its command stream addresses:
+// a sub-allocation, not a conflict. O(n^2) in the placed buffers.
+std::map<BufferId, BufferId> NestedOfflineBuffers(const BufferSet& buffers,
+                                                  const std::map<BufferId, Bytes>& offsets) {
+  std::map<BufferId, BufferId> nested;
+  for (const auto& [a, a_offset] : offsets) {
+    const Buffer& inner = buffers.buffers[a];
+    BufferId best = kNoId;
+    for (const auto& [b, b_offset] : offsets) {
+      if (a == b) continue;
+      const Buffer& outer = buffers.buffers[b];
+      const bool contains = b_offset <= a_offset && a_offset + inner.size <= b_offset + outer.size &&
+                            outer.start <= inner.start && inner.end <= outer.end;
+      if (!contains) continue;
+      // Two buffers that contain each other: the longer-lived (then lower id) is the container.
+      const auto longer = [&](BufferId x, BufferId y) {
+        const Buffer& bx = buffers.buffers[x];
+        const Buffer& by = buffers.buffers[y];
+        if (bx.size != by.size) return bx.size > by.size;
+        if (bx.end - bx.start != by.end - by.start) return bx.end - bx.start > by.end - by.start;
+        return x < y;
+      };
+      if (!longer(b, a)) continue;
+      if (best == kNoId || longer(b, best)) best = b;
+    }
+    if (best != kNoId) nested.emplace(a, best);
+  }
+  return nested;
+}
+
+}  // namespace
+
+absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& input) {
+  absl::StatusOr<std::map<BufferId, Bytes>> offsets = OfflineBufferOffsets(input);
+  if (!offsets.ok()) return offsets.status();
+  TfliteOfflineCheck check;
+  for (std::size_t t = 0; t < input.tflite->offline_offsets.size() &&
+                          t < input.tflite->tensor_values.size();
+       ++t) {
+    if (input.tflite->offline_offsets[t] >= 0) ++check.tensors;
+  }
+  // The placed buffers alone, as one transient pool at their offsets.
+  BufferSet placed;
+  placed.input = input.buffers.input;
+  placed.time_steps = input.buffers.time_steps;
+  Plan plan;
+  plan.input = placed.input;
+  plan.algorithm = "offline";
+  plan.time_steps = placed.time_steps;
+  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input.buffers, *offsets);
+  check.nested = static_cast<std::int64_t>(nested.size());
+  for (const auto& [b, offset] : *offsets) {
+    if (nested.contains(b)) {
+      check.head = std::max(check.head, offset + input.buffers.buffers[b].size);
+      continue;
+    }
+    Buffer buffer = input.buffers.buffers[b];
+    buffer.gaps.clear();  // read as whole hulls, as TFLite Micro does
+    placed.buffers.push_back(buffer);
+    plan.placements.push_back(
+        BufferPlacement{"transient", {Allocation{kDefaultSpace, offset, buffer.start, buffer.end}}});
+    check.head = std::max(check.head, offset + buffer.size);
+  }
+  check.buffers = static_cast<std::int64_t>(offsets->size());
+  PoolInfo pool;
+  pool.name = "transient";
+  pool.size = check.head;
+  pool.buffers = static_cast<std::int64_t>(placed.buffers.size());
+  for (const Buffer& b : placed.buffers) pool.total_bytes += b.size;
+  plan.pools = {pool};
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, check.head, 1}};
+  plan.peak = check.head;
+  check.verified = VerifyAgainst(placed, plan);
+  return check;
+}
+
+absl::Status FixTfliteOfflineOffsets(LoadedInput& input) {
+  absl::StatusOr<std::map<BufferId, Bytes>> offsets = OfflineBufferOffsets(input);
+  if (!offsets.ok()) return offsets.status();
+  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input.buffers, *offsets);
+  for (const auto& [b, offset] : *offsets) {
+    if (nested.contains(b)) continue;  // planned around: memplan does not model sub-allocation
+    input.buffers.buffers[b].fixed_offset = offset;
+    input.analysis->buffers.buffers[b].fixed_offset = offset;
+  }
+  return absl::OkStatus();
+}
+
+std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check) {
+  return fmt::format(
+      "offline plan (OfflineMemoryAllocation): {} tensors in {} buffers ({} nested inside "
+      "another), head {} bytes ({}), {}\n",
+      check.tensors, check.buffers, check.nested, check.head, FormatBytes(check.head),
+      check.verified.ok() ? "verified"
+                          : "fails verification: " + std::string(check.verified.message()));
+}
+
+
+absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& input,
+                                                            const Plan& plan) {
+  const TfliteInputInfo& info = *input.tflite;
+  std::vector<std::int32_t> offsets(static_cast<std::size_t>(info.total_tensors), -1);
+  for (std::size_t t = 0; t < info.tensor_values.size(); ++t) {
+    const ValueId v = info.tensor_values[t];
+    if (v == kNoId) continue;
+    const BufferId b = input.analysis->value_buffer[v];
+    if (b == kNoId || input.buffers.buffers[b].lifetime != Lifetime::kTransient) continue;
+    const std::vector<Allocation>& segments = plan.placements[b].allocations;
+    if (segments.size() != 1 || segments[0].space != kDefaultSpace) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: error: --write-tflite writes one arena offset per tensor; buffer '{}' has {} "
+          "segments (fast memory plans cannot be written as an offline plan)",
+          input.buffers.input, input.buffers.buffers[b].name, segments.size()));
+    }
+    if (segments[0].offset > 0x7fffffff) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{}: error: --write-tflite: offset {} of buffer '{}' does not fit an int32",
+          input.buffers.input, segments[0].offset, input.buffers.buffers[b].name));
+    }
+    offsets[t] = static_cast<std::int32_t>(segments[0].offset);
+  }
+  return offsets;
+}
+
+absl::StatusOr<std::string> TfliteWithPlan(const LoadedInput& input, const Plan& plan) {
+  absl::StatusOr<std::vector<std::int32_t>> offsets = TflitePlanOffsets(input, plan);
+  if (!offsets.ok()) return offsets.status();
+  const std::string& path = input.buffers.input;
+  absl::StatusOr<std::string> bytes = ReadFile(path);
+  if (!bytes.ok()) return bytes.status();
+  absl::StatusOr<TfliteModel> model = ParseTfliteModel(
+      reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size(), path);
+  if (!model.ok()) return model.status();
+  return WriteOfflinePlan(*model, *bytes, *offsets, path);
+}
+
+}  // namespace memplan

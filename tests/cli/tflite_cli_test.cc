@@ -1,0 +1,210 @@
+// `memplan plan` on TFLite models: the shared models (skipped when ../shared
+// is absent), models built in the test, offline plans in and out, and
+// hostile files (exit 2 with a message).
+#include <filesystem>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "driver/plan_job.h"
+#include "fmt/format.h"
+#include "driver/tflite_offline.h"
+#include "io/tflite/offline_plan.h"
+#include "tests/cli/cli_runner.h"
+#include "tests/io/tflite/tflite_test_models.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+
+const std::string kTfliteDir = std::string(MEMPLAN_SHARED_DIR) + "/data/tflite/";
+
+bool HaveSharedTflite() { return std::filesystem::exists(kTfliteDir + "person_detect.tflite"); }
+
+std::string WriteTinyModel(const std::string& dir, const std::string& name) {
+  const std::string path = dir + "/" + name;
+  tflite_test::WriteFile(path, tflite_test::BuildModel(tflite_test::ConvReshapeFc()));
+  return path;
+}
+
+std::vector<std::int32_t> OfflinePlanOf(const std::string& path) {
+  const std::string bytes = Slurp(path);
+  absl::StatusOr<TfliteModel> model =
+      ParseTfliteModel(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), path);
+  EXPECT_TRUE(model.ok()) << model.status();
+  if (!model.ok()) return {};
+  absl::StatusOr<std::vector<std::int32_t>> plan = ReadOfflinePlan(*model, bytes, path);
+  EXPECT_TRUE(plan.ok()) << plan.status();
+  return plan.ok() ? *plan : std::vector<std::int32_t>{};
+}
+
+TEST(TfliteCliTest, EverySharedModelPlansVerified) {
+  if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
+  for (const char* name : {"audio_preprocessor_int8", "hello_world_int8", "keyword_scrambled",
+                           "micro_speech_quantized", "person_detect", "person_detect_vela",
+                           "trained_lstm_int8"}) {
+    const testing_cli::CliRun run =
+        Memplan(fmt::format("plan {}{}.tflite --json -", kTfliteDir, name));
+    ASSERT_EQ(run.exit_code, 0) << name << run.err;
+    EXPECT_EQ(nlohmann::json::parse(run.out).at("verified"), true) << name;
+  }
+}
+
+// person_detect: 96x96x1 int8 input, then CONV_2D stride 2 to 48x48x8
+// (18432 B), DEPTHWISE to 48x48x8 (18432 B), CONV_2D to 48x48x16 (36864 B),
+// DEPTHWISE stride 2 to 24x24x16 (9216 B), ... every later activation is
+// smaller. Live together (each op's input and output): step 0 9216 + 18432
+// = 27648, step 1 18432 + 18432 = 36864, step 2 18432 + 36864 = 55296, step
+// 3 36864 + 9216 = 46080: the max-live bound is 55296. TFLite Micro's greedy
+// planner reaches it (36864 at 0, each 18432 at 36864 beside it, every
+// multiple of 16), and so does memplan.
+TEST(TfliteCliTest, PersonDetectArenaHeadFigures) {
+  if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
+  const testing_cli::CliRun run = Memplan("plan " + kTfliteDir + "person_detect.tflite");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out,
+              HasSubstr("TFLite Micro arena head: memplan 55296 bytes (54.00 KiB), TFLite Micro's "
+                        "greedy planner 55296 bytes (54.00 KiB) (16-byte alignment), lower bound "
+                        "55296 bytes (54.00 KiB)\n"));
+  EXPECT_THAT(run.out, HasSubstr("peak: 55296 bytes live at step 2"));
+}
+
+// The tiny model: input 32 B [0,0], conv 64 B [0,1] whose reshape view
+// extends it to [0,2], output 8 B [2,2]: memplan 96 = the bound; TFLite
+// Micro gives the reshape its own 64 B [1,2]. Largest first: conv at 0,
+// reshape (meeting conv) at 64, input (meeting conv only) at 64, output
+// (16 B rounded, meeting reshape only) in the gap at 0: 128.
+TEST(TfliteCliTest, TinyModelFiguresAndFormatDetection) {
+  const std::string dir = FreshDir();
+  const std::string path = WriteTinyModel(dir, "tiny.TFLITE");
+  testing_cli::CliRun run = Memplan("plan " + path);
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("TFLite Micro arena head: memplan 96 bytes (96 B), TFLite Micro's "
+                                 "greedy planner 128 bytes (128 B) (16-byte alignment), lower "
+                                 "bound 96 bytes (96 B)\n"));
+  // Detected by its TFL3 identifier whatever its name.
+  std::filesystem::copy_file(path, dir + "/model.bin");
+  run = Memplan("plan " + dir + "/model.bin");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("TFLite Micro arena head: memplan 96 bytes"));
+}
+
+// --write-tflite then --offline-plan: the written file parses, its metadata
+// is memplan's offsets, and planning around them reproduces the plan.
+void ExpectRoundTrip(const std::string& model, const std::string& dir) {
+  PlanJobOptions options;
+  options.tflite_path = dir + "/planned.tflite";
+  absl::StatusOr<PlanJobResult> first = RunPlanJob(model, options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  absl::StatusOr<std::vector<std::int32_t>> expected = TflitePlanOffsets(first->input, first->plan);
+  ASSERT_TRUE(expected.ok());
+  EXPECT_EQ(OfflinePlanOf(*options.tflite_path), *expected);
+  PlanJobOptions again;
+  again.load.offline_plan = true;
+  absl::StatusOr<PlanJobResult> second = RunPlanJob(*options.tflite_path, again);
+  ASSERT_TRUE(second.ok()) << second.status();
+  ASSERT_EQ(second->plan.placements.size(), first->plan.placements.size());
+  for (std::size_t b = 0; b < first->plan.placements.size(); ++b) {
+    EXPECT_EQ(second->plan.placements[b].allocations, first->plan.placements[b].allocations) << b;
+  }
+  EXPECT_EQ(second->plan.peak, first->plan.peak);
+  EXPECT_THAT(second->summary, HasSubstr("(0 nested inside another)"));
+  EXPECT_THAT(second->summary, HasSubstr(", verified\n"));
+}
+
+TEST(TfliteCliTest, WriteTfliteRoundTripOnTinyModel) {
+  const std::string dir = FreshDir();
+  const std::string path = WriteTinyModel(dir, "tiny.tflite");
+  ExpectRoundTrip(path, dir);
+  // input, filter, conv, reshape (conv's view), weights, output.
+  std::vector<std::int32_t> plan = OfflinePlanOf(dir + "/planned.tflite");
+  ASSERT_EQ(plan.size(), 6u);
+  EXPECT_EQ(plan[1], -1);           // weights are not in the head
+  EXPECT_EQ(plan[4], -1);
+  EXPECT_EQ(plan[2], plan[3]);      // a view shares its input's bytes
+}
+
+TEST(TfliteCliTest, WriteTfliteRoundTripOnPersonDetect) {
+  if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
+  ExpectRoundTrip(kTfliteDir + "person_detect.tflite", FreshDir());
+}
+
+// Vela's plan puts the output, both scratch areas and the input at offset 0:
+// the NPU's input and output live inside its scratch area (nested), so the
+// plan verifies with a head of 74464 bytes. memplan does not model that
+// sub-allocation: around the fixed scratch it gives the input and the fast
+// scratch bytes of their own.
+TEST(TfliteCliTest, VelaOfflinePlanReadVerifiedAndPlannedAround) {
+  if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
+  const std::string vela = kTfliteDir + "person_detect_vela.tflite";
+  EXPECT_EQ(OfflinePlanOf(vela), (std::vector<std::int32_t>{0, -1, -1, 0, 0, 0}));
+  testing_cli::CliRun run = Memplan("plan " + vela + " --offline-plan --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json plan = nlohmann::json::parse(run.out);
+  EXPECT_EQ(plan.at("verified"), true);
+  for (const nlohmann::json& b : plan.at("buffers")) {
+    if (b.at("name") == "_split_1_scratch") {
+      EXPECT_EQ(b.at("allocations")[0].at("offset"), 0);
+    }
+  }
+  EXPECT_EQ(plan.at("peak_bytes"), 158146);
+  run = Memplan("plan " + vela + " --offline-plan");
+  EXPECT_THAT(run.out, HasSubstr("offline plan (OfflineMemoryAllocation): 4 tensors in 4 buffers "
+                                 "(3 nested inside another), head 74464 bytes (72.72 KiB), "
+                                 "verified\n"));
+}
+
+TEST(TfliteCliTest, HostileFilesExitTwoWithAMessage) {
+  const std::string dir = FreshDir();
+  const std::string good = tflite_test::BuildModel(tflite_test::ConvReshapeFc());
+  tflite_test::WriteFile(dir + "/cut.tflite", good.substr(0, good.size() / 2));
+  testing_cli::CliRun run = Memplan("plan " + dir + "/cut.tflite");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr(dir + "/cut.tflite: error: malformed TFLite file: "));
+  tflite_test::WriteFile(dir + "/short.tflite", "TFL3");
+  run = Memplan("plan " + dir + "/short.tflite");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("short.tflite: error: not a TFLite file: 4 bytes"));
+  tflite_test::Model absurd = tflite_test::ConvReshapeFc();
+  absurd.subgraphs[0].tensors[5].shape = {1 << 30, 1 << 30, 1 << 30};
+  tflite_test::WriteFile(dir + "/absurd.tflite", tflite_test::BuildModel(absurd));
+  run = Memplan("plan " + dir + "/absurd.tflite");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("absurd.tflite: error: subgraph 0 tensor 5 ('output') has an "
+                                 "absurd shape"));
+}
+
+TEST(TfliteCliTest, FlagsOnTheWrongInput) {
+  const std::string dir = FreshDir();
+  testing_cli::CliRun run = Memplan("plan " + testing_cli::kMlp + " --offline-plan");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("--offline-plan applies only to TFLite models"));
+  run = Memplan("plan " + testing_cli::kMlp + " --write-tflite " + dir + "/x.tflite");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("--write-tflite needs a TFLite model as input"));
+  const std::string tiny = WriteTinyModel(dir, "tiny.tflite");
+  run = Memplan("plan " + tiny + " --offline-plan");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("--offline-plan: the model has no OfflineMemoryAllocation"));
+}
+
+// An offline plan whose tensors collide is refused with --offline-plan.
+TEST(TfliteCliTest, CollidingOfflinePlanFailsVerification) {
+  const std::string dir = FreshDir();
+  tflite_test::Model m = tflite_test::ConvReshapeFc();
+  // input (32 B, step 0) and conv (64 B, steps 0-2) both at 16: they meet.
+  m.metadata = {{"OfflineMemoryAllocation", {1, 1, 6, 16, -1, 40, 40, -1, 0}}};
+  tflite_test::WriteFile(dir + "/bad.tflite", tflite_test::BuildModel(m));
+  const testing_cli::CliRun run = Memplan("plan " + dir + "/bad.tflite --offline-plan");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_THAT(run.err, HasSubstr("bad.tflite: error: --offline-plan: the model's offline plan "
+                                 "fails verification: "));
+}
+
+}  // namespace
+}  // namespace memplan
