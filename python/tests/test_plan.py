@@ -107,3 +107,14 @@ def test_fixed_offsets_in_a_buffer_list_are_kept():
     assert {b.name: b.offset for b in plan.buffers} == {"a": 0, "b": 4, "c": 0}
     assert (plan.peak, plan.lower_bound) == (8, 8)
     assert plan.verify()
+
+
+@pytest.mark.skipif(not (SHARED_DIR / "data/tflite/person_detect.tflite").exists(),
+                    reason="../shared is absent")
+def test_tflite_model_equals_the_cli(cli):
+    path = SHARED_DIR / "data/tflite/person_detect.tflite"
+    code, out, _ = cli("plan", path, "--json", "-")
+    assert code == 0
+    plan = memplan.plan(path)
+    assert plan.to_json() == out
+    assert plan.peak == 55296 and plan.verify()
