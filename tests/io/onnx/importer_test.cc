@@ -15,14 +15,9 @@ using ::memplan::testing::AddIntConstant;
 using ::memplan::testing::AddIntsAttr;
 using ::memplan::testing::ErrorOf;
 using ::memplan::testing::OnnxModelBuilder;
+using ::memplan::testing::ValueNamed;
 using onnx::TensorProto;
 using ::testing::HasSubstr;
-
-const Value& ValueNamed(const Program& p, std::string_view name) {
-  const ValueId id = p.FindValue(name);
-  EXPECT_NE(id, kNoId) << name;
-  return p.values.at(id);
-}
 
 const Op& DefiningOp(const Program& p, std::string_view name) {
   return p.ops.at(ValueNamed(p, name).defining_op);
