@@ -16,6 +16,13 @@
 namespace memplan {
 namespace {
 
+// The packer options of a pool plan, with the pool's alignment.
+PackOptions PackOptionsFor(const PoolPlanOptions& options, Bytes alignment) {
+  return PackOptions{.alignment = alignment,
+                     .effort = options.effort,
+                     .time_limit_seconds = options.time_limit_seconds};
+}
+
 constexpr std::array<Lifetime, 5> kPoolOrder = {
     Lifetime::kTransient, Lifetime::kStaging, Lifetime::kVariable, Lifetime::kConstant,
     Lifetime::kExternal};
@@ -56,7 +63,7 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
   }
   if (items.empty()) return base;
   const Bytes start = AlignUp(base, alignment);
-  const PackResult result = Pack(items, options.algorithm, alignment);
+  const PackResult result = Pack(items, options.algorithm, PackOptionsFor(options, alignment));
   for (std::size_t k = 0; k < which.size(); ++k) {
     PoolInfo& pool = timed[which[k]].pool;
     pool.offset = start + result.offsets[k];
@@ -151,19 +158,22 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           pool_alignment = std::max(pool_alignment, items.back().alignment);
         }
         const bool reusable = IsReusable(lifetime);
-        PackResult result =
-            Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
+        PackResult result = Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive,
+                                 PackOptionsFor(options, plan.alignment));
 
         pool.offset = AlignUp(base, pool_alignment);
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
-        pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
+        // (or the packer's bound on these chunks, when a packer proved more).
+        pool.lower_bound =
+            reusable ? std::max(MaxLiveBytes(bound_items), result.lower_bound) : packed_bytes;
         for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
           plan.lower_bound = pool.lower_bound;
           plan.algorithm = result.algorithm;
+          plan.packing = result.report;
         }
         base = pool.offset + pool.size;
         plan.pools.push_back(pool);

@@ -50,8 +50,10 @@ struct AliasingSaving {
   bool without_fast_memory = false;
 };
 
+// When `auto` packed the transient pool, the summary ends with its members
+// (report/packing_summary.h); `with_seconds` adds their wall-clock times.
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
-                              std::optional<AliasingSaving> aliasing);
+                              std::optional<AliasingSaving> aliasing, bool with_seconds = false);
 
 // `memplan stats`: buffers, time steps, total bytes, lower bound and the first
 // time it is reached, per-lifetime totals and a coarse live-bytes profile.
