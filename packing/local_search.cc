@@ -14,6 +14,10 @@ namespace memplan {
 namespace {
 
 constexpr std::uint64_t kSearchSeeds[] = {1, 2};
+// A search gives up after max(kMinPatience, kPatiencePerItem x n) steps in a
+// row without a lower peak.
+constexpr std::int64_t kMinPatience = 500;
+constexpr std::int64_t kPatiencePerItem = 8;
 
 bool ShouldStop(const SearchStop& stop) {
   if (stop.flag && stop.flag->load(std::memory_order_relaxed)) return true;
@@ -31,25 +35,52 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
                                                         Bytes peak, Bytes target,
                                                         std::int64_t steps, std::uint64_t seed,
                                                         const SearchStop& stop) {
+  const std::vector<PackItem>& items = packer.items();
   const std::uint64_t n = priority.size();
   if (n < 2) return std::nullopt;
   std::uint64_t state = seed;
   auto next = [&] { return Mix64(state++); };
   std::optional<LocalSearchResult> best;
   Bytes current_peak = peak;  // peak of `priority`; never rises
+  // Offsets of `priority`'s packing, computed on the first guided move.
+  std::optional<std::vector<Bytes>> current;
+  const std::int64_t patience = std::max<std::int64_t>(kMinPatience, kPatiencePerItem * n);
+  std::int64_t since_better = 0;
   std::vector<std::int32_t> candidate;
+  std::vector<std::uint64_t> at_peak;
   for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
-    if (ShouldStop(stop)) break;
+    if (ShouldStop(stop) || since_better++ >= patience) break;
     candidate = priority;
-    const std::uint64_t swaps = 1 + next() % 3;
-    for (std::uint64_t k = 0; k < swaps; ++k) {
-      std::swap(candidate[next() % n], candidate[next() % n]);
+    if (next() % 2 == 0) {
+      // Guided: move an item that reaches the peak to a random earlier
+      // position, so that it is placed lower.
+      if (!current) current = packer.Run(priority, std::numeric_limits<Bytes>::max());
+      at_peak.clear();
+      for (std::uint64_t p = 0; p < n; ++p) {
+        const std::int32_t i = candidate[p];
+        if ((*current)[i] + items[i].size == current_peak) at_peak.push_back(p);
+      }
+      const std::uint64_t from = at_peak[next() % at_peak.size()];
+      const std::uint64_t to = from == 0 ? 0 : next() % from;
+      std::rotate(candidate.begin() + static_cast<std::ptrdiff_t>(to),
+                  candidate.begin() + static_cast<std::ptrdiff_t>(from),
+                  candidate.begin() + static_cast<std::ptrdiff_t>(from) + 1);
+    } else {
+      const std::uint64_t swaps = 1 + next() % 3;
+      for (std::uint64_t k = 0; k < swaps; ++k) {
+        std::swap(candidate[next() % n], candidate[next() % n]);
+      }
     }
     std::optional<std::vector<Bytes>> offsets = packer.Run(candidate, current_peak + 1);
     if (!offsets) continue;  // higher peak: rejected
     priority.swap(candidate);
-    current_peak = PeakOf(packer.items(), *offsets);
-    if (current_peak < peak) best = LocalSearchResult{std::move(*offsets), current_peak};
+    const Bytes new_peak = PeakOf(items, *offsets);
+    if (new_peak < current_peak) since_better = 0;
+    current_peak = new_peak;
+    if (current_peak < peak && (!best || current_peak < best->peak)) {
+      best = LocalSearchResult{*offsets, current_peak};
+    }
+    current = std::move(offsets);
   }
   return best;
 }

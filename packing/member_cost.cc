@@ -6,38 +6,45 @@
 namespace memplan {
 namespace {
 
-// Fitted constants (work units = ns of one reference core; docs/packing.md).
-// Global best fit: a sort plus a tree query per item, and about one visit,
-// sort step and hole check per overlapping pair.
-constexpr double kBestFitPerItemLog = 90;
-constexpr double kBestFitPerPair = 70;
+// Fitted constants (work units = ns of one reference core; measured with
+// bench/member_cost_bench, docs/packing.md).
+// Counted per best-fit placement (PlacementWork): a query, then per visited
+// chunk a visit and its share of the sort.
+constexpr double kPlacementWork = 400;
+constexpr double kVisitWork = 20;
+constexpr double kVisitSortWork = 9;
+constexpr double kSortPerItemLog = 30;
 // Online best fit: a few ordered-map operations per item.
-constexpr double kOnlinePerItemLog = 40;
-// Skyline: up to SkylinePacker's scan limit an O(n) pass per placement;
-// above it a queue and a segment tree, with stale floors refreshed about
-// once per overlapping pair.
+constexpr double kOnlinePerItemLog = 80;
+// Skyline above SkylinePacker's scan limit: about one queue pop per item
+// plus a stale floor refresh per four overlapping pairs (0.03 to 0.6 per
+// pair measured, depending on the order).
 constexpr std::int64_t kSkylineScanLimit = 2048;
-constexpr double kSkylineScanPerItemSquared = 1.5;
-constexpr double kSkylineQueuePerItemLog = 60;
-constexpr double kSkylineQueuePerPairLog = 8;
 // A search step re-packs with a cutoff and is often abandoned part way.
-constexpr double kSearchStepShare = 0.6;
+constexpr double kSearchStepShare = 0.8;
 
 // Budgets.
-constexpr double kDefaultWorkAt1e5 = 3e9;
-constexpr double kDefaultWorkFloor = 1.2e9;
+constexpr double kDefaultWorkAt1e5 = 3.5e9;
+constexpr double kDefaultWorkFloor = 3.5e9;
+constexpr double kDefaultSearchFloor = 6e8;
 constexpr double kFastNearLinearFactor = 400;
 constexpr double kFastWorkPerNLogN = 1500;
-constexpr double kMaxSearchFactor = 10;
+constexpr double kMaxFactor = 10;
 
 double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
-  if (shape.items <= kSkylineScanLimit) return kSkylineScanPerItemSquared * n * n + 1000;
-  return kSkylineQueuePerItemLog * NLogN(shape.items) +
-         kSkylineQueuePerPairLog * static_cast<double>(shape.pairs) * std::log2(n);
+  // The scan passes over the pending items at each placement: n^2 / 2.
+  if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
+  return kSkylinePopWork * (n + static_cast<double>(shape.pairs) / 4) +
+         kSortPerItemLog * NLogN(shape.items);
 }
 
 }  // namespace
+
+double PlacementWork(std::size_t visits) {
+  const double k = static_cast<double>(visits);
+  return kPlacementWork + k * (kVisitWork + kVisitSortWork * std::log2(k + 1));
+}
 
 double NLogN(std::int64_t n) {
   const double x = static_cast<double>(std::max<std::int64_t>(n, 1));
@@ -54,8 +61,13 @@ double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
     case PackingAlgorithm::kSkylineArea:
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineWork(shape);
-    default:  // best fit, in-order; kAuto is never asked
-      return kBestFitPerItemLog * NLogN(shape.items) + kBestFitPerPair * pairs + 1000;
+    default: {  // best fit, in-order; kAuto is never asked
+      // Each item visits about 2p / n placed chunks on average, half of
+      // them placed before it.
+      const double n = static_cast<double>(std::max<std::int64_t>(shape.items, 1));
+      return kSortPerItemLog * NLogN(shape.items) + kPlacementWork * n +
+             pairs * (kVisitWork + kVisitSortWork * std::log2(pairs / n + 1)) + 1000;
+    }
   }
 }
 
@@ -74,11 +86,11 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
       break;
     case PackEffort::kDefault:
       budget.member_work = default_work;
-      budget.search_work = default_work;
+      budget.search_work = std::max(kDefaultSearchFloor, scaled);
       break;
     case PackEffort::kMax:
-      budget.member_work = kMaxSearchFactor * default_work;
-      budget.search_work = kMaxSearchFactor * default_work;
+      budget.member_work = kMaxFactor * default_work;
+      budget.search_work = kMaxFactor * std::max(kDefaultSearchFloor, scaled);
       budget.every_member = true;
       break;
   }

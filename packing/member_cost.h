@@ -15,6 +15,7 @@
 // work, about 1 s of wall time with the members in parallel).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "packing/packer.h"
@@ -58,6 +59,16 @@ struct EffortBudget {
 //   3 x 10^9 x (n log2 n) / (10^5 log2 10^5)) units.
 // * kMax: every member; search work 10 x the default's.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
+
+// Work units counted by a best-fit placement that gathered `visits` placed
+// chunks: a tree query, the visits and their sort.
+double PlacementWork(std::size_t visits);
+
+// Work units counted per skyline step: a queue entry popped (and its floor
+// read from the segment tree), or, up to SkylinePacker's scan limit, one
+// pending item passed over.
+inline constexpr double kSkylinePopWork = 350;
+inline constexpr double kSkylineScanWork = 5;
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);
