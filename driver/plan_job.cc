@@ -270,6 +270,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                       MsaKnobs(result.msa->options, options.msa->cost)};
     }
     extras.space_peaks = true;
+    extras.seconds = options.timings;
     extras.schedule = input->analysis ? &input->analysis->schedule : nullptr;
     std::string json = WritePlanJson(*plan, input->buffers, program, extras);
     if (*options.json_path == kStdoutPath) {
@@ -309,7 +310,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
-                                     result.aliasing);
+                                     result.aliasing, options.timings);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   result.plan = *std::move(plan);
   result.input = *std::move(input);
