@@ -91,7 +91,6 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
     case PackEffort::kMax:
       budget.member_work = kMaxFactor * default_work;
       budget.search_work = kMaxFactor * std::max(kDefaultSearchFloor, scaled);
-      budget.every_member = true;
       break;
   }
   return budget;

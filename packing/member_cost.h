@@ -10,9 +10,9 @@
 // the constants were fitted to measured member times (docs/packing.md).
 //
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
-// is estimated 10^5 x 17 x 90 + 3 x 10^6 x 70 = 0.36 x 10^9 units; the
-// default budget for 10^5 items is 3 x 10^9 units (about 1.5 s of two cores'
-// work, about 1 s of wall time with the members in parallel).
+// is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (20 + 9 log2
+// (p / n + 1)) (visits) = 0.28 x 10^9 units; the default budget for 10^5
+// items is 3.5 x 10^9 units in two lanes (the members run in parallel).
 #pragma once
 
 #include <cstddef>
@@ -48,16 +48,18 @@ struct EffortBudget {
   // n log2 n units (their overlap work is a small multiple of n log n)
   // are candidates; 0 = no such rule.
   double near_linear_factor = 0;
-  // kMax: every member runs whatever its estimate.
+  // Every member runs whatever its estimate (no effort level sets it; kept
+  // for callers that want the whole portfolio at any cost).
   bool every_member = false;
 };
 
 // The budget of `effort` for an input of `shape`:
 // * kFast: members within 400 x n log2 n units each, member work 1,500 x
 //   n log2 n; no search.
-// * kDefault: member work and search work each max(1.2 x 10^9,
-//   3 x 10^9 x (n log2 n) / (10^5 log2 10^5)) units.
-// * kMax: every member; search work 10 x the default's.
+// * kDefault: member work W = 3.5 x 10^9 x max(1, (n log2 n) / (10^5 log2
+//   10^5)) units in two lanes of W / 2; search work max(6 x 10^8,
+//   3.5 x 10^9 x (n log2 n) / (10^5 log2 10^5)).
+// * kMax: 10 x the default's member and search work.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
 
 // Work units counted by a best-fit placement that gathered `visits` placed

@@ -79,8 +79,8 @@ struct PackResult {
 
 // How hard kAuto works (portfolio.h, member_cost.h): kFast runs the members
 // whose cost is near O(n log n) only; kDefault gives the members a work
-// budget of about 1 s for 10^5 items on 2 cores; kMax runs every member and
-// searches ten times longer.
+// budget of about 1 s for 10^5 items on 2 cores; kMax gives members and the
+// search ten times the default's budget.
 enum class PackEffort { kFast, kDefault, kMax };
 
 // "fast", "default", "max".
@@ -104,11 +104,12 @@ struct PackOptions {
 // Places `items` with `algorithm`; every offset is a multiple of
 // max(item.alignment, alignment); result.lower_bound is filled. Deterministic
 // unless options.time_limit_seconds cuts kAuto's work (then
-// result.report->time_limited is set). kAuto, kOnlineBestFit and
-// kNaive cost O(n log n) whatever the overlap; the global packers (best fit,
-// in-order, skyline) O(n log n + p log n), p the number of pairs of items
-// live together (IntersectingPairs in live_profile.h); skyline-local-search
-// adds at most about 3 x 10^7 item-pair visits.
+// result.report->time_limited is set). kOnlineBestFit and kNaive cost
+// O(n log n) whatever the overlap; the global packers (best fit, in-order,
+// skyline) O(n log n + p log n), p the number of pairs of items live
+// together (IntersectingPairs in live_profile.h); kAuto O(n log n) plus its
+// effort's work budget (member_cost.h), skyline-local-search two skyline
+// runs plus the default effort's search budget.
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
                 Bytes alignment = 1);
 // The same with every option; Pack(items, algorithm, a) is

@@ -13,17 +13,25 @@
 // How much runs is set by the effort (PackOptions::effort) through a work
 // budget (member_cost.h), never by a clock unless --time-limit is given:
 // 1. Every member's work is estimated from n and the overlapping pairs p.
-//    online-best-fit (O(n log n) whatever p) is always admitted first; the
-//    others are taken in order of expected gain per estimated cost
-//    (kMemberGain below over the estimate; ties by the tie-break order) and
-//    admitted while their estimates fit the effort's member budget; those
-//    that do not fit are skipped, with the reason recorded (kFast also
-//    skips members whose estimate is not near n log n; kMax admits all).
-// 2. The admitted members run in that order on PackingThreads() threads.
-//    As soon as one reaches the max-live lower bound the later ones are
-//    skipped ("lower bound reached"); only an earlier member's success can
-//    skip a later one, so the outcome is the same for any thread count.
-// 3. When the best peak is still above the bound and both skyline members
+//    online-best-fit (O(n log n) whatever p) always runs first (lane 0, no
+//    budget: it is the fallback); the others are taken in order of expected
+//    gain per estimated cost (MemberGain in portfolio.cc over the estimate;
+//    ties by the tie-break order) and
+//    given to two lanes (the lane with the least estimated work so far).
+//    kFast first skips members whose estimate is not near n log n.
+// 2. Each lane has half the effort's member budget and runs its members in
+//    order; a member starts only if its estimate fits what is left of the
+//    lane's budget, and best fit and skyline count their work as they run
+//    and stop at that allowance (skipped, "stopped at its work
+//    allowance"). A lane charges max(estimate, counted work) per member.
+//    Counts depend on the input alone, so the members that run and the
+//    plan are the same on every machine and load. The two lanes run on
+//    PackingThreads() threads (one thread: lane 0, then lane 1).
+// 3. As soon as one member reaches the max-live lower bound the members
+//    after it (in the order of step 1) are skipped ("lower bound reached");
+//    only an earlier member's success can skip a later one, so the outcome
+//    is the same for any thread count.
+// 4. When the best peak is still above the bound and both skyline members
 //    ran, two local searches (local_search.h) share the effort's search
 //    budget.
 // A --time-limit deadline skips members not yet started and stops the
