@@ -230,14 +230,18 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const double lane_budget =
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   const int threads = PackingThreads();
+  // online-best-fit (the fallback, O(n log n)) runs alone first: when it
+  // reaches the bound (e.g. everything live at once), nothing else starts.
+  RunMember(items, options.alignment, nullptr, runs[0]);
+  if (runs[0].result->peak <= lower_bound) first_at_bound = 0;
   RunTasks(kLanes, threads, [&](std::size_t lane) {
     double used = 0;  // work counted (or estimated, for uncounted members) in this lane
-    for (std::size_t k = 0; k < runs.size(); ++k) {
+    if (lane == 0) used = runs[0].estimate;
+    for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
       if (run.lane != static_cast<int>(lane)) continue;
       if (k > first_at_bound.load()) return;
-      // The first run (online-best-fit) is the fallback: it always runs.
-      if (k > 0 && deadline && Clock::now() >= *deadline) {
+      if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
         continue;
       }
@@ -245,7 +249,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
                            run.member != PackingAlgorithm::kInOrder;
       // Not worth starting when its estimate does not fit.
-      if (k > 0 && run.estimate > kTryFactor * run.allowance) continue;
+      if (run.estimate > kTryFactor * run.allowance) continue;
       if (!counted) run.allowance = std::numeric_limits<double>::infinity();
       RunMember(items, options.alignment, skyline ? &*skyline : nullptr, run);
       // The estimate counts even when the run was cheaper: the budget stays
