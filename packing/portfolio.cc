@@ -224,43 +224,46 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       break;
     }
   }
-  // The first run (in admission order) that reached the bound; later runs
-  // need not start, and their results are discarded if they did.
-  std::atomic<std::size_t> first_at_bound{runs.size()};
+  // The best tie-break rank among the runs that reached the bound: a member
+  // of a worse rank can no longer win (nothing is below the bound, and ties
+  // go to the better rank), so it need not start, and is reported skipped
+  // even if it ran. A member of a better rank always runs, so the winner is
+  // the one the whole portfolio would pick.
+  std::atomic<int> bound_rank{kSearchRank};
+  auto reached_bound = [&](const MemberRun& run) {
+    if (!run.result || run.result->peak > lower_bound) return;
+    const int rank = PortfolioRank(run.member);
+    int seen = bound_rank.load();
+    while (rank < seen && !bound_rank.compare_exchange_weak(seen, rank)) {
+    }
+  };
   const double lane_budget =
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   const int threads = PackingThreads();
-  // online-best-fit (the fallback, O(n log n)) runs alone first: when it
-  // reaches the bound (e.g. everything live at once), nothing else starts.
+  // online-best-fit (the fallback, O(n log n)) runs alone first.
   RunMember(items, options.alignment, nullptr, runs[0]);
-  if (runs[0].result->peak <= lower_bound) first_at_bound = 0;
+  reached_bound(runs[0]);
   RunTasks(kLanes, threads, [&](std::size_t lane) {
-    double used = 0;  // work counted (or estimated, for uncounted members) in this lane
-    if (lane == 0) used = runs[0].estimate;
+    // Estimated work of the lane's members so far (run or cut alike, so the
+    // allowances do not depend on timing).
+    double used = lane == 0 ? runs[0].estimate : 0;
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
       if (run.lane != static_cast<int>(lane)) continue;
-      if (k > first_at_bound.load()) return;
+      run.allowance = lane_budget - used;
+      // Not worth starting when its estimate does not fit.
+      if (run.estimate > kTryFactor * run.allowance) continue;
+      used += run.estimate;
+      if (PortfolioRank(run.member) > bound_rank.load()) continue;
       if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
         continue;
       }
-      run.allowance = lane_budget - used;
       const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
                            run.member != PackingAlgorithm::kInOrder;
-      // Not worth starting when its estimate does not fit.
-      if (run.estimate > kTryFactor * run.allowance) continue;
       if (!counted) run.allowance = std::numeric_limits<double>::infinity();
       RunMember(items, options.alignment, skyline ? &*skyline : nullptr, run);
-      // The estimate counts even when the run was cheaper: the budget stays
-      // an upper bound on the estimated work admitted, so one order that
-      // happens to be fast does not let a sibling order run long.
-      used += counted ? std::max(run.work, run.estimate) : run.estimate;
-      if (run.result && run.result->peak <= lower_bound) {
-        std::size_t seen = first_at_bound.load();
-        while (k < seen && !first_at_bound.compare_exchange_weak(seen, k)) {
-        }
-      }
+      reached_bound(run);
     }
   });
 
@@ -272,7 +275,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       best_rank = rank;
     }
   };
-  const std::size_t cut = first_at_bound.load();
+  const int cut_rank = bound_rank.load();
+  std::string cut_by;
+  for (const MemberRun& run : runs) {
+    if (PortfolioRank(run.member) == cut_rank) cut_by = std::string(PackingAlgorithmName(run.member));
+  }
   std::size_t skylines_ran = 0;
   const std::vector<std::int32_t>* search_start = nullptr;
   Bytes search_start_peak = std::numeric_limits<Bytes>::max();
@@ -280,9 +287,9 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
-    if (k > cut) {
-      ran.push_back({name, false, 0,
-                     "lower bound reached by " + std::string(PackingAlgorithmName(runs[cut].member)), 0});
+    const bool fits = run.estimate <= kTryFactor * run.allowance;
+    if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
+      ran.push_back({name, false, 0, "lower bound reached by " + cut_by, 0});
       continue;
     }
     if (run.hit_deadline) {
@@ -290,7 +297,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.push_back({name, false, 0, "--time-limit reached before it started", 0});
       continue;
     }
-    if (!run.started) {
+    if (!run.started) {  // its estimate did not fit
       ran.push_back({name, false, 0,
                      fmt::format("estimated {}, over the {} left of its lane's {} budget",
                                  WorkSeconds(run.estimate), WorkSeconds(std::max(0.0, run.allowance)),

@@ -23,7 +23,7 @@ using testing_cli::Slurp;
 using Json = nlohmann::ordered_json;
 
 const std::string kExported = MEMPLAN_SOURCE_DIR "/tests/data/onnx/";
-const std::string kShared = MEMPLAN_SHARED_DIR "/data/onnx/";
+const std::string kSharedOnnx = MEMPLAN_SHARED_DIR "/data/onnx/";
 
 class OnnxStaticShapesCliTest : public ::testing::Test {
  protected:
@@ -77,10 +77,10 @@ TEST_F(OnnxStaticShapesCliTest, ExportedModelsPlanWithoutDims) {
 }
 
 TEST_F(OnnxStaticShapesCliTest, EverySharedModelPlansWithoutDims) {
-  if (!fs::is_directory(kShared)) GTEST_SKIP() << "no shared data at " << kShared;
+  if (!fs::is_directory(kSharedOnnx)) GTEST_SKIP() << "no shared data at " << kSharedOnnx;
   int planned = 0;
   for (const char* folder : {"torchvision", "zoo-light"}) {
-    for (const auto& entry : fs::directory_iterator(kShared + folder)) {
+    for (const auto& entry : fs::directory_iterator(kSharedOnnx + folder)) {
       if (entry.path().extension() != ".onnx") continue;
       SCOPED_TRACE(entry.path().string());
       Plan(entry.path().string());
