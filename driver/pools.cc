@@ -165,9 +165,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
-        // (or the packer's bound on these chunks, when a packer proved more).
-        pool.lower_bound =
-            reusable ? std::max(MaxLiveBytes(bound_items), result.lower_bound) : packed_bytes;
+        // (PackResult::lower_bound is max-live of the packed chunks, which
+        // may be wider than the buffers' live ranges: the verifier checks
+        // the pool's bound against the latter, so that one is reported).
+        pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
         for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;

@@ -106,15 +106,15 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
-            "auto (effort default): gap 0 bytes to the lower bound; 8 members ran, 1 skipped\n"
+            "auto (effort default): gap 0 bytes to the lower bound; 2 members ran, 7 skipped\n"
             "  ran      online-best-fit                   12 bytes (0.00% over)\n"
-            "  ran      skyline-area                      12 bytes (0.00% over)\n"
-            "  ran      skyline-longest                   12 bytes (0.00% over)\n"
+            "  skipped  skyline-area          lower bound reached by best-fit-spatial\n"
+            "  skipped  skyline-longest       lower bound reached by best-fit-spatial\n"
             "  ran      best-fit-spatial                  12 bytes (0.00% over)  <- chosen\n"
-            "  ran      best-fit-busiest                  12 bytes (0.00% over)\n"
-            "  ran      best-fit-temporal                 12 bytes (0.00% over)\n"
-            "  ran      best-fit-start-time               12 bytes (0.00% over)\n"
-            "  ran      in-order                          12 bytes (0.00% over)\n"
+            "  skipped  best-fit-busiest      lower bound reached by best-fit-spatial\n"
+            "  skipped  best-fit-temporal     lower bound reached by best-fit-spatial\n"
+            "  skipped  best-fit-start-time   lower bound reached by best-fit-spatial\n"
+            "  skipped  in-order              lower bound reached by best-fit-spatial\n"
             "  skipped  skyline-local-search  the best peak is at the lower bound\n");
 }
 
