@@ -23,14 +23,15 @@
 //    order; a member starts only if its estimate fits what is left of the
 //    lane's budget, and best fit and skyline count their work as they run
 //    and stop at that allowance (skipped, "stopped at its work
-//    allowance"). A lane charges max(estimate, counted work) per member.
+//    allowance"). A lane is charged each member's estimate.
 //    Counts depend on the input alone, so the members that run and the
 //    plan are the same on every machine and load. The two lanes run on
 //    PackingThreads() threads (one thread: lane 0, then lane 1).
-// 3. As soon as one member reaches the max-live lower bound the members
-//    after it (in the order of step 1) are skipped ("lower bound reached");
-//    only an earlier member's success can skip a later one, so the outcome
-//    is the same for any thread count.
+// 3. As soon as one member reaches the max-live lower bound, the members of
+//    a worse tie-break rank cannot win and are skipped ("lower bound reached
+//    by" the best-ranked member at the bound, even one that already ran);
+//    members of a better rank still run, so the outcome and the report are
+//    the same for any thread count.
 // 4. When the best peak is still above the bound and both skyline members
 //    ran, two local searches (local_search.h) share the effort's search
 //    budget.
