@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The results table of docs/packing.md: `memplan plan` (default --algorithm
-# auto, and online-best-fit alone) on every lifetime CSV of the shared data
-# set (MiniMalloc challenging A-K and input.12, the SOMAS / IOPDDL traces) and
-# on the dense inputs of bench/dense_inputs.py (10^4 and 10^5 buffers all live
-# at once, 10^5 random rows, a text IR with 20,000 values live together):
-# buffers, max-live lower bound, peak and peak / lower bound for both, the
-# member auto picked, and auto's wall time (parse + analysis + packing +
-# verification, no JSON output).
+# The results table of docs/packing.md: `memplan plan` with --algorithm auto
+# at each --effort (fast, default, max) and with best-fit-spatial alone, on
+# every lifetime CSV of the shared data set (MiniMalloc challenging A-K and
+# input.12, the SOMAS / IOPDDL / PanGu traces) and on the dense inputs of
+# bench/dense_inputs.py (10^4 and 10^5 buffers all live at once, 10^5 random
+# rows, a text IR with 20,000 values live together): buffers, max-live lower
+# bound, peak / lower bound and wall time (parse + analysis + packing +
+# verification, no JSON output) per effort, the member default effort picked,
+# and best-fit-spatial's peak / lower bound on the shared inputs (auto must
+# never be worse; alone it takes minutes to hours on the dense ones).
 #
 # Usage: bench/packing_table.sh [--write docs/packing.md]
 #   MEMPLAN   memplan binary (default build/cli/memplan)
@@ -49,12 +51,18 @@ plan() {
 ratio() { awk -v p="$1" -v l="$2" 'BEGIN { printf "%.4f", (l > 0) ? p / l : 1 }'; }
 
 table=$(
-  echo "| input | buffers | lower bound (B) | auto peak (B) | auto / LB | auto's member | auto time (ms) | online-best-fit / LB |"
-  echo "|---|---:|---:|---:|---:|---|---:|---:|"
+  echo "| input | buffers | lower bound (B) | fast / LB | fast (ms) | default / LB | default (ms) | default's member | max / LB | max (ms) | best-fit-spatial / LB |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|"
   for input in "${inputs[@]}"; do
-    read -r buffers lb peak algo ms < <(plan "$input")
-    read -r _ _ online_peak _ _ < <(plan "$input" --algorithm online-best-fit)
-    echo "| $(basename "$input") | $buffers | $lb | $peak | $(ratio "$peak" "$lb") | $algo | $ms | $(ratio "$online_peak" "$lb") |"
+    read -r buffers lb fast_peak _ fast_ms < <(plan "$input" --effort fast)
+    read -r _ _ peak algo ms < <(plan "$input")
+    read -r _ _ max_peak _ max_ms < <(plan "$input" --effort max)
+    spatial="—"
+    if [[ $input == "$DATA_DIR"/* ]]; then
+      read -r _ _ spatial_peak _ _ < <(plan "$input" --algorithm best-fit-spatial)
+      spatial=$(ratio "$spatial_peak" "$lb")
+    fi
+    echo "| $(basename "$input") | $buffers | $lb | $(ratio "$fast_peak" "$lb") | $fast_ms | $(ratio "$peak" "$lb") | $ms | $algo | $(ratio "$max_peak" "$lb") | $max_ms | $spatial |"
   done
 )
 

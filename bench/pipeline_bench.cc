@@ -1,6 +1,7 @@
 // End-to-end planning benchmarks: the work of `memplan plan` after loading —
 // analysis (alias sets, flattened schedule, live ranges), pools by lifetime
-// with the default portfolio packer, and the independent verifier — on
+// with the portfolio packer at --effort fast and default, and the independent
+// verifier — on
 // synthetic programs of 10^3..10^6 ops (bench/synthetic.h), and on every
 // lifetime CSV of MEMPLAN_SHARED_DIR/data (packing + verification).
 // Counters: buffers, peak_over_lb (transient peak / max-live lower bound).
@@ -28,10 +29,15 @@ void Report(benchmark::State& state, const BufferSet& buffers, const Plan& plan)
   state.SetLabel(plan.algorithm);
 }
 
-// Analysis + packing + verification, as `memplan plan` runs them.
+// Analysis + packing + verification, as `memplan plan` runs them; the second
+// argument is auto's effort (0 fast, 1 default, 2 max).
 void BM_PlanSyntheticProgram(benchmark::State& state) {
   SyntheticOptions options;
   options.n = state.range(0);
+  PoolPlanOptions pools;
+  pools.effort = state.range(1) == 0   ? PackEffort::kFast
+                 : state.range(1) == 1 ? PackEffort::kDefault
+                                       : PackEffort::kMax;
   const Program program = SyntheticProgram(options);
   Plan plan;
   BufferSet buffers;
@@ -41,7 +47,7 @@ void BM_PlanSyntheticProgram(benchmark::State& state) {
       state.SkipWithError(std::string(analysis.status().message()).c_str());
       return;
     }
-    absl::StatusOr<Plan> planned = PlanPools(analysis->buffers, {});
+    absl::StatusOr<Plan> planned = PlanPools(analysis->buffers, pools);
     if (!planned.ok() || !VerifyAgainst(analysis->buffers, *planned).ok()) {
       state.SkipWithError("planning or verification failed");
       return;
@@ -52,8 +58,8 @@ void BM_PlanSyntheticProgram(benchmark::State& state) {
   Report(state, buffers, plan);
 }
 BENCHMARK(BM_PlanSyntheticProgram)
-    ->RangeMultiplier(10)
-    ->Range(1000, 1000000)
+    ->ArgsProduct({{1000, 10000, 100000, 1000000}, {0, 1}})
+    ->ArgNames({"ops", "effort"})
     ->Unit(benchmark::kMillisecond);
 
 void RegisterSharedCsvs() {

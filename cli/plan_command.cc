@@ -75,6 +75,14 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
   if (!algorithm.ok()) return UsageError(std::string(algorithm.status().message()));
   options.pools.algorithm = *algorithm;
+  absl::StatusOr<PackEffort> effort = ParsePackEffort(flags.effort);
+  if (!effort.ok()) return UsageError("--effort: " + std::string(effort.status().message()));
+  options.pools.effort = *effort;
+  if (!(flags.time_limit >= 0) || flags.time_limit > 1e6) {
+    return UsageError(fmt::format("--time-limit {} is outside 0 to 10^6 seconds", flags.time_limit));
+  }
+  options.pools.time_limit_seconds = flags.time_limit;
+  options.timings = flags.timings;
   absl::StatusOr<Bytes> alignment = SizeFlag("--alignment", flags.alignment);
   if (!alignment.ok()) return alignment.status();
   if (*alignment < 1 || *alignment > kMaxAlignment) {
@@ -151,6 +159,15 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
   AddInputFlags(plan, plan_flags.input);
   plan->add_option("--algorithm", plan_flags.algorithm,
                    "packing algorithm: " + AlgorithmChoices() + " (default auto)");
+  plan->add_option("--effort", plan_flags.effort,
+                   "how hard auto works: fast (near n log n members only), default (about 1 s "
+                   "for 10^5 buffers), max (every member, 10x the search); deterministic");
+  plan->add_option("--time-limit", plan_flags.time_limit,
+                   "wall-clock seconds auto may spend (0: none); a limit that cuts work is "
+                   "reported, and the plan may then differ from run to run")
+      ->type_name("S");
+  plan->add_flag("--timings", plan_flags.timings,
+                 "also print (and write in the JSON) each auto member's wall-clock seconds");
   plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
   plan->add_option("--capacity", plan_flags.capacities,
                    "default-memory capacity, e.g. 1MiB, or one pool's: transient=256KiB (the "

@@ -17,6 +17,9 @@ namespace memplan::cli {
 struct PlanFlags {
   InputFlags input;
   std::string algorithm = "auto";
+  std::string effort = "default";  // auto's effort: fast, default or max
+  double time_limit = 0;           // auto's wall-clock limit in seconds; 0 = none
+  bool timings = false;            // members' seconds in the summary and JSON
   std::string alignment = "1";
   std::vector<std::string> capacities;  // BYTES or POOL=BYTES, repeatable
   std::string json, svg, html, profile;

@@ -312,6 +312,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                       MsaKnobs(result.msa->options, options.msa->cost)};
     }
     extras.space_peaks = true;
+    extras.seconds = options.timings;
     extras.schedule = input->analysis ? &input->analysis->schedule : nullptr;
     std::string json = WritePlanJson(*plan, input->buffers, program, extras);
     if (*options.json_path == kStdoutPath) {
@@ -364,7 +365,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
-                                     result.aliasing);
+                                     result.aliasing, options.timings);
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   if (input->tflite && !result.msa) {
     result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));

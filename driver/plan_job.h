@@ -45,6 +45,10 @@ struct PlanJobOptions {
   // ONNX with aliasing: plan once more without aliasing to report the saving
   // (PlanJobResult::aliasing). Sweeps turn it off: it doubles the work.
   bool measure_aliasing = true;
+  // `--timings`: the summary and the JSON also give the packing members'
+  // wall-clock seconds (they differ from run to run; off keeps the output
+  // byte-identical for the same input and options).
+  bool timings = false;
   // Phases reported here as they start (driver/progress.h); null: none.
   ProgressReporter* progress = nullptr;
 };

@@ -17,6 +17,13 @@
 namespace memplan {
 namespace {
 
+// The packer options of a pool plan, with the pool's alignment.
+PackOptions PackOptionsFor(const PoolPlanOptions& options, Bytes alignment) {
+  return PackOptions{.alignment = alignment,
+                     .effort = options.effort,
+                     .time_limit_seconds = options.time_limit_seconds};
+}
+
 constexpr std::array<Lifetime, 5> kPoolOrder = {
     Lifetime::kTransient, Lifetime::kStaging, Lifetime::kVariable, Lifetime::kConstant,
     Lifetime::kExternal};
@@ -57,7 +64,7 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
   }
   if (items.empty()) return base;
   const Bytes start = AlignUp(base, alignment);
-  const PackResult result = Pack(items, options.algorithm, alignment);
+  const PackResult result = Pack(items, options.algorithm, PackOptionsFor(options, alignment));
   for (std::size_t k = 0; k < which.size(); ++k) {
     PoolInfo& pool = timed[which[k]].pool;
     pool.offset = start + result.offsets[k];
@@ -165,18 +172,22 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           items[i].fixed_offset = *fixed - pool.offset;
         }
         const bool reusable = IsReusable(lifetime);
-        PackResult result =
-            Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive, plan.alignment);
+        PackResult result = Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive,
+                                 PackOptionsFor(options, plan.alignment));
 
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
+        // (PackResult::lower_bound is max-live of the packed chunks, which
+        // may be wider than the buffers' live ranges: the verifier checks
+        // the pool's bound against the latter, so that one is reported).
         pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
         for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
           plan.lower_bound = pool.lower_bound;
           plan.algorithm = result.algorithm;
+          plan.packing = result.report;
         }
         base = pool.offset + pool.size;
         plan.pools.push_back(pool);

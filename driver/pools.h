@@ -30,6 +30,8 @@ struct CapacityLimit {
 
 struct PoolPlanOptions {
   PackingAlgorithm algorithm = PackingAlgorithm::kAuto;
+  PackEffort effort = PackEffort::kDefault;  // how hard kAuto works (packer.h)
+  double time_limit_seconds = 0;             // kAuto's wall-clock limit; 0 = none
   Bytes alignment = 1;               // every offset is a multiple of this
   std::optional<Bytes> capacity;     // default-space capacity in bytes
   std::string capacity_spelled;      // how `capacity` was given, for messages

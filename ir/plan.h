@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ir/region_plan.h"
+#include "ir/packing_report.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -108,6 +109,10 @@ struct Plan {
   std::vector<AsyncCopy> copies;
   std::optional<MsaStats> msa;
   std::optional<RegionPlan> regions;   // when the program has execution regions
+  // How `auto` packed the transient pool of the default space: the members
+  // that ran and were skipped (with why), for the summary and the JSON.
+  // Unset for the other algorithms.
+  std::optional<PackReport> packing;
 };
 
 }  // namespace memplan

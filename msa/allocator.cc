@@ -78,7 +78,11 @@ void Repack(AllocatorState& state) {
     if (b.group >= 0) group_item[b.group] = items.size();
     items.push_back(PackItem{b.size, 1, b.start, b.end});
   }
-  const PackResult packed = Pack(items, state.config.repacker, state.heap.alignment());
+  // kAuto at fast effort: a repack runs many times per plan, so only the
+  // near-linear members, and no search.
+  const PackResult packed =
+      Pack(items, state.config.repacker,
+           PackOptions{.alignment = state.heap.alignment(), .effort = PackEffort::kFast});
   if (packed.peak > state.heap.capacity()) return;
   state.heap.Clear();
   for (std::size_t i = 0; i < state.blocks.size(); ++i) {

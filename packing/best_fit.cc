@@ -1,6 +1,7 @@
 #include "packing/best_fit.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 #include <span>
 #include <tuple>
@@ -8,6 +9,7 @@
 #include "packing/chunk_finder.h"
 #include "packing/fixed_items.h"
 #include "packing/live_profile.h"
+#include "packing/member_cost.h"
 #include "packing/pack_support.h"
 #include "packing/presorted_interval_tree.h"
 
@@ -68,6 +70,15 @@ std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, Bes
 
 std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment) {
+  double work = 0;
+  return *BestFitInOrderWithin(items, order, alignment, std::numeric_limits<double>::infinity(),
+                               &work);
+}
+
+std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackItem>& items,
+                                                       const std::vector<std::int32_t>& order,
+                                                       Bytes alignment, double work_limit,
+                                                       double* work) {
   std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece: an item is placed against, and then blocks,
   // only the chunks live when it is (its dead gaps stay free).
@@ -83,6 +94,8 @@ std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
     offsets[i] = finder.FindBestFitPieces(
         placed, std::span(slots.ranges).subspan(first, last - first), item.size,
         EffectiveAlignment(item, alignment));
+    *work += PlacementWork(finder.last_visits());
+    if (*work > work_limit) return std::nullopt;
     for (std::int32_t slot = first; slot < last; ++slot) placed.Insert(slot, offsets[i], item.size);
   }
   return offsets;

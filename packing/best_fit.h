@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -43,6 +44,14 @@ std::vector<std::int32_t> SortForBestFit(const std::vector<PackItem>& items, Bes
 // the number of placed items whose range intersects the item's.
 std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment);
+
+// BestFitInOrder that counts its work (PlacementWork, member_cost.h) into
+// `*work` and gives up (nullopt) as soon as the count exceeds `work_limit`.
+// Deterministic: the count depends on the input alone.
+std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackItem>& items,
+                                                       const std::vector<std::int32_t>& order,
+                                                       Bytes alignment, double work_limit,
+                                                       double* work);
 
 // SortForBestFit + BestFitInOrder, with peak and algorithm name.
 PackResult BestFitPack(const std::vector<PackItem>& items, BestFitOrder order, Bytes alignment);

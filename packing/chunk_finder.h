@@ -63,6 +63,10 @@ class ChunkFinder {
     return *ChooseHole(size, alignment, std::numeric_limits<Bytes>::max());
   }
 
+  // How many committed chunks the last call gathered (its pair visits), for
+  // work accounting (member_cost.h).
+  std::size_t last_visits() const { return scratch_.size(); }
+
   // FindBestFit without a capacity: always succeeds.
   template <typename Index>
   Bytes FindBestFit(const Index& index, TimeStep start, TimeStep end, Bytes size,

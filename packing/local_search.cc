@@ -5,80 +5,150 @@
 #include <string>
 #include <utility>
 
+#include "packing/live_profile.h"
+#include "packing/member_cost.h"
 #include "packing/pack_support.h"
+#include "packing/parallel_tasks.h"
 
 namespace memplan {
 namespace {
 
-constexpr std::int64_t kSearchWork = 30'000'000;
-constexpr std::int64_t kMaxSearchSteps = 500;
-constexpr std::int64_t kMinSearchSteps = 10;
-constexpr std::uint64_t kSearchSeed = 1;
+constexpr std::uint64_t kSearchSeeds[] = {1, 2};
+// A search gives up after max(kMinPatience, kPatiencePerItem x n) steps in a
+// row without a lower peak.
+constexpr std::int64_t kMinPatience = 500;
+constexpr std::int64_t kPatiencePerItem = 8;
+
+bool ShouldStop(const SearchStop& stop) {
+  if (stop.flag && stop.flag->load(std::memory_order_relaxed)) return true;
+  if (stop.deadline && std::chrono::steady_clock::now() >= *stop.deadline) {
+    if (stop.hit_deadline) *stop.hit_deadline = true;
+    return true;
+  }
+  return false;
+}
 
 }  // namespace
 
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
                                                         std::vector<std::int32_t> priority,
                                                         Bytes peak, Bytes target,
-                                                        std::int64_t steps, std::uint64_t seed) {
+                                                        std::int64_t steps, std::uint64_t seed,
+                                                        const SearchStop& stop) {
+  const std::vector<PackItem>& items = packer.items();
   const std::uint64_t n = priority.size();
   if (n < 2) return std::nullopt;
   std::uint64_t state = seed;
   auto next = [&] { return Mix64(state++); };
   std::optional<LocalSearchResult> best;
   Bytes current_peak = peak;  // peak of `priority`; never rises
+  // Offsets of `priority`'s packing, computed on the first guided move.
+  std::optional<std::vector<Bytes>> current;
+  const std::int64_t patience = std::max<std::int64_t>(kMinPatience, kPatiencePerItem * n);
+  std::int64_t since_better = 0;
   std::vector<std::int32_t> candidate;
+  std::vector<std::uint64_t> at_peak;
   for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
+    if (ShouldStop(stop) || since_better++ >= patience) break;
     candidate = priority;
-    const std::uint64_t swaps = 1 + next() % 3;
-    for (std::uint64_t k = 0; k < swaps; ++k) {
-      std::swap(candidate[next() % n], candidate[next() % n]);
+    if (next() % 2 == 0) {
+      // Guided: move an item that reaches the peak to a random earlier
+      // position, so that it is placed lower.
+      if (!current) current = packer.Run(priority, std::numeric_limits<Bytes>::max());
+      at_peak.clear();
+      for (std::uint64_t p = 0; p < n; ++p) {
+        const std::int32_t i = candidate[p];
+        if ((*current)[i] + items[i].size == current_peak) at_peak.push_back(p);
+      }
+      const std::uint64_t from = at_peak[next() % at_peak.size()];
+      const std::uint64_t to = from == 0 ? 0 : next() % from;
+      std::rotate(candidate.begin() + static_cast<std::ptrdiff_t>(to),
+                  candidate.begin() + static_cast<std::ptrdiff_t>(from),
+                  candidate.begin() + static_cast<std::ptrdiff_t>(from) + 1);
+    } else {
+      const std::uint64_t swaps = 1 + next() % 3;
+      for (std::uint64_t k = 0; k < swaps; ++k) {
+        std::swap(candidate[next() % n], candidate[next() % n]);
+      }
     }
     std::optional<std::vector<Bytes>> offsets = packer.Run(candidate, current_peak + 1);
     if (!offsets) continue;  // higher peak: rejected
     priority.swap(candidate);
-    current_peak = PeakOf(packer.items(), *offsets);
-    if (current_peak < peak) best = LocalSearchResult{std::move(*offsets), current_peak};
+    const Bytes new_peak = PeakOf(items, *offsets);
+    if (new_peak < current_peak) since_better = 0;
+    current_peak = new_peak;
+    if (current_peak < peak && (!best || current_peak < best->peak)) {
+      best = LocalSearchResult{*offsets, current_peak};
+    }
+    current = std::move(offsets);
   }
   return best;
 }
 
-std::int64_t LocalSearchSteps(std::int64_t n) {
-  if (n < 2) return 0;
-  const std::int64_t steps = std::min(kMaxSearchSteps, kSearchWork / (n * n));
+std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort effort) {
+  InputShape shape;
+  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
+  if (shape.items < 2) return 0;
+  shape.pairs = IntersectingPairs(items);
+  const double work = BudgetFor(effort, shape).search_work;
+  const double per_search = work / std::size(kSearchSeeds) / EstimatedSearchStepWork(shape);
+  const std::int64_t steps = static_cast<std::int64_t>(std::min(per_search, 1e9));
   return steps < kMinSearchSteps ? 0 : steps;
 }
 
-std::optional<PackResult> SearchSkyline(const SkylinePacker& packer,
-                                        std::vector<std::int32_t> priority, Bytes peak,
-                                        Bytes target) {
-  const std::int64_t steps = LocalSearchSteps(static_cast<std::int64_t>(priority.size()));
-  std::optional<LocalSearchResult> improved =
-      ImproveSkylinePriority(packer, std::move(priority), peak, target, steps, kSearchSeed);
-  if (!improved) return std::nullopt;
-  return MakePackResult(packer.items(), std::move(improved->offsets),
-                        std::string(kSkylineLocalSearchName));
+SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
+                            Bytes peak, Bytes target, std::int64_t steps, int threads,
+                            std::optional<std::chrono::steady_clock::time_point> deadline) {
+  constexpr std::size_t kSearches = std::size(kSearchSeeds);
+  std::optional<LocalSearchResult> found[kSearches];
+  bool hit_deadline[kSearches] = {false, false};
+  std::atomic<bool> first_reached_target{false};
+  RunTasks(kSearches, threads, [&](std::size_t k) {
+    // Only the first search stops the second: a search that reaches the
+    // target wins every tie, so the second's result is then unused.
+    SearchStop stop{k == 0 ? nullptr : &first_reached_target, deadline, &hit_deadline[k]};
+    found[k] = ImproveSkylinePriority(packer, priority, peak, target, steps, kSearchSeeds[k], stop);
+    if (k == 0 && found[k] && found[k]->peak <= target) first_reached_target = true;
+  });
+  SearchOutcome outcome;
+  outcome.time_limited = hit_deadline[0] || hit_deadline[1];
+  const std::optional<LocalSearchResult>* best = nullptr;
+  for (const auto& result : found) {
+    if (result && (!best || result->peak < (*best)->peak)) best = &result;
+  }
+  if (best) {
+    outcome.improved = MakePackResult(packer.items(), (*best)->offsets,
+                                      std::string(kSkylineLocalSearchName));
+  }
+  return outcome;
 }
 
-PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, Bytes alignment) {
-  const SkylinePacker packer(items, alignment);
-  std::vector<std::int32_t> best_priority;
-  std::vector<Bytes> best_offsets;
-  Bytes best_peak = std::numeric_limits<Bytes>::max();
+SkylineStart BestSkylineStart(const SkylinePacker& packer) {
+  SkylineStart best;
+  best.peak = std::numeric_limits<Bytes>::max();
   for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
-    std::vector<std::int32_t> priority = SortForSkyline(items, order);
+    std::vector<std::int32_t> priority = SortForSkyline(packer.items(), order);
     std::vector<Bytes> offsets = *packer.Run(priority, std::numeric_limits<Bytes>::max());
-    const Bytes peak = PeakOf(items, offsets);
-    if (peak < best_peak) {
-      best_peak = peak;
-      best_priority = std::move(priority);
-      best_offsets = std::move(offsets);
-    }
+    const Bytes peak = PeakOf(packer.items(), offsets);
+    if (peak < best.peak) best = {std::move(priority), std::move(offsets), peak};
   }
-  std::optional<PackResult> searched =
-      SearchSkyline(packer, std::move(best_priority), best_peak, MaxLiveBytes(items));
-  if (searched) return *std::move(searched);
-  return MakePackResult(items, std::move(best_offsets), std::string(kSkylineLocalSearchName));
+  return best;
+}
+
+PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, const PackOptions& options) {
+  const SkylinePacker packer(items, options.alignment);
+  SkylineStart start = BestSkylineStart(packer);
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  if (options.time_limit_seconds > 0) {
+    deadline = std::chrono::steady_clock::now() +
+               std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                   std::chrono::duration<double>(options.time_limit_seconds));
+  }
+  SearchOutcome searched =
+      SearchSkyline(packer, start.priority, start.peak, MaxLiveBytes(items),
+                    LocalSearchSteps(items, options.effort), PackingThreads(), deadline);
+  if (searched.improved) return *std::move(searched.improved);
+  return MakePackResult(items, std::move(start.offsets), std::string(kSkylineLocalSearchName));
 }
 
 }  // namespace memplan

@@ -10,18 +10,22 @@
 // abandoned as soon as it would exceed the best peak (SkylinePacker's
 // cutoff), so most rejected steps cost a fraction of a full packing.
 //
-// On MiniMalloc's challenging instances (154-454 items) the portfolio's
-// budget (145-500 steps) takes the best greedy result from 1.12-1.29 x the
-// lower bound to about 1.09-1.18 x (packing.md §5.6: greedy by size alone is
-// 1.31-1.41 x); more steps keep helping slowly (5,000: about 1.06-1.18 x).
+// The portfolio runs two such searches in parallel (seeds 1 and 2) from the
+// same start, each with half of the effort's search budget
+// (member_cost.h); the lower peak wins, the first search on ties. Only the
+// first search may stop the second early (when it reaches the target, which
+// the second cannot beat), so the result is the same for any thread count.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/packer.h"
 #include "packing/skyline.h"
 
 namespace memplan {
@@ -31,37 +35,64 @@ struct LocalSearchResult {
   Bytes peak = 0;
 };
 
+// When a search must stop besides its step count: another search's flag
+// (read between steps) and a wall-clock deadline.
+struct SearchStop {
+  const std::atomic<bool>* flag = nullptr;  // stop when set (nullptr: never)
+  std::optional<std::chrono::steady_clock::time_point> deadline;
+  bool* hit_deadline = nullptr;  // set to true when the deadline stopped it
+};
+
 // Runs up to `steps` swap steps from `priority` (whose packing has peak
 // `peak`), stopping early once the peak is at most `target` (e.g. the
-// max-live lower bound, which no packing can beat). Returns the best packing
-// found if its peak is below `peak`, else nullopt. Cost: at most `steps`
-// skyline runs.
+// max-live lower bound, which no packing can beat) or when `stop` says so.
+// Returns the best packing found if its peak is below `peak`, else nullopt.
+// Cost: at most `steps` skyline runs.
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
                                                         std::vector<std::int32_t> priority,
                                                         Bytes peak, Bytes target,
-                                                        std::int64_t steps, std::uint64_t seed);
+                                                        std::int64_t steps, std::uint64_t seed,
+                                                        const SearchStop& stop = {});
 
 // The packer and the portfolio's name for a searched skyline packing.
 inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-search";
 
-// The search budget for n items: about 3 x 10^7 item-pair visits in all (a
-// skyline re-pack of n items costs up to n^2 of them), at most 500 steps, and
-// none when that would be under 10 steps (above about 1,700 items).
-std::int64_t LocalSearchSteps(std::int64_t n);
+// Fewer steps than this per search are not worth starting.
+inline constexpr std::int64_t kMinSearchSteps = 10;
 
-// The search as run by the portfolio: ImproveSkylinePriority from `priority`
-// (whose packing has peak `peak`) for LocalSearchSteps(n) steps with a fixed
-// seed, stopping at `target`; the result is named "skyline-local-search".
-std::optional<PackResult> SearchSkyline(const SkylinePacker& packer,
-                                        std::vector<std::int32_t> priority, Bytes peak,
-                                        Bytes target);
+// Steps per search (two searches) that `effort` affords for `items`: the
+// effort's search work over the estimated work of a step (member_cost.h);
+// 0 when that is under kMinSearchSteps.
+std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort effort);
 
-// The skyline-local-search packer: the skyline-longest and skyline-area
-// packings, then SearchSkyline from the lower one (longest on ties) down to
-// the max-live lower bound. Named "skyline-local-search" even when the search
-// finds nothing lower (the result is then that skyline packing); when the
-// portfolio reports this name, this packer gives the same offsets. Cost: two
-// skyline runs plus the bounded search.
-PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, Bytes alignment);
+// What the two parallel searches found.
+struct SearchOutcome {
+  std::optional<PackResult> improved;  // named "skyline-local-search"; lower than the start
+  bool time_limited = false;           // the deadline stopped a search
+};
+
+// The search as run by the portfolio: two ImproveSkylinePriority searches
+// (seeds 1 and 2, `steps` each) from `priority` (whose packing has peak
+// `peak`), on up to `threads` threads, stopping at `target` or `deadline`.
+SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
+                            Bytes peak, Bytes target, std::int64_t steps, int threads,
+                            std::optional<std::chrono::steady_clock::time_point> deadline);
+
+// The lower of the skyline-longest and skyline-area priority lists' packings
+// (longest on ties), the start of every search.
+struct SkylineStart {
+  std::vector<std::int32_t> priority;
+  std::vector<Bytes> offsets;
+  Bytes peak = 0;
+};
+SkylineStart BestSkylineStart(const SkylinePacker& packer);
+
+// The skyline-local-search packer: BestSkylineStart, then SearchSkyline with
+// LocalSearchSteps(items, options.effort) steps per search down to the
+// max-live lower bound. Named "skyline-local-search" even when the search
+// finds nothing lower (the result is then that skyline packing); when kAuto
+// at the same effort reports this name, this packer gives the same offsets
+// (unless a --time-limit cut either). Cost: two skyline runs plus the search.
+PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, const PackOptions& options);
 
 }  // namespace memplan

@@ -60,16 +60,38 @@ absl::StatusOr<PackingAlgorithm> ParsePackingAlgorithm(std::string_view name) {
                                     "' (expected one of: " + known + ")");
 }
 
+std::string_view PackEffortName(PackEffort effort) {
+  switch (effort) {
+    case PackEffort::kFast:
+      return "fast";
+    case PackEffort::kDefault:
+      return "default";
+    case PackEffort::kMax:
+      return "max";
+  }
+  return "default";
+}
+
+absl::StatusOr<PackEffort> ParsePackEffort(std::string_view name) {
+  for (PackEffort effort : {PackEffort::kFast, PackEffort::kDefault, PackEffort::kMax}) {
+    if (PackEffortName(effort) == name) return effort;
+  }
+  return absl::InvalidArgumentError("unknown effort '" + std::string(name) +
+                                    "' (expected one of: fast, default, max)");
+}
+
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm, Bytes alignment) {
   return Pack(items, algorithm, PackOptions{.alignment = alignment});
 }
 
-PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
-                const PackOptions& options) {
+namespace {
+
+PackResult PackWith(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
+                    const PackOptions& options) {
   const Bytes alignment = options.alignment;
   switch (algorithm) {
     case PackingAlgorithm::kAuto:
-      return AutoPack(items, alignment);
+      return AutoPack(items, options);
     case PackingAlgorithm::kBestFitSpatial:
       return BestFitPack(items, BestFitOrder::kSpatial, alignment);
     case PackingAlgorithm::kBestFitTemporal:
@@ -85,13 +107,23 @@ PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
     case PackingAlgorithm::kSkylineArea:
       return SkylinePack(items, SkylineOrder::kLargestArea, alignment);
     case PackingAlgorithm::kSkylineLocalSearch:
-      return SkylineLocalSearchPack(items, alignment);
+      return SkylineLocalSearchPack(items, options);
     case PackingAlgorithm::kOnlineBestFit:
       return OnlineBestFitPack(items, alignment);
     case PackingAlgorithm::kNaive:
       return NaivePack(items, alignment);
   }
-  return AutoPack(items, alignment);
+  return AutoPack(items, options);
+}
+
+}  // namespace
+
+PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
+                const PackOptions& options) {
+  PackResult result = PackWith(items, algorithm, options);
+  // kAuto has it already; the others are measured against max-live.
+  if (result.lower_bound == 0) result.lower_bound = MaxLiveBytes(items);
+  return result;
 }
 
 }  // namespace memplan

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/packing_report.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -71,11 +72,24 @@ struct PackResult {
   std::vector<Bytes> offsets;  // parallel to the items
   Bytes peak = 0;              // max over items of offset + size (0 if none)
   std::string algorithm;       // name of the heuristic that produced it
+  // The best lower bound on the peak that Pack knows (bytes): MaxLiveBytes
+  // of the items unless a packer proved a stronger one. peak - lower_bound
+  // is the gap no packing can close beyond.
+  Bytes lower_bound = 0;
+  // kAuto only: the members that ran and were skipped, and why.
+  std::optional<PackReport> report = std::nullopt;
 };
 
-// How hard kAuto works (portfolio.h): kFast keeps O(n log n) members only;
-// kDefault aims at about 1 s for 10^5 items on 2 cores; kMax runs every member.
+// How hard kAuto works (portfolio.h, member_cost.h): kFast runs the members
+// whose cost is near O(n log n) only; kDefault gives the members a work
+// budget of about 1 s for 10^5 items on 2 cores; kMax gives members and the
+// search ten times the default's budget.
 enum class PackEffort { kFast, kDefault, kMax };
+
+// "fast", "default", "max".
+std::string_view PackEffortName(PackEffort effort);
+// Inverse of PackEffortName; InvalidArgument for anything else.
+absl::StatusOr<PackEffort> ParsePackEffort(std::string_view name);
 
 // Options of Pack beyond the algorithm.
 struct PackOptions {
@@ -91,11 +105,14 @@ struct PackOptions {
 };
 
 // Places `items` with `algorithm`; every offset is a multiple of
-// max(item.alignment, alignment). Deterministic. kAuto, kOnlineBestFit and
-// kNaive cost O(n log n) whatever the overlap; the global packers (best fit,
-// in-order, skyline) O(n log n + p log n), p the number of pairs of items
-// live together (IntersectingPairs in live_profile.h); skyline-local-search
-// adds at most about 3 x 10^7 item-pair visits.
+// max(item.alignment, alignment); result.lower_bound is filled. Deterministic
+// unless options.time_limit_seconds cuts kAuto's work (then
+// result.report->time_limited is set). kOnlineBestFit and kNaive cost
+// O(n log n) whatever the overlap; the global packers (best fit, in-order,
+// skyline) O(n log n + p log n), p the number of pairs of items live
+// together (IntersectingPairs in live_profile.h); kAuto O(n log n) plus its
+// effort's work budget (member_cost.h), skyline-local-search two skyline
+// runs plus the default effort's search budget.
 PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
                 Bytes alignment = 1);
 // The same with every option; Pack(items, algorithm, a) is

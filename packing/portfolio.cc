@@ -1,110 +1,363 @@
 #include "packing/portfolio.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <iterator>
 #include <limits>
 #include <optional>
 #include <string>
 #include <utility>
 
+#include "fmt/format.h"
+#include "packing/baselines.h"
+#include "packing/best_fit.h"
 #include "packing/live_profile.h"
 #include "packing/local_search.h"
+#include "packing/member_cost.h"
 #include "packing/online_best_fit.h"
-#include "packing/packer.h"
 #include "packing/pack_support.h"
+#include "packing/parallel_tasks.h"
 #include "packing/skyline.h"
 
 namespace memplan {
 namespace {
 
-// Above this many items only the first kLargeInputMembers global members are
-// candidates: on long sparse inputs their O(n log n) parts dominate, and
-// these four win most often there.
-constexpr std::size_t kLargeInput = 20'000;
-constexpr std::size_t kLargeInputMembers = 4;
+using Clock = std::chrono::steady_clock;
 
-// The global members, in the order they are given the pair budget.
-constexpr PackingAlgorithm kByPriority[] = {
-    PackingAlgorithm::kBestFitSpatial,   PackingAlgorithm::kSkylineLongest,
-    PackingAlgorithm::kBestFitTemporal,  PackingAlgorithm::kBestFitStartTime,
-    PackingAlgorithm::kBestFitBusiest,   PackingAlgorithm::kInOrder,
-    PackingAlgorithm::kSkylineArea};
-// The same members in the tie-break order (portfolio.h).
+// The members in the tie-break order (portfolio.h).
 constexpr PackingAlgorithm kByRank[] = {
-    PackingAlgorithm::kBestFitSpatial,   PackingAlgorithm::kBestFitTemporal,
-    PackingAlgorithm::kBestFitBusiest,   PackingAlgorithm::kBestFitStartTime,
-    PackingAlgorithm::kInOrder,          PackingAlgorithm::kSkylineLongest,
-    PackingAlgorithm::kSkylineArea};
+    PackingAlgorithm::kBestFitSpatial,  PackingAlgorithm::kBestFitTemporal,
+    PackingAlgorithm::kBestFitBusiest,  PackingAlgorithm::kBestFitStartTime,
+    PackingAlgorithm::kInOrder,         PackingAlgorithm::kSkylineLongest,
+    PackingAlgorithm::kSkylineArea,     PackingAlgorithm::kOnlineBestFit};
+constexpr int kSearchRank = static_cast<int>(std::size(kByRank));
 
-int Rank(PackingAlgorithm member) {
+int PortfolioRank(PackingAlgorithm member) {
   return static_cast<int>(std::find(std::begin(kByRank), std::end(kByRank), member) -
                           std::begin(kByRank));
 }
-constexpr int kOnlineRank = 7;
-constexpr int kSearchRank = 8;
+
+// Expected gain of a member, relative: how often it wins or comes within
+// 0.1 % of the winner on the inputs of docs/packing.md (spatial best fit and
+// skyline-area most; skyline-longest often, but its stale-floor work varies
+// most with the input (0.03 to 0.6 refreshes per overlapping pair); in-order,
+// IREE's input order, least).
+double MemberGain(PackingAlgorithm member) {
+  switch (member) {
+    case PackingAlgorithm::kBestFitSpatial:
+    case PackingAlgorithm::kSkylineArea:
+      return 1.0;
+    case PackingAlgorithm::kSkylineLongest:
+      return 0.7;
+    case PackingAlgorithm::kBestFitBusiest:
+      return 0.6;
+    case PackingAlgorithm::kBestFitStartTime:
+    case PackingAlgorithm::kBestFitTemporal:
+      return 0.5;
+    default:
+      return 0.3;
+  }
+}
+
+// Work units as seconds of one core, for messages ("1.25 s").
+std::string WorkSeconds(double work) { return fmt::format("{:.2f} s", work * 1e-9); }
+
+double SecondsSince(Clock::time_point begin) {
+  return std::chrono::duration<double>(Clock::now() - begin).count();
+}
+
+// Members run in two lanes of half the member budget each, whatever the
+// thread count (one thread runs lane 0, then lane 1).
+constexpr int kLanes = 2;
+// A member is tried when its estimate is at most this many times the work
+// left in its lane; the lane's count stops it if it runs over (estimates
+// are off by up to 2x either way, and a member stopped part way is wasted
+// time, so no more than the work left).
+constexpr double kTryFactor = 1.0;
+
+// One admitted member's run.
+struct MemberRun {
+  PackingAlgorithm member = PackingAlgorithm::kOnlineBestFit;
+  int lane = 0;
+  double estimate = 0;                  // EstimatedWork
+  std::optional<PackResult> result;     // unset: not run, or stopped (see below)
+  std::vector<std::int32_t> priority;   // skyline members: their priority list
+  bool started = false;                 // false: cut before it began
+  bool hit_deadline = false;            // --time-limit passed before it began
+  double allowance = 0;                 // work it was allowed (infinite: no limit)
+  double work = 0;                      // work it counted (0 for uncounted members)
+  bool over_allowance = false;          // stopped when its count passed the allowance
+  double seconds = 0;
+};
+
+// The admission step (portfolio.h, 1.): online-best-fit, then the other
+// members by expected gain per estimated work; under kFast those whose
+// estimate is not near n log n go to `report` as skipped.
+std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const EffortBudget& budget,
+                                           PackReport& report) {
+  std::vector<PackingAlgorithm> candidates;
+  for (PackingAlgorithm member : kByRank) {
+    if (member != PackingAlgorithm::kOnlineBestFit) candidates.push_back(member);
+  }
+  std::vector<double> value(std::size(kByRank));
+  for (PackingAlgorithm member : candidates) {
+    value[PortfolioRank(member)] = MemberGain(member) / EstimatedWork(member, shape);
+  }
+  std::stable_sort(candidates.begin(), candidates.end(), [&](PackingAlgorithm a, PackingAlgorithm b) {
+    return value[PortfolioRank(a)] > value[PortfolioRank(b)];
+  });
+
+  std::vector<PackingAlgorithm> admitted = {PackingAlgorithm::kOnlineBestFit};
+  const double near_linear = budget.near_linear_factor * NLogN(shape.items);
+  for (PackingAlgorithm member : candidates) {
+    const double work = EstimatedWork(member, shape);
+    if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
+      report.members.push_back(
+          {std::string(PackingAlgorithmName(member)), false, 0,
+           fmt::format("estimated {}, not near n log n ({} pairs of {} buffers live together)",
+                       WorkSeconds(work), shape.pairs, shape.items),
+           0});
+      continue;
+    }
+    admitted.push_back(member);
+  }
+  return admitted;
+}
+
+// Runs one member within run.allowance work units; skyline members share
+// `skyline` and keep their priority list.
+void RunMember(const std::vector<PackItem>& items, Bytes alignment, const SkylinePacker* skyline,
+               MemberRun& run) {
+  const Clock::time_point begin = Clock::now();
+  run.started = true;
+  std::optional<BestFitOrder> best_fit;
+  switch (run.member) {
+    case PackingAlgorithm::kSkylineLongest:
+    case PackingAlgorithm::kSkylineArea: {
+      const SkylineOrder order = run.member == PackingAlgorithm::kSkylineLongest
+                                     ? SkylineOrder::kLongestFirst
+                                     : SkylineOrder::kLargestArea;
+      run.priority = SortForSkyline(items, order);
+      std::optional<std::vector<Bytes>> offsets = skyline->RunWithin(
+          run.priority, std::numeric_limits<Bytes>::max(), run.allowance, &run.work);
+      if (offsets) {
+        run.result = MakePackResult(items, *std::move(offsets), std::string(SkylineOrderName(order)));
+      }
+      break;
+    }
+    case PackingAlgorithm::kOnlineBestFit:
+      run.result = OnlineBestFitPack(items, alignment);
+      break;
+    case PackingAlgorithm::kInOrder:
+      run.result = InOrderPack(items, alignment);
+      break;
+    case PackingAlgorithm::kBestFitSpatial:
+      best_fit = BestFitOrder::kSpatial;
+      break;
+    case PackingAlgorithm::kBestFitTemporal:
+      best_fit = BestFitOrder::kTemporal;
+      break;
+    case PackingAlgorithm::kBestFitBusiest:
+      best_fit = BestFitOrder::kBusiest;
+      break;
+    case PackingAlgorithm::kBestFitStartTime:
+      best_fit = BestFitOrder::kStartTime;
+      break;
+    default:
+      break;
+  }
+  if (best_fit) {
+    std::optional<std::vector<Bytes>> offsets = BestFitInOrderWithin(
+        items, SortForBestFit(items, *best_fit), alignment, run.allowance, &run.work);
+    if (offsets) {
+      run.result = MakePackResult(items, *std::move(offsets), std::string(BestFitOrderName(*best_fit)));
+    }
+  }
+  run.over_allowance = !run.result;
+  run.seconds = SecondsSince(begin);
+}
+
+// Puts each admitted member in the lane with the least estimated work so
+// far (lane 0 on ties); online-best-fit, first, goes to lane 0.
+void AssignLanes(std::vector<MemberRun>& runs) {
+  double load[kLanes] = {0, 0};
+  for (MemberRun& run : runs) {
+    run.lane = load[1] < load[0] ? 1 : 0;
+    load[run.lane] += run.estimate;
+  }
+}
 
 }  // namespace
 
-std::size_t PortfolioGlobalMembers(std::size_t n, std::int64_t pairs) {
-  std::size_t count = n > kLargeInput ? kLargeInputMembers : std::size(kByPriority);
-  if (pairs > 0) {
-    const std::int64_t budget = kPairBudget + kPairsPerItem * static_cast<std::int64_t>(n);
-    const std::int64_t affordable = budget / pairs;
-    if (affordable < static_cast<std::int64_t>(count)) count = static_cast<std::size_t>(affordable);
+PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& options) {
+  const Clock::time_point begin = Clock::now();
+  std::optional<Clock::time_point> deadline;
+  if (options.time_limit_seconds > 0) {
+    deadline = begin + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(options.time_limit_seconds));
   }
-  return count;
-}
+  const Bytes lower_bound = MaxLiveBytes(items);
+  InputShape shape;
+  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
+  shape.pairs = IntersectingPairs(items);
+  const EffortBudget budget = BudgetFor(options.effort, shape);
 
-PackResult AutoPack(const std::vector<PackItem>& items, Bytes alignment) {
-  PackResult best = OnlineBestFitPack(items, alignment);
-  int best_rank = kOnlineRank;
-  auto consider = [&](PackResult candidate, int rank) {
-    if (candidate.peak < best.peak || (candidate.peak == best.peak && rank < best_rank)) {
-      best = std::move(candidate);
+  PackReport report;
+  report.effort = std::string(PackEffortName(options.effort));
+  const std::vector<PackingAlgorithm> admitted = AdmitMembers(shape, budget, report);
+  std::vector<MemberRun> runs;
+  for (PackingAlgorithm member : admitted) {
+    MemberRun run;
+    run.member = member;
+    run.estimate = EstimatedWork(member, shape);
+    runs.push_back(std::move(run));
+  }
+  AssignLanes(runs);
+
+  std::optional<SkylinePacker> skyline;
+  for (PackingAlgorithm member : admitted) {
+    if (member == PackingAlgorithm::kSkylineLongest || member == PackingAlgorithm::kSkylineArea) {
+      skyline.emplace(items, options.alignment);
+      break;
+    }
+  }
+  // The best tie-break rank among the runs that reached the bound: a member
+  // of a worse rank can no longer win (nothing is below the bound, and ties
+  // go to the better rank), so it need not start, and is reported skipped
+  // even if it ran. A member of a better rank always runs, so the winner is
+  // the one the whole portfolio would pick.
+  std::atomic<int> bound_rank{kSearchRank};
+  auto reached_bound = [&](const MemberRun& run) {
+    if (!run.result || run.result->peak > lower_bound) return;
+    const int rank = PortfolioRank(run.member);
+    int seen = bound_rank.load();
+    while (rank < seen && !bound_rank.compare_exchange_weak(seen, rank)) {
+    }
+  };
+  const double lane_budget =
+      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
+  const int threads = PackingThreads();
+  // online-best-fit (the fallback, O(n log n)) runs alone first.
+  RunMember(items, options.alignment, nullptr, runs[0]);
+  reached_bound(runs[0]);
+  RunTasks(kLanes, threads, [&](std::size_t lane) {
+    // Estimated work of the lane's members so far (run or cut alike, so the
+    // allowances do not depend on timing).
+    double used = lane == 0 ? runs[0].estimate : 0;
+    for (std::size_t k = 1; k < runs.size(); ++k) {
+      MemberRun& run = runs[k];
+      if (run.lane != static_cast<int>(lane)) continue;
+      run.allowance = lane_budget - used;
+      // Not worth starting when its estimate does not fit.
+      if (run.estimate > kTryFactor * run.allowance) continue;
+      used += run.estimate;
+      if (PortfolioRank(run.member) > bound_rank.load()) continue;
+      if (deadline && Clock::now() >= *deadline) {
+        run.hit_deadline = true;
+        continue;
+      }
+      const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
+                           run.member != PackingAlgorithm::kInOrder;
+      if (!counted) run.allowance = std::numeric_limits<double>::infinity();
+      RunMember(items, options.alignment, skyline ? &*skyline : nullptr, run);
+      reached_bound(run);
+    }
+  });
+
+  std::optional<PackResult> best;
+  int best_rank = 0;
+  auto consider = [&](const PackResult& candidate, int rank) {
+    if (!best || candidate.peak < best->peak || (candidate.peak == best->peak && rank < best_rank)) {
+      best = candidate;
       best_rank = rank;
     }
   };
-
-  const std::size_t members = PortfolioGlobalMembers(items.size(), IntersectingPairs(items));
-  std::optional<SkylinePacker> skyline;
-  std::vector<std::int32_t> best_priority;
-  Bytes best_skyline_peak = std::numeric_limits<Bytes>::max();
-  int skylines_run = 0;
-  // Runs one skyline order; keeps its priority list if it is the lowest so
-  // far (longest wins ties: it runs first), the start of the local search.
-  auto run_skyline = [&](SkylineOrder order) {
-    if (!skyline) skyline.emplace(items, alignment);
-    std::vector<std::int32_t> priority = SortForSkyline(items, order);
-    PackResult result =
-        MakePackResult(items, *skyline->Run(priority, std::numeric_limits<Bytes>::max()),
-                       std::string(SkylineOrderName(order)));
-    if (result.peak < best_skyline_peak) {
-      best_skyline_peak = result.peak;
-      best_priority = std::move(priority);
+  const int cut_rank = bound_rank.load();
+  std::string cut_by;
+  for (const MemberRun& run : runs) {
+    if (PortfolioRank(run.member) == cut_rank) cut_by = std::string(PackingAlgorithmName(run.member));
+  }
+  std::size_t skylines_ran = 0;
+  const std::vector<std::int32_t>* search_start = nullptr;
+  Bytes search_start_peak = std::numeric_limits<Bytes>::max();
+  std::vector<PackMemberReport> ran;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    MemberRun& run = runs[k];
+    const std::string name(PackingAlgorithmName(run.member));
+    const bool fits = run.estimate <= kTryFactor * run.allowance;
+    if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
+      ran.push_back({name, false, 0, "lower bound reached by " + cut_by, 0});
+      continue;
     }
-    ++skylines_run;
-    return result;
-  };
-  for (std::size_t k = 0; k < members; ++k) {
-    const PackingAlgorithm member = kByPriority[k];
-    if (member == PackingAlgorithm::kSkylineLongest) {
-      consider(run_skyline(SkylineOrder::kLongestFirst), Rank(member));
-    } else if (member == PackingAlgorithm::kSkylineArea) {
-      consider(run_skyline(SkylineOrder::kLargestArea), Rank(member));
-    } else {
-      consider(Pack(items, member, alignment), Rank(member));
+    if (run.hit_deadline) {
+      report.time_limited = true;
+      ran.push_back({name, false, 0, "--time-limit reached before it started", 0});
+      continue;
+    }
+    if (!run.started) {  // its estimate did not fit
+      ran.push_back({name, false, 0,
+                     fmt::format("estimated {}, over the {} left of its lane's {} budget",
+                                 WorkSeconds(run.estimate), WorkSeconds(std::max(0.0, run.allowance)),
+                                 WorkSeconds(lane_budget)),
+                     0});
+      continue;
+    }
+    if (!run.result) {
+      ran.push_back({name, false, 0,
+                     fmt::format("stopped at its work allowance of {} (estimated {})",
+                                 WorkSeconds(run.allowance), WorkSeconds(run.estimate)),
+                     0});
+      continue;
+    }
+    ran.push_back({name, true, run.result->peak, "", run.seconds});
+    consider(*run.result, PortfolioRank(run.member));
+    if (!run.priority.empty() || run.member == PackingAlgorithm::kSkylineLongest ||
+        run.member == PackingAlgorithm::kSkylineArea) {
+      ++skylines_ran;
+      // Longest wins ties, as in BestSkylineStart: it ranks first.
+      if (run.result->peak < search_start_peak ||
+          (run.result->peak == search_start_peak && run.member == PackingAlgorithm::kSkylineLongest)) {
+        search_start_peak = run.result->peak;
+        search_start = &run.priority;
+      }
     }
   }
+  // Skipped members first in the report's order of consideration: admitted
+  // ones in run order, then those the budget skipped.
+  ran.insert(ran.end(), report.members.begin(), report.members.end());
+  report.members = std::move(ran);
 
-  // Skyline-longest runs before skyline-area, so the search starts where
-  // SkylineLocalSearchPack's does and reproduces its offsets.
-  const Bytes lower_bound = MaxLiveBytes(items);
-  if (skylines_run < 2 || best.peak <= lower_bound) return best;
-  std::optional<PackResult> searched =
-      SearchSkyline(*skyline, std::move(best_priority), best_skyline_peak, lower_bound);
-  if (searched) consider(*std::move(searched), kSearchRank);
-  return best;
+  const std::string search_name(kSkylineLocalSearchName);
+  if (best->peak <= lower_bound) {
+    report.members.push_back({search_name, false, 0, "the best peak is at the lower bound", 0});
+  } else if (skylines_ran < 2) {
+    report.members.push_back({search_name, false, 0, "needs both skyline packings", 0});
+  } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
+    report.members.push_back(
+        {search_name, false, 0,
+         fmt::format("a re-pack is estimated at {}: fewer than {} steps fit the {} budget",
+                     WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
+                     WorkSeconds(budget.search_work)),
+         0});
+  } else if (deadline && Clock::now() >= *deadline) {
+    report.time_limited = true;
+    report.members.push_back({search_name, false, 0, "--time-limit reached before it started", 0});
+  } else {
+    const Clock::time_point search_begin = Clock::now();
+    SearchOutcome searched = SearchSkyline(*skyline, *search_start, search_start_peak,
+                                           lower_bound, steps, threads, deadline);
+    report.time_limited = report.time_limited || searched.time_limited;
+    const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
+    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin)});
+    if (searched.improved) consider(*searched.improved, kSearchRank);
+  }
+  best->lower_bound = lower_bound;
+  report.seconds = SecondsSince(begin);
+  best->report = std::move(report);
+  return *std::move(best);
 }
 
 }  // namespace memplan

@@ -61,6 +61,13 @@ class SkylinePacker {
   std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
                                         Bytes cutoff) const;
 
+  // Run that also counts its work into `*work` (kSkylinePopWork per queue
+  // pop, kSkylineScanWork per pending item passed over, member_cost.h) and
+  // gives up (nullopt) once the count exceeds `work_limit`. Deterministic.
+  std::optional<std::vector<Bytes>> RunWithin(const std::vector<std::int32_t>& priority,
+                                              Bytes cutoff, double work_limit,
+                                              double* work) const;
+
   const std::vector<PackItem>& items() const { return items_; }
 
  private:
@@ -69,9 +76,11 @@ class SkylinePacker {
   // above it, floors live in a priority queue and are refreshed lazily.
   static constexpr std::size_t kScanLimit = 2048;
   std::optional<std::vector<Bytes>> RunByScan(const std::vector<std::int32_t>& priority,
-                                              Bytes cutoff) const;
+                                              Bytes cutoff, double work_limit,
+                                              double* work) const;
   std::optional<std::vector<Bytes>> RunByQueue(const std::vector<std::int32_t>& priority,
-                                               Bytes cutoff) const;
+                                               Bytes cutoff, double work_limit,
+                                               double* work) const;
 
   const std::vector<PackItem>& items_;
   Bytes alignment_;

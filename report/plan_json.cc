@@ -30,6 +30,26 @@ using json_internal::Pointer;
 using json_internal::SchemaError;
 using json_internal::WrongType;
 
+// The "packing" object (plan_json.h): how `auto` packed the transient pool.
+Json PackingJson(const PackReport& report, bool seconds) {
+  Json members = Json::array();
+  for (const PackMemberReport& member : report.members) {
+    Json m;
+    m["name"] = member.name;
+    m["ran"] = member.ran;
+    m["peak_bytes"] = member.ran ? Json(member.peak) : Json(nullptr);
+    m["reason"] = member.ran ? Json(nullptr) : Json(member.reason);
+    if (seconds) m["seconds"] = member.seconds;
+    members.push_back(std::move(m));
+  }
+  Json j;
+  j["effort"] = report.effort;
+  j["time_limited"] = report.time_limited;
+  j["members"] = std::move(members);
+  if (seconds) j["seconds"] = report.seconds;
+  return j;
+}
+
 std::string CopyKindKeyword(CopyKind kind) {
   return kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
 }
@@ -110,8 +130,10 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
   doc["time_steps"] = plan.time_steps;
   doc["lower_bound_bytes"] = plan.lower_bound;
   doc["peak_bytes"] = plan.peak;
+  doc["gap_bytes"] = plan.peak - plan.lower_bound;
   doc["verified"] = plan.verified;
   doc["alignment"] = plan.alignment;
+  if (plan.packing) doc["packing"] = PackingJson(*plan.packing, extras.seconds);
   if (program) {
     Json counts;
     counts["ops"] = program->ops.size();

@@ -7,7 +7,13 @@
 //   {"schema": "memplan.plan/1", "input",
 //    "input_options": {"alias", "dims": {NAME: VALUE, ...}},
 //    "algorithm", "time_steps",
-//    "lower_bound_bytes", "peak_bytes", "verified", "alignment",
+//    "lower_bound_bytes", "peak_bytes", "gap_bytes" (peak - lower bound),
+//    "verified", "alignment",
+//    "packing": {"effort", "time_limited", "members": [{"name", "ran",
+//                "peak_bytes" (null when skipped), "reason" (null when it ran),
+//                "seconds" (only with PlanJsonExtras::seconds)}],
+//                "seconds" (only with PlanJsonExtras::seconds)}
+//               (only when `auto` packed the transient pool: Plan::packing),
 //    "program": {"ops", "values"},
 //    "spaces":  [{"name", "id", "capacity_bytes" (null: unbounded), "peak_bytes",
 //                 "alignment" (every offset in the space is a multiple),
@@ -107,6 +113,10 @@ struct PlanJsonExtras {
   // at the step).
   bool space_peaks = false;
   const FlatSchedule* schedule = nullptr;
+  // Write the packing members' wall-clock "seconds" (`--timings`): off by
+  // default, since they differ from run to run and the plan is otherwise
+  // byte-identical for the same input and options.
+  bool seconds = false;
 };
 
 // Renders `plan` for `buffers` (parallel to plan.placements). A buffer's

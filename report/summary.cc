@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/live_profile.h"
+#include "report/packing_summary.h"
 #include "report/peak_attribution.h"
 #include "report/space_peaks.h"
 #include "report/space_view.h"
@@ -253,7 +254,7 @@ std::string PercentOver(Bytes peak, Bytes bound) {
 }
 
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
-                              std::optional<AliasingSaving> aliasing) {
+                              std::optional<AliasingSaving> aliasing, bool with_seconds) {
   std::string text = Header(input);
   // The name column is as wide as the widest pool name (region allocations
   // have long ones), at least 10.
@@ -324,6 +325,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
   text += fmt::format("algorithm: {}; alignment {}{}; plan {}\n", plan.algorithm, plan.alignment,
                       region_alignment,
                       plan.verified ? "verified" : "NOT verified");
+  text += PackingLines(plan, with_seconds);
   return text;
 }
 

@@ -63,8 +63,10 @@ struct AliasingSaving {
   bool without_fast_memory = false;
 };
 
+// When `auto` packed the transient pool, the summary ends with its members
+// (report/packing_summary.h); `with_seconds` adds their wall-clock times.
 std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
-                              std::optional<AliasingSaving> aliasing);
+                              std::optional<AliasingSaving> aliasing, bool with_seconds = false);
 
 // `memplan stats`: buffers, time steps, total bytes, per-lifetime totals,
 // the lower bound (max live activations) and the max live of all buffers

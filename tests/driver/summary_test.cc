@@ -105,7 +105,17 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   66.67%  b: 8 bytes (8 B)\n"
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used, max live 12 bytes (12 B) at step 1 (0.00% over)\n"
-            "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n");
+            "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
+            "auto (effort default): gap 0 bytes to the lower bound; 2 members ran, 7 skipped\n"
+            "  ran      online-best-fit                   12 bytes (0.00% over)\n"
+            "  skipped  skyline-area          lower bound reached by best-fit-spatial\n"
+            "  skipped  skyline-longest       lower bound reached by best-fit-spatial\n"
+            "  ran      best-fit-spatial                  12 bytes (0.00% over)  <- chosen\n"
+            "  skipped  best-fit-busiest      lower bound reached by best-fit-spatial\n"
+            "  skipped  best-fit-temporal     lower bound reached by best-fit-spatial\n"
+            "  skipped  best-fit-start-time   lower bound reached by best-fit-spatial\n"
+            "  skipped  in-order              lower bound reached by best-fit-spatial\n"
+            "  skipped  skyline-local-search  the best peak is at the lower bound\n");
 }
 
 // With fast memory: the peak lines follow the default-memory buffers (b,

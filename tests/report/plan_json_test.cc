@@ -72,6 +72,7 @@ constexpr std::string_view kExpectedJson = R"({
   "time_steps": 4,
   "lower_bound_bytes": 0,
   "peak_bytes": 0,
+  "gap_bytes": 0,
   "verified": true,
   "alignment": 8,
   "program": {"ops":1,"values":2},

@@ -1,0 +1,99 @@
+#include "packing/member_cost.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace memplan {
+namespace {
+
+// Fitted constants (work units = ns of one reference core; measured with
+// bench/member_cost_bench, docs/packing.md).
+// Counted per best-fit placement (PlacementWork): a query, then per visited
+// chunk a visit and its share of the sort.
+constexpr double kPlacementWork = 400;
+constexpr double kVisitWork = 20;
+constexpr double kVisitSortWork = 9;
+constexpr double kSortPerItemLog = 30;
+// Online best fit: a few ordered-map operations per item.
+constexpr double kOnlinePerItemLog = 80;
+// Skyline above SkylinePacker's scan limit: about one queue pop per item
+// plus a stale floor refresh per four overlapping pairs (0.03 to 0.6 per
+// pair measured, depending on the order).
+constexpr std::int64_t kSkylineScanLimit = 2048;
+// A search step re-packs with a cutoff and is often abandoned part way.
+constexpr double kSearchStepShare = 0.8;
+
+// Budgets.
+constexpr double kDefaultWorkAt1e5 = 3.5e9;
+constexpr double kDefaultWorkFloor = 3.5e9;
+constexpr double kDefaultSearchFloor = 6e8;
+constexpr double kFastNearLinearFactor = 400;
+constexpr double kFastWorkPerNLogN = 1500;
+constexpr double kMaxFactor = 10;
+
+double SkylineWork(const InputShape& shape) {
+  const double n = static_cast<double>(shape.items);
+  // The scan passes over the pending items at each placement: n^2 / 2.
+  if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
+  return kSkylinePopWork * (n + static_cast<double>(shape.pairs) / 4) +
+         kSortPerItemLog * NLogN(shape.items);
+}
+
+}  // namespace
+
+double PlacementWork(std::size_t visits) {
+  const double k = static_cast<double>(visits);
+  return kPlacementWork + k * (kVisitWork + kVisitSortWork * std::log2(k + 1));
+}
+
+double NLogN(std::int64_t n) {
+  const double x = static_cast<double>(std::max<std::int64_t>(n, 1));
+  return n < 2 ? x : x * std::log2(x);
+}
+
+double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
+  const double pairs = static_cast<double>(shape.pairs);
+  switch (member) {
+    case PackingAlgorithm::kOnlineBestFit:
+    case PackingAlgorithm::kNaive:
+      return kOnlinePerItemLog * NLogN(shape.items) + 1000;
+    case PackingAlgorithm::kSkylineLongest:
+    case PackingAlgorithm::kSkylineArea:
+    case PackingAlgorithm::kSkylineLocalSearch:
+      return SkylineWork(shape);
+    default: {  // best fit, in-order; kAuto is never asked
+      // Each item visits about 2p / n placed chunks on average, half of
+      // them placed before it.
+      const double n = static_cast<double>(std::max<std::int64_t>(shape.items, 1));
+      return kSortPerItemLog * NLogN(shape.items) + kPlacementWork * n +
+             pairs * (kVisitWork + kVisitSortWork * std::log2(pairs / n + 1)) + 1000;
+    }
+  }
+}
+
+double EstimatedSearchStepWork(const InputShape& shape) {
+  return kSearchStepShare * SkylineWork(shape);
+}
+
+EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
+  const double scaled = kDefaultWorkAt1e5 * NLogN(shape.items) / NLogN(100'000);
+  const double default_work = std::max(kDefaultWorkFloor, scaled);
+  EffortBudget budget;
+  switch (effort) {
+    case PackEffort::kFast:
+      budget.member_work = kFastWorkPerNLogN * NLogN(shape.items);
+      budget.near_linear_factor = kFastNearLinearFactor;
+      break;
+    case PackEffort::kDefault:
+      budget.member_work = default_work;
+      budget.search_work = std::max(kDefaultSearchFloor, scaled);
+      break;
+    case PackEffort::kMax:
+      budget.member_work = kMaxFactor * default_work;
+      budget.search_work = kMaxFactor * std::max(kDefaultSearchFloor, scaled);
+      break;
+  }
+  return budget;
+}
+
+}  // namespace memplan

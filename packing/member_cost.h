@@ -1,0 +1,78 @@
+// The cost model behind kAuto's effort levels (portfolio.h): an estimate of
+// each member's work before it runs, and the work each effort may spend.
+//
+// Work is counted in units of about one nanosecond of one core of the
+// reference machine (2 cores, release build), estimated from the input's
+// shape alone: n non-empty items and p intersecting pairs
+// (IntersectingPairs, live_profile.h), both counted in O(n log n) before
+// anything runs. Budgets are work, not wall-clock time, so the members that
+// run (and the plan) are the same on every machine, load and thread count;
+// the constants were fitted to measured member times (docs/packing.md).
+//
+// Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
+// is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (20 + 9 log2
+// (p / n + 1)) (visits) = 0.28 x 10^9 units; the default budget for 10^5
+// items is 3.5 x 10^9 units in two lanes (the members run in parallel).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "packing/packer.h"
+
+namespace memplan {
+
+// The input measures the estimates read.
+struct InputShape {
+  std::int64_t items = 0;  // non-empty items
+  std::int64_t pairs = 0;  // intersecting pairs of non-empty items
+};
+
+// Estimated work units of one run of `member` (a global member,
+// kOnlineBestFit, or kSkylineLocalSearch's skyline runs without the search)
+// on an input of `shape`.
+double EstimatedWork(PackingAlgorithm member, const InputShape& shape);
+
+// Estimated work units of one skyline re-pack in the local search (a run
+// that is usually abandoned part way at the cutoff costs about half).
+double EstimatedSearchStepWork(const InputShape& shape);
+
+// What an effort level lets kAuto spend.
+struct EffortBudget {
+  // Work units all the members together may spend (each member's estimate
+  // counted once it is admitted); members that do not fit are skipped.
+  double member_work = 0;
+  // Work units of the local search (split between its parallel searches).
+  double search_work = 0;
+  // kFast: only members whose estimate is within near_linear_factor x
+  // n log2 n units (their overlap work is a small multiple of n log n)
+  // are candidates; 0 = no such rule.
+  double near_linear_factor = 0;
+  // Every member runs whatever its estimate (no effort level sets it; kept
+  // for callers that want the whole portfolio at any cost).
+  bool every_member = false;
+};
+
+// The budget of `effort` for an input of `shape`:
+// * kFast: members within 400 x n log2 n units each, member work 1,500 x
+//   n log2 n; no search.
+// * kDefault: member work W = 3.5 x 10^9 x max(1, (n log2 n) / (10^5 log2
+//   10^5)) units in two lanes of W / 2; search work max(6 x 10^8,
+//   3.5 x 10^9 x (n log2 n) / (10^5 log2 10^5)).
+// * kMax: 10 x the default's member and search work.
+EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
+
+// Work units counted by a best-fit placement that gathered `visits` placed
+// chunks: a tree query, the visits and their sort.
+double PlacementWork(std::size_t visits);
+
+// Work units counted per skyline step: a queue entry popped (and its floor
+// read from the segment tree), or, up to SkylinePacker's scan limit, one
+// pending item passed over.
+inline constexpr double kSkylinePopWork = 350;
+inline constexpr double kSkylineScanWork = 5;
+
+// n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
+double NLogN(std::int64_t n);
+
+}  // namespace memplan

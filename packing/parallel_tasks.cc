@@ -1,0 +1,39 @@
+#include "packing/parallel_tasks.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace memplan {
+
+int PackingThreads() {
+  if (const char* value = std::getenv("MEMPLAN_THREADS")) {
+    char* end = nullptr;
+    const long parsed = std::strtol(value, &end, 10);
+    if (end != value && *end == '\0' && parsed >= 1 && parsed <= 64) return static_cast<int>(parsed);
+  }
+  const unsigned hardware = std::thread::hardware_concurrency();
+  return static_cast<int>(std::clamp<unsigned>(hardware, 1, 2));
+}
+
+void RunTasks(std::size_t count, int threads, const std::function<void(std::size_t)>& task) {
+  const std::size_t workers = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(1, threads)));
+  if (workers <= 1) {
+    for (std::size_t i = 0; i < count; ++i) task(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i = next.fetch_add(1); i < count; i = next.fetch_add(1)) task(i);
+  };
+  std::vector<std::thread> helpers;
+  helpers.reserve(workers - 1);
+  for (std::size_t w = 1; w < workers; ++w) helpers.emplace_back(work);
+  work();
+  for (std::thread& helper : helpers) helper.join();
+}
+
+}  // namespace memplan

@@ -1,0 +1,43 @@
+#include "report/packing_summary.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "fmt/format.h"
+#include "report/summary.h"
+
+namespace memplan {
+
+std::string PackingLines(const Plan& plan, bool with_seconds) {
+  if (!plan.packing) return "";
+  const PackReport& report = *plan.packing;
+  std::size_t ran = 0;
+  std::size_t width = 0;
+  for (const PackMemberReport& member : report.members) {
+    ran += member.ran ? 1 : 0;
+    width = std::max(width, member.name.size());
+  }
+  std::string text = fmt::format(
+      "auto (effort {}): gap {} bytes to the lower bound; {} member{} ran, {} skipped{}{}\n",
+      report.effort, plan.peak - plan.lower_bound, ran, ran == 1 ? "" : "s",
+      report.members.size() - ran, report.time_limited ? "; cut by --time-limit" : "",
+      with_seconds ? fmt::format(" ({:.3f} s)", report.seconds) : "");
+  bool chosen = false;
+  for (const PackMemberReport& member : report.members) {
+    if (!member.ran) {
+      text += fmt::format("  skipped  {:<{}}  {}\n", member.name, width, member.reason);
+      continue;
+    }
+    text += fmt::format("  ran      {:<{}}  {:>14} bytes ({} over)", member.name, width,
+                        member.peak, PercentOver(member.peak, plan.lower_bound));
+    if (with_seconds) text += fmt::format("  {:.3f} s", member.seconds);
+    if (!chosen && member.name == plan.algorithm && member.peak == plan.peak) {
+      text += "  <- chosen";
+      chosen = true;
+    }
+    text += "\n";
+  }
+  return text;
+}
+
+}  // namespace memplan

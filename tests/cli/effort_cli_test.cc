@@ -1,0 +1,95 @@
+// `memplan plan --effort / --time-limit / --timings`: auto's members in the
+// summary and the JSON, the gap to the lower bound, byte-identical output
+// for any thread count, and usage errors.
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::RunMemplan;
+using testing_cli::WriteText;
+
+// 60 buffers of mixed sizes and ranges (MiniMalloc's CSV: half-open
+// [lower, upper)); no member reaches the lower bound on them, so the local
+// search runs too.
+std::string MixedCsv(const std::string& dir) {
+  std::string text = "id,lower,upper,size\n";
+  for (int i = 0; i < 60; ++i) {
+    const int lower = (i * 37) % 50;
+    const int upper = lower + 1 + (i * 11) % 17;
+    text += std::to_string(i) + "," + std::to_string(lower) + "," + std::to_string(upper) + "," +
+            std::to_string(16 * (1 + (i * 7919) % 97)) + "\n";
+  }
+  const std::string path = dir + "/mixed.csv";
+  WriteText(path, text);
+  return path;
+}
+
+TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
+  const std::string dir = FreshDir();
+  const std::string csv = MixedCsv(dir);
+  const CliRun one = RunMemplan("MEMPLAN_THREADS=1 ", "plan " + csv + " --json -");
+  const CliRun two = RunMemplan("MEMPLAN_THREADS=2 ", "plan " + csv + " --json -");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  const nlohmann::json plan = nlohmann::json::parse(one.out);
+  EXPECT_EQ(plan["gap_bytes"].get<long long>(),
+            plan["peak_bytes"].get<long long>() - plan["lower_bound_bytes"].get<long long>());
+  const nlohmann::json& packing = plan["packing"];
+  EXPECT_EQ(packing["effort"], "default");
+  EXPECT_EQ(packing["time_limited"], false);
+  ASSERT_EQ(packing["members"].size(), 9u);
+  EXPECT_EQ(packing["members"][0]["name"], "online-best-fit");
+  EXPECT_EQ(packing["members"][0]["ran"], true);
+  EXPECT_EQ(packing["members"][8]["name"], "skyline-local-search");
+  EXPECT_FALSE(packing["members"][0].contains("seconds"));
+  EXPECT_FALSE(packing.contains("seconds"));
+  // The summary names them too; seconds only with --timings.
+  const CliRun summary = Memplan("plan " + csv);
+  EXPECT_THAT(summary.out, HasSubstr("auto (effort default): gap "));
+  EXPECT_THAT(summary.out, HasSubstr("  ran      online-best-fit "));
+  EXPECT_THAT(summary.out, Not(HasSubstr(" s)\n")));
+  const CliRun timed = Memplan("plan " + csv + " --timings --json -");
+  ASSERT_EQ(timed.exit_code, 0) << timed.err;
+  EXPECT_TRUE(nlohmann::json::parse(timed.out)["packing"].contains("seconds"));
+}
+
+TEST(EffortCliTest, EffortLevelsAndTimeLimit) {
+  const std::string dir = FreshDir();
+  const std::string csv = MixedCsv(dir);
+  const CliRun fast = Memplan("plan " + csv + " --effort fast --json -");
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  const nlohmann::json fast_plan = nlohmann::json::parse(fast.out);
+  EXPECT_EQ(fast_plan["packing"]["effort"], "fast");
+  const CliRun max = Memplan("plan " + csv + " --effort max --json -");
+  ASSERT_EQ(max.exit_code, 0) << max.err;
+  EXPECT_LE(nlohmann::json::parse(max.out)["peak_bytes"].get<long long>(),
+            fast_plan["peak_bytes"].get<long long>());
+  // A limit long enough for everything cuts nothing.
+  const CliRun limited = Memplan("plan " + csv + " --time-limit 600 --json -");
+  ASSERT_EQ(limited.exit_code, 0) << limited.err;
+  EXPECT_EQ(nlohmann::json::parse(limited.out)["packing"]["time_limited"], false);
+}
+
+TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {
+  const CliRun effort = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --effort slow");
+  EXPECT_EQ(effort.exit_code, 2);
+  EXPECT_THAT(effort.err, HasSubstr("--effort: unknown effort 'slow' (expected one of: fast, "
+                                    "default, max)"));
+  const CliRun negative = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit -1");
+  EXPECT_EQ(negative.exit_code, 2);
+  EXPECT_THAT(negative.err, HasSubstr("--time-limit -1 is outside 0 to 10^6 seconds"));
+}
+
+}  // namespace
+}  // namespace memplan
