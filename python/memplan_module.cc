@@ -51,7 +51,9 @@ std::variant<PlannedInput, Failure> PlanArguments(std::vector<std::string> args,
   if (csv_text) {
     absl::StatusOr<BufferSet> buffers = ReadLifetimeCsv(*csv_text, name);
     if (!buffers.ok()) return FailureOf(buffers.status());
-    loaded = LoadedInput{InputFormat::kLifetimeCsv, std::nullopt, std::nullopt, *std::move(buffers)};
+    loaded.emplace();
+    loaded->format = InputFormat::kLifetimeCsv;
+    loaded->buffers = *std::move(buffers);
   }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(name, options, std::move(loaded));
   if (!result.ok()) return FailureOf(result.status());

@@ -23,7 +23,7 @@ using testing_cli::FreshDir;
 using testing_cli::Memplan;
 using testing_cli::Slurp;
 
-const std::string kData = MEMPLAN_SOURCE_DIR "/tests/data/onnx/";
+const std::string kViewModels = MEMPLAN_SOURCE_DIR "/tests/data/onnx/";
 
 // Plans `input` with `flags`, re-verifies the saved plan, returns its JSON.
 nlohmann::json Plan(const std::string& input, const std::string& flags = "") {
@@ -51,7 +51,7 @@ std::map<std::string, nlohmann::json> BuffersByName(const nlohmann::json& plan) 
 // As a copy, a (4 KiB), b (4 KiB) and c (8 KiB) are live at the concat; as
 // views, {a, b, c} is one 8 KiB buffer live from a's definition: half.
 TEST(ViewsCli, OuterConcatPlansAtHalfTheMemoryOfTheCopy) {
-  const nlohmann::json views = Plan(kData + "concat_outer.onnx");
+  const nlohmann::json views = Plan(kViewModels + "concat_outer.onnx");
   EXPECT_EQ(views["peak_bytes"], 8192);
   EXPECT_EQ(views["lower_bound_bytes"], 8192);
   const auto buffers = BuffersByName(views);
@@ -61,7 +61,7 @@ TEST(ViewsCli, OuterConcatPlansAtHalfTheMemoryOfTheCopy) {
   EXPECT_EQ(buffers.at("a")["start"], 0);
   EXPECT_EQ(buffers.at("a")["end"], 3);
 
-  const nlohmann::json copy = Plan(kData + "concat_outer.onnx", "--no-alias");
+  const nlohmann::json copy = Plan(kViewModels + "concat_outer.onnx", "--no-alias");
   EXPECT_EQ(copy["peak_bytes"], 16384);
   EXPECT_EQ(copy["lower_bound_bytes"], 16384);
   EXPECT_EQ(copy["buffers"].size(), 5u);  // x, a, b, c, y
@@ -72,7 +72,7 @@ TEST(ViewsCli, OuterConcatPlansAtHalfTheMemoryOfTheCopy) {
 TEST(ViewsCli, InnerConcatStaysACopy) {
   for (const std::string flags : {"", "--no-alias"}) {
     SCOPED_TRACE(flags);
-    const nlohmann::json plan = Plan(kData + "concat_inner.onnx", flags);
+    const nlohmann::json plan = Plan(kViewModels + "concat_inner.onnx", flags);
     EXPECT_EQ(plan["peak_bytes"], 16384);
     EXPECT_EQ(plan["buffers"].size(), 5u);
   }
@@ -83,13 +83,13 @@ TEST(ViewsCli, InnerConcatStaysACopy) {
 // 8192) of e, and t2 is written in place over s2: {e, s1, s2, t2} is 8 KiB
 // and t1 4 KiB: 12 KiB. As copies, e, s1 and s2 are live at the split: 16 KiB.
 TEST(ViewsCli, OuterSplitPiecesAreViewsOfTheInput) {
-  const nlohmann::json views = Plan(kData + "split_outer.onnx");
+  const nlohmann::json views = Plan(kViewModels + "split_outer.onnx");
   EXPECT_EQ(views["peak_bytes"], 12288);
   const auto buffers = BuffersByName(views);
   ASSERT_TRUE(buffers.contains("e"));
   EXPECT_EQ(buffers.at("e")["values"], nlohmann::json::parse(R"(["e", "s1", "s2", "t2"])"));
   EXPECT_EQ(buffers.at("e")["size"], 8192);
-  EXPECT_EQ(Plan(kData + "split_outer.onnx", "--no-alias")["peak_bytes"], 16384);
+  EXPECT_EQ(Plan(kViewModels + "split_outer.onnx", "--no-alias")["peak_bytes"], 16384);
 }
 
 // e = Exp(x)[1,1024] -> y = e[:, -768:768] (elements [256, 768)) -> r =
@@ -97,14 +97,14 @@ TEST(ViewsCli, OuterSplitPiecesAreViewsOfTheInput) {
 // byte 1024: e (4 KiB) and r (4 B) at r's step: 4100 B. As a copy, y's 2 KiB
 // is live there too: 6148 B.
 TEST(ViewsCli, OuterSliceOfALiveInputIsAView) {
-  const nlohmann::json views = Plan(kData + "slice_outer.onnx");
+  const nlohmann::json views = Plan(kViewModels + "slice_outer.onnx");
   EXPECT_EQ(views["peak_bytes"], 4100);
   EXPECT_EQ(views["lower_bound_bytes"], 4100);
   const auto buffers = BuffersByName(views);
   ASSERT_TRUE(buffers.contains("e"));
   EXPECT_EQ(buffers.at("e")["values"], nlohmann::json::parse(R"(["e", "y"])"));
   EXPECT_EQ(buffers.at("e")["size"], 4096);
-  EXPECT_EQ(Plan(kData + "slice_outer.onnx", "--no-alias")["peak_bytes"], 6148);
+  EXPECT_EQ(Plan(kViewModels + "slice_outer.onnx", "--no-alias")["peak_bytes"], 6148);
 }
 
 // e = Exp(x)[1,1024] -> y = e[:, 0:256] -> g = Neg(x), s = ReduceSum(g) ->
@@ -114,7 +114,7 @@ TEST(ViewsCli, OuterSliceOfALiveInputIsAView) {
 TEST(ViewsCli, SliceOfADyingInputStaysACopy) {
   for (const std::string flags : {"", "--no-alias"}) {
     SCOPED_TRACE(flags);
-    const nlohmann::json plan = Plan(kData + "slice_dead_input.onnx", flags);
+    const nlohmann::json plan = Plan(kViewModels + "slice_dead_input.onnx", flags);
     EXPECT_EQ(plan["peak_bytes"], 5124);
     const auto buffers = BuffersByName(plan);
     ASSERT_TRUE(buffers.contains("y"));
@@ -148,7 +148,7 @@ TEST(ViewsCli, WrongSliceOffsetIsRefused) {
 TEST(ViewsCli, EmitIrShowsGathersAndRoundTrips) {
   const std::string dir = FreshDir();
   const std::string ir = dir + "/concat.mpir";
-  CliRun run = Memplan("plan " + kData + "concat_outer.onnx --target tpu-like --emit-ir " + ir);
+  CliRun run = Memplan("plan " + kViewModels + "concat_outer.onnx --target tpu-like --emit-ir " + ir);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   const std::string text = Slurp(ir);
   EXPECT_THAT(text, HasSubstr(" = onnx.Concat(%a, %b) : f32[1,2048] gathers(%a, 0, %b, 4096)"));
