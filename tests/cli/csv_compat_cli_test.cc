@@ -116,7 +116,7 @@ TEST(CsvCompatCliTest, GapsShareBytesAndComeBackInTheSolution) {
             "gaps,id,lower,upper,size\n3-6,big,0,10,16\n,mid,3,6,16\n6-8@0:8,w,0,10,16\n");
   const auto r = MemplanIn(dir, "plan in.csv --csv out.csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("transient peak 32 bytes (32 B), lower bound 32 bytes"), std::string::npos)
+  EXPECT_NE(r.out.find("transient extent 32 bytes (32 B), lower bound 32 bytes"), std::string::npos)
       << r.out;
   // Best fit by size: big -> 0, w (as long, later) -> 16, mid -> 0 inside big's gap.
   EXPECT_EQ(Slurp(dir + "/out.csv"),

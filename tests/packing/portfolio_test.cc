@@ -163,7 +163,9 @@ TEST(MemberCostTest, EstimatesFromTheInputShape) {
   // Default effort: 3.5 x 10^9 units at 10^5 items and below.
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 3.5e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 3.5e9);
-  EXPECT_TRUE(BudgetFor(PackEffort::kMax, shape).every_member);
+  // Max effort: ten times the default budget, still bounded.
+  EXPECT_FALSE(BudgetFor(PackEffort::kMax, shape).every_member);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 3.5e10);
   EXPECT_EQ(BudgetFor(PackEffort::kFast, shape).search_work, 0);
 }
 
