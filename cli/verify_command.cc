@@ -103,7 +103,7 @@ int RunVerifyCsvSolution(const InputFlags& input_flags, const LoadOptions& load,
   if (!plan.ok()) return Fail(plan.status());
   if (quiet) return kExitOk;
   std::cout << solution_path << ": solution verified: " << input->buffers.buffers.size()
-            << " buffers, peak " << plan->peak << " bytes, lower bound " << plan->lower_bound
+            << " buffers, extent " << plan->peak << " bytes, lower bound " << plan->lower_bound
             << " bytes\n";
   return kExitOk;
 }

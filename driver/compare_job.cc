@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/fixed_offsets.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
@@ -109,6 +110,11 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
         "{}: error: compare packs one transient pool, but this program has execution regions "
         "(memplan plan allocates them region by region)",
         input_path));
+  }
+  // Fixed offsets that collide leave no valid placement for any strategy.
+  if (absl::Status s = CheckFixedOffsetsDisjoint(input->buffers); !s.ok()) {
+    return absl::FailedPreconditionError(
+        fmt::format("{}: error: {}", input_path, std::string(s.message())));
   }
   const Program* program = input->program ? &*input->program : nullptr;
   const BufferSet set = TransientDefaultBuffers(input->buffers);

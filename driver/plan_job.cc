@@ -36,7 +36,8 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--html", &options.html_path},
       {"--profile", &options.profile_path},
       {"--emit-ir", &options.emit_ir_path},
-      {"--csv", &options.csv_path}};
+      {"--csv", &options.csv_path},
+      {"--write-tflite", &options.tflite_path}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     const auto& [flag, path] = outputs[i];
     if (!*path || **path == kStdoutPath) continue;

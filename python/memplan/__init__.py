@@ -153,9 +153,11 @@ class Plan:
         return self._planned.json
 
     def verify(self) -> bool:
-        """Reads ``to_json()`` back and checks it against the input with
-        memplan's independent verifier (as ``memplan verify`` does). Returns
-        True; raises Error (exit_code 1) naming the first violated rule."""
+        """Reads ``to_json()`` back and checks it against the input as it
+        was loaded for planning (a file changed since is not re-read) with
+        memplan's independent verifier, by the rules ``memplan verify``
+        applies. Returns True; raises Error (exit_code 1) naming the first
+        violated rule."""
         failure = _core.verify(self._planned)
         if failure is not None:
             raise Error(failure[1], failure[0])
@@ -202,6 +204,10 @@ def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "
         (12, [8, 0, 8])
     """
     args = _flags(options)
+    if isinstance(source, (bytes, bytearray)) or not isinstance(
+            source, (str, os.PathLike, Iterable)):
+        raise Error("memplan: error: plan() takes a path or a list of buffers, got "
+                    f"{type(source).__name__}", 2)
     if isinstance(source, (str, os.PathLike)):
         result = _core.plan([os.fspath(source)] + args)
     else:
@@ -242,6 +248,7 @@ def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
     """The buffers as lifetime CSV text (half-open ranges), checked here so
     that errors name the buffer's index rather than a CSV line."""
     rows = []
+    first_index = {}  # id -> index of the buffer that first used it
     optional = {"alignment": False, "offset": False}
     for index, spec in enumerate(buffers):
         where = f"buffers[{index}]"
@@ -278,6 +285,10 @@ def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
         if "," in row["id"] or "\n" in row["id"] or not row["id"].strip():
             raise Error(f"{where}: error: id {row['id']!r} is empty or holds a comma or line "
                         "break", 2)
+        if row["id"] in first_index:
+            raise Error(f"{where}: error: duplicate id '{row['id']}' (first "
+                        f"buffers[{first_index[row['id']]}])", 2)
+        first_index[row["id"]] = index
         rows.append(row)
     columns = ["id", "lower", "upper", "size"] + [k for k, used in optional.items() if used]
     lines = [",".join(columns)]

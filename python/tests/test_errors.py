@@ -58,11 +58,19 @@ def test_bad_buffer_lists_name_the_buffer(buffers, text):
     assert error.message.startswith(text)
 
 
-def test_a_repeated_id_is_located_by_the_reader():
+def test_a_repeated_id_names_both_buffers():
     error = error_of([{"id": "a", "size": 4, "start": 0, "end": 1},
+                      {"id": "b", "size": 4, "start": 0, "end": 1},
                       {"id": "a", "size": 4, "start": 0, "end": 1}], name="mine")
     assert error.exit_code == 2
-    assert error.message.startswith("mine:3:")
+    assert error.message == "buffers[2]: error: duplicate id 'a' (first buffers[0])"
+
+
+@pytest.mark.parametrize("source", [42, b"/tmp/x.csv", None])
+def test_a_source_that_is_neither_path_nor_list_is_an_error(source):
+    error = error_of(source)
+    assert error.exit_code == 2
+    assert error.message.startswith("memplan: error: plan() takes a path or a list of buffers")
 
 
 def test_error_is_an_exception_with_the_message():

@@ -73,6 +73,10 @@ TEST(CsvCompatCliTest, CollidingFixedBuffersAreRefused) {
             "in.csv: error: fixed offsets collide: buffers 'x' (offset 0, 8 bytes) and 'y' "
             "(offset 4, 8 bytes) both hold bytes [4, 8) at steps 2 to 3\n");
   EXPECT_EQ(r.out, "");
+  // compare refuses them the same way (no strategy can place them).
+  const auto c = MemplanIn(dir, "compare in.csv");
+  EXPECT_EQ(c.exit_code, 1);
+  EXPECT_EQ(c.err, r.err);
   // The same offsets at disjoint times, or with y in a gap of x, are fine.
   WriteText(dir + "/apart.csv", "id,lower,upper,size,offset\nx,0,4,8,0\ny,4,6,8,4\n");
   EXPECT_EQ(MemplanIn(dir, "plan apart.csv -q").exit_code, 0);
@@ -124,7 +128,7 @@ TEST(CsvCompatCliTest, GapsShareBytesAndComeBackInTheSolution) {
             "6-8@0:8,w,0,10,16,16\n");
   const auto v = MemplanIn(dir, "verify in.csv out.csv");
   EXPECT_EQ(v.exit_code, 0) << v.err;
-  EXPECT_EQ(v.out, "out.csv: solution verified: 3 buffers, peak 32 bytes, lower bound 32 bytes\n");
+  EXPECT_EQ(v.out, "out.csv: solution verified: 3 buffers, extent 32 bytes, lower bound 32 bytes\n");
   std::filesystem::remove_all(dir);
 }
 
@@ -134,7 +138,7 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   ASSERT_EQ(MemplanIn(dir, "plan in.csv -q --csv out.csv").exit_code, 0);
   const auto ok = MemplanIn(dir, "verify in.csv out.csv");
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
-  EXPECT_EQ(ok.out, "out.csv: solution verified: 4 buffers, peak 25 bytes, lower bound 25 bytes\n");
+  EXPECT_EQ(ok.out, "out.csv: solution verified: 4 buffers, extent 25 bytes, lower bound 25 bytes\n");
   EXPECT_EQ(MemplanIn(dir, "verify in.csv out.csv -q").out, "");
 
   // b moved onto f: overlap (exit 1).
@@ -206,7 +210,7 @@ TEST(CsvCompatCliTest, ASolutionUsingAWindowVerifies) {
                          "id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nv,3,6,8,,8\n");
   const auto r = testing_cli::MemplanIn(dir, "verify in.csv sol.csv");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out, "sol.csv: solution verified: 2 buffers, peak 16 bytes, lower bound 16 bytes\n");
+  EXPECT_EQ(r.out, "sol.csv: solution verified: 2 buffers, extent 16 bytes, lower bound 16 bytes\n");
   testing_cli::WriteText(dir + "/low.csv",
                          "id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nv,3,6,8,,4\n");
   EXPECT_EQ(testing_cli::MemplanIn(dir, "verify in.csv low.csv").exit_code, 1);

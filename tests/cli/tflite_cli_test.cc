@@ -129,6 +129,22 @@ TEST(TfliteCliTest, WriteTfliteRoundTripOnTinyModel) {
   EXPECT_EQ(plan[2], plan[3]);      // a view shares its input's bytes
 }
 
+// --write-tflite is an output like the others: never the input, never
+// another output's file (the model would replace the JSON, or itself).
+TEST(TfliteCliTest, WriteTfliteNeverOverwritesTheInputOrAnotherOutput) {
+  const std::string dir = FreshDir();
+  const std::string path = WriteTinyModel(dir, "tiny.tflite");
+  testing_cli::CliRun run = Memplan("plan " + path + " --write-tflite " + path);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, path + ": error: output path is the input file (--write-tflite)\n");
+  run = Memplan("plan " + path + " --json " + dir + "/o.tflite --write-tflite " + dir +
+                "/o.tflite");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, dir + "/o.tflite: error: --json and --write-tflite name the same file\n");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/o.tflite"));
+  std::filesystem::remove_all(dir);
+}
+
 TEST(TfliteCliTest, WriteTfliteRoundTripOnPersonDetect) {
   if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
   ExpectRoundTrip(kTfliteDir + "person_detect.tflite", FreshDir());
