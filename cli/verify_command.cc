@@ -12,9 +12,7 @@
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
-#include "regions/allocate_regions.h"
 #include "report/plan_json.h"
-#include "verify/region_checks.h"
 
 namespace memplan::cli {
 
