@@ -98,10 +98,6 @@ struct PackOptions {
   // Wall-clock limit for search-based packers, in seconds; 0 = no limit
   // beyond the effort's own budget. A packer stopped by it reports so.
   double time_limit_seconds = 0;
-  // Search-based packers: find a packing with peak <= capacity (bytes) or
-  // prove that none exists; nullopt = no target.
-  std::optional<Bytes> capacity = std::nullopt;
-  bool minimize = false;  // search-based packers: look for the lowest peak
 };
 
 // Places `items` with `algorithm`; every offset is a multiple of
