@@ -17,7 +17,8 @@ LiveProfile ComputeLiveProfile(const BufferSet& buffers,
   for (const Buffer& b : buffers.buffers) {
     const TimeStep start = std::max<TimeStep>(b.start, 0);
     const TimeStep end = std::min<TimeStep>(b.end, p.time_steps - 1);
-    if (start > end || b.size == 0 || !include(b)) continue;
+    // A sub-allocation's bytes are its container's (Buffer::inside).
+    if (start > end || b.size == 0 || b.inside || !include(b)) continue;
     events.emplace_back(start, b.size);
     if (end + 1 < p.time_steps) events.emplace_back(end + 1, -b.size);
     // A dead gap holds no data: the bytes leave at its first step and come

@@ -41,7 +41,8 @@ struct LiveProfile {
 // steps of [start, end] outside its dead gaps (Buffer::gaps), so with
 // conditionals the peak is still exact: the buffers live at one step all
 // hold data together in every execution reaching it. Parts outside [0,
-// buffers.time_steps) are ignored. The sizes of the included buffers must
+// buffers.time_steps) are ignored, and so are sub-allocations
+// (Buffer::inside): their bytes are their container's. The sizes of the included buffers must
 // total at most kMaxTotalBytes (ir/units.h; no overflow). O(n log n) time and
 // O(n) memory in the number n of buffers and gaps, whatever time_steps is.
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,

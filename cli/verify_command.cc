@@ -82,6 +82,7 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   options.alias = recorded->alias;
   options.dims = recorded->dims;
   options.regions_per = recorded->regions_per;
+  options.offline_plan = recorded->offline_plan;  // the fixed offsets are checked again
   return options;
 }
 

@@ -34,7 +34,8 @@ absl::Status CheckFixedOffsetsDisjoint(const BufferSet& buffers) {
   std::vector<FixedPiece> pieces;
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (!b.fixed_offset || b.size <= 0) continue;
+    // A sub-allocation shares its container's bytes by design (Buffer::inside).
+    if (!b.fixed_offset || b.size <= 0 || b.inside) continue;
     for (const StepRange& steps : LivePieces(b, b.start, b.end)) pieces.push_back({id, steps});
   }
   if (pieces.size() < 2) return absl::OkStatus();

@@ -2,7 +2,8 @@
 // cannot all hold: two fixed buffers of one memory space that are live at a
 // common step (outside their dead gaps) and share a byte. No packer can
 // honour both, so planning refuses the input (exit 1) instead of reporting
-// a plan the verifier would reject.
+// a plan the verifier would reject. Sub-allocations (Buffer::inside) are
+// not compared: they share their container's bytes by design.
 #pragma once
 
 #include "absl/status/status.h"

@@ -306,7 +306,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     // `memplan verify` loads the input again with the recorded options.
     PlanJsonExtras extras;
     extras.input_options =
-        PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per};
+        PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per,
+                         options.load.offline_plan};
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,
@@ -371,7 +372,10 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (input->tflite && !result.msa) {
     result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));
   }
-  if (offline) result.summary += FormatTfliteOfflineSummary(*offline);
+  if (offline) {
+    result.summary += FormatTfliteOfflineSummary(
+        *offline, options.load.offline_plan ? std::optional<Bytes>(plan->peak) : std::nullopt);
+  }
   result.plan = *std::move(plan);
   result.input = *std::move(input);
   return result;

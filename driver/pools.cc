@@ -145,7 +145,8 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           const Buffer& b = buffers.buffers[id];
           pool.total_bytes += b.size;
           plan.placements[id].pool = pool.name;
-          if (!ranges[id]) continue;
+          // A sub-allocation takes its container's bytes (set below).
+          if (!ranges[id] || b.inside) continue;
           items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
                                    ranges[id]->second});
           const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
@@ -231,6 +232,19 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
       for (std::size_t i = 1; i < failures.size(); ++i) message += "; " + failures[i];
       return absl::ResourceExhaustedError(message);
     }
+  }
+  // Sub-allocations sit at their container's offset plus theirs.
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (!b.inside || !ranges[id] || (excluded && (*excluded)[id])) continue;
+    const BufferId c = b.inside->container;
+    if (std::find(spaces.begin(), spaces.end(), SpaceOf(b)) == spaces.end()) continue;
+    if (c < 0 || c >= static_cast<BufferId>(buffers.buffers.size()) || !offsets[c] ||
+        buffers.buffers[c].inside) {
+      return absl::InvalidArgumentError(fmt::format(
+          "buffer '{}' is nested inside a buffer that gets no offset of its own here", b.name));
+    }
+    offsets[id] = *offsets[c] + b.inside->offset;
   }
   return offsets;
 }

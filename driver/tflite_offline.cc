@@ -38,19 +38,34 @@ absl::StatusOr<std::map<BufferId, Bytes>> OfflineBufferOffsets(const LoadedInput
   return offsets;
 }
 
-// For each placed buffer, the placed buffer it nests in (kNoId: none): one
-// whose bytes contain its bytes and that is live over its whole live range,
-// the longest-lived such (then the lowest id). Vela places the NPU's input
-// and output inside its scratch area, which its command stream addresses:
-// a sub-allocation, not a conflict. O(n^2) in the placed buffers.
-std::map<BufferId, BufferId> NestedOfflineBuffers(const BufferSet& buffers,
+// Whether buffer `b` is scratch memory: a tensor no operator writes and no
+// buffer fills, which the importer allocates with `tflite.allocate` (Vela's
+// scratch areas). The op reading it addresses it itself (an NPU command
+// stream), so it may hold other tensors: only scratch is a container.
+bool IsOfflineScratch(const LoadedInput& input, BufferId b) {
+  for (ValueId v : input.buffers.buffers[b].values) {
+    const OpId op = input.program->values[v].defining_op;
+    if (op != kNoId && input.program->ops[op].opcode == "tflite.allocate") return true;
+  }
+  return false;
+}
+
+// For each placed buffer, the placed scratch buffer it nests in (absent:
+// none): one whose bytes contain its bytes and that is live over its whole
+// live range, the largest (then longest-lived, then lowest id) such. Vela
+// places the NPU's input and output inside its scratch area, which its
+// command stream addresses: a sub-allocation, not a conflict. A tensor
+// inside another kind of tensor (an op's input inside its output, say) is
+// not nested: the verifier sees the conflict. O(n^2) in the placed buffers.
+std::map<BufferId, BufferId> NestedOfflineBuffers(const LoadedInput& input,
                                                   const std::map<BufferId, Bytes>& offsets) {
+  const BufferSet& buffers = input.buffers;
   std::map<BufferId, BufferId> nested;
   for (const auto& [a, a_offset] : offsets) {
     const Buffer& inner = buffers.buffers[a];
     BufferId best = kNoId;
     for (const auto& [b, b_offset] : offsets) {
-      if (a == b) continue;
+      if (a == b || !IsOfflineScratch(input, b)) continue;
       const Buffer& outer = buffers.buffers[b];
       const bool contains = b_offset <= a_offset && a_offset + inner.size <= b_offset + outer.size &&
                             outer.start <= inner.start && inner.end <= outer.end;
@@ -90,19 +105,27 @@ absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& inp
   plan.input = placed.input;
   plan.algorithm = "offline";
   plan.time_steps = placed.time_steps;
-  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input.buffers, *offsets);
+  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input, *offsets);
   check.nested = static_cast<std::int64_t>(nested.size());
+  // Ids in `placed`: the placed buffers in id order.
+  std::map<BufferId, BufferId> placed_id;
   for (const auto& [b, offset] : *offsets) {
-    if (nested.contains(b)) {
-      check.head = std::max(check.head, offset + input.buffers.buffers[b].size);
-      continue;
-    }
+    placed_id.emplace(b, static_cast<BufferId>(placed_id.size()));
+  }
+  for (const auto& [b, offset] : *offsets) {
     Buffer buffer = input.buffers.buffers[b];
     buffer.gaps.clear();  // read as whole hulls, as TFLite Micro does
+    buffer.fixed_offset.reset();
+    buffer.inside.reset();
+    if (auto it = nested.find(b); it != nested.end()) {
+      // A sub-allocation the verifier checks (rule 13), not a conflict.
+      buffer.inside = SubAllocation{placed_id.at(it->second), offset - offsets->at(it->second)};
+    }
     placed.buffers.push_back(buffer);
     plan.placements.push_back(
         BufferPlacement{"transient", {Allocation{kDefaultSpace, offset, buffer.start, buffer.end}}});
     check.head = std::max(check.head, offset + buffer.size);
+    check.bytes += buffer.size;
   }
   check.buffers = static_cast<std::int64_t>(offsets->size());
   PoolInfo pool;
@@ -120,24 +143,39 @@ absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& inp
 absl::Status FixTfliteOfflineOffsets(LoadedInput& input) {
   absl::StatusOr<std::map<BufferId, Bytes>> offsets = OfflineBufferOffsets(input);
   if (!offsets.ok()) return offsets.status();
-  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input.buffers, *offsets);
+  const std::map<BufferId, BufferId> nested = NestedOfflineBuffers(input, *offsets);
   for (const auto& [b, offset] : *offsets) {
-    if (nested.contains(b)) continue;  // planned around: memplan does not model sub-allocation
-    input.buffers.buffers[b].fixed_offset = offset;
-    input.analysis->buffers.buffers[b].fixed_offset = offset;
+    std::optional<SubAllocation> inside;
+    if (auto it = nested.find(b); it != nested.end()) {
+      inside = SubAllocation{it->second, offset - offsets->at(it->second)};
+    }
+    for (BufferSet* set : {&input.buffers, &input.analysis->buffers}) {
+      set->buffers[b].fixed_offset = offset;
+      set->buffers[b].inside = inside;
+    }
   }
   return absl::OkStatus();
 }
 
-std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check) {
-  return fmt::format(
+std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check,
+                                       std::optional<Bytes> kept_extent) {
+  std::string text = fmt::format(
       "offline plan (OfflineMemoryAllocation): {} tensors in {} buffers ({} nested inside "
       "another), head {} bytes ({}), {}\n",
       check.tensors, check.buffers, check.nested, check.head, FormatBytes(check.head),
       check.verified.ok() ? "verified"
                           : "fails verification: " + std::string(check.verified.message()));
+  if (kept_extent) {
+    const Bytes over = *kept_extent - check.head;
+    text += fmt::format(
+        "--offline-plan kept {} buffers ({} bytes) at their offsets, {} of them nested inside "
+        "another; memplan's transient extent around them {} bytes ({}), the offline plan's head "
+        "{} bytes ({}): {}{} bytes\n",
+        check.buffers, check.bytes, check.nested, *kept_extent, FormatBytes(*kept_extent),
+        check.head, FormatBytes(check.head), over < 0 ? "" : "+", over);
+  }
+  return text;
 }
-
 
 absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& input,
                                                             const Plan& plan) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,16 +19,22 @@ struct TfliteOfflineCheck {
   std::int64_t buffers = 0;   // memplan buffers they form (views share one)
   std::int64_t nested = 0;    // of those, buffers nested inside another (sub-allocations)
   Bytes head = 0;             // highest offset + size among them
+  Bytes bytes = 0;            // their buffers' sizes, nested ones included
   absl::Status verified;      // the verifier's verdict on those buffers at those offsets
 };
 
 // Checks `input`'s offline plan (input.tflite->offline_offsets, not empty):
 // every placed tensor of subgraph 0 that lives in the arena head (transient)
 // is a buffer at its offset; the verifier (VerifyAgainst) checks that no two
-// of them share bytes while both are live, except a buffer *nested* in
-// another: inside its bytes and live only while it is (a sub-allocation:
-// Vela places the NPU's input and output inside its scratch area, which its
-// command stream addresses; TFLite Micro does not check offline plans). Offsets of weights and
+// of them share bytes while both are live, except a buffer *nested* in a
+// scratch tensor (one no operator writes and no buffer fills, which the op
+// reading it addresses itself) — inside its bytes and live only while it
+// is — which is declared a
+// sub-allocation of it (Buffer::inside; the verifier's rule 13 checks it
+// stays inside): Vela places the NPU's input and output inside its scratch
+// area, which its command stream addresses (TFLite Micro does not check
+// offline plans). The container is the largest (then longest-lived, then
+// lowest id) placed buffer containing it. Offsets of weights and
 // variables (outside the head) and of tensors memplan does not plan are
 // ignored; tensors of other subgraphs are not checked. Errors:
 // InvalidArgument `path: error: ...` when tensors sharing one buffer (a
@@ -36,15 +43,22 @@ absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& inp
 
 // --offline-plan: sets Buffer::fixed_offset of every buffer the offline plan
 // places (as CheckTfliteOfflinePlan reads it), so the packers plan the
-// remaining buffers around them. Nested buffers are not fixed: memplan does
-// not model sub-allocation, so they are planned around too, in bytes of
-// their own (valid, and larger than the offline plan's head). Errors: those of CheckTfliteOfflinePlan.
+// remaining buffers around them; a nested buffer also becomes a
+// sub-allocation of its container (Buffer::inside): it takes no bytes of its
+// own, so memplan's plan around Vela's is no larger than Vela's head.
+// Errors: those of CheckTfliteOfflinePlan.
 absl::Status FixTfliteOfflineOffsets(LoadedInput& input);
 
 // "offline plan (OfflineMemoryAllocation): 4 tensors in 4 buffers (3 nested
 // inside another), head 74464 bytes (72.72 KiB), verified" (or "fails
-// verification: WHY").
-std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check);
+// verification: WHY"); with `kept_extent` (--offline-plan: the transient
+// extent of memplan's plan around the fixed offsets) a second line says what
+// was kept and compares: "--offline-plan kept 4 buffers (158146 bytes) at
+// their offsets, 3 of them nested inside another; memplan's transient extent
+// around them 74464 bytes (72.72 KiB), the offline plan's head 74464 bytes
+// (72.72 KiB): +0 bytes".
+std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check,
+                                       std::optional<Bytes> kept_extent = std::nullopt);
 
 // --write-tflite: the input model (re-read from input.buffers.input) with
 // `plan`'s offsets as its OfflineMemoryAllocation metadata (WriteOfflinePlan):

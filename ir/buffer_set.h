@@ -30,6 +30,22 @@ struct OccupancyWindow {
   bool operator==(const OccupancyWindow&) const = default;
 };
 
+// A sub-allocation stated by the input: the buffer lives inside another
+// buffer's bytes, which whoever addresses the container lays out (e.g. an
+// NPU command stream compiled by Arm's Vela addresses its input and output
+// inside its scratch area: TFLite offline plans, driver/tflite_offline.h).
+// Its chunk is [container's offset + offset, ... + size) at every step it is
+// live, and the container is live then too; its bytes count as the
+// container's (planners give it no chunk of its own, lower bounds and live
+// profiles skip it), and the verifier checks that it stays inside.
+// Example: a 9216-byte input inside a 74464-byte scratch area at byte 0 ->
+// {container = the scratch area's id, offset = 0}.
+struct SubAllocation {
+  BufferId container = kNoId;
+  Bytes offset = 0;                   // bytes from the container's first byte
+  bool operator==(const SubAllocation&) const = default;
+};
+
 struct Buffer {
   std::string name;
   std::vector<ValueId> values;        // alias-set members; empty for CSV input
@@ -54,6 +70,9 @@ struct Buffer {
   // Partial occupancy windows, sorted, disjoint from each other and from
   // `gaps`, within [start, end] (CSV input only; see OccupancyWindow).
   std::vector<OccupancyWindow> windows = {};
+  // Set when the buffer is a sub-allocation inside another (SubAllocation);
+  // nullopt for every buffer but those of a TFLite model's --offline-plan.
+  std::optional<SubAllocation> inside = std::nullopt;
 };
 
 // The parts of the closed step range [first, last] where `buffer` is live:

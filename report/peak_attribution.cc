@@ -25,7 +25,8 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
   std::vector<BufferId> live;
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (b.size > 0 && include(b) && LiveAt(b, peak.step)) live.push_back(id);
+    // As the profile: a sub-allocation's bytes are its container's.
+    if (b.size > 0 && !b.inside && include(b) && LiveAt(b, peak.step)) live.push_back(id);
   }
   peak.live_buffers = static_cast<std::int64_t>(live.size());
   const auto larger = [&](BufferId a, BufferId b) {

@@ -124,6 +124,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     options["dims"] = std::move(dims);
     options["regions"] = extras.input_options->regions_per ? Json(*extras.input_options->regions_per)
                                                            : Json(nullptr);
+    options["offline_plan"] = extras.input_options->offline_plan;
     doc["input_options"] = std::move(options);
   }
   doc["algorithm"] = plan.algorithm;
@@ -383,6 +384,8 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
   if (r.Has("regions") && !r.Get("regions").is_null()) {
     options.regions_per = r.IntIn("regions", 0, std::numeric_limits<std::int64_t>::max());
   }
+  // Plans written before --offline-plan was recorded have no "offline_plan".
+  if (r.Has("offline_plan")) options.offline_plan = r.Bool("offline_plan");
   return options;
 }
 

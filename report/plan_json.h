@@ -5,7 +5,7 @@
 // only with a program, `msa` only when the plan has MSA statistics, its
 // `target`, `mode` and `variant` only when the MSA setup is given):
 //   {"schema": "memplan.plan/1", "input",
-//    "input_options": {"alias", "dims": {NAME: VALUE, ...}},
+//    "input_options": {"alias", "dims": {NAME: VALUE, ...}, "regions", "offline_plan"},
 //    "algorithm", "time_steps",
 //    "lower_bound_bytes", "peak_bytes", "gap_bytes" (peak - lower bound),
 //    "verified", "alignment",
@@ -57,8 +57,8 @@ namespace memplan {
 
 inline constexpr std::string_view kPlanSchema = "memplan.plan/1";
 
-// How the input was loaded (the CLI's --no-alias and --dim flags; they
-// change only ONNX imports), recorded so that `memplan verify` can load the
+// How the input was loaded (the CLI's --no-alias, --dim, --regions and
+// --offline-plan flags), recorded so that `memplan verify` can load the
 // input the same way. The plan's --alignment is the top-level "alignment".
 struct PlanInputOptions {
   bool alias = true;                          // views and in-place reuse
@@ -66,6 +66,10 @@ struct PlanInputOptions {
   // --regions: ops per region (0: one region); nullopt without --regions.
   // Written as "regions" (null without --regions).
   std::optional<std::int64_t> regions_per;
+  // --offline-plan (TFLite models): the model's offline plan fixed offsets
+  // (and sub-allocations), which `memplan verify` then checks again.
+  // Written as "offline_plan"; plans without the key read as false.
+  bool offline_plan = false;
   bool operator==(const PlanInputOptions&) const = default;
 };
 

@@ -12,7 +12,7 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
   const std::size_t n = std::min(buffers.buffers.size(), plan.placements.size());
   for (std::size_t id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (b.size <= 0) continue;
+    if (b.size <= 0 || b.inside) continue;  // a sub-allocation: its container's bytes
     for (const Allocation& a : plan.placements[id].allocations) {
       if (a.space != space || a.start > a.end) continue;
       Buffer s;

@@ -29,7 +29,8 @@ struct SpaceView {
 
 // The segments of `plan` in `space` (plan.placements parallel to
 // buffers.buffers). Each entry keeps its buffer's dead gaps that lie
-// strictly inside the segment. O(n + segments).
+// strictly inside the segment. Sub-allocations (Buffer::inside) are left
+// out: their bytes are their container's. O(n + segments).
 SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace space);
 
 }  // namespace memplan

@@ -32,6 +32,14 @@ inline TimeStep OpenedAt(const AsyncCopy& c) { return std::max<TimeStep>(c.start
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
 
+// Rule 13: each sub-allocation (Buffer::inside) lies inside its container's
+// bytes and live steps (verify/sub_allocation_checks.cc). `dead` and
+// `input_windows` as for CheckNoOverlap: the container must hold all of its
+// bytes at every step of the sub-allocation's segments.
+absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
+                                 const std::vector<std::vector<StepRange>>& dead,
+                                 bool input_windows);
+
 // Rule 3: no two live segments of one space share a byte. `dead` (per
 // buffer, possibly shorter or empty: no dead steps) lists the steps at which
 // a buffer holds no data (program_liveness.h); its segments take no bytes then.

@@ -86,6 +86,11 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     if (b.size == 0) continue;  // occupies no bytes
+    // A sub-allocation lies inside its container's bytes while the container
+    // is live (rule 13, checked before): any other segment meeting it meets
+    // the container, which the sweep holds; its container's owner lays out
+    // what is nested inside.
+    if (b.inside) continue;
     const std::vector<StepRange>& gaps =
         static_cast<std::size_t>(id) < dead.size() ? dead[id] : kAlwaysLive;
     const std::vector<OccupancyWindow>& windows = input_windows ? b.windows : kNoWindows;

@@ -277,7 +277,8 @@ absl::Status CheckMsaTimes(const MsaStats& m) {
 }
 
 // Max over time of the bytes of home-space segments of buffers homed in
-// the pools `in_group` marks. O(n log n).
+// the pools `in_group` marks (a sub-allocation's bytes are its container's:
+// not counted twice). O(n log n).
 Bytes MaxLiveBytesOf(const BufferSet& buffers, const Plan& plan, const std::vector<bool>& in_group) {
   std::map<std::pair<std::string, MemorySpace>, std::size_t> by_key;
   for (std::size_t i = 0; i < plan.pools.size(); ++i) {
@@ -286,6 +287,7 @@ Bytes MaxLiveBytesOf(const BufferSet& buffers, const Plan& plan, const std::vect
   std::vector<std::pair<TimeStep, Bytes>> deltas;  // (time, +size at start / -size after end)
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
+    if (b.inside) continue;  // its bytes are its container's (rule 13)
     const MemorySpace home = b.space.value_or(kDefaultSpace);
     auto found = by_key.find({plan.placements[id].pool, home});
     if (found == by_key.end() || !in_group[found->second]) continue;

@@ -19,7 +19,9 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   } else if (options.input_gaps) {
     for (const Buffer& b : buffers.buffers) dead.push_back(b.gaps);
   }
-  if (absl::Status s = CheckNoOverlap(buffers, plan, dead, !options.program && options.input_gaps);
+  const bool input_windows = !options.program && options.input_gaps;
+  if (absl::Status s = CheckSubAllocations(buffers, plan, dead, input_windows); !s.ok()) return s;
+  if (absl::Status s = CheckNoOverlap(buffers, plan, dead, input_windows);
       !s.ok()) {
     return s;
   }

@@ -44,7 +44,7 @@
 //     then they are the input itself, not derived by a planner, and its
 //     bytes are free there); with it, during an occupancy window
 //     (Buffer::windows, `L-U@LO:HI`) a segment takes only bytes
-//     [offset + LO, offset + HI).
+//     [offset + LO, offset + HI). Sub-allocations (rule 13) are left out.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
@@ -166,6 +166,19 @@
 //     and the view offset is the first element's index times the element
 //     size. A wrong offset would make the op's readers read other bytes of
 //     the buffer. O(values x rank).
+// 13. Sub-allocations (Buffer::inside, an input constraint: checked before
+//     rule 3): a buffer nested inside a container lies inside it — the
+//     container is another buffer that is not nested itself; offset >= 0
+//     and offset + size <= the container's size; the buffer's live range
+//     lies within the container's; each of its segments lies at the
+//     container's offset + offset in a segment of the container in the same
+//     space that covers its time range, and the container holds all of its
+//     bytes at every step of it (no dead step, no occupancy window). Rule 3
+//     then leaves the nested buffer out: any segment that meets it meets its
+//     container, which rule 3 checks; what is nested inside one container
+//     is laid out by whoever addresses the container (e.g. an NPU command
+//     stream), not checked against each other. Rule 7 counts a nested
+//     buffer's bytes once, as its container's. O(nested x segments).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data

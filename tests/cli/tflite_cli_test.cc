@@ -151,28 +151,84 @@ TEST(TfliteCliTest, WriteTfliteRoundTripOnPersonDetect) {
 }
 
 // Vela's plan puts the output, both scratch areas and the input at offset 0:
-// the NPU's input and output live inside its scratch area (nested), so the
-// plan verifies with a head of 74464 bytes. memplan does not model that
-// sub-allocation: around the fixed scratch it gives the input and the fast
-// scratch bytes of their own.
+// the NPU's input and output live inside its scratch area, and so does the
+// fast scratch (Vela's shared-SRAM layout). With --offline-plan they become
+// sub-allocations of the scratch area (Buffer::inside): memplan's head is
+// Vela's 74464 bytes (without them, 74464 * 2 + 9216 + 2 = 158146).
 TEST(TfliteCliTest, VelaOfflinePlanReadVerifiedAndPlannedAround) {
   if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
   const std::string vela = kTfliteDir + "person_detect_vela.tflite";
   EXPECT_EQ(OfflinePlanOf(vela), (std::vector<std::int32_t>{0, -1, -1, 0, 0, 0}));
-  testing_cli::CliRun run = Memplan("plan " + vela + " --offline-plan --json -");
+  const std::string dir = FreshDir();
+  testing_cli::CliRun run = Memplan("plan " + vela + " --offline-plan --json " + dir + "/p.json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  const nlohmann::json plan = nlohmann::json::parse(run.out);
+  const nlohmann::json plan = nlohmann::json::parse(Slurp(dir + "/p.json"));
   EXPECT_EQ(plan.at("verified"), true);
+  EXPECT_EQ(plan.at("input_options").at("offline_plan"), true);
+  int transient = 0;
   for (const nlohmann::json& b : plan.at("buffers")) {
-    if (b.at("name") == "_split_1_scratch") {
-      EXPECT_EQ(b.at("allocations")[0].at("offset"), 0);
-    }
+    if (b.at("lifetime") != "transient") continue;
+    ++transient;
+    EXPECT_EQ(b.at("allocations")[0].at("offset"), 0) << b.at("name");
   }
-  EXPECT_EQ(plan.at("peak_bytes"), 158146);
-  run = Memplan("plan " + vela + " --offline-plan");
+  EXPECT_EQ(transient, 4);
+  EXPECT_EQ(plan.at("peak_bytes"), 74464);
+  EXPECT_EQ(plan.at("lower_bound_bytes"), 74464);
   EXPECT_THAT(run.out, HasSubstr("offline plan (OfflineMemoryAllocation): 4 tensors in 4 buffers "
                                  "(3 nested inside another), head 74464 bytes (72.72 KiB), "
                                  "verified\n"));
+  EXPECT_THAT(run.out, HasSubstr("--offline-plan kept 4 buffers (158146 bytes) at their offsets, "
+                                 "3 of them nested inside another; memplan's transient extent "
+                                 "around them 74464 bytes (72.72 KiB), the offline plan's head "
+                                 "74464 bytes (72.72 KiB): +0 bytes\n"));
+  // verify re-loads with the recorded --offline-plan and passes.
+  run = Memplan("verify " + vela + " " + dir + "/p.json");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out, dir + "/p.json: plan verified: 6 buffers, transient extent 74464 bytes, "
+                           "lower bound 74464 bytes\n");
+  // Without --offline-plan memplan plans freely and gives each its bytes.
+  run = Memplan("plan " + vela + " --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(run.out).at("peak_bytes"), 158146);
+}
+
+// A hand-made Vela-like model (tflite_test::VelaLike): input (32 B) and
+// output (8 B) nested inside the scratch area (64 B) at offset 0. memplan
+// keeps the plan: extent 64, lower bound 64 (planned apart: 104).
+TEST(TfliteCliTest, NestedOfflinePlanKeepsItsHeadAndVerifies) {
+  const std::string dir = FreshDir();
+  const std::string path = dir + "/nested.tflite";
+  tflite_test::WriteFile(path, tflite_test::BuildModel(tflite_test::VelaLike()));
+  testing_cli::CliRun run = Memplan("plan " + path + " --offline-plan --json " + dir + "/p.json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("transient extent 64 bytes (64 B), lower bound 64 bytes (64 B) "
+                                 "(0.00% over)\n"));
+  EXPECT_THAT(run.out, HasSubstr("offline plan (OfflineMemoryAllocation): 3 tensors in 3 buffers "
+                                 "(2 nested inside another), head 64 bytes (64 B), verified\n"));
+  EXPECT_THAT(run.out, HasSubstr("--offline-plan kept 3 buffers (104 bytes) at their offsets, 2 "
+                                 "of them nested inside another; memplan's transient extent "
+                                 "around them 64 bytes (64 B), the offline plan's head 64 bytes "
+                                 "(64 B): +0 bytes\n"));
+  run = Memplan("verify " + path + " " + dir + "/p.json");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  // A hand-edited plan that moves an offline-planned tensor fails, naming it.
+  nlohmann::json edited = nlohmann::json::parse(Slurp(dir + "/p.json"));
+  for (nlohmann::json& b : edited.at("buffers")) {
+    if (b.at("name") == "output") b.at("allocations")[0].at("offset") = 8;
+  }
+  tflite_test::WriteFile(dir + "/moved.json", edited.dump());
+  run = Memplan("verify " + path + " " + dir + "/moved.json");
+  EXPECT_EQ(run.exit_code, 1);
+  EXPECT_EQ(run.err, dir + "/moved.json: error: verification failed: buffer 'output' (id 3) "
+                           "allocation 0 (space 0, bytes [8, 16), time [1, 1]): offset 8 is not "
+                           "the buffer's fixed offset 0\n");
+  // Without --offline-plan the plan records none, and verify loads freely.
+  run = Memplan("plan " + path + " --json " + dir + "/free.json");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(nlohmann::json::parse(Slurp(dir + "/free.json")).at("input_options").at("offline_plan"),
+            false);
+  EXPECT_THAT(run.out, HasSubstr("transient extent 104 bytes"));
+  std::filesystem::remove_all(dir);
 }
 
 TEST(TfliteCliTest, HostileFilesExitTwoWithAMessage) {
@@ -220,6 +276,17 @@ TEST(TfliteCliTest, CollidingOfflinePlanFailsVerification) {
   EXPECT_EQ(run.exit_code, 2);
   EXPECT_THAT(run.err, HasSubstr("bad.tflite: error: --offline-plan: the model's offline plan "
                                  "fails verification: "));
+  // Only scratch memory holds other tensors: the input inside conv's bytes
+  // (a CPU op reading what it overwrites) is a collision, not a nesting.
+  m.metadata = {{"OfflineMemoryAllocation", {1, 1, 6, 0, -1, 0, 0, -1, 64}}};
+  tflite_test::WriteFile(dir + "/inplace.tflite", tflite_test::BuildModel(m));
+  const testing_cli::CliRun inplace = Memplan("plan " + dir + "/inplace.tflite --offline-plan");
+  EXPECT_EQ(inplace.exit_code, 2);
+  EXPECT_THAT(inplace.err, HasSubstr("inplace.tflite: error: --offline-plan: the model's offline "
+                                     "plan fails verification: buffer 'conv' (id 2) allocation 0 "
+                                     "(space 0, bytes [0, 64), time [0, 2]) overlaps buffer "
+                                     "'input' (id 0) allocation 0 (space 0, bytes [0, 32), time "
+                                     "[0, 0]) at time 0"));
 }
 
 }  // namespace

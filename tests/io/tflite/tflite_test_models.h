@@ -165,6 +165,26 @@ inline Model ConvReshapeFc() {
   return m;
 }
 
+// Vela's shape in small: one custom `ethos-u` op reading a scratch tensor
+// that no op writes (its NPU's working memory) and the graph input, writing
+// the output; an offline plan puts all three at offset 0, the input and the
+// output inside the scratch area. int8 tensors:
+//   0 input [32] (graph input)   1 scratch [64]   2 output [8] (graph output)
+// Steps: 0 allocates the scratch, 1 runs the op: scratch [0,1], input [0,1],
+// output [1,1].
+inline Model VelaLike() {
+  Model m;
+  m.opcodes = {{32, "ethos-u"}};
+  Subgraph sg;
+  sg.tensors = {{{32}, 9, 0, "input"}, {{64}, 9, 0, "scratch"}, {{8}, 9, 0, "output"}};
+  sg.inputs = {0};
+  sg.outputs = {2};
+  sg.operators = {{0, {1, 0}, {2}, {}}};
+  m.subgraphs = {sg};
+  m.metadata = {{"OfflineMemoryAllocation", {1, 1, 3, 0, 0, 0}}};
+  return m;
+}
+
 inline void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
