@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "driver/fixed_offsets.h"
+#include "driver/tflite_summary.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
 #include "packing/packer.h"
 #include "packing/peers/peer_strategies.h"
+#include "packing/peers/tflite_micro_greedy.h"
 #include "regions/allocate_regions.h"
 #include "verify/verifier.h"
 
@@ -84,6 +86,34 @@ absl::Status Verify(const BufferSet& set, const PackResult& packed, Bytes lower_
                     options);
 }
 
+// A TFLite model's arena head as TFLite Micro itself sees it
+// (io/tflite/micro_lifetimes.h: every tensor its own buffer, no views, live
+// by operator index), packed by its greedy planner at its 16-byte alignment:
+// the figure `memplan plan`'s summary reports. Verified on those buffers.
+CompareRow TfliteMicroHeadRow(const LoadedInput& input) {
+  BufferSet head;
+  head.input = input.buffers.input;
+  std::vector<PackItem> items;
+  for (const TfliteHeadTensor& t : input.tflite->head) {
+    Buffer b;
+    b.name = fmt::format("tensor {}", t.tensor);
+    b.size = t.bytes;
+    b.start = t.first;
+    b.end = t.last;
+    head.buffers.push_back(b);
+    head.time_steps = std::max<TimeStep>(head.time_steps, t.last + 1);
+    items.push_back(PackItem{t.bytes, 1, t.first, t.last});
+  }
+  const PackResult packed = peers::TfliteMicroGreedyPack(items, kTfliteMicroAlignment);
+  const absl::Status verified =
+      Verify(head, packed, MaxLiveBytes(items), kTfliteMicroAlignment, nullptr);
+  return CompareRow{"tflite-micro-head", "TFLite Micro GreedyMemoryPlanner",
+                    "TFLite Micro's own view of the head (each tensor its own buffer, views too; "
+                    "live by operator), 16-byte aligned: memplan plan's figure",
+                    "io/tflite/micro_lifetimes.h, packing/peers/tflite_micro_greedy.h",
+                    "", packed.peak, verified.ok()};
+}
+
 absl::Status CheckJsonPath(const std::string& input_path, const std::optional<std::string>& path) {
   if (!path || *path == "-") return absl::OkStatus();
   if (absl::Status s = CheckOutputPath(*path); !s.ok()) return s;
@@ -154,11 +184,21 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
     if (!verified.ok()) {
       result.failures.push_back(fmt::format("{}: {}", peer.name, std::string(verified.message())));
     }
+    std::string detail = packed.algorithm == peer.name ? "" : "won: " + packed.algorithm;
+    // On a TFLite model the peers see memplan's buffers (a view shares its
+    // input's), not TFLite Micro's tensors: tflite-micro-head is that one.
+    if (input->tflite) detail = detail.empty() ? "on memplan's buffers" : detail + ", on memplan's buffers";
     table.rows.push_back({std::string(peer.name), std::string(peer.planner),
-                          std::string(peer.rule), std::string(peer.source),
-                          packed.algorithm == peer.name ? "" : "won: " + packed.algorithm,
+                          std::string(peer.rule), std::string(peer.source), detail,
                           packed.peak, verified.ok()});
     if (options.progress != nullptr) options.progress->Advance(++peers_done);
+  }
+
+  if (input->tflite) {
+    table.rows.push_back(TfliteMicroHeadRow(*input));
+    if (!table.rows.back().verified.value_or(false)) {
+      result.failures.push_back("tflite-micro-head: the verifier rejected its placement");
+    }
   }
 
   result.text = FormatCompareTable(table);

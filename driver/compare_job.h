@@ -4,7 +4,11 @@
 // beside memplan's own plan (the `auto` portfolio, with the dead gaps of
 // conditionals) and the max-live lower bound. Every placement is checked by
 // the independent verifier (verify/verifier.h) on those buffers alone: no
-// two buffers live at one step share a byte, every offset is aligned.
+// two buffers live at one step share a byte, every offset is aligned. For a
+// TFLite model a last row, tflite-micro-head, gives the figure `memplan
+// plan` reports for TFLite Micro's greedy planner: on TFLite Micro's own
+// tensors (a view is a tensor of its own there) at its 16-byte alignment,
+// where the peers' rows ("on memplan's buffers") see memplan's buffers.
 #pragma once
 
 #include <optional>

@@ -2,6 +2,7 @@
 // is absent), models built in the test, offline plans in and out, and
 // hostile files (exit 2 with a message).
 #include <filesystem>
+#include <map>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -219,7 +220,7 @@ TEST(TfliteCliTest, NestedOfflinePlanKeepsItsHeadAndVerifies) {
   tflite_test::WriteFile(dir + "/moved.json", edited.dump());
   run = Memplan("verify " + path + " " + dir + "/moved.json");
   EXPECT_EQ(run.exit_code, 1);
-  EXPECT_EQ(run.err, dir + "/moved.json: error: verification failed: buffer 'output' (id 3) "
+  EXPECT_EQ(run.err, dir + "/moved.json: error: verification failed: buffer 'output' (id 2) "
                            "allocation 0 (space 0, bytes [8, 16), time [1, 1]): offset 8 is not "
                            "the buffer's fixed offset 0\n");
   // Without --offline-plan the plan records none, and verify loads freely.
@@ -229,6 +230,52 @@ TEST(TfliteCliTest, NestedOfflinePlanKeepsItsHeadAndVerifies) {
             false);
   EXPECT_THAT(run.out, HasSubstr("transient extent 104 bytes"));
   std::filesystem::remove_all(dir);
+}
+
+// name -> arena bytes of a `memplan compare --json -` document.
+std::map<std::string, long long> CompareBytes(const std::string& json) {
+  std::map<std::string, long long> bytes;
+  const nlohmann::json doc = nlohmann::json::parse(json);  // outlives the loop
+  for (const auto& row : doc.at("strategies")) {
+    bytes[row.at("name").get<std::string>()] = row.at("arena_bytes").get<long long>();
+  }
+  return bytes;
+}
+
+// compare's peer rows run on memplan's buffers (the tiny model: conv and its
+// reshape view one 64 B buffer [0,2], input 32 B [0,0], output 8 B [2,2]:
+// greedy puts conv at 0 and input and output both at 64, 96 bytes), while
+// plan's TFLite Micro figure is on TFLite Micro's own tensors at 16-byte
+// alignment (128, TinyModelFiguresAndFormatDetection). compare's
+// tflite-micro-head row is that figure, so the two verbs agree on it.
+TEST(TfliteCliTest, CompareShowsTfliteMicrosOwnHeadFigureBesideThePeers) {
+  const std::string dir = FreshDir();
+  const std::string path = WriteTinyModel(dir, "tiny.tflite");
+  testing_cli::CliRun run = Memplan("compare " + path + " --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  std::map<std::string, long long> bytes = CompareBytes(run.out);
+  EXPECT_EQ(bytes["tflite-micro-greedy"], 96);
+  EXPECT_EQ(bytes["tflite-micro-head"], 128);
+  const nlohmann::json doc = nlohmann::json::parse(run.out);
+  EXPECT_EQ(doc.at("strategies").back().at("name"), "tflite-micro-head");
+  EXPECT_EQ(doc.at("strategies").back().at("verified"), true);
+  run = Memplan("compare " + path);
+  EXPECT_THAT(run.out, HasSubstr("(on memplan's buffers)\n"));
+  std::filesystem::remove_all(dir);
+  if (!HaveSharedTflite()) return;
+  // audio_preprocessor: 2884 on memplan's buffers, 2084 as plan says; with
+  // no views and TFLite Micro's alignment the peer row agrees.
+  const std::string audio = kTfliteDir + "audio_preprocessor_int8.tflite";
+  run = Memplan("compare " + audio + " --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  bytes = CompareBytes(run.out);
+  EXPECT_EQ(bytes["tflite-micro-greedy"], 2884);
+  EXPECT_EQ(bytes["tflite-micro-head"], 2084);
+  run = Memplan("plan " + audio);
+  EXPECT_THAT(run.out, HasSubstr("TFLite Micro's greedy planner 2084 bytes"));
+  run = Memplan("compare " + audio + " --no-alias --alignment 16 --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(CompareBytes(run.out)["tflite-micro-greedy"], 2084);
 }
 
 TEST(TfliteCliTest, HostileFilesExitTwoWithAMessage) {
@@ -283,7 +330,7 @@ TEST(TfliteCliTest, CollidingOfflinePlanFailsVerification) {
   const testing_cli::CliRun inplace = Memplan("plan " + dir + "/inplace.tflite --offline-plan");
   EXPECT_EQ(inplace.exit_code, 2);
   EXPECT_THAT(inplace.err, HasSubstr("inplace.tflite: error: --offline-plan: the model's offline "
-                                     "plan fails verification: buffer 'conv' (id 2) allocation 0 "
+                                     "plan fails verification: buffer 'conv' (id 1) allocation 0 "
                                      "(space 0, bytes [0, 64), time [0, 2]) overlaps buffer "
                                      "'input' (id 0) allocation 0 (space 0, bytes [0, 32), time "
                                      "[0, 0]) at time 0"));
