@@ -181,9 +181,12 @@ def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "
     ``(size, start, end)`` tuple or a dict with ``size`` and either
     ``start``/``end`` (closed range of logical time steps, as in the JSON
     plan) or ``lower``/``upper`` (half-open, as in MiniMalloc's CSV), and
-    optionally ``id`` (a name; default the index), ``alignment`` (bytes)
-    and ``offset`` (a fixed position). ``name`` names a buffer list in
-    messages and in the JSON's ``input``.
+    optionally ``id`` (a name; default the index), ``alignment`` (bytes),
+    ``offset`` (a fixed position) and ``gaps`` (steps where the buffer holds
+    nothing or only part of its bytes, as the CSV's ``gaps`` column: a
+    string ``"2-4 6-8@0:32"`` or a list of such strings, ``(lower, upper)``
+    half-open pairs and ``(lower, upper, lo, hi)`` windows). ``name`` names
+    a buffer list in messages and in the JSON's ``input``.
 
     ``options`` are the flags of ``memplan plan`` with ``_`` for ``-``:
     ``algorithm="best-fit-spatial"``, ``alignment=64``,
@@ -244,20 +247,48 @@ def _integer(where: str, key: str, value: Any, minimum: int) -> int:
     return value
 
 
+def _gaps_field(where: str, gaps: Any) -> str:
+    """A dict's ``gaps`` as the CSV column's text: a string in that syntax
+    (``"2-4 6-8@0:32"``) as it is, or a list whose entries are such strings,
+    ``(lower, upper)`` pairs (half-open steps holding nothing) or ``(lower,
+    upper, lo, hi)`` windows (only bytes [lo, hi) kept during [lower,
+    upper)). The CSV reader checks the ranges."""
+    if isinstance(gaps, str):
+        entries = gaps.split()
+    elif isinstance(gaps, (list, tuple)):
+        entries = []
+        for entry in gaps:
+            if isinstance(entry, str):
+                entries.append(entry.strip())
+            elif isinstance(entry, (list, tuple)) and len(entry) in (2, 4):
+                numbers = [_integer(where, "gaps", n, 0) for n in entry]
+                text = f"{numbers[0]}-{numbers[1]}"
+                entries.append(text + (f"@{numbers[2]}:{numbers[3]}" if len(numbers) == 4 else ""))
+            else:
+                raise Error(f"{where}: error: 'gaps' entries are 'L-U[@LO:HI]' strings, "
+                            f"(lower, upper) or (lower, upper, lo, hi), got {entry!r}", 2)
+    else:
+        raise Error(f"{where}: error: 'gaps' must be a string or a list, got {gaps!r}", 2)
+    text = " ".join(entries)
+    if "," in text or "\n" in text:
+        raise Error(f"{where}: error: 'gaps' holds a comma or line break: {text!r}", 2)
+    return text
+
+
 def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
     """The buffers as lifetime CSV text (half-open ranges), checked here so
     that errors name the buffer's index rather than a CSV line."""
     rows = []
     first_index = {}  # id -> index of the buffer that first used it
-    optional = {"alignment": False, "offset": False}
+    optional = {"alignment": False, "offset": False, "gaps": False}
     for index, spec in enumerate(buffers):
         where = f"buffers[{index}]"
         if isinstance(spec, Mapping):
             unknown = set(spec) - {"id", "size", "start", "end", "lower", "upper", "alignment",
-                                   "offset"}
+                                   "offset", "gaps"}
             if unknown:
                 raise Error(f"{where}: error: unknown key '{sorted(unknown)[0]}' (expected id, "
-                            "size, start/end or lower/upper, alignment, offset)", 2)
+                            "size, start/end or lower/upper, alignment, offset, gaps)", 2)
             if ("start" in spec) == ("lower" in spec) or ("end" in spec) == ("upper" in spec):
                 raise Error(f"{where}: error: give start and end (closed) or lower and upper "
                             "(half-open)", 2)
@@ -272,7 +303,8 @@ def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
                    "lower": lower, "upper": upper}
             for key in optional:
                 if key in spec:
-                    row[key] = _integer(where, key, spec[key], 1 if key == "alignment" else 0)
+                    row[key] = (_gaps_field(where, spec[key]) if key == "gaps" else
+                                _integer(where, key, spec[key], 1 if key == "alignment" else 0))
                     optional[key] = True
         else:
             if isinstance(spec, (str, bytes)) or len(spec) != 3:

@@ -118,3 +118,38 @@ def test_tflite_model_equals_the_cli(cli):
     plan = memplan.plan(path)
     assert plan.to_json() == out
     assert plan.peak == 55296 and plan.verify()
+
+
+# big (16 B, [0,9]) holds nothing during the half-open steps [3,6); mid
+# (16 B, [3,5]) fits in its bytes then: peak 16 = the lower bound, both at 0.
+# Without the gap they need 32.
+def test_dict_gaps_free_bytes_like_the_csv_column():
+    with_gaps = memplan.plan([{"id": "big", "size": 16, "start": 0, "end": 9, "gaps": "3-6"},
+                              {"id": "mid", "size": 16, "start": 3, "end": 5}])
+    assert (with_gaps.peak, with_gaps.lower_bound) == (16, 16)
+    assert [b.offset for b in with_gaps.buffers] == [0, 0]
+    assert with_gaps.verify()
+    as_pairs = memplan.plan([{"id": "big", "size": 16, "start": 0, "end": 9, "gaps": [(3, 6)]},
+                             {"id": "mid", "size": 16, "start": 3, "end": 5}])
+    assert as_pairs.to_json() == with_gaps.to_json()
+    without = memplan.plan([{"id": "big", "size": 16, "start": 0, "end": 9},
+                            {"id": "mid", "size": 16, "start": 3, "end": 5}])
+    assert without.peak == 32
+
+
+def test_dict_gaps_windows_offset_and_alignment_together():
+    plan = memplan.plan([{"id": "w", "size": 16, "lower": 0, "upper": 10,
+                          "gaps": [(3, 6, 0, 8)], "offset": 0, "alignment": 8},
+                         {"id": "v", "size": 8, "lower": 3, "upper": 6, "alignment": 8}])
+    assert plan.verified and plan.verify()
+    assert plan.buffers[0].offset == 0
+    assert plan.buffers[1].offset % 8 == 0
+
+
+def test_dict_gaps_errors_name_the_buffer():
+    with pytest.raises(memplan.Error) as e:
+        memplan.plan([{"size": 4, "start": 0, "end": 9, "gaps": 3}])
+    assert "buffers[0]: error: 'gaps' must be a string or a list, got 3" in str(e.value)
+    with pytest.raises(memplan.Error) as e:
+        memplan.plan([{"size": 4, "start": 0, "end": 9, "gaps": [(1, 2, 3)]}])
+    assert "buffers[0]: error: 'gaps' entries are" in str(e.value)
