@@ -10,14 +10,23 @@
 # and best-fit-spatial's peak / lower bound on the shared inputs (auto must
 # never be worse; alone it takes minutes to hours on the dense ones).
 #
+# Then the scaling run: bench/pipeline_bench's synthetic programs of 10^3 to
+# 10^6 ops at --effort fast (analysis + packing + verification), with the
+# time per n log2 n relative to the smallest size (near 1 when the growth
+# is near n log n).
+#
 # Usage: bench/packing_table.sh [--write docs/packing.md]
-#   MEMPLAN   memplan binary (default build/cli/memplan)
-#   DATA_DIR  shared data folder (default ../shared/data)
+#   MEMPLAN         memplan binary (default build/cli/memplan)
+#   PIPELINE_BENCH  pipeline_bench binary (default build/bench/pipeline_bench;
+#                   the scaling table is left out when it is absent)
+#   DATA_DIR        shared data folder (default ../shared/data)
 # With --write, replaces the text between `<!-- packing-table:begin -->` and
-# `<!-- packing-table:end -->` in the given file. Exits 1 if a plan fails.
+# `<!-- packing-table:end -->` (and the `scaling-table` markers) in the given
+# file. Exits 1 if a plan fails.
 set -euo pipefail
 
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
+PIPELINE_BENCH=${PIPELINE_BENCH:-build/bench/pipeline_bench}
 DATA_DIR=${DATA_DIR:-../shared/data}
 source "$(dirname "$0")/table_lib.sh"
 parse_write_arg "$@"
@@ -71,4 +80,34 @@ if [[ -n $WRITE ]]; then
   splice_table packing-table "$tmp/table" "$WRITE"
 else
   cat "$tmp/table"
+fi
+
+# The scaling run at --effort fast (effort:0), one repetition per size.
+if [[ -x $PIPELINE_BENCH ]]; then
+  "$PIPELINE_BENCH" --benchmark_filter='BM_PlanSyntheticProgram/ops:[0-9]+/effort:0$' \
+    --benchmark_min_time=0.01 --benchmark_format=json >"$tmp/scaling.json"
+  python3 - "$tmp/scaling.json" >"$tmp/scaling" <<'PY'
+import json, math, sys
+runs = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("run_type") == "iteration"]
+# Wall time, and the main thread's CPU time (less sensitive to other jobs
+# on a shared machine; the second packing lane runs on another thread).
+print("| ops | buffers | wall (s) | main-thread CPU (s) | CPU / (n log2 n), relative to 10^3 | peak / LB | member |")
+print("|---:|---:|---:|---:|---:|---:|---|")
+base = None
+for b in runs:
+    ops = int(b["name"].split("ops:")[1].split("/")[0])
+    n = b["buffers"]
+    wall = b["real_time"] / 1e3  # milliseconds
+    cpu = b["cpu_time"] / 1e3
+    per = cpu / (n * math.log2(n))
+    base = base or per
+    print(f"| {ops} | {int(n)} | {wall:.3f} | {cpu:.3f} | {per / base:.2f} | {b['peak_over_lb']:.4f} | {b.get('label', '')} |")
+PY
+  if [[ -n $WRITE ]]; then
+    splice_table scaling-table "$tmp/scaling" "$WRITE"
+  else
+    cat "$tmp/scaling"
+  fi
+else
+  echo "packing_table: $PIPELINE_BENCH is absent; skipping the scaling run" >&2
 fi

@@ -63,6 +63,28 @@ absl::Status ToCapacities(const std::vector<std::string>& texts, PoolPlanOptions
   return absl::OkStatus();
 }
 
+// --effort, --time-limit and --timings tune auto's portfolio; with a fixed
+// --algorithm they would be ignored, so they are refused unless they mean
+// something for it (skyline-local-search: its search budget and deadline).
+absl::Status CheckAutoOnlyFlags(const PlanFlags& flags, PackingAlgorithm algorithm) {
+  if (algorithm == PackingAlgorithm::kAuto) return absl::OkStatus();
+  const bool searches = algorithm == PackingAlgorithm::kSkylineLocalSearch;
+  const std::pair<const CLI::Option*, bool> checked[] = {
+      {flags.effort_option, searches}, {flags.time_limit_option, searches},
+      {flags.timings_option, false}};
+  for (const auto& [option, meaningful] : checked) {
+    if (!Given(option) || meaningful) continue;
+    return UsageError(fmt::format(
+        "{} applies to --algorithm {}; --algorithm {} would ignore it (drop {}, or use "
+        "--algorithm auto)",
+        option->get_name(),
+        option == flags.timings_option ? "auto (its members' seconds)"
+                                       : "auto and skyline-local-search",
+        PackingAlgorithmName(algorithm), option->get_name()));
+  }
+  return absl::OkStatus();
+}
+
 }  // namespace
 
 // The plan job's options from `flags`. Errors: usage errors (exit 2).
@@ -75,6 +97,7 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   absl::StatusOr<PackingAlgorithm> algorithm = ParsePackingAlgorithm(flags.algorithm);
   if (!algorithm.ok()) return UsageError(std::string(algorithm.status().message()));
   options.pools.algorithm = *algorithm;
+  if (absl::Status s = CheckAutoOnlyFlags(flags, *algorithm); !s.ok()) return s;
   absl::StatusOr<PackEffort> effort = ParsePackEffort(flags.effort);
   if (!effort.ok()) return UsageError("--effort: " + std::string(effort.status().message()));
   options.pools.effort = *effort;
@@ -159,14 +182,14 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
   AddInputFlags(plan, plan_flags.input);
   plan->add_option("--algorithm", plan_flags.algorithm,
                    "packing algorithm: " + AlgorithmChoices() + " (default auto)");
-  plan->add_option("--effort", plan_flags.effort,
+  plan_flags.effort_option = plan->add_option("--effort", plan_flags.effort,
                    "how hard auto works: fast (near n log n members only), default (about 1 s "
                    "for 10^5 buffers), max (every member, 10x the search); deterministic");
-  plan->add_option("--time-limit", plan_flags.time_limit,
+  plan_flags.time_limit_option = plan->add_option("--time-limit", plan_flags.time_limit,
                    "wall-clock seconds auto may spend (0: none); a limit that cuts work is "
                    "reported, and the plan may then differ from run to run")
       ->type_name("S");
-  plan->add_flag("--timings", plan_flags.timings,
+  plan_flags.timings_option = plan->add_flag("--timings", plan_flags.timings,
                  "also print (and write in the JSON) each auto member's wall-clock seconds");
   plan->add_option("--alignment", plan_flags.alignment, "offset alignment, e.g. 64 (default 1)");
   plan->add_option("--capacity", plan_flags.capacities,

@@ -35,6 +35,9 @@ struct PlanFlags {
   const CLI::Option* html_option = nullptr;
   const CLI::Option* csv_option = nullptr;
   const CLI::Option* write_tflite_option = nullptr;
+  const CLI::Option* effort_option = nullptr;
+  const CLI::Option* time_limit_option = nullptr;
+  const CLI::Option* timings_option = nullptr;
 };
 
 // Registers the `plan` verb and its flags on `app`.

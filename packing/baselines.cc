@@ -25,6 +25,12 @@ PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment) {
 }
 
 PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
+  return *InOrderPackUntil(items, alignment, std::nullopt);
+}
+
+std::optional<PackResult> InOrderPackUntil(const std::vector<PackItem>& items, Bytes alignment,
+                                           const PackDeadline& deadline) {
+  DeadlinePoll poll(deadline);
   std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece, so an item's dead gaps stay free for others.
   const LivePieceSlots slots = LivePieces(items);
@@ -34,6 +40,7 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
     if (IsEmpty(item) || item.fixed_offset) continue;
+    if (poll.Passed()) return std::nullopt;
     const Bytes align = EffectiveAlignment(item, alignment);
     conflicts.clear();
     for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {

@@ -16,7 +16,10 @@
 // [5,6] 200 -> 0; [5,8] 100 -> 208. Peak 424.
 #pragma once
 
+#include <optional>
+
 #include "ir/units.h"
+#include "packing/deadline.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -27,5 +30,9 @@ PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment);
 // In-order best fit. O(n log n + sum over items of k log k), k the number of
 // earlier items whose range intersects the item's.
 PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment);
+// InOrderPack that gives up (nullopt) once `deadline` has passed (polled
+// between placements): auto's run under --time-limit.
+std::optional<PackResult> InOrderPackUntil(const std::vector<PackItem>& items, Bytes alignment,
+                                           const PackDeadline& deadline);
 
 }  // namespace memplan

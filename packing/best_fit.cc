@@ -78,7 +78,9 @@ std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
 std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackItem>& items,
                                                        const std::vector<std::int32_t>& order,
                                                        Bytes alignment, double work_limit,
-                                                       double* work) {
+                                                       double* work,
+                                                       const PackDeadline& deadline) {
+  DeadlinePoll poll(deadline);
   std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece: an item is placed against, and then blocks,
   // only the chunks live when it is (its dead gaps stay free).
@@ -95,7 +97,7 @@ std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackIte
         placed, std::span(slots.ranges).subspan(first, last - first), item.size,
         EffectiveAlignment(item, alignment));
     *work += PlacementWork(finder.last_visits());
-    if (*work > work_limit) return std::nullopt;
+    if (*work > work_limit || poll.Passed()) return std::nullopt;
     for (std::int32_t slot = first; slot < last; ++slot) placed.Insert(slot, offsets[i], item.size);
   }
   return offsets;

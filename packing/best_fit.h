@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/deadline.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -46,12 +47,14 @@ std::vector<Bytes> BestFitInOrder(const std::vector<PackItem>& items,
                                   const std::vector<std::int32_t>& order, Bytes alignment);
 
 // BestFitInOrder that counts its work (PlacementWork, member_cost.h) into
-// `*work` and gives up (nullopt) as soon as the count exceeds `work_limit`.
-// Deterministic: the count depends on the input alone.
+// `*work` and gives up (nullopt) as soon as the count exceeds `work_limit`,
+// or once `deadline` has passed (polled between placements). Deterministic
+// without a deadline: the count depends on the input alone.
 std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackItem>& items,
                                                        const std::vector<std::int32_t>& order,
                                                        Bytes alignment, double work_limit,
-                                                       double* work);
+                                                       double* work,
+                                                       const PackDeadline& deadline = {});
 
 // SortForBestFit + BestFitInOrder, with peak and algorithm name.
 PackResult BestFitPack(const std::vector<PackItem>& items, BestFitOrder order, Bytes alignment);

@@ -14,10 +14,14 @@ namespace memplan {
 namespace {
 
 constexpr std::uint64_t kSearchSeeds[] = {1, 2};
-// A search gives up after max(kMinPatience, kPatiencePerItem x n) steps in a
-// row without a lower peak.
+// After max(kMinPatience, kPatiencePerItem x n) steps in a row without a
+// lower peak, a search restarts from its best list with a larger kick
+// (iterated local search): kMinKick + (restarts mod kKickRange) random
+// swaps, which leaves the plateau it is stuck on.
 constexpr std::int64_t kMinPatience = 500;
 constexpr std::int64_t kPatiencePerItem = 8;
+constexpr std::uint64_t kMinKick = 4;
+constexpr std::uint64_t kKickRange = 8;
 
 bool ShouldStop(const SearchStop& stop) {
   if (stop.flag && stop.flag->load(std::memory_order_relaxed)) return true;
@@ -41,20 +45,36 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
   std::uint64_t state = seed;
   auto next = [&] { return Mix64(state++); };
   std::optional<LocalSearchResult> best;
-  Bytes current_peak = peak;  // peak of `priority`; never rises
+  std::vector<std::int32_t> best_priority = priority;  // the start's, or best's
+  Bytes current_peak = peak;  // peak of `priority`; rises only at a restart
   // Offsets of `priority`'s packing, computed on the first guided move.
   std::optional<std::vector<Bytes>> current;
   const std::int64_t patience = std::max<std::int64_t>(kMinPatience, kPatiencePerItem * n);
   std::int64_t since_better = 0;
   std::vector<std::int32_t> candidate;
   std::vector<std::uint64_t> at_peak;
+  std::uint64_t restarts = 0;
   for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
-    if (ShouldStop(stop) || since_better++ >= patience) break;
+    if (ShouldStop(stop)) break;
+    if (since_better++ >= patience) {
+      // Stuck: kick the best list and go on from there, whatever its peak.
+      priority = best_priority;
+      const std::uint64_t kicks = kMinKick + restarts++ % kKickRange;
+      for (std::uint64_t k = 0; k < kicks; ++k) {
+        std::swap(priority[next() % n], priority[next() % n]);
+      }
+      current = packer.RunUntil(priority, std::numeric_limits<Bytes>::max(), stop.deadline);
+      if (!current) continue;  // the deadline passed: ShouldStop ends the search
+      current_peak = PeakOf(items, *current);
+      since_better = 0;
+      continue;
+    }
     candidate = priority;
     if (next() % 2 == 0) {
       // Guided: move an item that reaches the peak to a random earlier
       // position, so that it is placed lower.
-      if (!current) current = packer.Run(priority, std::numeric_limits<Bytes>::max());
+      if (!current) current = packer.RunUntil(priority, std::numeric_limits<Bytes>::max(), stop.deadline);
+      if (!current) continue;  // the deadline passed: ShouldStop ends the search
       at_peak.clear();
       for (std::uint64_t p = 0; p < n; ++p) {
         const std::int32_t i = candidate[p];
@@ -71,14 +91,16 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
         std::swap(candidate[next() % n], candidate[next() % n]);
       }
     }
-    std::optional<std::vector<Bytes>> offsets = packer.Run(candidate, current_peak + 1);
-    if (!offsets) continue;  // higher peak: rejected
+    std::optional<std::vector<Bytes>> offsets =
+        packer.RunUntil(candidate, current_peak + 1, stop.deadline);
+    if (!offsets) continue;  // higher peak (rejected), or the deadline passed
     priority.swap(candidate);
     const Bytes new_peak = PeakOf(items, *offsets);
     if (new_peak < current_peak) since_better = 0;
     current_peak = new_peak;
     if (current_peak < peak && (!best || current_peak < best->peak)) {
       best = LocalSearchResult{*offsets, current_peak};
+      best_priority = priority;
     }
     current = std::move(offsets);
   }

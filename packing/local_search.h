@@ -5,8 +5,11 @@
 // tie-break order among items with equal floors. Starting from a given list,
 // each step swaps one to three random pairs of positions (SplitMix64 with a
 // fixed seed: the same input always takes the same steps), re-packs, and
-// keeps the new list if its peak is not higher than the best so far: equal
-// peaks are accepted so the search can drift across plateaus. A re-pack is
+// keeps the new list if its peak is not higher than the current one: equal
+// peaks are accepted so the search can drift across plateaus. After
+// max(500, 8 n) steps without a lower peak it restarts from its best list
+// kicked by 4 to 11 random swaps (iterated local search), so the whole
+// step budget is spent looking instead of stopping on a plateau. A re-pack is
 // abandoned as soon as it would exceed the best peak (SkylinePacker's
 // cutoff), so most rejected steps cost a fraction of a full packing.
 //

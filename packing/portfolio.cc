@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
+#include "packing/deadline.h"
 #include "packing/live_profile.h"
 #include "packing/local_search.h"
 #include "packing/member_cost.h"
@@ -25,7 +26,7 @@
 namespace memplan {
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using Clock = PackClock;
 
 // The members in the tie-break order (portfolio.h).
 constexpr PackingAlgorithm kByRank[] = {
@@ -62,8 +63,18 @@ double MemberGain(PackingAlgorithm member) {
   }
 }
 
-// Work units as seconds of one core, for messages ("1.25 s").
-std::string WorkSeconds(double work) { return fmt::format("{:.2f} s", work * 1e-9); }
+// Work units as seconds of one reference core, for messages ("1.25 s",
+// "0.042 ms": small budgets must not read as "0.00 s").
+std::string WorkSeconds(double work) {
+  const double seconds = work * 1e-9;
+  if (seconds >= 0.01) return fmt::format("{:.2f} s", seconds);
+  return fmt::format("{:.3f} ms", seconds * 1e3);
+}
+
+// What a user can do about a member skipped for want of work budget.
+std::string RaiseEffortHint(PackEffort effort) {
+  return effort == PackEffort::kMax ? "" : " (raise --effort)";
+}
 
 double SecondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
@@ -87,6 +98,7 @@ struct MemberRun {
   std::vector<std::int32_t> priority;   // skyline members: their priority list
   bool started = false;                 // false: cut before it began
   bool hit_deadline = false;            // --time-limit passed before it began
+  bool cut_by_deadline = false;         // --time-limit passed while it ran
   double allowance = 0;                 // work it was allowed (infinite: no limit)
   double work = 0;                      // work it counted (0 for uncounted members)
   bool over_allowance = false;          // stopped when its count passed the allowance
@@ -117,7 +129,8 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
     if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
       report.members.push_back(
           {std::string(PackingAlgorithmName(member)), false, 0,
-           fmt::format("estimated {}, not near n log n ({} pairs of {} buffers live together)",
+           fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
+                       "pairs of {} buffers live together)",
                        WorkSeconds(work), shape.pairs, shape.items),
            0});
       continue;
@@ -130,7 +143,7 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
 // Runs one member within run.allowance work units; skyline members share
 // `skyline` and keep their priority list.
 void RunMember(const std::vector<PackItem>& items, Bytes alignment, const SkylinePacker* skyline,
-               MemberRun& run) {
+               const PackDeadline& deadline, MemberRun& run) {
   const Clock::time_point begin = Clock::now();
   run.started = true;
   std::optional<BestFitOrder> best_fit;
@@ -142,7 +155,7 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
                                      : SkylineOrder::kLargestArea;
       run.priority = SortForSkyline(items, order);
       std::optional<std::vector<Bytes>> offsets = skyline->RunWithin(
-          run.priority, std::numeric_limits<Bytes>::max(), run.allowance, &run.work);
+          run.priority, std::numeric_limits<Bytes>::max(), run.allowance, &run.work, deadline);
       if (offsets) {
         run.result = MakePackResult(items, *std::move(offsets), std::string(SkylineOrderName(order)));
       }
@@ -152,7 +165,7 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
       run.result = OnlineBestFitPack(items, alignment);
       break;
     case PackingAlgorithm::kInOrder:
-      run.result = InOrderPack(items, alignment);
+      run.result = InOrderPackUntil(items, alignment, deadline);
       break;
     case PackingAlgorithm::kBestFitSpatial:
       best_fit = BestFitOrder::kSpatial;
@@ -171,12 +184,13 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
   }
   if (best_fit) {
     std::optional<std::vector<Bytes>> offsets = BestFitInOrderWithin(
-        items, SortForBestFit(items, *best_fit), alignment, run.allowance, &run.work);
+        items, SortForBestFit(items, *best_fit), alignment, run.allowance, &run.work, deadline);
     if (offsets) {
       run.result = MakePackResult(items, *std::move(offsets), std::string(BestFitOrderName(*best_fit)));
     }
   }
-  run.over_allowance = !run.result;
+  run.cut_by_deadline = !run.result && deadline && Clock::now() >= *deadline;
+  run.over_allowance = !run.result && !run.cut_by_deadline;
   run.seconds = SecondsSince(begin);
 }
 
@@ -194,11 +208,7 @@ void AssignLanes(std::vector<MemberRun>& runs) {
 
 PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& options) {
   const Clock::time_point begin = Clock::now();
-  std::optional<Clock::time_point> deadline;
-  if (options.time_limit_seconds > 0) {
-    deadline = begin + std::chrono::duration_cast<Clock::duration>(
-                           std::chrono::duration<double>(options.time_limit_seconds));
-  }
+  const PackDeadline deadline = DeadlineAfter(options.time_limit_seconds);
   const Bytes lower_bound = MaxLiveBytes(items);
   InputShape shape;
   for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
@@ -241,7 +251,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   const int threads = PackingThreads();
   // online-best-fit (the fallback, O(n log n)) runs alone first.
-  RunMember(items, options.alignment, nullptr, runs[0]);
+  RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
   reached_bound(runs[0]);
   RunTasks(kLanes, threads, [&](std::size_t lane) {
     // Estimated work of the lane's members so far (run or cut alike, so the
@@ -262,7 +272,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
                            run.member != PackingAlgorithm::kInOrder;
       if (!counted) run.allowance = std::numeric_limits<double>::infinity();
-      RunMember(items, options.alignment, skyline ? &*skyline : nullptr, run);
+      RunMember(items, options.alignment, skyline ? &*skyline : nullptr, deadline, run);
       reached_bound(run);
     }
   });
@@ -289,26 +299,39 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     const std::string name(PackingAlgorithmName(run.member));
     const bool fits = run.estimate <= kTryFactor * run.allowance;
     if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
-      ran.push_back({name, false, 0, "lower bound reached by " + cut_by, 0});
+      ran.push_back({name, false, 0,
+                     "not needed: " + cut_by + " reached the lower bound and wins ties", 0});
       continue;
     }
     if (run.hit_deadline) {
       report.time_limited = true;
-      ran.push_back({name, false, 0, "--time-limit reached before it started", 0});
+      ran.push_back({name, false, 0,
+                     "earlier members used up --time-limit (raise --time-limit)", 0});
+      continue;
+    }
+    if (run.cut_by_deadline) {
+      report.time_limited = true;
+      ran.push_back({name, false, 0, "stopped by --time-limit before it finished (raise --time-limit)",
+                     0});
       continue;
     }
     if (!run.started) {  // its estimate did not fit
-      ran.push_back({name, false, 0,
-                     fmt::format("estimated {}, over the {} left of its lane's {} budget",
-                                 WorkSeconds(run.estimate), WorkSeconds(std::max(0.0, run.allowance)),
-                                 WorkSeconds(lane_budget)),
-                     0});
+      const std::string reason =
+          run.allowance <= 0
+              ? fmt::format("earlier members used up its lane's {} work budget{}",
+                            WorkSeconds(lane_budget), RaiseEffortHint(options.effort))
+              : fmt::format("estimated {} of work, over the {} left of its lane's "
+                            "{} budget{}",
+                            WorkSeconds(run.estimate), WorkSeconds(run.allowance),
+                            WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
+      ran.push_back({name, false, 0, reason, 0});
       continue;
     }
     if (!run.result) {
       ran.push_back({name, false, 0,
-                     fmt::format("stopped at its work allowance of {} (estimated {})",
-                                 WorkSeconds(run.allowance), WorkSeconds(run.estimate)),
+                     fmt::format("stopped when it had used the {} of work left to it (estimated {}){}",
+                                 WorkSeconds(run.allowance), WorkSeconds(run.estimate),
+                                 RaiseEffortHint(options.effort)),
                      0});
       continue;
     }
@@ -332,19 +355,26 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
 
   const std::string search_name(kSkylineLocalSearchName);
   if (best->peak <= lower_bound) {
-    report.members.push_back({search_name, false, 0, "the best peak is at the lower bound", 0});
+    report.members.push_back(
+        {search_name, false, 0, "not needed: the best peak is at the lower bound", 0});
   } else if (skylines_ran < 2) {
-    report.members.push_back({search_name, false, 0, "needs both skyline packings", 0});
+    report.members.push_back(
+        {search_name, false, 0, "it starts from both skyline packings, and not both ran", 0});
+  } else if (budget.search_work <= 0) {
+    report.members.push_back(
+        {search_name, false, 0, "not run at --effort fast (it has no search budget)", 0});
   } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
     report.members.push_back(
         {search_name, false, 0,
-         fmt::format("a re-pack is estimated at {}: fewer than {} steps fit the {} budget",
+         fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
+                     "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work)),
+                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort)),
          0});
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
-    report.members.push_back({search_name, false, 0, "--time-limit reached before it started", 0});
+    report.members.push_back(
+        {search_name, false, 0, "earlier members used up --time-limit (raise --time-limit)", 0});
   } else {
     const Clock::time_point search_begin = Clock::now();
     SearchOutcome searched = SearchSkyline(*skyline, *search_start, search_start_peak,

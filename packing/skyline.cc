@@ -119,16 +119,24 @@ std::optional<std::vector<Bytes>> SkylinePacker::Run(const std::vector<std::int3
   return RunWithin(priority, cutoff, std::numeric_limits<double>::infinity(), &work);
 }
 
+std::optional<std::vector<Bytes>> SkylinePacker::RunUntil(const std::vector<std::int32_t>& priority,
+                                                          Bytes cutoff,
+                                                          const PackDeadline& deadline) const {
+  double work = 0;
+  return RunWithin(priority, cutoff, std::numeric_limits<double>::infinity(), &work, deadline);
+}
+
 std::optional<std::vector<Bytes>> SkylinePacker::RunWithin(
-    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit,
-    double* work) const {
-  return priority.size() <= kScanLimit ? RunByScan(priority, cutoff, work_limit, work)
-                                       : RunByQueue(priority, cutoff, work_limit, work);
+    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
+    const PackDeadline& deadline) const {
+  DeadlinePoll poll(deadline);
+  return priority.size() <= kScanLimit ? RunByScan(priority, cutoff, work_limit, work, poll)
+                                       : RunByQueue(priority, cutoff, work_limit, work, poll);
 }
 
 std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(
-    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit,
-    double* work) const {
+    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
+    DeadlinePoll& poll) const {
   // The unplaced items in priority order, with their floors kept exact. Each
   // step places the first item with the lowest floor, then one pass drops it
   // from the list, raises the floors of the items overlapping it, and finds
@@ -163,7 +171,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(
     const Bytes top = placed.floor + items_[placed.item].size;
     if (top >= cutoff) return std::nullopt;
     *work += kSkylineScanWork * static_cast<double>(pending.size());
-    if (*work > work_limit) return std::nullopt;
+    if (*work > work_limit || poll.Passed()) return std::nullopt;
     offsets[placed.item] = placed.floor;
     std::size_t kept = 0;
     Bytes lowest = std::numeric_limits<Bytes>::max();
@@ -186,8 +194,8 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(
 }
 
 std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
-    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit,
-    double* work) const {
+    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
+    DeadlinePoll& poll) const {
   // Queue entries: (floor, position in `priority`); smallest first. A floor
   // may be stale (too low); it is recomputed when the entry reaches the front.
   using Entry = std::pair<Bytes, std::int32_t>;
@@ -205,7 +213,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
     Entry entry = queue.top();
     queue.pop();
     *work += kSkylinePopWork;
-    if (*work > work_limit) return std::nullopt;
+    if (*work > work_limit || poll.Passed()) return std::nullopt;
     const std::int32_t i = priority[entry.second];
     const PackItem& item = items_[i];
     const std::size_t l = first_slot_[i];

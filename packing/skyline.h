@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/deadline.h"
 #include "packing/fixed_items.h"
 #include "packing/packer.h"
 
@@ -60,13 +61,17 @@ class SkylinePacker {
   // the number of overlapping pairs in the worst case).
   std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
                                         Bytes cutoff) const;
+  // Run that also gives up (nullopt) once `deadline` has passed.
+  std::optional<std::vector<Bytes>> RunUntil(const std::vector<std::int32_t>& priority,
+                                             Bytes cutoff, const PackDeadline& deadline) const;
 
   // Run that also counts its work into `*work` (kSkylinePopWork per queue
   // pop, kSkylineScanWork per pending item passed over, member_cost.h) and
-  // gives up (nullopt) once the count exceeds `work_limit`. Deterministic.
+  // gives up (nullopt) once the count exceeds `work_limit` or `deadline`
+  // has passed (polled between steps). Deterministic without a deadline.
   std::optional<std::vector<Bytes>> RunWithin(const std::vector<std::int32_t>& priority,
-                                              Bytes cutoff, double work_limit,
-                                              double* work) const;
+                                              Bytes cutoff, double work_limit, double* work,
+                                              const PackDeadline& deadline = {}) const;
 
   const std::vector<PackItem>& items() const { return items_; }
 
@@ -76,11 +81,11 @@ class SkylinePacker {
   // above it, floors live in a priority queue and are refreshed lazily.
   static constexpr std::size_t kScanLimit = 2048;
   std::optional<std::vector<Bytes>> RunByScan(const std::vector<std::int32_t>& priority,
-                                              Bytes cutoff, double work_limit,
-                                              double* work) const;
+                                              Bytes cutoff, double work_limit, double* work,
+                                              DeadlinePoll& poll) const;
   std::optional<std::vector<Bytes>> RunByQueue(const std::vector<std::int32_t>& priority,
-                                               Bytes cutoff, double work_limit,
-                                               double* work) const;
+                                               Bytes cutoff, double work_limit, double* work,
+                                               DeadlinePoll& poll) const;
 
   const std::vector<PackItem>& items_;
   Bytes alignment_;

@@ -18,9 +18,12 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
     width = std::max(width, member.name.size());
   }
   std::string text = fmt::format(
-      "auto (effort {}): gap {} bytes to the lower bound; {} member{} ran, {} skipped{}{}\n",
-      report.effort, plan.peak - plan.lower_bound, ran, ran == 1 ? "" : "s",
-      report.members.size() - ran, report.time_limited ? "; cut by --time-limit" : "",
+      "auto (effort {}): {} member{} ran, {} skipped{}; the lowest peak is chosen, {} bytes over "
+      "the lower bound{}\n"
+      "  members in the order auto tried them (most expected gain per estimated cost first); "
+      "work is estimated in seconds of one core\n",
+      report.effort, ran, ran == 1 ? "" : "s", report.members.size() - ran,
+      report.time_limited ? " (cut by --time-limit)" : "", plan.peak - plan.lower_bound,
       with_seconds ? fmt::format(" ({:.3f} s)", report.seconds) : "");
   bool chosen = false;
   for (const PackMemberReport& member : report.members) {

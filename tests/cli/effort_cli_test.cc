@@ -56,7 +56,8 @@ TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
   EXPECT_FALSE(packing.contains("seconds"));
   // The summary names them too; seconds only with --timings.
   const CliRun summary = Memplan("plan " + csv);
-  EXPECT_THAT(summary.out, HasSubstr("auto (effort default): gap "));
+  EXPECT_THAT(summary.out, HasSubstr("auto (effort default): "));
+  EXPECT_THAT(summary.out, HasSubstr(" bytes over the lower bound\n"));
   EXPECT_THAT(summary.out, HasSubstr("  ran      online-best-fit "));
   EXPECT_THAT(summary.out, Not(HasSubstr(" s)\n")));
   const CliRun timed = Memplan("plan " + csv + " --timings --json -");
@@ -89,6 +90,32 @@ TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {
   const CliRun negative = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit -1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_THAT(negative.err, HasSubstr("--time-limit -1 is outside 0 to 10^6 seconds"));
+}
+
+// With a fixed --algorithm the portfolio's flags would be ignored: refused
+// (exit 2, saying why), except --effort and --time-limit for
+// skyline-local-search, whose search they size and stop.
+TEST(EffortCliTest, AutoOnlyFlagsWithAFixedAlgorithmAreUsageErrors) {
+  const std::string mlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
+  const CliRun effort = Memplan("plan " + mlp + " --algorithm best-fit-spatial --effort max");
+  EXPECT_EQ(effort.exit_code, 2);
+  EXPECT_THAT(effort.err,
+              HasSubstr("--effort applies to --algorithm auto and skyline-local-search; "
+                        "--algorithm best-fit-spatial would ignore it (drop --effort, or use "
+                        "--algorithm auto)"));
+  const CliRun limit = Memplan("plan " + mlp + " --algorithm naive --time-limit 5");
+  EXPECT_EQ(limit.exit_code, 2);
+  EXPECT_THAT(limit.err, HasSubstr("--time-limit applies to --algorithm auto and "
+                                   "skyline-local-search; --algorithm naive would ignore it"));
+  const CliRun timings = Memplan("plan " + mlp + " --algorithm skyline-local-search --timings");
+  EXPECT_EQ(timings.exit_code, 2);
+  EXPECT_THAT(timings.err, HasSubstr("--timings applies to --algorithm auto (its members' "
+                                     "seconds); --algorithm skyline-local-search would ignore it"));
+  const CliRun search =
+      Memplan("plan " + mlp + " --algorithm skyline-local-search --effort fast --time-limit 60");
+  EXPECT_EQ(search.exit_code, 0) << search.err;
+  const CliRun with_auto = Memplan("plan " + mlp + " --algorithm auto --effort max --timings");
+  EXPECT_EQ(with_auto.exit_code, 0) << with_auto.err;
 }
 
 }  // namespace

@@ -106,16 +106,19 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used, max live 12 bytes (12 B) at step 1 (0.00% over)\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
-            "auto (effort default): gap 0 bytes to the lower bound; 2 members ran, 7 skipped\n"
+            "auto (effort default): 2 members ran, 7 skipped; the lowest peak is chosen, 0 bytes "
+            "over the lower bound\n"
+            "  members in the order auto tried them (most expected gain per estimated cost first); "
+            "work is estimated in seconds of one core\n"
             "  ran      online-best-fit                   12 bytes (0.00% over)\n"
-            "  skipped  skyline-area          lower bound reached by best-fit-spatial\n"
-            "  skipped  skyline-longest       lower bound reached by best-fit-spatial\n"
+            "  skipped  skyline-area          not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  skyline-longest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  ran      best-fit-spatial                  12 bytes (0.00% over)  <- chosen\n"
-            "  skipped  best-fit-busiest      lower bound reached by best-fit-spatial\n"
-            "  skipped  best-fit-temporal     lower bound reached by best-fit-spatial\n"
-            "  skipped  best-fit-start-time   lower bound reached by best-fit-spatial\n"
-            "  skipped  in-order              lower bound reached by best-fit-spatial\n"
-            "  skipped  skyline-local-search  the best peak is at the lower bound\n");
+            "  skipped  best-fit-busiest      not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  best-fit-temporal     not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  best-fit-start-time   not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  in-order              not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  skyline-local-search  not needed: the best peak is at the lower bound\n");
 }
 
 // With fast memory: the peak lines follow the default-memory buffers (b,

@@ -64,14 +64,14 @@ TEST(AutoPackTest, MembersInGainPerCostOrderAndTheBestRankAtTheBoundWins) {
   // depend on timing).
   EXPECT_THAT(Lines(r),
               ElementsAre("online-best-fit ran 150",
-                          "skyline-area skipped: lower bound reached by best-fit-spatial",
-                          "skyline-longest skipped: lower bound reached by best-fit-spatial",
+                          "skyline-area skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-spatial ran 140",
-                          "best-fit-busiest skipped: lower bound reached by best-fit-spatial",
-                          "best-fit-temporal skipped: lower bound reached by best-fit-spatial",
-                          "best-fit-start-time skipped: lower bound reached by best-fit-spatial",
-                          "in-order skipped: lower bound reached by best-fit-spatial",
-                          "skyline-local-search skipped: the best peak is at the lower bound"));
+                          "best-fit-busiest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-temporal skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-start-time skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "in-order skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "skyline-local-search skipped: not needed: the best peak is at the lower bound"));
 }
 
 TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
@@ -84,10 +84,10 @@ TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
   ASSERT_EQ(lines.size(), 9u);
   EXPECT_THAT(lines[0], StartsWith("online-best-fit ran "));
   for (std::size_t k = 1; k < 8; ++k) {
-    EXPECT_THAT(lines[k], HasSubstr("skipped: estimated "));
-    EXPECT_THAT(lines[k], HasSubstr(", not near n log n (4498500 pairs of 3000 buffers live together)"));
+    EXPECT_THAT(lines[k], HasSubstr("skipped: not run at --effort fast: estimated "));
+    EXPECT_THAT(lines[k], HasSubstr(" of work, not near n log n (4498500 pairs of 3000 buffers live together)"));
   }
-  EXPECT_EQ(lines[8], "skyline-local-search skipped: the best peak is at the lower bound");
+  EXPECT_EQ(lines[8], "skyline-local-search skipped: not needed: the best peak is at the lower bound");
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
@@ -101,7 +101,8 @@ TEST(AutoPackTest, DefaultEffortSkipsMembersOverTheirLanesBudget) {
   ASSERT_EQ(lines.size(), 9u);
   for (std::size_t k = 1; k < 8; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: estimated "));
-    EXPECT_THAT(lines[k], HasSubstr("of its lane's 1.75 s budget"));
+    EXPECT_THAT(lines[k], HasSubstr(" of work, over the "));
+    EXPECT_THAT(lines[k], HasSubstr(" left of its lane's 1.75 s budget (raise --effort)"));
   }
 }
 
@@ -133,7 +134,8 @@ TEST(AutoPackTest, TimeLimitSkipsWhatHasNotStartedAndSaysSo) {
   const std::vector<std::string> lines = Lines(r);
   ASSERT_EQ(lines.size(), 9u);
   for (std::size_t k = 1; k < 8; ++k) {
-    EXPECT_THAT(lines[k], HasSubstr("skipped: --time-limit reached before it started"));
+    EXPECT_THAT(lines[k],
+                HasSubstr("skipped: earlier members used up --time-limit (raise --time-limit)"));
   }
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }

@@ -1,0 +1,63 @@
+// --time-limit as a hard cap: every member auto runs under a deadline gives
+// up once it has passed, polling every 16 steps (packing/deadline.h).
+#include "packing/deadline.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <vector>
+
+#include "packing/baselines.h"
+#include "packing/best_fit.h"
+#include "packing/skyline.h"
+#include "tests/packing/packing_test_support.h"
+
+namespace memplan {
+namespace {
+
+// 3,000 items (enough to poll the clock more than once in every packer,
+// and above the skyline's scan limit so its queue is tested).
+std::vector<PackItem> DeadlineTestItems() { return testing::RandomItems(3000, 400, 1000, 5); }
+
+const PackDeadline kDeadlinePassed = PackClock::now() - std::chrono::seconds(1);
+const PackDeadline kDeadlineFarAway = PackClock::now() + std::chrono::hours(1);
+
+TEST(DeadlineTest, PollReadsTheClockEverySixteenCalls) {
+  DeadlinePoll passed(kDeadlinePassed);
+  for (int k = 1; k < 16; ++k) EXPECT_FALSE(passed.Passed()) << k;
+  EXPECT_TRUE(passed.Passed());
+  EXPECT_TRUE(passed.Passed());  // and stays passed
+  DeadlinePoll none(std::nullopt);
+  for (int k = 0; k < 64; ++k) EXPECT_FALSE(none.Passed());
+  EXPECT_FALSE(DeadlineAfter(0).has_value());
+  EXPECT_TRUE(DeadlineAfter(0.5).has_value());
+}
+
+TEST(DeadlineTest, BestFitGivesUpOnceThePassedDeadlineIsPolled) {
+  const std::vector<PackItem> items = DeadlineTestItems();
+  const std::vector<std::int32_t> order = SortForBestFit(items, BestFitOrder::kSpatial);
+  const double unlimited = std::numeric_limits<double>::infinity();
+  double work = 0;
+  EXPECT_FALSE(BestFitInOrderWithin(items, order, 1, unlimited, &work, kDeadlinePassed).has_value());
+  work = 0;
+  EXPECT_EQ(*BestFitInOrderWithin(items, order, 1, unlimited, &work, kDeadlineFarAway),
+            BestFitInOrder(items, order, 1));
+}
+
+TEST(DeadlineTest, InOrderGivesUpOnceThePassedDeadlineIsPolled) {
+  const std::vector<PackItem> items = DeadlineTestItems();
+  EXPECT_FALSE(InOrderPackUntil(items, 1, kDeadlinePassed).has_value());
+  EXPECT_EQ(InOrderPackUntil(items, 1, kDeadlineFarAway)->offsets, InOrderPack(items, 1).offsets);
+}
+
+TEST(DeadlineTest, SkylineGivesUpOnceThePassedDeadlineIsPolled) {
+  const std::vector<PackItem> items = DeadlineTestItems();
+  const SkylinePacker packer(items, 1);
+  const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLargestArea);
+  const Bytes no_cutoff = std::numeric_limits<Bytes>::max();
+  EXPECT_FALSE(packer.RunUntil(priority, no_cutoff, kDeadlinePassed).has_value());
+  EXPECT_EQ(*packer.RunUntil(priority, no_cutoff, kDeadlineFarAway), *packer.Run(priority, no_cutoff));
+}
+
+}  // namespace
+}  // namespace memplan
