@@ -2,8 +2,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <deque>
 #include <limits>
 #include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "analysis/lifetimes.h"
 #include "ir/diagnostic.h"
@@ -141,7 +145,10 @@ class AliasBuilder {
   absl::Status Join(ValueId a, ValueId b, Bytes delta) {
     if (program_.values[a].is_timepoint || program_.values[b].is_timepoint) return absl::OkStatus();
     Bytes mismatch = 0;
-    if (uf_.Join(a, b, delta, &mismatch)) return absl::OkStatus();
+    if (uf_.Join(a, b, delta, &mismatch)) {
+      links_.emplace_back(a, b);
+      return absl::OkStatus();
+    }
     return Error(a, "conflicting aliasing: " + Name(a) + " would sit at two byte offsets " +
                         std::to_string(mismatch < 0 ? -mismatch : mismatch) +
                         " bytes apart in one buffer");
@@ -195,6 +202,33 @@ class AliasBuilder {
     return absl::OkStatus();
   }
 
+  // The values linking `from` to `to` in one alias set, shortest first found
+  // (breadth-first over the joins made), as "%a -> %b -> %c": tells a user
+  // which tie, call or branch made two values share storage. O(joins); only
+  // on the error path.
+  std::string SharingPath(ValueId from, ValueId to) const {
+    std::unordered_map<ValueId, std::vector<ValueId>> next;
+    for (const auto& [a, b] : links_) {
+      next[a].push_back(b);
+      next[b].push_back(a);
+    }
+    std::unordered_map<ValueId, ValueId> came_from = {{from, from}};
+    std::deque<ValueId> queue = {from};
+    while (!queue.empty() && !came_from.contains(to)) {
+      const ValueId x = queue.front();
+      queue.pop_front();
+      for (ValueId y : next[x]) {
+        if (came_from.emplace(y, x).second) queue.push_back(y);
+      }
+    }
+    if (!came_from.contains(to)) return Name(from) + " ... " + Name(to);
+    std::vector<ValueId> path = {to};
+    while (path.back() != from) path.push_back(came_from[path.back()]);
+    std::string text;
+    for (auto it = path.rbegin(); it != path.rend(); ++it) text += (text.empty() ? "" : " -> ") + Name(*it);
+    return text;
+  }
+
   // Shifts offsets so the lowest member starts at 0 and sizes the set.
   void Normalise(AliasSet& set, std::vector<Bytes>& offsets) const {
     Bytes lowest = std::numeric_limits<Bytes>::max();
@@ -230,7 +264,8 @@ class AliasBuilder {
       const Value& value = program_.values[v];
       if (value.alias == AliasKind::kTied) {
         return Error(v, Name(v) + " writes in place into constant " + Name(*constant) +
-                            " (constants are read-only)");
+                            " (constants are read-only; storage shared along " +
+                            SharingPath(*constant, v) + ")");
       }
       // A fresh (not view) result of a compute op overwrites the set's
       // storage, e.g. a loop-carried value rewritten by the loop body whose
@@ -240,7 +275,8 @@ class AliasBuilder {
       if (computed && !is_constant(v)) {
         return Error(v, Name(v) + " is written by " + program_.ops[value.defining_op].opcode +
                             " but shares storage with constant " + Name(*constant) +
-                            " (constants are read-only); copy the constant first, e.g. %" +
+                            " (constants are read-only; storage shared along " +
+                            SharingPath(*constant, v) + "); copy the constant first, e.g. %" +
                             program_.values[*constant].name + "_copy = copy(" + Name(*constant) +
                             "), and use the copy");
       }
@@ -250,6 +286,7 @@ class AliasBuilder {
 
   const Program& program_;
   OffsetUnionFind uf_;
+  std::vector<std::pair<ValueId, ValueId>> links_;  // every successful Join, for error messages
 };
 
 }  // namespace

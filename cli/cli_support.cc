@@ -6,6 +6,7 @@
 #include "cli/commands.h"
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "io/printable_text.h"
 
 namespace memplan::cli {
 
@@ -18,7 +19,8 @@ int ExitCodeFor(const absl::Status& status) {
 }
 
 int Fail(const absl::Status& status) {
-  std::cerr << status.message() << "\n";
+  // One line whatever the input quoted in the message holds.
+  std::cerr << PrintableText(std::string(status.message())) << "\n";
   return ExitCodeFor(status);
 }
 

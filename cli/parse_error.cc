@@ -1,5 +1,6 @@
 #include "cli/parse_error.h"
 
+#include <string_view>
 #include <vector>
 
 #include "fmt/format.h"
@@ -8,8 +9,8 @@ namespace memplan::cli {
 
 // CLI11's parse error `e` as a sentence in memplan's words, for the kinds a
 // user meets (a flag given twice or without its value, an argument the verb
-// does not take, no verb); other kinds keep CLI11's text. `verb` is the
-// parsed verb, if any.
+// does not take, a value that is not a number, no verb); other kinds keep
+// CLI11's text. `verb` is the parsed verb, if any.
 std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
                               const CLI::App* verb) {
   const std::string text = e.what();
@@ -21,6 +22,16 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
       return name + " given more than once";
     }
     if (colon != std::string::npos && text.ends_with(" missing")) return name + " needs a value";
+    return text;
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
+    // `Could not convert: NAME = VALUE`: a flag whose value is not a number.
+    constexpr std::string_view kPrefix = "Could not convert: ";
+    const size_t equals = text.find(" = ");
+    if (text.starts_with(kPrefix) && equals != std::string::npos) {
+      return fmt::format("{} '{}': expected a number", text.substr(kPrefix.size(), equals - kPrefix.size()),
+                         text.substr(equals + 3));
+    }
     return text;
   }
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {

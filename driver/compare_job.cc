@@ -8,6 +8,7 @@
 
 #include "driver/fixed_offsets.h"
 #include "driver/tflite_summary.h"
+#include "driver/verification_failure.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
@@ -165,9 +166,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
   phase(fmt::format("packing memplan's plan ({} buffers)", table.buffers));
   const PackResult own = Pack(items, PackingAlgorithm::kAuto, options.alignment);
   if (absl::Status s = Verify(set, own, lower_bound, options.alignment, program); !s.ok()) {
-    return absl::InternalError(fmt::format(
-        "{}: error: internal error (a bug in memplan): the plan failed verification: {}",
-        input_path, std::string(s.message())));
+    return PlanVerificationFailure(input->format, input_path, "plan", std::string(s.message()));
   }
   table.rows.push_back({"memplan", "memplan plan",
                         "portfolio of packers, lowest peak kept",

@@ -14,10 +14,6 @@
 namespace memplan {
 namespace {
 
-absl::Status SolutionError(const std::string& path, std::string message) {
-  return LocatedError(path, SourceLocation{}, message);
-}
-
 // The bytes `b` holds over time as items for MaxLiveBytes: its size at its
 // live steps (outside dead gaps), only its window's bytes during a window.
 void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items) {
@@ -40,7 +36,7 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
                                        const std::string& solution_path) {
   if (std::find(solution.csv_columns.begin(), solution.csv_columns.end(), "offset") ==
       solution.csv_columns.end()) {
-    return SolutionError(solution_path,
+    return LocatedError(solution_path, SourceLocation{1, 1},
                          "a solution needs an 'offset' column (MiniMalloc's output form: the "
                          "input's columns plus 'offset')");
   }
@@ -49,30 +45,33 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
     in_problem.emplace(problem.buffers[id].name, id);
   }
   std::vector<std::optional<Bytes>> offsets(problem.buffers.size());
-  for (const Buffer& row : solution.buffers) {
+  for (std::size_t i = 0; i < solution.buffers.size(); ++i) {
+    const Buffer& row = solution.buffers[i];
+    const SourceLocation at =
+        i < solution.csv_offset_fields.size() ? solution.csv_offset_fields[i] : SourceLocation{};
     auto it = in_problem.find(row.name);
     if (it == in_problem.end()) {
-      return SolutionError(solution_path,
+      return LocatedError(solution_path, at,
                            fmt::format("buffer '{}' is not in the problem '{}'", row.name,
                                        problem.input));
     }
     const Buffer& b = problem.buffers[it->second];
     if (row.start != b.start || row.end != b.end || row.size != b.size) {
-      return SolutionError(
-          solution_path,
+      return LocatedError(
+          solution_path, at,
           fmt::format("buffer '{}' is lower {}, upper {}, size {} here but lower {}, upper {}, "
                       "size {} in the problem '{}'",
                       row.name, row.start, row.end + 1, row.size, b.start, b.end + 1, b.size,
                       problem.input));
     }
     if (!row.fixed_offset) {
-      return SolutionError(solution_path, fmt::format("buffer '{}' has no offset", row.name));
+      return LocatedError(solution_path, at, fmt::format("buffer '{}' has no offset", row.name));
     }
     offsets[it->second] = row.fixed_offset;
   }
   for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
     if (!offsets[id]) {
-      return SolutionError(solution_path,
+      return LocatedError(solution_path, SourceLocation{},
                            fmt::format("buffer '{}' of the problem '{}' has no row here",
                                        problem.buffers[id].name, problem.input));
     }

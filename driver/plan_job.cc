@@ -8,6 +8,7 @@
 #include "driver/region_pools.h"
 #include "driver/tflite_offline.h"
 #include "driver/tflite_summary.h"
+#include "driver/verification_failure.h"
 #include "report/summary.h"
 #include "fmt/format.h"
 #include "io/csv/solution_writer.h"
@@ -107,9 +108,7 @@ absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& optio
                               "value");
     }
   }
-  return absl::InternalError(fmt::format(
-      "{}: error: internal error (a bug in memplan): the region plan failed verification: {}",
-      input_path, std::string(failure.message())));
+  return PlanVerificationFailure(input.format, input_path, "region plan", std::string(failure.message()));
 }
 
 // The knobs recorded in the JSON plan's "msa" object.
@@ -262,9 +261,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (absl::Status s =
           VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
       !s.ok()) {
-    return absl::InternalError(fmt::format(
-        "{}: error: internal error (a bug in memplan): the plan failed verification: {}",
-        input_path, std::string(s.message())));
+    return PlanVerificationFailure(input->format, input_path, "plan", std::string(s.message()));
   }
   if (regions) {
     if (absl::Status s = VerifyRegionPlan(*input->program, input->buffers, *plan); !s.ok()) {

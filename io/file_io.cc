@@ -15,6 +15,11 @@ namespace memplan {
 namespace {
 
 absl::Status IoError(const std::string& path, const char* action, int error) {
+  // An empty argument ("" from a script's unset variable) has no name to show.
+  if (path.empty()) {
+    return absl::InvalidArgumentError(std::string("memplan: error: ") + action +
+                                      ": the file name is empty");
+  }
   return LocatedError(path, SourceLocation{}, std::string(action) + ": " + std::strerror(error));
 }
 

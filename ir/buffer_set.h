@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/program.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -109,6 +110,10 @@ struct BufferSet {
   // lower, upper, size, gaps), which the CSV solution repeats; empty for
   // other inputs.
   std::vector<std::string> csv_columns;
+  // For a lifetime CSV: per buffer, where its `offset` field is in the file
+  // (its row's first field when the row has none), so errors about a fixed
+  // offset point at it; empty for other inputs.
+  std::vector<SourceLocation> csv_offset_fields;
 };
 
 }  // namespace memplan

@@ -68,6 +68,7 @@ class Validator {
     }
     available_.assign(p_.values.size(), kNoId);
     done_of_start_.assign(p_.ops.size(), kNoId);
+    overwritten_by_.assign(p_.values.size(), kNoId);
     for (ComputationId c = 0; c < NumComputations(); ++c) {
       if (absl::Status s = CheckComputation(c); !s.ok()) return s;
     }
@@ -466,6 +467,7 @@ class Validator {
       if (available_[v] != c) {
         return Fail(comp.loc, CompName(c) + " returns " + Name(v) + ", which is not defined in " + CompName(c));
       }
+      if (absl::Status s = CheckNotOverwritten(v, "the return of " + CompName(c), comp.loc); !s.ok()) return s;
     }
     return absl::OkStatus();
   }
@@ -512,6 +514,9 @@ class Validator {
       }
       return OpFail(o, which + " is used before its definition");
     }
+    for (ValueId v : op.operands) {
+      if (absl::Status s = CheckNotOverwritten(v, OpLabel(o), op.loc); !s.ok()) return s;
+    }
     if (absl::Status s = CheckRanges(o); !s.ok()) return s;
     if (absl::Status s = CheckCallees(o); !s.ok()) return s;
     if (absl::Status s = CheckSignature(o); !s.ok()) return s;
@@ -529,6 +534,63 @@ class Validator {
         std::sort(sorted_operands.begin(), sorted_operands.end());
       }
       if (absl::Status s = CheckAlias(v, sorted_operands); !s.ok()) return s;
+      if (absl::Status s = MarkOverwritten(o, v); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+
+  // Why typed value `v` cannot select a branch or end a loop (a predicate or
+  // a branch index: one element of pred, bool or an integer type), or
+  // nullopt when it can or has no declared type.
+  std::optional<std::string> SelectorProblem(ValueId v) const {
+    const std::optional<TensorType>& type = p_.values[v].type;
+    if (!type) return std::nullopt;
+    const std::string_view d = type->dtype;
+    const bool integer = d == "pred" || d == "bool" ||
+                         ((d.starts_with('i') || d.starts_with('u') || d.starts_with('s')) && d.size() > 1 &&
+                          std::all_of(d.begin() + 1, d.end(), [](char ch) { return ch >= '0' && ch <= '9'; }));
+    const bool one_element = std::all_of(type->dims.begin(), type->dims.end(), [](std::int64_t x) { return x == 1; });
+    if (integer && one_element) return std::nullopt;
+    std::string dims;
+    for (std::int64_t x : type->dims) dims += (dims.empty() ? "" : ",") + std::to_string(x);
+    return "is " + type->dtype + "[" + dims +
+           "]; a predicate or branch index is one element of pred, bool or an integer type";
+  }
+
+  // A tied result `v` of op `o` is written over its operand: that operand,
+  // and the values it is a view of, hold other bytes from `o` on. Two
+  // results of `o` tied to one operand would both be written there.
+  absl::Status MarkOverwritten(OpId o, ValueId v) {
+    const Value& value = p_.values[v];
+    if (value.alias != AliasKind::kTied) return absl::OkStatus();
+    const ValueId earlier = overwritten_by_[value.alias_of];
+    if (earlier != kNoId && p_.values[earlier].defining_op == o) {
+      return Fail(value.loc, Name(v) + " is tied to " + Name(value.alias_of) + ", which " + Name(earlier) +
+                                 " of the same op is tied to already; each result needs storage of its own");
+    }
+    for (ValueId x = value.alias_of;; x = p_.values[x].alias_of) {
+      overwritten_by_[x] = v;
+      if (p_.values[x].alias != AliasKind::kView) break;
+    }
+    return absl::OkStatus();
+  }
+
+  // `v` (or a value it is a view of) read by `reader` (at `loc`) after a
+  // tied result wrote over it: the read would see the tied result's bytes.
+  // O(view depth).
+  absl::Status CheckNotOverwritten(ValueId v, const std::string& reader, SourceLocation loc) const {
+    for (ValueId x = v;; x = p_.values[x].alias_of) {
+      const ValueId tied = overwritten_by_[x];
+      if (tied != kNoId) {
+        const SourceLocation at = p_.values[tied].loc;
+        const std::string where = at.line > 0 ? " at " + LineColumn(at) : "";
+        const std::string message =
+            reader + " reads " + Name(v) + " after " + Name(tied) + " was written in place over " +
+            Name(x) + where + "; a result may be tied to an operand only at that operand's last use";
+        return loc.line > 0 ? Fail(loc, message)
+                            : Fail({}, "in " + CompName(p_.values[v].computation) + ": " + message);
+      }
+      if (p_.values[x].alias != AliasKind::kView) break;
     }
     return absl::OkStatus();
   }
@@ -676,6 +738,10 @@ class Validator {
           return OpFail(o, "while cond " + CompName(op.callees[0]) + " must return 1 value (the predicate), returns " +
                                std::to_string(cond.results.size()));
         }
+        if (std::optional<std::string> problem = SelectorProblem(cond.results[0])) {
+          return OpFail(o, "while cond " + CompName(op.callees[0]) + " returns " + Name(cond.results[0]) +
+                               ", which " + *problem);
+        }
         if (body.params.size() != n) {
           return OpFail(o, "while body " + CompName(op.callees[1]) + " takes " + Count(body.params.size(), "parameter") +
                                " but the while has " + Count(n, "operand"));
@@ -696,6 +762,9 @@ class Validator {
       }
       case OpKind::kConditional: {
         if (op.operands.empty()) return OpFail(o, "conditional needs a predicate operand");
+        if (std::optional<std::string> problem = SelectorProblem(op.operands[0])) {
+          return OpFail(o, "the conditional's predicate " + Name(op.operands[0]) + " " + *problem);
+        }
         const std::size_t args = op.operands.size() - 1;
         for (std::size_t j = 0; j < op.callees.size(); ++j) {
           const Computation& branch = comps[op.callees[j]];
@@ -866,6 +935,7 @@ class Validator {
   DimBox box_;                            // the range of the dims, for proofs
   std::vector<ComputationId> available_;  // computation of each value defined so far
   std::vector<OpId> done_of_start_;       // the X-done completing each X-start
+  std::vector<ValueId> overwritten_by_;   // the tied result written over each value
   std::unordered_map<ValueId, ValueId> gathered_by_;  // gathered operand -> the result gathering it
 };
 

@@ -14,6 +14,7 @@
 #include "report/peak_attribution.h"
 #include "report/regions_json.h"
 #include "report/space_peaks.h"
+#include "io/json_locate.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -455,18 +456,6 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   return plan;
 }
 
-// Line and column (1-based) of the byte at 0-based `index` of `text`.
-SourceLocation LocationOf(std::string_view text, size_t index) {
-  index = std::min(index, text.size());
-  const std::string_view before = text.substr(0, index);
-  const size_t line = static_cast<size_t>(std::count(before.begin(), before.end(), '\n')) + 1;
-  const size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
-  const auto clamp = [](size_t v) {
-    return static_cast<std::int32_t>(std::min<size_t>(v, std::numeric_limits<std::int32_t>::max()));
-  };
-  return SourceLocation{clamp(line), clamp(index - line_start + 1)};
-}
-
 // nlohmann's what() without its "[json.exception...] parse error at line L,
 // column C: " prefix (the location is recomputed from the byte offset).
 std::string ParseErrorText(const std::string& what) {
@@ -544,7 +533,7 @@ absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path
     doc = Json::parse(text.begin(), text.end(), std::ref(guard));
   } catch (const Json::parse_error& e) {
     // e.byte counts the bytes read, the offending one included.
-    return LocatedError(path, LocationOf(text, e.byte == 0 ? 0 : e.byte - 1),
+    return LocatedError(path, TextLocation(text, e.byte == 0 ? 0 : e.byte - 1),
                         ParseErrorText(e.what()));
   } catch (const DuplicateKey& e) {
     return LocatedError(path, SourceLocation{}, fmt::format("{}: duplicate key", e.pointer));
@@ -555,7 +544,7 @@ absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path
     std::string message =
         e.pointer.empty() ? e.message : fmt::format("{}: {}", e.pointer, e.message);
     if (e.mismatch && !mismatch_note.empty()) message += fmt::format("; {}", mismatch_note);
-    return LocatedError(path, SourceLocation{}, message);
+    return LocatedError(path, JsonPointerLocation(text, e.pointer), message);
   } catch (const Json::exception& e) {
     // Every access above is type-checked first; this is a safety net.
     return LocatedError(path, SourceLocation{}, e.what());

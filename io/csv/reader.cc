@@ -44,11 +44,14 @@ class CsvParser {
   absl::StatusOr<BufferSet> Parse();
 
  private:
-  absl::Status Error(const Line& line, std::int64_t column, std::string_view message) const {
+  static SourceLocation Location(const Line& line, std::int64_t column) {
     const auto clamp = [](std::int64_t v) {
       return static_cast<std::int32_t>(std::min<std::int64_t>(v, INT32_MAX));
     };
-    return LocatedError(path_, SourceLocation{clamp(line.number), clamp(column)}, message);
+    return SourceLocation{clamp(line.number), clamp(column)};
+  }
+  absl::Status Error(const Line& line, std::int64_t column, std::string_view message) const {
+    return LocatedError(path_, Location(line, column), message);
   }
   absl::Status CheckBytes(const Line& line) const;
   std::vector<Field> Split(const Line& line) const;
@@ -298,14 +301,16 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   b.alignment = values[kAlignment];
   b.start = values[kLower];
   b.end = values[kUpper] - 1;
+  const Field& offset_field = index_[kOffset] ? fields[*index_[kOffset]] : fields.front();
   if (index_[kOffset]) {
-    if (absl::Status s = ParseOffset(line, fields[*index_[kOffset]], b); !s.ok()) return s;
+    if (absl::Status s = ParseOffset(line, offset_field, b); !s.ok()) return s;
   }
   if (index_[kGaps]) {
     if (absl::Status s = ParseGaps(line, fields[*index_[kGaps]], b); !s.ok()) return s;
   }
   result_.time_steps = std::max(result_.time_steps, values[kUpper]);
   result_.buffers.push_back(std::move(b));
+  result_.csv_offset_fields.push_back(Location(line, offset_field.column));
   return absl::OkStatus();
 }
 

@@ -1,7 +1,6 @@
 #include "io/onnx/shapes.h"
 
 #include <algorithm>
-#include <cctype>
 #include <exception>
 #include <set>
 #include <unordered_map>
@@ -13,6 +12,7 @@
 #include "io/onnx/child_process.h"
 #include "io/onnx/dtype.h"
 #include "io/onnx/fold.h"
+#include "io/onnx/inference_message.h"
 #include "io/onnx/model.h"
 #include "io/onnx/symbolic_dims.h"
 #include "ir/dtype.h"
@@ -189,12 +189,6 @@ void CopySubgraphTypes(const onnx::GraphProto& from, onnx::GraphProto& to) {
   }
 }
 
-std::string_view TrimRight(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back())))
-    text.remove_suffix(1);
-  return text;
-}
-
 // Runs ONNX shape inference on `model` in a child process (see
 // onnx_child_process.h) and copies the inferred value_info and graph output
 // types back into `model`.
@@ -218,8 +212,8 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
   };
   if (!reply.ok()) return crashed(std::string(reply.status().message()));
   if (!reply->empty() && reply->front() == 'E') {
-    return OnnxError(path, fmt::format("ONNX shape inference failed: {}",
-                                       TrimRight(std::string_view(*reply).substr(1))));
+    return OnnxError(path, fmt::format("ONNX shape inference failed at {}",
+                                       OneLineInferenceMessage(std::string_view(*reply).substr(1))));
   }
   onnx::GraphProto types;
   if (reply->empty() ||
@@ -406,19 +400,38 @@ bool InferenceDimName(std::string_view name) {
                      [](char c) { return c >= '0' && c <= '9'; });
 }
 
+// The symbolic dim names of the graph's inputs (initializers excluded): the
+// dims a user binds. Exporters also name inner dims (`MatMul222_dim_0`); those
+// follow from the inputs, so an error does not offer them.
+std::set<std::string> InputDimNames(const onnx::GraphProto& graph) {
+  std::unordered_set<std::string> initializers;
+  for (const onnx::TensorProto& init : graph.initializer()) initializers.insert(init.name());
+  std::set<std::string> names;
+  for (const onnx::ValueInfoProto& input : graph.input()) {
+    if (initializers.contains(input.name()) || !input.type().has_tensor_type()) continue;
+    for (const auto& dim : input.type().tensor_type().shape().dim()) {
+      if (dim.has_dim_param() && !dim.dim_param().empty()) names.insert(dim.dim_param());
+    }
+  }
+  return names;
+}
+
 // The error for the first binding in `dims` that names none of the symbolic
 // dims in `seen` (most likely a typo), or OK. With `before_inference`, names
-// inference may still create are not checked yet.
+// inference may still create are not checked yet. The message lists the
+// input dims `inputs` (those a user can bind).
 absl::Status UnknownDimBinding(const OnnxDimBindings& dims, const std::set<std::string>& seen,
-                               std::string_view path, bool before_inference) {
+                               const std::set<std::string>& inputs, std::string_view path,
+                               bool before_inference) {
   for (const auto& [name, value] : dims) {
     if (seen.contains(name) || (before_inference && InferenceDimName(name))) continue;
     std::string names;
-    for (const std::string& s : seen) names += (names.empty() ? "" : ", ") + s;
+    for (const std::string& s : inputs) names += (names.empty() ? "" : ", ") + s;
     return OnnxError(path, fmt::format("--dim {}={}: the model has no symbolic dim '{}' ({})", name,
                                        value, name,
-                                       seen.empty() ? "it has none"
-                                                    : "its symbolic dims: " + names));
+                                       inputs.empty()
+                                           ? "its inputs have no symbolic dims"
+                                           : "the symbolic dims of its inputs: " + names));
   }
   return absl::OkStatus();
 }
@@ -434,9 +447,10 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   }
   onnx::GraphProto& graph = *model.mutable_graph();
   std::set<std::string> seen;  // every symbolic dim name of the model
+  const std::set<std::string> input_dims = InputDimNames(graph);
   BindDims(graph, dims, seen);
   // A typo in a --dim name is reported before any error it may cause.
-  if (absl::Status s = UnknownDimBinding(dims, seen, path, true); !s.ok()) return s;
+  if (absl::Status s = UnknownDimBinding(dims, seen, input_dims, path, true); !s.ok()) return s;
 
   std::unordered_set<std::string> initializers;
   std::unordered_map<std::string, KnownTensor> values;
@@ -478,9 +492,16 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   if (!status.ok()) {
     // Inference may fail on symbolic dims: name the inputs that would fix them.
     if (symbolic_inputs) return SymbolicDimsError(graph, {}, path);
-    return status;
+    if (dims.empty()) return status;
+    // The bindings are the likely cause (a length the model's fixed parts
+    // do not accept): say which ones were in force.
+    std::string bound;
+    for (const auto& [name, value] : dims) bound += fmt::format(" --dim {}={}", name, value);
+    return absl::Status(status.code(),
+                        fmt::format("{}; the model may not allow the dims bound with{}",
+                                    std::string(status.message()), bound));
   }
-  if (absl::Status s = UnknownDimBinding(dims, seen, path, false); !s.ok()) return s;
+  if (absl::Status s = UnknownDimBinding(dims, seen, input_dims, path, false); !s.ok()) return s;
   std::unordered_set<std::string> known_values;
   for (const auto& [name, value] : values) known_values.insert(name);
   return SymbolicDimsError(graph, known_values, path);

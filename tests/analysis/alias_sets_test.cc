@@ -212,7 +212,7 @@ TEST(AliasSetsTest, ConflictingPinsAreReportedAtTheFirstDisagreeingMember) {
   const Program p = Parse(R"(entry func @main(%x: 4) {
   %a = exp(%x) : 4 space(0)
   %b = relu(%a) : 4 tied(%a) space(1)
-  %c = view(%a) : 4 view(%a, 0) space(1)
+  %c = view(%b) : 4 view(%b, 0) space(1)
   return %c
 })");
   ASSERT_NE(p.entry, kNoId);
@@ -230,7 +230,7 @@ TEST(AliasSetsTest, InPlaceWriteIntoAConstantIsAnError) {
   ASSERT_NE(p.entry, kNoId);
   EXPECT_EQ(ComputeAliasSets(p).status(),
             absl::InvalidArgumentError("test.ir:3:3: error: %y writes in place into constant %c "
-                                       "(constants are read-only)"));
+                                       "(constants are read-only; storage shared along %c -> %y)"));
 }
 
 TEST(AliasSetsTest, InPlaceWriteIntoAnExplicitConstantParamIsAnError) {
@@ -241,7 +241,7 @@ TEST(AliasSetsTest, InPlaceWriteIntoAnExplicitConstantParamIsAnError) {
   ASSERT_NE(p.entry, kNoId);
   EXPECT_EQ(ComputeAliasSets(p).status(),
             absl::InvalidArgumentError("test.ir:2:3: error: %y writes in place into constant %w "
-                                       "(constants are read-only)"));
+                                       "(constants are read-only; storage shared along %w -> %y)"));
 }
 
 // The loop body recomputes the counter, whose initial value is a constant:
@@ -265,8 +265,32 @@ func @b(%bh: 4, %bi: 4) {
   EXPECT_EQ(ComputeAliasSets(p).status(),
             absl::InvalidArgumentError(
                 "test.ir:12:3: error: %next is written by add but shares storage with constant "
-                "%zero (constants are read-only); copy the constant first, e.g. %zero_copy = "
+                "%zero (constants are read-only; storage shared along %zero -> %next); copy the constant first, e.g. %zero_copy = "
                 "copy(%zero), and use the copy"));
+}
+
+// One branch returns the constant it is passed, so the conditional's result
+// shares the constant's storage; the other branch computes that result. The
+// error names the computing value and how its storage reaches the constant.
+TEST(AliasSetsTest, BranchWritingWhereAnotherReturnsAConstantNamesThePath) {
+  const Program p = Parse(R"(entry func @main(%flag: pred[], %x: f32[16]) {
+  %k = constant() : f32[16]
+  %y = conditional(%flag, %k, %x) : f32[16] {branches = [@a, @b]}
+  return %y
+}
+func @a(%ak: f32[16], %ax: f32[16]) {
+  %ay = exp(%ax) : f32[16]
+  return %ay
+}
+func @b(%bk: f32[16], %bx: f32[16]) {
+  return %bk
+})");
+  ASSERT_NE(p.entry, kNoId);
+  EXPECT_EQ(ComputeAliasSets(p).status(),
+            absl::InvalidArgumentError(
+                "test.ir:7:3: error: %ay is written by exp but shares storage with constant %k "
+                "(constants are read-only; storage shared along %k -> %bk -> %y -> %ay); copy "
+                "the constant first, e.g. %k_copy = copy(%k), and use the copy"));
 }
 
 // The fix: copy the constant and carry the copy; a constant carried through

@@ -107,7 +107,7 @@ TEST(CsvCompatCliTest, MalformedValuesAreLocated) {
   WriteText(dir + "/in.csv", "id,lower,upper,size,offset\nb,0,3,4,6\n");
   const auto r = MemplanIn(dir, "plan in.csv --alignment 4");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "in.csv: error: buffer 'b' has the fixed offset 6, not a multiple of "
+  EXPECT_EQ(r.err, "in.csv:2:9: error: buffer 'b' has the fixed offset 6, not a multiple of "
                    "--alignment 4\n");
   std::filesystem::remove_all(dir);
 }
@@ -164,7 +164,7 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   WriteText(dir + "/nooffset.csv", "id,lower,upper,size\nf,0,10,10\n");
   r = MemplanIn(dir, "verify in.csv nooffset.csv");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "nooffset.csv: error: a solution needs an 'offset' column (MiniMalloc's "
+  EXPECT_EQ(r.err, "nooffset.csv:1:1: error: a solution needs an 'offset' column (MiniMalloc's "
                    "output form: the input's columns plus 'offset')\n");
   std::filesystem::remove_all(dir);
 }

@@ -113,5 +113,33 @@ TEST_F(OnnxStaticShapesCliTest, SymbolicInputsAreNamedInOneError) {
   EXPECT_EQ(bound["peak_bytes"], fixed["peak_bytes"]);
 }
 
+// A sequence length the model's fixed parts (its causal mask) do not allow:
+// libonnx reports several nodes over several lines; memplan gives one line
+// with the first node and the bindings in force.
+TEST_F(OnnxStaticShapesCliTest, ADimTheModelDoesNotAllowIsOneLine) {
+  const std::string model = kExported + "symbolic_inputs.onnx";
+  CliRun r = Memplan("plan " + model + " --dim batch=1 --dim seq=17");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, model +
+                       ": error: ONNX shape inference failed at node '/Where_1' (Where): Incompatible "
+                       "dimensions (and 1 more node); the model may not allow the dims bound with "
+                       "--dim batch=1 --dim seq=17\n");
+  EXPECT_EQ(r.out, "");
+}
+
+// A --dim name the model lacks lists the symbolic dims of its inputs, not
+// the exporter's names for inner dims (swin_tiny's value_info names one
+// `Gemm2772_dim_0`).
+TEST_F(OnnxStaticShapesCliTest, AnUnknownDimListsOnlyInputDims) {
+  CliRun r = Memplan("plan " + kExported + "swin_tiny.onnx --dim batch=3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, kExported + "swin_tiny.onnx: error: --dim batch=3: the model has no symbolic dim "
+                               "'batch' (its inputs have no symbolic dims)\n");
+  r = Memplan("plan " + kExported + "symbolic_inputs.onnx --dim bach=3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, kExported + "symbolic_inputs.onnx: error: --dim bach=3: the model has no symbolic "
+                               "dim 'bach' (the symbolic dims of its inputs: batch, seq)\n");
+}
+
 }  // namespace
 }  // namespace memplan

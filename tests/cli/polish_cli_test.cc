@@ -163,11 +163,11 @@ TEST_F(PolishCliTest, AnUnknownDimNameComesBeforeAShapeInferenceError) {
   CliRun r = MemplanHere("plan " + model + " --dim bach=2 --dim unk__0=8 -q");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, model + ": error: --dim bach=2: the model has no symbolic dim 'bach' (its "
-                           "symbolic dims: unk__0, unk__1, unk__2, unk__3, unk__4)\n");
+                           "inputs have no symbolic dims)\n");
   // unk__0 alone is a dim of the model: the inference error remains.
   r = MemplanHere("plan " + model + " --dim unk__0=8 -q");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_THAT(r.err, ::testing::StartsWith(model + ": error: ONNX shape inference failed: "));
+  EXPECT_THAT(r.err, ::testing::StartsWith(model + ": error: ONNX shape inference failed at node "));
 }
 
 }  // namespace

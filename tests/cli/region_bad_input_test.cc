@@ -88,7 +88,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadRegion{"ReadAfterInPlaceWrite",
                   Region("  %f = fill(%t) : 4096 tied(%t)\n  %s = dispatch(%t) : 64\n", "%f, %await"),
                   "7:8",
-                  "%t is read by dispatch after %f overwrote it in place (at 6:8); clone it first"},
+                  "%s reads %t after %f was written in place over %t at 6:3; a result may be tied "
+                  "to an operand only at that operand's last use"},
         BadRegion{"ControlFlowInsideARegion",
                   Region("  %w = while(%t) : 4096 {cond = @c, body = @b}\n", "%w, %await") +
                       "func @c(%p: 4096) {\n  %k = compare(%p) : pred[]\n  return %k\n}\n"
@@ -124,7 +125,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRegion{"WritesThroughASubviewThenReadsTheParent",
                   Region("  %p = dispatch(%t) : 4096\n  %v = subview(%p) : 1024 view(%p, 1024)\n"
                          "  %w = fill(%v) : 1024 tied(%v)\n  %o = dispatch(%p, %w) : 64\n"),
-                  "9:8", "the program reads data it has itself overwritten (so even without memory reuse)"}),
+                  "9:8", "%o reads %p after %w was written in place over %p at 8:3"}),
     [](const ::testing::TestParamInfo<BadRegion>& info) { return std::string(info.param.name); });
 
 // An item over --max-allocation-size is a warning on stderr, even with -q.

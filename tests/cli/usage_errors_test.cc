@@ -53,6 +53,17 @@ TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
   ExpectUsageError("", "memplan: error: a command is required (plan, verify, stats, compare, "
                        "sweep or targets) (see memplan --help)");
   ExpectUsageError("plan", "memplan: error: INPUT is required (see memplan --help)");
+  ExpectUsageError("plan " + kBasic + " --time-limit abc",
+                   "memplan: error: --time-limit 'abc': expected a number (see memplan --help)");
+}
+
+// An empty file name (a script's unset variable) and a name with a newline:
+// one line each, the newline escaped.
+TEST(UsageErrorsTest, EmptyAndMultiLineFileNames) {
+  ExpectUsageError("plan ''", "memplan: error: cannot read file: the file name is empty");
+  // The shell's printf makes the newline; the message shows it as \n.
+  ExpectUsageError("plan \"$(printf '/nonexistent/a\\nb.mpir')\"",
+                   "/nonexistent/a\\nb.mpir: error: cannot read file: No such file or directory");
 }
 
 TEST(UsageErrorsTest, BadValuesOfMemplanFlags) {

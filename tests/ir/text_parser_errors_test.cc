@@ -206,6 +206,62 @@ TEST(ParseErrorTest, TiedSizeMismatch) {
             "t.mpir:2:3: error: tied result %y (32 bytes) must have the size of operand %x (16 bytes)");
 }
 
+// A tie overwrites its operand: reading the operand (or a view of it, or
+// returning it) later would see the tied result's bytes.
+TEST(ParseErrorTest, TiedOperandReadLater) {
+  EXPECT_EQ(Err("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n  %c = exp(%b) : f32[4] tied(%b)\n"
+                "  %d = log(%b) : f32[4]\n  %e = add(%c, %d) : f32[4]\n  return %e\n}"),
+            "t.mpir:4:8: error: %d reads %b after %c was written in place over %b at 3:3; a result may be "
+            "tied to an operand only at that operand's last use");
+  // Tied twice to one operand: the second tie reads what the first overwrote.
+  EXPECT_EQ(Err("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n  %c = exp(%b) : f32[4] tied(%b)\n"
+                "  %d = log(%b) : f32[4] tied(%b)\n  return %d\n}"),
+            "t.mpir:4:8: error: %d reads %b after %c was written in place over %b at 3:3; a result may be "
+            "tied to an operand only at that operand's last use");
+  // A view taken before the tie reads the overwritten bytes too.
+  EXPECT_EQ(Err("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n  %v = slice(%b) : f32[2] view(%b, 8)\n"
+                "  %c = exp(%b) : f32[4] tied(%b)\n  %d = sum(%v) : f32[2]\n  return %c, %d\n}"),
+            "t.mpir:5:8: error: %d reads %v after %c was written in place over %b at 4:3; a result may be "
+            "tied to an operand only at that operand's last use");
+  EXPECT_EQ(Err("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n  %c = exp(%b) : f32[4] tied(%b)\n"
+                "  return %b, %c\n}"),
+            "t.mpir:1:12: error: the return of @m reads %b after %c was written in place over %b at 3:3; a "
+            "result may be tied to an operand only at that operand's last use");
+  // Two results of one op tied to the same operand.
+  EXPECT_EQ(Err("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n"
+                "  %c, %d = split(%b) : f32[4] tied(%b), f32[4] tied(%b)\n  return %c, %d\n}"),
+            "t.mpir:3:7: error: %d is tied to %b, which %c of the same op is tied to already; each result needs "
+            "storage of its own");
+  // At the last use a tie is fine, also when the same op reads the operand twice.
+  EXPECT_TRUE(ParseProgram("entry func @m(%a: f32[4]) {\n  %b = exp(%a) : f32[4]\n"
+                           "  %c = add(%b, %b) : f32[4] tied(%b)\n  return %c\n}", "t.mpir").ok());
+}
+
+// A predicate or branch index is one element of pred, bool or an integer type.
+TEST(ParseErrorTest, PredicateType) {
+  const std::string branches = "\n  return %y\n}\nfunc @t(%tx: 4) {\n  return %tx\n}\nfunc @f(%fx: 4) {\n  return %fx\n}";
+  EXPECT_EQ(Err("entry func @m(%p: f32[1024], %x: 4) {\n  %y = conditional(%p, %x) : 4 {branches = [@t, @f]}" +
+                branches),
+            "t.mpir:2:8: error: the conditional's predicate %p is f32[1024]; a predicate or branch index is one "
+            "element of pred, bool or an integer type");
+  EXPECT_EQ(Err("entry func @m(%p: pred[2], %x: 4) {\n  %y = conditional(%p, %x) : 4 {branches = [@t, @f]}" +
+                branches),
+            "t.mpir:2:8: error: the conditional's predicate %p is pred[2]; a predicate or branch index is one "
+            "element of pred, bool or an integer type");
+  for (const char* type : {"pred[]", "bool[1]", "s32[]", "i64[1,1]", "1"}) {
+    EXPECT_TRUE(ParseProgram(std::string("entry func @m(%p: ") + type +
+                                 ", %x: 4) {\n  %y = conditional(%p, %x) : 4 {branches = [@t, @f]}" + branches,
+                             "t.mpir")
+                    .ok())
+        << type;
+  }
+  EXPECT_EQ(Err("entry func @m(%x: 4) {\n  %y = while(%x) : 4 {cond = @c, body = @b}\n  return %y\n}\n"
+                "func @c(%cx: 4) {\n  %k = compare(%cx) : f32[]\n  return %k\n}\n"
+                "func @b(%bx: 4) {\n  %n = add(%bx) : 4\n  return %n\n}"),
+            "t.mpir:2:8: error: while cond @c returns %k, which is f32[]; a predicate or branch index is one "
+            "element of pred, bool or an integer type");
+}
+
 TEST(ParseErrorTest, ViewOutOfRange) {
   EXPECT_EQ(Err("entry func @m(%x: 16) {\n  %v = slice(%x) : 8 view(%x, 12)\n  return %v\n}"),
             "t.mpir:2:3: error: view %v (8 bytes at offset 12) exceeds operand %x (16 bytes)");

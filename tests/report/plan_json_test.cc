@@ -3,6 +3,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/unlocated.h"
 #include "ir/program_builder.h"
 #include "nlohmann/json.hpp"
 
@@ -143,7 +144,7 @@ std::string ReadEdited(Edit edit) {
   EXPECT_FALSE(read.ok());
   if (read.ok()) return "";
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(read.status().message());
+  return testing_located::Unlocated(std::string(read.status().message()));
 }
 
 TEST(JsonPlanTest, SyntaxErrorsAreLocated) {

@@ -5,6 +5,7 @@
 
 #include "analysis/analyze.h"
 #include "gtest/gtest.h"
+#include "tests/unlocated.h"
 #include "report/plan_json.h"
 #include "ir/text_parser.h"
 #include "nlohmann/json.hpp"
@@ -308,7 +309,7 @@ std::string ReadEditedRegions(Edit edit, bool with_program = true) {
   EXPECT_FALSE(read.ok());
   if (read.ok()) return "";
   EXPECT_EQ(read.status().code(), absl::StatusCode::kInvalidArgument);
-  return std::string(read.status().message());
+  return testing_located::Unlocated(std::string(read.status().message()));
 }
 
 TEST(JsonPlanRegionsTest, MalformedPoolsAreLocated) {

@@ -64,7 +64,7 @@ TEST(OnnxLimitsTest, AMistypedDimNameIsReportedFirst) {
   OnnxImportOptions options;
   options.dims = {{"bach", 8}};
   EXPECT_EQ(ErrorOf(path, options), path + ": error: --dim bach=8: the model has no symbolic dim "
-                                           "'bach' (its symbolic dims: batch)");
+                                           "'bach' (the symbolic dims of its inputs: batch)");
 }
 
 }  // namespace
