@@ -1,0 +1,250 @@
+#include "packing/exact/canonical_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+namespace memplan::exact {
+namespace {
+
+constexpr Bytes kNoLimit = std::numeric_limits<Bytes>::max();
+
+Bytes AlignUp(Bytes value, Bytes alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace
+
+CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
+                                 const SearchOrder& order)
+    : problem_(problem), capacity_(capacity), rank_(order) {
+  const std::size_t n = problem.buffers.size();
+  remaining_ = static_cast<std::int32_t>(n);
+  placed_.assign(n, 0);
+  offset_.assign(n, 0);
+  floor_of_buffer_.assign(n, 0);
+  lowest_.assign(n, 0);
+  section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
+  section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
+      section_unplaced_[static_cast<std::size_t>(s)] += b.size;
+    }
+  }
+  crossing_.assign(static_cast<std::size_t>(problem.sections), 0);
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s < b.last_section; ++s) {
+      ++crossing_[static_cast<std::size_t>(s)];
+    }
+  }
+  choices_by_depth_.resize(n + 1);
+}
+
+void CanonicalSearch::Set(Bytes& slot, Bytes value) {
+  trail_.emplace_back(&slot, slot);
+  slot = value;
+}
+
+Bytes CanonicalSearch::LowestOffset(std::int32_t b) const {
+  const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(b)];
+  if (buffer.fixed_offset) return *buffer.fixed_offset;
+  Bytes offset = AlignUp(floor_of_buffer_[static_cast<std::size_t>(b)], buffer.alignment);
+  // Unplaced fixed buffers in the way, by offset: one pass suffices since
+  // the offset only rises.
+  for (std::int32_t c : buffer.fixed_overlaps) {
+    if (placed_[static_cast<std::size_t>(c)]) continue;
+    const SearchBuffer& fixed = problem_.buffers[static_cast<std::size_t>(c)];
+    if (offset < *fixed.fixed_offset + fixed.size && offset + buffer.size > *fixed.fixed_offset) {
+      offset = AlignUp(*fixed.fixed_offset + fixed.size, buffer.alignment);
+    }
+  }
+  return offset;
+}
+
+bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
+  choices.clear();
+  Bytes cutoff = kNoLimit;       // min over movable unplaced of lowest + size
+  Bytes first_fixed = kNoLimit;  // min offset of the unplaced fixed buffers
+  bool complete = true;
+  for (std::int32_t b : part.buffers) {
+    if (placed_[static_cast<std::size_t>(b)]) continue;
+    complete = false;
+    const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(b)];
+    const Bytes lowest = LowestOffset(b);
+    lowest_[static_cast<std::size_t>(b)] = lowest;
+    if (std::max(lowest, last_offset_) + buffer.size > capacity_) return false;
+    if (buffer.fixed_offset) {
+      if (floor_of_buffer_[static_cast<std::size_t>(b)] > lowest || lowest < last_offset_) {
+        return false;
+      }
+      first_fixed = std::min(first_fixed, lowest);
+    } else {
+      cutoff = std::min(cutoff, lowest + buffer.size);
+    }
+  }
+  if (complete) return true;
+  // Cross-section inference: the unplaced buffers of a section all go above
+  // its floor and above the previous offset.
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    if (unplaced > 0 && std::max(section_floor_[s], last_offset_) + unplaced > capacity_) {
+      return false;
+    }
+  }
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    if (lowest >= cutoff || lowest > first_fixed) continue;
+    if (lowest < last_offset_ || (lowest == last_offset_ && rank_[bi] < last_rank_)) continue;
+    if (buffer.equal_previous >= 0 && !placed_[static_cast<std::size_t>(buffer.equal_previous)]) {
+      continue;
+    }
+    choices.push_back({b, lowest});
+  }
+  std::sort(choices.begin(), choices.end(), [&](const Choice& x, const Choice& y) {
+    return std::tie(x.offset, rank_[static_cast<std::size_t>(x.buffer)]) <
+           std::tie(y.offset, rank_[static_cast<std::size_t>(y.buffer)]);
+  });
+  return !choices.empty();
+}
+
+void CanonicalSearch::Place(const Choice& choice) {
+  trail_marks_.push_back(trail_.size());
+  const auto b = static_cast<std::size_t>(choice.buffer);
+  const SearchBuffer& buffer = problem_.buffers[b];
+  placed_[b] = 1;
+  offset_[b] = choice.offset;
+  placed_order_.push_back(choice.buffer);
+  --remaining_;
+  const Bytes top = choice.offset + buffer.size;
+  for (std::int32_t q : buffer.overlaps) {
+    const auto qi = static_cast<std::size_t>(q);
+    if (!placed_[qi] && floor_of_buffer_[qi] < top) Set(floor_of_buffer_[qi], top);
+  }
+  for (std::int32_t s = buffer.first_section; s <= buffer.last_section; ++s) {
+    const auto si = static_cast<std::size_t>(s);
+    Set(section_floor_[si], top);
+    Set(section_unplaced_[si], section_unplaced_[si] - buffer.size);
+    if (s < buffer.last_section) Set(crossing_[si], crossing_[si] - 1);
+  }
+  Set(last_offset_, choice.offset);
+  Set(last_rank_, rank_[b]);
+}
+
+void CanonicalSearch::Undo() {
+  const std::size_t mark = trail_marks_.back();
+  trail_marks_.pop_back();
+  while (trail_.size() > mark) {
+    *trail_.back().first = trail_.back().second;
+    trail_.pop_back();
+  }
+  const std::int32_t b = placed_order_.back();
+  placed_order_.pop_back();
+  const auto bi = static_cast<std::size_t>(b);
+  placed_[bi] = 0;
+  ++remaining_;
+}
+
+void CanonicalSearch::UndoTo(std::size_t placed) {
+  while (placed_order_.size() > placed) Undo();
+}
+
+bool StopFlags::Any() const {
+  for (const std::atomic<bool>* flag : {first, second, third}) {
+    if (flag != nullptr && flag->load(std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
+SearchOutcome CanonicalSearch::Run(StopFlags flags, std::atomic<std::int64_t>* node_counter,
+                                   std::int64_t node_limit) {
+  stopped_ = false;
+  limit_hit_ = false;
+  flags_ = flags;
+  node_counter_ = node_counter;
+  node_budget_end_ = node_limit > std::numeric_limits<std::int64_t>::max() - nodes_
+                         ? std::numeric_limits<std::int64_t>::max()
+                         : nodes_ + node_limit;
+  Part root;
+  root.first = 0;
+  root.last = problem_.sections - 1;
+  for (std::size_t b = 0; b < problem_.buffers.size(); ++b) {
+    if (!placed_[b]) root.buffers.push_back(static_cast<std::int32_t>(b));
+  }
+  const bool found = Dfs(root);
+  if (node_counter_ != nullptr) node_counter_->fetch_add(nodes_ - nodes_reported_);
+  nodes_reported_ = nodes_;
+  if (found) return SearchOutcome::kFound;
+  if (limit_hit_) return SearchOutcome::kNodeLimit;
+  return stopped_ ? SearchOutcome::kStopped : SearchOutcome::kExhausted;
+}
+
+bool CanonicalSearch::ShouldStop() {
+  if (node_counter_ != nullptr) {
+    node_counter_->fetch_add(nodes_ - nodes_reported_, std::memory_order_relaxed);
+    nodes_reported_ = nodes_;
+  }
+  return flags_.Any();
+}
+
+bool CanonicalSearch::Dfs(const Part& part) {
+  ++nodes_;
+  if (nodes_ >= node_budget_end_) {
+    limit_hit_ = true;
+    stopped_ = true;
+  }
+  if ((nodes_ & 255) == 0 && ShouldStop()) stopped_ = true;
+  if (stopped_) return false;
+  const std::size_t depth = placed_order_.size();
+  std::vector<Choice>& choices = choices_by_depth_[depth];
+  if (!Expand(part, choices)) return false;
+  if (choices.empty()) return true;  // the part is complete
+  std::vector<std::int32_t> cuts;
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    const Choice choice = choices[k];
+    Place(choice);
+    // New cut points: boundaries inside the placed buffer's range (and the
+    // part's) that no unplaced buffer crosses any more.
+    const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(choice.buffer)];
+    cuts.clear();
+    for (std::int32_t s = std::max(buffer.first_section, part.first);
+         s < std::min(buffer.last_section, part.last); ++s) {
+      if (crossing_[static_cast<std::size_t>(s)] == 0) cuts.push_back(s);
+    }
+    const bool found = cuts.empty() ? Dfs(part) : SolveParts(part, cuts);
+    if (found) return true;  // keep the packing in offset_
+    UndoTo(depth);
+    if (stopped_) return false;
+  }
+  return false;
+}
+
+bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_t>& cuts) {
+  std::vector<Part> parts;
+  std::int32_t from = part.first;
+  for (std::size_t k = 0; k <= cuts.size(); ++k) {
+    Part piece;
+    piece.first = from;
+    piece.last = k < cuts.size() ? cuts[k] : part.last;
+    from = piece.last + 1;
+    parts.push_back(std::move(piece));
+  }
+  for (std::int32_t b : part.buffers) {
+    if (placed_[static_cast<std::size_t>(b)]) continue;
+    const std::int32_t first = problem_.buffers[static_cast<std::size_t>(b)].first_section;
+    const auto it = std::upper_bound(cuts.begin(), cuts.end(), first - 1);
+    parts[static_cast<std::size_t>(it - cuts.begin())].buffers.push_back(b);
+  }
+  for (const Part& piece : parts) {
+    if (piece.buffers.empty()) continue;
+    // Each part starts its own offset order.
+    Set(last_offset_, 0);
+    Set(last_rank_, -1);
+    if (!Dfs(piece)) return false;
+  }
+  return true;
+}
+
+}  // namespace memplan::exact
