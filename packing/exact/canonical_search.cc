@@ -4,6 +4,8 @@
 #include <limits>
 #include <tuple>
 
+#include "packing/pack_support.h"
+
 namespace memplan::exact {
 namespace {
 
@@ -110,7 +112,7 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
   return !choices.empty();
 }
 
-void CanonicalSearch::Place(const Choice& choice) {
+bool CanonicalSearch::Place(const Choice& choice) {
   trail_marks_.push_back(trail_.size());
   const auto b = static_cast<std::size_t>(choice.buffer);
   const SearchBuffer& buffer = problem_.buffers[b];
@@ -119,9 +121,13 @@ void CanonicalSearch::Place(const Choice& choice) {
   placed_order_.push_back(choice.buffer);
   --remaining_;
   const Bytes top = choice.offset + buffer.size;
+  bool raised = false;
   for (std::int32_t q : buffer.overlaps) {
     const auto qi = static_cast<std::size_t>(q);
-    if (!placed_[qi] && floor_of_buffer_[qi] < top) Set(floor_of_buffer_[qi], top);
+    if (!placed_[qi] && floor_of_buffer_[qi] < top) {
+      Set(floor_of_buffer_[qi], top);
+      raised = true;
+    }
   }
   for (std::int32_t s = buffer.first_section; s <= buffer.last_section; ++s) {
     const auto si = static_cast<std::size_t>(s);
@@ -131,6 +137,7 @@ void CanonicalSearch::Place(const Choice& choice) {
   }
   Set(last_offset_, choice.offset);
   Set(last_rank_, rank_[b]);
+  return raised;
 }
 
 void CanonicalSearch::Undo() {
@@ -199,12 +206,20 @@ bool CanonicalSearch::Dfs(const Part& part) {
   if (stopped_) return false;
   const std::size_t depth = placed_order_.size();
   std::vector<Choice>& choices = choices_by_depth_[depth];
-  if (!Expand(part, choices)) return false;
+  const StateKey key = KeyOf(part);
+  if (dead_states_.count(key) > 0) return false;
+  const auto dead = [&] {
+    if (stopped_) return false;
+    if (dead_states_.size() >= (std::size_t{1} << 21)) dead_states_.clear();
+    dead_states_.insert(key);
+    return false;
+  };
+  if (!Expand(part, choices)) return dead();
   if (choices.empty()) return true;  // the part is complete
   std::vector<std::int32_t> cuts;
   for (std::size_t k = 0; k < choices.size(); ++k) {
     const Choice choice = choices[k];
-    Place(choice);
+    const bool raised = Place(choice);
     // New cut points: boundaries inside the placed buffer's range (and the
     // part's) that no unplaced buffer crosses any more.
     const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(choice.buffer)];
@@ -217,8 +232,27 @@ bool CanonicalSearch::Dfs(const Part& part) {
     if (found) return true;  // keep the packing in offset_
     UndoTo(depth);
     if (stopped_) return false;
+    if (!raised) break;  // hatless: nothing else can go first usefully
   }
-  return false;
+  return dead();
+}
+
+CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
+  StateKey key;
+  const auto mix = [&key](std::uint64_t a, std::uint64_t b) {
+    key.low = Mix64(key.low ^ Mix64(a * 0x9e3779b97f4a7c15ULL + b));
+    key.high = Mix64(key.high + Mix64(b * 0xc2b2ae3d27d4eb4fULL ^ a) + 0x165667b19e3779f9ULL);
+  };
+  mix(static_cast<std::uint64_t>(part.first), static_cast<std::uint64_t>(part.last));
+  mix(static_cast<std::uint64_t>(last_offset_), static_cast<std::uint64_t>(last_rank_ + 1));
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]));
+  }
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    if (section_unplaced_[s] > 0) mix(s + (1ULL << 40), static_cast<std::uint64_t>(section_floor_[s]));
+  }
+  return key;
 }
 
 bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_t>& cuts) {

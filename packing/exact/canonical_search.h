@@ -21,6 +21,14 @@
 //   placed, the unplaced buffers on either side no longer interact; each
 //   side is searched on its own (offset order restarting at 0), and the node
 //   fails as soon as one side does — no search over their combinations.
+// * Hatless pruning (MiniMalloc): if a buffer placed at its lowest offset
+//   lifted no unplaced buffer (nothing overlapping it is left to go above
+//   it) and its subtree fails, the node fails: no other choice first can
+//   help, as that buffer would still go at the same place.
+// * Nogood memo: a node is fully described by its unplaced buffers, their
+//   floors, the section floors under them and the previous offset and rank;
+//   a node proven dead is remembered (a 128-bit hash of that state, up to
+//   2^21 of them) and not searched again when another order reaches it.
 // Fixed buffers (fixed_offset) are placed at their offset when the offset
 // order reaches them; a buffer whose lowest offset lies above an unplaced
 // fixed buffer's offset is not tried (the fixed one could no longer go).
@@ -30,6 +38,7 @@
 #pragma once
 
 #include <atomic>
+#include <unordered_set>
 #include <cstdint>
 #include <limits>
 #include <utility>
@@ -90,13 +99,23 @@ class CanonicalSearch {
   // rank). Returns false if the node is dead; true with no choices when the
   // part is complete.
   bool Expand(const Part& part, std::vector<Choice>& choices);
-  void Place(const Choice& choice);
+  // Returns whether the placement raised the floor of an unplaced buffer.
+  bool Place(const Choice& choice);
   void Undo();
   void UndoTo(std::size_t placed);
   bool Dfs(const Part& part);
   // Searches the parts `part` falls into at the boundaries `cuts` (section k
   // | k + 1 for k in cuts, ascending), one after the other.
   bool SolveParts(const Part& part, const std::vector<std::int32_t>& cuts);
+  struct StateKey {
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+    bool operator==(const StateKey& other) const = default;
+  };
+  struct StateKeyHash {
+    std::size_t operator()(const StateKey& key) const { return static_cast<std::size_t>(key.low); }
+  };
+  StateKey KeyOf(const Part& part) const;
   bool ShouldStop();
   Bytes LowestOffset(std::int32_t b) const;
   void Set(Bytes& slot, Bytes value);
@@ -118,6 +137,7 @@ class CanonicalSearch {
   std::vector<std::size_t> trail_marks_;
   std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
   std::vector<std::vector<Choice>> choices_by_depth_;
+  std::unordered_set<StateKey, StateKeyHash> dead_states_;
   std::int64_t nodes_ = 0;
   std::int64_t node_budget_end_ = 0;
   std::int64_t nodes_reported_ = 0;

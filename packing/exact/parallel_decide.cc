@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <condition_variable>
 #include <mutex>
 #include <thread>
 
@@ -40,20 +41,41 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
   for (auto& flag : later) flag = std::make_unique<std::atomic<bool>>(false);
 
   const StopFlags caller{stop, abandon};
+  // One search per order, reused by that order's next run so that its memo
+  // of dead states carries over; run r waits for run r - orders (the same
+  // order) to end, which keeps the memo, hence every run, deterministic.
+  std::vector<std::unique_ptr<CanonicalSearch>> searches;
+  for (const SearchOrder& order : orders) {
+    searches.push_back(std::make_unique<CanonicalSearch>(problem, capacity, order));
+  }
+  std::vector<char> ended;
+  std::condition_variable run_ended;
   const auto worker = [&](std::size_t me) {
     while (true) {
       std::size_t run;
       {
-        std::lock_guard<std::mutex> lock(mutex);
+        std::unique_lock<std::mutex> lock(mutex);
         if (conclusive_run != kNone || caller.Any()) return;
         run = next_run++;
         running[me] = run;
+        ended.resize(next_run, 0);
+        run_ended.wait(lock, [&] {
+          return run < orders.size() || ended[run - orders.size()] != 0 || conclusive_run != kNone;
+        });
+        if (conclusive_run != kNone && conclusive_run < run) {
+          running[me] = kNone;
+          ended[run] = 1;
+          run_ended.notify_all();
+          return;
+        }
       }
-      CanonicalSearch search(problem, capacity, orders[run % orders.size()]);
+      CanonicalSearch& search = *searches[run % orders.size()];
       const SearchOutcome outcome = search.Run({stop, abandon, later[me].get()}, node_counter,
                                                RunNodeLimit(run, orders.size(), n));
       std::lock_guard<std::mutex> lock(mutex);
       running[me] = kNone;
+      ended[run] = 1;
+      run_ended.notify_all();
       if (outcome == SearchOutcome::kStopped) return;
       if (outcome == SearchOutcome::kNodeLimit) continue;
       if (run < conclusive_run) {  // kFound or kExhausted

@@ -24,7 +24,7 @@ std::vector<SearchOrder> SearchOrders(const Subproblem& problem) {
     }
     keys[b] = {crowd, buffers[b].length, buffers[b].size * buffers[b].length};
   }
-  constexpr std::array<std::array<int, 3>, 3> kPriorities = {{{0, 1, 2}, {1, 2, 0}, {0, 2, 1}}};
+  constexpr std::array<std::array<int, 3>, 3> kPriorities = {{{1, 2, 0}, {0, 2, 1}, {0, 1, 2}}};
   std::vector<SearchOrder> orders;
   for (const auto& priority : kPriorities) {
     std::vector<std::int32_t> sorted(n);

@@ -17,7 +17,7 @@ namespace memplan::exact {
 using SearchOrder = std::vector<std::int32_t>;
 
 // The three orders, by keys (descending, then buffer number):
-// 0: crowd, length, area; 1: length, area, crowd; 2: crowd, area, length;
+// 0: length, area, crowd; 1: crowd, area, length; 2: crowd, length, area;
 // crowd = max over the buffer's sections of the bytes of all buffers there.
 // O(n log n + sum of spans).
 std::vector<SearchOrder> SearchOrders(const Subproblem& problem);
