@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The exact-solver table of docs/packing.md: memplan's exact packer
+# (`memplan plan X.csv --algorithm exact --capacity 1048576`, which verifies
+# its plan) and MiniMalloc's solver (../shared/tools/minimalloc, skipped when
+# absent) side by side in one run on MiniMalloc's challenging A-K inputs:
+# per instance the result, the peak, the proven lower bound and the wall time
+# of each, then the totals.
+#
+# Usage: bench/exact_vs_minimalloc.sh [--write docs/packing.md]
+#   MEMPLAN     memplan binary (default build/cli/memplan; use a release build)
+#   DATA_DIR    shared data folder (default ../shared/data)
+#   MINIMALLOC  the peer solver (default ../shared/tools/minimalloc)
+#   LIMIT       seconds per instance for memplan (default 60)
+# With --write, replaces the text between `<!-- exact-table:begin -->` and
+# `<!-- exact-table:end -->` in the given file. Needs jq. Exits 1 if a plan
+# memplan reports is not verified.
+set -euo pipefail
+
+MEMPLAN=${MEMPLAN:-build/cli/memplan}
+DATA_DIR=${DATA_DIR:-../shared/data}
+MINIMALLOC=${MINIMALLOC:-../shared/tools/minimalloc}
+LIMIT=${LIMIT:-60}
+CAPACITY=1048576
+source "$(dirname "$0")/table_lib.sh"
+parse_write_arg "$@"
+
+have_peer=0
+[[ -x $MINIMALLOC ]] && have_peer=1
+
+ms() { echo $(( ($2 - $1) / 1000000 )); }
+
+table="$tmp/table.md"
+{
+  echo "| instance | buffers | memplan exact | peak | proven bound | memplan ms | MiniMalloc | MiniMalloc ms |"
+  echo "|---|---:|---|---:|---:|---:|---|---:|"
+} >"$table"
+bad=0
+total_own=0
+total_peer=0
+for input in "$DATA_DIR"/minimalloc/[A-K].$CAPACITY.csv; do
+  [[ -e $input ]] || continue
+  name=$(basename "$input" .$CAPACITY.csv)
+  buffers=$(( $(wc -l <"$input") - 1 ))
+  begin=$(date +%s%N)
+  # Exit 1 is a capacity that does not fit (proven or not found in time).
+  "$MEMPLAN" plan "$input" --algorithm exact --capacity $CAPACITY --time-limit "$LIMIT" \
+    --quiet --json "$tmp/p.json" || true
+  end=$(date +%s%N)
+  own_ms=$(ms "$begin" "$end")
+  total_own=$((total_own + own_ms))
+  read -r status peak bound verified < <(jq -r '[.exact_search.status, .peak_bytes,
+    .exact_search.proven_lower_bound_bytes, .verified] | @tsv' "$tmp/p.json")
+  [[ $verified == true ]] || bad=$((bad + 1))
+  peer="-"
+  peer_ms="-"
+  if [[ $have_peer -eq 1 ]]; then
+    begin=$(date +%s%N)
+    if "$MINIMALLOC" --capacity=$CAPACITY --input="$input" --output="$tmp/m.csv" --validate \
+        >"$tmp/m.log" 2>&1; then
+      peer=$(grep -o 'Validation PASS, height [0-9]*' "$tmp/m.log" | awk '{ print "height " $4 }')
+      [[ -n $peer ]] || peer="solved"
+    else
+      peer="failed"
+    fi
+    end=$(date +%s%N)
+    peer_ms=$(ms "$begin" "$end")
+    total_peer=$((total_peer + peer_ms))
+  fi
+  echo "| $name | $buffers | $status | $peak | $bound | $own_ms | $peer | $peer_ms |" >>"$table"
+done
+if [[ $have_peer -eq 1 ]]; then
+  echo "| total | | | | | $total_own | | $total_peer |" >>"$table"
+else
+  echo "| total | | | | | $total_own | (MiniMalloc absent) | |" >>"$table"
+fi
+
+cat "$table"
+if [[ -n $WRITE ]]; then splice_table exact-table "$table" "$WRITE"; fi
+[[ $bad -eq 0 ]]
