@@ -6,7 +6,8 @@
 // differ only by swapping neighbours that do not overlap in time give the
 // same placement, so only one of them is tried; a branch is cut when, at some
 // step, the top of the placed items live then plus the sizes of the unplaced
-// ones live then (which all go above them) reaches the best peak so far. Items are live over [start, end] (gaps ignored, as in
+// ones live then (which all go above them) reaches the best peak so far, and
+// the search ends when a packing meets the max-live bound. Items are live over [start, end] (gaps ignored, as in
 // the exact solver). Returns -1 if no order is valid (fixed items collide).
 #pragma once
 
@@ -30,6 +31,7 @@ class BruteForcePacking {
 
   Bytes Optimum() {
     best_ = -1;
+    max_live_ = CompletionBound(0);  // nothing placed: the max-live bound
     Search(-1, 0, 0);
     return best_;
   }
@@ -60,7 +62,7 @@ class BruteForcePacking {
   }
 
   void Search(int previous, std::size_t count, Bytes peak) {
-    if (best_ >= 0 && CompletionBound(peak) >= best_) return;
+    if (best_ >= 0 && (best_ == max_live_ || CompletionBound(peak) >= best_)) return;
     std::size_t live_items = 0;
     for (std::size_t i = 0; i < items_.size(); ++i) live_items += Empty(i) ? 0 : 1;
     if (count == live_items) {
@@ -102,6 +104,7 @@ class BruteForcePacking {
   std::vector<Bytes> offset_;
   std::vector<bool> placed_;
   Bytes best_ = -1;
+  Bytes max_live_ = 0;
 };
 
 }  // namespace memplan::testing
