@@ -16,9 +16,11 @@
 //    first packing; when it already fits the capacity or meets the lower
 //    bound there is nothing to search.
 // 3. Decision search (canonical_search.h): MiniMalloc's canonical solutions,
-//    dominance and cross-section inference (Moffitt, ASPLOS 2023), symmetry
-//    breaking on interchangeable buffers; on two threads by splitting the top
-//    of the tree (parallel_decide.h).
+//    dominance, cross-section inference, hatless pruning and dynamic
+//    decomposition (Moffitt, ASPLOS 2023), symmetry breaking on
+//    interchangeable buffers, a memo of dead states; restarts over three
+//    search orders with growing node limits, on two threads with a
+//    deterministic answer (parallel_decide.h).
 // 4. Minimizing: two threads, one lowering the best peak (decision at
 //    best - 1), one raising the lower bound from max-live (decision at the
 //    bound: a proof of infeasibility lifts it to the next possible peak,
@@ -34,9 +36,9 @@
 // (PackItem::fixed_offset) and alignments are honoured inside the search;
 // with fixed items the incumbent comes from the search itself.
 //
-// Example: a(4)[0,1] b(4)[0,1] c(8)[1,2] d(8)[2,3] with capacity 12: a@0
-// b@4 c@... none fits at time 1 (16 bytes live) -> kInfeasible, proven lower
-// bound 16; with minimize: peak 16, kOptimal.
+// Example: a(4)[0,1] fixed at offset 2, b(4)[1,2]. Max-live is 8, but b
+// cannot go under a: capacity 9 -> kInfeasible, proven_lower_bound 10;
+// minimize -> a@2 b@6, peak 10, kOptimal.
 #pragma once
 
 #include <vector>
