@@ -42,15 +42,28 @@ for input in "$DATA_DIR"/minimalloc/[A-K].$CAPACITY.csv; do
   name=$(basename "$input" .$CAPACITY.csv)
   buffers=$(( $(wc -l <"$input") - 1 ))
   begin=$(date +%s%N)
-  # Exit 1 is a capacity that does not fit (proven or not found in time).
+  # Exit 1 is a capacity that does not fit (proven, or not found in time):
+  # then there is no JSON, and the message says which.
+  rm -f "$tmp/p.json"
   "$MEMPLAN" plan "$input" --algorithm exact --capacity $CAPACITY --time-limit "$LIMIT" \
-    --quiet --json "$tmp/p.json" || true
+    --quiet --json "$tmp/p.json" 2>"$tmp/p.err" || true
   end=$(date +%s%N)
   own_ms=$(ms "$begin" "$end")
   total_own=$((total_own + own_ms))
-  read -r status peak bound verified < <(jq -r '[.exact_search.status, .peak_bytes,
-    .exact_search.proven_lower_bound_bytes, .verified] | @tsv' "$tmp/p.json")
-  [[ $verified == true ]] || bad=$((bad + 1))
+  if [[ -s $tmp/p.json ]]; then
+    read -r status peak bound verified < <(jq -r '[.exact_search.status, .peak_bytes,
+      .exact_search.proven_lower_bound_bytes, .verified] | @tsv' "$tmp/p.json")
+    [[ $verified == true ]] || bad=$((bad + 1))
+  else
+    peak=$(grep -o 'transient peak [0-9]* bytes' "$tmp/p.err" | head -1 | awk '{ print $3 }')
+    if grep -q 'proved that no packing fits' "$tmp/p.err"; then
+      status=infeasible
+      bound=$(grep -o 'transient peak >= [0-9]*' "$tmp/p.err" | awk '{ print $4 }')
+    else
+      status="not found in ${LIMIT} s"
+      bound=$(grep -o 'lower bound [0-9]* bytes' "$tmp/p.err" | head -1 | awk '{ print $3 }')
+    fi
+  fi
   peer="-"
   peer_ms="-"
   if [[ $have_peer -eq 1 ]]; then
