@@ -158,7 +158,7 @@ void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes ali
   const bool any_fixed = std::any_of(items.begin(), items.end(),
                                      [](const PackItem& item) { return item.fixed_offset.has_value(); });
   std::vector<Bytes> heuristic;
-  if (!any_fixed) heuristic = AutoPack(items, alignment).offsets;
+  if (!any_fixed) heuristic = AutoPack(items, PackOptions{.alignment = alignment}).offsets;
   for (SubState& state : run.subs()) {
     const Subproblem& sub = *state.problem;
     std::vector<Bytes> offsets(sub.buffers.size(), 0);
@@ -363,6 +363,11 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& opti
   const auto [best, bound] = run.BestAndBound();
   (void)best;
   result.proven_lower_bound = std::min(bound, kUnbounded);
+  // The search treats items as live over their whole range, so its bound
+  // holds for the items as given only when none has gaps.
+  const bool any_gaps = std::any_of(items.begin(), items.end(),
+                                    [](const PackItem& item) { return !item.gaps.empty(); });
+  if (!any_gaps) result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
   if (status == SearchStatus::kFeasible && result.peak <= result.proven_lower_bound) {
     status = SearchStatus::kOptimal;
   }
