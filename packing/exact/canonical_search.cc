@@ -18,8 +18,8 @@ Bytes AlignUp(Bytes value, Bytes alignment) {
 }  // namespace
 
 CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
-                                 const SearchOrder& order)
-    : problem_(problem), capacity_(capacity), rank_(order) {
+                                 const SearchOrder& order, int priority)
+    : problem_(problem), capacity_(capacity), rank_(order), priority_(priority) {
   const std::size_t n = problem.buffers.size();
   remaining_ = static_cast<std::int32_t>(n);
   placed_.assign(n, 0);
@@ -27,6 +27,7 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
   floor_of_buffer_.assign(n, 0);
   lowest_.assign(n, 0);
   section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
+  section_lowest_.assign(static_cast<std::size_t>(problem.sections), kNoLimit);
   section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
   for (const SearchBuffer& b : problem.buffers) {
     for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
@@ -86,13 +87,24 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
   }
   if (complete) return true;
   // Cross-section inference: the unplaced buffers of a section all go above
-  // its floor and above the previous offset.
-  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
-    const Bytes unplaced = section_unplaced_[s];
-    if (unplaced > 0 && std::max(section_floor_[s], last_offset_) + unplaced > capacity_) {
-      return false;
+  // its floor, the previous offset and the lowest offset any of them can take.
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest_[s] = std::min(section_lowest_[s], lowest_[bi]);
     }
   }
+  bool fits = true;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
+    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
+    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
+  }
+  if (!fits) return false;
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
     if (placed_[bi]) continue;
@@ -247,7 +259,10 @@ CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
   mix(static_cast<std::uint64_t>(last_offset_), static_cast<std::uint64_t>(last_rank_ + 1));
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
-    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]));
+    if (!placed_[bi]) {
+      mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]) ^
+                      (static_cast<std::uint64_t>(rank_[bi]) << 48));
+    }
   }
   for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
     if (section_unplaced_[s] > 0) mix(s + (1ULL << 40), static_cast<std::uint64_t>(section_floor_[s]));
@@ -271,14 +286,29 @@ bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_
     const auto it = std::upper_bound(cuts.begin(), cuts.end(), first - 1);
     parts[static_cast<std::size_t>(it - cuts.begin())].buffers.push_back(b);
   }
+  // Each part is ranked again for what is left of it; the ranks in force
+  // before are restored on the way out.
+  std::vector<std::int32_t> saved_ranks;
+  for (const Part& piece : parts) {
+    for (std::int32_t b : piece.buffers) saved_ranks.push_back(rank_[static_cast<std::size_t>(b)]);
+  }
+  bool found = true;
   for (const Part& piece : parts) {
     if (piece.buffers.empty()) continue;
+    RankBuffers(problem_, piece.buffers, section_unplaced_, priority_, rank_);
     // Each part starts its own offset order.
     Set(last_offset_, 0);
     Set(last_rank_, -1);
-    if (!Dfs(piece)) return false;
+    if (!Dfs(piece)) {
+      found = false;
+      break;
+    }
   }
-  return true;
+  std::size_t k = 0;
+  for (const Part& piece : parts) {
+    for (std::int32_t b : piece.buffers) rank_[static_cast<std::size_t>(b)] = saved_ranks[k++];
+  }
+  return found;
 }
 
 }  // namespace memplan::exact

@@ -14,27 +14,32 @@
 //   would end at or below o (lowest_c + size_c <= o): c fits under it, and
 //   putting c there first never hurts.
 // * Cross-section inference: in every section, the unplaced buffers must fit
-//   between max(section floor, previous offset) and the capacity.
+//   between the capacity and the section's floor: the highest of the tops of
+//   the placed buffers there, the previous offset and the lowest offset any
+//   unplaced buffer there can take (MiniMalloc's "unallocated floor").
 // * Symmetry breaking: interchangeable buffers (equal size, alignment and
 //   live range) go in number order.
 // * Dynamic decomposition: once every buffer crossing a section boundary is
 //   placed, the unplaced buffers on either side no longer interact; each
-//   side is searched on its own (offset order restarting at 0), and the node
-//   fails as soon as one side does — no search over their combinations.
+//   side is searched on its own (offset order restarting at 0, its buffers
+//   ranked again by the order's keys with the crowd of the bytes still
+//   unplaced, as MiniMalloc does per partition), and the node fails as soon
+//   as one side does — no search over their combinations.
 // * Hatless pruning (MiniMalloc): if a buffer placed at its lowest offset
 //   lifted no unplaced buffer (nothing overlapping it is left to go above
 //   it) and its subtree fails, the node fails: no other choice first can
 //   help, as that buffer would still go at the same place.
 // * Nogood memo: a node is fully described by its unplaced buffers, their
-//   floors, the section floors under them and the previous offset and rank;
+//   floors and ranks, the section floors under them and the previous offset
+//   and rank;
 //   a node proven dead is remembered (a 128-bit hash of that state, up to
 //   2^21 of them) and not searched again when another order reaches it.
 // Fixed buffers (fixed_offset) are placed at their offset when the offset
 // order reaches them; a buffer whose lowest offset lies above an unplaced
 // fixed buffer's offset is not tried (the fixed one could no longer go).
 //
-// Each node costs O(u + d + s): u unplaced buffers, d time-overlap
-// neighbours of the placed buffer, s sections.
+// Each node costs O(u + w + d + s): u unplaced buffers, w the sections they
+// span together, d time-overlap neighbours of the placed buffer, s sections.
 #pragma once
 
 #include <atomic>
@@ -73,9 +78,10 @@ enum class SearchOutcome {
 
 class CanonicalSearch {
  public:
-  // `problem` and `order` (a rank per buffer, SearchOrders) must outlive
-  // the search.
-  CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order);
+  // `problem` must outlive the search; `order` is SearchOrders(problem)
+  // [priority], the order parts are ranked by again (RankBuffers).
+  CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order,
+                  int priority);
 
   // Searches below the current node until a packing is found (kept in
   // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
@@ -122,7 +128,8 @@ class CanonicalSearch {
 
   const Subproblem& problem_;
   Bytes capacity_;
-  const SearchOrder& rank_;
+  SearchOrder rank_;  // current rank per buffer (parts are re-ranked)
+  int priority_ = 0;
   std::int32_t remaining_ = 0;
   std::vector<char> placed_;
   std::vector<Bytes> offset_;
@@ -136,6 +143,7 @@ class CanonicalSearch {
   std::vector<std::pair<Bytes*, Bytes>> trail_;
   std::vector<std::size_t> trail_marks_;
   std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
+  std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
   std::vector<std::vector<Choice>> choices_by_depth_;
   std::unordered_set<StateKey, StateKeyHash> dead_states_;
   std::int64_t nodes_ = 0;

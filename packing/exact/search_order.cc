@@ -6,39 +6,49 @@
 
 namespace memplan::exact {
 
+void RankBuffers(const Subproblem& problem, const std::vector<std::int32_t>& buffers,
+                 const std::vector<Bytes>& section_bytes, int priority, SearchOrder& rank) {
+  // keys[k] = {crowd, length, area} of buffers[k]
+  std::vector<std::array<Bytes, 3>> keys(buffers.size());
+  for (std::size_t k = 0; k < buffers.size(); ++k) {
+    const SearchBuffer& b = problem.buffers[static_cast<std::size_t>(buffers[k])];
+    Bytes crowd = 0;
+    for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
+      crowd = std::max(crowd, section_bytes[static_cast<std::size_t>(s)]);
+    }
+    keys[k] = {crowd, b.length, b.size * b.length};
+  }
+  constexpr std::array<std::array<int, 3>, kSearchOrderCount> kPriorities = {
+      {{1, 2, 0}, {0, 2, 1}, {0, 1, 2}}};
+  const std::array<int, 3>& keys_in_turn = kPriorities[static_cast<std::size_t>(priority)];
+  std::vector<std::size_t> sorted(buffers.size());
+  std::iota(sorted.begin(), sorted.end(), 0);
+  std::sort(sorted.begin(), sorted.end(), [&](std::size_t x, std::size_t y) {
+    for (int key : keys_in_turn) {
+      const Bytes kx = keys[x][static_cast<std::size_t>(key)];
+      const Bytes ky = keys[y][static_cast<std::size_t>(key)];
+      if (kx != ky) return kx > ky;
+    }
+    return buffers[x] < buffers[y];
+  });
+  for (std::size_t r = 0; r < sorted.size(); ++r) {
+    rank[static_cast<std::size_t>(buffers[sorted[r]])] = static_cast<std::int32_t>(r);
+  }
+}
+
 std::vector<SearchOrder> SearchOrders(const Subproblem& problem) {
-  const std::vector<SearchBuffer>& buffers = problem.buffers;
-  const std::size_t n = buffers.size();
   std::vector<Bytes> section_bytes(static_cast<std::size_t>(problem.sections), 0);
-  for (const SearchBuffer& b : buffers) {
+  for (const SearchBuffer& b : problem.buffers) {
     for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
       section_bytes[static_cast<std::size_t>(s)] += b.size;
     }
   }
-  // keys[b] = {crowd, length, area}
-  std::vector<std::array<Bytes, 3>> keys(n);
-  for (std::size_t b = 0; b < n; ++b) {
-    Bytes crowd = 0;
-    for (std::int32_t s = buffers[b].first_section; s <= buffers[b].last_section; ++s) {
-      crowd = std::max(crowd, section_bytes[static_cast<std::size_t>(s)]);
-    }
-    keys[b] = {crowd, buffers[b].length, buffers[b].size * buffers[b].length};
-  }
-  constexpr std::array<std::array<int, 3>, 3> kPriorities = {{{1, 2, 0}, {0, 2, 1}, {0, 1, 2}}};
+  std::vector<std::int32_t> all(problem.buffers.size());
+  std::iota(all.begin(), all.end(), 0);
   std::vector<SearchOrder> orders;
-  for (const auto& priority : kPriorities) {
-    std::vector<std::int32_t> sorted(n);
-    std::iota(sorted.begin(), sorted.end(), 0);
-    std::stable_sort(sorted.begin(), sorted.end(), [&](std::int32_t x, std::int32_t y) {
-      for (int k : priority) {
-        const Bytes kx = keys[static_cast<std::size_t>(x)][static_cast<std::size_t>(k)];
-        const Bytes ky = keys[static_cast<std::size_t>(y)][static_cast<std::size_t>(k)];
-        if (kx != ky) return kx > ky;
-      }
-      return false;
-    });
-    SearchOrder rank(n);
-    for (std::size_t r = 0; r < n; ++r) rank[static_cast<std::size_t>(sorted[r])] = static_cast<std::int32_t>(r);
+  for (int priority = 0; priority < kSearchOrderCount; ++priority) {
+    SearchOrder rank(problem.buffers.size(), 0);
+    RankBuffers(problem, all, section_bytes, priority, rank);
     orders.push_back(std::move(rank));
   }
   return orders;
