@@ -200,6 +200,8 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
             plan.search_status = std::string(SearchStatusName(result.search_status));
             plan.proven_lower_bound = result.proven_lower_bound;
             plan.search_nodes = result.search_nodes;
+            plan.search_time_limit_seconds = result.search_time_limit_seconds;
+            plan.search_default_time_limit = result.search_default_time_limit;
           }
         }
         base = pool.offset + pool.size;

@@ -105,6 +105,10 @@ struct Plan {
   std::string search_status;
   Bytes proven_lower_bound = 0;
   std::int64_t search_nodes = 0;
+  // The search's wall-clock limit (seconds) and whether it was the default
+  // one (no --time-limit).
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
   bool verified = false;
   std::vector<SpaceInfo> spaces;
   std::vector<PoolInfo> pools;

@@ -103,6 +103,10 @@ struct PackResult {
   Bytes proven_lower_bound = 0;
   SearchStatus search_status = SearchStatus::kNotSearched;
   std::int64_t search_nodes = 0;  // branch-and-bound nodes visited
+  // The wall-clock limit the search ran under (seconds; 0 when not
+  // searched) and whether it was the default one (PackOptions had none).
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
 };
 
 // A progress report of a long search (PackOptions::progress): the best peak

@@ -140,6 +140,8 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
                               static_cast<double>(plan.proven_lower_bound)
                         : 0.0;
     search["nodes"] = plan.search_nodes;
+    search["time_limit_seconds"] = plan.search_time_limit_seconds;
+    search["default_time_limit"] = plan.search_default_time_limit;
     doc["exact_search"] = std::move(search);
   }
   doc["verified"] = plan.verified;

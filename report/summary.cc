@@ -134,6 +134,11 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
     text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {} nodes\n",
                         plan.search_status, ExactAndHuman(plan.proven_lower_bound),
                         PercentOver(plan.peak, plan.proven_lower_bound), plan.search_nodes);
+    if (plan.search_status == "stopped") {
+      text += fmt::format(
+          "exact search stopped at its {}time limit of {} s; --time-limit S searches longer\n",
+          plan.search_default_time_limit ? "default " : "", plan.search_time_limit_seconds);
+    }
   }
   return text;
 }

@@ -338,8 +338,11 @@ std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& i
 
 }  // namespace
 
-PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& options, int threads) {
-  const ReducedProblem reduced = exact::ReduceProblem(items, options.alignment);
+PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& given, int threads) {
+  const ReducedProblem reduced = exact::ReduceProblem(items, given.alignment);
+  PackOptions options = given;
+  const bool default_limit = !(options.time_limit_seconds > 0);
+  if (default_limit) options.time_limit_seconds = kExactDefaultTimeLimitSeconds;
   ExactRun run(options, threads);
   for (const Subproblem& sub : reduced.subproblems) {
     SubState state;
@@ -373,6 +376,8 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& opti
   }
   result.search_status = status;
   result.search_nodes = run.nodes()->load();
+  result.search_time_limit_seconds = options.time_limit_seconds;
+  result.search_default_time_limit = default_limit;
   return result;
 }
 

@@ -8,6 +8,10 @@
 // * otherwise (options.minimize, or no capacity): the lowest peak, proven
 //   (kOptimal) unless options.time_limit_seconds stops it first (kStopped:
 //   the best packing found, proven_lower_bound and the gap between them).
+// * options.time_limit_seconds == 0 means kExactDefaultTimeLimitSeconds, so
+//   that callers that pass no options (sweep, compare, regions, MSA repacks)
+//   never wait without end; PackResult::search_time_limit_seconds says which
+//   limit was in force, and a stopped search says it stopped.
 //
 // How (docs/packing.md, "exact", has the measured results):
 // 1. Reduction (exact_problem.h): time compressed into sections, the input
@@ -46,6 +50,9 @@
 #include "packing/packer.h"
 
 namespace memplan {
+
+// The wall-clock limit of an exact search given none (seconds).
+inline constexpr double kExactDefaultTimeLimitSeconds = 10;
 
 // kExact (above). `threads` >= 1 worker threads for the decision searches
 // (the answer does not depend on it when the search completes).
