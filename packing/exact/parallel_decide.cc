@@ -45,9 +45,8 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
   // of dead states carries over; run r waits for run r - orders (the same
   // order) to end, which keeps the memo, hence every run, deterministic.
   std::vector<std::unique_ptr<CanonicalSearch>> searches;
-  for (std::size_t priority = 0; priority < orders.size(); ++priority) {
-    searches.push_back(std::make_unique<CanonicalSearch>(problem, capacity, orders[priority],
-                                                         static_cast<int>(priority)));
+  for (const SearchOrder& order : orders) {
+    searches.push_back(std::make_unique<CanonicalSearch>(problem, capacity, order));
   }
   std::vector<char> ended;
   std::condition_variable run_ended;

@@ -3,9 +3,7 @@
 // buffers in the most crowded sections first, longer ones first, larger
 // size x length first, in three priorities. The search tries them in turn
 // with growing node limits (parallel_decide.h): an order that suits an
-// instance usually finds a packing within a few thousand nodes. When the
-// search splits into independent parts it ranks each part's buffers again,
-// with the crowd measured on the bytes still unplaced (RankBuffers).
+// instance usually finds a packing within a few thousand nodes.
 #pragma once
 
 #include <cstdint>
