@@ -147,6 +147,20 @@ TEST(ExactPackTest, SameOffsetsOnOneAndTwoThreads) {
   }
 }
 
+TEST(ExactPackTest, NoTimeLimitMeansTheDefaultOneAndSaysSo) {
+  const std::vector<PackItem> items = {{.size = 4, .start = 0, .end = 1},
+                                       {.size = 4, .start = 1, .end = 2}};
+  const PackResult by_default = Pack(items, PackingAlgorithm::kExact, Minimize());
+  EXPECT_EQ(by_default.peak, 8);
+  EXPECT_TRUE(by_default.search_default_time_limit);
+  EXPECT_EQ(by_default.search_time_limit_seconds, kExactDefaultTimeLimitSeconds);
+  PackOptions given = Minimize();
+  given.time_limit_seconds = 3;
+  const PackResult limited = Pack(items, PackingAlgorithm::kExact, given);
+  EXPECT_FALSE(limited.search_default_time_limit);
+  EXPECT_EQ(limited.search_time_limit_seconds, 3);
+}
+
 TEST(ExactPackTest, MiniMallocExampleAtItsCapacity) {
   bool ok = false;
   const std::vector<PackItem> items =
