@@ -18,8 +18,12 @@ Bytes AlignUp(Bytes value, Bytes alignment) {
 }  // namespace
 
 CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
-                                 const SearchOrder& order)
-    : problem_(problem), capacity_(capacity), rank_(order) {
+                                 const SearchOrder& order, int priority, bool rerank_parts)
+    : problem_(problem),
+      capacity_(capacity),
+      rank_(order),
+      priority_(priority),
+      rerank_parts_(rerank_parts) {
   const std::size_t n = problem.buffers.size();
   remaining_ = static_cast<std::int32_t>(n);
   placed_.assign(n, 0);
@@ -259,7 +263,9 @@ CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
   mix(static_cast<std::uint64_t>(last_offset_), static_cast<std::uint64_t>(last_rank_ + 1));
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
-    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]));
+    // The ranks vary with the path only when parts are re-ranked.
+    const std::uint64_t rank = rerank_parts_ ? static_cast<std::uint64_t>(rank_[bi]) << 48 : 0;
+    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]) ^ rank);
   }
   for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
     if (section_unplaced_[s] > 0) mix(s + (1ULL << 40), static_cast<std::uint64_t>(section_floor_[s]));
@@ -283,18 +289,33 @@ bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_
     const auto it = std::upper_bound(cuts.begin(), cuts.end(), first - 1);
     parts[static_cast<std::size_t>(it - cuts.begin())].buffers.push_back(b);
   }
-  // The parts keep the order's static ranks: ranking each part again by the
-  // bytes still unplaced (as MiniMalloc does per partition) was measured
-  // slower here (F and G of MiniMalloc's set unsolved in 100 s with it,
-  // solved in under 0.1 s and 2 s of CPU without).
+  // With rerank_parts_, each part is ranked again for what is left of it
+  // (the ranks in force before are restored on the way out).
+  std::vector<std::int32_t> saved_ranks;
+  if (rerank_parts_) {
+    for (const Part& piece : parts) {
+      for (std::int32_t b : piece.buffers) saved_ranks.push_back(rank_[static_cast<std::size_t>(b)]);
+    }
+  }
+  bool found = true;
   for (const Part& piece : parts) {
     if (piece.buffers.empty()) continue;
+    if (rerank_parts_) RankBuffers(problem_, piece.buffers, section_unplaced_, priority_, rank_);
     // Each part starts its own offset order.
     Set(last_offset_, 0);
     Set(last_rank_, -1);
-    if (!Dfs(piece)) return false;
+    if (!Dfs(piece)) {
+      found = false;
+      break;
+    }
   }
-  return true;
+  if (rerank_parts_) {
+    std::size_t k = 0;
+    for (const Part& piece : parts) {
+      for (std::int32_t b : piece.buffers) rank_[static_cast<std::size_t>(b)] = saved_ranks[k++];
+    }
+  }
+  return found;
 }
 
 }  // namespace memplan::exact

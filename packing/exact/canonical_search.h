@@ -21,16 +21,19 @@
 //   live range) go in number order.
 // * Dynamic decomposition: once every buffer crossing a section boundary is
 //   placed, the unplaced buffers on either side no longer interact; each
-//   side is searched on its own (offset order restarting at 0, the order's
-//   ranks kept: re-ranking each part, as MiniMalloc does, was measured
-//   slower), and the node fails as soon as one side does — no search over
-//   their combinations.
+//   side is searched on its own (offset order restarting at 0; with
+//   rerank_parts its buffers ranked again with the crowd of the bytes still
+//   unplaced, as MiniMalloc does per partition, else the static ranks kept:
+//   measured, each is much faster than the other on some inputs — static
+//   solves F and G of MiniMalloc's set, re-ranked I), and the node fails as
+//   soon as one side does — no search over their combinations.
 // * Hatless pruning (MiniMalloc): if a buffer placed at its lowest offset
 //   lifted no unplaced buffer (nothing overlapping it is left to go above
 //   it) and its subtree fails, the node fails: no other choice first can
 //   help, as that buffer would still go at the same place.
 // * Nogood memo: a node is fully described by its unplaced buffers, their
-//   floors, the section floors under them and the previous offset and rank;
+//   floors (and ranks, when parts are re-ranked), the section floors under
+//   them and the previous offset and rank;
 //   a node proven dead is remembered (a 128-bit hash of that state, up to
 //   2^21 of them) and not searched again when another order reaches it.
 // Fixed buffers (fixed_offset) are placed at their offset when the offset
@@ -77,9 +80,11 @@ enum class SearchOutcome {
 
 class CanonicalSearch {
  public:
-  // `problem` and `order` (a rank per buffer, SearchOrders) must outlive
-  // the search.
-  CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order);
+  // `problem` must outlive the search; `order` is SearchOrders(problem)
+  // [priority]; with `rerank_parts` the parts of a decomposition are ranked
+  // again by that priority (RankBuffers).
+  CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order,
+                  int priority, bool rerank_parts);
 
   // Searches below the current node until a packing is found (kept in
   // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
@@ -126,7 +131,9 @@ class CanonicalSearch {
 
   const Subproblem& problem_;
   Bytes capacity_;
-  const SearchOrder& rank_;
+  SearchOrder rank_;  // current rank per buffer
+  int priority_ = 0;
+  bool rerank_parts_ = false;
   std::int32_t remaining_ = 0;
   std::vector<char> placed_;
   std::vector<Bytes> offset_;

@@ -26,7 +26,12 @@ std::int64_t RunNodeLimit(std::size_t index, std::size_t orders, std::size_t n) 
 Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
                         const std::atomic<bool>* stop, const std::atomic<bool>* abandon,
                         std::atomic<std::int64_t>* node_counter) {
-  const std::vector<SearchOrder> orders = SearchOrders(problem);
+  // Every static order twice (see the loop over `searches`).
+  std::vector<SearchOrder> orders;
+  for (SearchOrder& order : SearchOrders(problem)) {
+    orders.push_back(order);
+    orders.push_back(std::move(order));
+  }
   const std::size_t n = problem.buffers.size();
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
   std::mutex mutex;
@@ -45,8 +50,12 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
   // of dead states carries over; run r waits for run r - orders (the same
   // order) to end, which keeps the memo, hence every run, deterministic.
   std::vector<std::unique_ptr<CanonicalSearch>> searches;
-  for (const SearchOrder& order : orders) {
-    searches.push_back(std::make_unique<CanonicalSearch>(problem, capacity, order));
+  // Runs alternate between keeping the static ranks in the parts of a
+  // decomposition and ranking each part again.
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    const std::size_t priority = k / 2;
+    searches.push_back(std::make_unique<CanonicalSearch>(
+        problem, capacity, orders[k], static_cast<int>(priority), k % 2 == 1));
   }
   std::vector<char> ended;
   std::condition_variable run_ended;

@@ -4,6 +4,8 @@
 // size x length first, in three priorities. The search tries them in turn
 // with growing node limits (parallel_decide.h): an order that suits an
 // instance usually finds a packing within a few thousand nodes.
+// RankBuffers ranks the buffers of one part of a decomposition again, with
+// the crowd measured on the bytes still unplaced.
 #pragma once
 
 #include <cstdint>
