@@ -88,7 +88,9 @@ void ExpectOptimumEqualsBruteForce(std::uint64_t first, std::uint64_t last) {
 }
 
 // Always on: the first 100 seeds (about 5 s of CPU in a Debug build).
-TEST(ExactPackTest, OptimumEqualsBruteForceOnTinyInstances) { ExpectOptimumEqualsBruteForce(1, 100); }
+TEST(ExactPackTest, OptimumEqualsBruteForceOnTinyInstances) {
+  ExpectOptimumEqualsBruteForce(1, 100);
+}
 
 // The full 1,000 seeds: skipped unless MEMPLAN_FULL_BRUTE_FORCE is set, so the
 // default (and ASan) suite stays short. bench/exact_brute_force.sh runs it.
