@@ -65,12 +65,14 @@ absl::Status ToCapacities(const std::vector<std::string>& texts, PoolPlanOptions
 
 // --effort, --time-limit and --timings tune auto's portfolio; with a fixed
 // --algorithm they would be ignored, so they are refused unless they mean
-// something for it (skyline-local-search: its search budget and deadline).
+// something for it (skyline-local-search: its search budget and deadline;
+// exact: its deadline).
 absl::Status CheckAutoOnlyFlags(const PlanFlags& flags, PackingAlgorithm algorithm) {
   if (algorithm == PackingAlgorithm::kAuto) return absl::OkStatus();
   const bool searches = algorithm == PackingAlgorithm::kSkylineLocalSearch;
+  const bool exact = algorithm == PackingAlgorithm::kExact;  // --time-limit stops its search
   const std::pair<const CLI::Option*, bool> checked[] = {
-      {flags.effort_option, searches}, {flags.time_limit_option, searches},
+      {flags.effort_option, searches}, {flags.time_limit_option, searches || exact},
       {flags.timings_option, false}};
   for (const auto& [option, meaningful] : checked) {
     if (!Given(option) || meaningful) continue;
@@ -78,8 +80,9 @@ absl::Status CheckAutoOnlyFlags(const PlanFlags& flags, PackingAlgorithm algorit
         "{} applies to --algorithm {}; --algorithm {} would ignore it (drop {}, or use "
         "--algorithm auto)",
         option->get_name(),
-        option == flags.timings_option ? "auto (its members' seconds)"
-                                       : "auto and skyline-local-search",
+        option == flags.timings_option  ? "auto (its members' seconds)"
+        : option == flags.time_limit_option ? "auto, skyline-local-search and exact"
+                                            : "auto and skyline-local-search",
         PackingAlgorithmName(algorithm), option->get_name()));
   }
   return absl::OkStatus();
@@ -114,6 +117,10 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   }
   options.pools.alignment = *alignment;
   if (absl::Status s = ToCapacities(flags.capacities, options.pools); !s.ok()) return s;
+  if (flags.minimize && *algorithm != PackingAlgorithm::kExact) {
+    return UsageError("--minimize applies to --algorithm exact");
+  }
+  options.pools.minimize = flags.minimize;
   // Output paths: a file name each; only the JSON may go to standard output.
   const std::tuple<const CLI::Option*, const std::string*, std::optional<std::string>*> outputs[] =
       {{flags.json_option, &flags.json, &options.json_path},
@@ -150,6 +157,14 @@ int RunPlan(const PlanFlags& flags) {
   std::unique_ptr<ProgressReporter> progress = ProgressReporter::ForStderr(flags.quiet);
   progress->StartTicker();
   options->progress = progress.get();
+  if (!flags.quiet) {
+    // The exact search's line about once a second on long runs.
+    options->pools.search_progress = [](const PackProgress& p) {
+      std::cerr << fmt::format(
+          "exact: {:.0f} s, best {} bytes, bound {} bytes, gap {:.2f}%, {} nodes\n",
+          p.elapsed_seconds, p.best_peak, p.lower_bound, 100.0 * p.gap, p.nodes);
+    };
+  }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);
   progress->Finish();
   if (!result.ok()) return Fail(result.status());
@@ -174,7 +189,7 @@ std::string AlgorithmChoices() {
     if (!text.empty()) text += ", ";
     text += PackingAlgorithmName(a);
   }
-  return text;
+  return text + ", " + std::string(PackingAlgorithmName(PackingAlgorithm::kExact));
 }
 
 CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
@@ -186,8 +201,8 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
                    "how hard auto works: fast (near n log n members only), default (about 1 s "
                    "for 10^5 buffers), max (every member, 10x the search); deterministic");
   plan_flags.time_limit_option = plan->add_option("--time-limit", plan_flags.time_limit,
-                   "wall-clock seconds auto may spend (0: none); a limit that cuts work is "
-                   "reported, and the plan may then differ from run to run")
+                   "wall-clock seconds auto or exact may spend (0: none); a limit that cuts "
+                   "work is reported, and the plan may then differ from run to run")
       ->type_name("S");
   plan_flags.timings_option = plan->add_flag("--timings", plan_flags.timings,
                  "also print (and write in the JSON) each auto member's wall-clock seconds");
@@ -220,6 +235,9 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
   plan->add_flag("--offline-plan", plan_flags.offline_plan,
                  "TFLite input: keep the offsets of the model's OfflineMemoryAllocation plan and "
                  "plan the other tensors around them");
+  plan->add_flag("--minimize", plan_flags.minimize,
+                 "--algorithm exact: search for the lowest transient peak (without it and with "
+                 "--capacity: a packing that fits, or a proof that none does)");
   plan->add_flag("--quiet,-q", plan_flags.quiet,
                  "print nothing on success (and no progress line on a terminal)");
   AddMsaFlags(plan, plan_flags.msa);

@@ -18,7 +18,7 @@ struct PlanFlags {
   InputFlags input;
   std::string algorithm = "auto";
   std::string effort = "default";  // auto's effort: fast, default or max
-  double time_limit = 0;           // auto's wall-clock limit in seconds; 0 = none
+  double time_limit = 0;           // auto's or exact's wall-clock limit in seconds; 0 = none
   bool timings = false;            // members' seconds in the summary and JSON
   std::string alignment = "1";
   std::vector<std::string> capacities;  // BYTES or POOL=BYTES, repeatable
@@ -27,6 +27,7 @@ struct PlanFlags {
   std::string write_tflite;  // TFLite input: a copy with the plan as its offline plan
   bool offline_plan = false;  // TFLite input: keep the model's offline plan's offsets
   bool quiet = false;
+  bool minimize = false;    // --minimize (--algorithm exact)
   MsaFlags msa;
   RegionFlags regions;
   const CLI::Option* json_option = nullptr;

@@ -21,7 +21,9 @@ namespace {
 PackOptions PackOptionsFor(const PoolPlanOptions& options, Bytes alignment) {
   return PackOptions{.alignment = alignment,
                      .effort = options.effort,
-                     .time_limit_seconds = options.time_limit_seconds};
+                     .time_limit_seconds = options.time_limit_seconds,
+                     .minimize = options.minimize,
+                     .progress = options.search_progress};
 }
 
 constexpr std::array<Lifetime, 5> kPoolOrder = {
@@ -173,8 +175,14 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           items[i].fixed_offset = *fixed - pool.offset;
         }
         const bool reusable = IsReusable(lifetime);
-        PackResult result = Pack(items, reusable ? options.algorithm : PackingAlgorithm::kNaive,
-                                 PackOptionsFor(options, plan.alignment));
+        const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
+        PackOptions pack_options = PackOptionsFor(options, plan.alignment);
+        const bool searched = algorithm == PackingAlgorithm::kExact;
+        if (searched && options.capacity && !options.minimize) {
+          // The exact search aims at what is left of the default memory.
+          pack_options.capacity = std::max<Bytes>(0, *options.capacity - pool.offset);
+        }
+        PackResult result = Pack(items, algorithm, pack_options);
 
         pool.size = result.peak;
         pool.buffers = static_cast<std::int64_t>(members.size());
@@ -189,6 +197,13 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           plan.lower_bound = pool.lower_bound;
           plan.algorithm = result.algorithm;
           plan.packing = result.report;
+          if (searched) {
+            plan.search_status = std::string(SearchStatusName(result.search_status));
+            plan.proven_lower_bound = result.proven_lower_bound;
+            plan.search_nodes = result.search_nodes;
+            plan.search_time_limit_seconds = result.search_time_limit_seconds;
+            plan.search_default_time_limit = result.search_default_time_limit;
+          }
         }
         base = pool.offset + pool.size;
         plan.pools.push_back(pool);
@@ -225,7 +240,12 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                   info.name, Needs(base),
                                   Over(base, CapacityLimit{*info.capacity,
                                                            options.capacity_spelled}),
-                                  plan.peak, plan.lower_bound));
+                                  plan.peak, plan.lower_bound) +
+                          (space == kDefaultSpace && plan.search_status == "infeasible"
+                               ? fmt::format("; the exact search proved that no packing fits "
+                                             "(transient peak >= {} bytes)",
+                                             plan.proven_lower_bound)
+                               : std::string()));
     }
     if (!failures.empty()) {
       std::string message = "plan does not fit: " + failures.front();

@@ -9,6 +9,7 @@
 //   transient pool [0,100) with a@0 b@0; constant pool [100,164) with w@100.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -31,7 +32,7 @@ struct CapacityLimit {
 struct PoolPlanOptions {
   PackingAlgorithm algorithm = PackingAlgorithm::kAuto;
   PackEffort effort = PackEffort::kDefault;  // how hard kAuto works (packer.h)
-  double time_limit_seconds = 0;             // kAuto's wall-clock limit; 0 = none
+  double time_limit_seconds = 0;  // kAuto's and kExact's wall-clock limit; 0 = none
   Bytes alignment = 1;               // every offset is a multiple of this
   std::optional<Bytes> capacity;     // default-space capacity in bytes
   std::string capacity_spelled;      // how `capacity` was given, for messages
@@ -43,6 +44,11 @@ struct PoolPlanOptions {
   // the TFLite-Micro question: do the activations fit the arena, whatever
   // the weights (constant pool) take?
   std::map<Lifetime, CapacityLimit> pool_capacity;
+  // --algorithm exact: search for the lowest peak (else: for a packing within
+  // `capacity`, or the lowest peak when there is no capacity), stop after
+  // time_limit_seconds (0 = no limit), and report progress about once a second.
+  bool minimize = false;
+  std::function<void(const PackProgress&)> search_progress;
 };
 
 // Places every buffer of `buffers` (one Allocation each, over its live range)

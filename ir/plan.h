@@ -97,6 +97,18 @@ struct Plan {
   // regions there is one such pool, "transient", at offset 0.
   Bytes lower_bound = 0;
   Bytes peak = 0;
+  // With --algorithm exact: what the search established about the transient
+  // pool of the default space (packing/exact/exact_packer.h): its status
+  // ("optimal", "feasible", "infeasible", "stopped"; empty = no search), a
+  // proven lower bound on that pool's peak (>= lower_bound) and the nodes
+  // visited.
+  std::string search_status;
+  Bytes proven_lower_bound = 0;
+  std::int64_t search_nodes = 0;
+  // The search's wall-clock limit (seconds) and whether it was the default
+  // one (no --time-limit).
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
   bool verified = false;
   std::vector<SpaceInfo> spaces;
   std::vector<PoolInfo> pools;

@@ -5,6 +5,7 @@
 #include "absl/status/status.h"
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
+#include "packing/exact/exact_packer.h"
 #include "packing/local_search.h"
 #include "packing/online_best_fit.h"
 #include "packing/portfolio.h"
@@ -36,6 +37,24 @@ std::string_view PackingAlgorithmName(PackingAlgorithm algorithm) {
       return "online-best-fit";
     case PackingAlgorithm::kNaive:
       return "naive";
+    case PackingAlgorithm::kExact:
+      return "exact";
+  }
+  return "unknown";
+}
+
+std::string_view SearchStatusName(SearchStatus status) {
+  switch (status) {
+    case SearchStatus::kNotSearched:
+      return "not-searched";
+    case SearchStatus::kFeasible:
+      return "feasible";
+    case SearchStatus::kOptimal:
+      return "optimal";
+    case SearchStatus::kInfeasible:
+      return "infeasible";
+    case SearchStatus::kStopped:
+      return "stopped";
   }
   return "unknown";
 }
@@ -56,6 +75,8 @@ absl::StatusOr<PackingAlgorithm> ParsePackingAlgorithm(std::string_view name) {
     if (!known.empty()) known += ", ";
     known += PackingAlgorithmName(algorithm);
   }
+  if (name == PackingAlgorithmName(PackingAlgorithm::kExact)) return PackingAlgorithm::kExact;
+  known += ", exact";
   return absl::InvalidArgumentError("unknown packing algorithm '" + std::string(name) +
                                     "' (expected one of: " + known + ")");
 }
@@ -112,6 +133,8 @@ PackResult PackWith(const std::vector<PackItem>& items, PackingAlgorithm algorit
       return OnlineBestFitPack(items, alignment);
     case PackingAlgorithm::kNaive:
       return NaivePack(items, alignment);
+    case PackingAlgorithm::kExact:
+      return ExactPack(items, options);
   }
   return AutoPack(items, options);
 }

@@ -7,6 +7,8 @@
 // (XLA heap simulator, GlobalDecreasingSizeBestFitHeap; packing.md §2.2.)
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -56,6 +58,9 @@ enum class PackingAlgorithm {
   kSkylineLocalSearch,  // the better skyline packing, improved by local search
   kOnlineBestFit,       // best-fit free list replayed in start order, O(n log n)
   kNaive,               // no reuse: items laid end to end
+  kExact,               // complete branch and bound (packing/exact/exact_packer.h):
+                        // a packing within options.capacity or a proof that
+                        // none exists; options.minimize for the lowest peak
 };
 
 // Flag spelling, e.g. "auto", "best-fit-spatial", "skyline-local-search",
@@ -64,9 +69,23 @@ enum class PackingAlgorithm {
 std::string_view PackingAlgorithmName(PackingAlgorithm algorithm);
 // Inverse of PackingAlgorithmName; InvalidArgument for an unknown name.
 absl::StatusOr<PackingAlgorithm> ParsePackingAlgorithm(std::string_view name);
-// Every algorithm: kAuto first, then the portfolio members in its tie-break
-// order, kNaive last (for help text and benchmarks).
+// Every heuristic: kAuto first, then the portfolio members in its tie-break
+// order, kNaive last (for help text and benchmarks). kExact, a search whose
+// cost grows exponentially, is not in the list; ParsePackingAlgorithm knows it.
 std::vector<PackingAlgorithm> AllPackingAlgorithms();
+
+// What a search-based packer (kExact) established; kNotSearched for the
+// heuristics.
+enum class SearchStatus {
+  kNotSearched,
+  kFeasible,    // the packing fits options.capacity; not proven optimal
+  kOptimal,     // the peak equals proven_lower_bound
+  kInfeasible,  // proven: no packing fits options.capacity (offsets: the best found)
+  kStopped,     // the time limit ended the search first (offsets: the best found)
+};
+
+// "not-searched", "feasible", "optimal", "infeasible", "stopped".
+std::string_view SearchStatusName(SearchStatus status);
 
 struct PackResult {
   std::vector<Bytes> offsets;  // parallel to the items
@@ -78,6 +97,28 @@ struct PackResult {
   Bytes lower_bound = 0;
   // kAuto only: the members that ran and were skipped, and why.
   std::optional<PackReport> report = std::nullopt;
+  // Search-based packers only (kExact): a peak no packing can go below,
+  // proven by the search (>= MaxLiveBytes; after a proof of infeasibility it
+  // is above options.capacity); 0 when not searched.
+  Bytes proven_lower_bound = 0;
+  SearchStatus search_status = SearchStatus::kNotSearched;
+  std::int64_t search_nodes = 0;  // branch-and-bound nodes visited
+  // The wall-clock limit the search ran under (seconds; 0 when not
+  // searched) and whether it was the default one (PackOptions had none).
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
+};
+
+// A progress report of a long search (PackOptions::progress): the best peak
+// found so far (0 = none yet), the proven lower bound, the certified gap
+// (best - bound) / bound (0 when none is found yet), the nodes visited and
+// the seconds since the start.
+struct PackProgress {
+  Bytes best_peak = 0;
+  Bytes lower_bound = 0;
+  double gap = 0;
+  std::int64_t nodes = 0;
+  double elapsed_seconds = 0;
 };
 
 // How hard kAuto works (portfolio.h, member_cost.h): kFast runs the members
@@ -98,6 +139,13 @@ struct PackOptions {
   // Wall-clock limit for search-based packers, in seconds; 0 = no limit
   // beyond the effort's own budget. A packer stopped by it reports so.
   double time_limit_seconds = 0;
+  // Search-based packers: find a packing with peak <= capacity (bytes) or
+  // prove that none exists; nullopt = no target.
+  std::optional<Bytes> capacity = std::nullopt;
+  bool minimize = false;  // search-based packers: look for the lowest peak
+  // Search-based packers call this about once a second while they run
+  // (from the calling thread); empty = no reports.
+  std::function<void(const PackProgress&)> progress = {};
 };
 
 // Places `items` with `algorithm`; every offset is a multiple of

@@ -133,6 +133,19 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
   doc["lower_bound_bytes"] = plan.lower_bound;
   doc["peak_bytes"] = plan.peak;
   doc["gap_bytes"] = plan.peak - plan.lower_bound;
+  if (!plan.search_status.empty()) {
+    Json search;
+    search["status"] = plan.search_status;
+    search["proven_lower_bound_bytes"] = plan.proven_lower_bound;
+    search["gap"] = plan.proven_lower_bound > 0
+                        ? static_cast<double>(plan.peak - plan.proven_lower_bound) /
+                              static_cast<double>(plan.proven_lower_bound)
+                        : 0.0;
+    search["nodes"] = plan.search_nodes;
+    search["time_limit_seconds"] = plan.search_time_limit_seconds;
+    search["default_time_limit"] = plan.search_default_time_limit;
+    doc["exact_search"] = std::move(search);
+  }
   doc["verified"] = plan.verified;
   doc["alignment"] = plan.alignment;
   if (plan.packing) doc["packing"] = PackingJson(*plan.packing, extras.seconds);

@@ -129,7 +129,18 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
                         Count(static_cast<std::size_t>(pool_buffers), "buffer"),
                         here == 1 ? "has" : "have");
   }
-  return text + "\n";
+  text += "\n";
+  if (!plan.search_status.empty()) {
+    text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {} nodes\n",
+                        plan.search_status, ExactAndHuman(plan.proven_lower_bound),
+                        PercentOver(plan.peak, plan.proven_lower_bound), plan.search_nodes);
+    if (plan.search_status == "stopped") {
+      text += fmt::format(
+          "exact search stopped at its {}time limit of {} s; --time-limit S searches longer\n",
+          plan.search_default_time_limit ? "default " : "", plan.search_time_limit_seconds);
+    }
+  }
+  return text;
 }
 
 // What the transient figures cover in a plan with regions: its transient

@@ -1,0 +1,321 @@
+#include "packing/exact/canonical_search.h"
+
+#include <algorithm>
+#include <limits>
+#include <tuple>
+
+#include "packing/pack_support.h"
+
+namespace memplan::exact {
+namespace {
+
+constexpr Bytes kNoLimit = std::numeric_limits<Bytes>::max();
+
+Bytes AlignUp(Bytes value, Bytes alignment) {
+  return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace
+
+CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
+                                 const SearchOrder& order, int priority, bool rerank_parts)
+    : problem_(problem),
+      capacity_(capacity),
+      rank_(order),
+      priority_(priority),
+      rerank_parts_(rerank_parts) {
+  const std::size_t n = problem.buffers.size();
+  remaining_ = static_cast<std::int32_t>(n);
+  placed_.assign(n, 0);
+  offset_.assign(n, 0);
+  floor_of_buffer_.assign(n, 0);
+  lowest_.assign(n, 0);
+  section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
+  section_lowest_.assign(static_cast<std::size_t>(problem.sections), kNoLimit);
+  section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
+      section_unplaced_[static_cast<std::size_t>(s)] += b.size;
+    }
+  }
+  crossing_.assign(static_cast<std::size_t>(problem.sections), 0);
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s < b.last_section; ++s) {
+      ++crossing_[static_cast<std::size_t>(s)];
+    }
+  }
+  choices_by_depth_.resize(n + 1);
+}
+
+void CanonicalSearch::Set(Bytes& slot, Bytes value) {
+  trail_.emplace_back(&slot, slot);
+  slot = value;
+}
+
+Bytes CanonicalSearch::LowestOffset(std::int32_t b) const {
+  const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(b)];
+  if (buffer.fixed_offset) return *buffer.fixed_offset;
+  Bytes offset = AlignUp(floor_of_buffer_[static_cast<std::size_t>(b)], buffer.alignment);
+  // Unplaced fixed buffers in the way, by offset: one pass suffices since
+  // the offset only rises.
+  for (std::int32_t c : buffer.fixed_overlaps) {
+    if (placed_[static_cast<std::size_t>(c)]) continue;
+    const SearchBuffer& fixed = problem_.buffers[static_cast<std::size_t>(c)];
+    if (offset < *fixed.fixed_offset + fixed.size && offset + buffer.size > *fixed.fixed_offset) {
+      offset = AlignUp(*fixed.fixed_offset + fixed.size, buffer.alignment);
+    }
+  }
+  return offset;
+}
+
+bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
+  choices.clear();
+  Bytes cutoff = kNoLimit;       // min over movable unplaced of lowest + size
+  Bytes first_fixed = kNoLimit;  // min offset of the unplaced fixed buffers
+  bool complete = true;
+  for (std::int32_t b : part.buffers) {
+    if (placed_[static_cast<std::size_t>(b)]) continue;
+    complete = false;
+    const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(b)];
+    const Bytes lowest = LowestOffset(b);
+    lowest_[static_cast<std::size_t>(b)] = lowest;
+    if (std::max(lowest, last_offset_) + buffer.size > capacity_) return false;
+    if (buffer.fixed_offset) {
+      if (floor_of_buffer_[static_cast<std::size_t>(b)] > lowest || lowest < last_offset_) {
+        return false;
+      }
+      first_fixed = std::min(first_fixed, lowest);
+    } else {
+      cutoff = std::min(cutoff, lowest + buffer.size);
+    }
+  }
+  if (complete) return true;
+  // Cross-section inference: the unplaced buffers of a section all go above
+  // its floor, the previous offset and the lowest offset any of them can take.
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest_[s] = std::min(section_lowest_[s], lowest_[bi]);
+    }
+  }
+  bool fits = true;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
+    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
+    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
+  }
+  if (!fits) return false;
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    if (lowest >= cutoff || lowest > first_fixed) continue;
+    if (lowest < last_offset_ || (lowest == last_offset_ && rank_[bi] < last_rank_)) continue;
+    if (buffer.equal_previous >= 0 && !placed_[static_cast<std::size_t>(buffer.equal_previous)]) {
+      continue;
+    }
+    choices.push_back({b, lowest});
+  }
+  std::sort(choices.begin(), choices.end(), [&](const Choice& x, const Choice& y) {
+    return std::tie(x.offset, rank_[static_cast<std::size_t>(x.buffer)]) <
+           std::tie(y.offset, rank_[static_cast<std::size_t>(y.buffer)]);
+  });
+  return !choices.empty();
+}
+
+bool CanonicalSearch::Place(const Choice& choice) {
+  trail_marks_.push_back(trail_.size());
+  const auto b = static_cast<std::size_t>(choice.buffer);
+  const SearchBuffer& buffer = problem_.buffers[b];
+  placed_[b] = 1;
+  offset_[b] = choice.offset;
+  placed_order_.push_back(choice.buffer);
+  --remaining_;
+  const Bytes top = choice.offset + buffer.size;
+  bool raised = false;
+  for (std::int32_t q : buffer.overlaps) {
+    const auto qi = static_cast<std::size_t>(q);
+    if (!placed_[qi] && floor_of_buffer_[qi] < top) {
+      Set(floor_of_buffer_[qi], top);
+      raised = true;
+    }
+  }
+  for (std::int32_t s = buffer.first_section; s <= buffer.last_section; ++s) {
+    const auto si = static_cast<std::size_t>(s);
+    Set(section_floor_[si], top);
+    Set(section_unplaced_[si], section_unplaced_[si] - buffer.size);
+    if (s < buffer.last_section) Set(crossing_[si], crossing_[si] - 1);
+  }
+  Set(last_offset_, choice.offset);
+  Set(last_rank_, rank_[b]);
+  return raised;
+}
+
+void CanonicalSearch::Undo() {
+  const std::size_t mark = trail_marks_.back();
+  trail_marks_.pop_back();
+  while (trail_.size() > mark) {
+    *trail_.back().first = trail_.back().second;
+    trail_.pop_back();
+  }
+  const std::int32_t b = placed_order_.back();
+  placed_order_.pop_back();
+  const auto bi = static_cast<std::size_t>(b);
+  placed_[bi] = 0;
+  ++remaining_;
+}
+
+void CanonicalSearch::UndoTo(std::size_t placed) {
+  while (placed_order_.size() > placed) Undo();
+}
+
+bool StopFlags::Any() const {
+  for (const std::atomic<bool>* flag : {first, second, third}) {
+    if (flag != nullptr && flag->load(std::memory_order_relaxed)) return true;
+  }
+  return false;
+}
+
+SearchOutcome CanonicalSearch::Run(StopFlags flags, std::atomic<std::int64_t>* node_counter,
+                                   std::int64_t node_limit) {
+  stopped_ = false;
+  limit_hit_ = false;
+  flags_ = flags;
+  node_counter_ = node_counter;
+  node_budget_end_ = node_limit > std::numeric_limits<std::int64_t>::max() - nodes_
+                         ? std::numeric_limits<std::int64_t>::max()
+                         : nodes_ + node_limit;
+  Part root;
+  root.first = 0;
+  root.last = problem_.sections - 1;
+  for (std::size_t b = 0; b < problem_.buffers.size(); ++b) {
+    if (!placed_[b]) root.buffers.push_back(static_cast<std::int32_t>(b));
+  }
+  const bool found = Dfs(root);
+  if (node_counter_ != nullptr) node_counter_->fetch_add(nodes_ - nodes_reported_);
+  nodes_reported_ = nodes_;
+  if (found) return SearchOutcome::kFound;
+  if (limit_hit_) return SearchOutcome::kNodeLimit;
+  return stopped_ ? SearchOutcome::kStopped : SearchOutcome::kExhausted;
+}
+
+bool CanonicalSearch::ShouldStop() {
+  if (node_counter_ != nullptr) {
+    node_counter_->fetch_add(nodes_ - nodes_reported_, std::memory_order_relaxed);
+    nodes_reported_ = nodes_;
+  }
+  return flags_.Any();
+}
+
+bool CanonicalSearch::Dfs(const Part& part) {
+  ++nodes_;
+  if (nodes_ >= node_budget_end_) {
+    limit_hit_ = true;
+    stopped_ = true;
+  }
+  if ((nodes_ & 255) == 0 && ShouldStop()) stopped_ = true;
+  if (stopped_) return false;
+  const std::size_t depth = placed_order_.size();
+  std::vector<Choice>& choices = choices_by_depth_[depth];
+  const StateKey key = KeyOf(part);
+  if (dead_states_.count(key) > 0) return false;
+  const auto dead = [&] {
+    if (stopped_) return false;
+    if (dead_states_.size() >= (std::size_t{1} << 21)) dead_states_.clear();
+    dead_states_.insert(key);
+    return false;
+  };
+  if (!Expand(part, choices)) return dead();
+  if (choices.empty()) return true;  // the part is complete
+  std::vector<std::int32_t> cuts;
+  for (std::size_t k = 0; k < choices.size(); ++k) {
+    const Choice choice = choices[k];
+    const bool raised = Place(choice);
+    // New cut points: boundaries inside the placed buffer's range (and the
+    // part's) that no unplaced buffer crosses any more.
+    const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(choice.buffer)];
+    cuts.clear();
+    for (std::int32_t s = std::max(buffer.first_section, part.first);
+         s < std::min(buffer.last_section, part.last); ++s) {
+      if (crossing_[static_cast<std::size_t>(s)] == 0) cuts.push_back(s);
+    }
+    const bool found = cuts.empty() ? Dfs(part) : SolveParts(part, cuts);
+    if (found) return true;  // keep the packing in offset_
+    UndoTo(depth);
+    if (stopped_) return false;
+    if (!raised) break;  // hatless: nothing else can go first usefully
+  }
+  return dead();
+}
+
+CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
+  StateKey key;
+  const auto mix = [&key](std::uint64_t a, std::uint64_t b) {
+    key.low = Mix64(key.low ^ Mix64(a * 0x9e3779b97f4a7c15ULL + b));
+    key.high = Mix64(key.high + Mix64(b * 0xc2b2ae3d27d4eb4fULL ^ a) + 0x165667b19e3779f9ULL);
+  };
+  mix(static_cast<std::uint64_t>(part.first), static_cast<std::uint64_t>(part.last));
+  mix(static_cast<std::uint64_t>(last_offset_), static_cast<std::uint64_t>(last_rank_ + 1));
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    // The ranks vary with the path only when parts are re-ranked.
+    const std::uint64_t rank = rerank_parts_ ? static_cast<std::uint64_t>(rank_[bi]) << 48 : 0;
+    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]) ^ rank);
+  }
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    if (section_unplaced_[s] > 0) mix(s + (1ULL << 40), static_cast<std::uint64_t>(section_floor_[s]));
+  }
+  return key;
+}
+
+bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_t>& cuts) {
+  std::vector<Part> parts;
+  std::int32_t from = part.first;
+  for (std::size_t k = 0; k <= cuts.size(); ++k) {
+    Part piece;
+    piece.first = from;
+    piece.last = k < cuts.size() ? cuts[k] : part.last;
+    from = piece.last + 1;
+    parts.push_back(std::move(piece));
+  }
+  for (std::int32_t b : part.buffers) {
+    if (placed_[static_cast<std::size_t>(b)]) continue;
+    const std::int32_t first = problem_.buffers[static_cast<std::size_t>(b)].first_section;
+    const auto it = std::upper_bound(cuts.begin(), cuts.end(), first - 1);
+    parts[static_cast<std::size_t>(it - cuts.begin())].buffers.push_back(b);
+  }
+  // With rerank_parts_, each part is ranked again for what is left of it
+  // (the ranks in force before are restored on the way out).
+  std::vector<std::int32_t> saved_ranks;
+  if (rerank_parts_) {
+    for (const Part& piece : parts) {
+      for (std::int32_t b : piece.buffers) saved_ranks.push_back(rank_[static_cast<std::size_t>(b)]);
+    }
+  }
+  bool found = true;
+  for (const Part& piece : parts) {
+    if (piece.buffers.empty()) continue;
+    if (rerank_parts_) RankBuffers(problem_, piece.buffers, section_unplaced_, priority_, rank_);
+    // Each part starts its own offset order.
+    Set(last_offset_, 0);
+    Set(last_rank_, -1);
+    if (!Dfs(piece)) {
+      found = false;
+      break;
+    }
+  }
+  if (rerank_parts_) {
+    std::size_t k = 0;
+    for (const Part& piece : parts) {
+      for (std::int32_t b : piece.buffers) rank_[static_cast<std::size_t>(b)] = saved_ranks[k++];
+    }
+  }
+  return found;
+}
+
+}  // namespace memplan::exact

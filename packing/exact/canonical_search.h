@@ -1,0 +1,162 @@
+// Depth-first search over canonical packings of one subproblem for a fixed
+// capacity: the decision "is there a packing with peak <= capacity?".
+//
+// Ideas from MiniMalloc (M. D. Moffitt, ASPLOS 2023), in this design:
+// * Canonical solutions: every packing can be pushed down until each buffer
+//   sits at 0, on top of a buffer it overlaps in time (aligned up) or at a
+//   fixed offset, without raising the peak. Listed by offset (ties by the
+//   search order), each buffer of such a packing is at its lowest offset
+//   given the ones before it. So the search places buffers one at a time in
+//   non-decreasing offset order, each at that lowest offset, and skips a
+//   buffer whose lowest offset is below the previous one (it must first be
+//   lifted by a buffer placed under it) or equal with an earlier rank.
+// * Dominance: a buffer is not tried at offset o if some unplaced buffer c
+//   would end at or below o (lowest_c + size_c <= o): c fits under it, and
+//   putting c there first never hurts.
+// * Cross-section inference: in every section, the unplaced buffers must fit
+//   between the capacity and the section's floor: the highest of the tops of
+//   the placed buffers there, the previous offset and the lowest offset any
+//   unplaced buffer there can take (MiniMalloc's "unallocated floor").
+// * Symmetry breaking: interchangeable buffers (equal size, alignment and
+//   live range) go in number order.
+// * Dynamic decomposition: once every buffer crossing a section boundary is
+//   placed, the unplaced buffers on either side no longer interact; each
+//   side is searched on its own (offset order restarting at 0; with
+//   rerank_parts its buffers ranked again with the crowd of the bytes still
+//   unplaced, as MiniMalloc does per partition, else the static ranks kept:
+//   measured, each is much faster than the other on some inputs — static
+//   solves F and G of MiniMalloc's set, re-ranked I), and the node fails as
+//   soon as one side does — no search over their combinations.
+// * Hatless pruning (MiniMalloc): if a buffer placed at its lowest offset
+//   lifted no unplaced buffer (nothing overlapping it is left to go above
+//   it) and its subtree fails, the node fails: no other choice first can
+//   help, as that buffer would still go at the same place.
+// * Nogood memo: a node is fully described by its unplaced buffers, their
+//   floors (and ranks, when parts are re-ranked), the section floors under
+//   them and the previous offset and rank;
+//   a node proven dead is remembered (a 128-bit hash of that state, up to
+//   2^21 of them) and not searched again when another order reaches it.
+// Fixed buffers (fixed_offset) are placed at their offset when the offset
+// order reaches them; a buffer whose lowest offset lies above an unplaced
+// fixed buffer's offset is not tried (the fixed one could no longer go).
+//
+// Each node costs O(u + w + d + s): u unplaced buffers, w the sections they
+// span together, d time-overlap neighbours of the placed buffer, s sections.
+#pragma once
+
+#include <atomic>
+#include <unordered_set>
+#include <cstdint>
+#include <limits>
+#include <utility>
+#include <vector>
+
+#include "ir/units.h"
+#include "packing/exact/exact_problem.h"
+#include "packing/exact/search_order.h"
+
+namespace memplan::exact {
+
+// A branching choice: put `buffer` at `offset` next.
+struct Choice {
+  std::int32_t buffer = 0;
+  Bytes offset = 0;
+};
+
+// Flags a search watches (any may be null): it stops when one becomes true.
+struct StopFlags {
+  const std::atomic<bool>* first = nullptr;
+  const std::atomic<bool>* second = nullptr;
+  const std::atomic<bool>* third = nullptr;
+  bool Any() const;
+};
+
+enum class SearchOutcome {
+  kFound,      // a packing within the capacity (offsets())
+  kExhausted,  // proven: none exists
+  kNodeLimit,  // the node limit ended the search first
+  kStopped,    // the stop or abandon flag did
+};
+
+class CanonicalSearch {
+ public:
+  // `problem` must outlive the search; `order` is SearchOrders(problem)
+  // [priority]; with `rerank_parts` the parts of a decomposition are ranked
+  // again by that priority (RankBuffers).
+  CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order,
+                  int priority, bool rerank_parts);
+
+  // Searches below the current node until a packing is found (kept in
+  // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
+  // one of `flags` becomes true (checked every 256 nodes). Adds the nodes it
+  // visits to nodes() and to `*node_counter` if given.
+  SearchOutcome Run(StopFlags flags, std::atomic<std::int64_t>* node_counter = nullptr,
+                    std::int64_t node_limit = std::numeric_limits<std::int64_t>::max());
+
+  const std::vector<Bytes>& offsets() const { return offset_; }
+  std::int64_t nodes() const { return nodes_; }
+
+ private:
+  // A set of buffers over sections [first, last] that interact with no
+  // unplaced buffer outside it.
+  struct Part {
+    std::int32_t first = 0;
+    std::int32_t last = 0;
+    std::vector<std::int32_t> buffers;  // placed ones are skipped
+  };
+  // The choices at the current node of `part` in search order (offset, then
+  // rank). Returns false if the node is dead; true with no choices when the
+  // part is complete.
+  bool Expand(const Part& part, std::vector<Choice>& choices);
+  // Returns whether the placement raised the floor of an unplaced buffer.
+  bool Place(const Choice& choice);
+  void Undo();
+  void UndoTo(std::size_t placed);
+  bool Dfs(const Part& part);
+  // Searches the parts `part` falls into at the boundaries `cuts` (section k
+  // | k + 1 for k in cuts, ascending), one after the other.
+  bool SolveParts(const Part& part, const std::vector<std::int32_t>& cuts);
+  struct StateKey {
+    std::uint64_t low = 0;
+    std::uint64_t high = 0;
+    bool operator==(const StateKey& other) const = default;
+  };
+  struct StateKeyHash {
+    std::size_t operator()(const StateKey& key) const { return static_cast<std::size_t>(key.low); }
+  };
+  StateKey KeyOf(const Part& part) const;
+  bool ShouldStop();
+  Bytes LowestOffset(std::int32_t b) const;
+  void Set(Bytes& slot, Bytes value);
+
+  const Subproblem& problem_;
+  Bytes capacity_;
+  SearchOrder rank_;  // current rank per buffer
+  int priority_ = 0;
+  bool rerank_parts_ = false;
+  std::int32_t remaining_ = 0;
+  std::vector<char> placed_;
+  std::vector<Bytes> offset_;
+  std::vector<Bytes> floor_of_buffer_;   // max top of placed buffers it overlaps
+  std::vector<Bytes> section_floor_;     // max top of placed buffers in the section
+  std::vector<Bytes> section_unplaced_;  // bytes of unplaced buffers in the section
+  std::vector<Bytes> crossing_;  // unplaced buffers covering sections k and k + 1
+  Bytes last_offset_ = 0;
+  Bytes last_rank_ = -1;  // rank of the buffer placed last (-1: none)
+  std::vector<std::int32_t> placed_order_;
+  std::vector<std::pair<Bytes*, Bytes>> trail_;
+  std::vector<std::size_t> trail_marks_;
+  std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
+  std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
+  std::vector<std::vector<Choice>> choices_by_depth_;
+  std::unordered_set<StateKey, StateKeyHash> dead_states_;
+  std::int64_t nodes_ = 0;
+  std::int64_t node_budget_end_ = 0;
+  std::int64_t nodes_reported_ = 0;
+  bool stopped_ = false;
+  bool limit_hit_ = false;
+  StopFlags flags_;
+  std::atomic<std::int64_t>* node_counter_ = nullptr;
+};
+
+}  // namespace memplan::exact

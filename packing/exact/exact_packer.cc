@@ -1,0 +1,384 @@
+#include "packing/exact/exact_packer.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <limits>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <utility>
+
+#include "packing/exact/canonical_search.h"
+#include "packing/exact/exact_problem.h"
+#include "packing/exact/parallel_decide.h"
+#include "packing/pack_support.h"
+#include "packing/portfolio.h"
+
+namespace memplan {
+namespace {
+
+using exact::Decision;
+using exact::DecideCapacity;
+using exact::ReducedProblem;
+using exact::SearchOutcome;
+using exact::Subproblem;
+
+constexpr Bytes kUnbounded = std::numeric_limits<Bytes>::max() / 4;
+using Clock = std::chrono::steady_clock;
+
+// The smallest multiple of `granularity` above `capacity`: the lower bound a
+// proof of infeasibility at `capacity` gives.
+Bytes NextPeakAbove(Bytes capacity, Bytes granularity) {
+  return (capacity / granularity + 1) * granularity;
+}
+
+Bytes SubPeak(const Subproblem& sub, const std::vector<Bytes>& offsets) {
+  Bytes peak = 0;
+  for (std::size_t b = 0; b < sub.buffers.size(); ++b) {
+    peak = std::max(peak, offsets[b] + sub.buffers[b].size);
+  }
+  return peak;
+}
+
+// What is known about one subproblem; guarded by ExactRun::mutex.
+struct SubState {
+  const Subproblem* problem = nullptr;
+  Bytes granularity = 1;
+  Bytes lower_bound = 0;        // proven
+  Bytes best_peak = kUnbounded;  // kUnbounded: no packing yet
+  std::vector<Bytes> best_offsets;
+  // The capacity of the decision that found best_offsets; nullopt for the
+  // heuristic incumbent.
+  std::optional<Bytes> best_from;
+};
+
+// Shared state of one ExactPack call: subproblem states, the stop flag, the
+// node count and the progress reports.
+class ExactRun {
+ public:
+  ExactRun(const PackOptions& options, int threads)
+      : options_(options), threads_(std::max(1, threads)), start_(Clock::now()) {
+    if (options.time_limit_seconds > 0) {
+      deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
+                               std::chrono::duration<double>(options.time_limit_seconds));
+    }
+  }
+
+  std::vector<SubState>& subs() { return subs_; }
+  std::mutex& mutex() { return mutex_; }
+  std::atomic<bool>* stop() { return &stop_; }
+  std::atomic<std::int64_t>* nodes() { return &nodes_; }
+  int threads() const { return threads_; }
+  bool stopped() const { return stop_.load(); }
+
+  // Runs `jobs` on their own threads while this thread reports progress
+  // about once a second and raises the stop flag at the deadline.
+  void RunJobs(std::vector<std::function<void()>> jobs) {
+    std::size_t finished = 0;
+    std::mutex done_mutex;
+    std::condition_variable done;
+    std::vector<std::thread> pool;
+    for (auto& job : jobs) {
+      pool.emplace_back([&, job = std::move(job)] {
+        job();
+        std::lock_guard<std::mutex> lock(done_mutex);
+        ++finished;
+        done.notify_all();
+      });
+    }
+    {
+      std::unique_lock<std::mutex> lock(done_mutex);
+      while (finished < pool.size()) {
+        auto wake = next_report_;
+        if (deadline_ && *deadline_ < wake) wake = *deadline_;
+        done.wait_until(lock, wake);
+        const auto now = Clock::now();
+        if (deadline_ && now >= *deadline_) stop_.store(true);
+        if (now >= next_report_) {
+          lock.unlock();
+          Report();
+          lock.lock();
+          next_report_ = now + std::chrono::seconds(1);
+        }
+      }
+    }
+    for (std::thread& thread : pool) thread.join();
+  }
+
+  // Global best peak (0 if a subproblem has none yet) and proven bound.
+  std::pair<Bytes, Bytes> BestAndBound() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    Bytes best = 0, bound = 0;
+    for (const SubState& sub : subs_) {
+      best = std::max(best, sub.best_peak);
+      bound = std::max(bound, sub.lower_bound);
+    }
+    return {best >= kUnbounded ? 0 : best, bound};
+  }
+
+ private:
+  void Report() {
+    if (!options_.progress) return;
+    const auto [best, bound] = BestAndBound();
+    PackProgress progress;
+    progress.best_peak = best;
+    progress.lower_bound = bound;
+    progress.gap = best > 0 && bound > 0 ? static_cast<double>(best - bound) / static_cast<double>(bound) : 0;
+    progress.nodes = nodes_.load();
+    progress.elapsed_seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    options_.progress(progress);
+  }
+
+  const PackOptions& options_;
+  int threads_;
+  Clock::time_point start_;
+  Clock::time_point next_report_ = Clock::now() + std::chrono::seconds(1);
+  std::optional<Clock::time_point> deadline_;
+  std::vector<SubState> subs_;
+  std::mutex mutex_;
+  std::atomic<bool> stop_{false};
+  std::atomic<std::int64_t> nodes_{0};
+};
+
+// One decision on the run's threads, with progress reports.
+Decision DecideReported(ExactRun& run, const Subproblem& sub, Bytes capacity) {
+  Decision decision;
+  run.RunJobs({[&] {
+    decision = DecideCapacity(sub, capacity, run.threads(), run.stop(), nullptr, run.nodes());
+  }});
+  return decision;
+}
+
+// The first packings: the portfolio's (split per subproblem), or with fixed
+// items (which the heuristics do not honour) a search with no capacity.
+void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes alignment) {
+  const bool any_fixed = std::any_of(items.begin(), items.end(),
+                                     [](const PackItem& item) { return item.fixed_offset.has_value(); });
+  std::vector<Bytes> heuristic;
+  if (!any_fixed) heuristic = AutoPack(items, PackOptions{.alignment = alignment}).offsets;
+  for (SubState& state : run.subs()) {
+    const Subproblem& sub = *state.problem;
+    std::vector<Bytes> offsets(sub.buffers.size(), 0);
+    if (!any_fixed) {
+      for (std::size_t b = 0; b < offsets.size(); ++b) {
+        offsets[b] = heuristic[static_cast<std::size_t>(sub.item_index[b])];
+      }
+    } else {
+      const Decision first = DecideReported(run, sub, kUnbounded);
+      if (first.outcome == SearchOutcome::kExhausted) {
+        state.lower_bound = kUnbounded;  // fixed buffers collide: nothing fits
+        continue;
+      }
+      if (first.outcome != SearchOutcome::kFound) continue;
+      offsets = first.offsets;
+    }
+    state.best_peak = SubPeak(sub, offsets);
+    state.best_offsets = std::move(offsets);
+  }
+}
+
+// Capacity mode: every subproblem must fit `capacity`.
+SearchStatus DecideAll(ExactRun& run, Bytes capacity) {
+  for (SubState& state : run.subs()) {
+    if (state.best_peak <= capacity) continue;
+    if (state.lower_bound > capacity) return SearchStatus::kInfeasible;
+    const Decision decision = DecideReported(run, *state.problem, capacity);
+    if (decision.outcome == SearchOutcome::kStopped) return SearchStatus::kStopped;
+    if (decision.outcome == SearchOutcome::kExhausted) {
+      state.lower_bound = NextPeakAbove(capacity, state.granularity);
+      return SearchStatus::kInfeasible;
+    }
+    state.best_peak = SubPeak(*state.problem, decision.offsets);
+    state.best_offsets = decision.offsets;
+    state.best_from = capacity;
+  }
+  return SearchStatus::kFeasible;
+}
+
+// Minimizes one subproblem's peak down to max(its bound, floor) with two
+// threads: one lowering the best peak, one raising the bound. Returns true
+// when that goal is proven reached.
+bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
+  const Subproblem& sub = *state.problem;
+  std::atomic<bool> done{false};
+  std::mutex& mutex = run.mutex();
+  const auto reached = [&] { return state.best_peak <= std::max(state.lower_bound, floor); };
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (reached()) return true;
+  }
+  const auto decide = [&](Bytes capacity) {
+    return DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes());
+  };
+  const auto upper = [&] {
+    while (!done.load() && !run.stopped()) {
+      Bytes target;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        target = state.best_peak - 1;
+      }
+      const Decision decision = decide(target);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (decision.outcome == SearchOutcome::kFound) {
+        const Bytes peak = SubPeak(sub, decision.offsets);
+        if (peak < state.best_peak) {
+          state.best_peak = peak;
+          state.best_offsets = decision.offsets;
+          state.best_from = target;
+        }
+      } else if (decision.outcome == SearchOutcome::kExhausted) {
+        state.lower_bound = std::max(state.lower_bound, NextPeakAbove(target, state.granularity));
+      } else {
+        return;
+      }
+      if (reached()) done.store(true);
+    }
+  };
+  const auto lower = [&] {
+    while (!done.load() && !run.stopped()) {
+      Bytes capacity;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        capacity = state.lower_bound;
+      }
+      const Decision decision = decide(capacity);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (decision.outcome == SearchOutcome::kFound) {
+        const Bytes peak = SubPeak(sub, decision.offsets);
+        if (peak < state.best_peak) {
+          state.best_peak = peak;
+          state.best_offsets = decision.offsets;
+          state.best_from = capacity;
+        }
+      } else if (decision.outcome == SearchOutcome::kExhausted) {
+        state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
+      } else {
+        return;
+      }
+      if (reached()) done.store(true);
+    }
+  };
+  if (run.threads() >= 2) {
+    run.RunJobs({upper, lower});
+  } else {
+    run.RunJobs({lower});
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  return reached();
+}
+
+// Makes a completed subproblem's packing the canonical one (see the header):
+// the decision at the final capacity unless the packing came from it.
+void Canonicalize(ExactRun& run, SubState& state, Bytes floor) {
+  if (!state.best_from) return;  // the heuristic, optimal when it is final
+  const Bytes capacity = std::max(state.best_peak, floor);
+  if (*state.best_from == capacity) return;
+  const Decision decision = DecideReported(run, *state.problem, capacity);
+  if (decision.outcome != SearchOutcome::kFound) return;  // stopped: keep the one in hand
+  state.best_peak = SubPeak(*state.problem, decision.offsets);
+  state.best_offsets = decision.offsets;
+  state.best_from = capacity;
+}
+
+SearchStatus MinimizeAll(ExactRun& run) {
+  // The max-live bound of the whole input: a subproblem at or below it is
+  // good enough, whatever its own optimum.
+  Bytes floor = 0;
+  for (const SubState& state : run.subs()) floor = std::max(floor, state.lower_bound);
+  bool complete = true;
+  for (SubState& state : run.subs()) {
+    if (run.stopped()) {
+      complete = false;
+      break;
+    }
+    if (state.best_peak >= kUnbounded) {
+      complete = state.lower_bound >= kUnbounded ? complete : false;
+      continue;
+    }
+    if (!MinimizeSub(run, state, floor)) {
+      complete = false;
+      continue;
+    }
+    Canonicalize(run, state, floor);
+  }
+  if (!complete) return SearchStatus::kStopped;
+  return SearchStatus::kOptimal;
+}
+
+// Items of no subproblem and of subproblems with no packing: empty items at
+// 0; the rest laid end to end above every fixed item (valid unless fixed
+// items collide).
+std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& items,
+                                   Bytes alignment) {
+  std::vector<Bytes> offsets(items.size(), 0);
+  Bytes stack = 0;
+  for (const PackItem& item : items) {
+    if (item.fixed_offset) stack = std::max(stack, *item.fixed_offset + std::max<Bytes>(item.size, 0));
+  }
+  for (const SubState& state : run.subs()) {
+    const Subproblem& sub = *state.problem;
+    for (std::size_t b = 0; b < sub.buffers.size(); ++b) {
+      const auto i = static_cast<std::size_t>(sub.item_index[b]);
+      if (!state.best_offsets.empty()) {
+        offsets[i] = state.best_offsets[b];
+      } else if (items[i].fixed_offset) {
+        offsets[i] = *items[i].fixed_offset;
+      } else {
+        const Bytes a = EffectiveAlignment(items[i], alignment);
+        offsets[i] = (stack + a - 1) / a * a;
+        stack = offsets[i] + items[i].size;
+      }
+    }
+  }
+  return offsets;
+}
+
+}  // namespace
+
+PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& given, int threads) {
+  const ReducedProblem reduced = exact::ReduceProblem(items, given.alignment);
+  PackOptions options = given;
+  const bool default_limit = !(options.time_limit_seconds > 0);
+  if (default_limit) options.time_limit_seconds = kExactDefaultTimeLimitSeconds;
+  ExactRun run(options, threads);
+  for (const Subproblem& sub : reduced.subproblems) {
+    SubState state;
+    state.problem = &sub;
+    state.granularity = exact::PeakGranularity(sub);
+    state.lower_bound = exact::SubproblemMaxLive(sub);
+    for (const exact::SearchBuffer& b : sub.buffers) {
+      if (b.fixed_offset) state.lower_bound = std::max(state.lower_bound, *b.fixed_offset + b.size);
+    }
+    run.subs().push_back(std::move(state));
+  }
+  SeedIncumbents(run, items, options.alignment);
+  SearchStatus status;
+  if (options.capacity && !options.minimize) {
+    status = DecideAll(run, *options.capacity);
+  } else {
+    status = MinimizeAll(run);
+  }
+  PackResult result = MakePackResult(items, AssembleOffsets(run, items, options.alignment),
+                                     std::string(PackingAlgorithmName(PackingAlgorithm::kExact)));
+  const auto [best, bound] = run.BestAndBound();
+  (void)best;
+  result.proven_lower_bound = std::min(bound, kUnbounded);
+  // The search treats items as live over their whole range, so its bound
+  // holds for the items as given only when none has gaps.
+  const bool any_gaps = std::any_of(items.begin(), items.end(),
+                                    [](const PackItem& item) { return !item.gaps.empty(); });
+  if (!any_gaps) result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
+  if (status == SearchStatus::kFeasible && result.peak <= result.proven_lower_bound) {
+    status = SearchStatus::kOptimal;
+  }
+  result.search_status = status;
+  result.search_nodes = run.nodes()->load();
+  result.search_time_limit_seconds = options.time_limit_seconds;
+  result.search_default_time_limit = default_limit;
+  return result;
+}
+
+}  // namespace memplan

@@ -1,0 +1,62 @@
+// PackingAlgorithm::kExact: a complete, anytime branch-and-bound offset
+// packer (dynamic storage allocation solved exactly).
+//
+// Pack(items, kExact, options):
+// * options.capacity set (and not minimize): a packing with peak <= capacity,
+//   or a proof that none exists (SearchStatus::kInfeasible, offsets = the
+//   best heuristic packing, proven_lower_bound > capacity).
+// * otherwise (options.minimize, or no capacity): the lowest peak, proven
+//   (kOptimal) unless options.time_limit_seconds stops it first (kStopped:
+//   the best packing found, proven_lower_bound and the gap between them).
+// * options.time_limit_seconds == 0 means kExactDefaultTimeLimitSeconds, so
+//   that callers that pass no options (sweep, compare, regions, MSA repacks)
+//   never wait without end; PackResult::search_time_limit_seconds says which
+//   limit was in force, and a stopped search says it stopped.
+//
+// How (docs/packing.md, "exact", has the measured results):
+// 1. Reduction (exact_problem.h): time compressed into sections, the input
+//    split at cut points into independent subproblems.
+// 2. Incumbent: the heuristic portfolio (AutoPack, portfolio.h) gives the
+//    first packing; when it already fits the capacity or meets the lower
+//    bound there is nothing to search.
+// 3. Decision search (canonical_search.h): MiniMalloc's canonical solutions,
+//    dominance, cross-section inference, hatless pruning and dynamic
+//    decomposition (Moffitt, ASPLOS 2023), symmetry breaking on
+//    interchangeable buffers, a memo of dead states; restarts over three
+//    search orders with growing node limits, on two threads with a
+//    deterministic answer (parallel_decide.h).
+// 4. Minimizing: two threads, one lowering the best peak (decision at
+//    best - 1), one raising the lower bound from max-live (decision at the
+//    bound: a proof of infeasibility lifts it to the next possible peak,
+//    PeakGranularity); they meet at the optimum.
+//
+// Determinism: whenever the search completes, the offsets are the ones of a
+// one-thread run: the heuristic packing if it is optimal, else the first
+// packing in depth-first order of the decision at the final capacity (that
+// decision is re-run when the packing in hand came from another capacity).
+//
+// Gaps (PackItem::gaps) are ignored: items are live over [start, end], so a
+// proof of optimality holds for that conservative problem. Fixed offsets
+// (PackItem::fixed_offset) and alignments are honoured inside the search;
+// with fixed items the incumbent comes from the search itself.
+//
+// Example: a(4)[0,1] fixed at offset 2, b(4)[1,2]. Max-live is 8, but b
+// cannot go under a: capacity 9 -> kInfeasible, proven_lower_bound 10;
+// minimize -> a@2 b@6, peak 10, kOptimal.
+#pragma once
+
+#include <vector>
+
+#include "packing/packer.h"
+
+namespace memplan {
+
+// The wall-clock limit of an exact search given none (seconds).
+inline constexpr double kExactDefaultTimeLimitSeconds = 10;
+
+// kExact (above). `threads` >= 1 worker threads for the decision searches
+// (the answer does not depend on it when the search completes).
+PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& options,
+                     int threads = 2);
+
+}  // namespace memplan

@@ -1,0 +1,166 @@
+#include "packing/exact/exact_problem.h"
+
+#include <algorithm>
+#include <numeric>
+#include <tuple>
+
+#include "packing/pack_support.h"
+
+namespace memplan::exact {
+namespace {
+
+// Section boundaries: every start and every end + 1 of a non-empty item,
+// sorted and unique. Section k is [boundaries[k], boundaries[k + 1]).
+std::vector<TimeStep> SectionBoundaries(const std::vector<PackItem>& items) {
+  std::vector<TimeStep> boundaries;
+  boundaries.reserve(2 * items.size());
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    boundaries.push_back(item.start);
+    boundaries.push_back(EndOf(item) + 1);
+  }
+  std::sort(boundaries.begin(), boundaries.end());
+  boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
+  return boundaries;
+}
+
+std::int32_t SectionOf(const std::vector<TimeStep>& boundaries, TimeStep t) {
+  return static_cast<std::int32_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) -
+                                   boundaries.begin());
+}
+
+// Fills overlaps, fixed_overlaps and equal_previous of every buffer.
+void LinkBuffers(Subproblem& problem) {
+  std::vector<SearchBuffer>& buffers = problem.buffers;
+  const auto n = static_cast<std::int32_t>(buffers.size());
+  std::vector<std::int32_t> by_first(static_cast<std::size_t>(n));
+  std::iota(by_first.begin(), by_first.end(), 0);
+  std::sort(by_first.begin(), by_first.end(), [&](std::int32_t a, std::int32_t b) {
+    return std::tie(buffers[a].first_section, a) < std::tie(buffers[b].first_section, b);
+  });
+  for (std::int32_t k = 0; k < n; ++k) {
+    const std::int32_t i = by_first[k];
+    for (std::int32_t m = k + 1; m < n; ++m) {
+      const std::int32_t j = by_first[m];
+      if (buffers[j].first_section > buffers[i].last_section) break;
+      buffers[i].overlaps.push_back(j);
+      buffers[j].overlaps.push_back(i);
+    }
+  }
+  for (SearchBuffer& buffer : buffers) {
+    std::sort(buffer.overlaps.begin(), buffer.overlaps.end());
+    for (std::int32_t j : buffer.overlaps) {
+      if (buffers[j].fixed_offset) buffer.fixed_overlaps.push_back(j);
+    }
+    std::sort(buffer.fixed_overlaps.begin(), buffer.fixed_overlaps.end(),
+              [&](std::int32_t a, std::int32_t b) {
+                return std::tie(*buffers[a].fixed_offset, a) < std::tie(*buffers[b].fixed_offset, b);
+              });
+  }
+  // Interchangeable buffers: equal key, consecutive after sorting.
+  std::vector<std::int32_t> by_key(static_cast<std::size_t>(n));
+  std::iota(by_key.begin(), by_key.end(), 0);
+  const auto key = [&](std::int32_t i) {
+    const SearchBuffer& b = buffers[i];
+    return std::make_tuple(b.fixed_offset.has_value(), b.size, b.alignment, b.first_section,
+                           b.last_section, i);
+  };
+  std::sort(by_key.begin(), by_key.end(),
+            [&](std::int32_t a, std::int32_t b) { return key(a) < key(b); });
+  for (std::int32_t k = 1; k < n; ++k) {
+    const SearchBuffer& prev = buffers[by_key[k - 1]];
+    SearchBuffer& cur = buffers[by_key[k]];
+    if (!cur.fixed_offset && !prev.fixed_offset && prev.size == cur.size &&
+        prev.alignment == cur.alignment && prev.first_section == cur.first_section &&
+        prev.last_section == cur.last_section) {
+      cur.equal_previous = by_key[k - 1];
+    }
+  }
+}
+
+}  // namespace
+
+ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment) {
+  ReducedProblem reduced;
+  reduced.item_count = items.size();
+  const std::vector<TimeStep> boundaries = SectionBoundaries(items);
+  if (boundaries.empty()) return reduced;
+  const auto sections = static_cast<std::int32_t>(boundaries.size()) - 1;
+  // crossing[k] > 0 iff some item covers both section k and k + 1.
+  std::vector<std::int32_t> crossing(static_cast<std::size_t>(sections) + 1, 0);
+  std::vector<std::int32_t> first(items.size()), last(items.size());
+  std::vector<std::int32_t> order;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (IsEmpty(items[i])) continue;
+    first[i] = SectionOf(boundaries, items[i].start);
+    last[i] = SectionOf(boundaries, EndOf(items[i]) + 1) - 1;
+    ++crossing[static_cast<std::size_t>(first[i])];
+    --crossing[static_cast<std::size_t>(last[i])];
+    order.push_back(static_cast<std::int32_t>(i));
+  }
+  // Subproblem number of each section: a new one starts after a cut point.
+  std::vector<std::int32_t> part(static_cast<std::size_t>(sections), 0);
+  std::vector<std::int32_t> part_first_section = {0};
+  std::int32_t open = 0;
+  for (std::int32_t k = 0; k < sections; ++k) {
+    if (k > 0) {
+      part[k] = part[k - 1];
+      if (open == 0) {
+        ++part[k];
+        part_first_section.push_back(k);
+      }
+    }
+    open += crossing[static_cast<std::size_t>(k)];
+  }
+  const std::size_t parts = part_first_section.size();
+  std::vector<Subproblem> all(parts);
+  std::vector<std::int32_t> part_last_section(parts, 0);
+  for (std::int32_t i : order) {
+    const PackItem& item = items[static_cast<std::size_t>(i)];
+    const std::int32_t p = part[first[i]];
+    const std::int32_t base = part_first_section[static_cast<std::size_t>(p)];
+    SearchBuffer buffer;
+    buffer.size = item.size;
+    buffer.alignment = EffectiveAlignment(item, alignment);
+    buffer.first_section = first[i] - base;
+    buffer.last_section = last[i] - base;
+    buffer.length = EndOf(item) - item.start + 1;
+    buffer.fixed_offset = item.fixed_offset;
+    Subproblem& sub = all[static_cast<std::size_t>(p)];
+    sub.buffers.push_back(buffer);
+    sub.item_index.push_back(i);
+    sub.sections = std::max(sub.sections, buffer.last_section + 1);
+  }
+  for (Subproblem& sub : all) {
+    if (sub.buffers.empty()) continue;
+    LinkBuffers(sub);
+    reduced.subproblems.push_back(std::move(sub));
+  }
+  return reduced;
+}
+
+Bytes SubproblemMaxLive(const Subproblem& problem) {
+  std::vector<Bytes> delta(static_cast<std::size_t>(problem.sections) + 1, 0);
+  for (const SearchBuffer& b : problem.buffers) {
+    delta[static_cast<std::size_t>(b.first_section)] += b.size;
+    delta[static_cast<std::size_t>(b.last_section) + 1] -= b.size;
+  }
+  Bytes live = 0, best = 0;
+  for (std::int32_t k = 0; k < problem.sections; ++k) {
+    live += delta[static_cast<std::size_t>(k)];
+    best = std::max(best, live);
+  }
+  return best;
+}
+
+Bytes PeakGranularity(const Subproblem& problem) {
+  Bytes g = 0;
+  for (const SearchBuffer& b : problem.buffers) {
+    g = std::gcd(g, b.size);
+    g = std::gcd(g, b.alignment);
+    if (b.fixed_offset) g = std::gcd(g, *b.fixed_offset);
+  }
+  return g < 1 ? 1 : g;
+}
+
+}  // namespace memplan::exact

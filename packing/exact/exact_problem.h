@@ -1,0 +1,72 @@
+// The exact solver's view of a packing problem: items reduced to what the
+// search needs, time compressed into sections and split at cut points into
+// independent subproblems.
+//
+// Reduction (docs/packing.md, "exact"):
+// * Empty items (size <= 0) go to offset 0 and leave the problem.
+// * Gaps are ignored: an item is live over its whole range [start, end]
+//   (conservative, every packing found is valid; the optimum may be higher
+//   than with gaps).
+// * Time is compressed into sections: maximal runs of steps where the set of
+//   live items does not change (MiniMalloc's cross sections). Item i covers
+//   the sections first_section .. last_section.
+// * A cut point is a section boundary no item crosses; the items on either
+//   side never conflict, so each run of sections between cut points is a
+//   subproblem solved on its own (the peak is the max of theirs).
+//
+// Example: a(10)[0,3] b(20)[2,5] c(5)[7,8] -> boundaries 0 2 4 6 7 9, two
+// subproblems: {a, b} over sections [0,2) [2,4) [4,6) and {c} over [7,9).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "ir/units.h"
+#include "packing/packer.h"
+
+namespace memplan::exact {
+
+// One buffer of a subproblem, numbered 0..n-1 within it.
+struct SearchBuffer {
+  Bytes size = 0;        // > 0
+  Bytes alignment = 1;   // effective alignment, >= 1
+  std::int32_t first_section = 0;
+  std::int32_t last_section = 0;  // inclusive
+  TimeStep length = 1;            // steps of its live range
+  std::optional<Bytes> fixed_offset;
+  // The previous buffer (lower number) of the same size, alignment and
+  // sections, not fixed: interchangeable with this one, so the search places
+  // them in number order (symmetry breaking). -1 if none.
+  std::int32_t equal_previous = -1;
+  std::vector<std::int32_t> overlaps;        // buffers sharing a section, ascending
+  std::vector<std::int32_t> fixed_overlaps;  // the fixed ones among them, by offset
+};
+
+// An independent subproblem.
+struct Subproblem {
+  std::vector<SearchBuffer> buffers;
+  std::int32_t sections = 0;
+  std::vector<std::int32_t> item_index;  // buffer -> index in the original items
+};
+
+struct ReducedProblem {
+  std::vector<Subproblem> subproblems;
+  std::size_t item_count = 0;
+};
+
+// Builds the subproblems of `items` with every offset a multiple of
+// max(item alignment, alignment). O(n log n + p) for p overlapping pairs.
+ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment);
+
+// Max over sections of the bytes of the buffers covering it: the max-live
+// lower bound of the subproblem. O(n + sections).
+Bytes SubproblemMaxLive(const Subproblem& problem);
+
+// The gcd of every size, alignment and fixed offset: every offset and every
+// peak a packing of `problem` can have is a multiple of it (offsets are 0, a
+// fixed offset or an aligned top of another buffer), so a capacity proven
+// infeasible raises the lower bound to the next multiple. >= 1.
+Bytes PeakGranularity(const Subproblem& problem);
+
+}  // namespace memplan::exact

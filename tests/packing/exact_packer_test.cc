@@ -1,0 +1,180 @@
+#include "packing/exact/exact_packer.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "packing/packer.h"
+#include "tests/packing/brute_force_packing.h"
+#include "tests/packing/packing_test_support.h"
+
+namespace memplan {
+namespace {
+
+using ::memplan::testing::BruteForcePacking;
+using ::memplan::testing::CheckPacking;
+using ::testing::ElementsAre;
+
+PackOptions Minimize() {
+  PackOptions options;
+  options.minimize = true;
+  return options;
+}
+
+PackOptions Capacity(Bytes capacity) {
+  PackOptions options;
+  options.capacity = capacity;
+  return options;
+}
+
+// Up to 12 items of 1-4 steps over a short horizon (dense overlaps), alignments 1..4, and
+// with one seed in three one or two items fixed where a best-fit packing put
+// them (so a packing exists).
+std::vector<PackItem> TinyInstance(std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  const int n = 1 + static_cast<int>(rng() % 12);
+  const TimeStep horizon = 3 + static_cast<TimeStep>(rng() % 8);
+  std::vector<PackItem> items(static_cast<std::size_t>(n));
+  for (PackItem& item : items) {
+    item.start = static_cast<TimeStep>(rng() % horizon);
+    item.end = std::min<TimeStep>(horizon - 1, item.start + static_cast<TimeStep>(rng() % 4));
+    item.size = rng() % 12 == 0 ? 0 : 1 + static_cast<Bytes>(rng() % 8);
+    item.alignment = Bytes{1} << (rng() % 3);
+  }
+  if (seed % 3 == 0) {
+    const PackResult fit = Pack(items, PackingAlgorithm::kBestFitSpatial);
+    const int fixed = 1 + static_cast<int>(rng() % 2);
+    for (int k = 0; k < fixed; ++k) {
+      const std::size_t i = rng() % items.size();
+      if (items[i].size > 0) items[i].fixed_offset = fit.offsets[i];
+    }
+  }
+  return items;
+}
+
+// Checks seeds first..last of TinyInstance: the minimized peak equals the
+// brute-force optimum, is proven optimal and keeps fixed offsets; every tenth
+// seed also decides at the optimum (fits) and one byte below (infeasible).
+void ExpectOptimumEqualsBruteForce(std::uint64_t first, std::uint64_t last) {
+  for (std::uint64_t seed = first; seed <= last; ++seed) {
+    const std::vector<PackItem> items = TinyInstance(seed);
+    const Bytes optimum = BruteForcePacking(items, 1).Optimum();
+    const PackResult exact = Pack(items, PackingAlgorithm::kExact, Minimize());
+    ASSERT_EQ(exact.peak, optimum) << "seed " << seed;
+    ASSERT_EQ(exact.search_status, SearchStatus::kOptimal) << "seed " << seed;
+    ASSERT_EQ(exact.proven_lower_bound, optimum) << "seed " << seed;
+    ASSERT_EQ(CheckPacking(items, exact.offsets, exact.peak, 1), "") << "seed " << seed;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      if (items[i].fixed_offset) {
+        ASSERT_EQ(exact.offsets[i], *items[i].fixed_offset) << "seed " << seed;
+      }
+    }
+    if (seed % 10 != 0) continue;
+    const PackResult fits = Pack(items, PackingAlgorithm::kExact, Capacity(optimum));
+    ASSERT_LE(fits.peak, optimum) << "seed " << seed;
+    ASSERT_EQ(CheckPacking(items, fits.offsets, fits.peak, 1), "") << "seed " << seed;
+    if (optimum > 0) {
+      const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(optimum - 1));
+      ASSERT_EQ(below.search_status, SearchStatus::kInfeasible) << "seed " << seed;
+      ASSERT_EQ(below.proven_lower_bound, optimum) << "seed " << seed;
+    }
+  }
+}
+
+// Always on: the first 100 seeds (about 5 s of CPU in a Debug build).
+TEST(ExactPackTest, OptimumEqualsBruteForceOnTinyInstances) {
+  ExpectOptimumEqualsBruteForce(1, 100);
+}
+
+// The full 1,000 seeds: skipped unless MEMPLAN_FULL_BRUTE_FORCE is set, so the
+// default (and ASan) suite stays short. bench/exact_brute_force.sh runs it.
+TEST(ExactPackTest, FullOptimumEqualsBruteForceOnThousandTinyInstances) {
+  if (std::getenv("MEMPLAN_FULL_BRUTE_FORCE") == nullptr) {
+    GTEST_SKIP() << "set MEMPLAN_FULL_BRUTE_FORCE=1 for the 1,000-instance check";
+  }
+  ExpectOptimumEqualsBruteForce(1, 1000);
+}
+
+TEST(ExactPackTest, FixedOffsetAboveTheLowerBoundIsProvenInfeasible) {
+  // a is fixed at 2 for steps 0-1; b (steps 1-2) cannot go under it, so the
+  // optimum is 10 while max-live is 8.
+  std::vector<PackItem> items = {{4, 1, 0, 1}, {4, 1, 1, 2}};
+  items[0].fixed_offset = 2;
+  const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(9));
+  EXPECT_EQ(below.search_status, SearchStatus::kInfeasible);
+  EXPECT_EQ(below.proven_lower_bound, 10);
+  // Fits; the decision alone proves no more than max-live (8).
+  const PackResult fits = Pack(items, PackingAlgorithm::kExact, Capacity(10));
+  EXPECT_EQ(fits.search_status, SearchStatus::kFeasible);
+  EXPECT_EQ(fits.proven_lower_bound, 8);
+  EXPECT_THAT(fits.offsets, ElementsAre(2, 6));
+  const PackResult best = Pack(items, PackingAlgorithm::kExact, Minimize());
+  EXPECT_EQ(best.search_status, SearchStatus::kOptimal);
+  EXPECT_EQ(best.peak, 10);
+  EXPECT_EQ(best.proven_lower_bound, 10);
+}
+
+TEST(ExactPackTest, MovableItemsGoUnderAFixedOne) {
+  std::vector<PackItem> items = {{2, 1, 0, 3}, {3, 1, 1, 2}, {1, 1, 0, 0}};
+  items[0].fixed_offset = 4;
+  const PackResult r = Pack(items, PackingAlgorithm::kExact, Minimize());
+  EXPECT_THAT(r.offsets, ElementsAre(4, 0, 0));
+  EXPECT_EQ(r.peak, 6);
+  EXPECT_EQ(r.search_status, SearchStatus::kOptimal);
+}
+
+TEST(ExactPackTest, CapacityBelowMaxLiveIsInfeasibleWithoutSearch) {
+  // 16 bytes live at step 1.
+  const std::vector<PackItem> items = {{4, 1, 0, 1}, {4, 1, 0, 1}, {8, 1, 1, 2}};
+  const PackResult r = Pack(items, PackingAlgorithm::kExact, Capacity(12));
+  EXPECT_EQ(r.search_status, SearchStatus::kInfeasible);
+  EXPECT_EQ(r.proven_lower_bound, 16);
+  EXPECT_EQ(r.peak, 16);
+  EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
+}
+
+TEST(ExactPackTest, SameOffsetsOnOneAndTwoThreads) {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const std::vector<PackItem> items = TinyInstance(seed * 7919);
+    const PackResult one = ExactPack(items, Minimize(), 1);
+    const PackResult two = ExactPack(items, Minimize(), 2);
+    ASSERT_EQ(one.search_status, SearchStatus::kOptimal) << "seed " << seed;
+    EXPECT_EQ(one.offsets, two.offsets) << "seed " << seed;
+  }
+}
+
+TEST(ExactPackTest, NoTimeLimitMeansTheDefaultOneAndSaysSo) {
+  const std::vector<PackItem> items = {{.size = 4, .start = 0, .end = 1},
+                                       {.size = 4, .start = 1, .end = 2}};
+  const PackResult by_default = Pack(items, PackingAlgorithm::kExact, Minimize());
+  EXPECT_EQ(by_default.peak, 8);
+  EXPECT_TRUE(by_default.search_default_time_limit);
+  EXPECT_EQ(by_default.search_time_limit_seconds, kExactDefaultTimeLimitSeconds);
+  PackOptions given = Minimize();
+  given.time_limit_seconds = 3;
+  const PackResult limited = Pack(items, PackingAlgorithm::kExact, given);
+  EXPECT_FALSE(limited.search_default_time_limit);
+  EXPECT_EQ(limited.search_time_limit_seconds, 3);
+}
+
+TEST(ExactPackTest, MiniMallocExampleAtItsCapacity) {
+  bool ok = false;
+  const std::vector<PackItem> items =
+      memplan::testing::ReadIntervalCsv(MEMPLAN_SHARED_DIR "/data/minimalloc/input.12.csv", ok);
+  if (!ok) GTEST_SKIP() << "../shared is absent";
+  const PackResult fits = Pack(items, PackingAlgorithm::kExact, Capacity(12));
+  EXPECT_EQ(fits.peak, 12);
+  EXPECT_EQ(CheckPacking(items, fits.offsets, fits.peak, 1), "");
+  const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(11));
+  EXPECT_EQ(below.search_status, SearchStatus::kInfeasible);
+  EXPECT_EQ(below.proven_lower_bound, 12);
+}
+
+}  // namespace
+}  // namespace memplan
