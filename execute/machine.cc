@@ -57,10 +57,10 @@ std::int64_t ExecutionMachine::NewWriter(std::string what, std::string by) {
 
 std::string ExecutionMachine::DescribeWriter(std::int64_t writer) const {
   if (writer < 0 || writer >= static_cast<std::int64_t>(writers_.size())) {
-    return "nothing (no write reached these bytes)";
+    return "no data (nothing was written there)";
   }
   const Writer& w = writers_[static_cast<std::size_t>(writer)];
-  return fmt::format("{} (written by {})", w.what, w.by);
+  return fmt::format("data of {} (written by {})", w.what, w.by);
 }
 
 std::string ExecutionMachine::DescribeBuffer(BufferId buffer) const {
@@ -138,7 +138,7 @@ absl::Status ExecutionMachine::WriteRaw(MemorySpace space, Bytes address, Bytes 
   Arena* arena = ArenaOf(space);
   if (arena == nullptr || address < 0 || length > arena->size() - address) {
     return absl::FailedPreconditionError(fmt::format(
-        "{} writes bytes [{}, {}) of {} memory, outside what the plan uses there",
+        "{} go to bytes [{}, {}) of {} memory, outside what the plan uses there",
         DescribeWriter(writer), address, address + length, SpaceName(space)));
   }
   arena->Fill(address, length, ((position % 8) + 8) % 8, writer);
@@ -170,12 +170,13 @@ void ExecutionMachine::SetContent(BufferId buffer, Bytes lo, Bytes hi, std::int6
 }
 
 absl::Status ExecutionMachine::WriteBuffer(BufferId buffer, Bytes lo, Bytes hi,
-                                           std::int64_t writer) {
+                                           std::int64_t writer, bool in_default) {
   if (lo >= hi) return absl::OkStatus();
-  const Allocation* segment = SegmentAt(buffer, now_);
+  const Allocation* segment =
+      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
   if (segment == nullptr) {
     return absl::FailedPreconditionError(fmt::format(
-        "{} is written at step {}, but the plan gives {} no segment at that step",
+        "{} are written at step {}, but the plan gives {} no segment at that step",
         DescribeWriter(writer), now_, DescribeBuffer(buffer)));
   }
   if (absl::Status s = WriteRaw(segment->space, segment->offset + lo, hi - lo, lo, writer); !s.ok()) {
@@ -186,9 +187,11 @@ absl::Status ExecutionMachine::WriteBuffer(BufferId buffer, Bytes lo, Bytes hi,
 }
 
 absl::Status ExecutionMachine::CheckBuffer(BufferId buffer, Bytes lo, Bytes hi,
-                                           const std::string& reader, const std::string& what) {
+                                           const std::string& reader, const std::string& what,
+                                           bool in_default) {
   if (lo >= hi) return absl::OkStatus();
-  const Allocation* segment = SegmentAt(buffer, now_);
+  const Allocation* segment =
+      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
   if (segment == nullptr) {
     return absl::FailedPreconditionError(
         fmt::format("{} reads {}, but the plan gives {} no segment at step {}", reader, what,
@@ -217,9 +220,9 @@ absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, Buffer
     if (std::optional<Bytes> bad = arena->FirstMismatch(at, end - begin, begin, p.writer)) {
       const std::int64_t culprit = arena->WriterAt(*bad);
       return absl::FailedPreconditionError(fmt::format(
-          "{} reads {}: byte {} of {} memory (byte {} of {}) holds data of {}, not of {}", reader,
+          "{} reads {}: byte {} of {} memory (byte {} of {}) holds {}, not {}", reader,
           what, *bad, SpaceName(space), begin + (*bad - at), DescribeBuffer(buffer),
-          culprit == p.writer ? "another write" : DescribeWriter(culprit), DescribeWriter(p.writer)));
+          culprit == p.writer ? std::string("other bytes") : DescribeWriter(culprit), DescribeWriter(p.writer)));
     }
     covered = end;
   }

@@ -43,11 +43,14 @@ class ExecutionMachine {
 
   // Writes bytes [lo, hi) of buffer `buffer` (positions from its base) at
   // its place at the current step, as writer `writer`.
-  absl::Status WriteBuffer(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer);
+  // With `in_default`, in its default-space segment (the caller provides
+  // inputs and reads outputs in default memory).
+  absl::Status WriteBuffer(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer,
+                           bool in_default = false);
   // Checks that bytes [lo, hi) of `buffer` hold what was last written there;
   // `reader` and `what` name the read in a failure.
   absl::Status CheckBuffer(BufferId buffer, Bytes lo, Bytes hi, const std::string& reader,
-                           const std::string& what);
+                           const std::string& what, bool in_default = false);
   // Writes `length` bytes at `address` of `space` as writer (no buffer: scratch).
   absl::Status WriteRaw(MemorySpace space, Bytes address, Bytes length, Bytes position,
                         std::int64_t writer);

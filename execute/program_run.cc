@@ -44,21 +44,23 @@ std::string ProgramRun::ValueLabel(ValueId v) const {
   return "%" + program_.values[static_cast<std::size_t>(v)].name;
 }
 
-absl::Status ProgramRun::CheckValue(ValueId v, Bytes lo, Bytes length, const std::string& reader) {
+absl::Status ProgramRun::CheckValue(ValueId v, Bytes lo, Bytes length, const std::string& reader,
+                                    bool in_default) {
   if (!HasStorage(v)) return absl::OkStatus();
   const Bytes size = program_.values[static_cast<std::size_t>(v)].size;
   if (length < 0) length = size - lo;
   const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(v)];
   return machine_.CheckBuffer(layout_.buffer_of[static_cast<std::size_t>(v)], base + lo,
-                              base + lo + length, reader, ValueLabel(v));
+                              base + lo + length, reader, ValueLabel(v), in_default);
 }
 
-absl::Status ProgramRun::WriteValue(ValueId v, Bytes lo, Bytes hi, const std::string& by) {
+absl::Status ProgramRun::WriteValue(ValueId v, Bytes lo, Bytes hi, const std::string& by,
+                                    bool in_default) {
   if (!HasStorage(v) || lo >= hi) return absl::OkStatus();
   const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(v)];
   const std::int64_t writer = machine_.NewWriter(ValueLabel(v), by);
   return machine_.WriteBuffer(layout_.buffer_of[static_cast<std::size_t>(v)], base + lo, base + hi,
-                              writer);
+                              writer, in_default);
 }
 
 absl::Status ProgramRun::Run() {
@@ -67,7 +69,7 @@ absl::Status ProgramRun::Run() {
     for (ValueId p : program_.computations[static_cast<std::size_t>(program_.entry)].params) {
       if (!HasStorage(p)) continue;
       const Bytes size = program_.values[static_cast<std::size_t>(p)].size;
-      if (absl::Status s = WriteValue(p, 0, size, "the caller (a program input)"); !s.ok()) return s;
+      if (absl::Status s = WriteValue(p, 0, size, "the caller (a program input)", true); !s.ok()) return s;
     }
   }
   if (const auto& regions = machine_.plan().regions) {
@@ -89,7 +91,7 @@ absl::Status ProgramRun::Run() {
     if (absl::Status s = machine_.AdvanceTo(layout_.time_steps - 1); !s.ok()) return s;
   }
   for (ValueId r : program_.computations[static_cast<std::size_t>(program_.entry)].results) {
-    if (absl::Status s = CheckValue(r, 0, -1, "the caller (reading the program's outputs)"); !s.ok()) {
+    if (absl::Status s = CheckValue(r, 0, -1, "the caller (reading the program's outputs)", true); !s.ok()) {
       return s;
     }
   }
