@@ -1,5 +1,6 @@
 #include "cli/saved_plan.h"
 
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -100,8 +101,26 @@ absl::StatusOr<SavedPlan> LoadSavedPlan(const InputFlags& input_flags, const Loa
       *recorded ? "" : "the plan does not record how the input was loaded (--no-alias, --dim)";
   const Program* program = input->program ? &*input->program : nullptr;
   absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note, program);
-  if (!plan.ok()) return plan.status();
-  return SavedPlan{*std::move(input), *std::move(plan)};
+  if (!plan.ok()) {
+    // A plan that does not match its input: name the input it was made for
+    // when that is another file.
+    const std::string made_for = RecordedInput(*text);
+    const auto file_name = [](const std::string& path) {
+      return std::filesystem::path(path).filename().string();
+    };
+    const std::string prefix = fmt::format("{}: error: ", plan_path);
+    const std::string message(plan.status().message());
+    if (!made_for.empty() && file_name(made_for) != file_name(input_flags.input) &&
+        message.rfind(prefix, 0) == 0) {
+      return absl::InvalidArgumentError(fmt::format("{}this plan is for '{}', not '{}' ({})", prefix,
+                                                    made_for, input_flags.input,
+                                                    message.substr(prefix.size())));
+    }
+    return plan.status();
+  }
+  absl::StatusOr<std::optional<RecordedMachine>> machine = ReadRecordedMachine(*text, plan_path);
+  if (!machine.ok()) return machine.status();
+  return SavedPlan{*std::move(input), *std::move(plan), *std::move(machine)};
 }
 
 }  // namespace memplan::cli

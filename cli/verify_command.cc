@@ -55,7 +55,7 @@ int RunVerify(const VerifyFlags& verify_flags) {
   if (!saved.ok()) return Fail(saved.status());
   const LoadedInput* input = &saved->input;
   const Plan* plan = &saved->plan;
-  absl::Status verified = VerifySavedPlan(*input, *plan);
+  absl::Status verified = VerifySavedPlan(*input, *plan, saved->machine);
   if (verified.code() == absl::StatusCode::kInvalidArgument) return Fail(verified);
   if (!verified.ok()) {
     std::cerr << plan_path << ": error: verification failed: " << verified.message() << "\n";
