@@ -7,6 +7,7 @@
 #include "CLI/CLI.hpp"
 #include "cli/cli_support.h"
 #include "cli/compare_command.h"
+#include "cli/execute_command.h"
 #include "cli/parse_error.h"
 #include "cli/plan_command.h"
 #include "cli/stats_command.h"
@@ -28,20 +29,22 @@ int RunCli(int argc, char** argv) {
   InputFlags stats_flags;
   CompareFlags compare_flags;
   SweepFlags sweep_flags;
+  ExecuteFlags execute_flags;
   CLI::App* plan = AddPlanCommand(app, plan_flags);
   CLI::App* verify = AddVerifyCommand(app, verify_flags);
   CLI::App* stats = AddStatsCommand(app, stats_flags);
   CLI::App* compare = AddCompareCommand(app, compare_flags);
   CLI::App* sweep = AddSweepCommand(app, sweep_flags);
+  CLI::App* execute = AddExecuteCommand(app, execute_flags);
   CLI::App* targets = AddTargetsCommand(app);
-  const CLI::App* verbs[] = {plan, verify, stats, compare, sweep, targets};
+  const CLI::App* verbs[] = {plan, verify, execute, stats, compare, sweep, targets};
 
   // CLI11 would report an unknown verb as a missing one.
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(verbs), std::end(verbs),
                    [&](const CLI::App* verb) { return verb->get_name() == argv[1]; })) {
     return Fail(UsageError(fmt::format(
-        "unknown command '{}' (expected plan, verify, stats, compare, sweep or targets; see "
+        "unknown command '{}' (expected plan, verify, execute, stats, compare, sweep or targets; see "
         "memplan --help)",
         argv[1])));
   }
@@ -60,6 +63,7 @@ int RunCli(int argc, char** argv) {
   }
   if (plan->parsed()) return RunPlan(plan_flags);
   if (verify->parsed()) return RunVerify(verify_flags);
+  if (execute->parsed()) return RunExecute(execute_flags);
   if (sweep->parsed()) return RunSweep(sweep_flags);
   if (targets->parsed()) return RunTargets();
   if (compare->parsed()) return RunCompare(compare_flags);

@@ -6,6 +6,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/saved_plan.h"
 #include "driver/csv_solution.h"
 #include "driver/plan_job.h"
 #include "fmt/format.h"
@@ -17,74 +18,6 @@
 namespace memplan::cli {
 
 namespace {
-
-// The input a plan records ("input"), or "" when it has none.
-std::string RecordedInput(const std::string& plan_text) {
-  const nlohmann::json doc = nlohmann::json::parse(plan_text, nullptr, false);
-  if (!doc.is_object() || !doc.contains("input") || !doc["input"].is_string()) return "";
-  return doc["input"].get<std::string>();
-}
-
-// The load options for `verify`: those recorded in the plan, unless the plan
-// has none (then the flags). Flags that disagree with the record are an
-// error, and so is an input the recorded options do not apply to (--no-alias:
-// ONNX only; --dim: ONNX and text IR): the plan was made for another input.
-absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dims_given,
-                                              const std::optional<PlanInputOptions>& recorded,
-                                              const std::string& plan_path,
-                                              const std::string& input_path,
-                                              const std::string& plan_text) {
-  if (!recorded) return flags;
-  const auto conflict = [&](std::string_view flag, std::string_view plan_has) {
-    return LocatedError(plan_path, SourceLocation{},
-                        fmt::format("{} disagrees with the plan, which was made with {}; drop the "
-                                    "flag (verify loads the input as the plan records)",
-                                    flag, plan_has));
-  };
-  const auto dims_text = [](const std::map<std::string, std::int64_t>& dims) {
-    std::string text;
-    for (const auto& [name, value] : dims) text += fmt::format(" --dim {}={}", name, value);
-    return text.empty() ? std::string("no --dim") : text.substr(1);
-  };
-  const InputFormat format = DetectFormat(input_path);
-  // --no-alias applies to ONNX only, --dim to ONNX and text IR.
-  const bool alias_mismatch = format != InputFormat::kOnnx && !recorded->alias;
-  const bool dims_mismatch = format == InputFormat::kLifetimeCsv && !recorded->dims.empty();
-  if (alias_mismatch || dims_mismatch) {
-    std::string load_flags = recorded->alias ? "" : "--no-alias";
-    if (!recorded->dims.empty()) {
-      load_flags += (load_flags.empty() ? "" : " ") + dims_text(recorded->dims);
-    }
-    const std::string made_for = RecordedInput(plan_text);
-    // Only ONNX and text IR inputs record flags; name the one the plan was made for.
-    const InputFormat made_for_format =
-        made_for.empty() ? InputFormat::kOnnx : DetectFormat(made_for);
-    return LocatedError(
-        plan_path, SourceLocation{},
-        fmt::format("this plan was made for {} with {}{}, but the input given is {}",
-                    InputFormatName(made_for_format), load_flags,
-                    made_for.empty() ? "" : fmt::format(" (input '{}')", made_for),
-                    InputFormatName(format)));
-  }
-  if (!flags.alias && recorded->alias) return conflict("--no-alias", "aliasing on");
-  if (dims_given && flags.dims != recorded->dims) {
-    return conflict(dims_text(flags.dims), dims_text(recorded->dims));
-  }
-  const auto regions_text = [](const std::optional<std::int64_t>& per) {
-    return !per ? std::string("no --regions")
-                : *per == 0 ? std::string("--regions")
-                            : fmt::format("--regions --regions-per {}", *per);
-  };
-  if (flags.regions_per && flags.regions_per != recorded->regions_per) {
-    return conflict(regions_text(flags.regions_per), regions_text(recorded->regions_per));
-  }
-  LoadOptions options;
-  options.alias = recorded->alias;
-  options.dims = recorded->dims;
-  options.regions_per = recorded->regions_per;
-  options.offline_plan = recorded->offline_plan;  // the fixed offsets are checked again
-  return options;
-}
 
 // `memplan verify X.csv SOLUTION.csv`: a packing in MiniMalloc's output
 // form (driver/csv_solution.h).
@@ -118,23 +51,11 @@ int RunVerify(const VerifyFlags& verify_flags) {
   if (DetectFormat(plan_path) == InputFormat::kLifetimeCsv) {
     return RunVerifyCsvSolution(input_flags, *flags, plan_path, quiet);
   }
-  absl::StatusOr<std::string> text = ReadFile(plan_path);
-  if (!text.ok()) return Fail(text.status());
-  absl::StatusOr<std::optional<PlanInputOptions>> recorded =
-      ReadPlanInputOptions(*text, plan_path);
-  if (!recorded.ok()) return Fail(recorded.status());
-  absl::StatusOr<LoadOptions> load =
-      VerifyLoadOptions(*flags, !input_flags.dims.empty(), *recorded, plan_path,
-                        input_flags.input, *text);
-  if (!load.ok()) return Fail(load.status());
-  absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, *load);
-  if (!input.ok()) return Fail(input.status());
-  const std::string note =
-      *recorded ? "" : "the plan does not record how the input was loaded (--no-alias, --dim)";
-  const Program* program = input->program ? &*input->program : nullptr;
-  absl::StatusOr<Plan> plan = ReadPlanJson(*text, plan_path, input->buffers, note, program);
-  if (!plan.ok()) return Fail(plan.status());
-  absl::Status verified = VerifySavedPlan(*input, *plan);
+  absl::StatusOr<SavedPlan> saved = LoadSavedPlan(input_flags, *flags, plan_path);
+  if (!saved.ok()) return Fail(saved.status());
+  const LoadedInput* input = &saved->input;
+  const Plan* plan = &saved->plan;
+  absl::Status verified = VerifySavedPlan(*input, *plan, saved->machine);
   if (verified.code() == absl::StatusCode::kInvalidArgument) return Fail(verified);
   if (!verified.ok()) {
     std::cerr << plan_path << ": error: verification failed: " << verified.message() << "\n";

@@ -112,7 +112,8 @@ absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& optio
 }
 
 // The knobs recorded in the JSON plan's "msa" object.
-PlanMsaKnobs MsaKnobs(const MsaOptions& o, const CostModelOptions& cost) {
+PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
+  const CostModelOptions& cost = job.cost;
   PlanMsaKnobs k;
   k.picker = o.picker == PickerKind::kInstructionCount ? "instruction-count" : "cost";
   k.min_overlap_ops = o.min_overlap_ops;
@@ -127,6 +128,8 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const CostModelOptions& cost) {
   k.cross_program_prefetch = o.cross_program_prefetch;
   k.cross_program_prefetch_freeing = o.cross_program_prefetch_freeing;
   k.fast_memory_alignment = o.alignment;
+  k.fast_memory_override = job.fast_memory_bytes;
+  k.fast_memory_alignment_override = job.fast_memory_alignment;
   k.assign_first = o.assign_first;
   for (const MsaPin& pin : o.pins) {
     k.pins.push_back(fmt::format("{}{}={}", pin.value, pin.user.empty() ? "" : "@" + pin.user,
@@ -308,7 +311,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,
-                                      MsaKnobs(result.msa->options, options.msa->cost)};
+                                      MsaKnobs(result.msa->options, *options.msa)};
     }
     extras.space_peaks = true;
     extras.seconds = options.timings;
@@ -378,7 +381,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   return result;
 }
 
-absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan) {
+absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan,
+                             const std::optional<RecordedMachine>& machine) {
+  absl::StatusOr<Plan> resolved = recorded_plan;
+  if (machine && recorded_plan.msa) resolved = WithResolvedMachine(recorded_plan, *machine);
+  if (!resolved.ok()) return resolved.status();
+  const Plan& plan = *resolved;
   if (absl::Status s = CheckInputLimits(input, plan.alignment); !s.ok()) return s;
   const Program* program = input.program ? &*input.program : nullptr;
   // Without the regions block nothing would check the regions' allocations.

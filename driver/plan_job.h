@@ -13,6 +13,7 @@
 #include "driver/msa_job.h"
 #include "driver/pools.h"
 #include "driver/progress.h"
+#include "driver/recorded_machine.h"
 #include "ir/plan.h"
 #include "ir/region_plan.h"
 
@@ -93,7 +94,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 // InvalidArgument for an input past the limits; FailedPrecondition naming
 // the first violated rule (a program with regions and a plan without a
 // regions block is one).
-absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan);
+// With `machine` (the plan's recorded target, driver/recorded_machine.h) and
+// fast memory in the plan, the alternate space is checked against the
+// target resolved again — its capacity and alignment — not the numbers the
+// plan records (WithResolvedMachine; its errors too).
+absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan,
+                             const std::optional<RecordedMachine>& machine = std::nullopt);
 
 // Verifies `plan` against `buffers` with the plan's own alignment and space
 // capacities, and the outstanding-copy limits when given (< 0: unlimited).

@@ -105,6 +105,9 @@ Json KnobsJson(const PlanMsaKnobs& k) {
   j["cross_program_prefetch"] = k.cross_program_prefetch;
   j["cross_program_prefetch_freeing"] = k.cross_program_prefetch_freeing;
   j["fast_memory_alignment"] = k.fast_memory_alignment;
+  j["fast_memory_override"] = k.fast_memory_override ? Json(*k.fast_memory_override) : Json(nullptr);
+  j["fast_memory_alignment_override"] =
+      k.fast_memory_alignment_override ? Json(*k.fast_memory_alignment_override) : Json(nullptr);
   j["assign_first"] = k.assign_first;
   j["pins"] = k.pins;
   j["inefficient_ratio"] = k.inefficient_ratio;

@@ -91,6 +91,12 @@ struct PlanMsaKnobs {
   bool cross_program_prefetch = true;
   bool cross_program_prefetch_freeing = true;
   Bytes fast_memory_alignment = 1;               // as used (lcm with --alignment)
+  // --fast-memory and --fast-memory-alignment when given (nullopt: the
+  // target's), written as "fast_memory_override" and
+  // "fast_memory_alignment_override" (null when not given): `memplan verify`
+  // resolves the target again and checks against it with these.
+  std::optional<Bytes> fast_memory_override;
+  std::optional<Bytes> fast_memory_alignment_override;
   std::string assign_first;                      // "" when not given
   std::vector<std::string> pins;                 // "VALUE[@OP]=SPACE", as given
   double inefficient_ratio = 0;

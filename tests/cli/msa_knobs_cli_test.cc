@@ -83,7 +83,8 @@ TEST(MsaKnobsCliTest, KnobsAreRecordedInTheJsonPlan) {
                         "\"max_outstanding_prefetches\":2,\"max_outstanding_evictions\":null,"
                         "\"fifo_prefetches\":false,\"max_repacks\":0,"
                         "\"cross_program_prefetch\":true,\"cross_program_prefetch_freeing\":false,"
-                        "\"fast_memory_alignment\":16,\"assign_first\":\"h.*\",\"pins\":[],"
+                        "\"fast_memory_alignment\":16,\"fast_memory_override\":262144,"
+                        "\"fast_memory_alignment_override\":16,\"assign_first\":\"h.*\",\"pins\":[],"
                         "\"inefficient_ratio\":0.25,\"while_trip_count\":5},"
                         "\"estimated_time_s\":"));
   CliRun v = Memplan("verify " + kMlp + " " + json);

@@ -48,10 +48,10 @@ TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
                    "memplan: error: --max-repacks: expected an integer from 0 to "
                    "9223372036854775807, got '-1' (see memplan --help)");
   ExpectUsageError("frobnicate",
-                   "memplan: error: unknown command 'frobnicate' (expected plan, verify, stats, "
-                   "compare, sweep or targets; see memplan --help)");
-  ExpectUsageError("", "memplan: error: a command is required (plan, verify, stats, compare, "
-                       "sweep or targets) (see memplan --help)");
+                   "memplan: error: unknown command 'frobnicate' (expected plan, verify, execute, "
+                   "stats, compare, sweep or targets; see memplan --help)");
+  ExpectUsageError("", "memplan: error: a command is required (plan, verify, execute, stats, "
+                       "compare, sweep or targets) (see memplan --help)");
   ExpectUsageError("plan", "memplan: error: INPUT is required (see memplan --help)");
   ExpectUsageError("plan " + kBasic + " --time-limit abc",
                    "memplan: error: --time-limit 'abc': expected a number (see memplan --help)");

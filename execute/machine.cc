@@ -1,0 +1,237 @@
+#include "execute/machine.h"
+
+#include <algorithm>
+
+#include "fmt/format.h"
+
+namespace memplan {
+
+ExecutionMachine::ExecutionMachine(const BufferSet& buffers, const Plan& plan,
+                                   const Program* program, const ProgramLayout* layout,
+                                   ExecuteReport& report)
+    : buffers_(buffers),
+      plan_(plan),
+      program_(program),
+      layout_(layout),
+      report_(report),
+      content_(buffers.buffers.size()) {
+  for (std::size_t i = 0; i < plan.copies.size(); ++i) {
+    copies_by_done_.emplace(plan.copies[i].done, i);
+  }
+}
+
+absl::Status ExecutionMachine::AllocateArenas(Bytes max_bytes) {
+  std::map<MemorySpace, Bytes> sizes;
+  for (const SpaceInfo& space : plan_.spaces) sizes[space.id] = 0;
+  for (std::size_t b = 0; b < plan_.placements.size() && b < buffers_.buffers.size(); ++b) {
+    for (const Allocation& a : plan_.placements[b].allocations) {
+      Bytes& size = sizes[a.space];
+      size = std::max(size, a.offset + buffers_.buffers[b].size);
+    }
+  }
+  for (const PoolInfo& pool : plan_.pools) {
+    Bytes& size = sizes[pool.space];
+    size = std::max(size, pool.offset + pool.size);
+  }
+  Bytes total = 0;
+  std::string parts;
+  for (const auto& [space, size] : sizes) {
+    total += size;
+    parts += fmt::format("{}{} {}", parts.empty() ? "" : ", ", SpaceName(space), size);
+  }
+  if (total > max_bytes) {
+    return absl::InvalidArgumentError(fmt::format(
+        "running this plan needs {} bytes of arenas ({}), over the executor's limit of {} bytes",
+        total, parts, max_bytes));
+  }
+  for (const auto& [space, size] : sizes) arenas_.emplace(space, Arena(size));
+  report_.arena_bytes = total;
+  return absl::OkStatus();
+}
+
+std::int64_t ExecutionMachine::NewWriter(std::string what, std::string by) {
+  writers_.push_back(Writer{std::move(what), std::move(by)});
+  ++report_.writes;
+  return static_cast<std::int64_t>(writers_.size()) - 1;
+}
+
+std::string ExecutionMachine::DescribeWriter(std::int64_t writer) const {
+  if (writer < 0 || writer >= static_cast<std::int64_t>(writers_.size())) {
+    return "no data (nothing was written there)";
+  }
+  const Writer& w = writers_[static_cast<std::size_t>(writer)];
+  return fmt::format("data of {} (written by {})", w.what, w.by);
+}
+
+std::string ExecutionMachine::DescribeBuffer(BufferId buffer) const {
+  return fmt::format("buffer '{}'", buffers_.buffers[static_cast<std::size_t>(buffer)].name);
+}
+
+Arena* ExecutionMachine::ArenaOf(MemorySpace space) {
+  auto it = arenas_.find(space);
+  return it == arenas_.end() ? nullptr : &it->second;
+}
+
+const Allocation* ExecutionMachine::SegmentIn(BufferId buffer, MemorySpace space,
+                                              TimeStep time) const {
+  if (buffer < 0 || static_cast<std::size_t>(buffer) >= plan_.placements.size()) return nullptr;
+  for (const Allocation& a : plan_.placements[static_cast<std::size_t>(buffer)].allocations) {
+    if (a.space == space && a.start <= time && time <= a.end) return &a;
+  }
+  return nullptr;
+}
+
+const Allocation* ExecutionMachine::SegmentAt(BufferId buffer, TimeStep time) const {
+  if (buffer < 0 || static_cast<std::size_t>(buffer) >= plan_.placements.size()) return nullptr;
+  const Allocation* found = nullptr;
+  for (const Allocation& a : plan_.placements[static_cast<std::size_t>(buffer)].allocations) {
+    if (a.start > time || time > a.end) continue;
+    if (a.space != kDefaultSpace) return &a;
+    if (found == nullptr) found = &a;
+  }
+  return found;
+}
+
+absl::Status ExecutionMachine::AdvanceTo(TimeStep time) {
+  if (time == now_) return absl::OkStatus();
+  now_ = time;
+  return PerformCopiesDone(time);
+}
+
+absl::Status ExecutionMachine::PerformCopiesDone(TimeStep time) {
+  auto [first, last] = copies_by_done_.equal_range(time);
+  for (auto it = first; it != last; ++it) {
+    if (absl::Status s = PerformCopy(plan_.copies[it->second]); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExecutionMachine::PerformCopy(const AsyncCopy& copy) {
+  const char* kind = copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
+  const std::string name = fmt::format("the {} of {} (start {}, done {})", kind,
+                                       DescribeBuffer(copy.buffer), copy.start, copy.done);
+  // The source holds the data until done - 1 (or at the start of a copy
+  // done at its start step, the cross-program prefetch).
+  const TimeStep source_time = std::max<TimeStep>({copy.start, copy.done - 1, 0});
+  const Allocation* from = SegmentIn(copy.buffer, copy.from_space, source_time);
+  const Allocation* to = SegmentIn(copy.buffer, copy.to_space, copy.done);
+  if (from == nullptr) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} has no source: the plan gives it no segment in {} memory at step {}", name,
+        SpaceName(copy.from_space), source_time));
+  }
+  if (to == nullptr) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} has no destination: the plan gives it no segment in {} memory at step {}", name,
+        SpaceName(copy.to_space), copy.done));
+  }
+  Arena* source = ArenaOf(from->space);
+  Arena* target = ArenaOf(to->space);
+  const Bytes size = buffers_.buffers[static_cast<std::size_t>(copy.buffer)].size;
+  target->CopyFrom(*source, from->offset, to->offset, size);
+  ++report_.copies;
+  return absl::OkStatus();
+}
+
+absl::Status ExecutionMachine::WriteRaw(MemorySpace space, Bytes address, Bytes length,
+                                        Bytes position, std::int64_t writer) {
+  Arena* arena = ArenaOf(space);
+  if (arena == nullptr || address < 0 || length > arena->size() - address) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} go to bytes [{}, {}) of {} memory, outside what the plan uses there",
+        DescribeWriter(writer), address, address + length, SpaceName(space)));
+  }
+  arena->Fill(address, length, ((position % 8) + 8) % 8, writer);
+  report_.bytes_written += length;
+  return absl::OkStatus();
+}
+
+void ExecutionMachine::ClearContent(BufferId buffer, Bytes lo, Bytes hi) {
+  std::vector<Piece>& pieces = content_[static_cast<std::size_t>(buffer)];
+  std::vector<Piece> kept;
+  kept.reserve(pieces.size() + 1);
+  for (const Piece& p : pieces) {
+    if (p.hi <= lo || p.lo >= hi) {
+      kept.push_back(p);
+      continue;
+    }
+    if (p.lo < lo) kept.push_back({p.lo, lo, p.writer});
+    if (p.hi > hi) kept.push_back({hi, p.hi, p.writer});
+  }
+  pieces = std::move(kept);
+}
+
+void ExecutionMachine::SetContent(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer) {
+  if (lo >= hi) return;
+  ClearContent(buffer, lo, hi);
+  std::vector<Piece>& pieces = content_[static_cast<std::size_t>(buffer)];
+  pieces.push_back({lo, hi, writer});
+  std::sort(pieces.begin(), pieces.end(), [](const Piece& a, const Piece& b) { return a.lo < b.lo; });
+}
+
+absl::Status ExecutionMachine::WriteBuffer(BufferId buffer, Bytes lo, Bytes hi,
+                                           std::int64_t writer, bool in_default) {
+  if (lo >= hi) return absl::OkStatus();
+  const Allocation* segment =
+      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
+  if (segment == nullptr) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} are written at step {}, but the plan gives {} no segment at that step",
+        DescribeWriter(writer), now_, DescribeBuffer(buffer)));
+  }
+  if (absl::Status s = WriteRaw(segment->space, segment->offset + lo, hi - lo, lo, writer); !s.ok()) {
+    return s;
+  }
+  SetContent(buffer, lo, hi, writer);
+  return absl::OkStatus();
+}
+
+absl::Status ExecutionMachine::CheckBuffer(BufferId buffer, Bytes lo, Bytes hi,
+                                           const std::string& reader, const std::string& what,
+                                           bool in_default) {
+  if (lo >= hi) return absl::OkStatus();
+  const Allocation* segment =
+      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
+  if (segment == nullptr) {
+    return absl::FailedPreconditionError(
+        fmt::format("{} reads {}, but the plan gives {} no segment at step {}", reader, what,
+                    DescribeBuffer(buffer), now_));
+  }
+  return CheckRaw(segment->space, segment->offset + lo, buffer, lo, hi, reader, what);
+}
+
+absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, BufferId buffer,
+                                        Bytes lo, Bytes hi, const std::string& reader,
+                                        const std::string& what) {
+  Arena* arena = ArenaOf(space);
+  if (arena == nullptr || address < 0 || hi - lo > arena->size() - address) {
+    return absl::FailedPreconditionError(
+        fmt::format("{} reads {} at bytes [{}, {}) of {} memory, outside what the plan uses there",
+                    reader, what, address, address + (hi - lo), SpaceName(space)));
+  }
+  Bytes covered = lo;
+  for (const Piece& p : content_[static_cast<std::size_t>(buffer)]) {
+    if (p.hi <= lo || p.lo >= hi) continue;
+    const Bytes begin = std::max(p.lo, lo);
+    const Bytes end = std::min(p.hi, hi);
+    if (begin > covered) break;
+    const Bytes at = address + (begin - lo);
+    report_.bytes_checked += end - begin;
+    if (std::optional<Bytes> bad = arena->FirstMismatch(at, end - begin, begin, p.writer)) {
+      const std::int64_t culprit = arena->WriterAt(*bad);
+      return absl::FailedPreconditionError(fmt::format(
+          "{} reads {}: byte {} of {} memory (byte {} of {}) holds {}, not {}", reader,
+          what, *bad, SpaceName(space), begin + (*bad - at), DescribeBuffer(buffer),
+          culprit == p.writer ? std::string("other bytes") : DescribeWriter(culprit), DescribeWriter(p.writer)));
+    }
+    covered = end;
+  }
+  if (covered < hi) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} reads {}, but bytes [{}, {}) of {} were never written before", reader, what, covered,
+        hi, DescribeBuffer(buffer)));
+  }
+  return absl::OkStatus();
+}
+
+}  // namespace memplan

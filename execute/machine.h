@@ -1,0 +1,103 @@
+// The executor's state (execute/executor.h): arenas, where each buffer's data
+// is expected, and the writers; shared by the program, region and CSV runs.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/status.h"
+#include "execute/arena.h"
+#include "execute/executor.h"
+#include "execute/program_layout.h"
+#include "ir/buffer_set.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+class ExecutionMachine {
+ public:
+  ExecutionMachine(const BufferSet& buffers, const Plan& plan, const Program* program,
+                   const ProgramLayout* layout, ExecuteReport& report);
+
+  // Sizes the arenas; InvalidArgument past `max_bytes`.
+  absl::Status AllocateArenas(Bytes max_bytes);
+
+  // One data write: who wrote, for messages.
+  struct Writer {
+    std::string what;       // "%x" or "buffer 'b1'" or "scratch of op %y"
+    std::string by;         // "op %x at step 3", "the caller", ...
+  };
+  std::int64_t NewWriter(std::string what, std::string by);
+
+  // Moves the clock to step `time`: leaving a step never does anything;
+  // entering one performs the async copies done at it.
+  absl::Status AdvanceTo(TimeStep time);
+  // Sets the clock to step 0 without performing its copies (the caller's
+  // inputs are written first); PerformCopiesDone(0) follows.
+  void StartClock() { now_ = 0; }
+  // Performs the async copies done at `time` (in plan order).
+  absl::Status PerformCopiesDone(TimeStep time);
+
+  // Writes bytes [lo, hi) of buffer `buffer` (positions from its base) at
+  // its place at the current step, as writer `writer`.
+  // With `in_default`, in its default-space segment (the caller provides
+  // inputs and reads outputs in default memory).
+  absl::Status WriteBuffer(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer,
+                           bool in_default = false);
+  // Checks that bytes [lo, hi) of `buffer` hold what was last written there;
+  // `reader` and `what` name the read in a failure.
+  absl::Status CheckBuffer(BufferId buffer, Bytes lo, Bytes hi, const std::string& reader,
+                           const std::string& what, bool in_default = false);
+  // Writes `length` bytes at `address` of `space` as writer (no buffer: scratch).
+  absl::Status WriteRaw(MemorySpace space, Bytes address, Bytes length, Bytes position,
+                        std::int64_t writer);
+  // Checks bytes at `address` of `space` against buffer positions [lo, hi).
+  absl::Status CheckRaw(MemorySpace space, Bytes address, BufferId buffer, Bytes lo, Bytes hi,
+                        const std::string& reader, const std::string& what);
+  // Records that positions [lo, hi) of `buffer` now hold `writer`'s data.
+  void SetContent(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer);
+  // Drops the expected data of positions [lo, hi) (the buffer holds none there).
+  void ClearContent(BufferId buffer, Bytes lo, Bytes hi);
+
+  // The segment holding `buffer`'s data at `time`: one outside the default
+  // space first, else the default one; nullptr when none covers `time`.
+  const Allocation* SegmentAt(BufferId buffer, TimeStep time) const;
+  // The segment of `buffer` in `space` covering `time`, or nullptr.
+  const Allocation* SegmentIn(BufferId buffer, MemorySpace space, TimeStep time) const;
+
+  TimeStep now() const { return now_; }
+  const Plan& plan() const { return plan_; }
+  const BufferSet& buffers() const { return buffers_; }
+  ExecuteReport& report() { return report_; }
+  std::string DescribeBuffer(BufferId buffer) const;
+
+  struct Piece {
+    Bytes lo = 0;
+    Bytes hi = 0;
+    std::int64_t writer = -1;
+  };
+  const std::vector<Piece>& Content(BufferId buffer) const {
+    return content_[static_cast<std::size_t>(buffer)];
+  }
+
+ private:
+  Arena* ArenaOf(MemorySpace space);
+  absl::Status PerformCopy(const AsyncCopy& copy);
+  std::string DescribeWriter(std::int64_t writer) const;
+
+  const BufferSet& buffers_;
+  const Plan& plan_;
+  const Program* program_;
+  const ProgramLayout* layout_;
+  ExecuteReport& report_;
+  std::map<MemorySpace, Arena> arenas_;
+  std::vector<std::vector<Piece>> content_;   // per buffer, sorted, disjoint
+  std::vector<Writer> writers_;
+  std::multimap<TimeStep, std::size_t> copies_by_done_;
+  TimeStep now_ = -1;
+};
+
+}  // namespace memplan

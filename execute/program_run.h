@@ -1,0 +1,52 @@
+// Runs a program's ops on the executor's machine (execute/executor.h
+// describes the semantics), and with a region plan its regions' commands.
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "absl/status/status.h"
+#include "execute/executor.h"
+#include "execute/machine.h"
+#include "execute/program_layout.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+class ProgramRun {
+ public:
+  ProgramRun(const Program& program, const ProgramLayout& layout, ExecutionMachine& machine,
+             const ExecuteOptions& options);
+
+  // The whole run: inputs, uploads, initializers, entry, outputs.
+  absl::Status Run();
+
+ private:
+  absl::Status RunComputation(ComputationId id);
+  absl::Status RunOp(OpId id);
+  absl::Status RunWhile(const Op& op);
+  absl::Status RunConditional(const Op& op);
+  absl::Status RunCompute(OpId id);
+  absl::Status RunRegionCommands(std::size_t step);
+  absl::Status RunCommandWave(const std::vector<const Command*>& wave);
+
+  // Checks bytes [lo, lo + length) of value `v` (all of it with length < 0).
+  // With `in_default`, in its default-space segment (the caller's side).
+  absl::Status CheckValue(ValueId v, Bytes lo, Bytes length, const std::string& reader,
+                          bool in_default = false);
+  // Writes bytes [lo, hi) of value `v`'s storage as a new write of `v` by `by`.
+  absl::Status WriteValue(ValueId v, Bytes lo, Bytes hi, const std::string& by,
+                          bool in_default = false);
+  bool HasStorage(ValueId v) const;
+  std::string OpLabel(OpId id) const;
+  std::string ValueLabel(ValueId v) const;
+
+  const Program& program_;
+  const ProgramLayout& layout_;
+  ExecutionMachine& machine_;
+  const ExecuteOptions& options_;
+  std::map<std::string, BufferId> scratch_buffer_;  // "<op>.scratch" -> buffer
+  std::map<OpId, std::size_t> execute_step_;        // execute op -> region plan step
+};
+
+}  // namespace memplan

@@ -1,0 +1,64 @@
+// `memplan execute INPUT PLAN.json`: exit codes and messages.
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+using testing_cli::WriteText;
+using Json = nlohmann::ordered_json;
+
+const std::string kExecuteBasic = MEMPLAN_SOURCE_DIR "/examples/basic.mpir";
+
+TEST(ExecuteCli, RunsASavedPlan) {
+  const std::string dir = FreshDir();
+  const std::string json = dir + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kExecuteBasic + " -q --json " + json).exit_code, 0);
+  CliRun r = Memplan("execute " + kExecuteBasic + " " + json);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, json + ": plan executed: 5 op runs, 0 region commands, 0 async copies; 1664 "
+                          "bytes written, 5568 bytes checked, in 1152 bytes of arenas; every read "
+                          "found its producer's data\n");
+  EXPECT_EQ(Memplan("execute -q " + kExecuteBasic + " " + json).out, "");
+}
+
+TEST(ExecuteCli, AClobberIsExitOne) {
+  const std::string dir = FreshDir();
+  const std::string json = dir + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kExecuteBasic + " -q --json " + json).exit_code, 0);
+  Json plan = Json::parse(Slurp(json));
+  // y (step 4) onto bytes [64, 128) of g's buffer, where its operand %row1 is.
+  ASSERT_EQ(plan["buffers"][3]["name"], "y");
+  plan["buffers"][3]["allocations"][0]["offset"] =
+      plan["buffers"][2]["allocations"][0]["offset"].get<std::int64_t>() + 64;
+  WriteText(dir + "/edited.json", plan.dump());
+  CliRun r = Memplan("execute " + kExecuteBasic + " " + dir + "/edited.json");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, dir + "/edited.json: error: execution failed: op %y (step 4) reads %row1: byte "
+                         "64 of default memory (byte 64 of buffer 'g') holds data of %y (written "
+                         "by op %y at step 4), not data of %h (written by op %h at step 1)\n");
+}
+
+TEST(ExecuteCli, BadInputIsExitTwo) {
+  const std::string dir = FreshDir();
+  CliRun missing = Memplan("execute " + kExecuteBasic + " " + dir + "/none.json");
+  EXPECT_EQ(missing.exit_code, 2);
+  const std::string json = dir + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + kExecuteBasic + " -q --json " + json).exit_code, 0);
+  const std::string mlp = testing_cli::kMlp;
+  CliRun other = Memplan("execute " + mlp + " " + json);
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_EQ(other.err, json + ": error: this plan is for '" + kExecuteBasic + "', not '" + mlp +
+                           "' (/time_steps: 5 differs from the input, which has 6)\n");
+}
+
+}  // namespace
+}  // namespace memplan
