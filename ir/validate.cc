@@ -444,8 +444,10 @@ class Validator {
       }
       available_[v] = c;
     }
-    std::optional<std::int64_t> previous_wave;  // wave of the op just before
-    std::optional<std::int64_t> highest_wave;
+    // Waves are >= 0 (checked below); -1 stands for none. (Plain integers:
+    // GCC 12 -O2 warns that optional ones may be used uninitialized.)
+    std::int64_t previous_wave = -1;  // wave of the op just before
+    std::int64_t highest_wave = -1;
     for (OpId o : comp.ops) {
       if (absl::Status s = CheckOp(o); !s.ok()) return s;
       const Op& op = p_.ops[o];
@@ -454,13 +456,13 @@ class Validator {
           return OpFail(o, "wave is only valid on ops of an execution region");
         }
         if (*op.wave < 0) return OpFail(o, "wave must be >= 0");
-        if (previous_wave != op.wave && highest_wave && *op.wave <= *highest_wave) {
-          return OpFail(o, "wave " + std::to_string(*op.wave) + " after wave " + std::to_string(*highest_wave) +
+        if (previous_wave != *op.wave && highest_wave >= 0 && *op.wave <= highest_wave) {
+          return OpFail(o, "wave " + std::to_string(*op.wave) + " after wave " + std::to_string(highest_wave) +
                                ": ops of one wave must be adjacent and waves must increase along the schedule");
         }
-        highest_wave = std::max(highest_wave.value_or(*op.wave), *op.wave);
+        highest_wave = std::max(highest_wave, *op.wave);
       }
-      previous_wave = op.wave;
+      previous_wave = op.wave.value_or(-1);
       for (ValueId v : op.results) available_[v] = c;
     }
     for (ValueId v : comp.results) {
