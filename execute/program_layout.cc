@@ -24,18 +24,20 @@ class ScheduleFlattener {
       return;
     }
     visited_[static_cast<std::size_t>(id)] = true;
-    std::optional<std::int64_t> previous_wave;
+    // Waves are >= 0 (the validator checks); -1 stands for none (a plain
+    // integer: GCC 12 -O2 warns an optional one may be used uninitialized).
+    std::int64_t previous_wave = -1;
     for (OpId op_id : program_.computations[static_cast<std::size_t>(id)].ops) {
       const Op& op = program_.ops[static_cast<std::size_t>(op_id)];
       if (!op.callees.empty()) {
         for (ComputationId callee : op.callees) Flatten(callee);
         op_time_[static_cast<std::size_t>(op_id)] = time_++;
-        previous_wave.reset();
-      } else if (op.wave && previous_wave == op.wave && time_ > 0) {
+        previous_wave = -1;
+      } else if (op.wave && previous_wave == *op.wave && time_ > 0) {
         op_time_[static_cast<std::size_t>(op_id)] = time_ - 1;
       } else {
         op_time_[static_cast<std::size_t>(op_id)] = time_++;
-        previous_wave = op.wave;
+        previous_wave = op.wave.value_or(-1);
       }
     }
   }
