@@ -213,36 +213,14 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
   const auto decide = [&](Bytes capacity) {
     return DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes());
   };
-  const auto upper = [&] {
-    while (!done.load() && !run.stopped()) {
-      Bytes target;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        target = state.best_peak - 1;
-      }
-      const Decision decision = decide(target);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (decision.outcome == SearchOutcome::kFound) {
-        const Bytes peak = SubPeak(sub, decision.offsets);
-        if (peak < state.best_peak) {
-          state.best_peak = peak;
-          state.best_offsets = decision.offsets;
-          state.best_from = target;
-        }
-      } else if (decision.outcome == SearchOutcome::kExhausted) {
-        state.lower_bound = std::max(state.lower_bound, NextPeakAbove(target, state.granularity));
-      } else {
-        return;
-      }
-      if (reached()) done.store(true);
-    }
-  };
-  const auto lower = [&] {
+  // One prober per thread: `from_above` decides at best - 1 (lowers the
+  // peak), otherwise at the lower bound (raises the bound when exhausted).
+  const auto probe = [&](bool from_above) {
     while (!done.load() && !run.stopped()) {
       Bytes capacity;
       {
         std::lock_guard<std::mutex> lock(mutex);
-        capacity = state.lower_bound;
+        capacity = from_above ? state.best_peak - 1 : state.lower_bound;
       }
       const Decision decision = decide(capacity);
       std::lock_guard<std::mutex> lock(mutex);
@@ -261,6 +239,8 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
       if (reached()) done.store(true);
     }
   };
+  const auto upper = [&] { probe(true); };
+  const auto lower = [&] { probe(false); };
   if (run.threads() >= 2) {
     run.RunJobs({upper, lower});
   } else {
