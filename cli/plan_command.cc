@@ -158,11 +158,11 @@ int RunPlan(const PlanFlags& flags) {
   progress->StartTicker();
   options->progress = progress.get();
   if (!flags.quiet) {
-    // The exact search's line about once a second on long runs.
-    options->pools.search_progress = [](const PackProgress& p) {
-      std::cerr << fmt::format(
-          "exact: {:.0f} s, best {} bytes, bound {} bytes, gap {:.2f}%, {} nodes\n",
-          p.elapsed_seconds, p.best_peak, p.lower_bound, 100.0 * p.gap, p.nodes);
+    // The exact search's state about once a second on long runs, as the
+    // progress line (a terminal only, rewritten in place; nothing in a pipe).
+    options->pools.search_progress = [reporter = progress.get()](const PackProgress& p) {
+      reporter->Phase(fmt::format("exact search: best {} bytes, bound {} bytes, gap {:.2f}%, {} nodes",
+                                  p.best_peak, p.lower_bound, 100.0 * p.gap, p.nodes));
     };
   }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);

@@ -109,13 +109,15 @@ absl::StatusOr<SavedPlan> LoadSavedPlan(const InputFlags& input_flags, const Loa
     const auto file_name = [](const std::string& path) {
       return std::filesystem::path(path).filename().string();
     };
-    const std::string prefix = fmt::format("{}: error: ", plan_path);
+    // The reader's message is `PLAN[:line:col]: error: ...`.
     const std::string message(plan.status().message());
+    const std::size_t error_at = message.find(": error: ");
     if (!made_for.empty() && file_name(made_for) != file_name(input_flags.input) &&
-        message.rfind(prefix, 0) == 0) {
-      return absl::InvalidArgumentError(fmt::format("{}this plan is for '{}', not '{}' ({})", prefix,
-                                                    made_for, input_flags.input,
-                                                    message.substr(prefix.size())));
+        message.rfind(plan_path, 0) == 0 && error_at != std::string::npos) {
+      const std::size_t rest = error_at + std::string_view(": error: ").size();
+      return absl::InvalidArgumentError(fmt::format("{}this plan is for '{}', not '{}' ({})",
+                                                    message.substr(0, rest), made_for,
+                                                    input_flags.input, message.substr(rest)));
     }
     return plan.status();
   }

@@ -245,7 +245,13 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                ? fmt::format("; the exact search proved that no packing fits "
                                              "(transient peak >= {} bytes)",
                                              plan.proven_lower_bound)
-                               : std::string()));
+                               : space == kDefaultSpace && plan.search_status == "stopped"
+                                   ? fmt::format("; the exact search stopped at its time limit "
+                                                 "without finding a packing that fits, and did "
+                                                 "not prove that none exists (proven lower "
+                                                 "bound {} bytes); raise --time-limit",
+                                                 plan.proven_lower_bound)
+                                   : std::string()));
     }
     if (!failures.empty()) {
       std::string message = "plan does not fit: " + failures.front();

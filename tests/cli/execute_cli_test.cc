@@ -4,6 +4,7 @@
 #include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/unlocated.h"
 #include "nlohmann/json.hpp"
 
 namespace memplan {
@@ -56,7 +57,7 @@ TEST(ExecuteCli, BadInputIsExitTwo) {
   const std::string mlp = testing_cli::kMlp;
   CliRun other = Memplan("execute " + mlp + " " + json);
   EXPECT_EQ(other.exit_code, 2);
-  EXPECT_EQ(other.err, json + ": error: this plan is for '" + kExecuteBasic + "', not '" + mlp +
+  EXPECT_EQ(testing_located::Unlocated(other.err), json + ": error: this plan is for '" + kExecuteBasic + "', not '" + mlp +
                            "' (/time_steps: 5 differs from the input, which has 6)\n");
 }
 

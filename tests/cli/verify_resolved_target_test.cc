@@ -6,6 +6,7 @@
 #include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/unlocated.h"
 #include "nlohmann/json.hpp"
 
 namespace memplan {
@@ -92,7 +93,7 @@ TEST(VerifyResolvedTarget, PlanForAnotherInputIsNamed) {
   const std::string call = MEMPLAN_SOURCE_DIR "/examples/call.mpir";
   CliRun v = Memplan("verify " + call + " " + json);
   EXPECT_EQ(v.exit_code, 2);
-  EXPECT_EQ(v.err, json + ": error: this plan is for '" + kMlp + "', not '" + call +
+  EXPECT_EQ(testing_located::Unlocated(v.err), json + ": error: this plan is for '" + kMlp + "', not '" + call +
                        "' (/time_steps: 6 differs from the input, which has 5)\n");
 }
 
