@@ -105,8 +105,9 @@ TEST(EffortCliTest, AutoOnlyFlagsWithAFixedAlgorithmAreUsageErrors) {
                         "--algorithm auto)"));
   const CliRun limit = Memplan("plan " + mlp + " --algorithm naive --time-limit 5");
   EXPECT_EQ(limit.exit_code, 2);
-  EXPECT_THAT(limit.err, HasSubstr("--time-limit applies to --algorithm auto and "
-                                   "skyline-local-search; --algorithm naive would ignore it"));
+  EXPECT_THAT(limit.err, HasSubstr("--time-limit applies to --algorithm auto, "
+                                   "skyline-local-search and exact; --algorithm naive would "
+                                   "ignore it"));
   const CliRun timings = Memplan("plan " + mlp + " --algorithm skyline-local-search --timings");
   EXPECT_EQ(timings.exit_code, 2);
   EXPECT_THAT(timings.err, HasSubstr("--timings applies to --algorithm auto (its members' "
