@@ -3,7 +3,6 @@
 #include <cstddef>
 
 #include "fmt/format.h"
-#include "ir/diagnostic.h"
 
 namespace memplan {
 
@@ -15,8 +14,7 @@ absl::StatusOr<ExecuteReport> ExecuteSavedPlan(const LoadedInput& input, const P
   std::size_t nested = 0;
   for (const Buffer& b : input.buffers.buffers) nested += b.inside ? 1 : 0;
   if (nested > 0) {
-    return LocatedError(
-        input.buffers.input, SourceLocation{},
+    return absl::InvalidArgumentError(  // the caller names the plan file
         fmt::format("execute does not run sub-allocated buffers ({} of this plan's buffers sit "
                     "inside another's bytes, as --offline-plan places them); memplan verify checks "
                     "them (rule 13), or plan without --offline-plan to execute",

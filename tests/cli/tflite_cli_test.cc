@@ -215,8 +215,8 @@ TEST(TfliteCliTest, NestedOfflinePlanKeepsItsHeadAndVerifies) {
   // execute cannot tell the nested tensors' writes from clobbers: it says so.
   run = Memplan("execute " + path + " " + dir + "/p.json");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_EQ(run.err, path + ": error: execute does not run sub-allocated buffers (2 of this plan's "
-                            "buffers sit inside another's bytes, as --offline-plan places them); "
+  EXPECT_EQ(run.err, dir + "/p.json: error: execute does not run sub-allocated buffers (2 of this "
+                            "plan's buffers sit inside another's bytes, as --offline-plan places them); "
                             "memplan verify checks them (rule 13), or plan without --offline-plan "
                             "to execute\n");
   // A hand-edited plan that moves an offline-planned tensor fails, naming it.
