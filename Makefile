@@ -5,7 +5,7 @@ JOBS      ?= $(shell nproc)
 CMAKE_GEN ?= -G "Unix Makefiles"
 DEMO_OUT  ?= demo-out
 
-.PHONY: all deps build build-asan test test-asan demo bench python clean
+.PHONY: all deps build build-asan test test-asan demo bench python fuzz check-tsan clean
 
 all: build
 
@@ -56,5 +56,31 @@ bench: deps
 	cmake --build $(BUILD) -j $(JOBS)
 	./bench/run.sh $(BUILD)
 
+# libFuzzer: every fuzz target (fuzz/) built with clang, ASan and UBSan in its
+# own folder, each run for FUZZ_SECONDS on fuzz/corpus/<target> plus the
+# corpus it grows in $(FUZZ)/corpus/<target>; crashes land in
+# $(FUZZ)/crashes/. FUZZ_TARGETS picks some, e.g. FUZZ_TARGETS="csv program".
+FUZZ         ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= text_ir csv onnx tflite plan_json target_json program
+fuzz:
+	MEMPLAN_WITH_FUZZ=1 ./scripts/install-deps.sh
+	cmake -S . -B $(FUZZ) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -gline-tables-only" -DMEMPLAN_FUZZ=ON \
+	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(FUZZ) -j $(JOBS) --target memplan_fuzzers
+	./scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# ThreadSanitizer over the code that runs threads (the packing portfolio and
+# local search, memory space assignment's variants, the progress ticker): the
+# test binaries labelled `threads` (tests/CMakeLists.txt), in their own folder.
+TSAN ?= build-tsan
+TSAN_TARGETS ?= memplan_packing_tests memplan_msa_tests memplan_driver_tests
+check-tsan: deps
+	cmake -S . -B $(TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMEMPLAN_TSAN=ON \
+	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
+	cmake --build $(TSAN) -j $(JOBS) --target $(TSAN_TARGETS)
+	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L threads -E '$(ASAN_SKIP)'
+
 clean:
-	rm -rf $(BUILD) $(ASAN) $(DEMO_OUT)
+	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(TSAN) $(DEMO_OUT)

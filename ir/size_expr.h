@@ -71,6 +71,15 @@ struct Atom {
   std::vector<DimId> dims;
   std::vector<Sum> aligned;
   Bytes alignment = 0;
+  // Declared here, defaulted below once Sum is complete: clang with
+  // libstdc++ otherwise asks whether Atom is copyable while Sum (which holds
+  // Atoms) is still incomplete, and fails to compile.
+  Atom();
+  Atom(const Atom&);
+  Atom(Atom&&) noexcept;
+  Atom& operator=(const Atom&);
+  Atom& operator=(Atom&&) noexcept;
+  ~Atom();
 };
 // constant + sum of coefficient * atom, atoms in canonical order, each once,
 // coefficients >= 1.
@@ -78,6 +87,12 @@ struct Sum {
   Bytes constant = 0;
   std::vector<std::pair<Atom, std::int64_t>> atoms;
 };
+inline Atom::Atom() = default;
+inline Atom::Atom(const Atom&) = default;
+inline Atom::Atom(Atom&&) noexcept = default;
+inline Atom& Atom::operator=(const Atom&) = default;
+inline Atom& Atom::operator=(Atom&&) noexcept = default;
+inline Atom::~Atom() = default;
 }  // namespace size_expr_internal
 
 class SizeExpr {

@@ -909,6 +909,34 @@ class Validator {
     for (ComputationId c = 0; c < NumComputations(); ++c) {
       if (!reached[c]) return RecursionError(c, call_site);
     }
+    return CheckNestingDepth(call_site);
+  }
+
+  // Calls form trees (checked above), so a computation's depth is its
+  // caller's plus one; computations are defined in any order, so the depths
+  // are found walking callers, each computation's once.
+  absl::Status CheckNestingDepth(const std::vector<OpId>& call_site) const {
+    std::vector<int> depth(p_.computations.size(), -1);
+    std::vector<ComputationId> chain;
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      ComputationId x = c;
+      while (depth[x] < 0 && call_site[x] != kNoId) {
+        chain.push_back(x);
+        x = p_.ops[call_site[x]].computation;
+      }
+      if (depth[x] < 0) depth[x] = 0;  // a root: the entry or an initializer
+      for (int d = depth[x] + 1; !chain.empty(); ++d) {  // the nearest to the root is last
+        depth[chain.back()] = d;
+        chain.pop_back();
+      }
+    }
+    for (ComputationId c = 0; c < NumComputations(); ++c) {
+      if (depth[c] > kMaxNestingDepth) {
+        return OpFail(call_site[c], "computation " + CompName(c) + " is nested " + std::to_string(depth[c]) +
+                                        " calls deep (each call, while, conditional or execute adds one); "
+                                        "the limit is " + std::to_string(kMaxNestingDepth));
+      }
+    }
     return absl::OkStatus();
   }
 

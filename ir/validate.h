@@ -11,6 +11,13 @@
 
 namespace memplan {
 
+// How deeply computations may nest: the entry (or an initializer) is depth 0
+// and every call, while, conditional or execute puts its callees one deeper.
+// Planning work grows with the depth (a loop's values stay live across every
+// loop around it), and real models nest a handful of levels; deeper programs
+// get a located error instead of a hang.
+inline constexpr int kMaxNestingDepth = 256;
+
 // Checks the invariants listed in ir/program.h and docs/ir.md: known opcodes,
 // operands defined earlier in the same computation, unique names (dims and
 // values share one namespace), an entry, well-formed dims and symbolic sizes
@@ -19,8 +26,10 @@ namespace memplan {
 // within their operand for every value of the dims, arity and sizes of
 // while/conditional/call/execute against their callees, async start/done
 // pairing, initializers (funcs without parameters, never called, not the
-// entry), each other non-entry computation called exactly once and no
-// recursion.
+// entry), each other non-entry computation called exactly once, no
+// recursion, and nesting at most kMaxNestingDepth deep ("computation @f300 is
+// nested 257 calls deep (each call, while, conditional or execute adds one);
+// the limit is 256", at the op calling it).
 // Returns InvalidArgument `path:line:col: error: ...` at the first violation
 // (locations from Value::loc / Op::loc; `path: error: ...` when unknown).
 absl::Status ValidateProgram(const Program& program, std::string_view path);

@@ -1,11 +1,9 @@
 #include "msa/assignment.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -13,6 +11,7 @@
 #include "msa/problem.h"
 #include "msa/simulator.h"
 #include "msa/user_overrides.h"
+#include "packing/parallel_tasks.h"
 
 namespace memplan {
 namespace {
@@ -97,27 +96,19 @@ MsaOptions WithoutCopies(MsaOptions options) {
 constexpr size_t kLargeProgramBuffers = 20000;
 constexpr size_t kLargeProgramVariants = 3;
 
-// Runs `variants` with up to one worker per hardware thread. Each run reads
-// only const inputs and is deterministic, so the results do not depend on
-// the threads; they come back in variant order.
+// Runs `variants` on PackingThreads() threads (MEMPLAN_THREADS, else up to
+// 2). Each run reads only const inputs and is deterministic, so the results
+// do not depend on the threads; they come back in variant order.
 std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
     const std::vector<Variant>& variants, const MsaProblem& problem, const CostModel& cost,
     const MsaOptions& options) {
   std::vector<std::optional<absl::StatusOr<MsaResult>>> results(variants.size());
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i = next++; i < variants.size(); i = next++) {
-      const Variant& v = variants[i];
-      MsaOptions variant_options = v.copies ? options : WithoutCopies(options);
-      variant_options.cross_program_prefetch &= v.cross_program_prefetch;
-      results[i] = RunAllocator(problem, cost, variant_options, v.config);
-    }
-  };
-  const size_t workers = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, variants.size());
-  std::vector<std::thread> threads;
-  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
-  work();
-  for (std::thread& t : threads) t.join();
+  RunTasks(variants.size(), PackingThreads(), [&](std::size_t i) {
+    const Variant& v = variants[i];
+    MsaOptions variant_options = v.copies ? options : WithoutCopies(options);
+    variant_options.cross_program_prefetch &= v.cross_program_prefetch;
+    results[i] = RunAllocator(problem, cost, variant_options, v.config);
+  });
   return results;
 }
 

@@ -13,6 +13,10 @@ packages=(
   jq  # bench scripts read JSON plans
   pybind11-dev python3-dev python3-pytest  # the Python package and its tests
 )
+# `make fuzz`: clang and its libFuzzer runtime.
+if [[ "${MEMPLAN_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang libclang-rt-dev)
+fi
 # Optional extras: headless Chromium for the memory-map screenshot check.
 if [[ "${MEMPLAN_WITH_CHROMIUM:-0}" == 1 ]]; then
   packages+=(chromium)

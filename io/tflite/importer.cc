@@ -92,6 +92,7 @@ class TfliteProgramImporter {
   ProgramBuilder builder_;
   std::unordered_set<std::string> value_names_;
   std::vector<bool> on_stack_;
+  int depth_ = 0;  // subgraphs being imported, nested (0 in subgraph 0)
   std::int64_t ops_ = 0;
 };
 
@@ -239,6 +240,13 @@ absl::StatusOr<TfliteScope> TfliteProgramImporter::ImportCallee(int s, const std
                              "recursive control flow is not supported",
                              s));
   }
+  // Importing recurses per level: bounded here, not by the stack. Deeper
+  // programs would be refused by ValidateProgram anyway.
+  if (depth_ >= kMaxNestingDepth) {
+    return Error(fmt::format("subgraph {} is nested more than {} control-flow operators deep "
+                             "(IF, WHILE, CALL_ONCE); the limit is {}",
+                             s, kMaxNestingDepth, kMaxNestingDepth));
+  }
   const TfliteSubgraph& sg = model_.subgraphs[s];
   TfliteScope scope;
   scope.subgraph = s;
@@ -252,7 +260,9 @@ absl::StatusOr<TfliteScope> TfliteProgramImporter::ImportCallee(int s, const std
     if (absl::StatusOr<ValueId> v = AddParam(scope, t); !v.ok()) return v.status();
   }
   on_stack_[s] = true;
+  ++depth_;
   absl::Status added = AddOps(scope);
+  --depth_;
   on_stack_[s] = false;
   if (!added.ok()) return added;
   return scope;
