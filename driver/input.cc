@@ -210,11 +210,21 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
                         fmt::format("the input spans {} time steps, above the limit of 2^62 ({})",
                                     input.buffers.time_steps, kMaxTimeSteps));
   }
-  // Where a buffer is defined: its first value's location for program inputs.
+  // Where a buffer is defined, for program inputs: its first value's
+  // location, or for an op's scratch buffer the op's (looked up only for
+  // the buffer an error names).
   const auto where = [&](const Buffer& b) {
-    if (input.program && !b.values.empty() && b.values[0] >= 0 &&
+    if (!input.program) return SourceLocation{};
+    if (!b.values.empty() && b.values[0] >= 0 &&
         b.values[0] < static_cast<ValueId>(input.program->values.size())) {
       return input.program->values[b.values[0]].loc;
+    }
+    if (input.analysis) {
+      const auto id = static_cast<BufferId>(&b - input.buffers.buffers.data());
+      const std::vector<OpBuffers>& ops = input.analysis->op_buffers;
+      for (std::size_t o = 0; o < ops.size() && o < input.program->ops.size(); ++o) {
+        if (ops[o].scratch == id) return input.program->ops[o].loc;
+      }
     }
     return SourceLocation{};
   };

@@ -80,7 +80,7 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
 // each buffer counts as its size plus alignment - 1 bytes of padding, the
 // alignment being the larger of the buffer's own and `alignment`. Errors: InvalidArgument
 // `path[:line:col]: error: ...` naming the alignment, the buffer (located at
-// its first value for program inputs) too large alone, with its padding, the
+// its first value for program inputs, at its op for an op's scratch buffer) too large alone, with its padding, the
 // total or the number of time steps that is too large, a fixed offset
 // (Buffer::fixed_offset) that is not a multiple of `alignment`, or a highest
 // fixed end plus that total past kMaxTotalBytes (CSV rows past the

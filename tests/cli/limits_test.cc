@@ -59,6 +59,17 @@ TEST_F(LimitsTest, ABufferOfTwoToThe63MinusOneBytes) {
                        "(4611686018427387904) bytes");
 }
 
+// An op's scratch buffer has no value to point at: the error is at the op.
+TEST_F(LimitsTest, ScratchOfTwoToThe63MinusOneBytesIsLocatedAtItsOp) {
+  const std::string path = dir_ + "/scratch.mpir";
+  WriteText(path,
+            "entry func @main(%x: f32[4]) {\n  %y = exp(%x) : f32[4] {scratch = 9223372036854775807}\n"
+            "  return %y\n}\n");
+  ExpectRejected(path, "",
+                 path + ":2:8: error: buffer 'y.scratch' is 9223372036854775807 bytes, above the limit of "
+                        "2^62 (4611686018427387904) bytes per input");
+}
+
 TEST_F(LimitsTest, TwoBuffersOfTwoToThe62Bytes) {
   const std::string csv = Csv("a,0,2,4611686018427387904,1\nb,1,3,4611686018427387904,1\n");
   ExpectRejected(csv, "",

@@ -143,6 +143,29 @@ TEST(TfliteHostileTest, CyclicControlFlow) {
   ExpectErrorWith(BuildModel(m), "subgraph 0 calls itself");
 }
 
+// A chain of CALL_ONCE subgraphs: 0 -> 1 -> ... -> n - 1, each calling the
+// next (the importer recurses per level).
+tflite_test::Model CallOnceChain(int n) {
+  tflite_test::Model m;
+  m.opcodes = {{129, ""}};  // CALL_ONCE
+  m.subgraphs.resize(static_cast<std::size_t>(n));
+  for (int s = 0; s + 1 < n; ++s) m.subgraphs[static_cast<std::size_t>(s)].operators = {{0, {}, {}, {s + 1}}};
+  return m;
+}
+
+// Nesting up to kMaxNestingDepth (256) imports; one level more is refused
+// before the importer recurses further, and 100,000 levels cannot overflow
+// the stack.
+TEST(TfliteHostileTest, NestingDepthIsLimited) {
+  EXPECT_TRUE(LoadBytes(BuildModel(CallOnceChain(257))).ok());
+  const absl::Status deep = LoadBytes(BuildModel(CallOnceChain(258)));
+  EXPECT_EQ(deep.message(),
+            "h.tflite: error: subgraph 257 is nested more than 256 control-flow operators deep (IF, "
+            "WHILE, CALL_ONCE); the limit is 256");
+  const absl::Status deeper = LoadBytes(BuildModel(CallOnceChain(100000)));
+  EXPECT_EQ(deeper.message(), deep.message());
+}
+
 TEST(TfliteHostileTest, AbsurdShapes) {
   tflite_test::Model m = ConvReshapeFc();
   m.subgraphs[0].tensors[2].shape = {1 << 30, 1 << 30, 1 << 30, 4};
