@@ -15,7 +15,8 @@ deps:
 # Extra CMake flags for both builds, e.g. CMAKE_FLAGS=-DMEMPLAN_UNITY=OFF to
 # compile every .cc on its own (unity builds are on by default: less CPU).
 CMAKE_FLAGS ?=
-RELEASE_FLAGS = -DCMAKE_BUILD_TYPE=Release -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS)
+# The fuzz targets' replay tests run in the ASan build only (fuzz/CMakeLists.txt).
+RELEASE_FLAGS = -DCMAKE_BUILD_TYPE=Release -DMEMPLAN_WERROR=ON -DMEMPLAN_FUZZ_REPLAY=OFF $(CMAKE_FLAGS)
 
 # The release build, without the benchmarks: only `make bench` builds those
 # (same build folder, so they share every object file).
