@@ -42,6 +42,11 @@ bool LocatedAt(std::string_view message, std::string_view path) {
   return SkipDigits(message) && message.starts_with(": error: ");
 }
 
+// Debian's absl has its own string_view.
+std::string_view MessageOf(const absl::Status& status) {
+  return std::string_view(status.message().data(), status.message().size());
+}
+
 bool LocatedAtAny(std::string_view message, std::initializer_list<std::string_view> paths) {
   for (std::string_view path : paths) {
     if (LocatedAt(message, path)) return true;
@@ -77,7 +82,7 @@ void CheckBadInputError(const absl::Status& status, std::string_view what,
   if (status.code() != absl::StatusCode::kInvalidArgument) {
     Fail(std::string(what) + ": bad input must be InvalidArgument (exit 2)", status.ToString());
   }
-  if (!LocatedAtAny(status.message(), paths)) {
+  if (!LocatedAtAny(MessageOf(status), paths)) {
     Fail(std::string(what) + ": error not located at the input", status.ToString());
   }
 }
@@ -93,7 +98,7 @@ void CheckPlanningError(const absl::Status& status, std::string_view what,
     default:
       Fail(std::string(what) + ": planner failure (a bug, not bad input)", status.ToString());
   }
-  if (!LocatedAtAny(status.message(), paths) && !LocatedAt(status.message(), "memplan")) {
+  if (!LocatedAtAny(MessageOf(status), paths) && !LocatedAt(MessageOf(status), "memplan")) {
     Fail(std::string(what) + ": error not located at the input", status.ToString());
   }
 }
