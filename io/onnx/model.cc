@@ -160,8 +160,9 @@ absl::Status CheckUtf8(const onnx::GraphProto& graph, std::string_view path,
       fields.emplace_back(node.input(j), fmt::format("input {}", j));
     for (int j = 0; j < node.output_size(); ++j)
       fields.emplace_back(node.output(j), fmt::format("output {}", j));
-    for (const auto& [text, field] : fields) {
-      absl::Status s = check(text, [&] { return fmt::format("node #{}: its {}", i, field); });
+    for (const auto& entry : fields) {  // no structured binding: clang 14 cannot capture one
+      const std::string& field = entry.second;
+      absl::Status s = check(entry.first, [&] { return fmt::format("node #{}: its {}", i, field); });
       if (!s.ok()) return s;
     }
     for (int j = 0; j < node.attribute_size(); ++j) {
