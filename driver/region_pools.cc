@@ -1,11 +1,13 @@
 #include "driver/region_pools.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 #include <vector>
 
 #include "fmt/format.h"
 #include "ir/diagnostic.h"
+#include "ir/units.h"
 #include "regions/allocate_regions.h"
 
 namespace memplan {
@@ -41,6 +43,19 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
   const BufferSet& buffers = analysis.buffers;
   RegionPlanOptions region_options = requested;
   if (!reuse) region_options.pack = "naive";
+  // Slice offsets must also be multiples of the plan's --alignment, which
+  // need not be a power of two (nor divide --offset-alignment): lay slices out
+  // on the least common multiple, and record that as the offset alignment.
+  const Bytes offset_alignment = std::max<Bytes>(1, region_options.offset_alignment);
+  const Bytes plan_alignment = std::max<Bytes>(1, options.alignment);
+  const Bytes factor = plan_alignment / std::gcd(offset_alignment, plan_alignment);
+  if (factor > kMaxAlignment / offset_alignment) {
+    return absl::InvalidArgumentError(fmt::format(
+        "--offset-alignment {} and --alignment {} combine to a slice alignment (their least "
+        "common multiple) above the supported 2^32 ({}); choose alignments that divide one another",
+        offset_alignment, plan_alignment, kMaxAlignment));
+  }
+  region_options.offset_alignment = offset_alignment * factor;
   for (const Buffer& b : buffers.buffers) {
     if (b.space && *b.space != kDefaultSpace && !b.values.empty()) {
       return LocatedError(program.source, program.values[b.values.front()].loc,

@@ -294,13 +294,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   PlanJobOptions options = fuzz::FuzzPlanOptions();
   static constexpr std::array<Bytes, 4> kAlignments = {1, 8, 64, 3};
   options.pools.alignment = kAlignments[in.Below(kAlignments.size())];
-  // Known bug found by this target, not fixed yet: execution-region
-  // allocation places region buffers at offsets that are not multiples of a
-  // non-power-of-two --alignment (e.g. 4096 with --alignment 3: the plan
-  // fails verification, an internal error). Until it is fixed, region
-  // programs use power-of-two alignments only, so the replay test stays a
-  // test of everything else.
-  if (regions && options.pools.alignment == 3) options.pools.alignment = 4;
   // kAuto half the time, else one named algorithm.
   options.pools.algorithm = in.Flag() ? PackingAlgorithm::kAuto
                                       : static_cast<PackingAlgorithm>(in.Below(11));

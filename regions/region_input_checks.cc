@@ -156,13 +156,18 @@ absl::Status CheckNoStaleReads(const Program& program, const ProgramAnalysis& an
         for (ValueId r : w.results) {
           if (program.values[r].alias == AliasKind::kTied && program.values[r].alias_of == u) tied = r;
         }
+        // The text IR's validator refuses reads after the write in text
+        // order; what reaches here is mostly a read in the writer's wave.
         const std::string name = program.values[u].name;
+        const std::string when = time_of(reader) == time_of(it->second)
+                                     ? " in the wave where %" + program.values[tied].name +
+                                           " overwrites it in place"
+                                     : " after %" + program.values[tied].name +
+                                           " overwrote it in place";
         return LocatedError(program.source, op.loc,
-                            "%" + name + " is read by " + op.opcode + " after %" +
-                                program.values[tied].name + " overwrote it in place (at " +
-                                std::to_string(w.loc.line) + ":" + std::to_string(w.loc.column) +
-                                "); clone it first (e.g. %" + name + "_copy = clone(%" + name +
-                                ")) and read the clone");
+                            "%" + name + " is read by " + op.opcode + when + " (at " +
+                                LineColumn(w.loc) + "); clone it first (e.g. %" + name +
+                                "_copy = clone(%" + name + ")) and read the clone");
       }
     }
   }

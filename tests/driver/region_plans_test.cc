@@ -53,6 +53,71 @@ TEST(RegionPlans, DifferentDynamicSizesShareStorage) {
                           "q@0 p@512 s@align(4*%a, 64) + 512"));
 }
 
+// --alignment need not be a power of two: slices are laid out on the least
+// common multiple of it and --offset-alignment (3 and 64: 192), which the
+// plan records, so every offset is a multiple of both.
+constexpr const char* kStatic = R"(
+entry func @main(%x: 256 external, %ready: timepoint) {
+  %y, %done = execute(%x, %ready) : 256, timepoint {callee = @r}
+  return %y, %done
+}
+region @r(%in: 256, %await: timepoint) affinity("gpu0") {
+  %p = dispatch(%in) : 100
+  %q = dispatch(%p) : 70
+  %s = dispatch(%q, %p) : 30
+  %o = dispatch(%s, %in) : 256
+  return %o, %await
+}
+)";
+
+TEST(RegionPlans, NonPowerOfTwoAlignment) {
+  PoolPlanOptions pools;
+  pools.alignment = 3;
+  absl::StatusOr<testing_regions::Planned> p = PlanText(kStatic, {}, {}, pools);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_EQ(p->plan.regions->options.offset_alignment, 192);
+  EXPECT_THAT(Resources(*p), ElementsAre("r.results.external results external [gpu0] 256: y@0",
+                                         "r.slab slab transient [gpu0] 448: p@0 q@192 s@384"));
+  for (const BufferPlacement& placement : p->plan.placements) {
+    for (const Allocation& a : placement.allocations) EXPECT_EQ(a.offset % 192, 0) << a.offset;
+  }
+}
+
+TEST(RegionPlans, AlignmentsWhoseLcmIsTooLarge) {
+  PoolPlanOptions pools;
+  pools.alignment = kMaxAlignment - 1;
+  RegionPlanOptions regions;
+  regions.offset_alignment = kMaxAlignment;
+  absl::StatusOr<testing_regions::Planned> p = PlanText(kStatic, regions, {}, pools);
+  EXPECT_EQ(p.status().message(),
+            "--offset-alignment 4294967296 and --alignment 4294967295 combine to a slice alignment "
+            "(their least common multiple) above the supported 2^32 (4294967296); choose "
+            "alignments that divide one another");
+}
+
+// A command that reads a value in the wave where another writes over it in
+// place races with that write (the text IR's validator sees only the text
+// order, where the read comes first): refused, located at the reader.
+TEST(RegionPlans, ReadInTheWaveOfAnInPlaceWriteIsRefused) {
+  constexpr const char* kRace = R"(entry func @main(%x: 256 external, %ready: timepoint) {
+  %y, %done = execute(%x, %ready) : 256, timepoint {callee = @r}
+  return %y, %done
+}
+region @r(%in: 256, %await: timepoint) affinity("gpu0") {
+  %a = dispatch(%in) : 256 {wave = 0}
+  %b = dispatch(%a) : 256 {wave = 1}
+  %c = update(%b, %a[0 for 256]) : 256 tied(%a) {wave = 1}
+  %o = dispatch(%c) : 256 {wave = 2}
+  return %o, %await
+}
+)";
+  absl::StatusOr<testing_regions::Planned> p = PlanText(kRace);
+  EXPECT_EQ(p.status().message(),
+            "t.mpir:7:3: error: %a is read by dispatch in the wave where %c overwrites it in place "
+            "(at 8:3); "
+            "clone it first (e.g. %a_copy = clone(%a)) and read the clone");
+}
+
 // The same symbolic plan, evaluated and shadow-executed (PlanText runs the
 // region verifier) at several bindings, the bounds included.
 TEST(RegionPlans, DynamicPlanVerifiesAtEveryBinding) {

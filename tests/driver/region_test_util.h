@@ -28,13 +28,14 @@ struct Planned {
 // verifiers); any failure is returned.
 inline absl::StatusOr<Planned> PlanText(const std::string& text,
                                         RegionPlanOptions options = {},
-                                        const std::map<std::string, std::int64_t>& dims = {}) {
+                                        const std::map<std::string, std::int64_t>& dims = {},
+                                        const PoolPlanOptions& pools = {}) {
   absl::StatusOr<Program> program = ParseProgram(text, "t.mpir");
   if (!program.ok()) return program.status();
   if (absl::Status s = BindDims(*program, dims); !s.ok()) return s;
   absl::StatusOr<ProgramAnalysis> analysis = AnalyzeProgram(*program);
   if (!analysis.ok()) return analysis.status();
-  absl::StatusOr<Plan> plan = PlanRegions(*program, *analysis, options, PoolPlanOptions{});
+  absl::StatusOr<Plan> plan = PlanRegions(*program, *analysis, options, pools);
   if (!plan.ok()) return plan.status();
   VerifyOptions verify;
   verify.alignment = plan->alignment;
