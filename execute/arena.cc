@@ -72,7 +72,8 @@ std::optional<Bytes> Arena::FirstMismatch(Bytes address, Bytes length, Bytes pos
   return std::nullopt;
 }
 
-void Arena::CopyFrom(const Arena& source, Bytes from, Bytes to, Bytes length) {
+void Arena::CopyFrom(const Arena& source, Bytes from, Bytes to, Bytes length,
+                     std::int64_t mover) {
   if (length <= 0) return;
   // The source pieces first: the destination may be the same arena.
   std::vector<std::pair<Bytes, ShadowPiece>> pieces;
@@ -81,18 +82,21 @@ void Arena::CopyFrom(const Arena& source, Bytes from, Bytes to, Bytes length) {
   for (; it != source.shadow_.end() && it->first < from + length; ++it) {
     const Bytes begin = std::max(it->first, from);
     const Bytes end = std::min(it->second.end, from + length);
-    if (begin < end) pieces.push_back({begin - from + to, ShadowPiece{end - from + to, it->second.writer}});
+    if (begin < end) {
+      pieces.push_back({begin - from + to, ShadowPiece{end - from + to, it->second.writer, mover}});
+    }
   }
   std::memmove(bytes_.data() + to, source.bytes_.data() + from, static_cast<std::size_t>(length));
   SetShadow(to, to + length, -1);
-  for (const auto& [begin, piece] : pieces) SetShadow(begin, piece.end, piece.writer);
+  for (const auto& [begin, piece] : pieces) SetShadow(begin, piece.end, piece.writer, piece.mover);
 }
 
-std::int64_t Arena::WriterAt(Bytes address) const {
+Arena::Origin Arena::OriginAt(Bytes address) const {
   auto it = shadow_.upper_bound(address);
-  if (it == shadow_.begin()) return -1;
+  if (it == shadow_.begin()) return {};
   --it;
-  return address < it->second.end ? it->second.writer : -1;
+  if (address >= it->second.end) return {};
+  return {it->second.writer, it->second.mover};
 }
 
 void Arena::SplitShadowAt(Bytes address) {
@@ -100,18 +104,18 @@ void Arena::SplitShadowAt(Bytes address) {
   if (it == shadow_.begin()) return;
   --it;
   if (it->first < address && address < it->second.end) {
-    const ShadowPiece tail{it->second.end, it->second.writer};
+    const ShadowPiece tail{it->second.end, it->second.writer, it->second.mover};
     it->second.end = address;
     shadow_.emplace(address, tail);
   }
 }
 
-void Arena::SetShadow(Bytes begin, Bytes end, std::int64_t writer) {
+void Arena::SetShadow(Bytes begin, Bytes end, std::int64_t writer, std::int64_t mover) {
   if (begin >= end) return;
   SplitShadowAt(begin);
   SplitShadowAt(end);
   shadow_.erase(shadow_.lower_bound(begin), shadow_.lower_bound(end));
-  if (writer >= 0) shadow_.emplace(begin, ShadowPiece{end, writer});
+  if (writer >= 0) shadow_.emplace(begin, ShadowPiece{end, writer, mover});
 }
 
 }  // namespace memplan

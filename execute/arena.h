@@ -50,20 +50,27 @@ class Arena {
                                      std::int64_t writer) const;
 
   // Copies `length` bytes from `from` of `source` to `to` of this arena
-  // (the arenas may be the same; the ranges may overlap), shadow included.
-  void CopyFrom(const Arena& source, Bytes from, Bytes to, Bytes length);
+  // (the arenas may be the same; the ranges may overlap), shadow included;
+  // the copied bytes' mover becomes `mover` (an async copy's index).
+  void CopyFrom(const Arena& source, Bytes from, Bytes to, Bytes length, std::int64_t mover);
 
-  // The writer whose data the shadow says byte `address` holds; -1 when no
-  // writer wrote it.
-  std::int64_t WriterAt(Bytes address) const;
+  // Who put byte `address` there: the writer whose data it holds (-1 when no
+  // writer wrote it) and the copy that last moved that data here (-1 when it
+  // was written in place).
+  struct Origin {
+    std::int64_t writer = -1;
+    std::int64_t mover = -1;
+  };
+  Origin OriginAt(Bytes address) const;
 
  private:
   struct ShadowPiece {
     Bytes end = 0;
     std::int64_t writer = -1;
+    std::int64_t mover = -1;
   };
-  // Sets the shadow of [begin, end) to `writer` (-1: nobody).
-  void SetShadow(Bytes begin, Bytes end, std::int64_t writer);
+  // Sets the shadow of [begin, end) to `writer` moved by `mover` (writer -1: nobody).
+  void SetShadow(Bytes begin, Bytes end, std::int64_t writer, std::int64_t mover = -1);
   // Splits the shadow piece containing `address` so that one begins there.
   void SplitShadowAt(Bytes address);
 

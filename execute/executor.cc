@@ -27,7 +27,7 @@ absl::StatusOr<ExecuteReport> ExecutePlan(const BufferSet& buffers, const Plan& 
     }
     layout = *std::move(laid_out);
   }
-  ExecutionMachine machine(buffers, plan, program, layout ? &*layout : nullptr, report);
+  ExecutionMachine machine(buffers, plan, report);
   if (absl::Status s = machine.AllocateArenas(options.max_arena_bytes); !s.ok()) return s;
   if (program != nullptr) {
     ProgramRun run(*program, *layout, machine, options);

@@ -7,12 +7,9 @@
 namespace memplan {
 
 ExecutionMachine::ExecutionMachine(const BufferSet& buffers, const Plan& plan,
-                                   const Program* program, const ProgramLayout* layout,
                                    ExecuteReport& report)
     : buffers_(buffers),
       plan_(plan),
-      program_(program),
-      layout_(layout),
       report_(report),
       content_(buffers.buffers.size()) {
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
@@ -101,15 +98,21 @@ absl::Status ExecutionMachine::AdvanceTo(TimeStep time) {
 absl::Status ExecutionMachine::PerformCopiesDone(TimeStep time) {
   auto [first, last] = copies_by_done_.equal_range(time);
   for (auto it = first; it != last; ++it) {
-    if (absl::Status s = PerformCopy(plan_.copies[it->second]); !s.ok()) return s;
+    if (absl::Status s = PerformCopy(it->second); !s.ok()) return s;
   }
   return absl::OkStatus();
 }
 
-absl::Status ExecutionMachine::PerformCopy(const AsyncCopy& copy) {
+std::string ExecutionMachine::DescribeCopy(std::size_t index) const {
+  const AsyncCopy& copy = plan_.copies[index];
   const char* kind = copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
-  const std::string name = fmt::format("the {} of {} (start {}, done {})", kind,
-                                       DescribeBuffer(copy.buffer), copy.start, copy.done);
+  return fmt::format("the {} of {} (start {}, done {})", kind, DescribeBuffer(copy.buffer),
+                     copy.start, copy.done);
+}
+
+absl::Status ExecutionMachine::PerformCopy(std::size_t index) {
+  const AsyncCopy& copy = plan_.copies[index];
+  const std::string name = DescribeCopy(index);
   // The source holds the data until done - 1 (or at the start of a copy
   // done at its start step, the cross-program prefetch).
   const TimeStep source_time = std::max<TimeStep>({copy.start, copy.done - 1, 0});
@@ -128,7 +131,7 @@ absl::Status ExecutionMachine::PerformCopy(const AsyncCopy& copy) {
   Arena* source = ArenaOf(from->space);
   Arena* target = ArenaOf(to->space);
   const Bytes size = buffers_.buffers[static_cast<std::size_t>(copy.buffer)].size;
-  target->CopyFrom(*source, from->offset, to->offset, size);
+  target->CopyFrom(*source, from->offset, to->offset, size, static_cast<std::int64_t>(index));
   ++report_.copies;
   return absl::OkStatus();
 }
@@ -218,11 +221,18 @@ absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, Buffer
     const Bytes at = address + (begin - lo);
     report_.bytes_checked += end - begin;
     if (std::optional<Bytes> bad = arena->FirstMismatch(at, end - begin, begin, p.writer)) {
-      const std::int64_t culprit = arena->WriterAt(*bad);
+      // Name the copy that brought the wrong data, when one did: it is the
+      // cause, the reader only the symptom.
+      const Arena::Origin culprit = arena->OriginAt(*bad);
+      std::string found =
+          culprit.writer == p.writer ? std::string("other bytes") : DescribeWriter(culprit.writer);
+      if (culprit.mover >= 0 && culprit.writer != p.writer) {
+        found += fmt::format(", moved there by {}", DescribeCopy(static_cast<std::size_t>(culprit.mover)));
+      }
       return absl::FailedPreconditionError(fmt::format(
-          "{} reads {}: byte {} of {} memory (byte {} of {}) holds {}, not {}", reader,
-          what, *bad, SpaceName(space), begin + (*bad - at), DescribeBuffer(buffer),
-          culprit == p.writer ? std::string("other bytes") : DescribeWriter(culprit), DescribeWriter(p.writer)));
+          "{} reads {}: byte {} of {} memory (byte {} of {}) holds {}, not {}", reader, what, *bad,
+          SpaceName(space), begin + (*bad - at), DescribeBuffer(buffer), found,
+          DescribeWriter(p.writer)));
     }
     covered = end;
   }

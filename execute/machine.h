@@ -10,17 +10,14 @@
 #include "absl/status/status.h"
 #include "execute/arena.h"
 #include "execute/executor.h"
-#include "execute/program_layout.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
-#include "ir/program.h"
 
 namespace memplan {
 
 class ExecutionMachine {
  public:
-  ExecutionMachine(const BufferSet& buffers, const Plan& plan, const Program* program,
-                   const ProgramLayout* layout, ExecuteReport& report);
+  ExecutionMachine(const BufferSet& buffers, const Plan& plan, ExecuteReport& report);
 
   // Sizes the arenas; InvalidArgument past `max_bytes`.
   absl::Status AllocateArenas(Bytes max_bytes);
@@ -85,13 +82,14 @@ class ExecutionMachine {
 
  private:
   Arena* ArenaOf(MemorySpace space);
-  absl::Status PerformCopy(const AsyncCopy& copy);
+  // Performs plan_.copies[index].
+  absl::Status PerformCopy(std::size_t index);
+  // "the eviction of buffer 'x' (start 1, done 2)".
+  std::string DescribeCopy(std::size_t index) const;
   std::string DescribeWriter(std::int64_t writer) const;
 
   const BufferSet& buffers_;
   const Plan& plan_;
-  const Program* program_;
-  const ProgramLayout* layout_;
   ExecuteReport& report_;
   std::map<MemorySpace, Arena> arenas_;
   std::vector<std::vector<Piece>> content_;   // per buffer, sorted, disjoint

@@ -71,7 +71,8 @@ TEST(BrokenPlans, EvictionIntoAnotherBuffersBytes) {
   ASSERT_EQ(run.status().code(), absl::StatusCode::kFailedPrecondition);
   EXPECT_EQ(std::string(run.status().message()),
             "op %c1 (step 2) reads %a: byte 0 of default memory (byte 0 of buffer 'a') holds "
-            "data of %x (written by op %x at step 0), not data of %a (written by op %a at step 1)");
+            "data of %x (written by op %x at step 0), moved there by the eviction of buffer 'x' "
+            "(start 0, done 2), not data of %a (written by op %a at step 1)");
 }
 
 TEST(BrokenPlans, RegionCommandClobbersAnotherSlice) {
