@@ -8,6 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
+#include "driver/execute_job.h"
+#include "driver/recorded_machine.h"
+#include "report/plan_json.h"
+
 namespace memplan::fuzz {
 namespace {
 
@@ -105,12 +109,6 @@ void CheckPlanningError(const absl::Status& status, std::string_view what,
 
 void PreferOneThread() { setenv("MEMPLAN_THREADS", "1", /*overwrite=*/0); }
 
-}  // namespace memplan::fuzz
-
-#include "report/plan_json.h"
-
-namespace memplan::fuzz {
-
 PlanJobOptions FuzzPlanOptions() {
   PlanJobOptions options;
   options.pools.effort = PackEffort::kFast;
@@ -133,8 +131,17 @@ void PlanAndCheck(const std::string& path, PlanJobOptions options, std::string_v
   absl::StatusOr<Plan> reread =
       ReadPlanJson(*result->json_stdout, "fuzz.plan.json", result->input.buffers, "", program);
   if (!reread.ok()) Fail(std::string(what) + ": a written plan does not read back", reread.status().ToString());
-  if (absl::Status s = VerifySavedPlan(result->input, *reread); !s.ok()) {
+  absl::StatusOr<std::optional<RecordedMachine>> machine =
+      ReadRecordedMachine(*result->json_stdout, "fuzz.plan.json");
+  if (!machine.ok()) Fail(std::string(what) + ": a written plan's machine does not read back", machine.status().ToString());
+  if (absl::Status s = VerifySavedPlan(result->input, *reread, *machine); !s.ok()) {
     Fail(std::string(what) + ": a written plan fails memplan verify", s.ToString());
+  }
+  // The second, independent oracle: run the plan on real bytes. Only a
+  // clobber is a bug; arenas over the executor's limit are not.
+  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(result->input, *reread);
+  if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
+    Fail(std::string(what) + ": a verified plan fails memplan execute", run.status().ToString());
   }
 }
 

@@ -4,7 +4,8 @@
 // with gathers, and a lifetime CSV. The first byte picks the input, the rest
 // is the JSON. Oracles: malformed JSON or a wrong schema gets a located
 // InvalidArgument; a plan either verifies or is refused with
-// FailedPrecondition, never anything else.
+// FailedPrecondition, never anything else; and a plan `verify` accepts runs
+// under `memplan execute` without a clobber (two independent checks agree).
 //
 // MEMPLAN_FUZZ_WRITE_SEEDS=DIR: write each input's own plan to DIR as a seed
 // (fuzz/corpus/plan_json/ was made so).
@@ -17,6 +18,8 @@
 #include <string_view>
 #include <vector>
 
+#include "driver/execute_job.h"
+#include "driver/recorded_machine.h"
 #include "fuzz/fuzz_support.h"
 #include "report/plan_json.h"
 
@@ -77,10 +80,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   absl::StatusOr<Plan> plan = ReadPlanJson(text, "fuzz.plan.json", input.buffers, "", program);
   fuzz::CheckBadInputError(plan.status(), "ReadPlanJson", {"fuzz.plan.json"});
   if (!plan.ok()) return 0;
-  const absl::Status verified = VerifySavedPlan(input, *plan);
+  absl::StatusOr<std::optional<RecordedMachine>> machine = ReadRecordedMachine(text, "fuzz.plan.json");
+  fuzz::CheckBadInputError(machine.status(), "ReadRecordedMachine", {"fuzz.plan.json"});
+  if (!machine.ok()) return 0;
+  const absl::Status verified = VerifySavedPlan(input, *plan, *machine);
   if (!verified.ok() && verified.code() != absl::StatusCode::kFailedPrecondition &&
       verified.code() != absl::StatusCode::kInvalidArgument) {
     fuzz::Fail("VerifySavedPlan: neither verified nor refused", verified.ToString());
+  }
+  if (!verified.ok()) return 0;
+  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(input, *plan);
+  if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
+    fuzz::Fail("a plan memplan verify accepts fails memplan execute", run.status().ToString());
   }
   return 0;
 }
