@@ -18,9 +18,13 @@ int ExitCodeFor(const absl::Status& status) {
   }
 }
 
-int Fail(const absl::Status& status) {
+void PrintError(std::string_view line) {
   // One line whatever the input quoted in the message holds.
-  std::cerr << PrintableText(std::string(status.message())) << "\n";
+  std::cerr << PrintableText(line) << "\n";
+}
+
+int Fail(const absl::Status& status) {
+  PrintError(status.message());
   return ExitCodeFor(status);
 }
 

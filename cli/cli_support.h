@@ -17,7 +17,12 @@ namespace memplan::cli {
 // or usage), 1 otherwise (does not fit, verification failed).
 int ExitCodeFor(const absl::Status& status);
 
-// Prints `status`'s message on stderr; returns ExitCodeFor(status).
+// Prints `line` and a newline on stderr, made printable (io/printable_text.h:
+// control bytes and invalid UTF-8 an input quoted are escaped, so an error
+// is always one readable line).
+void PrintError(std::string_view line);
+
+// Prints `status`'s message on stderr (PrintError); returns ExitCodeFor(status).
 int Fail(const absl::Status& status);
 
 // A usage error not tied to a file: `memplan: error: message` (exit 2).

@@ -57,8 +57,7 @@ int RunCli(int argc, char** argv) {
     for (const CLI::App* v : verbs) {
       if (v->parsed()) verb = v;
     }
-    std::cerr << fmt::format("memplan: error: {} (see memplan --help)\n",
-                             ParseErrorMessage(e, app, verb));
+    PrintError(fmt::format("memplan: error: {} (see memplan --help)", ParseErrorMessage(e, app, verb)));
     return kExitBadInput;
   }
   if (plan->parsed()) return RunPlan(plan_flags);

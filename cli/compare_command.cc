@@ -5,6 +5,7 @@
 
 #include "cli/cli_support.h"
 #include "cli/commands.h"
+#include "cli/input_flags.h"
 #include "driver/compare_job.h"
 #include "driver/progress.h"
 #include "fmt/format.h"
@@ -44,7 +45,7 @@ int RunCompare(const CompareFlags& flags) {
     std::cout << result->text;
   }
   for (const std::string& failure : result->failures) {
-    std::cerr << flags.input.input << ": error: verification failed: " << failure << "\n";
+    PrintError(fmt::format("{}: error: verification failed: {}", flags.input.input, failure));
   }
   return result->failures.empty() ? kExitOk : kExitPlanningFailure;
 }
@@ -55,7 +56,7 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {
       "the arena other planners' strategies need (TFLite, TFLite Micro, ONNX Runtime, IREE, "
       "XLA, no reuse) beside memplan's plan and the lower bound");
   compare->add_option("INPUT", compare_flags.input.input,
-                      "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
+                      kInputHelp)
       ->required();
   compare->add_option("--dim", compare_flags.input.dims,
                       "bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");

@@ -22,7 +22,7 @@ int RunExecute(const ExecuteFlags& execute_flags) {
     return Fail(LocatedError(plan_path, SourceLocation{}, std::string(report.status().message())));
   }
   if (!report.ok()) {
-    std::cerr << plan_path << ": error: execution failed: " << report.status().message() << "\n";
+    PrintError(fmt::format("{}: error: execution failed: {}", plan_path, report.status().message()));
     return kExitPlanningFailure;
   }
   if (execute_flags.quiet) return kExitOk;

@@ -7,7 +7,7 @@ namespace memplan::cli {
 
 void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
   cmd->add_option("INPUT", flags.input,
-                  "input, by extension (any case): .csv lifetimes, .onnx model, else text IR")
+                  kInputHelp)
       ->required();
   cmd->add_option("--dim", flags.dims,
                   "bind a symbolic dim (an ONNX dim_param or a text IR `dim`), e.g. --dim "

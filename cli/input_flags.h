@@ -21,6 +21,10 @@ struct InputFlags {
   const CLI::Option* regions_per_option = nullptr;
 };
 
+// The INPUT argument's help, shared by every command that loads an input.
+inline constexpr const char* kInputHelp =
+    "input, by extension (any case): .csv lifetimes, .onnx model, .tflite model, else text IR";
+
 // Adds INPUT, --dim, --no-alias, --regions and --regions-per to `cmd`.
 void AddInputFlags(CLI::App* cmd, InputFlags& flags);
 

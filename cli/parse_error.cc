@@ -3,9 +3,34 @@
 #include <string_view>
 #include <vector>
 
+#include "cli/did_you_mean.h"
 #include "fmt/format.h"
 
 namespace memplan::cli {
+namespace {
+
+// " (did you mean --fast-memory?)" when `typo` is close to one of the
+// verb's long flags, else "".
+std::string FlagSuggestion(std::string_view typo, const CLI::App& verb) {
+  if (!typo.starts_with("--")) return "";
+  std::vector<std::string> flags;
+  for (const CLI::Option* option : verb.get_options()) {
+    for (const std::string& name : option->get_lnames()) flags.push_back("--" + name);
+  }
+  // "--fast-memroy=2MiB": the flag part.
+  const std::optional<std::string> closest = ClosestName(typo.substr(0, typo.find('=')), flags);
+  return closest ? fmt::format(" (did you mean {}?)", *closest) : "";
+}
+
+// " (did you mean plan?)" when `typo` is close to one of the commands.
+std::string CommandSuggestion(std::string_view typo, const CLI::App& app) {
+  std::vector<std::string> commands;
+  for (const CLI::App* command : app.get_subcommands({})) commands.push_back(command->get_name());
+  const std::optional<std::string> closest = ClosestName(typo, commands);
+  return closest ? fmt::format(" (did you mean {}?)", *closest) : "";
+}
+
+}  // namespace
 
 // CLI11's parse error `e` as a sentence in memplan's words, for the kinds a
 // user meets (a flag given twice or without its value, an argument the verb
@@ -40,11 +65,15 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
     if (verb->get_name() == "verify" && extras.front() == "--alignment") {
       return "verify does not take --alignment (the plan records it)";
     }
-    return fmt::format("unexpected argument '{}' for '{}'", extras.front(), verb->get_name());
+    return fmt::format("unexpected argument '{}' for '{}'{}", extras.front(), verb->get_name(),
+                       FlagSuggestion(extras.front(), *verb));
   }
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
-    if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
+    if (!extras.empty()) {
+      return fmt::format("unexpected argument '{}' before the command{}", extras.front(),
+                         CommandSuggestion(extras.front(), app));
+    }
     return "a command is required (plan, verify, execute, stats, compare, sweep or targets)";
   }
   return text;

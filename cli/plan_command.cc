@@ -105,7 +105,11 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   if (!effort.ok()) return UsageError("--effort: " + std::string(effort.status().message()));
   options.pools.effort = *effort;
   if (!(flags.time_limit >= 0) || flags.time_limit > 1e6) {
-    return UsageError(fmt::format("--time-limit {} is outside 0 to 10^6 seconds", flags.time_limit));
+    // As the user spelled it ("1e400", not the "inf" it parses to).
+    const std::string spelled = Given(flags.time_limit_option)
+                                    ? flags.time_limit_option->results().back()
+                                    : fmt::format("{}", flags.time_limit);
+    return UsageError(fmt::format("--time-limit {} is outside 0 to 10^6 seconds", spelled));
   }
   options.pools.time_limit_seconds = flags.time_limit;
   options.timings = flags.timings;
@@ -171,7 +175,7 @@ int RunPlan(const PlanFlags& flags) {
   // Warnings go to stderr: --quiet and --json - must not hide them.
   if (result->plan.regions) {
     for (const std::string& warning : result->plan.regions->warnings) {
-      std::cerr << flags.input.input << ": warning: " << warning << "\n";
+      PrintError(fmt::format("{}: warning: {}", flags.input.input, warning));
     }
   }
   // With --json -, standard output carries the JSON alone.

@@ -58,7 +58,7 @@ int RunVerify(const VerifyFlags& verify_flags) {
   absl::Status verified = VerifySavedPlan(*input, *plan, saved->machine);
   if (verified.code() == absl::StatusCode::kInvalidArgument) return Fail(verified);
   if (!verified.ok()) {
-    std::cerr << plan_path << ": error: verification failed: " << verified.message() << "\n";
+    PrintError(fmt::format("{}: error: verification failed: {}", plan_path, verified.message()));
     return kExitPlanningFailure;
   }
   if (quiet) return kExitOk;

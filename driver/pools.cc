@@ -75,15 +75,18 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
   return start + result.peak;
 }
 
-// "300.00 KiB (307200 bytes)".
-std::string Needs(Bytes bytes) { return fmt::format("{} ({} bytes)", FormatBytes(bytes), bytes); }
+// "300.00 KiB (307200 bytes)"; below 1 KiB just "100 bytes".
+std::string Needs(Bytes bytes) {
+  return bytes < 1024 ? fmt::format("{} bytes", bytes)
+                      : fmt::format("{} ({} bytes)", FormatBytes(bytes), bytes);
+}
 
 // "44.00 KiB (45056 bytes) over --capacity transient=256KiB".
 std::string Over(Bytes needed, const CapacityLimit& limit) {
   const Bytes over = needed - limit.bytes;
   const std::string what =
       limit.spelled.empty() ? fmt::format("its capacity of {} bytes", limit.bytes) : limit.spelled;
-  return fmt::format("{} ({} bytes) over {}", FormatBytes(over), over, what);
+  return fmt::format("{} over {}", Needs(over), what);
 }
 
 // Records `limit` for the default-space pools of `lifetime` (placed from

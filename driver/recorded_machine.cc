@@ -3,6 +3,8 @@
 #include <numeric>
 
 #include "fmt/format.h"
+#include "io/json_locate.h"
+#include "ir/diagnostic.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
 
@@ -13,6 +15,11 @@ namespace {
 absl::Status RecordedMachineError(std::string_view path, std::string_view pointer,
                                   std::string_view what) {
   return absl::InvalidArgumentError(fmt::format("{}: error: {}: {}", path, pointer, what));
+}
+
+// "plan.json:5:15" (just the path when the place is unknown).
+std::string PlaceIn(std::string_view path, SourceLocation at) {
+  return at.line > 0 ? fmt::format("{}:{}", path, LineColumn(at)) : std::string(path);
 }
 
 }  // namespace
@@ -28,6 +35,15 @@ absl::StatusOr<std::optional<RecordedMachine>> ReadRecordedMachine(std::string_v
   }
   RecordedMachine machine;
   machine.target = msa["target"].get<std::string>();
+  machine.plan_path = std::string(path);
+  machine.target_at = JsonPointerLocation(text, "/msa/target");
+  if (doc.contains("spaces") && doc["spaces"].is_array()) {
+    for (std::size_t i = 0; i < doc["spaces"].size(); ++i) {
+      const nlohmann::json& space = doc["spaces"][i];
+      if (!space.is_object() || space.value("id", nlohmann::json()) != kAlternateSpace) continue;
+      machine.alternate_pointer = fmt::format("/spaces/{}", i);
+    }
+  }
   if (msa.contains("options") && msa["options"].is_object()) {
     const nlohmann::json& options = msa["options"];
     const auto read = [&](const char* key, Bytes max) -> absl::StatusOr<std::optional<Bytes>> {
@@ -52,7 +68,16 @@ absl::StatusOr<std::optional<RecordedMachine>> ReadRecordedMachine(std::string_v
 
 absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine& machine) {
   absl::StatusOr<Target> target = ResolveTarget(machine.target);
-  if (!target.ok()) return target.status();
+  if (!target.ok()) {
+    const std::string why(target.status().message());
+    // A target file's own errors carry that file's place: say where the plan names it.
+    if (why.find(": error: ") != std::string::npos) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{} (the target file named by {}: /msa/target)", why,
+          PlaceIn(machine.plan_path, machine.target_at)));
+    }
+    return LocatedError(machine.plan_path, machine.target_at, fmt::format("/msa/target: {}", why));
+  }
   const Bytes capacity = machine.fast_memory_bytes.value_or(target->fast_memory_bytes);
   const Bytes target_alignment =
       std::max<Bytes>(1, machine.fast_memory_alignment.value_or(target->alignment));
@@ -61,19 +86,38 @@ absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine
   const Bytes factor = target_alignment / std::gcd(target_alignment, plan_alignment);
   const Bytes alignment = factor > kMaxAlignment / plan_alignment ? kMaxAlignment + 1
                                                                    : factor * plan_alignment;
-  const std::string source =
-      machine.fast_memory_bytes ? fmt::format("--fast-memory {}", capacity)
-                                : fmt::format("target '{}'", target->name);
+  const std::string capacity_source =
+      machine.fast_memory_bytes
+          ? fmt::format("the plan was made with --fast-memory {} (/msa/options/fast_memory_override)",
+                        capacity)
+          : fmt::format("target '{}' has {} bytes", target->name, capacity);
+  const std::string alignment_source =
+      machine.fast_memory_alignment
+          ? fmt::format("the plan was made with --fast-memory-alignment {} "
+                        "(/msa/options/fast_memory_alignment_override)",
+                        target_alignment)
+          : fmt::format("target '{}' aligns fast memory to {}", target->name, target_alignment);
+  const auto mismatch = [&](std::string_view key, std::string_view what) {
+    return absl::FailedPreconditionError(
+        fmt::format("{}/{}: {}", machine.alternate_pointer, key, what));
+  };
   Plan resolved = plan;
   for (SpaceInfo& space : resolved.spaces) {
     if (space.id != kAlternateSpace) continue;
     if (space.capacity != capacity) {
-      return absl::FailedPreconditionError(fmt::format(
-          "the plan records {} of alternate memory, but {} has {} bytes",
-          space.capacity ? fmt::format("{} bytes", *space.capacity) : std::string("no limit"),
-          source, capacity));
+      return mismatch("capacity_bytes",
+                      fmt::format("the plan records {} of alternate memory, but {}",
+                                  space.capacity ? fmt::format("{} bytes", *space.capacity)
+                                                 : std::string("no limit"),
+                                  capacity_source));
     }
-    space.alignment = alignment;
+    if (space.alignment != alignment) {
+      return mismatch(
+          "alignment",
+          fmt::format("the plan records alternate-memory alignment {}, but {} and the plan's "
+                      "alignment is {}: offsets there must be multiples of {}",
+                      space.alignment, alignment_source, plan_alignment, alignment));
+    }
   }
   return resolved;
 }

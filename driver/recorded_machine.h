@@ -8,6 +8,7 @@
 
 #include "absl/status/statusor.h"
 #include "ir/plan.h"
+#include "ir/program.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -16,6 +17,10 @@ struct RecordedMachine {
   std::string target;                          // "msa"/"target": a preset name or target file
   std::optional<Bytes> fast_memory_bytes;      // --fast-memory, when it overrode the target's
   std::optional<Bytes> fast_memory_alignment;  // --fast-memory-alignment, when given
+  // Where the numbers stand in the plan file, for located errors.
+  std::string plan_path;
+  SourceLocation target_at;                  // "/msa/target"
+  std::string alternate_pointer;             // "/spaces/1" (the alternate space's entry)
 };
 
 // The recorded machine of the plan document `text`, nullopt when it has no
@@ -31,10 +36,12 @@ absl::StatusOr<std::optional<RecordedMachine>> ReadRecordedMachine(std::string_v
 // `machine`: the target resolved again (msa/target.h ResolveTarget, from the
 // current directory like the input), its fast-memory size unless overridden,
 // and the least common multiple of its alignment (unless overridden) and the
-// plan's alignment. Errors: InvalidArgument (exit 2) when the target does not
-// resolve; FailedPrecondition naming both when the plan's recorded alternate
-// capacity differs from the machine's ("the plan records 4194304 bytes of
-// alternate memory, but target 'edge-npu' has 2097152").
+// plan's alignment. Errors: InvalidArgument (exit 2) located in the plan file
+// when the target does not resolve ("plan.json:5:15: error: /msa/target:
+// unknown target ..."); FailedPrecondition naming both when the plan's
+// recorded alternate capacity or alignment differs from the machine's
+// ("/spaces/1/capacity_bytes: the plan records 4194304 bytes of alternate
+// memory, but target 'edge-npu' has 2097152").
 absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine& machine);
 
 }  // namespace memplan

@@ -159,18 +159,6 @@ bool Enter(Scanner& s, const std::string& token) {
 
 }  // namespace
 
-SourceLocation TextLocation(std::string_view text, std::size_t index) {
-  index = std::min(index, text.size());
-  const std::string_view before = text.substr(0, index);
-  const std::size_t line = static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n')) + 1;
-  const std::size_t newline = before.rfind('\n');
-  const std::size_t line_start = newline == std::string_view::npos ? 0 : newline + 1;
-  const auto clamp = [](std::size_t v) {
-    return static_cast<std::int32_t>(std::min<std::size_t>(v, std::numeric_limits<std::int32_t>::max()));
-  };
-  return SourceLocation{clamp(line), clamp(index - line_start + 1)};
-}
-
 SourceLocation JsonPointerLocation(std::string_view text, std::string_view pointer) {
   Scanner s(text);
   s.SkipSpace();

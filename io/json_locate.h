@@ -5,13 +5,10 @@
 #include <cstddef>
 #include <string_view>
 
+#include "ir/diagnostic.h"
 #include "ir/program.h"
 
 namespace memplan {
-
-// Line and column (1-based, columns in bytes) of the byte at 0-based
-// `index` of `text`; an index past the end gives the end. O(index).
-SourceLocation TextLocation(std::string_view text, std::size_t index);
 
 // The location in `text` (a well-formed JSON document: one the parser has
 // accepted) of the value at RFC 6901 `pointer` ("/buffers/0/offset"; `~0`

@@ -14,6 +14,11 @@ namespace memplan {
 // InvalidArgument to exit code 2.
 absl::Status LocatedError(std::string_view path, SourceLocation loc, std::string_view message);
 
+// Line and column (1-based, columns in bytes) of the byte at 0-based
+// `index` of `text`; an index past the end gives the end. O(index).
+// Example: ("ab\ncd", 4) -> line 2, column 2.
+SourceLocation TextLocation(std::string_view text, std::size_t index);
+
 // `line:col` of `loc`, e.g. "3:7", for a message that points at a second
 // place in the same file ("first defined at 3:7").
 std::string LineColumn(SourceLocation loc);

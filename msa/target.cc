@@ -73,19 +73,6 @@ bool LooksLikePath(std::string_view s) {
          (s.size() >= 5 && s.substr(s.size() - 5) == ".json");
 }
 
-SourceLocation LocationOfOffset(std::string_view text, std::size_t offset) {
-  SourceLocation loc{1, 1};
-  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++loc.line;
-      loc.column = 1;
-    } else {
-      ++loc.column;
-    }
-  }
-  return loc;
-}
-
 // Location of the key `"key"` of the top-level object (a quoted string at
 // nesting depth 1 followed by ':'), its `occurrence`-th (1-based) when it is
 // repeated, else of the object's opening brace.
@@ -106,12 +93,12 @@ SourceLocation LocateKey(std::string_view text, std::string_view key, int occurr
       while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
       if (depth == 1 && after < text.size() && text[after] == ':' &&
           text.substr(i + 1, end - i - 1) == key && --occurrence == 0) {
-        return LocationOfOffset(text, i);
+        return TextLocation(text, i);
       }
       i = end;
     }
   }
-  return LocationOfOffset(text, brace);
+  return TextLocation(text, brace);
 }
 
 // Larger rates are typos (1e18 flop/s or B/s is beyond any machine); they
@@ -168,7 +155,7 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
     // nlohmann prefixes "[json.exception.parse_error.101] parse error at line
     // L, column C: "; keep only the reason.
     if (std::size_t colon = what.find(": "); colon != std::string::npos) what = what.substr(colon + 2);
-    return LocatedError(path, LocationOfOffset(text, byte), what);
+    return LocatedError(path, TextLocation(text, byte), what);
   } catch (const Json::exception& e) {
     // A number beyond double range ("number overflow parsing '1e400'"):
     // point at the first occurrence of the quoted token.
@@ -180,11 +167,11 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
       at = text.find(what.substr(open + 1, close - open - 1));
       if (at == std::string_view::npos) at = 0;
     }
-    return LocatedError(path, LocationOfOffset(text, at),
+    return LocatedError(path, TextLocation(text, at),
                         "number out of range (rates must be positive, finite and <= 1e18)");
   }
   if (!json.is_object()) {
-    return LocatedError(path, LocationOfOffset(text, 0), "a target file must hold a JSON object");
+    return LocatedError(path, TextLocation(text, 0), "a target file must hold a JSON object");
   }
   auto fail = [&](std::string_view key, const std::string& message) {
     return LocatedError(path, LocateKey(text, key), message);

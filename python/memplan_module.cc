@@ -16,6 +16,7 @@
 #include "cli/cli_support.h"
 #include "cli/plan_command.h"
 #include "driver/plan_job.h"
+#include "driver/recorded_machine.h"
 #include "io/csv/reader.h"
 #include "report/plan_json.h"
 
@@ -68,7 +69,11 @@ std::optional<Failure> VerifyPlanned(const PlannedInput& planned) {
   absl::StatusOr<memplan::Plan> plan =
       ReadPlanJson(planned.json, planned.name, planned.input.buffers, "", program);
   if (!plan.ok()) return FailureOf(plan.status());
-  absl::Status verified = VerifySavedPlan(planned.input, *plan);
+  // As `memplan verify`: the machine the plan names is resolved again.
+  absl::StatusOr<std::optional<RecordedMachine>> machine =
+      ReadRecordedMachine(planned.json, planned.name);
+  if (!machine.ok()) return FailureOf(machine.status());
+  absl::Status verified = VerifySavedPlan(planned.input, *plan, *machine);
   if (verified.ok()) return std::nullopt;
   if (verified.code() == absl::StatusCode::kInvalidArgument) return FailureOf(verified);
   return Failure{1, planned.name + ": error: verification failed: " +

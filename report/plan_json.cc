@@ -55,13 +55,19 @@ std::string CopyKindKeyword(CopyKind kind) {
   return kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
 }
 
-Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* program, BufferId id) {
-  const Buffer& b = buffers.buffers[id];
+// The buffer's values: their names in `program`, else their ids as text.
+Json ValuesJson(const Buffer& b, const Program* program) {
   Json values = Json::array();
   for (ValueId v : b.values) {
     const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
     values.push_back(named ? program->values[v].name : std::to_string(v));
   }
+  return values;
+}
+
+Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* program, BufferId id) {
+  const Buffer& b = buffers.buffers[id];
+  Json values = ValuesJson(b, program);
   Json allocations = Json::array();
   const BufferPlacement* placement =
       id < static_cast<BufferId>(plan.placements.size()) ? &plan.placements[id] : nullptr;
@@ -300,7 +306,8 @@ PoolInfo ReadPool(const ObjectReader& r) {
 }
 
 // Reads buffer entry `id` and checks it describes the input's buffer `id`.
-BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, BufferId id) {
+BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, const Program* program,
+                           BufferId id) {
   const Buffer& b = expected.buffers[id];
   const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
   if (const std::int64_t listed = r.Int("id"); listed != id) {
@@ -325,7 +332,18 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, Buf
                                   LifetimeName(b.lifetime)),
                       true};
   }
-  r.Array("values");
+  // Without the program only the count and type are knowable.
+  const Json& values = r.Array("values");
+  const Json want = ValuesJson(b, program);
+  const bool same_shape = values.size() == want.size() &&
+                          std::all_of(values.begin(), values.end(),
+                                      [](const Json& v) { return v.is_string(); });
+  if (program != nullptr ? values != want : !same_shape) {
+    throw SchemaError{r.Path("values"),
+                      fmt::format("{} differs from {}, whose values are {}", values.dump(), what,
+                                  want.dump()),
+                      true};
+  }
   BufferPlacement placement;
   placement.pool = r.String("pool");
   const Json& allocations = r.Array("allocations");
@@ -452,7 +470,7 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   }
   for (size_t i = 0; i < buffers.size(); ++i) {
     plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
-                                         expected, static_cast<BufferId>(i)));
+                                         expected, program, static_cast<BufferId>(i)));
   }
   const Json& copies = top.Array("async_copies");
   for (size_t i = 0; i < copies.size(); ++i) {

@@ -104,7 +104,7 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
   }
   if (space->alignment > 1 && a.offset % space->alignment != 0) {
     return Violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", space->alignment,
-                                  ", the alignment space ", a.space, " declares"));
+                                  ", the alignment of memory space ", a.space));
   }
   // A fixed offset is part of the input: the buffer's bytes in its home
   // space are exactly there.

@@ -90,6 +90,10 @@ TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {
   const CliRun negative = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit -1");
   EXPECT_EQ(negative.exit_code, 2);
   EXPECT_THAT(negative.err, HasSubstr("--time-limit -1 is outside 0 to 10^6 seconds"));
+  // Echoed as written, not as the infinity it parses to.
+  const CliRun huge = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit 1e400");
+  EXPECT_EQ(huge.exit_code, 2);
+  EXPECT_THAT(huge.err, HasSubstr("--time-limit 1e400 is outside 0 to 10^6 seconds"));
 }
 
 // With a fixed --algorithm the portfolio's flags would be ignored: refused

@@ -96,6 +96,15 @@ TEST_F(PolishCliTest, ParseErrorsReadAsSentences) {
                      "memplan: error: unexpected argument 'x' for 'targets' (see memplan --help)");
   EXPECT_USAGE_ERROR("--frobnicate", "memplan: error: unexpected argument '--frobnicate' before "
                                      "the command (see memplan --help)");
+  // Typos of a flag or a command get the closest name.
+  EXPECT_USAGE_ERROR("plan in.csv --fast-memroy 2MiB",
+                     "memplan: error: unexpected argument '--fast-memroy' for 'plan' (did you mean "
+                     "--fast-memory?) (see memplan --help)");
+  EXPECT_USAGE_ERROR("plan in.csv --algoritm=exact",
+                     "memplan: error: unexpected argument '--algoritm=exact' for 'plan' (did you "
+                     "mean --algorithm?) (see memplan --help)");
+  EXPECT_USAGE_ERROR("pln in.csv", "memplan: error: unexpected argument 'pln' before the command "
+                                   "(did you mean plan?) (see memplan --help)");
   EXPECT_FALSE(fs::exists(dir_ + "/a1.json"));
   EXPECT_FALSE(fs::exists(dir_ + "/a2.json"));
 }

@@ -54,9 +54,45 @@ TEST(VerifyResolvedTarget, LoweredAlignmentAndOffsetFail) {
   WriteText(dir + "/edited.json", plan.dump());
   CliRun v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
   EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: /spaces/1/alignment: the "
+                         "plan records alternate-memory alignment 1, but target 'edge-npu' aligns "
+                         "fast memory to 64 and the plan's alignment is 1: offsets there must be "
+                         "multiples of 64\n");
+  // With the recorded alignment left alone, the offset itself is refused.
+  plan["spaces"][1]["alignment"] = 64;
+  WriteText(dir + "/edited.json", plan.dump());
+  v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
+  EXPECT_EQ(v.exit_code, 1);
   EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: buffer 'b2' (id 4) "
                          "allocation 1 (space 1, bytes [912641, 912681), time [2, 4]): offset "
-                         "912641 is not a multiple of 64, the alignment space 1 declares\n");
+                         "912641 is not a multiple of 64, the alignment of memory space 1\n");
+}
+
+// A lowered recorded alignment alone (every offset still on the grid) is a
+// plan that disagrees with its machine: refused too.
+TEST(VerifyResolvedTarget, LoweredAlignmentAloneFails) {
+  const std::string dir = FreshDir();
+  Json plan = PlanMlpForEdgeNpu(dir);
+  plan["spaces"][1]["alignment"] = 32;
+  WriteText(dir + "/edited.json", plan.dump());
+  CliRun v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: /spaces/1/alignment: the "
+                         "plan records alternate-memory alignment 32, but target 'edge-npu' "
+                         "aligns fast memory to 64 and the plan's alignment is 1: offsets there "
+                         "must be multiples of 64\n");
+}
+
+// An unknown recorded target is the plan file's error, located.
+TEST(VerifyResolvedTarget, UnknownTargetIsLocated) {
+  const std::string dir = FreshDir();
+  Json plan = PlanMlpForEdgeNpu(dir);
+  plan["msa"]["target"] = "gpu9000";
+  WriteText(dir + "/edited.json", plan.dump(1));
+  CliRun v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_THAT(v.err, ::testing::MatchesRegex(dir + "/edited.json:[0-9]+:[0-9]+: error: "
+                                                   "/msa/target: unknown target 'gpu9000' .*"));
 }
 
 TEST(VerifyResolvedTarget, RaisedCapacityFails) {
@@ -66,8 +102,9 @@ TEST(VerifyResolvedTarget, RaisedCapacityFails) {
   WriteText(dir + "/edited.json", plan.dump());
   CliRun v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
   EXPECT_EQ(v.exit_code, 1);
-  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: the plan records 4194304 "
-                         "bytes of alternate memory, but target 'edge-npu' has 2097152 bytes\n");
+  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: /spaces/1/capacity_bytes: "
+                         "the plan records 4194304 bytes of alternate memory, but target "
+                         "'edge-npu' has 2097152 bytes\n");
 }
 
 TEST(VerifyResolvedTarget, RecordedOverridesAreTheMachine) {
@@ -82,8 +119,9 @@ TEST(VerifyResolvedTarget, RecordedOverridesAreTheMachine) {
   WriteText(dir + "/edited.json", plan.dump());
   CliRun v = Memplan("verify " + kMlp + " " + dir + "/edited.json");
   EXPECT_EQ(v.exit_code, 1);
-  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: the plan records 2097152 "
-                         "bytes of alternate memory, but --fast-memory 1048576 has 1048576 bytes\n");
+  EXPECT_EQ(v.err, dir + "/edited.json: error: verification failed: /spaces/1/capacity_bytes: "
+                         "the plan records 2097152 bytes of alternate memory, but the plan was "
+                         "made with --fast-memory 1048576 (/msa/options/fast_memory_override)\n");
 }
 
 TEST(VerifyResolvedTarget, PlanForAnotherInputIsNamed) {

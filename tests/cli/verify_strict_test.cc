@@ -80,7 +80,7 @@ TEST_F(VerifyStrictTest, MisalignedFastMemoryOffsetIsRejected) {
                            std::to_string(a["start"].get<std::int64_t>()) + ", " +
                            std::to_string(a["end"].get<std::int64_t>()) + "]): offset " +
                            std::to_string(offset) +
-                           " is not a multiple of 64, the alignment space 1 declares\n");
+                           " is not a multiple of 64, the alignment of memory space 1\n");
       return;
     }
   }

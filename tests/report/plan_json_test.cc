@@ -263,9 +263,24 @@ TEST(JsonPlanTest, PlanMustDescribeTheInput) {
   EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["end"] = 3; }),
             "plan.json: error: /buffers/1/end: 3 differs from the input's buffer 1 ('t'), which "
             "has 2");
+  EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["values"] = Json::array({1}); }),
+            "plan.json: error: /buffers/1/values: [1] differs from the input's buffer 1 ('t'), "
+            "whose values are []");
   EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][0]["lifetime"] = "constant"; }),
             "plan.json: error: /buffers/0/lifetime: 'constant' differs from the input's buffer 0 "
             "('p'), which is external");
+}
+
+// With the program the reader knows the values' names.
+TEST(JsonPlanTest, ValuesMustBeTheInputsValues) {
+  Case c = MakeCase();
+  Json doc = Json::parse(WritePlanJson(c.plan, c.buffers, &c.program));
+  doc["buffers"][0]["values"] = Json::array({"p", "nope"});
+  absl::StatusOr<Plan> read = ReadPlanJson(doc.dump(), "plan.json", c.buffers, "", &c.program);
+  ASSERT_FALSE(read.ok());
+  EXPECT_EQ(testing_located::Unlocated(std::string(read.status().message())),
+            "plan.json: error: /buffers/0/values: [\"p\",\"nope\"] differs from the input's "
+            "buffer 0 ('p'), whose values are [\"p\",\"q\"]");
 }
 
 TEST(JsonPlanTest, UnknownKeysAreIgnored) {

@@ -281,13 +281,13 @@ TEST(MsaRulesTest, AlternateOffsetsHonourTheSpaceAlignment) {
   m.plan.spaces[1].alignment = 16;
   EXPECT_EQ(Verify(m),
             "buffer 't' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]): offset 8 is "
-            "not a multiple of 16, the alignment space 1 declares");
+            "not a multiple of 16, the alignment of memory space 1");
   m.plan.spaces[1].alignment = 4;
   m.plan.placements[2].allocations[0].offset = 9;  // u, no overlap: w ends at 8, t at 4
   m.plan.spaces[1].peak = 17;
   EXPECT_EQ(Verify(m),
             "buffer 'u' (id 2) allocation 0 (space 1, bytes [9, 17), time [5, 6]): offset 9 is "
-            "not a multiple of 4, the alignment space 1 declares");
+            "not a multiple of 4, the alignment of memory space 1");
   m.plan.spaces[1].alignment = 0;
   EXPECT_EQ(Verify(m), "space 1 has alignment 0 (must be at least 1)");
 }
