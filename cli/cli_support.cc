@@ -24,7 +24,7 @@ void PrintError(std::string_view line) {
 }
 
 int Fail(const absl::Status& status) {
-  PrintError(status.message());
+  PrintError(std::string(status.message()));
   return ExitCodeFor(status);
 }
 

@@ -22,7 +22,8 @@ int RunExecute(const ExecuteFlags& execute_flags) {
     return Fail(LocatedError(plan_path, SourceLocation{}, std::string(report.status().message())));
   }
   if (!report.ok()) {
-    PrintError(fmt::format("{}: error: execution failed: {}", plan_path, report.status().message()));
+    PrintError(fmt::format("{}: error: execution failed: {}", plan_path,
+                           std::string(report.status().message())));
     return kExitPlanningFailure;
   }
   if (execute_flags.quiet) return kExitOk;

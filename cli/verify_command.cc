@@ -58,7 +58,8 @@ int RunVerify(const VerifyFlags& verify_flags) {
   absl::Status verified = VerifySavedPlan(*input, *plan, saved->machine);
   if (verified.code() == absl::StatusCode::kInvalidArgument) return Fail(verified);
   if (!verified.ok()) {
-    PrintError(fmt::format("{}: error: verification failed: {}", plan_path, verified.message()));
+    PrintError(fmt::format("{}: error: verification failed: {}", plan_path,
+                           std::string(verified.message())));
     return kExitPlanningFailure;
   }
   if (quiet) return kExitOk;

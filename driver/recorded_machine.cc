@@ -46,19 +46,20 @@ absl::StatusOr<std::optional<RecordedMachine>> ReadRecordedMachine(std::string_v
   }
   if (msa.contains("options") && msa["options"].is_object()) {
     const nlohmann::json& options = msa["options"];
-    const auto read = [&](const char* key, Bytes max) -> absl::StatusOr<std::optional<Bytes>> {
+    const auto read = [&](const char* key, Bytes min,
+                          Bytes max) -> absl::StatusOr<std::optional<Bytes>> {
       if (!options.contains(key) || options[key].is_null()) return std::optional<Bytes>{};
       const nlohmann::json& v = options[key];
-      if (!v.is_number_integer() || v.get<std::int64_t>() < 1 || v.get<std::int64_t>() > max) {
+      if (!v.is_number_integer() || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max) {
         return RecordedMachineError(path, fmt::format("/msa/options/{}", key),
-                                    fmt::format("expected null or an integer in [1, {}]", max));
+                                    fmt::format("expected null or an integer in [{}, {}]", min, max));
       }
       return std::optional<Bytes>{v.get<std::int64_t>()};
     };
-    absl::StatusOr<std::optional<Bytes>> bytes = read("fast_memory_override", kMaxTotalBytes);
+    absl::StatusOr<std::optional<Bytes>> bytes = read("fast_memory_override", 0, kMaxTotalBytes);
     if (!bytes.ok()) return bytes.status();
     absl::StatusOr<std::optional<Bytes>> alignment =
-        read("fast_memory_alignment_override", kMaxAlignment);
+        read("fast_memory_alignment_override", 1, kMaxAlignment);
     if (!alignment.ok()) return alignment.status();
     machine.fast_memory_bytes = *bytes;
     machine.fast_memory_alignment = *alignment;

@@ -109,6 +109,10 @@ void CheckPlanningError(const absl::Status& status, std::string_view what,
 
 void PreferOneThread() { setenv("MEMPLAN_THREADS", "1", /*overwrite=*/0); }
 
+// libFuzzer stops a run past 2 GiB of memory: the executor's arenas stay
+// well below (a larger plan is refused, InvalidArgument, not run).
+constexpr Bytes kFuzzMaxArenaBytes = Bytes{256} << 20;
+
 PlanJobOptions FuzzPlanOptions() {
   PlanJobOptions options;
   options.pools.effort = PackEffort::kFast;
@@ -139,7 +143,9 @@ void PlanAndCheck(const std::string& path, PlanJobOptions options, std::string_v
   }
   // The second, independent oracle: run the plan on real bytes. Only a
   // clobber is a bug; arenas over the executor's limit are not.
-  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(result->input, *reread);
+  ExecuteOptions small;
+  small.max_arena_bytes = kFuzzMaxArenaBytes;
+  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(result->input, *reread, small);
   if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
     Fail(std::string(what) + ": a verified plan fails memplan execute", run.status().ToString());
   }

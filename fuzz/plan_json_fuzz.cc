@@ -89,7 +89,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     fuzz::Fail("VerifySavedPlan: neither verified nor refused", verified.ToString());
   }
   if (!verified.ok()) return 0;
-  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(input, *plan);
+  ExecuteOptions small;
+  small.max_arena_bytes = Bytes{256} << 20;  // libFuzzer's memory limit is 2 GiB
+  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(input, *plan, small);
   if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
     fuzz::Fail("a plan memplan verify accepts fails memplan execute", run.status().ToString());
   }

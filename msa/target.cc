@@ -102,7 +102,10 @@ SourceLocation LocateKey(std::string_view text, std::string_view key, int occurr
 }
 
 // Larger rates are typos (1e18 flop/s or B/s is beyond any machine); they
-// would also turn the cost model's times into denormals.
+// would also turn the cost model's times into denormals. Rates below 1 per
+// second are typos too, and would make times infinite (found by fuzzing:
+// a bandwidth of 1e-300 B/s).
+constexpr double kMinRate = 1;
 constexpr double kMaxRate = 1e18;
 
 constexpr const char* kRateFields[] = {"flops_per_second", "transcendentals_per_second",
@@ -110,11 +113,11 @@ constexpr const char* kRateFields[] = {"flops_per_second", "transcendentals_per_
                                        "copy_bandwidth"};
 
 // Why `value` is not a usable rate for field `key`, if it is not: rates
-// must be positive, finite and at most kMaxRate.
+// must be finite, from kMinRate to kMaxRate.
 std::optional<std::string> RateProblem(std::string_view key, double value) {
-  if (std::isfinite(value) && value > 0 && value <= kMaxRate) return std::nullopt;
-  return absl::StrFormat("\"%s\" must be a positive finite number <= %g (got %g)", key, kMaxRate,
-                         value);
+  if (std::isfinite(value) && value >= kMinRate && value <= kMaxRate) return std::nullopt;
+  return absl::StrFormat("\"%s\" must be a number from %g to %g per second (got %g)", key,
+                         kMinRate, kMaxRate, value);
 }
 
 // Fast memory slower than the default memory makes every placement in it a

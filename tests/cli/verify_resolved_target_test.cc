@@ -124,6 +124,18 @@ TEST(VerifyResolvedTarget, RecordedOverridesAreTheMachine) {
                          "made with --fast-memory 1048576 (/msa/options/fast_memory_override)\n");
 }
 
+// --fast-memory 0 is a machine too: its plan verifies (the program fuzzer
+// found verify refusing the recorded override 0).
+TEST(VerifyResolvedTarget, ZeroFastMemoryVerifies) {
+  const std::string dir = FreshDir();
+  const std::string json = dir + "/plan.json";
+  CliRun r = Memplan("plan " + kMlp + " --fast-memory 0 -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(Json::parse(Slurp(json))["msa"]["options"]["fast_memory_override"], 0);
+  CliRun v = Memplan("verify " + kMlp + " " + json);
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+}
+
 TEST(VerifyResolvedTarget, PlanForAnotherInputIsNamed) {
   const std::string dir = FreshDir();
   const std::string json = dir + "/plan.json";

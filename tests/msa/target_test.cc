@@ -90,8 +90,8 @@ TEST_F(TargetFileTest, NonPositiveRatePointsAtItsKey) {
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
-            path + ":4:3: error: \"default_bandwidth\" must be a positive finite number <= "
-                   "1e+18 (got 0)");
+            path + ":4:3: error: \"default_bandwidth\" must be a number from 1 to "
+                   "1e+18 per second (got 0)");
 }
 
 TEST_F(TargetFileTest, AbsurdRatesPointAtTheirKey) {
@@ -101,8 +101,8 @@ TEST_F(TargetFileTest, AbsurdRatesPointAtTheirKey) {
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
-            path + ":3:3: error: \"flops_per_second\" must be a positive finite number <= "
-                   "1e+18 (got 2e+18)");
+            path + ":3:3: error: \"flops_per_second\" must be a number from 1 to "
+                   "1e+18 per second (got 2e+18)");
 
   text = kValid;
   text.replace(text.find("1e11"), 4, "-1e11");
@@ -110,8 +110,18 @@ TEST_F(TargetFileTest, AbsurdRatesPointAtTheirKey) {
   t = ResolveTarget(path);
   ASSERT_FALSE(t.ok());
   EXPECT_EQ(t.status().message(),
-            path + ":3:29: error: \"transcendentals_per_second\" must be a positive finite "
-                   "number <= 1e+18 (got -1e+11)");
+            path + ":3:29: error: \"transcendentals_per_second\" must be a number from 1 to "
+                   "1e+18 per second (got -1e+11)");
+
+  // Below 1 per second: times would overflow to infinity (a fuzzer's find).
+  text = kValid;
+  text.replace(text.find("1.6e10"), 6, "1e-300");
+  path = Write(text);
+  t = ResolveTarget(path);
+  ASSERT_FALSE(t.ok());
+  EXPECT_EQ(t.status().message(),
+            path + ":4:3: error: \"default_bandwidth\" must be a number from 1 to 1e+18 per "
+                   "second (got 1e-300)");
 
   // Beyond double range: nlohmann refuses the number itself.
   text = kValid;
@@ -207,8 +217,8 @@ TEST(TargetTest, ValidateTargetNamesTheField) {
   Target t = BuiltinTargets().front();
   t.copy_bandwidth = std::numeric_limits<double>::infinity();
   EXPECT_EQ(ValidateTarget(t).message(),
-            "error: target 'edge-npu': \"copy_bandwidth\" must be a positive finite number <= "
-            "1e+18 (got inf)");
+            "error: target 'edge-npu': \"copy_bandwidth\" must be a number from 1 to "
+            "1e+18 per second (got inf)");
   t = BuiltinTargets().front();
   t.alternate_bandwidth = 1e9;
   EXPECT_EQ(ValidateTarget(t).message(),
