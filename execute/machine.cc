@@ -60,6 +60,10 @@ std::string ExecutionMachine::DescribeWriter(std::int64_t writer) const {
   return fmt::format("data of {} (written by {})", w.what, w.by);
 }
 
+MemorySpace ExecutionMachine::HomeSpace(BufferId buffer) const {
+  return buffers_.buffers[static_cast<std::size_t>(buffer)].space.value_or(kDefaultSpace);
+}
+
 std::string ExecutionMachine::DescribeBuffer(BufferId buffer) const {
   return fmt::format("buffer '{}'", buffers_.buffers[static_cast<std::size_t>(buffer)].name);
 }
@@ -173,10 +177,10 @@ void ExecutionMachine::SetContent(BufferId buffer, Bytes lo, Bytes hi, std::int6
 }
 
 absl::Status ExecutionMachine::WriteBuffer(BufferId buffer, Bytes lo, Bytes hi,
-                                           std::int64_t writer, bool in_default) {
+                                           std::int64_t writer, bool in_home) {
   if (lo >= hi) return absl::OkStatus();
   const Allocation* segment =
-      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
+      in_home ? SegmentIn(buffer, HomeSpace(buffer), now_) : SegmentAt(buffer, now_);
   if (segment == nullptr) {
     return absl::FailedPreconditionError(fmt::format(
         "{} are written at step {}, but the plan gives {} no segment at that step",
@@ -191,10 +195,10 @@ absl::Status ExecutionMachine::WriteBuffer(BufferId buffer, Bytes lo, Bytes hi,
 
 absl::Status ExecutionMachine::CheckBuffer(BufferId buffer, Bytes lo, Bytes hi,
                                            const std::string& reader, const std::string& what,
-                                           bool in_default) {
+                                           bool in_home) {
   if (lo >= hi) return absl::OkStatus();
   const Allocation* segment =
-      in_default ? SegmentIn(buffer, kDefaultSpace, now_) : SegmentAt(buffer, now_);
+      in_home ? SegmentIn(buffer, HomeSpace(buffer), now_) : SegmentAt(buffer, now_);
   if (segment == nullptr) {
     return absl::FailedPreconditionError(
         fmt::format("{} reads {}, but the plan gives {} no segment at step {}", reader, what,

@@ -40,14 +40,15 @@ class ExecutionMachine {
 
   // Writes bytes [lo, hi) of buffer `buffer` (positions from its base) at
   // its place at the current step, as writer `writer`.
-  // With `in_default`, in its default-space segment (the caller provides
-  // inputs and reads outputs in default memory).
+  // With `in_home`, in its segment in its home space: the space it is pinned
+  // to, else default memory (the caller provides inputs and reads outputs
+  // there).
   absl::Status WriteBuffer(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer,
-                           bool in_default = false);
+                           bool in_home = false);
   // Checks that bytes [lo, hi) of `buffer` hold what was last written there;
   // `reader` and `what` name the read in a failure.
   absl::Status CheckBuffer(BufferId buffer, Bytes lo, Bytes hi, const std::string& reader,
-                           const std::string& what, bool in_default = false);
+                           const std::string& what, bool in_home = false);
   // Writes `length` bytes at `address` of `space` as writer (no buffer: scratch).
   absl::Status WriteRaw(MemorySpace space, Bytes address, Bytes length, Bytes position,
                         std::int64_t writer);
@@ -70,6 +71,8 @@ class ExecutionMachine {
   const BufferSet& buffers() const { return buffers_; }
   ExecuteReport& report() { return report_; }
   std::string DescribeBuffer(BufferId buffer) const;
+  // The space `buffer` is pinned to (Buffer::space), else default memory.
+  MemorySpace HomeSpace(BufferId buffer) const;
 
   struct Piece {
     Bytes lo = 0;

@@ -45,22 +45,22 @@ std::string ProgramRun::ValueLabel(ValueId v) const {
 }
 
 absl::Status ProgramRun::CheckValue(ValueId v, Bytes lo, Bytes length, const std::string& reader,
-                                    bool in_default) {
+                                    bool in_home) {
   if (!HasStorage(v)) return absl::OkStatus();
   const Bytes size = program_.values[static_cast<std::size_t>(v)].size;
   if (length < 0) length = size - lo;
   const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(v)];
   return machine_.CheckBuffer(layout_.buffer_of[static_cast<std::size_t>(v)], base + lo,
-                              base + lo + length, reader, ValueLabel(v), in_default);
+                              base + lo + length, reader, ValueLabel(v), in_home);
 }
 
 absl::Status ProgramRun::WriteValue(ValueId v, Bytes lo, Bytes hi, const std::string& by,
-                                    bool in_default) {
+                                    bool in_home) {
   if (!HasStorage(v) || lo >= hi) return absl::OkStatus();
   const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(v)];
   const std::int64_t writer = machine_.NewWriter(ValueLabel(v), by);
   return machine_.WriteBuffer(layout_.buffer_of[static_cast<std::size_t>(v)], base + lo, base + hi,
-                              writer, in_default);
+                              writer, in_home);
 }
 
 absl::Status ProgramRun::Run() {

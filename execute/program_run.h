@@ -31,12 +31,13 @@ class ProgramRun {
   absl::Status RunCommandWave(const std::vector<const Command*>& wave);
 
   // Checks bytes [lo, lo + length) of value `v` (all of it with length < 0).
-  // With `in_default`, in its default-space segment (the caller's side).
+  // With `in_home`, in its home space's segment (the caller's side: the
+  // pinned space, else default memory).
   absl::Status CheckValue(ValueId v, Bytes lo, Bytes length, const std::string& reader,
-                          bool in_default = false);
+                          bool in_home = false);
   // Writes bytes [lo, hi) of value `v`'s storage as a new write of `v` by `by`.
   absl::Status WriteValue(ValueId v, Bytes lo, Bytes hi, const std::string& by,
-                          bool in_default = false);
+                          bool in_home = false);
   bool HasStorage(ValueId v) const;
   std::string OpLabel(OpId id) const;
   std::string ValueLabel(ValueId v) const;

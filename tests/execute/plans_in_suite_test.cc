@@ -97,6 +97,15 @@ TEST(PlansInSuite, LoopsRunTwiceAndCopiesMoveBytes) {
   EXPECT_EQ(run->arena_bytes, 352);
 }
 
+TEST(PlansInSuite, OutputPinnedToFastMemoryIsReadThere) {
+  const PlanJobResult planned =
+      PlanForExecution(MEMPLAN_SOURCE_DIR "/tests/data/execute/pinned_output.mpir", 1024);
+  absl::StatusOr<ExecuteReport> run = Execute(planned, planned.plan);
+  ASSERT_TRUE(run.ok()) << run.status();
+  EXPECT_EQ(run->ops, 4);
+  EXPECT_EQ(run->copies, 0);
+}
+
 TEST(PlansInSuite, ArenaLimit) {
   const PlanJobResult planned = PlanForExecution(ExamplePath("basic.mpir"));
   ExecuteOptions options;
