@@ -16,7 +16,8 @@
 // * Cross-section inference: in every section, the unplaced buffers must fit
 //   between the capacity and the section's floor: the highest of the tops of
 //   the placed buffers there, the previous offset and the lowest offset any
-//   unplaced buffer there can take (MiniMalloc's "unallocated floor").
+//   unplaced buffer there can take (MiniMalloc's "unallocated floor"), with
+//   the bytes their alignments force to stay empty (alignment_waste.h).
 // * Symmetry breaking: interchangeable buffers (equal size, alignment and
 //   live range) go in number order.
 // * Dynamic decomposition: once every buffer crossing a section boundary is
@@ -52,6 +53,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/exact/alignment_waste.h"
 #include "packing/exact/exact_problem.h"
 #include "packing/exact/search_order.h"
 
@@ -148,6 +150,11 @@ class CanonicalSearch {
   std::vector<std::size_t> trail_marks_;
   std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
   std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
+  // With any alignment > 1: the unplaced buffers per section (scratch of a
+  // node) for the alignment-waste bound (alignment_waste.h).
+  bool aligned_ = false;
+  std::vector<std::vector<StackBuffer>> section_stack_;
+  std::vector<Bytes> waste_scratch_;
   std::vector<std::vector<Choice>> choices_by_depth_;
   std::unordered_set<StateKey, StateKeyHash> dead_states_;
   std::int64_t nodes_ = 0;

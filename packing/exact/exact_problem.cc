@@ -153,6 +153,46 @@ Bytes SubproblemMaxLive(const Subproblem& problem) {
   return best;
 }
 
+Bytes SubproblemLowerBound(const Subproblem& problem) {
+  const Bytes max_live = SubproblemMaxLive(problem);
+  std::size_t spans = 0;
+  bool aligned = false;
+  for (const SearchBuffer& b : problem.buffers) {
+    spans += static_cast<std::size_t>(b.last_section - b.first_section + 1);
+    aligned = aligned || b.alignment > 1;
+  }
+  if (!aligned || spans > (std::size_t{1} << 24)) return max_live;
+  std::vector<std::vector<StackBuffer>> stacks(static_cast<std::size_t>(problem.sections));
+  std::vector<std::vector<Interval>> fixed(static_cast<std::size_t>(problem.sections));
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
+      const auto si = static_cast<std::size_t>(s);
+      stacks[si].push_back({b.size, b.alignment, b.fixed_offset.has_value()});
+      if (b.fixed_offset) fixed[si].push_back({*b.fixed_offset, *b.fixed_offset + b.size});
+    }
+  }
+  Bytes bound = max_live;
+  std::vector<Bytes> scratch;
+  std::vector<StackBuffer> movable;
+  // The subset dynamic programs share a budget of about 2^26 steps.
+  std::size_t budget = std::size_t{1} << 26;
+  for (std::size_t s = 0; s < stacks.size(); ++s) {
+    bound = std::max(bound, MinStackTop(0, stacks[s], scratch));
+    movable.clear();
+    for (const StackBuffer& b : stacks[s]) {
+      if (!b.fixed) movable.push_back(b);
+    }
+    const std::size_t cost = (std::size_t{1} << std::min(movable.size(), std::size_t{40})) *
+                             (movable.size() + 1) * (fixed[s].size() + 1);
+    if (movable.size() > kExactStackLimit || cost > budget) continue;
+    budget -= cost;
+    std::sort(fixed[s].begin(), fixed[s].end(),
+              [](const Interval& x, const Interval& y) { return x.begin < y.begin; });
+    bound = std::max(bound, ExactStackTop(movable, fixed[s]));
+  }
+  return bound;
+}
+
 Bytes PeakGranularity(const Subproblem& problem) {
   Bytes g = 0;
   for (const SearchBuffer& b : problem.buffers) {

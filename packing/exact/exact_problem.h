@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/exact/alignment_waste.h"
 #include "packing/packer.h"
 
 namespace memplan::exact {
@@ -62,6 +63,16 @@ ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment
 // Max over sections of the bytes of the buffers covering it: the max-live
 // lower bound of the subproblem. O(n + sections).
 Bytes SubproblemMaxLive(const Subproblem& problem);
+
+// A lower bound at least max-live: the max over sections of the lowest top
+// a stack of the buffers covering the section can have (alignment_waste.h:
+// MinStackTop, and ExactStackTop around the fixed ones when at most
+// kExactStackLimit are movable, within a total budget of about 2^26 steps),
+// which adds the bytes alignments force to stay empty. Equals
+// SubproblemMaxLive when no alignment exceeds 1 or when the buffers span more
+// than 2^24 sections in total (the per-section lists would cost too much).
+// Example: sizes 5, 3, 1 at alignment 2 all live at one step: 11 (max-live 9).
+Bytes SubproblemLowerBound(const Subproblem& problem);
 
 // The gcd of every size, alignment and fixed offset: every offset and every
 // peak a packing of `problem` can have is a multiple of it (offsets are 0, a
