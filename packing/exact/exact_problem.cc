@@ -9,24 +9,26 @@
 namespace memplan::exact {
 namespace {
 
-// Section boundaries: every start and every end + 1 of a non-empty item,
-// sorted and unique. Section k is [boundaries[k], boundaries[k + 1]).
-std::vector<TimeStep> SectionBoundaries(const std::vector<PackItem>& items) {
-  std::vector<TimeStep> boundaries;
-  boundaries.reserve(2 * items.size());
+// The section times: every last step of a non-empty item, sorted and unique.
+// Section k is the set of items live at step times[k], a maximal set of
+// items live together (MiniMalloc's sweep keeps only these cross sections:
+// two items overlap in time iff both are live at the end step of the one
+// that ends first).
+std::vector<TimeStep> SectionTimes(const std::vector<PackItem>& items) {
+  std::vector<TimeStep> times;
+  times.reserve(items.size());
   for (const PackItem& item : items) {
-    if (IsEmpty(item)) continue;
-    boundaries.push_back(item.start);
-    boundaries.push_back(EndOf(item) + 1);
+    if (!IsEmpty(item)) times.push_back(EndOf(item));
   }
-  std::sort(boundaries.begin(), boundaries.end());
-  boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-  return boundaries;
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
 }
 
-std::int32_t SectionOf(const std::vector<TimeStep>& boundaries, TimeStep t) {
-  return static_cast<std::int32_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) -
-                                   boundaries.begin());
+// The first section at or after step t.
+std::int32_t SectionAtOrAfter(const std::vector<TimeStep>& times, TimeStep t) {
+  return static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), t) -
+                                   times.begin());
 }
 
 // Fills overlaps, fixed_overlaps and equal_previous of every buffer.
@@ -83,17 +85,17 @@ void LinkBuffers(Subproblem& problem) {
 ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment) {
   ReducedProblem reduced;
   reduced.item_count = items.size();
-  const std::vector<TimeStep> boundaries = SectionBoundaries(items);
-  if (boundaries.empty()) return reduced;
-  const auto sections = static_cast<std::int32_t>(boundaries.size()) - 1;
+  const std::vector<TimeStep> times = SectionTimes(items);
+  if (times.empty()) return reduced;
+  const auto sections = static_cast<std::int32_t>(times.size());
   // crossing[k] > 0 iff some item covers both section k and k + 1.
   std::vector<std::int32_t> crossing(static_cast<std::size_t>(sections) + 1, 0);
   std::vector<std::int32_t> first(items.size()), last(items.size());
   std::vector<std::int32_t> order;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (IsEmpty(items[i])) continue;
-    first[i] = SectionOf(boundaries, items[i].start);
-    last[i] = SectionOf(boundaries, EndOf(items[i]) + 1) - 1;
+    first[i] = SectionAtOrAfter(times, items[i].start);
+    last[i] = SectionAtOrAfter(times, EndOf(items[i]));
     ++crossing[static_cast<std::size_t>(first[i])];
     --crossing[static_cast<std::size_t>(last[i])];
     order.push_back(static_cast<std::int32_t>(i));
