@@ -149,6 +149,7 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
   absl::StatusOr<RegionPlanOptions> regions = ToRegionOptions(flags.regions);
   if (!regions.ok()) return regions.status();
   options.regions = *regions;
+  options.regions.pack_time_limit_seconds = flags.time_limit;
   options.regions_given = std::any_of(flags.regions.given.begin(), flags.regions.given.end(), Given);
   return options;
 }

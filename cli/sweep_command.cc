@@ -148,6 +148,11 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepFlags& sweep_flags) {
       "name; the first dim varies slowest; a value given twice is planned once)");
   sweep->add_option("--algorithm", sweep_flags.plan.algorithm,
                     "packing algorithm: " + AlgorithmChoices() + " (default auto)");
+  sweep_flags.plan.time_limit_option =
+      sweep->add_option("--time-limit", sweep_flags.plan.time_limit,
+                        "wall-clock seconds auto or exact may spend on each point (0: none; "
+                        "exact's default is 10 s); the table says when a search stopped at it")
+          ->type_name("S");
   sweep->add_option("--alignment", sweep_flags.plan.alignment, "offset alignment (default 1)");
   sweep->add_option("--capacity", sweep_flags.plan.capacities,
                     "default-memory capacity, or one pool's (transient=256KiB); points that do "

@@ -72,6 +72,9 @@ SweepRow RowOf(const SweepPoint& point, const PlanJobResult& result) {
   row.time_steps = plan.time_steps;
   row.buffers = static_cast<std::int64_t>(result.input.buffers.buffers.size());
   row.verified = plan.verified;
+  row.search_status = plan.search_status;
+  row.search_time_limit_seconds = plan.search_time_limit_seconds;
+  row.search_default_time_limit = plan.search_default_time_limit;
   return row;
 }
 

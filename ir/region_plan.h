@@ -165,6 +165,9 @@ struct RegionPlanOptions {
   Bytes range_alignment = 64;        // every slice and resource size is padded to a multiple
   std::optional<Bytes> max_allocation_size;  // split resources above this
   std::string pack = "auto";         // "in-order" (IREE's layout) or a packing algorithm name
+  // pack == "exact": the search's wall-clock limit per slab (seconds; 0: its
+  // default, kExactDefaultTimeLimitSeconds). From --time-limit; not echoed.
+  double pack_time_limit_seconds = 0;
 };
 
 struct RegionPlan {

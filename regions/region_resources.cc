@@ -128,6 +128,13 @@ class ResourceBuilder {
         r.end = r.start;
         for (const Slice& slice : r.slices) r.end = std::max(r.end, slice.end);
       }
+      if (layout.search_stopped) {
+        plan_.warnings.push_back(fmt::format(
+            "{}: the exact search of its layout stopped at its {}time limit of {} s (the best "
+            "layout found, not proven optimal); --time-limit S searches longer",
+            r.name, layout.search_default_time_limit ? "default " : "",
+            layout.search_time_limit_seconds));
+      }
       if (part.over_limit) {
         plan_.warnings.push_back(fmt::format(
             "{} holds {} alone: it needs {} bytes{}, more than --max-allocation-size {}", r.name,

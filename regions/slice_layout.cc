@@ -142,8 +142,15 @@ LayoutResult PackedLayout(const std::vector<LayoutItem>& items, PackingAlgorithm
   for (const LayoutItem& item : items) {
     pack_items.push_back(PackItem{PlanningBytes(item, options), 1, item.start, item.end});
   }
-  PackResult packed = Pack(pack_items, algorithm, options.offset_alignment);
-  return OrientedLayout(items, packed.offsets, options, std::move(packed.algorithm));
+  PackOptions pack_options;
+  pack_options.alignment = options.offset_alignment;
+  pack_options.time_limit_seconds = options.time_limit_seconds;
+  PackResult packed = Pack(pack_items, algorithm, pack_options);
+  LayoutResult layout = OrientedLayout(items, packed.offsets, options, std::move(packed.algorithm));
+  layout.search_stopped = packed.search_status == SearchStatus::kStopped;
+  layout.search_time_limit_seconds = packed.search_time_limit_seconds;
+  layout.search_default_time_limit = packed.search_default_time_limit;
+  return layout;
 }
 
 }  // namespace memplan

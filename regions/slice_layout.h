@@ -54,12 +54,19 @@ struct LayoutOptions {
   Bytes range_alignment = 64;   // RA: every size is padded to a multiple (>= 1)
   std::vector<std::int64_t> planning_point;  // per DimId (ir/dims.h)
   DimBox box;                                // the dims' ranges, for MaxWithin
+  double time_limit_seconds = 0;  // PackedLayout with exact: the search's limit (0: default)
 };
 
 struct LayoutResult {
   std::vector<SizeExpr> offsets;  // parallel to the items
   SizeExpr total;                 // align(max(offset + padded size), RA)
   std::string algorithm;          // "stack", "in-order", or the packing algorithm's name
+  // PackedLayout with exact: the search stopped at its time limit (seconds,
+  // default_time_limit when none was given) before it proved its packing
+  // optimal.
+  bool search_stopped = false;
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
 };
 
 LayoutResult StackLayout(const std::vector<LayoutItem>& items, const LayoutOptions& options);

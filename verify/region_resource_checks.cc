@@ -30,7 +30,8 @@ constexpr std::string_view kPackNames[] = {"auto",
                                            "skyline-area",
                                            "skyline-local-search",
                                            "online-best-fit",
-                                           "naive"};
+                                           "naive",
+                                           "exact"};
 
 absl::Status CheckOptions(const RegionPlanOptions& options) {
   if (std::find(std::begin(kPackNames), std::end(kPackNames), options.pack) ==

@@ -328,7 +328,7 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     SubState state;
     state.problem = &sub;
     state.granularity = exact::PeakGranularity(sub);
-    state.lower_bound = exact::SubproblemMaxLive(sub);
+    state.lower_bound = exact::SubproblemLowerBound(sub);
     for (const exact::SearchBuffer& b : sub.buffers) {
       if (b.fixed_offset) state.lower_bound = std::max(state.lower_bound, *b.fixed_offset + b.size);
     }

@@ -9,24 +9,26 @@
 namespace memplan::exact {
 namespace {
 
-// Section boundaries: every start and every end + 1 of a non-empty item,
-// sorted and unique. Section k is [boundaries[k], boundaries[k + 1]).
-std::vector<TimeStep> SectionBoundaries(const std::vector<PackItem>& items) {
-  std::vector<TimeStep> boundaries;
-  boundaries.reserve(2 * items.size());
+// The section times: every last step of a non-empty item, sorted and unique.
+// Section k is the set of items live at step times[k], a maximal set of
+// items live together (MiniMalloc's sweep keeps only these cross sections:
+// two items overlap in time iff both are live at the end step of the one
+// that ends first).
+std::vector<TimeStep> SectionTimes(const std::vector<PackItem>& items) {
+  std::vector<TimeStep> times;
+  times.reserve(items.size());
   for (const PackItem& item : items) {
-    if (IsEmpty(item)) continue;
-    boundaries.push_back(item.start);
-    boundaries.push_back(EndOf(item) + 1);
+    if (!IsEmpty(item)) times.push_back(EndOf(item));
   }
-  std::sort(boundaries.begin(), boundaries.end());
-  boundaries.erase(std::unique(boundaries.begin(), boundaries.end()), boundaries.end());
-  return boundaries;
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
 }
 
-std::int32_t SectionOf(const std::vector<TimeStep>& boundaries, TimeStep t) {
-  return static_cast<std::int32_t>(std::lower_bound(boundaries.begin(), boundaries.end(), t) -
-                                   boundaries.begin());
+// The first section at or after step t.
+std::int32_t SectionAtOrAfter(const std::vector<TimeStep>& times, TimeStep t) {
+  return static_cast<std::int32_t>(std::lower_bound(times.begin(), times.end(), t) -
+                                   times.begin());
 }
 
 // Fills overlaps, fixed_overlaps and equal_previous of every buffer.
@@ -83,17 +85,17 @@ void LinkBuffers(Subproblem& problem) {
 ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment) {
   ReducedProblem reduced;
   reduced.item_count = items.size();
-  const std::vector<TimeStep> boundaries = SectionBoundaries(items);
-  if (boundaries.empty()) return reduced;
-  const auto sections = static_cast<std::int32_t>(boundaries.size()) - 1;
+  const std::vector<TimeStep> times = SectionTimes(items);
+  if (times.empty()) return reduced;
+  const auto sections = static_cast<std::int32_t>(times.size());
   // crossing[k] > 0 iff some item covers both section k and k + 1.
   std::vector<std::int32_t> crossing(static_cast<std::size_t>(sections) + 1, 0);
   std::vector<std::int32_t> first(items.size()), last(items.size());
   std::vector<std::int32_t> order;
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (IsEmpty(items[i])) continue;
-    first[i] = SectionOf(boundaries, items[i].start);
-    last[i] = SectionOf(boundaries, EndOf(items[i]) + 1) - 1;
+    first[i] = SectionAtOrAfter(times, items[i].start);
+    last[i] = SectionAtOrAfter(times, EndOf(items[i]));
     ++crossing[static_cast<std::size_t>(first[i])];
     --crossing[static_cast<std::size_t>(last[i])];
     order.push_back(static_cast<std::int32_t>(i));
@@ -151,6 +153,46 @@ Bytes SubproblemMaxLive(const Subproblem& problem) {
     best = std::max(best, live);
   }
   return best;
+}
+
+Bytes SubproblemLowerBound(const Subproblem& problem) {
+  const Bytes max_live = SubproblemMaxLive(problem);
+  std::size_t spans = 0;
+  bool aligned = false;
+  for (const SearchBuffer& b : problem.buffers) {
+    spans += static_cast<std::size_t>(b.last_section - b.first_section + 1);
+    aligned = aligned || b.alignment > 1;
+  }
+  if (!aligned || spans > (std::size_t{1} << 24)) return max_live;
+  std::vector<std::vector<StackBuffer>> stacks(static_cast<std::size_t>(problem.sections));
+  std::vector<std::vector<Interval>> fixed(static_cast<std::size_t>(problem.sections));
+  for (const SearchBuffer& b : problem.buffers) {
+    for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
+      const auto si = static_cast<std::size_t>(s);
+      stacks[si].push_back({b.size, b.alignment, b.fixed_offset.has_value()});
+      if (b.fixed_offset) fixed[si].push_back({*b.fixed_offset, *b.fixed_offset + b.size});
+    }
+  }
+  Bytes bound = max_live;
+  std::vector<Bytes> scratch;
+  std::vector<StackBuffer> movable;
+  // The subset dynamic programs share a budget of about 2^26 steps.
+  std::size_t budget = std::size_t{1} << 26;
+  for (std::size_t s = 0; s < stacks.size(); ++s) {
+    bound = std::max(bound, MinStackTop(0, stacks[s], scratch));
+    movable.clear();
+    for (const StackBuffer& b : stacks[s]) {
+      if (!b.fixed) movable.push_back(b);
+    }
+    const std::size_t cost = (std::size_t{1} << std::min(movable.size(), std::size_t{40})) *
+                             (movable.size() + 1) * (fixed[s].size() + 1);
+    if (movable.size() > kExactStackLimit || cost > budget) continue;
+    budget -= cost;
+    std::sort(fixed[s].begin(), fixed[s].end(),
+              [](const Interval& x, const Interval& y) { return x.begin < y.begin; });
+    bound = std::max(bound, ExactStackTop(movable, fixed[s]));
+  }
+  return bound;
 }
 
 Bytes PeakGranularity(const Subproblem& problem) {

@@ -7,15 +7,21 @@
 // * Gaps are ignored: an item is live over its whole range [start, end]
 //   (conservative, every packing found is valid; the optimum may be higher
 //   than with gaps).
-// * Time is compressed into sections: maximal runs of steps where the set of
-//   live items does not change (MiniMalloc's cross sections). Item i covers
-//   the sections first_section .. last_section.
+// * Time is compressed into sections: the sets of items live at the last
+//   step of some item, i.e. the maximal sets of items live together
+//   (MiniMalloc's cross sections; a set live at other steps is a subset of
+//   one of these, so the sums per section still give max-live, and two items
+//   overlap in time iff they share a section). Item i covers the sections
+//   first_section .. last_section.
 // * A cut point is a section boundary no item crosses; the items on either
 //   side never conflict, so each run of sections between cut points is a
-//   subproblem solved on its own (the peak is the max of theirs).
+//   subproblem solved on its own (the peak is the max of theirs). With only
+//   the maximal sets as sections, an item that starts and ends between two
+//   of them crosses no boundary: cut points (here and during the search,
+//   canonical_search.h) appear where finer sections would hide them.
 //
-// Example: a(10)[0,3] b(20)[2,5] c(5)[7,8] -> boundaries 0 2 4 6 7 9, two
-// subproblems: {a, b} over sections [0,2) [2,4) [4,6) and {c} over [7,9).
+// Example: a(10)[0,3] b(20)[2,5] c(5)[7,8] -> section times 3 5 8 (sets
+// {a, b}, {b}, {c}), two subproblems: {a, b} over sections 0..1 and {c}.
 #pragma once
 
 #include <cstdint>
@@ -23,6 +29,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/exact/alignment_waste.h"
 #include "packing/packer.h"
 
 namespace memplan::exact {
@@ -62,6 +69,16 @@ ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment
 // Max over sections of the bytes of the buffers covering it: the max-live
 // lower bound of the subproblem. O(n + sections).
 Bytes SubproblemMaxLive(const Subproblem& problem);
+
+// A lower bound at least max-live: the max over sections of the lowest top
+// a stack of the buffers covering the section can have (alignment_waste.h:
+// MinStackTop, and ExactStackTop around the fixed ones when at most
+// kExactStackLimit are movable, within a total budget of about 2^26 steps),
+// which adds the bytes alignments force to stay empty. Equals
+// SubproblemMaxLive when no alignment exceeds 1 or when the buffers span more
+// than 2^24 sections in total (the per-section lists would cost too much).
+// Example: sizes 5, 3, 1 at alignment 2 all live at one step: 11 (max-live 9).
+Bytes SubproblemLowerBound(const Subproblem& problem);
 
 // The gcd of every size, alignment and fixed offset: every offset and every
 // peak a packing of `problem` can have is a multiple of it (offsets are 0, a

@@ -45,6 +45,12 @@ struct SweepRow {
   TimeStep time_steps = 0;
   std::int64_t buffers = 0;
   bool verified = false;          // always true for a row with figures
+  // --algorithm exact: Plan::search_status ("optimal", "feasible",
+  // "infeasible" or "stopped"; "" for other algorithms) and the time limit
+  // the search ran under (seconds; default_time_limit when none was given).
+  std::string search_status;
+  double search_time_limit_seconds = 0;
+  bool search_default_time_limit = false;
 
   // Whether the row holds a plan's figures (false only for a point over
   // capacity that did not plan without the limits either).

@@ -43,6 +43,31 @@ std::string Line(const std::vector<std::string>& cells, const std::vector<size_t
   return line + "\n";
 }
 
+// The line after the table when the points ran the exact search: whether
+// every search completed, or how many stopped at which limit and how to
+// give them longer. "" when no point searched.
+std::string ExactSearchNote(const std::vector<SweepRow>& rows) {
+  std::size_t searched = 0, stopped = 0;
+  const SweepRow* limited = nullptr;
+  for (const SweepRow& row : rows) {
+    if (row.search_status.empty()) continue;
+    ++searched;
+    if (row.search_status != "stopped") continue;
+    ++stopped;
+    if (limited == nullptr) limited = &row;
+  }
+  if (searched == 0) return "";
+  if (stopped == 0) {
+    return fmt::format("exact search: completed at {} (optimal, or proven within or over the capacity)\n",
+                       searched == 1 ? std::string("the point") : fmt::format("all {} points", searched));
+  }
+  return fmt::format(
+      "exact search: stopped at its {}time limit of {} s at {} of {} point{} (best packing found, "
+      "not proven optimal); --time-limit S searches longer\n",
+      limited->search_default_time_limit ? "default " : "", limited->search_time_limit_seconds,
+      stopped, searched, searched == 1 ? "" : "s");
+}
+
 }  // namespace
 
 std::string FormatSweepTable(const std::string& input, const std::vector<SweepRow>& rows) {
@@ -92,6 +117,7 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
     for (size_t c = 0; c < cells.size(); ++c) widths[c] = std::max(widths[c], cells[c].size());
   }
   for (const std::vector<std::string>& cells : table) text += Line(cells, widths);
+  text += ExactSearchNote(rows);
   return text;
 }
 

@@ -18,7 +18,9 @@ namespace memplan {
 // (docs/formats.md#glossary). When a point is over capacity, a last column
 // "capacity" reads "fits" or "does not fit: REASON" (SweepCapacityReason),
 // and that row's figures are what the point needs. Columns are padded to
-// their widest cell.
+// their widest cell. With --algorithm exact a last line says whether every
+// point's search completed or how many stopped at the (default) time limit,
+// and that --time-limit S searches longer.
 //
 // Example (two batch sizes, --capacity 3MiB):
 //   sweep of m.onnx: 2 plans, 1 verified, 1 do not fit

@@ -132,9 +132,12 @@ TEST_F(RegionVerifyCliTest, PlanWithoutRegionsBlockFails) {
 }
 
 // The verifier accepts a fixed list of layouts (it cannot link packing/):
-// every algorithm's plan verifies, and an unknown name is rejected.
+// every algorithm's plan verifies (exact's too), and an unknown name is
+// rejected.
 TEST_F(RegionVerifyCliTest, EveryPackingAlgorithmNameVerifies) {
-  for (PackingAlgorithm algorithm : AllPackingAlgorithms()) {
+  std::vector<PackingAlgorithm> algorithms = AllPackingAlgorithms();
+  algorithms.push_back(PackingAlgorithm::kExact);
+  for (PackingAlgorithm algorithm : algorithms) {
     const std::string name(PackingAlgorithmName(algorithm));
     const std::string json = dir_ + "/" + name + ".json";
     CliRun r = Memplan("plan " + kRegion + " --pack " + name + " --json " + json);
@@ -158,7 +161,7 @@ TEST_F(RegionVerifyCliTest, UnknownPackNameFailsRule1) {
                             "pack 'fastest' is not one of: auto, best-fit-spatial, "
                             "best-fit-temporal, best-fit-busiest, best-fit-start-time, in-order, "
                             "skyline-longest, skyline-area, skyline-local-search, "
-                            "online-best-fit, naive\n");
+                            "online-best-fit, naive, exact\n");
 }
 
 }  // namespace

@@ -33,6 +33,18 @@ TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
   EXPECT_NE(Slurp(dir + "/s.svg").find("(default-memory activations) vs batch"), std::string::npos);
 }
 
+// --algorithm exact: the line under the table says every search completed
+// (the chain packs at its lower bound).
+TEST(SweepCliTest, ExactSearchSaysItCompleted) {
+  const CliRun r = Memplan("sweep " + kBatchChain +
+                           " --dim batch=1,2 --algorithm exact --time-limit 30");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("\nexact search: completed at all 2 points (optimal, or proven within or "
+                       "over the capacity)\n"),
+            std::string::npos)
+      << r.out;
+}
+
 TEST(SweepCliTest, FastMemorySweepShowsTimes) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=2 --fast-memory 0,4KiB");
   ASSERT_EQ(r.exit_code, 0) << r.err;

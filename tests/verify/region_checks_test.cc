@@ -86,7 +86,7 @@ TEST(RegionChecks, UnknownPackName) {
             "region rule 1 (resources): options: pack 'fastest' is not one of: auto, "
             "best-fit-spatial, best-fit-temporal, best-fit-busiest, best-fit-start-time, "
             "in-order, skyline-longest, skyline-area, skyline-local-search, online-best-fit, "
-            "naive");
+            "naive, exact");
 }
 
 TEST(RegionChecks, InOrderPackPasses) {

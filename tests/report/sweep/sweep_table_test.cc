@@ -64,6 +64,37 @@ TEST(SweepTableTest, DimsOnlyExactTable) {
             "2      2.50 KiB          2.00 KiB     25.0 %      4.00 KiB\n");
 }
 
+// --algorithm exact: a line under the table says whether every search
+// completed or how many stopped at which limit, and how to search longer.
+TEST(SweepTableTest, ExactSearchStoppedAtTheDefaultLimitSaysSo) {
+  std::vector<SweepRow> rows = {Row(1, 1024, 1024, 3072), Row(2, 2560, 2048, 4096)};
+  for (SweepRow& row : rows) {
+    row.search_status = "optimal";
+    row.search_time_limit_seconds = 10;
+    row.search_default_time_limit = true;
+  }
+  const std::string table =
+      "sweep of in.mpir: 2 plans, all verified\n"
+      "batch  transient extent  lower bound  over bound  default used\n"
+      "1      1.00 KiB          1.00 KiB     0.0 %       3.00 KiB\n"
+      "2      2.50 KiB          2.00 KiB     25.0 %      4.00 KiB\n";
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            table +
+                "exact search: completed at all 2 points (optimal, or proven within or over the "
+                "capacity)\n");
+  rows[1].search_status = "stopped";
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            table +
+                "exact search: stopped at its default time limit of 10 s at 1 of 2 points (best "
+                "packing found, not proven optimal); --time-limit S searches longer\n");
+  rows[1].search_default_time_limit = false;
+  rows[1].search_time_limit_seconds = 2.5;
+  EXPECT_EQ(FormatSweepTable("in.mpir", rows),
+            table +
+                "exact search: stopped at its time limit of 2.5 s at 1 of 2 points (best packing "
+                "found, not proven optimal); --time-limit S searches longer\n");
+}
+
 // Over capacity: the row keeps the bytes the point needs, and a last column
 // says which points fit and why the others do not.
 TEST(SweepTableTest, OverCapacityRowsCarryTheBytesNeeded) {
