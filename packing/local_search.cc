@@ -69,7 +69,7 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
   const std::int64_t patience = std::max<std::int64_t>(kMinPatience, kPatiencePerItem * n);
   std::int64_t since_better = 0;
   std::vector<std::int32_t> candidate;
-  std::vector<std::uint64_t> at_peak;
+  std::vector<std::uint64_t> above_target;
   current = packer.RunUntil(priority, std::numeric_limits<Bytes>::max(), stop.deadline);
   if (!current) return std::nullopt;  // the deadline passed
   double current_overhang = Overhang(items, *current, target);
@@ -94,14 +94,16 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
     }
     candidate = priority;
     if (next() % 2 == 0) {
-      // Guided: move an item that reaches the peak to a random earlier
-      // position, so that it is placed lower.
-      at_peak.clear();
+      // Guided: move an item that reaches above the target (one of those
+      // that make the overhang) to a random earlier position, so that it is
+      // placed lower. (Items at the peak only: 1.5 % higher peaks on A-K.)
+      above_target.clear();
       for (std::uint64_t p = 0; p < n; ++p) {
         const std::int32_t i = candidate[p];
-        if ((*current)[i] + items[i].size == current_peak) at_peak.push_back(p);
+        if ((*current)[i] + items[i].size > target) above_target.push_back(p);
       }
-      const std::uint64_t from = at_peak[next() % at_peak.size()];
+      if (above_target.empty()) break;  // `peak` overstated the start: nothing to lower
+      const std::uint64_t from = above_target[next() % above_target.size()];
       const std::uint64_t to = from == 0 ? 0 : next() % from;
       std::rotate(candidate.begin() + static_cast<std::ptrdiff_t>(to),
                   candidate.begin() + static_cast<std::ptrdiff_t>(from),

@@ -3,8 +3,8 @@
 //
 // A skyline packing (skyline.h) is fully determined by its priority list, the
 // tie-break order among items with equal floors. Starting from a given list,
-// each step either moves an item that reaches the peak to a random earlier
-// position or swaps one to three random pairs of positions (SplitMix64 with
+// each step either moves an item that reaches above the target to a random
+// earlier position or swaps one to three random pairs of positions (SplitMix64 with
 // a fixed seed: the same input always takes the same steps), re-packs, and
 // keeps the new list if its peak is lower, or equal with an overhang (the
 // bytes x steps of the packing above the target, the max-live bound) that
