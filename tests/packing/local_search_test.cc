@@ -59,5 +59,27 @@ TEST(LocalSearchTest, NothingWithoutStepsOrRoomToImprove) {
   EXPECT_FALSE(ImproveSkylinePriority(single, {0}, 5, 0, 50, 1, false).has_value());
 }
 
+TEST(LocalSearchTest, RestartsOnlyAtMaxEffort) {
+  EXPECT_FALSE(RestartsOnPlateau(PackEffort::kFast));
+  EXPECT_FALSE(RestartsOnPlateau(PackEffort::kDefault));
+  EXPECT_TRUE(RestartsOnPlateau(PackEffort::kMax));
+}
+
+TEST(LocalSearchTest, WithRestartsTheSearchStillStopsAtTheTarget) {
+  // Restarts kick the best list when a plateau lasts; the search still ends
+  // as soon as it reaches the target (the lower bound 24), with the same
+  // answer on every run.
+  const std::vector<PackItem> items = Items();
+  const SkylinePacker packer(items, 1);
+  const std::vector<std::int32_t> start = SortForSkyline(items, SkylineOrder::kLongestFirst);
+  const auto improved = ImproveSkylinePriority(packer, start, 25, 24, 100000, 1, true);
+  ASSERT_TRUE(improved.has_value());
+  EXPECT_EQ(improved->peak, 24);
+  EXPECT_EQ(testing::CheckPacking(items, improved->offsets, improved->peak, 1), "");
+  const auto again = ImproveSkylinePriority(packer, start, 25, 24, 100000, 1, true);
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->offsets, improved->offsets);
+}
+
 }  // namespace
 }  // namespace memplan
