@@ -22,6 +22,9 @@ constexpr std::int64_t kMinPatience = 500;
 constexpr std::int64_t kPatiencePerItem = 8;
 constexpr std::uint64_t kMinKick = 4;
 constexpr std::uint64_t kKickRange = 8;
+// A search with restarts ends after this many restarts in a row that found
+// no lower peak, so that max effort does not always spend its whole budget.
+constexpr std::uint64_t kMaxFruitlessRestarts = 4;
 
 // The search's second measure (lower is better), which tells apart
 // packings of the same peak: the bytes x steps of the packing above
@@ -75,10 +78,11 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
   double current_overhang = Overhang(items, *current, target);
   std::vector<std::int32_t> best_priority = priority;  // the start's, or best's
   std::uint64_t restarts = 0;
+  std::uint64_t fruitless_restarts = 0;  // in a row, since the best peak last fell
   for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
     if (ShouldStop(stop)) break;
     if (since_better++ >= patience) {
-      if (!restarts_on_plateau) break;
+      if (!restarts_on_plateau || fruitless_restarts++ >= kMaxFruitlessRestarts) break;
       // Stuck: kick the best list and go on from there, whatever its peak.
       priority = best_priority;
       const std::uint64_t kicks = kMinKick + restarts++ % kKickRange;
@@ -127,6 +131,7 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
     if (current_peak < peak && (!best || current_peak < best->peak)) {
       best = LocalSearchResult{*offsets, current_peak};
       best_priority = priority;
+      fruitless_restarts = 0;
     }
     current = std::move(offsets);
   }

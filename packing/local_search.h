@@ -12,9 +12,9 @@
 // plateaus, and the overhang gives it a direction on them (A-K at default
 // effort: 0.2-3.7 % lower peaks than the peak alone, docs/packing.md).
 // After max(500, 8 n) steps without a lower peak or overhang it stops, or,
-// with restarts (max effort only: they then spend the whole step budget),
-// goes on from its best list kicked by 4 to 11 random swaps (iterated local
-// search). A re-pack is abandoned as soon as it would exceed the current
+// with restarts (max effort only), goes on from its best list kicked by 4 to
+// 11 random swaps (iterated local search), until 4 restarts in a row found
+// no lower peak. A re-pack is abandoned as soon as it would exceed the current
 // peak (SkylinePacker's cutoff), so most rejected steps cost a fraction of
 // a full packing.
 //
@@ -71,7 +71,7 @@ inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-searc
 inline constexpr std::int64_t kMinSearchSteps = 10;
 
 // Whether the searches of `effort` restart on a plateau (kMax only: a
-// restarting search spends its whole step budget).
+// restarting search runs up to five plateaus longer).
 bool RestartsOnPlateau(PackEffort effort);
 
 // Steps per search (two searches) that `effort` affords for `items`: the
