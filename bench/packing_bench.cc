@@ -37,11 +37,12 @@ void RunPack(benchmark::State& state, const std::vector<PackItem>& items,
 void RegisterSynthetic() {
   for (std::int64_t n : {1000, 10000, 100000, 1000000}) {
     for (PackingAlgorithm algorithm : AllPackingAlgorithms()) {
-      // At 10^6 items only auto, the large-input members and online best fit.
+      // At 10^6 items only auto, the large-input members (skyline-area is
+      // --effort fast's) and online best fit.
       const std::vector<PackingAlgorithm> at_million = {
-          PackingAlgorithm::kAuto, PackingAlgorithm::kBestFitSpatial,
-          PackingAlgorithm::kSkylineLongest, PackingAlgorithm::kBestFitStartTime,
-          PackingAlgorithm::kOnlineBestFit};
+          PackingAlgorithm::kAuto,           PackingAlgorithm::kBestFitSpatial,
+          PackingAlgorithm::kSkylineLongest, PackingAlgorithm::kSkylineArea,
+          PackingAlgorithm::kBestFitStartTime, PackingAlgorithm::kOnlineBestFit};
       if (n == 1000000 &&
           std::find(at_million.begin(), at_million.end(), algorithm) == at_million.end()) {
         continue;

@@ -3,15 +3,20 @@
 //
 // A skyline packing (skyline.h) is fully determined by its priority list, the
 // tie-break order among items with equal floors. Starting from a given list,
-// each step swaps one to three random pairs of positions (SplitMix64 with a
-// fixed seed: the same input always takes the same steps), re-packs, and
-// keeps the new list if its peak is not higher than the current one: equal
-// peaks are accepted so the search can drift across plateaus. After
-// max(500, 8 n) steps without a lower peak it restarts from its best list
-// kicked by 4 to 11 random swaps (iterated local search), so the whole
-// step budget is spent looking instead of stopping on a plateau. A re-pack is
-// abandoned as soon as it would exceed the best peak (SkylinePacker's
-// cutoff), so most rejected steps cost a fraction of a full packing.
+// each step either moves an item that reaches above the target to a random
+// earlier position or swaps one to three random pairs of positions (SplitMix64 with
+// a fixed seed: the same input always takes the same steps), re-packs, and
+// keeps the new list if its peak is lower, or equal with an overhang (the
+// bytes x steps of the packing above the target, the max-live bound) that
+// is not higher: equal measures are accepted so the search can drift across
+// plateaus, and the overhang gives it a direction on them (A-K at default
+// effort: 0.2-3.7 % lower peaks than the peak alone, docs/packing.md).
+// After max(500, 8 n) steps without a lower peak or overhang it stops, or,
+// with restarts (max effort only), goes on from its best list kicked by 4 to
+// 11 random swaps (iterated local search), until 4 restarts in a row found
+// no lower peak. A re-pack is abandoned as soon as it would exceed the current
+// peak (SkylinePacker's cutoff), so most rejected steps cost a fraction of
+// a full packing.
 //
 // The portfolio runs two such searches in parallel (seeds 1 and 2) from the
 // same start, each with half of the effort's search budget
@@ -46,15 +51,17 @@ struct SearchStop {
   bool* hit_deadline = nullptr;  // set to true when the deadline stopped it
 };
 
-// Runs up to `steps` swap steps from `priority` (whose packing has peak
-// `peak`), stopping early once the peak is at most `target` (e.g. the
-// max-live lower bound, which no packing can beat) or when `stop` says so.
-// Returns the best packing found if its peak is below `peak`, else nullopt.
-// Cost: at most `steps` skyline runs.
+// Runs up to `steps` steps from `priority` (whose packing has peak `peak`),
+// stopping early once the peak is at most `target` (e.g. the max-live lower
+// bound, which no packing can beat; also the overhang's reference), on a
+// plateau unless `restarts_on_plateau`, or when `stop` says so. Returns the
+// best packing found if its peak is below `peak`, else nullopt. Cost: at
+// most `steps` + 1 skyline runs plus O(n) per completed run.
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
                                                         std::vector<std::int32_t> priority,
                                                         Bytes peak, Bytes target,
                                                         std::int64_t steps, std::uint64_t seed,
+                                                        bool restarts_on_plateau,
                                                         const SearchStop& stop = {});
 
 // The packer and the portfolio's name for a searched skyline packing.
@@ -62,6 +69,10 @@ inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-searc
 
 // Fewer steps than this per search are not worth starting.
 inline constexpr std::int64_t kMinSearchSteps = 10;
+
+// Whether the searches of `effort` restart on a plateau (kMax only: a
+// restarting search runs up to five plateaus longer).
+bool RestartsOnPlateau(PackEffort effort);
 
 // Steps per search (two searches) that `effort` affords for `items`: the
 // effort's search work over the estimated work of a step (member_cost.h);
@@ -76,9 +87,11 @@ struct SearchOutcome {
 
 // The search as run by the portfolio: two ImproveSkylinePriority searches
 // (seeds 1 and 2, `steps` each) from `priority` (whose packing has peak
-// `peak`), on up to `threads` threads, stopping at `target` or `deadline`.
+// `peak`), with or without restarts, on up to `threads` threads, stopping
+// at `target` or `deadline`.
 SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
-                            Bytes peak, Bytes target, std::int64_t steps, int threads,
+                            Bytes peak, Bytes target, std::int64_t steps, bool restarts_on_plateau,
+                            int threads,
                             std::optional<std::chrono::steady_clock::time_point> deadline);
 
 // The lower of the skyline-longest and skyline-area priority lists' packings

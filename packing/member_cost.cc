@@ -28,7 +28,7 @@ constexpr double kDefaultWorkAt1e5 = 3.5e9;
 constexpr double kDefaultWorkFloor = 3.5e9;
 constexpr double kDefaultSearchFloor = 6e8;
 constexpr double kFastNearLinearFactor = 400;
-constexpr double kFastWorkPerNLogN = 1500;
+constexpr double kFastWorkPerNLogN = 400;
 constexpr double kMaxFactor = 10;
 
 double SkylineWork(const InputShape& shape) {

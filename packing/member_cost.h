@@ -54,8 +54,10 @@ struct EffortBudget {
 };
 
 // The budget of `effort` for an input of `shape`:
-// * kFast: members within 400 x n log2 n units each, member work 1,500 x
-//   n log2 n; no search.
+// * kFast: members within 400 x n log2 n units each, member work 400 x
+//   n log2 n in all (online best fit and about one more member: at 10^6
+//   items 1,500 x n log2 n admitted every member, about 3x the time); no
+//   search.
 // * kDefault: member work W = 3.5 x 10^9 x max(1, (n log2 n) / (10^5 log2
 //   10^5)) units in two lanes of W / 2; search work max(6 x 10^8,
 //   3.5 x 10^9 x (n log2 n) / (10^5 log2 10^5)).
