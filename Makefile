@@ -72,16 +72,19 @@ fuzz:
 	cmake --build $(FUZZ) -j $(JOBS) --target memplan_fuzzers
 	./scripts/run-fuzzers.sh $(FUZZ) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
 
-# ThreadSanitizer over the code that runs threads (the packing portfolio and
-# local search, memory space assignment's variants, the progress ticker): the
-# test binaries labelled `threads` (tests/CMakeLists.txt), in their own folder.
+# ThreadSanitizer over the code that runs threads (the packing portfolio, local
+# search and exact solver, memory space assignment's variants, the progress
+# ticker): those layers' test binaries (ctest labels = layer names,
+# tests/CMakeLists.txt), in their own folder; finding no tests is an error.
 TSAN ?= build-tsan
 TSAN_TARGETS ?= memplan_packing_tests memplan_msa_tests memplan_driver_tests
+TSAN_LABELS ?= ^(packing|msa|driver)$$
 check-tsan: deps
 	cmake -S . -B $(TSAN) $(CMAKE_GEN) -DCMAKE_BUILD_TYPE=Debug -DMEMPLAN_TSAN=ON \
 	  -DMEMPLAN_BUILD_BENCH=OFF -DMEMPLAN_WERROR=ON $(CMAKE_FLAGS) >/dev/null
 	cmake --build $(TSAN) -j $(JOBS) --target $(TSAN_TARGETS)
-	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure -j $(JOBS) -L threads -E '$(ASAN_SKIP)'
+	cd $(TSAN) && TSAN_OPTIONS=halt_on_error=1 ctest --output-on-failure --no-tests=error -j $(JOBS) \
+	  -L '$(TSAN_LABELS)' -E '$(ASAN_SKIP)'
 
 clean:
 	rm -rf $(BUILD) $(ASAN) $(FUZZ) $(TSAN) $(DEMO_OUT)
