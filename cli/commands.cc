@@ -3,10 +3,14 @@
 #include <algorithm>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include "CLI/CLI.hpp"
 #include "cli/cli_support.h"
 #include "cli/compare_command.h"
+#include "cli/did_you_mean.h"
 #include "cli/execute_command.h"
 #include "cli/parse_error.h"
 #include "cli/plan_command.h"
@@ -43,10 +47,13 @@ int RunCli(int argc, char** argv) {
   if (argc > 1 && argv[1][0] != '-' &&
       std::none_of(std::begin(verbs), std::end(verbs),
                    [&](const CLI::App* verb) { return verb->get_name() == argv[1]; })) {
+    std::vector<std::string> names;
+    for (const CLI::App* verb : verbs) names.push_back(verb->get_name());
+    const std::optional<std::string> closest = ClosestName(argv[1], names);
     return Fail(UsageError(fmt::format(
-        "unknown command '{}' (expected plan, verify, execute, stats, compare, sweep or targets; see "
-        "memplan --help)",
-        argv[1])));
+        "unknown command '{}' ({}expected plan, verify, execute, stats, compare, sweep or targets; "
+        "see memplan --help)",
+        argv[1], closest ? fmt::format("did you mean {}? ", *closest) : "")));
   }
   try {
     app.parse(argc, argv);

@@ -22,14 +22,6 @@ std::string FlagSuggestion(std::string_view typo, const CLI::App& verb) {
   return closest ? fmt::format(" (did you mean {}?)", *closest) : "";
 }
 
-// " (did you mean plan?)" when `typo` is close to one of the commands.
-std::string CommandSuggestion(std::string_view typo, const CLI::App& app) {
-  std::vector<std::string> commands;
-  for (const CLI::App* command : app.get_subcommands({})) commands.push_back(command->get_name());
-  const std::optional<std::string> closest = ClosestName(typo, commands);
-  return closest ? fmt::format(" (did you mean {}?)", *closest) : "";
-}
-
 }  // namespace
 
 // CLI11's parse error `e` as a sentence in memplan's words, for the kinds a
@@ -70,10 +62,7 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   }
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
-    if (!extras.empty()) {
-      return fmt::format("unexpected argument '{}' before the command{}", extras.front(),
-                         CommandSuggestion(extras.front(), app));
-    }
+    if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
     return "a command is required (plan, verify, execute, stats, compare, sweep or targets)";
   }
   return text;

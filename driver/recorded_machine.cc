@@ -77,7 +77,11 @@ absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine
           "{} (the target file named by {}: /msa/target)", why,
           PlaceIn(machine.plan_path, machine.target_at)));
     }
-    return LocatedError(machine.plan_path, machine.target_at, fmt::format("/msa/target: {}", why));
+    // ResolveTarget's own messages begin "error: ".
+    const std::string_view what = std::string_view(why).starts_with("error: ")
+                                      ? std::string_view(why).substr(7)
+                                      : std::string_view(why);
+    return LocatedError(machine.plan_path, machine.target_at, fmt::format("/msa/target: {}", what));
   }
   const Bytes capacity = machine.fast_memory_bytes.value_or(target->fast_memory_bytes);
   const Bytes target_alignment =

@@ -103,8 +103,9 @@ TEST_F(PolishCliTest, ParseErrorsReadAsSentences) {
   EXPECT_USAGE_ERROR("plan in.csv --algoritm=exact",
                      "memplan: error: unexpected argument '--algoritm=exact' for 'plan' (did you "
                      "mean --algorithm?) (see memplan --help)");
-  EXPECT_USAGE_ERROR("pln in.csv", "memplan: error: unexpected argument 'pln' before the command "
-                                   "(did you mean plan?) (see memplan --help)");
+  EXPECT_USAGE_ERROR("pln in.csv", "memplan: error: unknown command 'pln' (did you mean plan? "
+                                   "expected plan, verify, execute, stats, compare, sweep or "
+                                   "targets; see memplan --help)");
   EXPECT_FALSE(fs::exists(dir_ + "/a1.json"));
   EXPECT_FALSE(fs::exists(dir_ + "/a2.json"));
 }
