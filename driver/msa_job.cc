@@ -1,6 +1,5 @@
 #include "driver/msa_job.h"
 
-#include <numeric>
 #include <utility>
 
 #include "fmt/format.h"
@@ -22,18 +21,17 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   const CostModel cost(program, analysis, out.target, options.cost);
   MsaOptions msa = options.msa;
   msa.fast_memory_bytes = out.target.fast_memory_bytes;
-  // lcm(target, plan) without overflow: both are at most kMaxAlignment, so
-  // their lcm may not be representable; beyond kMaxAlignment it is refused.
+  // lcm(target, plan): beyond kMaxAlignment it is refused.
   const Bytes target_alignment = std::max<Bytes>(1, out.target.alignment);
   const Bytes plan_alignment = std::max<Bytes>(1, pools.alignment);
-  const Bytes factor = target_alignment / std::gcd(target_alignment, plan_alignment);
-  if (factor > kMaxAlignment / plan_alignment) {
+  const std::optional<Bytes> alignment = AlignmentLcm(target_alignment, plan_alignment);
+  if (!alignment) {
     return absl::InvalidArgumentError(fmt::format(
         "memplan: error: the fast-memory alignment, the least common multiple of target '{}''s "
         "alignment {} and --alignment {}, exceeds 2^32 ({})",
         out.target.name, target_alignment, plan_alignment, kMaxAlignment));
   }
-  msa.alignment = factor * plan_alignment;
+  msa.alignment = *alignment;
   out.options = msa;
   absl::StatusOr<MsaResult> assignment = AssignMemorySpaces(program, analysis, cost, msa);
   if (!assignment.ok()) return assignment.status();

@@ -1,6 +1,5 @@
 #include "driver/recorded_machine.h"
 
-#include <numeric>
 
 #include "fmt/format.h"
 #include "io/json_locate.h"
@@ -87,10 +86,9 @@ absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine
   const Bytes target_alignment =
       std::max<Bytes>(1, machine.fast_memory_alignment.value_or(target->alignment));
   const Bytes plan_alignment = std::max<Bytes>(1, plan.alignment);
-  // lcm without overflow: both are at most kMaxAlignment (2^32).
-  const Bytes factor = target_alignment / std::gcd(target_alignment, plan_alignment);
-  const Bytes alignment = factor > kMaxAlignment / plan_alignment ? kMaxAlignment + 1
-                                                                   : factor * plan_alignment;
+  // Past kMaxAlignment no plan could have been made: it never matches.
+  const Bytes alignment =
+      AlignmentLcm(target_alignment, plan_alignment).value_or(kMaxAlignment + 1);
   const std::string capacity_source =
       machine.fast_memory_bytes
           ? fmt::format("the plan was made with --fast-memory {} (/msa/options/fast_memory_override)",

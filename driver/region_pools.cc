@@ -1,7 +1,6 @@
 #include "driver/region_pools.h"
 
 #include <algorithm>
-#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -48,14 +47,14 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
   // on the least common multiple, and record that as the offset alignment.
   const Bytes offset_alignment = std::max<Bytes>(1, region_options.offset_alignment);
   const Bytes plan_alignment = std::max<Bytes>(1, options.alignment);
-  const Bytes factor = plan_alignment / std::gcd(offset_alignment, plan_alignment);
-  if (factor > kMaxAlignment / offset_alignment) {
+  const std::optional<Bytes> slice_alignment = AlignmentLcm(offset_alignment, plan_alignment);
+  if (!slice_alignment) {
     return absl::InvalidArgumentError(fmt::format(
         "--offset-alignment {} and --alignment {} combine to a slice alignment (their least "
         "common multiple) above the supported 2^32 ({}); choose alignments that divide one another",
         offset_alignment, plan_alignment, kMaxAlignment));
   }
-  region_options.offset_alignment = offset_alignment * factor;
+  region_options.offset_alignment = *slice_alignment;
   for (const Buffer& b : buffers.buffers) {
     if (b.space && *b.space != kDefaultSpace && !b.values.empty()) {
       return LocatedError(program.source, program.values[b.values.front()].loc,

@@ -1,5 +1,8 @@
 #include "ir/units.h"
 
+#include <algorithm>
+#include <numeric>
+
 namespace memplan {
 
 std::string SpaceName(MemorySpace space) {
@@ -29,6 +32,14 @@ std::optional<Lifetime> ParseLifetime(std::string_view keyword) {
 
 bool IsReusable(Lifetime lifetime) {
   return lifetime == Lifetime::kTransient || lifetime == Lifetime::kStaging;
+}
+
+std::optional<Bytes> AlignmentLcm(Bytes a, Bytes b) {
+  a = std::max<Bytes>(1, a);
+  b = std::max<Bytes>(1, b);
+  const Bytes factor = b / std::gcd(a, b);
+  if (factor > kMaxAlignment / a) return std::nullopt;
+  return a * factor;
 }
 
 }  // namespace memplan

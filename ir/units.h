@@ -58,6 +58,11 @@ bool IsReusable(Lifetime lifetime);
 // counting alignment padding, and no alignment exceeds kMaxAlignment.
 inline constexpr Bytes kMaxTotalBytes = Bytes{1} << 62;
 inline constexpr Bytes kMaxAlignment = Bytes{1} << 32;
+
+// The least common multiple of two alignments (each clamped to >= 1, at most
+// kMaxAlignment): the alignment that satisfies both, e.g. (64, 3) -> 192.
+// nullopt when it exceeds kMaxAlignment (computed without overflow).
+std::optional<Bytes> AlignmentLcm(Bytes a, Bytes b);
 // An input spans at most kMaxTimeSteps time steps (every live range lies in
 // [0, kMaxTimeSteps)); the plan reader accepts times up to the same limit.
 inline constexpr TimeStep kMaxTimeSteps = TimeStep{1} << 62;
