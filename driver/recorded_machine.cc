@@ -1,6 +1,5 @@
 #include "driver/recorded_machine.h"
 
-
 #include "fmt/format.h"
 #include "io/json_locate.h"
 #include "ir/diagnostic.h"
