@@ -109,9 +109,14 @@ void CheckPlanningError(const absl::Status& status, std::string_view what,
 
 void PreferOneThread() { setenv("MEMPLAN_THREADS", "1", /*overwrite=*/0); }
 
-// libFuzzer stops a run past 2 GiB of memory: the executor's arenas stay
-// well below (a larger plan is refused, InvalidArgument, not run).
-constexpr Bytes kFuzzMaxArenaBytes = Bytes{256} << 20;
+void CheckExecutes(const LoadedInput& input, const Plan& plan, std::string_view what) {
+  ExecuteOptions options;
+  options.max_arena_bytes = Bytes{256} << 20;  // libFuzzer stops a run past 2 GiB
+  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(input, plan, options);
+  if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
+    Fail(std::string(what) + ": a verified plan fails memplan execute", run.status().ToString());
+  }
+}
 
 PlanJobOptions FuzzPlanOptions() {
   PlanJobOptions options;
@@ -141,14 +146,7 @@ void PlanAndCheck(const std::string& path, PlanJobOptions options, std::string_v
   if (absl::Status s = VerifySavedPlan(result->input, *reread, *machine); !s.ok()) {
     Fail(std::string(what) + ": a written plan fails memplan verify", s.ToString());
   }
-  // The second, independent oracle: run the plan on real bytes. Only a
-  // clobber is a bug; arenas over the executor's limit are not.
-  ExecuteOptions small;
-  small.max_arena_bytes = kFuzzMaxArenaBytes;
-  absl::StatusOr<ExecuteReport> run = ExecuteSavedPlan(result->input, *reread, small);
-  if (run.status().code() == absl::StatusCode::kFailedPrecondition) {
-    Fail(std::string(what) + ": a verified plan fails memplan execute", run.status().ToString());
-  }
+  CheckExecutes(result->input, *reread, what);
 }
 
 }  // namespace memplan::fuzz

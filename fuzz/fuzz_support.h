@@ -13,6 +13,8 @@
 
 #include "absl/status/status.h"
 
+#include "driver/plan_job.h"
+
 namespace memplan::fuzz {
 
 // Writes `bytes` to `name` inside this process's scratch folder
@@ -45,20 +47,21 @@ void CheckPlanningError(const absl::Status& status, std::string_view what,
 // many small inputs, where one thread is faster than starting helpers.
 void PreferOneThread();
 
-}  // namespace memplan::fuzz
-
-#include "driver/plan_job.h"
-
-namespace memplan::fuzz {
-
 // Plans the input file at `path` with `options` (its JSON rendered, not
 // written) and applies CheckPlanningError. A plan that comes back must also
-// read back from its JSON and pass `memplan verify` (VerifySavedPlan):
-// otherwise the target aborts.
+// read back from its JSON, pass `memplan verify` (VerifySavedPlan, with its
+// recorded machine) and execute cleanly (CheckExecutes): otherwise the
+// target aborts.
 void PlanAndCheck(const std::string& path, PlanJobOptions options, std::string_view what);
 
 // Options for planning fuzz inputs: fast effort (many small inputs), no
 // aliasing re-plan, the JSON rendered.
 PlanJobOptions FuzzPlanOptions();
+
+// The second oracle for a plan `verify` accepted: `memplan execute` runs it
+// without a clobber (a FailedPrecondition aborts, naming `what`). Arenas are
+// capped at 256 MiB, below libFuzzer's 2 GiB memory limit; a larger plan is
+// refused (InvalidArgument) and not run.
+void CheckExecutes(const LoadedInput& input, const Plan& plan, std::string_view what);
 
 }  // namespace memplan::fuzz
