@@ -100,7 +100,9 @@ void ExpectAutoNameReproduces(const std::vector<PackItem>& items, Bytes alignmen
 
 TEST(PackTest, AutoReportsAMemberThatReproducesItsOffsets) {
   ExpectAutoNameReproduces(XlaExample(), 1);
-  for (std::uint64_t seed = 200; seed < 230; ++seed) {
+  // Ten inputs (every alignment 1-8 at least twice): auto at default effort
+  // spends its whole search budget on each, twice over (slow under ASan).
+  for (std::uint64_t seed = 200; seed < 210; ++seed) {
     ExpectAutoNameReproduces(RandomItems(120, 50, 1000, seed), Bytes{1} << (seed % 4));
   }
 }
@@ -189,7 +191,7 @@ TEST(PackTest, GlobalAndItemAlignment) {
 }
 
 TEST(PackTest, EveryAlgorithmProducesAValidPacking) {
-  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
     const int n = 1 + static_cast<int>(seed * 7 % 120);
     const auto items = RandomItems(n, 1 + static_cast<TimeStep>(seed % 50), 100, seed);
     const Bytes alignment = Bytes{1} << (seed % 4);

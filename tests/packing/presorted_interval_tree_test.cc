@@ -46,7 +46,7 @@ TEST(PresortedIntervalTreeTest, MatchesBruteForceOracle) {
   PresortedIntervalTree tree(ranges);
   std::vector<bool> stored(n, false);
   std::vector<Bytes> offset(n, 0);
-  for (int step = 0; step < 20000; ++step) {
+  for (int step = 0; step < 6000; ++step) {
     const int slot = static_cast<int>(rng() % n);
     if (rng() % 10 < 3 && !stored[slot]) {
       offset[slot] = static_cast<Bytes>(rng() % 4096);
