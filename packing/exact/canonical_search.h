@@ -107,7 +107,10 @@ class CanonicalSearch {
   struct Part {
     std::int32_t first = 0;
     std::int32_t last = 0;
-    std::vector<std::int32_t> buffers;  // placed ones are skipped
+    std::vector<std::int32_t> buffers;  // unplaced when a node of it starts
+    // With rerank_parts: the memo key of the part when it was split off and
+    // ranked (the ranks are a function of it), else 0.
+    std::uint64_t context = 0;
   };
   // The choices at the current node of `part` in search order (offset, then
   // rank). Returns false if the node is dead; true with no choices when the
@@ -129,10 +132,20 @@ class CanonicalSearch {
   struct StateKeyHash {
     std::size_t operator()(const StateKey& key) const { return static_cast<std::size_t>(key.low); }
   };
+  // The memo key of the node of `part`: O(sections of the part), from the
+  // per-section terms kept up to date by Place (ToggleBuffer, ToggleSection).
   StateKey KeyOf(const Part& part) const;
+  // Adds or removes (XOR) the key term of unplaced buffer b at floor `floor`,
+  // or of section s with floor `floor`, in the key sum of its first section.
+  void ToggleBuffer(std::size_t b, Bytes floor);
+  void ToggleSection(std::size_t s, Bytes floor);
   bool ShouldStop();
   Bytes LowestOffset(std::int32_t b) const;
-  void Set(Bytes& slot, Bytes value);
+  // Sets `slot` to `value`, recording the old value on the trail.
+  void Set(Bytes& slot, Bytes value) {
+    trail_.push_back({&slot, slot});
+    slot = value;
+  }
 
   const Subproblem& problem_;
   Bytes capacity_;
@@ -146,12 +159,24 @@ class CanonicalSearch {
   std::vector<Bytes> section_floor_;     // max top of placed buffers in the section
   std::vector<Bytes> section_unplaced_;  // bytes of unplaced buffers in the section
   std::vector<Bytes> crossing_;  // unplaced buffers covering sections k and k + 1
+  // Per section s, the XOR of the key terms of the unplaced buffers that
+  // start in s (buffer number, floor) and, while s has unplaced bytes, of s
+  // (section number, floor): two independent 64-bit halves, stored as Bytes
+  // so that the trail restores them. A node's key is their XOR over its
+  // part's sections (Zobrist hashing), not a pass over its buffers.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> buffer_salts_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> section_salts_;
+  std::vector<Bytes> section_key_low_;
+  std::vector<Bytes> section_key_high_;
   Bytes last_offset_ = 0;
   Bytes last_rank_ = -1;  // rank of the buffer placed last (-1: none)
   std::vector<std::int32_t> placed_order_;
   std::vector<std::pair<Bytes*, Bytes>> trail_;
   std::vector<std::size_t> trail_marks_;
   std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
+  // Per buffer: not fixed, no fixed buffer overlaps it, alignment 1 (its
+  // lowest offset is its floor).
+  std::vector<char> plain_;
   std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
   // With any alignment > 1: the unplaced buffers per section (scratch of a
   // node) for the alignment-waste bound (alignment_waste.h).
@@ -159,6 +184,9 @@ class CanonicalSearch {
   std::vector<std::vector<StackBuffer>> section_stack_;
   std::vector<Bytes> waste_scratch_;
   std::vector<std::vector<Choice>> choices_by_depth_;
+  // child_parts_[d]: the part a node with d - 1 buffers placed hands to its
+  // child (its unplaced buffers only).
+  std::vector<Part> child_parts_;
   std::unordered_set<StateKey, StateKeyHash> dead_states_;
   std::int64_t nodes_ = 0;
   std::int64_t node_budget_end_ = 0;
