@@ -36,12 +36,14 @@ std::vector<std::pair<std::uint64_t, std::uint64_t>> KeySalts(std::size_t count,
 }  // namespace
 
 CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
-                                 const SearchOrder& order, int priority, bool rerank_parts)
+                                 const SearchOrder& order, int priority, bool rerank_parts,
+                                 DeadStates* shared_dead_states)
     : problem_(problem),
       capacity_(capacity),
       rank_(order),
       priority_(priority),
-      rerank_parts_(rerank_parts) {
+      rerank_parts_(rerank_parts),
+      dead_states_(shared_dead_states != nullptr ? *shared_dead_states : own_dead_states_) {
   const std::size_t n = problem.buffers.size();
   remaining_ = static_cast<std::int32_t>(n);
   placed_.assign(n, 0);
@@ -290,7 +292,7 @@ bool CanonicalSearch::Dfs(const Part& part) {
   if (stopped_) return false;
   const std::size_t depth = placed_order_.size();
   std::vector<Choice>& choices = choices_by_depth_[depth];
-  const StateKey key = KeyOf(part);
+  const SearchStateKey key = KeyOf(part);
   if (dead_states_.count(key) > 0) return false;
   const auto dead = [&] {
     if (stopped_) return false;
@@ -336,13 +338,13 @@ bool CanonicalSearch::Dfs(const Part& part) {
   return dead();
 }
 
-CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
+SearchStateKey CanonicalSearch::KeyOf(const Part& part) const {
   std::uint64_t low = 0, high = 0;
   for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
     low ^= static_cast<std::uint64_t>(section_key_low_[s]);
     high ^= static_cast<std::uint64_t>(section_key_high_[s]);
   }
-  StateKey key{low, high};
+  SearchStateKey key{low, high};
   const auto mix = [&key](std::uint64_t a, std::uint64_t b) {
     key.low = Mix64(key.low ^ Mix64(a * 0x9e3779b97f4a7c15ULL + b));
     key.high = Mix64(key.high + Mix64(b * 0xc2b2ae3d27d4eb4fULL ^ a) + 0x165667b19e3779f9ULL);

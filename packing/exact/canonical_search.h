@@ -83,13 +83,32 @@ enum class SearchOutcome {
   kStopped,    // the stop or abandon flag did
 };
 
+// A node's memo key: a 128-bit hash of its state.
+struct SearchStateKey {
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  bool operator==(const SearchStateKey& other) const = default;
+};
+struct SearchStateKeyHash {
+  std::size_t operator()(const SearchStateKey& key) const { return static_cast<std::size_t>(key.low); }
+};
+// The memo of nodes proven dead.
+using DeadStates = std::unordered_set<SearchStateKey, SearchStateKeyHash>;
+
 class CanonicalSearch {
  public:
   // `problem` must outlive the search; `order` is SearchOrders(problem)
   // [priority]; with `rerank_parts` the parts of a decomposition are ranked
   // again by that priority (RankBuffers).
+  // `shared_dead_states` (may be null: the search keeps its own) is a memo
+  // the search of the same problem, capacity and order with the other
+  // rerank_parts may use too, never at the same time: the nodes of the
+  // undivided problem have the same state, ranks and key in both (the ranks
+  // differ only inside parts, whose keys carry their ranking's context), and
+  // both searches are complete from such a node, so a node one proves dead
+  // is dead for the other. Must outlive the search.
   CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order,
-                  int priority, bool rerank_parts);
+                  int priority, bool rerank_parts, DeadStates* shared_dead_states = nullptr);
 
   // Searches below the current node until a packing is found (kept in
   // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
@@ -124,17 +143,9 @@ class CanonicalSearch {
   // Searches the parts `part` falls into at the boundaries `cuts` (section k
   // | k + 1 for k in cuts, ascending), one after the other.
   bool SolveParts(const Part& part, const std::vector<std::int32_t>& cuts);
-  struct StateKey {
-    std::uint64_t low = 0;
-    std::uint64_t high = 0;
-    bool operator==(const StateKey& other) const = default;
-  };
-  struct StateKeyHash {
-    std::size_t operator()(const StateKey& key) const { return static_cast<std::size_t>(key.low); }
-  };
   // The memo key of the node of `part`: O(sections of the part), from the
   // per-section terms kept up to date by Place (ToggleBuffer, ToggleSection).
-  StateKey KeyOf(const Part& part) const;
+  SearchStateKey KeyOf(const Part& part) const;
   // Adds or removes (XOR) the key term of unplaced buffer b at floor `floor`,
   // or of section s with floor `floor`, in the key sum of its first section.
   void ToggleBuffer(std::size_t b, Bytes floor);
@@ -187,7 +198,8 @@ class CanonicalSearch {
   // child_parts_[d]: the part a node with d - 1 buffers placed hands to its
   // child (its unplaced buffers only).
   std::vector<Part> child_parts_;
-  std::unordered_set<StateKey, StateKeyHash> dead_states_;
+  DeadStates own_dead_states_;
+  DeadStates& dead_states_;  // own_dead_states_ or the one shared
   std::int64_t nodes_ = 0;
   std::int64_t node_budget_end_ = 0;
   std::int64_t nodes_reported_ = 0;
