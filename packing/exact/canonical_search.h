@@ -36,10 +36,14 @@
 //   it) and its subtree fails, the node fails: no other choice first can
 //   help, as that buffer would still go at the same place.
 // * Nogood memo: a node is fully described by its unplaced buffers, their
-//   floors (and ranks, when parts are re-ranked), the section floors under
-//   them and the previous offset and rank;
+//   floors (and ranks, when parts are re-ranked: the state the part had
+//   when it was ranked stands for them), the section floors under them and
+//   the previous offset and rank;
 //   a node proven dead is remembered (a 128-bit hash of that state, up to
 //   2^21 of them) and not searched again when another order reaches it.
+//   The hash is a XOR of one term per unplaced buffer and per section
+//   (Zobrist hashing), kept per section as buffers are placed, so a node's
+//   key costs a pass over its part's sections, not over its buffers.
 // Fixed buffers (fixed_offset) are placed at their offset when the offset
 // order reaches them; a buffer whose lowest offset lies above an unplaced
 // fixed buffer's offset is not tried (the fixed one could no longer go).
