@@ -52,6 +52,7 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
   lowest_.assign(n, 0);
   section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
   section_lowest_.assign(static_cast<std::size_t>(problem.sections), kNoLimit);
+  covered_by_low_.assign(static_cast<std::size_t>(problem.sections) + 1, 0);
   section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
   for (const SearchBuffer& b : problem.buffers) {
     for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
@@ -68,7 +69,7 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
   section_salts_ = KeySalts(static_cast<std::size_t>(problem.sections), 2);
   section_key_low_.assign(static_cast<std::size_t>(problem.sections), 0);
   section_key_high_.assign(static_cast<std::size_t>(problem.sections), 0);
-  for (std::size_t b = 0; b < n; ++b) ToggleBuffer(b, 0);
+  for (std::size_t b = 0; b < n; ++b) ToggleBuffer(b);
   for (std::size_t s = 0; s < section_key_low_.size(); ++s) {
     if (section_unplaced_[s] > 0) ToggleSection(s, 0);
   }
@@ -86,9 +87,9 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
 }
 
 
-inline void CanonicalSearch::ToggleBuffer(std::size_t b, Bytes floor) {
+inline void CanonicalSearch::ToggleBuffer(std::size_t b) {
   const auto s = static_cast<std::size_t>(problem_.buffers[b].first_section);
-  const auto [low, high] = SearchKeyTerm(buffer_salts_[b], floor);
+  const auto [low, high] = buffer_salts_[b];
   Set(section_key_low_[s], section_key_low_[s] ^ low);
   Set(section_key_high_[s], section_key_high_[s] ^ high);
 }
@@ -140,40 +141,11 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
     }
   }
   if (complete) return true;
-  // Cross-section inference: the unplaced buffers of a section all go above
-  // its floor, the previous offset and the lowest offset any of them can take.
-  for (std::int32_t b : part.buffers) {
-    const auto bi = static_cast<std::size_t>(b);
-    if (placed_[bi]) continue;
-    const SearchBuffer& buffer = problem_.buffers[bi];
-    const Bytes lowest = lowest_[bi];
-    Bytes* const section_lowest = section_lowest_.data();
-    for (auto s = static_cast<std::size_t>(buffer.first_section);
-         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
-      section_lowest[s] = std::min(section_lowest[s], lowest);
-    }
-    if (aligned_) {
-      for (auto s = static_cast<std::size_t>(buffer.first_section);
-           s <= static_cast<std::size_t>(buffer.last_section); ++s) {
-        section_stack_[s].push_back({buffer.size, buffer.alignment, buffer.fixed_offset.has_value()});
-      }
-    }
+  if (!aligned_) {
+    if (!SectionsFit(part)) return false;
+  } else {
+    if (!AlignedSectionsFit(part)) return false;
   }
-  bool fits = true;
-  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
-    const Bytes unplaced = section_unplaced_[s];
-    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
-    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
-    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
-    // With alignments, the bytes they force to stay empty count too.
-    if (aligned_) {
-      if (fits && unplaced > 0 && MinStackTop(floor, section_stack_[s], waste_scratch_) > capacity_) {
-        fits = false;
-      }
-      section_stack_[s].clear();
-    }
-  }
-  if (!fits) return false;
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
     if (placed_[bi]) continue;
@@ -193,11 +165,93 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
   return !choices.empty();
 }
 
+bool CanonicalSearch::SectionsFit(const Part& part) {
+  // Every section's unplaced bytes go above the highest placed top there
+  // and the previous offset: base. Where that already fails, stop; else the
+  // section also needs one of its unplaced buffers low enough, at or below
+  // capacity - unplaced ("threshold"). A buffer whose lowest offset is at or
+  // below every section's threshold satisfies all it covers, so only the
+  // sections none of those covers need their lowest offset, and only the
+  // other buffers are visited section by section (the same answer as the
+  // per-section minimum over every buffer, for a fraction of the work).
+  Bytes min_threshold = kNoLimit;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    if (unplaced == 0) continue;
+    if (std::max(section_floor_[s], last_offset_) + unplaced > capacity_) return false;
+    min_threshold = std::min(min_threshold, capacity_ - unplaced);
+  }
+  Bytes* const section_lowest = section_lowest_.data();
+  std::int32_t* const covered = covered_by_low_.data();
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    if (lowest <= min_threshold) {
+      ++covered[buffer.first_section];
+      --covered[buffer.last_section + 1];
+      continue;
+    }
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest[s] = std::min(section_lowest[s], lowest);
+    }
+  }
+  bool fits = true;
+  std::int32_t cover = 0;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    cover += covered[s];
+    covered[s] = 0;
+    const Bytes unplaced = section_unplaced_[s];
+    if (cover == 0 && unplaced > 0 &&
+        std::max({section_floor_[s], last_offset_, section_lowest[s]}) + unplaced > capacity_) {
+      fits = false;
+    }
+    section_lowest[s] = kNoLimit;  // reset the scratch for the next node
+  }
+  covered[static_cast<std::size_t>(part.last) + 1] = 0;
+  return fits;
+}
+
+bool CanonicalSearch::AlignedSectionsFit(const Part& part) {
+  // Cross-section inference: the unplaced buffers of a section all go above
+  // its floor, the previous offset and the lowest offset any of them can take.
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    Bytes* const section_lowest = section_lowest_.data();
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest[s] = std::min(section_lowest[s], lowest);
+    }
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_stack_[s].push_back({buffer.size, buffer.alignment, buffer.fixed_offset.has_value()});
+    }
+  }
+  bool fits = true;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
+    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
+    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
+    // With alignments, the bytes they force to stay empty count too.
+    if (fits && unplaced > 0 && MinStackTop(floor, section_stack_[s], waste_scratch_) > capacity_) {
+      fits = false;
+    }
+    section_stack_[s].clear();
+  }
+  return fits;
+}
+
 bool CanonicalSearch::Place(const Choice& choice) {
   trail_marks_.push_back(trail_.size());
   const auto b = static_cast<std::size_t>(choice.buffer);
   const SearchBuffer& buffer = problem_.buffers[b];
-  ToggleBuffer(b, floor_of_buffer_[b]);
+  ToggleBuffer(b);
   placed_[b] = 1;
   offset_[b] = choice.offset;
   placed_order_.push_back(choice.buffer);
@@ -207,8 +261,6 @@ bool CanonicalSearch::Place(const Choice& choice) {
   for (std::int32_t q : buffer.overlaps) {
     const auto qi = static_cast<std::size_t>(q);
     if (!placed_[qi] && floor_of_buffer_[qi] < top) {
-      ToggleBuffer(qi, floor_of_buffer_[qi]);
-      ToggleBuffer(qi, top);
       Set(floor_of_buffer_[qi], top);
       raised = true;
     }

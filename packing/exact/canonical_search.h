@@ -139,6 +139,12 @@ class CanonicalSearch {
   // rank). Returns false if the node is dead; true with no choices when the
   // part is complete.
   bool Expand(const Part& part, std::vector<Choice>& choices);
+  // Cross-section inference at the current node of `part` (lowest_ filled
+  // for its unplaced buffers): whether every section's unplaced bytes fit
+  // between its floor and the capacity; AlignedSectionsFit when any buffer
+  // has an alignment > 1 (with the bytes alignments waste).
+  bool SectionsFit(const Part& part);
+  bool AlignedSectionsFit(const Part& part);
   // Returns whether the placement raised the floor of an unplaced buffer.
   bool Place(const Choice& choice);
   void Undo();
@@ -150,9 +156,11 @@ class CanonicalSearch {
   // The memo key of the node of `part`: O(sections of the part), from the
   // per-section terms kept up to date by Place (ToggleBuffer, ToggleSection).
   SearchStateKey KeyOf(const Part& part) const;
-  // Adds or removes (XOR) the key term of unplaced buffer b at floor `floor`,
-  // or of section s with floor `floor`, in the key sum of its first section.
-  void ToggleBuffer(std::size_t b, Bytes floor);
+  // Adds or removes (XOR) the key term of unplaced buffer b, or of section s
+  // with floor `floor`, in the key sum of its (first) section. A buffer's
+  // term needs no floor: an unplaced buffer's floor is the highest floor of
+  // the sections it covers, which all have unplaced bytes and so terms.
+  void ToggleBuffer(std::size_t b);
   void ToggleSection(std::size_t s, Bytes floor);
   bool ShouldStop();
   Bytes LowestOffset(std::int32_t b) const;
@@ -175,7 +183,7 @@ class CanonicalSearch {
   std::vector<Bytes> section_unplaced_;  // bytes of unplaced buffers in the section
   std::vector<Bytes> crossing_;  // unplaced buffers covering sections k and k + 1
   // Per section s, the XOR of the key terms of the unplaced buffers that
-  // start in s (buffer number, floor) and, while s has unplaced bytes, of s
+  // start in s (their number) and, while s has unplaced bytes, of s
   // (section number, floor): two independent 64-bit halves, stored as Bytes
   // so that the trail restores them. A node's key is their XOR over its
   // part's sections (Zobrist hashing), not a pass over its buffers.
@@ -193,6 +201,9 @@ class CanonicalSearch {
   // lowest offset is its floor).
   std::vector<char> plain_;
   std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
+  // Scratch of SectionsFit: +1 / -1 at the ends of each buffer low enough
+  // for every section (one entry past the last section).
+  std::vector<std::int32_t> covered_by_low_;
   // With any alignment > 1: the unplaced buffers per section (scratch of a
   // node) for the alignment-waste bound (alignment_waste.h).
   bool aligned_ = false;
