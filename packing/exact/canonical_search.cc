@@ -15,15 +15,35 @@ Bytes AlignUp(Bytes value, Bytes alignment) {
   return (value + alignment - 1) / alignment * alignment;
 }
 
+// The two halves of a key term: a floor mixed with the salts of one buffer
+// or section (independent random words, KeySalts), in two different ways.
+inline std::pair<Bytes, Bytes> SearchKeyTerm(const std::pair<std::uint64_t, std::uint64_t>& salt,
+                                             Bytes floor) {
+  const auto f = static_cast<std::uint64_t>(floor);
+  return {static_cast<Bytes>(Mix64(f ^ salt.first)),
+          static_cast<Bytes>(Mix64(f * 0xc2b2ae3d27d4eb4fULL + salt.second))};
+}
+
+// `count` pairs of salts for key terms of `kind` (1: buffers, 2: sections).
+std::vector<std::pair<std::uint64_t, std::uint64_t>> KeySalts(std::size_t count, std::uint64_t kind) {
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> salts(count);
+  for (std::size_t k = 0; k < count; ++k) {
+    salts[k] = {Mix64(kind * 0x9e3779b97f4a7c15ULL + 2 * k), Mix64(kind * 0x9e3779b97f4a7c15ULL + 2 * k + 1)};
+  }
+  return salts;
+}
+
 }  // namespace
 
 CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
-                                 const SearchOrder& order, int priority, bool rerank_parts)
+                                 const SearchOrder& order, int priority, bool rerank_parts,
+                                 DeadStates* shared_dead_states)
     : problem_(problem),
       capacity_(capacity),
       rank_(order),
       priority_(priority),
-      rerank_parts_(rerank_parts) {
+      rerank_parts_(rerank_parts),
+      dead_states_(shared_dead_states != nullptr ? *shared_dead_states : own_dead_states_) {
   const std::size_t n = problem.buffers.size();
   remaining_ = static_cast<std::int32_t>(n);
   placed_.assign(n, 0);
@@ -32,6 +52,7 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
   lowest_.assign(n, 0);
   section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
   section_lowest_.assign(static_cast<std::size_t>(problem.sections), kNoLimit);
+  covered_by_low_.assign(static_cast<std::size_t>(problem.sections) + 1, 0);
   section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
   for (const SearchBuffer& b : problem.buffers) {
     for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
@@ -44,15 +65,39 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
       ++crossing_[static_cast<std::size_t>(s)];
     }
   }
+  buffer_salts_ = KeySalts(n, 1);
+  section_salts_ = KeySalts(static_cast<std::size_t>(problem.sections), 2);
+  section_key_low_.assign(static_cast<std::size_t>(problem.sections), 0);
+  section_key_high_.assign(static_cast<std::size_t>(problem.sections), 0);
+  for (std::size_t b = 0; b < n; ++b) ToggleBuffer(b);
+  for (std::size_t s = 0; s < section_key_low_.size(); ++s) {
+    if (section_unplaced_[s] > 0) ToggleSection(s, 0);
+  }
+  plain_.assign(n, 0);
+  for (std::size_t b = 0; b < n; ++b) {
+    const SearchBuffer& buffer = problem.buffers[b];
+    plain_[b] = !buffer.fixed_offset && buffer.fixed_overlaps.empty() && buffer.alignment == 1;
+  }
   choices_by_depth_.resize(n + 1);
+  trail_.reserve(std::size_t{1} << 12);
+  child_parts_.resize(n + 2);
   aligned_ = std::any_of(problem.buffers.begin(), problem.buffers.end(),
                          [](const SearchBuffer& b) { return b.alignment > 1; });
   if (aligned_) section_stack_.resize(static_cast<std::size_t>(problem.sections));
 }
 
-void CanonicalSearch::Set(Bytes& slot, Bytes value) {
-  trail_.emplace_back(&slot, slot);
-  slot = value;
+
+inline void CanonicalSearch::ToggleBuffer(std::size_t b) {
+  const auto s = static_cast<std::size_t>(problem_.buffers[b].first_section);
+  const auto [low, high] = buffer_salts_[b];
+  Set(section_key_low_[s], section_key_low_[s] ^ low);
+  Set(section_key_high_[s], section_key_high_[s] ^ high);
+}
+
+inline void CanonicalSearch::ToggleSection(std::size_t s, Bytes floor) {
+  const auto [low, high] = SearchKeyTerm(section_salts_[s], floor);
+  Set(section_key_low_[s], section_key_low_[s] ^ low);
+  Set(section_key_high_[s], section_key_high_[s] ^ high);
 }
 
 Bytes CanonicalSearch::LowestOffset(std::int32_t b) const {
@@ -80,7 +125,10 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
     if (placed_[static_cast<std::size_t>(b)]) continue;
     complete = false;
     const SearchBuffer& buffer = problem_.buffers[static_cast<std::size_t>(b)];
-    const Bytes lowest = LowestOffset(b);
+    // Most buffers have no alignment and no fixed one nearby: their lowest
+    // offset is their floor (the call is the general case).
+    const Bytes lowest = plain_[static_cast<std::size_t>(b)] ? floor_of_buffer_[static_cast<std::size_t>(b)]
+                                                              : LowestOffset(b);
     lowest_[static_cast<std::size_t>(b)] = lowest;
     if (std::max(lowest, last_offset_) + buffer.size > capacity_) return false;
     if (buffer.fixed_offset) {
@@ -93,35 +141,11 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
     }
   }
   if (complete) return true;
-  // Cross-section inference: the unplaced buffers of a section all go above
-  // its floor, the previous offset and the lowest offset any of them can take.
-  for (std::int32_t b : part.buffers) {
-    const auto bi = static_cast<std::size_t>(b);
-    if (placed_[bi]) continue;
-    const SearchBuffer& buffer = problem_.buffers[bi];
-    for (auto s = static_cast<std::size_t>(buffer.first_section);
-         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
-      section_lowest_[s] = std::min(section_lowest_[s], lowest_[bi]);
-      if (aligned_) {
-        section_stack_[s].push_back({buffer.size, buffer.alignment, buffer.fixed_offset.has_value()});
-      }
-    }
+  if (!aligned_) {
+    if (!SectionsFit(part)) return false;
+  } else {
+    if (!AlignedSectionsFit(part)) return false;
   }
-  bool fits = true;
-  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
-    const Bytes unplaced = section_unplaced_[s];
-    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
-    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
-    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
-    // With alignments, the bytes they force to stay empty count too.
-    if (aligned_) {
-      if (fits && unplaced > 0 && MinStackTop(floor, section_stack_[s], waste_scratch_) > capacity_) {
-        fits = false;
-      }
-      section_stack_[s].clear();
-    }
-  }
-  if (!fits) return false;
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
     if (placed_[bi]) continue;
@@ -141,10 +165,93 @@ bool CanonicalSearch::Expand(const Part& part, std::vector<Choice>& choices) {
   return !choices.empty();
 }
 
+bool CanonicalSearch::SectionsFit(const Part& part) {
+  // Every section's unplaced bytes go above the highest placed top there
+  // and the previous offset: base. Where that already fails, stop; else the
+  // section also needs one of its unplaced buffers low enough, at or below
+  // capacity - unplaced ("threshold"). A buffer whose lowest offset is at or
+  // below every section's threshold satisfies all it covers, so only the
+  // sections none of those covers need their lowest offset, and only the
+  // other buffers are visited section by section (the same answer as the
+  // per-section minimum over every buffer, for a fraction of the work).
+  Bytes min_threshold = kNoLimit;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    if (unplaced == 0) continue;
+    if (std::max(section_floor_[s], last_offset_) + unplaced > capacity_) return false;
+    min_threshold = std::min(min_threshold, capacity_ - unplaced);
+  }
+  Bytes* const section_lowest = section_lowest_.data();
+  std::int32_t* const covered = covered_by_low_.data();
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    if (lowest <= min_threshold) {
+      ++covered[buffer.first_section];
+      --covered[buffer.last_section + 1];
+      continue;
+    }
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest[s] = std::min(section_lowest[s], lowest);
+    }
+  }
+  bool fits = true;
+  std::int32_t cover = 0;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    cover += covered[s];
+    covered[s] = 0;
+    const Bytes unplaced = section_unplaced_[s];
+    if (cover == 0 && unplaced > 0 &&
+        std::max({section_floor_[s], last_offset_, section_lowest[s]}) + unplaced > capacity_) {
+      fits = false;
+    }
+    section_lowest[s] = kNoLimit;  // reset the scratch for the next node
+  }
+  covered[static_cast<std::size_t>(part.last) + 1] = 0;
+  return fits;
+}
+
+bool CanonicalSearch::AlignedSectionsFit(const Part& part) {
+  // Cross-section inference: the unplaced buffers of a section all go above
+  // its floor, the previous offset and the lowest offset any of them can take.
+  for (std::int32_t b : part.buffers) {
+    const auto bi = static_cast<std::size_t>(b);
+    if (placed_[bi]) continue;
+    const SearchBuffer& buffer = problem_.buffers[bi];
+    const Bytes lowest = lowest_[bi];
+    Bytes* const section_lowest = section_lowest_.data();
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_lowest[s] = std::min(section_lowest[s], lowest);
+    }
+    for (auto s = static_cast<std::size_t>(buffer.first_section);
+         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
+      section_stack_[s].push_back({buffer.size, buffer.alignment, buffer.fixed_offset.has_value()});
+    }
+  }
+  bool fits = true;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    const Bytes unplaced = section_unplaced_[s];
+    const Bytes floor = std::max({section_floor_[s], last_offset_, section_lowest_[s]});
+    section_lowest_[s] = kNoLimit;  // reset the scratch for the next node
+    if (unplaced > 0 && floor + unplaced > capacity_) fits = false;
+    // With alignments, the bytes they force to stay empty count too.
+    if (fits && unplaced > 0 && MinStackTop(floor, section_stack_[s], waste_scratch_) > capacity_) {
+      fits = false;
+    }
+    section_stack_[s].clear();
+  }
+  return fits;
+}
+
 bool CanonicalSearch::Place(const Choice& choice) {
   trail_marks_.push_back(trail_.size());
   const auto b = static_cast<std::size_t>(choice.buffer);
   const SearchBuffer& buffer = problem_.buffers[b];
+  ToggleBuffer(b);
   placed_[b] = 1;
   offset_[b] = choice.offset;
   placed_order_.push_back(choice.buffer);
@@ -160,8 +267,10 @@ bool CanonicalSearch::Place(const Choice& choice) {
   }
   for (std::int32_t s = buffer.first_section; s <= buffer.last_section; ++s) {
     const auto si = static_cast<std::size_t>(s);
+    ToggleSection(si, section_floor_[si]);  // it had unplaced bytes: this buffer's
     Set(section_floor_[si], top);
     Set(section_unplaced_[si], section_unplaced_[si] - buffer.size);
+    if (section_unplaced_[si] > 0) ToggleSection(si, top);
     if (s < buffer.last_section) Set(crossing_[si], crossing_[si] - 1);
   }
   Set(last_offset_, choice.offset);
@@ -235,7 +344,7 @@ bool CanonicalSearch::Dfs(const Part& part) {
   if (stopped_) return false;
   const std::size_t depth = placed_order_.size();
   std::vector<Choice>& choices = choices_by_depth_[depth];
-  const StateKey key = KeyOf(part);
+  const SearchStateKey key = KeyOf(part);
   if (dead_states_.count(key) > 0) return false;
   const auto dead = [&] {
     if (stopped_) return false;
@@ -257,7 +366,22 @@ bool CanonicalSearch::Dfs(const Part& part) {
          s < std::min(buffer.last_section, part.last); ++s) {
       if (crossing_[static_cast<std::size_t>(s)] == 0) cuts.push_back(s);
     }
-    const bool found = cuts.empty() ? Dfs(part) : SolveParts(part, cuts);
+    bool found;
+    if (cuts.empty()) {
+      // The same part without the placed buffer: nodes pass only their
+      // unplaced buffers down, so that Expand visits no placed one.
+      Part& child = child_parts_[depth + 1];
+      child.first = part.first;
+      child.last = part.last;
+      child.context = part.context;
+      child.buffers.clear();
+      for (std::int32_t b : part.buffers) {
+        if (!placed_[static_cast<std::size_t>(b)]) child.buffers.push_back(b);
+      }
+      found = Dfs(child);
+    } else {
+      found = SolveParts(part, cuts);
+    }
     if (found) return true;  // keep the packing in offset_
     UndoTo(depth);
     if (stopped_) return false;
@@ -266,23 +390,20 @@ bool CanonicalSearch::Dfs(const Part& part) {
   return dead();
 }
 
-CanonicalSearch::StateKey CanonicalSearch::KeyOf(const Part& part) const {
-  StateKey key;
+SearchStateKey CanonicalSearch::KeyOf(const Part& part) const {
+  std::uint64_t low = 0, high = 0;
+  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
+    low ^= static_cast<std::uint64_t>(section_key_low_[s]);
+    high ^= static_cast<std::uint64_t>(section_key_high_[s]);
+  }
+  SearchStateKey key{low, high};
   const auto mix = [&key](std::uint64_t a, std::uint64_t b) {
     key.low = Mix64(key.low ^ Mix64(a * 0x9e3779b97f4a7c15ULL + b));
     key.high = Mix64(key.high + Mix64(b * 0xc2b2ae3d27d4eb4fULL ^ a) + 0x165667b19e3779f9ULL);
   };
   mix(static_cast<std::uint64_t>(part.first), static_cast<std::uint64_t>(part.last));
   mix(static_cast<std::uint64_t>(last_offset_), static_cast<std::uint64_t>(last_rank_ + 1));
-  for (std::int32_t b : part.buffers) {
-    const auto bi = static_cast<std::size_t>(b);
-    // The ranks vary with the path only when parts are re-ranked.
-    const std::uint64_t rank = rerank_parts_ ? static_cast<std::uint64_t>(rank_[bi]) << 48 : 0;
-    if (!placed_[bi]) mix(bi + 1, static_cast<std::uint64_t>(floor_of_buffer_[bi]) ^ rank);
-  }
-  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
-    if (section_unplaced_[s] > 0) mix(s + (1ULL << 40), static_cast<std::uint64_t>(section_floor_[s]));
-  }
+  mix(part.context, 3);
   return key;
 }
 
@@ -320,11 +441,14 @@ bool CanonicalSearch::SolveParts(const Part& part, const std::vector<std::int32_
   // more: on its H, found in under a second instead of not in 10 s.)
   const Bytes split_offset = last_offset_;
   const Bytes split_rank = last_rank_;
-  for (const Part& piece : parts) {
+  for (Part& piece : parts) {
     if (piece.buffers.empty()) continue;
     if (rerank_parts_) RankBuffers(problem_, piece.buffers, section_unplaced_, priority_, rank_);
     Set(last_offset_, split_offset);
     Set(last_rank_, rerank_parts_ ? -1 : split_rank);
+    // The ranks just given are a function of this state: it stands for
+    // them in the keys of the piece's nodes.
+    if (rerank_parts_) piece.context = KeyOf(piece).low;
     if (!Dfs(piece)) {
       found = false;
       break;

@@ -36,10 +36,14 @@
 //   it) and its subtree fails, the node fails: no other choice first can
 //   help, as that buffer would still go at the same place.
 // * Nogood memo: a node is fully described by its unplaced buffers, their
-//   floors (and ranks, when parts are re-ranked), the section floors under
-//   them and the previous offset and rank;
+//   floors (and ranks, when parts are re-ranked: the state the part had
+//   when it was ranked stands for them), the section floors under them and
+//   the previous offset and rank;
 //   a node proven dead is remembered (a 128-bit hash of that state, up to
 //   2^21 of them) and not searched again when another order reaches it.
+//   The hash is a XOR of one term per unplaced buffer and per section
+//   (Zobrist hashing), kept per section as buffers are placed, so a node's
+//   key costs a pass over its part's sections, not over its buffers.
 // Fixed buffers (fixed_offset) are placed at their offset when the offset
 // order reaches them; a buffer whose lowest offset lies above an unplaced
 // fixed buffer's offset is not tried (the fixed one could no longer go).
@@ -83,13 +87,32 @@ enum class SearchOutcome {
   kStopped,    // the stop or abandon flag did
 };
 
+// A node's memo key: a 128-bit hash of its state.
+struct SearchStateKey {
+  std::uint64_t low = 0;
+  std::uint64_t high = 0;
+  bool operator==(const SearchStateKey& other) const = default;
+};
+struct SearchStateKeyHash {
+  std::size_t operator()(const SearchStateKey& key) const { return static_cast<std::size_t>(key.low); }
+};
+// The memo of nodes proven dead.
+using DeadStates = std::unordered_set<SearchStateKey, SearchStateKeyHash>;
+
 class CanonicalSearch {
  public:
   // `problem` must outlive the search; `order` is SearchOrders(problem)
   // [priority]; with `rerank_parts` the parts of a decomposition are ranked
   // again by that priority (RankBuffers).
+  // `shared_dead_states` (may be null: the search keeps its own) is a memo
+  // the search of the same problem, capacity and order with the other
+  // rerank_parts may use too, never at the same time: the nodes of the
+  // undivided problem have the same state, ranks and key in both (the ranks
+  // differ only inside parts, whose keys carry their ranking's context), and
+  // both searches are complete from such a node, so a node one proves dead
+  // is dead for the other. Must outlive the search.
   CanonicalSearch(const Subproblem& problem, Bytes capacity, const SearchOrder& order,
-                  int priority, bool rerank_parts);
+                  int priority, bool rerank_parts, DeadStates* shared_dead_states = nullptr);
 
   // Searches below the current node until a packing is found (kept in
   // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
@@ -107,12 +130,21 @@ class CanonicalSearch {
   struct Part {
     std::int32_t first = 0;
     std::int32_t last = 0;
-    std::vector<std::int32_t> buffers;  // placed ones are skipped
+    std::vector<std::int32_t> buffers;  // unplaced when a node of it starts
+    // With rerank_parts: the memo key of the part when it was split off and
+    // ranked (the ranks are a function of it), else 0.
+    std::uint64_t context = 0;
   };
   // The choices at the current node of `part` in search order (offset, then
   // rank). Returns false if the node is dead; true with no choices when the
   // part is complete.
   bool Expand(const Part& part, std::vector<Choice>& choices);
+  // Cross-section inference at the current node of `part` (lowest_ filled
+  // for its unplaced buffers): whether every section's unplaced bytes fit
+  // between its floor and the capacity; AlignedSectionsFit when any buffer
+  // has an alignment > 1 (with the bytes alignments waste).
+  bool SectionsFit(const Part& part);
+  bool AlignedSectionsFit(const Part& part);
   // Returns whether the placement raised the floor of an unplaced buffer.
   bool Place(const Choice& choice);
   void Undo();
@@ -121,18 +153,22 @@ class CanonicalSearch {
   // Searches the parts `part` falls into at the boundaries `cuts` (section k
   // | k + 1 for k in cuts, ascending), one after the other.
   bool SolveParts(const Part& part, const std::vector<std::int32_t>& cuts);
-  struct StateKey {
-    std::uint64_t low = 0;
-    std::uint64_t high = 0;
-    bool operator==(const StateKey& other) const = default;
-  };
-  struct StateKeyHash {
-    std::size_t operator()(const StateKey& key) const { return static_cast<std::size_t>(key.low); }
-  };
-  StateKey KeyOf(const Part& part) const;
+  // The memo key of the node of `part`: O(sections of the part), from the
+  // per-section terms kept up to date by Place (ToggleBuffer, ToggleSection).
+  SearchStateKey KeyOf(const Part& part) const;
+  // Adds or removes (XOR) the key term of unplaced buffer b, or of section s
+  // with floor `floor`, in the key sum of its (first) section. A buffer's
+  // term needs no floor: an unplaced buffer's floor is the highest floor of
+  // the sections it covers, which all have unplaced bytes and so terms.
+  void ToggleBuffer(std::size_t b);
+  void ToggleSection(std::size_t s, Bytes floor);
   bool ShouldStop();
   Bytes LowestOffset(std::int32_t b) const;
-  void Set(Bytes& slot, Bytes value);
+  // Sets `slot` to `value`, recording the old value on the trail.
+  void Set(Bytes& slot, Bytes value) {
+    trail_.push_back({&slot, slot});
+    slot = value;
+  }
 
   const Subproblem& problem_;
   Bytes capacity_;
@@ -146,20 +182,39 @@ class CanonicalSearch {
   std::vector<Bytes> section_floor_;     // max top of placed buffers in the section
   std::vector<Bytes> section_unplaced_;  // bytes of unplaced buffers in the section
   std::vector<Bytes> crossing_;  // unplaced buffers covering sections k and k + 1
+  // Per section s, the XOR of the key terms of the unplaced buffers that
+  // start in s (their number) and, while s has unplaced bytes, of s
+  // (section number, floor): two independent 64-bit halves, stored as Bytes
+  // so that the trail restores them. A node's key is their XOR over its
+  // part's sections (Zobrist hashing), not a pass over its buffers.
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> buffer_salts_;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> section_salts_;
+  std::vector<Bytes> section_key_low_;
+  std::vector<Bytes> section_key_high_;
   Bytes last_offset_ = 0;
   Bytes last_rank_ = -1;  // rank of the buffer placed last (-1: none)
   std::vector<std::int32_t> placed_order_;
   std::vector<std::pair<Bytes*, Bytes>> trail_;
   std::vector<std::size_t> trail_marks_;
   std::vector<Bytes> lowest_;  // scratch: lowest offset per buffer at a node
+  // Per buffer: not fixed, no fixed buffer overlaps it, alignment 1 (its
+  // lowest offset is its floor).
+  std::vector<char> plain_;
   std::vector<Bytes> section_lowest_;  // scratch: min lowest offset of the unplaced per section
+  // Scratch of SectionsFit: +1 / -1 at the ends of each buffer low enough
+  // for every section (one entry past the last section).
+  std::vector<std::int32_t> covered_by_low_;
   // With any alignment > 1: the unplaced buffers per section (scratch of a
   // node) for the alignment-waste bound (alignment_waste.h).
   bool aligned_ = false;
   std::vector<std::vector<StackBuffer>> section_stack_;
   std::vector<Bytes> waste_scratch_;
   std::vector<std::vector<Choice>> choices_by_depth_;
-  std::unordered_set<StateKey, StateKeyHash> dead_states_;
+  // child_parts_[d]: the part a node with d - 1 buffers placed hands to its
+  // child (its unplaced buffers only).
+  std::vector<Part> child_parts_;
+  DeadStates own_dead_states_;
+  DeadStates& dead_states_;  // own_dead_states_ or the one shared
   std::int64_t nodes_ = 0;
   std::int64_t node_budget_end_ = 0;
   std::int64_t nodes_reported_ = 0;

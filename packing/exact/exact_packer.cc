@@ -13,9 +13,9 @@
 
 #include "packing/exact/canonical_search.h"
 #include "packing/exact/exact_problem.h"
+#include "packing/exact/incumbent.h"
 #include "packing/exact/parallel_decide.h"
 #include "packing/pack_support.h"
-#include "packing/portfolio.h"
 
 namespace memplan {
 namespace {
@@ -23,7 +23,7 @@ namespace {
 using exact::Decision;
 using exact::DecideCapacity;
 using exact::ReducedProblem;
-using exact::SearchOutcome;
+using DecisionOutcome = exact::SearchOutcome;  // not SearchOutcome: local_search.h has one
 using exact::Subproblem;
 
 constexpr Bytes kUnbounded = std::numeric_limits<Bytes>::max() / 4;
@@ -152,13 +152,15 @@ Decision DecideReported(ExactRun& run, const Subproblem& sub, Bytes capacity) {
   return decision;
 }
 
-// The first packings: the portfolio's (split per subproblem), or with fixed
-// items (which the heuristics do not honour) a search with no capacity.
-void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes alignment) {
+// The first packings: the heuristics' (incumbent.h, split per subproblem;
+// with the local search only when minimizing), or with fixed items (which
+// the heuristics do not honour) a search with no capacity.
+void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes alignment,
+                    bool minimizing) {
   const bool any_fixed = std::any_of(items.begin(), items.end(),
                                      [](const PackItem& item) { return item.fixed_offset.has_value(); });
   std::vector<Bytes> heuristic;
-  if (!any_fixed) heuristic = AutoPack(items, PackOptions{.alignment = alignment}).offsets;
+  if (!any_fixed) heuristic = exact::ExactIncumbent(items, alignment, minimizing);
   for (SubState& state : run.subs()) {
     const Subproblem& sub = *state.problem;
     std::vector<Bytes> offsets(sub.buffers.size(), 0);
@@ -168,11 +170,11 @@ void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes ali
       }
     } else {
       const Decision first = DecideReported(run, sub, kUnbounded);
-      if (first.outcome == SearchOutcome::kExhausted) {
+      if (first.outcome == DecisionOutcome::kExhausted) {
         state.lower_bound = kUnbounded;  // fixed buffers collide: nothing fits
         continue;
       }
-      if (first.outcome != SearchOutcome::kFound) continue;
+      if (first.outcome != DecisionOutcome::kFound) continue;
       offsets = first.offsets;
     }
     state.best_peak = SubPeak(sub, offsets);
@@ -186,8 +188,8 @@ SearchStatus DecideAll(ExactRun& run, Bytes capacity) {
     if (state.best_peak <= capacity) continue;
     if (state.lower_bound > capacity) return SearchStatus::kInfeasible;
     const Decision decision = DecideReported(run, *state.problem, capacity);
-    if (decision.outcome == SearchOutcome::kStopped) return SearchStatus::kStopped;
-    if (decision.outcome == SearchOutcome::kExhausted) {
+    if (decision.outcome == DecisionOutcome::kStopped) return SearchStatus::kStopped;
+    if (decision.outcome == DecisionOutcome::kExhausted) {
       state.lower_bound = NextPeakAbove(capacity, state.granularity);
       return SearchStatus::kInfeasible;
     }
@@ -224,14 +226,14 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
       }
       const Decision decision = decide(capacity);
       std::lock_guard<std::mutex> lock(mutex);
-      if (decision.outcome == SearchOutcome::kFound) {
+      if (decision.outcome == DecisionOutcome::kFound) {
         const Bytes peak = SubPeak(sub, decision.offsets);
         if (peak < state.best_peak) {
           state.best_peak = peak;
           state.best_offsets = decision.offsets;
           state.best_from = capacity;
         }
-      } else if (decision.outcome == SearchOutcome::kExhausted) {
+      } else if (decision.outcome == DecisionOutcome::kExhausted) {
         state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
       } else {
         return;
@@ -257,7 +259,7 @@ void Canonicalize(ExactRun& run, SubState& state, Bytes floor) {
   const Bytes capacity = std::max(state.best_peak, floor);
   if (*state.best_from == capacity) return;
   const Decision decision = DecideReported(run, *state.problem, capacity);
-  if (decision.outcome != SearchOutcome::kFound) return;  // stopped: keep the one in hand
+  if (decision.outcome != DecisionOutcome::kFound) return;  // stopped: keep the one in hand
   state.best_peak = SubPeak(*state.problem, decision.offsets);
   state.best_offsets = decision.offsets;
   state.best_from = capacity;
@@ -334,9 +336,10 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     }
     run.subs().push_back(std::move(state));
   }
-  SeedIncumbents(run, items, options.alignment);
+  const bool decide_only = options.capacity && !options.minimize;
+  SeedIncumbents(run, items, options.alignment, !decide_only);
   SearchStatus status;
-  if (options.capacity && !options.minimize) {
+  if (decide_only) {
     status = DecideAll(run, *options.capacity);
   } else {
     status = MinimizeAll(run);

@@ -16,9 +16,9 @@
 // How (docs/packing.md, "exact", has the measured results):
 // 1. Reduction (exact_problem.h): time compressed into sections, the input
 //    split at cut points into independent subproblems.
-// 2. Incumbent: the heuristic portfolio (AutoPack, portfolio.h) gives the
-//    first packing; when it already fits the capacity or meets the lower
-//    bound there is nothing to search.
+// 2. Incumbent (incumbent.h): the constructive heuristics give the first
+//    packing (minimizing, the local search too); when it already fits the
+//    capacity or meets the lower bound there is nothing to search.
 // 3. Decision search (canonical_search.h): MiniMalloc's canonical solutions,
 //    dominance, cross-section inference, hatless pruning and dynamic
 //    decomposition (Moffitt, ASPLOS 2023), symmetry breaking on

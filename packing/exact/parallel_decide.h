@@ -2,10 +2,12 @@
 // with growing node limits, run on several threads, with the same answer
 // whatever the thread count.
 //
-// The runs form one fixed sequence: for limits L = 4n, 8n, 16n, ... (n
-// buffers) each of the three SearchOrders with limit L, each twice: keeping
+// The runs form one fixed sequence: for limits L = 4n, 5n, 6.25n, ... (n
+// buffers, a quarter more per round) each of the three SearchOrders with
+// limit L, each twice: keeping
 // its ranks in the parts of a decomposition, then ranking the parts again
-// (CanonicalSearch's rerank_parts). A run ends with a
+// (CanonicalSearch's rerank_parts; the two of one priority share a memo of
+// dead states and so run one after the other). A run ends with a
 // packing, a proof (its tree exhausted: no packing exists), or its limit.
 // The answer is that of the first run in the sequence that ends with a
 // packing or a proof — what one thread running them in turn reports. Threads
