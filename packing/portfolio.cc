@@ -88,10 +88,16 @@ double SecondsSince(Clock::time_point begin) {
 // thread count (one thread runs lane 0, then lane 1).
 constexpr int kLanes = 2;
 // A member is tried when its estimate is at most this many times the work
-// left in its lane; the lane's count stops it if it runs over (estimates
-// are off by up to 2x either way, and a member stopped part way is wasted
-// time, so no more than the work left).
+// left in its lane (a member stopped part way is wasted time, so no more
+// than the work left).
 constexpr double kTryFactor = 1.0;
+// A member may count up to this many times its estimate (estimates are off
+// by up to about 1.3x either way, docs/packing.md), but never more than
+// what is left of its lane; the lane is charged that whole allowance,
+// whether the member used it, stopped, or was not needed, so the counts of
+// a lane's members never add up to more than the lane's budget and the
+// allowances do not depend on timing.
+constexpr double kAllowanceFactor = 1.5;
 
 // One admitted member's run.
 struct MemberRun {
@@ -103,8 +109,9 @@ struct MemberRun {
   bool started = false;                 // false: cut before it began
   bool hit_deadline = false;            // --time-limit passed before it began
   bool cut_by_deadline = false;         // --time-limit passed while it ran
-  double allowance = 0;                 // work it was allowed (infinite: no limit)
-  double work = 0;                      // work it counted (0 for uncounted members)
+  double left = 0;                      // work left in its lane when its turn came
+  double allowance = 0;                 // work it may count: min(left, 1.5 x estimate)
+  double work = 0;                      // work it counted (online-best-fit: none)
   bool over_allowance = false;          // stopped when its count passed the allowance
   double seconds = 0;
 };
@@ -169,7 +176,7 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
       run.result = OnlineBestFitPack(items, alignment);
       break;
     case PackingAlgorithm::kInOrder:
-      run.result = InOrderPackUntil(items, alignment, deadline);
+      run.result = InOrderPackWithin(items, alignment, run.allowance, &run.work, deadline);
       break;
     case PackingAlgorithm::kBestFitSpatial:
       best_fit = BestFitOrder::kSpatial;
@@ -258,24 +265,24 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
   reached_bound(runs[0]);
   RunTasks(kLanes, threads, [&](std::size_t lane) {
-    // Estimated work of the lane's members so far (run or cut alike, so the
-    // allowances do not depend on timing).
+    // Work charged to the lane so far: online-best-fit's estimate (it is
+    // not counted: the fallback always finishes), then each admitted
+    // member's whole allowance (run, stopped or not needed alike).
     double used = lane == 0 ? runs[0].estimate : 0;
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
       if (run.lane != static_cast<int>(lane)) continue;
-      run.allowance = lane_budget - used;
+      run.left = lane_budget - used;
+      run.allowance = run.left;
       // Not worth starting when its estimate does not fit.
-      if (run.estimate > kTryFactor * run.allowance) continue;
-      used += run.estimate;
+      if (run.estimate > kTryFactor * run.left) continue;
+      run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
+      used += run.allowance;
       if (PortfolioRank(run.member) > bound_rank.load()) continue;
       if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
         continue;
       }
-      const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
-                           run.member != PackingAlgorithm::kInOrder;
-      if (!counted) run.allowance = std::numeric_limits<double>::infinity();
       RunMember(items, options.alignment, skyline ? &*skyline : nullptr, deadline, run);
       reached_bound(run);
     }
@@ -301,7 +308,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
-    const bool fits = run.estimate <= kTryFactor * run.allowance;
+    const bool fits = run.estimate <= kTryFactor * run.left;
     if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
       ran.push_back({name, false, 0,
                      "not needed: " + cut_by + " reached the lower bound and wins ties", 0});
@@ -321,19 +328,20 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     }
     if (!run.started) {  // its estimate did not fit
       const std::string reason =
-          run.allowance <= 0
+          run.left <= 0
               ? fmt::format("earlier members used up its lane's {} work budget{}",
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort))
               : fmt::format("estimated {} of work, over the {} left of its lane's "
                             "{} budget{}",
-                            WorkSeconds(run.estimate), WorkSeconds(run.allowance),
+                            WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
       ran.push_back({name, false, 0, reason, 0});
       continue;
     }
     if (!run.result) {
       ran.push_back({name, false, 0,
-                     fmt::format("stopped when it had used the {} of work left to it (estimated {}){}",
+                     fmt::format("stopped when it had used the {} of work allowed to it "
+                                 "(estimated {}){}",
                                  WorkSeconds(run.allowance), WorkSeconds(run.estimate),
                                  RaiseEffortHint(options.effort)),
                      0});
@@ -383,7 +391,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     const Clock::time_point search_begin = Clock::now();
     SearchOutcome searched =
         SearchSkyline(*skyline, *search_start, search_start_peak, lower_bound, steps,
-                      RestartsOnPlateau(options.effort), threads, deadline);
+                      LocalSearchWorkLimit(shape, options.effort), RestartsOnPlateau(options.effort), threads,
+                      deadline);
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
     report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin)});
