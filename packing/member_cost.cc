@@ -35,18 +35,28 @@ constexpr double kDefaultWorkAt1e5 = 2.5e9;
 constexpr double kDefaultSearchShare = 0.5;
 constexpr double kDefaultSearchFloor = 7.5e8;
 constexpr double kFastNearLinearFactor = 400;
-constexpr double kFastWorkPerNLogN = 400;
+constexpr double kFastWorkPerNLogN = 500;
 constexpr double kMaxFactor = 10;
 
 double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
   // The scan passes over the pending items at each placement: n^2 / 2.
   if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
-  return kSkylinePopWork * (n + static_cast<double>(shape.pairs) / 4) +
+  return SkylinePopWork(shape.items) * (n + static_cast<double>(shape.pairs) / 4) +
          kSortPerItemLog * NLogN(shape.items);
 }
 
 }  // namespace
+
+double SkylinePopWork(std::int64_t queued) {
+  // Sizes where the cache effect starts and where it is fully there.
+  constexpr double kInCache = 1e5;
+  constexpr double kGrowth = 1.0;  // 1 + kGrowth at kInCache x 10 and beyond
+  const double decades =
+      std::clamp(std::log10(static_cast<double>(std::max<std::int64_t>(queued, 1)) / kInCache),
+                 0.0, 1.0);
+  return kSkylinePopWork * (1 + kGrowth * decades);
+}
 
 double PlacementWork(std::size_t visits) {
   const double k = static_cast<double>(visits);

@@ -75,6 +75,15 @@ double PlacementWork(std::size_t visits);
 inline constexpr double kSkylinePopWork = 350;
 inline constexpr double kSkylineScanWork = 5;
 
+// Work units of one skyline queue pop among `queued` items: kSkylinePopWork
+// up to 10^5 items, then growing with log10 of the size up to 2x at 10^6
+// and beyond. Above 10^5 items the queue (16 B a entry) and the segment
+// tree outgrow the cache and every pop is a few random reads from memory:
+// measured 1.6-2.0 ns of CPU per unit of 350 a pop at 3 x 10^5 and
+// 1.8-2.9 at 10^6, against 1.0-1.3 at 10^5 (docs/packing.md). Example:
+// 10^5 -> 350, 3 x 10^5 -> 517, 10^6 and more -> 700.
+double SkylinePopWork(std::int64_t queued);
+
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);
 

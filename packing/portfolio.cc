@@ -75,6 +75,14 @@ std::string WorkSeconds(double work) {
   return fmt::format("{:.3f} ms", seconds * 1e3);
 }
 
+// The report of a member that did not run or did not finish.
+PackMemberReport Skipped(std::string name, std::string reason) {
+  PackMemberReport member;
+  member.name = std::move(name);
+  member.reason = std::move(reason);
+  return member;
+}
+
 // What a user can do about a member skipped for want of work budget.
 std::string RaiseEffortHint(PackEffort effort) {
   return effort == PackEffort::kMax ? "" : " (raise --effort)";
@@ -106,6 +114,7 @@ struct MemberRun {
   double estimate = 0;                  // EstimatedWork
   std::optional<PackResult> result;     // unset: not run, or stopped (see below)
   std::vector<std::int32_t> priority;   // skyline members: their priority list
+  bool admitted = false;                // its estimate fits its lane (PlanLanes)
   bool started = false;                 // false: cut before it began
   bool hit_deadline = false;            // --time-limit passed before it began
   bool cut_by_deadline = false;         // --time-limit passed while it ran
@@ -118,7 +127,9 @@ struct MemberRun {
 
 // The admission step (portfolio.h, 1.): online-best-fit, then the other
 // members by expected gain per estimated work; under kFast those whose
-// estimate is not near n log n go to `report` as skipped.
+// estimate is not near n log n go to `report` as skipped, and the rest go
+// by expected gain alone (all are cheap; at 10^6 items skyline-area's
+// estimate is about twice best-fit-spatial's, its peak 5 % lower).
 std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const EffortBudget& budget,
                                            PackReport& report) {
   std::vector<PackingAlgorithm> candidates;
@@ -127,7 +138,8 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
   }
   std::vector<double> value(std::size(kByRank));
   for (PackingAlgorithm member : candidates) {
-    value[PortfolioRank(member)] = MemberGain(member) / EstimatedWork(member, shape);
+    value[PortfolioRank(member)] =
+        MemberGain(member) / (budget.near_linear_factor > 0 ? 1.0 : EstimatedWork(member, shape));
   }
   std::stable_sort(candidates.begin(), candidates.end(), [&](PackingAlgorithm a, PackingAlgorithm b) {
     return value[PortfolioRank(a)] > value[PortfolioRank(b)];
@@ -139,11 +151,10 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
     const double work = EstimatedWork(member, shape);
     if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
       report.members.push_back(
-          {std::string(PackingAlgorithmName(member)), false, 0,
+          Skipped(std::string(PackingAlgorithmName(member)),
            fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
                        "pairs of {} buffers live together)",
-                       WorkSeconds(work), shape.pairs, shape.items),
-           0});
+                       WorkSeconds(work), shape.pairs, shape.items)));
       continue;
     }
     admitted.push_back(member);
@@ -205,13 +216,37 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
   run.seconds = SecondsSince(begin);
 }
 
-// Puts each admitted member in the lane with the least estimated work so
-// far (lane 0 on ties); online-best-fit, first, goes to lane 0.
-void AssignLanes(std::vector<MemberRun>& runs) {
-  double load[kLanes] = {0, 0};
-  for (MemberRun& run : runs) {
-    run.lane = load[1] < load[0] ? 1 : 0;
-    load[run.lane] += run.estimate;
+// Plans the lanes before anything runs (so the plan does not depend on
+// timing): online-best-fit goes to lane 0 and is charged its estimate (it
+// does not count its work: the fallback always finishes); each other member
+// goes to the lane with the least work charged so far (lane 0 on ties), or
+// to the other lane when only that one has room for its estimate, and is
+// admitted when its estimate fits the work left there (kTryFactor). An
+// admitted member may count up to its allowance (kAllowanceFactor), which
+// is charged to its lane whatever it then uses. `lane_budget` infinite
+// (every_member): every member is admitted without a limit.
+void PlanLanes(std::vector<MemberRun>& runs, double lane_budget) {
+  const bool unlimited = lane_budget == std::numeric_limits<double>::infinity();
+  double charged[kLanes] = {0, 0};
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    MemberRun& run = runs[k];
+    if (k == 0) {
+      run.lane = 0;
+      charged[0] += run.estimate;
+      continue;
+    }
+    int lane = charged[1] < charged[0] ? 1 : 0;
+    const int other = 1 - lane;
+    auto fits = [&](int l) { return run.estimate <= kTryFactor * (lane_budget - charged[l]); };
+    if (!fits(lane) && fits(other)) lane = other;
+    run.lane = lane;
+    run.left = lane_budget - charged[lane];
+    run.allowance = run.left;
+    if (!fits(lane)) continue;
+    run.admitted = true;
+    if (unlimited) continue;
+    run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
+    charged[lane] += run.allowance;
   }
 }
 
@@ -236,11 +271,15 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     run.estimate = EstimatedWork(member, shape);
     runs.push_back(std::move(run));
   }
-  AssignLanes(runs);
+  const double lane_budget =
+      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
+  PlanLanes(runs, lane_budget);
 
+  // The skyline members share one packer (built when one of them fits).
   std::optional<SkylinePacker> skyline;
-  for (PackingAlgorithm member : admitted) {
-    if (member == PackingAlgorithm::kSkylineLongest || member == PackingAlgorithm::kSkylineArea) {
+  for (const MemberRun& run : runs) {
+    if (run.admitted && (run.member == PackingAlgorithm::kSkylineLongest ||
+                         run.member == PackingAlgorithm::kSkylineArea)) {
       skyline.emplace(items, options.alignment);
       break;
     }
@@ -258,26 +297,14 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     while (rank < seen && !bound_rank.compare_exchange_weak(seen, rank)) {
     }
   };
-  const double lane_budget =
-      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   const int threads = PackingThreads();
   // online-best-fit (the fallback, O(n log n)) runs alone first.
   RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
   reached_bound(runs[0]);
   RunTasks(kLanes, threads, [&](std::size_t lane) {
-    // Work charged to the lane so far: online-best-fit's estimate (it is
-    // not counted: the fallback always finishes), then each admitted
-    // member's whole allowance (run, stopped or not needed alike).
-    double used = lane == 0 ? runs[0].estimate : 0;
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
-      if (run.lane != static_cast<int>(lane)) continue;
-      run.left = lane_budget - used;
-      run.allowance = run.left;
-      // Not worth starting when its estimate does not fit.
-      if (run.estimate > kTryFactor * run.left) continue;
-      run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
-      used += run.allowance;
+      if (run.lane != static_cast<int>(lane) || !run.admitted) continue;
       if (PortfolioRank(run.member) > bound_rank.load()) continue;
       if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
@@ -308,22 +335,21 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
-    const bool fits = run.estimate <= kTryFactor * run.left;
-    if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
-      ran.push_back({name, false, 0,
-                     "not needed: " + cut_by + " reached the lower bound and wins ties", 0});
+    if (k > 0 && run.admitted && PortfolioRank(run.member) > cut_rank) {
+      ran.push_back(Skipped(name,
+                            "not needed: " + cut_by + " reached the lower bound and wins ties"));
       continue;
     }
     if (run.hit_deadline) {
       report.time_limited = true;
-      ran.push_back({name, false, 0,
-                     "earlier members used up --time-limit (raise --time-limit)", 0});
+      ran.push_back(Skipped(name,
+                            "earlier members used up --time-limit (raise --time-limit)"));
       continue;
     }
     if (run.cut_by_deadline) {
       report.time_limited = true;
-      ran.push_back({name, false, 0, "stopped by --time-limit before it finished (raise --time-limit)",
-                     0});
+      ran.push_back(
+          Skipped(name, "stopped by --time-limit before it finished (raise --time-limit)"));
       continue;
     }
     if (!run.started) {  // its estimate did not fit
@@ -335,19 +361,23 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                             "{} budget{}",
                             WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
-      ran.push_back({name, false, 0, reason, 0});
+      ran.push_back(Skipped(name, reason));
       continue;
     }
     if (!run.result) {
-      ran.push_back({name, false, 0,
-                     fmt::format("stopped when it had used the {} of work allowed to it "
-                                 "(estimated {}){}",
-                                 WorkSeconds(run.allowance), WorkSeconds(run.estimate),
-                                 RaiseEffortHint(options.effort)),
-                     0});
+      ran.push_back(Skipped(name, fmt::format("stopped when it had used the {} of work allowed to "
+                                              "it (estimated {}){}",
+                                              WorkSeconds(run.allowance), WorkSeconds(run.estimate),
+                                              RaiseEffortHint(options.effort))));
+      ran.back().work = run.work;
+      ran.back().allowance = run.allowance;
       continue;
     }
-    ran.push_back({name, true, run.result->peak, "", run.seconds});
+    ran.push_back({name, true, run.result->peak, "", run.seconds, std::nullopt, std::nullopt});
+    if (k > 0) {  // online-best-fit (k == 0) does not count
+      ran.back().work = run.work;
+      ran.back().allowance = run.allowance;
+    }
     consider(*run.result, PortfolioRank(run.member));
     if (!run.priority.empty() || run.member == PackingAlgorithm::kSkylineLongest ||
         run.member == PackingAlgorithm::kSkylineArea) {
@@ -368,34 +398,35 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const std::string search_name(kSkylineLocalSearchName);
   if (best->peak <= lower_bound) {
     report.members.push_back(
-        {search_name, false, 0, "not needed: the best peak is at the lower bound", 0});
+        Skipped(search_name, "not needed: the best peak is at the lower bound"));
   } else if (skylines_ran < 2) {
     report.members.push_back(
-        {search_name, false, 0, "it starts from both skyline packings, and not both ran", 0});
+        Skipped(search_name, "it starts from both skyline packings, and not both ran"));
   } else if (budget.search_work <= 0) {
     report.members.push_back(
-        {search_name, false, 0, "not run at --effort fast (it has no search budget)", 0});
+        Skipped(search_name, "not run at --effort fast (it has no search budget)"));
   } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
     report.members.push_back(
-        {search_name, false, 0,
+        Skipped(search_name,
          fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
                      "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort)),
-         0});
+                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort))));
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
     report.members.push_back(
-        {search_name, false, 0, "earlier members used up --time-limit (raise --time-limit)", 0});
+        Skipped(search_name, "earlier members used up --time-limit (raise --time-limit)"));
   } else {
     const Clock::time_point search_begin = Clock::now();
+    const double search_limit = LocalSearchWorkLimit(shape, options.effort);
     SearchOutcome searched =
         SearchSkyline(*skyline, *search_start, search_start_peak, lower_bound, steps,
-                      LocalSearchWorkLimit(shape, options.effort), RestartsOnPlateau(options.effort), threads,
+                      search_limit, RestartsOnPlateau(options.effort), threads,
                       deadline);
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
-    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin)});
+    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),
+                              searched.work, kSearches * search_limit});
     if (searched.improved) consider(*searched.improved, kSearchRank);
   }
   best->lower_bound = lower_bound;

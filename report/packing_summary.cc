@@ -33,7 +33,13 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
     }
     text += fmt::format("  ran      {:<{}}  {:>14} bytes ({} over)", member.name, width,
                         member.peak, PercentOver(member.peak, plan.lower_bound));
-    if (with_seconds) text += fmt::format("  {:.3f} s", member.seconds);
+    if (with_seconds) {
+      text += fmt::format("  {:.3f} s", member.seconds);
+      if (member.work && member.allowance) {
+        text += fmt::format(" (work {:.3f} of {:.3f} s allowed)", *member.work * 1e-9,
+                            *member.allowance * 1e-9);
+      }
+    }
     if (!chosen && member.name == plan.algorithm && member.peak == plan.peak) {
       text += "  <- chosen";
       chosen = true;
