@@ -194,8 +194,9 @@ SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::
   });
   SearchOutcome outcome;
   outcome.time_limited = hit_deadline[0] || hit_deadline[1];
-  outcome.work = work[0] + work[1];
-  outcome.out_of_work = work[0] > work_limit || work[1] > work_limit;
+  // The second search's count is left out when the first reached the
+  // target: it was then stopped at a moment that depends on timing.
+  outcome.work = work[0] + (first_reached_target ? 0 : work[1]);
   const std::optional<LocalSearchResult>* best = nullptr;
   for (const auto& result : found) {
     if (result && (!best || result->peak < (*best)->peak)) best = &result;

@@ -100,8 +100,9 @@ double LocalSearchWorkLimit(const std::vector<PackItem>& items, PackEffort effor
 struct SearchOutcome {
   std::optional<PackResult> improved;  // named "skyline-local-search"; lower than the start
   bool time_limited = false;           // the deadline stopped a search
-  double work = 0;                     // work units both searches counted
-  bool out_of_work = false;            // a search used up its work limit
+  // Work units the searches counted: both, or the first alone when it
+  // reached the target (the second's count then depends on timing).
+  double work = 0;
 };
 
 // The search as run by the portfolio: two ImproveSkylinePriority searches
