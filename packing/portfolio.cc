@@ -76,7 +76,7 @@ std::string WorkSeconds(double work) {
 }
 
 // The report of a member that did not run or did not finish.
-PackMemberReport Skipped(std::string name, std::string reason) {
+PackMemberReport SkippedMember(std::string name, std::string reason) {
   PackMemberReport member;
   member.name = std::move(name);
   member.reason = std::move(reason);
@@ -151,7 +151,7 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
     const double work = EstimatedWork(member, shape);
     if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
       report.members.push_back(
-          Skipped(std::string(PackingAlgorithmName(member)),
+          SkippedMember(std::string(PackingAlgorithmName(member)),
            fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
                        "pairs of {} buffers live together)",
                        WorkSeconds(work), shape.pairs, shape.items)));
@@ -336,20 +336,20 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
     if (k > 0 && run.admitted && PortfolioRank(run.member) > cut_rank) {
-      ran.push_back(Skipped(name,
+      ran.push_back(SkippedMember(name,
                             "not needed: " + cut_by + " reached the lower bound and wins ties"));
       continue;
     }
     if (run.hit_deadline) {
       report.time_limited = true;
-      ran.push_back(Skipped(name,
+      ran.push_back(SkippedMember(name,
                             "earlier members used up --time-limit (raise --time-limit)"));
       continue;
     }
     if (run.cut_by_deadline) {
       report.time_limited = true;
       ran.push_back(
-          Skipped(name, "stopped by --time-limit before it finished (raise --time-limit)"));
+          SkippedMember(name, "stopped by --time-limit before it finished (raise --time-limit)"));
       continue;
     }
     if (!run.started) {  // its estimate did not fit
@@ -361,11 +361,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                             "{} budget{}",
                             WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
-      ran.push_back(Skipped(name, reason));
+      ran.push_back(SkippedMember(name, reason));
       continue;
     }
     if (!run.result) {
-      ran.push_back(Skipped(name, fmt::format("stopped when it had used the {} of work allowed to "
+      ran.push_back(SkippedMember(name, fmt::format("stopped when it had used the {} of work allowed to "
                                               "it (estimated {}){}",
                                               WorkSeconds(run.allowance), WorkSeconds(run.estimate),
                                               RaiseEffortHint(options.effort))));
@@ -398,16 +398,16 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const std::string search_name(kSkylineLocalSearchName);
   if (best->peak <= lower_bound) {
     report.members.push_back(
-        Skipped(search_name, "not needed: the best peak is at the lower bound"));
+        SkippedMember(search_name, "not needed: the best peak is at the lower bound"));
   } else if (skylines_ran < 2) {
     report.members.push_back(
-        Skipped(search_name, "it starts from both skyline packings, and not both ran"));
+        SkippedMember(search_name, "it starts from both skyline packings, and not both ran"));
   } else if (budget.search_work <= 0) {
     report.members.push_back(
-        Skipped(search_name, "not run at --effort fast (it has no search budget)"));
+        SkippedMember(search_name, "not run at --effort fast (it has no search budget)"));
   } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
     report.members.push_back(
-        Skipped(search_name,
+        SkippedMember(search_name,
          fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
                      "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
@@ -415,7 +415,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
     report.members.push_back(
-        Skipped(search_name, "earlier members used up --time-limit (raise --time-limit)"));
+        SkippedMember(search_name, "earlier members used up --time-limit (raise --time-limit)"));
   } else {
     const Clock::time_point search_begin = Clock::now();
     const double search_limit = LocalSearchWorkLimit(shape, options.effort);
