@@ -6,6 +6,11 @@
                                       [1, 10^4], size log-uniform in
                                       [64 B, 1 MiB] (about 500 live at once)
   dense_inputs.py all-live N OUT.csv  N rows all live during [0, 1)
+  dense_inputs.py steps N OUT.csv     N rows over N/10 steps: lower uniform in
+                                      [0, N/10), lives 1-20 steps, size
+                                      log-uniform in [1 B, 64 KiB] (about 110
+                                      live at once: the CSV scaling runs of
+                                      docs/packing.md)
   dense_inputs.py ir N OUT.mpir       text IR: N ops produce values, then N
                                       ops read them in reverse: N live at once
 
@@ -35,6 +40,17 @@ def write_all_live(n, out):
         out.write(f"{i},0,1,{size}\n")
 
 
+def write_steps(n, out):
+    rng = random.Random(4)
+    steps = max(1, n // 10)
+    out.write("id,lower,upper,size\n")
+    for i in range(n):
+        lower = rng.randrange(steps)
+        length = rng.randint(1, 20)
+        size = int(math.exp(rng.uniform(0, math.log(1 << 16))))
+        out.write(f"{i},{lower},{lower + length},{size}\n")
+
+
 def write_ir(n, out):
     rng = random.Random(3)
     out.write("program @all_live\n\nentry func @main() {\n")
@@ -47,10 +63,11 @@ def write_ir(n, out):
 
 
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("random", "all-live", "ir"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("random", "all-live", "steps", "ir"):
         sys.exit(__doc__)
     kind, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-    writer = {"random": write_random, "all-live": write_all_live, "ir": write_ir}[kind]
+    writer = {"random": write_random, "all-live": write_all_live, "steps": write_steps,
+              "ir": write_ir}[kind]
     with open(path, "w") as out:
         writer(n, out)
 

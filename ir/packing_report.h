@@ -3,6 +3,7 @@
 // skipped and why, and the lower bound the peak is measured against.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,13 @@ struct PackMemberReport {
   // Wall-clock seconds it took (0 when skipped). Not deterministic: kept out
   // of byte-identical outputs unless asked for.
   double seconds = 0;
+  // Work units (about 1 ns of one core each, packing/member_cost.h) it
+  // counted as it ran, and the most it was allowed to count; unset for
+  // members that do not count (online-best-fit, the fallback, always
+  // finishes) and those that did not start. Deterministic: counts depend on
+  // the input alone.
+  std::optional<double> work;
+  std::optional<double> allowance;
 };
 
 // The report of one kAuto run.

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "packing/fixed_items.h"
+#include "packing/member_cost.h"
 #include "packing/pack_support.h"
 #include "packing/presorted_interval_tree.h"
 
@@ -30,6 +31,14 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment) {
 
 std::optional<PackResult> InOrderPackUntil(const std::vector<PackItem>& items, Bytes alignment,
                                            const PackDeadline& deadline) {
+  double work = 0;
+  return InOrderPackWithin(items, alignment, std::numeric_limits<double>::infinity(), &work,
+                           deadline);
+}
+
+std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, Bytes alignment,
+                                            double work_limit, double* work,
+                                            const PackDeadline& deadline) {
   DeadlinePoll poll(deadline);
   std::vector<Bytes> offsets = InitialOffsets(items);
   // One slot per live piece, so an item's dead gaps stay free for others.
@@ -47,6 +56,8 @@ std::optional<PackResult> InOrderPackUntil(const std::vector<PackItem>& items, B
       placed.ForEachOverlapping(slots.ranges[slot].first, slots.ranges[slot].second,
                                 [&](const PlacedChunk& c) { conflicts.push_back(c); });
     }
+    *work += PlacementWork(conflicts.size());
+    if (*work > work_limit) return std::nullopt;
     std::sort(conflicts.begin(), conflicts.end(),
               [](const PlacedChunk& a, const PlacedChunk& b) { return a.offset < b.offset; });
     std::optional<Bytes> best;

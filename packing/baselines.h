@@ -34,5 +34,12 @@ PackResult InOrderPack(const std::vector<PackItem>& items, Bytes alignment);
 // between placements): auto's run under --time-limit.
 std::optional<PackResult> InOrderPackUntil(const std::vector<PackItem>& items, Bytes alignment,
                                            const PackDeadline& deadline);
+// InOrderPackUntil that also counts its work into `*work` as best fit does
+// (PlacementWork per placement, member_cost.h) and gives up (nullopt) as
+// soon as the count exceeds `work_limit`: auto's run within its allowance.
+// Deterministic without a deadline.
+std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, Bytes alignment,
+                                            double work_limit, double* work,
+                                            const PackDeadline& deadline);
 
 }  // namespace memplan

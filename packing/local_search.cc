@@ -73,14 +73,26 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
   std::int64_t since_better = 0;
   std::vector<std::int32_t> candidate;
   std::vector<std::uint64_t> above_target;
-  current = packer.RunUntil(priority, std::numeric_limits<Bytes>::max(), stop.deadline);
-  if (!current) return std::nullopt;  // the deadline passed
+  double work = 0;  // counted by the re-packs, up to stop.work_limit
+  auto repack = [&](const std::vector<std::int32_t>& list, Bytes cutoff) {
+    return packer.RunWithin(list, cutoff, stop.work_limit, &work, stop.deadline);
+  };
+  auto out_of_work = [&] { return work > stop.work_limit; };
+  struct ReportWork {  // hands the count to stop.work on every return
+    const SearchStop& stop;
+    const double& work;
+    ~ReportWork() {
+      if (stop.work) *stop.work = work;
+    }
+  } report_work{stop, work};
+  current = repack(priority, std::numeric_limits<Bytes>::max());
+  if (!current) return std::nullopt;  // the deadline passed, or no work left
   double current_overhang = Overhang(items, *current, target);
   std::vector<std::int32_t> best_priority = priority;  // the start's, or best's
   std::uint64_t restarts = 0;
   std::uint64_t fruitless_restarts = 0;  // in a row, since the best peak last fell
   for (std::int64_t step = 0; step < steps && current_peak > target; ++step) {
-    if (ShouldStop(stop)) break;
+    if (ShouldStop(stop) || out_of_work()) break;
     if (since_better++ >= patience) {
       if (!restarts_on_plateau || fruitless_restarts++ >= kMaxFruitlessRestarts) break;
       // Stuck: kick the best list and go on from there, whatever its peak.
@@ -89,8 +101,8 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
       for (std::uint64_t k = 0; k < kicks; ++k) {
         std::swap(priority[next() % n], priority[next() % n]);
       }
-      current = packer.RunUntil(priority, std::numeric_limits<Bytes>::max(), stop.deadline);
-      if (!current) continue;  // the deadline passed: ShouldStop ends the search
+      current = repack(priority, std::numeric_limits<Bytes>::max());
+      if (!current) break;  // the deadline passed, or no work left
       current_peak = PeakOf(items, *current);
       current_overhang = Overhang(items, *current, target);
       since_better = 0;
@@ -118,9 +130,8 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
         std::swap(candidate[next() % n], candidate[next() % n]);
       }
     }
-    std::optional<std::vector<Bytes>> offsets =
-        packer.RunUntil(candidate, current_peak + 1, stop.deadline);
-    if (!offsets) continue;  // higher peak (rejected), or the deadline passed
+    std::optional<std::vector<Bytes>> offsets = repack(candidate, current_peak + 1);
+    if (!offsets) continue;  // higher peak (rejected), the deadline passed or no work left
     const Bytes new_peak = PeakOf(items, *offsets);
     const double new_overhang = Overhang(items, *offsets, target);
     if (new_peak == current_peak && new_overhang > current_overhang) continue;  // rejected
@@ -151,24 +162,41 @@ std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort eff
   return steps < kMinSearchSteps ? 0 : steps;
 }
 
+double LocalSearchWorkLimit(const InputShape& shape, PackEffort effort) {
+  return BudgetFor(effort, shape).search_work / kSearches +
+         EstimatedWork(PackingAlgorithm::kSkylineLocalSearch, shape);
+}
+
+double LocalSearchWorkLimit(const std::vector<PackItem>& items, PackEffort effort) {
+  InputShape shape;
+  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
+  shape.pairs = IntersectingPairs(items);
+  return LocalSearchWorkLimit(shape, effort);
+}
+
 SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
-                            Bytes peak, Bytes target, std::int64_t steps, bool restarts_on_plateau,
-                            int threads,
+                            Bytes peak, Bytes target, std::int64_t steps, double work_limit,
+                            bool restarts_on_plateau, int threads,
                             std::optional<std::chrono::steady_clock::time_point> deadline) {
-  constexpr std::size_t kSearches = std::size(kSearchSeeds);
+  static_assert(std::size(kSearchSeeds) == kSearches);
   std::optional<LocalSearchResult> found[kSearches];
   bool hit_deadline[kSearches] = {false, false};
+  double work[kSearches] = {0, 0};
   std::atomic<bool> first_reached_target{false};
   RunTasks(kSearches, threads, [&](std::size_t k) {
     // Only the first search stops the second: a search that reaches the
     // target wins every tie, so the second's result is then unused.
-    SearchStop stop{k == 0 ? nullptr : &first_reached_target, deadline, &hit_deadline[k]};
+    SearchStop stop{k == 0 ? nullptr : &first_reached_target, deadline, &hit_deadline[k],
+                    work_limit, &work[k]};
     found[k] = ImproveSkylinePriority(packer, priority, peak, target, steps, kSearchSeeds[k],
                                       restarts_on_plateau, stop);
     if (k == 0 && found[k] && found[k]->peak <= target) first_reached_target = true;
   });
   SearchOutcome outcome;
   outcome.time_limited = hit_deadline[0] || hit_deadline[1];
+  // The second search's count is left out when the first reached the
+  // target: it was then stopped at a moment that depends on timing.
+  outcome.work = work[0] + (first_reached_target ? 0 : work[1]);
   const std::optional<LocalSearchResult>* best = nullptr;
   for (const auto& result : found) {
     if (result && (!best || result->peak < (*best)->peak)) best = &result;
@@ -203,7 +231,8 @@ PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, const Pack
   }
   SearchOutcome searched =
       SearchSkyline(packer, start.priority, start.peak, MaxLiveBytes(items),
-                    LocalSearchSteps(items, options.effort), RestartsOnPlateau(options.effort),
+                    LocalSearchSteps(items, options.effort),
+                    LocalSearchWorkLimit(items, options.effort), RestartsOnPlateau(options.effort),
                     PackingThreads(), deadline);
   if (searched.improved) return *std::move(searched.improved);
   return MakePackResult(items, std::move(start.offsets), std::string(kSkylineLocalSearchName));

@@ -28,11 +28,13 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <vector>
 
 #include "ir/units.h"
+#include "packing/member_cost.h"
 #include "packing/packer.h"
 #include "packing/skyline.h"
 
@@ -44,17 +46,23 @@ struct LocalSearchResult {
 };
 
 // When a search must stop besides its step count: another search's flag
-// (read between steps) and a wall-clock deadline.
+// (read between steps), a wall-clock deadline, and its work limit.
 struct SearchStop {
   const std::atomic<bool>* flag = nullptr;  // stop when set (nullptr: never)
   std::optional<std::chrono::steady_clock::time_point> deadline;
   bool* hit_deadline = nullptr;  // set to true when the deadline stopped it
+  // Work units its re-packs may count (SkylinePacker::RunWithin): the search
+  // ends when they are used up, so a step that costs more than estimated
+  // cannot run it past its budget (deterministic, unlike the deadline).
+  double work_limit = std::numeric_limits<double>::infinity();
+  double* work = nullptr;  // when set, receives the work counted
 };
 
 // Runs up to `steps` steps from `priority` (whose packing has peak `peak`),
 // stopping early once the peak is at most `target` (e.g. the max-live lower
 // bound, which no packing can beat; also the overhang's reference), on a
-// plateau unless `restarts_on_plateau`, or when `stop` says so. Returns the
+// plateau unless `restarts_on_plateau`, when `stop` says so, or when its
+// re-packs have counted stop.work_limit units. Returns the
 // best packing found if its peak is below `peak`, else nullopt. Cost: at
 // most `steps` + 1 skyline runs plus O(n) per completed run.
 std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& packer,
@@ -66,6 +74,9 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
 
 // The packer and the portfolio's name for a searched skyline packing.
 inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-search";
+
+// The portfolio runs this many searches in parallel (seeds 1 and 2).
+inline constexpr int kSearches = 2;
 
 // Fewer steps than this per search are not worth starting.
 inline constexpr std::int64_t kMinSearchSteps = 10;
@@ -79,19 +90,28 @@ bool RestartsOnPlateau(PackEffort effort);
 // 0 when that is under kMinSearchSteps.
 std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort effort);
 
+// Work units each of the two searches may count, whatever its steps cost:
+// half the effort's search work (member_cost.h) plus one packing (the
+// re-pack of its start).
+double LocalSearchWorkLimit(const InputShape& shape, PackEffort effort);
+double LocalSearchWorkLimit(const std::vector<PackItem>& items, PackEffort effort);
+
 // What the two parallel searches found.
 struct SearchOutcome {
   std::optional<PackResult> improved;  // named "skyline-local-search"; lower than the start
   bool time_limited = false;           // the deadline stopped a search
+  // Work units the searches counted: both, or the first alone when it
+  // reached the target (the second's count then depends on timing).
+  double work = 0;
 };
 
 // The search as run by the portfolio: two ImproveSkylinePriority searches
-// (seeds 1 and 2, `steps` each) from `priority` (whose packing has peak
-// `peak`), with or without restarts, on up to `threads` threads, stopping
-// at `target` or `deadline`.
+// (seeds 1 and 2, `steps` and `work_limit` units each) from `priority`
+// (whose packing has peak `peak`), with or without restarts, on up to
+// `threads` threads, stopping at `target` or `deadline`.
 SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
-                            Bytes peak, Bytes target, std::int64_t steps, bool restarts_on_plateau,
-                            int threads,
+                            Bytes peak, Bytes target, std::int64_t steps, double work_limit,
+                            bool restarts_on_plateau, int threads,
                             std::optional<std::chrono::steady_clock::time_point> deadline);
 
 // The lower of the skyline-longest and skyline-area priority lists' packings

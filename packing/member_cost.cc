@@ -20,26 +20,43 @@ constexpr double kOnlinePerItemLog = 80;
 // plus a stale floor refresh per four overlapping pairs (0.03 to 0.6 per
 // pair measured, depending on the order).
 constexpr std::int64_t kSkylineScanLimit = 2048;
-// A search step re-packs with a cutoff and is often abandoned part way.
-constexpr double kSearchStepShare = 0.8;
+// A search step re-packs with a cutoff; it may be abandoned part way, but
+// on A-K most steps run to the end (equal peaks are accepted), so a step is
+// estimated at a whole packing.
+constexpr double kSearchStepShare = 1.0;
 
 // Budgets.
-constexpr double kDefaultWorkAt1e5 = 3.5e9;
-constexpr double kDefaultWorkFloor = 3.5e9;
-constexpr double kDefaultSearchFloor = 6e8;
+// Default effort: two lanes of 1.25 s at up to 10^5 items (about 1 s of
+// packing on two cores, the aim of issue 10), growing with n log n above;
+// the search gets half that, scaled with n log n below 10^5 too, at least
+// 7.5 x 10^8 (the small inputs, A-K: the same steps as 6 x 10^8 at the
+// 0.8 x packing a step was estimated at before its work was counted).
+constexpr double kDefaultWorkAt1e5 = 2.5e9;
+constexpr double kDefaultSearchShare = 0.5;
+constexpr double kDefaultSearchFloor = 7.5e8;
 constexpr double kFastNearLinearFactor = 400;
-constexpr double kFastWorkPerNLogN = 400;
+constexpr double kFastWorkPerNLogN = 500;
 constexpr double kMaxFactor = 10;
 
 double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
   // The scan passes over the pending items at each placement: n^2 / 2.
   if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
-  return kSkylinePopWork * (n + static_cast<double>(shape.pairs) / 4) +
+  return SkylinePopWork(shape.items) * (n + static_cast<double>(shape.pairs) / 4) +
          kSortPerItemLog * NLogN(shape.items);
 }
 
 }  // namespace
+
+double SkylinePopWork(std::int64_t queued) {
+  // Sizes where the cache effect starts and where it is fully there.
+  constexpr double kInCache = 1e5;
+  constexpr double kGrowth = 1.0;  // 1 + kGrowth at kInCache x 10 and beyond
+  const double decades =
+      std::clamp(std::log10(static_cast<double>(std::max<std::int64_t>(queued, 1)) / kInCache),
+                 0.0, 1.0);
+  return kSkylinePopWork * (1 + kGrowth * decades);
+}
 
 double PlacementWork(std::size_t visits) {
   const double k = static_cast<double>(visits);
@@ -76,8 +93,10 @@ double EstimatedSearchStepWork(const InputShape& shape) {
 }
 
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
-  const double scaled = kDefaultWorkAt1e5 * NLogN(shape.items) / NLogN(100'000);
-  const double default_work = std::max(kDefaultWorkFloor, scaled);
+  const double scale = NLogN(shape.items) / NLogN(100'000);
+  const double default_work = kDefaultWorkAt1e5 * std::max(1.0, scale);
+  const double default_search =
+      std::max(kDefaultSearchFloor, kDefaultSearchShare * kDefaultWorkAt1e5 * scale);
   EffortBudget budget;
   switch (effort) {
     case PackEffort::kFast:
@@ -86,11 +105,11 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
       break;
     case PackEffort::kDefault:
       budget.member_work = default_work;
-      budget.search_work = std::max(kDefaultSearchFloor, scaled);
+      budget.search_work = default_search;
       break;
     case PackEffort::kMax:
       budget.member_work = kMaxFactor * default_work;
-      budget.search_work = kMaxFactor * std::max(kDefaultSearchFloor, scaled);
+      budget.search_work = kMaxFactor * default_search;
       break;
   }
   return budget;

@@ -12,7 +12,7 @@
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
 // is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (20 + 9 log2
 // (p / n + 1)) (visits) = 0.28 x 10^9 units; the default budget for 10^5
-// items is 3.5 x 10^9 units in two lanes (the members run in parallel).
+// items is 2.5 x 10^9 units in two lanes (the members run in parallel).
 #pragma once
 
 #include <cstddef>
@@ -33,8 +33,9 @@ struct InputShape {
 // on an input of `shape`.
 double EstimatedWork(PackingAlgorithm member, const InputShape& shape);
 
-// Estimated work units of one skyline re-pack in the local search (a run
-// that is usually abandoned part way at the cutoff costs about half).
+// Estimated work units of one skyline re-pack in the local search: a whole
+// packing (a re-pack abandoned at the cutoff costs less, but most run to
+// the end).
 double EstimatedSearchStepWork(const InputShape& shape);
 
 // What an effort level lets kAuto spend.
@@ -58,9 +59,9 @@ struct EffortBudget {
 //   n log2 n in all (online best fit and about one more member: at 10^6
 //   items 1,500 x n log2 n admitted every member, about 3x the time); no
 //   search.
-// * kDefault: member work W = 3.5 x 10^9 x max(1, (n log2 n) / (10^5 log2
-//   10^5)) units in two lanes of W / 2; search work max(6 x 10^8,
-//   3.5 x 10^9 x (n log2 n) / (10^5 log2 10^5)).
+// * kDefault: with s = (n log2 n) / (10^5 log2 10^5), member work
+//   W = 2.5 x 10^9 x max(1, s) units in two lanes of W / 2 (1.25 s each up
+//   to 10^5 items, 15 s at 10^6); search work max(7.5 x 10^8, 1.25 x 10^9 x s).
 // * kMax: 10 x the default's member and search work.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
 
@@ -73,6 +74,15 @@ double PlacementWork(std::size_t visits);
 // pending item passed over.
 inline constexpr double kSkylinePopWork = 350;
 inline constexpr double kSkylineScanWork = 5;
+
+// Work units of one skyline queue pop among `queued` items: kSkylinePopWork
+// up to 10^5 items, then growing with log10 of the size up to 2x at 10^6
+// and beyond. Above 10^5 items the queue (16 B a entry) and the segment
+// tree outgrow the cache and every pop is a few random reads from memory:
+// measured 1.6-2.0 ns of CPU per unit of 350 a pop at 3 x 10^5 and
+// 1.8-2.9 at 10^6, against 1.0-1.3 at 10^5 (docs/packing.md). Example:
+// 10^5 -> 350, 3 x 10^5 -> 517, 10^6 and more -> 700.
+double SkylinePopWork(std::int64_t queued);
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);

@@ -75,6 +75,14 @@ std::string WorkSeconds(double work) {
   return fmt::format("{:.3f} ms", seconds * 1e3);
 }
 
+// The report of a member that did not run or did not finish.
+PackMemberReport SkippedMember(std::string name, std::string reason) {
+  PackMemberReport member;
+  member.name = std::move(name);
+  member.reason = std::move(reason);
+  return member;
+}
+
 // What a user can do about a member skipped for want of work budget.
 std::string RaiseEffortHint(PackEffort effort) {
   return effort == PackEffort::kMax ? "" : " (raise --effort)";
@@ -88,10 +96,16 @@ double SecondsSince(Clock::time_point begin) {
 // thread count (one thread runs lane 0, then lane 1).
 constexpr int kLanes = 2;
 // A member is tried when its estimate is at most this many times the work
-// left in its lane; the lane's count stops it if it runs over (estimates
-// are off by up to 2x either way, and a member stopped part way is wasted
-// time, so no more than the work left).
+// left in its lane (a member stopped part way is wasted time, so no more
+// than the work left).
 constexpr double kTryFactor = 1.0;
+// A member may count up to this many times its estimate (estimates are off
+// by up to about 1.3x either way, docs/packing.md), but never more than
+// what is left of its lane; the lane is charged that whole allowance,
+// whether the member used it, stopped, or was not needed, so the counts of
+// a lane's members never add up to more than the lane's budget and the
+// allowances do not depend on timing.
+constexpr double kAllowanceFactor = 1.5;
 
 // One admitted member's run.
 struct MemberRun {
@@ -100,18 +114,22 @@ struct MemberRun {
   double estimate = 0;                  // EstimatedWork
   std::optional<PackResult> result;     // unset: not run, or stopped (see below)
   std::vector<std::int32_t> priority;   // skyline members: their priority list
+  bool admitted = false;                // its estimate fits its lane (PlanLanes)
   bool started = false;                 // false: cut before it began
   bool hit_deadline = false;            // --time-limit passed before it began
   bool cut_by_deadline = false;         // --time-limit passed while it ran
-  double allowance = 0;                 // work it was allowed (infinite: no limit)
-  double work = 0;                      // work it counted (0 for uncounted members)
+  double left = 0;                      // work left in its lane when its turn came
+  double allowance = 0;                 // work it may count: min(left, 1.5 x estimate)
+  double work = 0;                      // work it counted (online-best-fit: none)
   bool over_allowance = false;          // stopped when its count passed the allowance
   double seconds = 0;
 };
 
 // The admission step (portfolio.h, 1.): online-best-fit, then the other
 // members by expected gain per estimated work; under kFast those whose
-// estimate is not near n log n go to `report` as skipped.
+// estimate is not near n log n go to `report` as skipped, and the rest go
+// by expected gain alone (all are cheap; at 10^6 items skyline-area's
+// estimate is about twice best-fit-spatial's, its peak 5 % lower).
 std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const EffortBudget& budget,
                                            PackReport& report) {
   std::vector<PackingAlgorithm> candidates;
@@ -120,7 +138,8 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
   }
   std::vector<double> value(std::size(kByRank));
   for (PackingAlgorithm member : candidates) {
-    value[PortfolioRank(member)] = MemberGain(member) / EstimatedWork(member, shape);
+    value[PortfolioRank(member)] =
+        MemberGain(member) / (budget.near_linear_factor > 0 ? 1.0 : EstimatedWork(member, shape));
   }
   std::stable_sort(candidates.begin(), candidates.end(), [&](PackingAlgorithm a, PackingAlgorithm b) {
     return value[PortfolioRank(a)] > value[PortfolioRank(b)];
@@ -132,11 +151,10 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
     const double work = EstimatedWork(member, shape);
     if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
       report.members.push_back(
-          {std::string(PackingAlgorithmName(member)), false, 0,
+          SkippedMember(std::string(PackingAlgorithmName(member)),
            fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
                        "pairs of {} buffers live together)",
-                       WorkSeconds(work), shape.pairs, shape.items),
-           0});
+                       WorkSeconds(work), shape.pairs, shape.items)));
       continue;
     }
     admitted.push_back(member);
@@ -169,7 +187,7 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
       run.result = OnlineBestFitPack(items, alignment);
       break;
     case PackingAlgorithm::kInOrder:
-      run.result = InOrderPackUntil(items, alignment, deadline);
+      run.result = InOrderPackWithin(items, alignment, run.allowance, &run.work, deadline);
       break;
     case PackingAlgorithm::kBestFitSpatial:
       best_fit = BestFitOrder::kSpatial;
@@ -198,13 +216,37 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
   run.seconds = SecondsSince(begin);
 }
 
-// Puts each admitted member in the lane with the least estimated work so
-// far (lane 0 on ties); online-best-fit, first, goes to lane 0.
-void AssignLanes(std::vector<MemberRun>& runs) {
-  double load[kLanes] = {0, 0};
-  for (MemberRun& run : runs) {
-    run.lane = load[1] < load[0] ? 1 : 0;
-    load[run.lane] += run.estimate;
+// Plans the lanes before anything runs (so the plan does not depend on
+// timing): online-best-fit goes to lane 0 and is charged its estimate (it
+// does not count its work: the fallback always finishes); each other member
+// goes to the lane with the least work charged so far (lane 0 on ties), or
+// to the other lane when only that one has room for its estimate, and is
+// admitted when its estimate fits the work left there (kTryFactor). An
+// admitted member may count up to its allowance (kAllowanceFactor), which
+// is charged to its lane whatever it then uses. `lane_budget` infinite
+// (every_member): every member is admitted without a limit.
+void PlanLanes(std::vector<MemberRun>& runs, double lane_budget) {
+  const bool unlimited = lane_budget == std::numeric_limits<double>::infinity();
+  double charged[kLanes] = {0, 0};
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    MemberRun& run = runs[k];
+    if (k == 0) {
+      run.lane = 0;
+      charged[0] += run.estimate;
+      continue;
+    }
+    int lane = charged[1] < charged[0] ? 1 : 0;
+    const int other = 1 - lane;
+    auto fits = [&](int l) { return run.estimate <= kTryFactor * (lane_budget - charged[l]); };
+    if (!fits(lane) && fits(other)) lane = other;
+    run.lane = lane;
+    run.left = lane_budget - charged[lane];
+    run.allowance = run.left;
+    if (!fits(lane)) continue;
+    run.admitted = true;
+    if (unlimited) continue;
+    run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
+    charged[lane] += run.allowance;
   }
 }
 
@@ -229,11 +271,15 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     run.estimate = EstimatedWork(member, shape);
     runs.push_back(std::move(run));
   }
-  AssignLanes(runs);
+  const double lane_budget =
+      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
+  PlanLanes(runs, lane_budget);
 
+  // The skyline members share one packer (built when one of them fits).
   std::optional<SkylinePacker> skyline;
-  for (PackingAlgorithm member : admitted) {
-    if (member == PackingAlgorithm::kSkylineLongest || member == PackingAlgorithm::kSkylineArea) {
+  for (const MemberRun& run : runs) {
+    if (run.admitted && (run.member == PackingAlgorithm::kSkylineLongest ||
+                         run.member == PackingAlgorithm::kSkylineArea)) {
       skyline.emplace(items, options.alignment);
       break;
     }
@@ -251,31 +297,19 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     while (rank < seen && !bound_rank.compare_exchange_weak(seen, rank)) {
     }
   };
-  const double lane_budget =
-      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   const int threads = PackingThreads();
   // online-best-fit (the fallback, O(n log n)) runs alone first.
   RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
   reached_bound(runs[0]);
   RunTasks(kLanes, threads, [&](std::size_t lane) {
-    // Estimated work of the lane's members so far (run or cut alike, so the
-    // allowances do not depend on timing).
-    double used = lane == 0 ? runs[0].estimate : 0;
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
-      if (run.lane != static_cast<int>(lane)) continue;
-      run.allowance = lane_budget - used;
-      // Not worth starting when its estimate does not fit.
-      if (run.estimate > kTryFactor * run.allowance) continue;
-      used += run.estimate;
+      if (run.lane != static_cast<int>(lane) || !run.admitted) continue;
       if (PortfolioRank(run.member) > bound_rank.load()) continue;
       if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
         continue;
       }
-      const bool counted = run.member != PackingAlgorithm::kOnlineBestFit &&
-                           run.member != PackingAlgorithm::kInOrder;
-      if (!counted) run.allowance = std::numeric_limits<double>::infinity();
       RunMember(items, options.alignment, skyline ? &*skyline : nullptr, deadline, run);
       reached_bound(run);
     }
@@ -301,45 +335,49 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
-    const bool fits = run.estimate <= kTryFactor * run.allowance;
-    if (k > 0 && fits && PortfolioRank(run.member) > cut_rank) {
-      ran.push_back({name, false, 0,
-                     "not needed: " + cut_by + " reached the lower bound and wins ties", 0});
+    if (k > 0 && run.admitted && PortfolioRank(run.member) > cut_rank) {
+      ran.push_back(SkippedMember(name,
+                            "not needed: " + cut_by + " reached the lower bound and wins ties"));
       continue;
     }
     if (run.hit_deadline) {
       report.time_limited = true;
-      ran.push_back({name, false, 0,
-                     "earlier members used up --time-limit (raise --time-limit)", 0});
+      ran.push_back(SkippedMember(name,
+                            "earlier members used up --time-limit (raise --time-limit)"));
       continue;
     }
     if (run.cut_by_deadline) {
       report.time_limited = true;
-      ran.push_back({name, false, 0, "stopped by --time-limit before it finished (raise --time-limit)",
-                     0});
+      ran.push_back(
+          SkippedMember(name, "stopped by --time-limit before it finished (raise --time-limit)"));
       continue;
     }
     if (!run.started) {  // its estimate did not fit
       const std::string reason =
-          run.allowance <= 0
+          run.left <= 0
               ? fmt::format("earlier members used up its lane's {} work budget{}",
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort))
               : fmt::format("estimated {} of work, over the {} left of its lane's "
                             "{} budget{}",
-                            WorkSeconds(run.estimate), WorkSeconds(run.allowance),
+                            WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
-      ran.push_back({name, false, 0, reason, 0});
+      ran.push_back(SkippedMember(name, reason));
       continue;
     }
     if (!run.result) {
-      ran.push_back({name, false, 0,
-                     fmt::format("stopped when it had used the {} of work left to it (estimated {}){}",
-                                 WorkSeconds(run.allowance), WorkSeconds(run.estimate),
-                                 RaiseEffortHint(options.effort)),
-                     0});
+      ran.push_back(SkippedMember(name, fmt::format("stopped when it had used the {} of work allowed to "
+                                              "it (estimated {}){}",
+                                              WorkSeconds(run.allowance), WorkSeconds(run.estimate),
+                                              RaiseEffortHint(options.effort))));
+      ran.back().work = run.work;
+      ran.back().allowance = run.allowance;
       continue;
     }
-    ran.push_back({name, true, run.result->peak, "", run.seconds});
+    ran.push_back({name, true, run.result->peak, "", run.seconds, std::nullopt, std::nullopt});
+    if (k > 0) {  // online-best-fit (k == 0) does not count
+      ran.back().work = run.work;
+      ran.back().allowance = run.allowance;
+    }
     consider(*run.result, PortfolioRank(run.member));
     if (!run.priority.empty() || run.member == PackingAlgorithm::kSkylineLongest ||
         run.member == PackingAlgorithm::kSkylineArea) {
@@ -360,33 +398,35 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const std::string search_name(kSkylineLocalSearchName);
   if (best->peak <= lower_bound) {
     report.members.push_back(
-        {search_name, false, 0, "not needed: the best peak is at the lower bound", 0});
+        SkippedMember(search_name, "not needed: the best peak is at the lower bound"));
   } else if (skylines_ran < 2) {
     report.members.push_back(
-        {search_name, false, 0, "it starts from both skyline packings, and not both ran", 0});
+        SkippedMember(search_name, "it starts from both skyline packings, and not both ran"));
   } else if (budget.search_work <= 0) {
     report.members.push_back(
-        {search_name, false, 0, "not run at --effort fast (it has no search budget)", 0});
+        SkippedMember(search_name, "not run at --effort fast (it has no search budget)"));
   } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
     report.members.push_back(
-        {search_name, false, 0,
+        SkippedMember(search_name,
          fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
                      "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort)),
-         0});
+                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort))));
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
     report.members.push_back(
-        {search_name, false, 0, "earlier members used up --time-limit (raise --time-limit)", 0});
+        SkippedMember(search_name, "earlier members used up --time-limit (raise --time-limit)"));
   } else {
     const Clock::time_point search_begin = Clock::now();
+    const double search_limit = LocalSearchWorkLimit(shape, options.effort);
     SearchOutcome searched =
         SearchSkyline(*skyline, *search_start, search_start_peak, lower_bound, steps,
-                      RestartsOnPlateau(options.effort), threads, deadline);
+                      search_limit, RestartsOnPlateau(options.effort), threads,
+                      deadline);
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
-    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin)});
+    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),
+                              searched.work, kSearches * search_limit});
     if (searched.improved) consider(*searched.improved, kSearchRank);
   }
   best->lower_bound = lower_bound;

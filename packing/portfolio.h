@@ -14,19 +14,23 @@
 // budget (member_cost.h), never by a clock unless --time-limit is given:
 // 1. Every member's work is estimated from n and the overlapping pairs p.
 //    online-best-fit (O(n log n) whatever p) always runs first (lane 0, no
-//    budget: it is the fallback); the others are taken in order of expected
-//    gain per estimated cost (MemberGain in portfolio.cc over the estimate;
-//    ties by the tie-break order) and
-//    given to two lanes (the lane with the least estimated work so far).
-//    kFast first skips members whose estimate is not near n log n.
-// 2. Each lane has half the effort's member budget and runs its members in
-//    order; a member starts only if its estimate fits what is left of the
-//    lane's budget, and best fit and skyline count their work as they run
-//    and stop at that allowance (skipped, "stopped at its work
-//    allowance"). A lane is charged each member's estimate.
-//    Counts depend on the input alone, so the members that run and the
-//    plan are the same on every machine and load. The two lanes run on
-//    PackingThreads() threads (one thread: lane 0, then lane 1).
+//    limit: it is the fallback; its estimate is charged to lane 0); the
+//    others are taken in order of expected gain per estimated cost
+//    (MemberGain in portfolio.cc over the estimate; ties by the tie-break
+//    order; kFast: gain alone, among the members whose estimate is near
+//    n log n).
+// 2. The lanes are planned before anything runs: each member goes to the
+//    lane with the least work charged so far (or the other lane when only
+//    that one has room) and is admitted when its estimate fits the work left
+//    there. An admitted member may count up to 1.5 x its estimate, never
+//    more than its lane has left; best fit, in-order and skyline count their
+//    work as they run and stop there (skipped, "stopped when it had used
+//    the ... of work allowed to it"). The lane is charged the whole
+//    allowance, so the counts of a lane never add up to more than its half
+//    of the effort's budget. Counts depend on the input alone, so the
+//    members that run and the plan are the same on every machine and load.
+//    The two lanes run on PackingThreads() threads (one thread: lane 0, then
+//    lane 1).
 // 3. As soon as one member reaches the max-live lower bound, the members of
 //    a worse tie-break rank cannot win and are skipped ("lower bound reached
 //    by" the best-ranked member at the bound, even one that already ran);
@@ -34,7 +38,8 @@
 //    the same for any thread count.
 // 4. When the best peak is still above the bound and both skyline members
 //    ran, two local searches (local_search.h) share the effort's search
-//    budget.
+//    budget; each counts its re-packs and stops at its half (plus one
+//    packing of its start).
 // A --time-limit deadline skips members not yet started and stops the
 // searches; the report then says time_limited (the plan may then differ
 // from run to run).

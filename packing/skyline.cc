@@ -209,10 +209,11 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunByQueue(
 
   std::vector<Bytes> offsets = InitialOffsets(items_);
   SkylineTree skyline(slots_);
+  const double pop_work = SkylinePopWork(static_cast<std::int64_t>(priority.size()));
   while (!queue.empty()) {
     Entry entry = queue.top();
     queue.pop();
-    *work += kSkylinePopWork;
+    *work += pop_work;
     if (*work > work_limit || poll.Passed()) return std::nullopt;
     const std::int32_t i = priority[entry.second];
     const PackItem& item = items_[i];

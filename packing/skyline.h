@@ -65,7 +65,7 @@ class SkylinePacker {
   std::optional<std::vector<Bytes>> RunUntil(const std::vector<std::int32_t>& priority,
                                              Bytes cutoff, const PackDeadline& deadline) const;
 
-  // Run that also counts its work into `*work` (kSkylinePopWork per queue
+  // Run that also counts its work into `*work` (SkylinePopWork per queue
   // pop, kSkylineScanWork per pending item passed over, member_cost.h) and
   // gives up (nullopt) once the count exceeds `work_limit` or `deadline`
   // has passed (polled between steps). Deterministic without a deadline.

@@ -54,6 +54,20 @@ TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
   EXPECT_EQ(packing["members"][8]["name"], "skyline-local-search");
   EXPECT_FALSE(packing["members"][0].contains("seconds"));
   EXPECT_FALSE(packing.contains("seconds"));
+  // Counted work and allowance: none for online-best-fit (it does not
+  // count); for every member that ran and counts, its count within its
+  // allowance (the same on every thread count: part of the compared JSON).
+  EXPECT_TRUE(packing["members"][0]["work_seconds"].is_null());
+  EXPECT_TRUE(packing["members"][0]["allowed_work_seconds"].is_null());
+  int counted = 0;
+  for (const nlohmann::json& member : packing["members"]) {
+    if (!member["ran"].get<bool>() || member["work_seconds"].is_null()) continue;
+    ++counted;
+    EXPECT_GT(member["work_seconds"].get<double>(), 0) << member["name"];
+    EXPECT_LE(member["work_seconds"].get<double>(), member["allowed_work_seconds"].get<double>())
+        << member["name"];
+  }
+  EXPECT_GT(counted, 0);
   // The summary names them too; seconds only with --timings.
   const CliRun summary = Memplan("plan " + csv);
   EXPECT_THAT(summary.out, HasSubstr("auto (effort default): "));

@@ -121,6 +121,23 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "  skipped  skyline-local-search  not needed: the best peak is at the lower bound\n");
 }
 
+// At --effort fast the members go by expected gain alone, and the summary
+// says so.
+TEST(FormatPlanSummaryTest, FastEffortSaysItsOrder) {
+  const LoadedInput input = Csv(4, {Make("a", 4, 0, 1), Make("b", 8, 1, 2), Make("c", 2, 3, 3)});
+  PoolPlanOptions options;
+  options.effort = PackEffort::kFast;
+  absl::StatusOr<Plan> plan = PlanPools(input.buffers, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  const std::string summary = Summary(input, *plan);
+  EXPECT_NE(summary.find("auto (effort fast): "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("\n  members in the order auto tried them (most expected gain first, "
+                         "among the members near n log n); work is estimated in seconds of one "
+                         "core\n"),
+            std::string::npos)
+      << summary;
+}
+
 // With fast memory: the peak lines follow the default-memory buffers (b,
 // moved to alternate memory, is not among them) and the aliasing line says
 // both figures were planned without fast memory.

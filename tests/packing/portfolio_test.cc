@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "packing/baselines.h"
 #include "packing/local_search.h"
+#include "packing/skyline.h"
 #include "packing/member_cost.h"
 #include "tests/packing/packing_test_support.h"
 
@@ -93,7 +97,7 @@ TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
 
 TEST(AutoPackTest, DefaultEffortSkipsMembersOverTheirLanesBudget) {
   // 8,000 items live together: the global members are estimated at more
-  // than a lane's 1.75 s of work and are skipped before they start.
+  // than a lane's 1.25 s of work and are skipped before they start.
   const std::vector<PackItem> items = DenseItems(8000);
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   EXPECT_EQ(r.algorithm, "online-best-fit");
@@ -102,8 +106,73 @@ TEST(AutoPackTest, DefaultEffortSkipsMembersOverTheirLanesBudget) {
   for (std::size_t k = 1; k < 8; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: estimated "));
     EXPECT_THAT(lines[k], HasSubstr(" of work, over the "));
-    EXPECT_THAT(lines[k], HasSubstr(" left of its lane's 1.75 s budget (raise --effort)"));
+    EXPECT_THAT(lines[k], HasSubstr(" left of its lane's 1.25 s budget (raise --effort)"));
   }
+}
+
+TEST(AutoPackTest, ReportsCountedWorkWithinEachAllowanceAndTheBudget) {
+  // XlaExample: 5 items, 8 overlapping pairs. best-fit-spatial places e, c,
+  // d, b, a against 0, 1, 2, 3 and 2 placed chunks; it runs in lane 1 (lane
+  // 0 holds online-best-fit's estimate) and may count 1.5 x its estimate.
+  const PackResult r = Pack(XlaExample(), PackingAlgorithm::kAuto);
+  const InputShape shape{5, 8};
+  double allowed = EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape);
+  for (const PackMemberReport& m : r.report->members) {
+    EXPECT_EQ(m.work.has_value(), m.allowance.has_value()) << m.name;
+    if (m.name == "online-best-fit") {
+      EXPECT_FALSE(m.work.has_value());  // it does not count
+    }
+    if (m.name == "best-fit-spatial") {
+      ASSERT_TRUE(m.work.has_value());
+      EXPECT_DOUBLE_EQ(*m.work, PlacementWork(0) + PlacementWork(1) + 2 * PlacementWork(2) +
+                                    PlacementWork(3));
+      EXPECT_DOUBLE_EQ(*m.allowance,
+                       1.5 * EstimatedWork(PackingAlgorithm::kBestFitSpatial, shape));
+    }
+    if (m.work) {
+      EXPECT_LE(*m.work, *m.allowance) << m.name;
+      allowed += *m.allowance;
+    }
+  }
+  EXPECT_LE(allowed, BudgetFor(PackEffort::kDefault, shape).member_work);
+}
+
+TEST(AutoPackTest, InOrderCountsItsWorkAndStopsAtItsLimit) {
+  // In input order a, b, c, d, e meet 0, 1, 2, 2 and 3 placed chunks.
+  const double all = PlacementWork(0) + PlacementWork(1) + 2 * PlacementWork(2) + PlacementWork(3);
+  double work = 0;
+  const std::optional<PackResult> whole =
+      InOrderPackWithin(XlaExample(), 1, std::numeric_limits<double>::infinity(), &work, {});
+  ASSERT_TRUE(whole.has_value());
+  EXPECT_EQ(whole->offsets, InOrderPack(XlaExample(), 1).offsets);
+  EXPECT_DOUBLE_EQ(work, all);
+  // A limit of the first two placements' work: the third passes it.
+  work = 0;
+  EXPECT_FALSE(
+      InOrderPackWithin(XlaExample(), 1, PlacementWork(0) + PlacementWork(1), &work, {}).has_value());
+  EXPECT_DOUBLE_EQ(work, PlacementWork(0) + PlacementWork(1) + PlacementWork(2));
+}
+
+TEST(AutoPackTest, LocalSearchStopsAtItsWorkLimit) {
+  // Five items (under the skyline's scan limit): the start's re-pack counts
+  // 5 units per pending item at its first placement, 25 > 0, and gives up.
+  const std::vector<PackItem> items = XlaExample();
+  const SkylinePacker packer(items, 1);
+  const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLargestArea);
+  double work = -1;
+  SearchStop stop;
+  stop.work_limit = 0;
+  stop.work = &work;
+  EXPECT_FALSE(ImproveSkylinePriority(packer, priority, 150, 100, 1000, 1, false, stop).has_value());
+  EXPECT_DOUBLE_EQ(work, 25);
+  // With a limit of 300 units: a whole re-pack passes over 5 + 4 + 3 + 2 +
+  // 1 = 15 pending items (75 units); the start and three steps run whole
+  // (300, not over the limit), the next step passes it at its first
+  // placement (+25) and the search ends there (target 100 is below every
+  // peak, so only the work limit ends it).
+  stop.work_limit = 300;
+  ImproveSkylinePriority(packer, priority, 150, 100, 1000, 1, false, stop);
+  EXPECT_DOUBLE_EQ(work, 325);
 }
 
 TEST(AutoPackTest, SameResultForAnyThreadCount) {
@@ -162,17 +231,38 @@ TEST(MemberCostTest, EstimatesFromTheInputShape) {
   EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kBestFitSpatial, shape) * 1e-9, 0.2836, 1e-4);
   EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, shape) * 1e-9, 0.3473, 1e-4);
   EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape) * 1e-9, 0.1329, 1e-4);
-  // Default effort: 3.5 x 10^9 units at 10^5 items and below.
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 3.5e9);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 3.5e9);
+  // Default effort: 2.5 x 10^9 units at 10^5 items and below (two lanes
+  // of 1.25 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
+  // search half as much with n log n, at least 7.5 x 10^8.
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 2.5e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).search_work, 1.25e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 2.5e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 7.5e8);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 3e10, 1);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 1.5e10, 1);
   // Max effort: ten times the default budget, still bounded.
   EXPECT_FALSE(BudgetFor(PackEffort::kMax, shape).every_member);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 3.5e10);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 2.5e10);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).search_work, 1.25e10);
   EXPECT_EQ(BudgetFor(PackEffort::kFast, shape).search_work, 0);
-  // Fast effort: 400 x n log2 n units for all members (10^5 items:
-  // 400 x 1,660,964 = 0.66 s), so that 10^6 items stay near n log n.
-  EXPECT_NEAR(BudgetFor(PackEffort::kFast, shape).member_work * 1e-9, 0.6644, 1e-4);
+  // Fast effort: 500 x n log2 n units for all members (10^5 items:
+  // 500 x 1,660,964 = 0.83 s), candidates within 400 x n log2 n each, so
+  // that 10^6 items stay near n log n.
+  EXPECT_NEAR(BudgetFor(PackEffort::kFast, shape).member_work * 1e-9, 0.8305, 1e-4);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, shape).near_linear_factor, 400);
+}
+
+TEST(MemberCostTest, SkylinePopWorkGrowsFrom1e5To1e6Items) {
+  EXPECT_DOUBLE_EQ(SkylinePopWork(1), 350);
+  EXPECT_DOUBLE_EQ(SkylinePopWork(100'000), 350);
+  EXPECT_NEAR(SkylinePopWork(300'000), 516.99, 0.01);  // 350 x (1 + log10 3)
+  EXPECT_DOUBLE_EQ(SkylinePopWork(1'000'000), 700);
+  EXPECT_DOUBLE_EQ(SkylinePopWork(10'000'000), 700);
+  // At 10^6 items the skyline's estimate doubles its pops' share: 700 x
+  // (10^6 + 10^8 / 4) + 30 x 10^6 log2 10^6 = 18.79 s (the 10^6-buffer
+  // CSV of docs/packing.md, where it used 20.4 s of CPU).
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, {1'000'000, 100'000'000}) * 1e-9,
+              18.798, 1e-3);
 }
 
 }  // namespace
