@@ -65,12 +65,12 @@ Bytes FixedObstacles::Lift(TimeStep start, TimeStep end, Bytes size, Bytes align
                            Bytes offset) const {
   Bytes candidate = AlignUp(offset, std::max<Bytes>(1, alignment));
   if (fixed_.empty()) return candidate;
-  scratch_.clear();
+  std::vector<std::pair<Bytes, Bytes>> met;  // local: Lift runs on several threads at once
   tree_.ForEachOverlapping(start, end, [&](const PlacedChunk& c) {
-    scratch_.emplace_back(c.offset, c.offset + c.size);
+    met.emplace_back(c.offset, c.offset + c.size);
   });
-  std::sort(scratch_.begin(), scratch_.end());
-  for (const auto& [lo, hi] : scratch_) {
+  std::sort(met.begin(), met.end());
+  for (const auto& [lo, hi] : met) {
     if (hi <= candidate) continue;
     if (lo >= candidate + size) break;  // the rest start higher still
     candidate = AlignUp(hi, std::max<Bytes>(1, alignment));

@@ -57,13 +57,14 @@ class FixedObstacles {
   // with a fixed item live during it. Example: fixed [0,10) and [16,24) both
   // live then, size 6, alignment 4, offset 0 -> 10 is not aligned, 12 + 6
   // passes 16, so 24. O(log f + k log k) for the k fixed pieces met.
+  // Thread-safe: the two local searches share one skyline packer (and so
+  // one FixedObstacles) across their threads.
   Bytes Lift(TimeStep start, TimeStep end, Bytes size, Bytes alignment, Bytes offset) const;
 
  private:
   std::vector<PackItem> fixed_;  // the non-empty fixed items
   LivePieceSlots slots_;         // their live pieces
   PresortedIntervalTree tree_;   // their chunks over those pieces
-  mutable std::vector<std::pair<Bytes, Bytes>> scratch_;  // reused by Lift
 };
 
 }  // namespace memplan
