@@ -88,7 +88,8 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
     const Buffer& b = problem.buffers[id];
     plan.placements.push_back(
         BufferPlacement{pool.name, {Allocation{kDefaultSpace, *offsets[id], b.start, b.end}}});
-    if (b.size > 0) pool.size = std::max(pool.size, *offsets[id] + b.size);
+    // Every offset the solution gives, empty buffers' too, lies in the pool.
+    pool.size = std::max(pool.size, *offsets[id] + b.size);
     pool.total_bytes += b.size;
     AppendHeldBytes(b, live);
   }

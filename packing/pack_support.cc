@@ -34,7 +34,9 @@ LivePieceSlots LivePieces(const std::vector<PackItem>& items) {
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets) {
   Bytes peak = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i])) peak = std::max(peak, offsets[i] + items[i].size);
+    // An empty item counts only where the input fixed it: the pool must
+    // reach the offset the user gave (movable empty items sit at 0).
+    if (!IsEmpty(items[i]) || items[i].fixed_offset) peak = std::max(peak, offsets[i] + items[i].size);
   }
   return peak;
 }

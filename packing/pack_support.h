@@ -51,7 +51,8 @@ struct LivePieceSlots {
 };
 LivePieceSlots LivePieces(const std::vector<PackItem>& items);
 
-// Max over non-empty items of offset + size (0 if none).
+// Max of offset + size over the non-empty items and the fixed empty ones (0
+// if none).
 Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offsets);
 
 // Packages offsets with their peak and the name of the heuristic.

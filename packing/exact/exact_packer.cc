@@ -15,6 +15,7 @@
 #include "packing/exact/exact_problem.h"
 #include "packing/exact/incumbent.h"
 #include "packing/exact/parallel_decide.h"
+#include "packing/fixed_items.h"
 #include "packing/pack_support.h"
 
 namespace memplan {
@@ -290,12 +291,12 @@ SearchStatus MinimizeAll(ExactRun& run) {
   return SearchStatus::kOptimal;
 }
 
-// Items of no subproblem and of subproblems with no packing: empty items at
-// 0; the rest laid end to end above every fixed item (valid unless fixed
-// items collide).
+// Items of no subproblem (empty ones) at their fixed offset or 0; those of
+// subproblems with no packing laid end to end above every fixed item (valid
+// unless fixed items collide).
 std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& items,
                                    Bytes alignment) {
-  std::vector<Bytes> offsets(items.size(), 0);
+  std::vector<Bytes> offsets = InitialOffsets(items);
   Bytes stack = 0;
   for (const PackItem& item : items) {
     if (item.fixed_offset) stack = std::max(stack, *item.fixed_offset + std::max<Bytes>(item.size, 0));

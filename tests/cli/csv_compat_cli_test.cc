@@ -54,6 +54,21 @@ TEST(CsvCompatCliTest, EveryAlgorithmHonoursTheFixedOffset) {
   std::filesystem::remove_all(dir);
 }
 
+// A lone empty buffer fixed at 3: every algorithm keeps it there and the
+// pool reaches it (it was refused by the verifier as outside a 0-byte pool,
+// and exact put it at 0: a user's report).
+TEST(CsvCompatCliTest, EmptyFixedBufferKeepsItsOffset) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/in.csv", "id,lower,upper,size,offset\nz,1,3,0,3\n");
+  for (const std::string algorithm : {"auto", "exact", "naive", "skyline-area", "online-best-fit"}) {
+    const auto r = MemplanIn(dir, "plan in.csv -q --csv out.csv --algorithm " + algorithm);
+    ASSERT_EQ(r.exit_code, 0) << algorithm << ": " << r.err;
+    EXPECT_EQ(Slurp(dir + "/out.csv"), "id,lower,upper,size,offset\nz,1,3,0,3\n") << algorithm;
+    EXPECT_EQ(MemplanIn(dir, "verify in.csv out.csv").exit_code, 0) << algorithm;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CsvCompatCliTest, CompareVerifiesEveryPeerAroundTheFixedOffset) {
   const std::string dir = FreshDir();
   WriteText(dir + "/in.csv", kFixedInTheMiddle);

@@ -152,6 +152,18 @@ TEST(ExactPackTest, MovableItemsGoUnderAFixedOne) {
   EXPECT_EQ(r.search_status, SearchStatus::kOptimal);
 }
 
+// An empty item belongs to no subproblem; it still keeps its fixed offset
+// (it was put at 0, which the verifier refused: a user's report).
+TEST(ExactPackTest, EmptyFixedItemKeepsItsOffset) {
+  std::vector<PackItem> items = {{0, 1, 1, 2}, {4, 1, 0, 2}};
+  items[0].fixed_offset = 3;
+  for (const PackOptions& options : {Capacity(4), Minimize()}) {
+    const PackResult r = Pack(items, PackingAlgorithm::kExact, options);
+    EXPECT_THAT(r.offsets, ElementsAre(3, 0));
+    EXPECT_EQ(r.search_status, SearchStatus::kOptimal);
+  }
+}
+
 TEST(ExactPackTest, CapacityBelowMaxLiveIsInfeasibleWithoutSearch) {
   // 16 bytes live at step 1.
   const std::vector<PackItem> items = {{4, 1, 0, 1}, {4, 1, 0, 1}, {8, 1, 1, 2}};
