@@ -34,6 +34,15 @@ absl::Status UsageError(std::string_view message) {
 
 bool Given(const CLI::Option* option) { return option != nullptr && option->count() > 0; }
 
+absl::Status CheckOutputFileName(std::string_view flag, const std::string& text) {
+  if (text.empty()) return UsageError(fmt::format("{} needs a file name", flag));
+  if (text.size() > 1 && text.front() == '-') {
+    return UsageError(fmt::format("{} needs a file name, not '{}' (write ./{} for a file of that name)",
+                                  flag, text, text));
+  }
+  return absl::OkStatus();
+}
+
 CLI::Validator Count(std::int64_t minimum) {
   return CLI::Validator(
       [minimum](std::string& text) -> std::string {

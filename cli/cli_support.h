@@ -31,6 +31,13 @@ absl::Status UsageError(std::string_view message);
 // Whether `option` exists and was given on the command line.
 bool Given(const CLI::Option* option);
 
+// An output flag's value must name a file: a usage error when it is empty,
+// or when it starts with '-' but is not '-' itself (a flag taken as the
+// value: `--json -q` would write a file named -q). Example:
+// CheckOutputFileName("--json", "-q") -> "memplan: error: --json needs a
+// file name, not '-q' (write ./-q for a file of that name)".
+absl::Status CheckOutputFileName(std::string_view flag, const std::string& text);
+
 // Accepts a count: an integer in [minimum, 2^63 - 1].
 CLI::Validator Count(std::int64_t minimum = 0);
 

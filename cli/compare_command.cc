@@ -27,7 +27,7 @@ int RunCompare(const CompareFlags& flags) {
   }
   options.alignment = *alignment;
   if (Given(flags.json_option)) {
-    if (flags.json.empty()) return Fail(UsageError("--json needs a file name"));
+    if (absl::Status s = CheckOutputFileName("--json", flags.json); !s.ok()) return Fail(s);
     options.json_path = flags.json;
   }
   // Progress on a terminal's stderr for runs longer than a second; erased

@@ -136,7 +136,7 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
        {flags.write_tflite_option, &flags.write_tflite, &options.tflite_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
-    if (text->empty()) return UsageError(fmt::format("{} needs a file name", option->get_name()));
+    if (absl::Status s = CheckOutputFileName(option->get_name(), *text); !s.ok()) return s;
     if (*text == kStdoutPath && option != flags.json_option) {
       return UsageError(fmt::format(
           "{} cannot write to standard output ('-'); only --json can", option->get_name()));

@@ -96,7 +96,7 @@ int RunSweep(const SweepFlags& flags) {
   // Checked before planning: a sweep may take long.
   for (const auto& [option, text] : outputs) {
     if (!Given(option)) continue;
-    if (text->empty()) return Fail(UsageError(fmt::format("{} needs a file name", option->get_name())));
+    if (absl::Status s = CheckOutputFileName(option->get_name(), *text); !s.ok()) return Fail(s);
     if (*text == kStdoutPath) {
       if (option == flags.csv_option) continue;
       return Fail(UsageError(fmt::format(

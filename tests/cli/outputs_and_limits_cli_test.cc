@@ -130,6 +130,31 @@ TEST_F(OutputsCliTest, EmptyOutputPathsAreUsageErrors) {
   }
 }
 
+// A flag given where a file name belongs (a user's `--json -q` wrote a file
+// named -q) is refused; ./-q still names that file.
+TEST_F(OutputsCliTest, AFlagIsNotAnOutputFileName) {
+  const struct {
+    const char* command;
+    const char* message;
+  } cases[] = {
+      {"plan in.csv --json -q", "--json needs a file name, not '-q' (write ./-q for a file of that name)"},
+      {"plan in.csv --csv --quiet", "--csv needs a file name, not '--quiet' (write ./--quiet for a file of that name)"},
+      {"sweep in.csv --csv -x", "--csv needs a file name, not '-x' (write ./-x for a file of that name)"},
+      {"compare in.csv --json -q", "--json needs a file name, not '-q' (write ./-q for a file of that name)"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.command);
+    CliRun r = MemplanHere(c.command);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.err, std::string("memplan: error: ") + c.message + "\n");
+    EXPECT_EQ(r.out, "");
+  }
+  EXPECT_FALSE(fs::exists(dir_ + "/-q"));
+  CliRun named = MemplanHere("plan in.csv -q --json ./-q");
+  EXPECT_EQ(named.exit_code, 0) << named.err;
+  EXPECT_TRUE(fs::exists(dir_ + "/-q"));
+}
+
 TEST_F(OutputsCliTest, JsonDashWritesThePlanToStandardOutput) {
   CliRun r = MemplanHere("plan in.csv --json - --svg map.svg");
   ASSERT_EQ(r.exit_code, 0) << r.err;
