@@ -105,6 +105,12 @@ std::string FormatBytes(Bytes bytes) {
   return FormatBytesIn(static_cast<double>(bytes), unit);
 }
 
+std::pair<std::string, std::string> FormatExtentAndBound(Bytes extent, Bytes bound) {
+  std::string e = FormatBytes(extent), b = FormatBytes(bound);
+  if (extent != bound && e == b) return {fmt::format("{} B", extent), fmt::format("{} B", bound)};
+  return {std::move(e), std::move(b)};
+}
+
 std::string FormatCoord(double value) { return TrimmedFixed(value); }
 
 std::string FormatPercentOver(Bytes peak, Bytes lower_bound) {

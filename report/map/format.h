@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "ir/units.h"
 
@@ -13,6 +14,13 @@ namespace memplan::memmap {
 // Human-readable byte count in binary units with at most two decimals,
 // trailing zeros dropped: 0 -> "0 B", 1536 -> "1.5 KiB", 1048576 -> "1 MiB".
 std::string FormatBytes(Bytes bytes);
+
+// An extent and its lower bound, each as FormatBytes gives it unless the two
+// would read the same while they differ: then both in exact bytes, so that
+// "extent 1 MiB, bound 1 MiB, 0.1 % over" cannot appear. Example:
+// (1049600, 1048576) -> {"1049600 B", "1048576 B"}; (1536, 1024) ->
+// {"1.5 KiB", "1 KiB"}.
+std::pair<std::string, std::string> FormatExtentAndBound(Bytes extent, Bytes bound);
 
 // `bytes` expressed in `unit` (1, 1024, 1024^2, ...) as an axis label:
 // FormatBytesIn(524288, 1048576) -> "0.5 MiB"; 0 -> "0".

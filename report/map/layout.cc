@@ -264,8 +264,9 @@ std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes spac
       }
     }
     const Bytes base = lowest.value_or(0);
+    const auto [extent_text, bound_text] = FormatExtentAndBound(plan.peak, plan.lower_bound);
     if (plan.peak > 0) {
-      std::string label = fmt::format("transient extent {}", FormatBytes(plan.peak));
+      std::string label = fmt::format("transient extent {}", extent_text);
       if (plan.lower_bound > 0) {
         label += fmt::format(" ({} over bound)", FormatPercentOver(plan.peak, plan.lower_bound));
       }
@@ -273,7 +274,7 @@ std::vector<Line> ReferenceLines(const Plan& plan, MemorySpace space, Bytes spac
     }
     if (plan.lower_bound > 0) {
       lines.push_back({LineMark::Style::kDashed, base + plan.lower_bound,
-                       fmt::format("lower bound {}", FormatBytes(plan.lower_bound))});
+                       fmt::format("lower bound {}", bound_text)});
     }
   } else if (space_peak > 0) {
     lines.push_back(
@@ -831,8 +832,9 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   if (!plan.algorithm.empty()) parts.push_back("algorithm " + plan.algorithm);
   parts.push_back(fmt::format("{} buffers", buffers.buffers.size()));
   parts.push_back(fmt::format("{} time steps", plan.time_steps));
-  parts.push_back("transient extent " + FormatBytes(plan.peak));
-  parts.push_back("lower bound " + FormatBytes(plan.lower_bound));
+  const auto [extent_text, bound_text] = FormatExtentAndBound(plan.peak, plan.lower_bound);
+  parts.push_back("transient extent " + extent_text);
+  parts.push_back("lower bound " + bound_text);
   if (plan.lower_bound > 0) {
     parts.push_back(FormatPercentOver(plan.peak, plan.lower_bound) + " over the bound");
   }

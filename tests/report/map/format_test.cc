@@ -16,6 +16,14 @@ TEST(MapFormatTest, FormatBytesUsesBinaryUnitsWithTwoDecimals) {
   EXPECT_EQ(FormatBytes(-2048), "-2 KiB");
 }
 
+TEST(MapFormatTest, ExtentAndBoundThatWouldReadTheSameAreExact) {
+  // A.1048576.csv at default effort: 0.1 % over, both "1 MiB" when rounded.
+  EXPECT_EQ(FormatExtentAndBound(1049600, 1048576),
+            std::make_pair(std::string("1049600 B"), std::string("1048576 B")));
+  EXPECT_EQ(FormatExtentAndBound(1536, 1024), std::make_pair(std::string("1.5 KiB"), std::string("1 KiB")));
+  EXPECT_EQ(FormatExtentAndBound(1 << 20, 1 << 20), std::make_pair(std::string("1 MiB"), std::string("1 MiB")));
+}
+
 TEST(MapFormatTest, FormatBytesInKeepsTheAxisUnit) {
   EXPECT_EQ(FormatBytesIn(0, 1 << 20), "0");
   EXPECT_EQ(FormatBytesIn(524288, 1 << 20), "0.5 MiB");
