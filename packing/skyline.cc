@@ -119,13 +119,6 @@ std::optional<std::vector<Bytes>> SkylinePacker::Run(const std::vector<std::int3
   return RunWithin(priority, cutoff, std::numeric_limits<double>::infinity(), &work);
 }
 
-std::optional<std::vector<Bytes>> SkylinePacker::RunUntil(const std::vector<std::int32_t>& priority,
-                                                          Bytes cutoff,
-                                                          const PackDeadline& deadline) const {
-  double work = 0;
-  return RunWithin(priority, cutoff, std::numeric_limits<double>::infinity(), &work, deadline);
-}
-
 std::optional<std::vector<Bytes>> SkylinePacker::RunWithin(
     const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
     const PackDeadline& deadline) const {

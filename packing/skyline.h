@@ -61,10 +61,6 @@ class SkylinePacker {
   // the number of overlapping pairs in the worst case).
   std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
                                         Bytes cutoff) const;
-  // Run that also gives up (nullopt) once `deadline` has passed.
-  std::optional<std::vector<Bytes>> RunUntil(const std::vector<std::int32_t>& priority,
-                                             Bytes cutoff, const PackDeadline& deadline) const;
-
   // Run that also counts its work into `*work` (SkylinePopWork per queue
   // pop, kSkylineScanWork per pending item passed over, member_cost.h) and
   // gives up (nullopt) once the count exceeds `work_limit` or `deadline`

@@ -55,8 +55,11 @@ TEST(DeadlineTest, SkylineGivesUpOnceThePassedDeadlineIsPolled) {
   const SkylinePacker packer(items, 1);
   const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLargestArea);
   const Bytes no_cutoff = std::numeric_limits<Bytes>::max();
-  EXPECT_FALSE(packer.RunUntil(priority, no_cutoff, kDeadlinePassed).has_value());
-  EXPECT_EQ(*packer.RunUntil(priority, no_cutoff, kDeadlineFarAway), *packer.Run(priority, no_cutoff));
+  const double no_work_limit = std::numeric_limits<double>::infinity();
+  double work = 0;
+  EXPECT_FALSE(packer.RunWithin(priority, no_cutoff, no_work_limit, &work, kDeadlinePassed).has_value());
+  EXPECT_EQ(*packer.RunWithin(priority, no_cutoff, no_work_limit, &work, kDeadlineFarAway),
+            *packer.Run(priority, no_cutoff));
 }
 
 }  // namespace
