@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "fmt/format.h"
+
 namespace memplan {
 namespace {
 
@@ -37,6 +39,15 @@ constexpr double kDefaultSearchFloor = 7.5e8;
 constexpr double kFastNearLinearFactor = 400;
 constexpr double kFastWorkPerNLogN = 500;
 constexpr double kMaxFactor = 10;
+// The exact member's budget at default effort (enough for seven of
+// MiniMalloc's eight A-K that pack at their bound, not H's 10^6 nodes: what
+// it costs on inputs where it finds nothing, 1.5 s of CPU, is spent on
+// every such input), and its cost per node: a
+// base plus a share per buffer (measured on MiniMalloc's A-K at their
+// bound: 2.0-2.8 us a node at 154-454 buffers, docs/packing.md).
+constexpr double kDefaultExactWork = 1.5e9;
+constexpr double kExactNodeWorkBase = 1000;
+constexpr double kExactNodeWorkPerItem = 6;
 
 double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
@@ -61,6 +72,20 @@ double SkylinePopWork(std::int64_t queued) {
 double PlacementWork(std::size_t visits) {
   const double k = static_cast<double>(visits);
   return kPlacementWork + k * (kVisitWork + kVisitSortWork * std::log2(k + 1));
+}
+
+double ExactNodeWork(const InputShape& shape) {
+  return kExactNodeWorkBase + kExactNodeWorkPerItem * static_cast<double>(shape.items);
+}
+
+std::string WorkSeconds(double work) {
+  const double seconds = work * 1e-9;
+  if (seconds >= 0.01) return fmt::format("{:.2f} s", seconds);
+  return fmt::format("{:.3f} ms", seconds * 1e3);
+}
+
+std::string RaiseEffortHint(PackEffort effort) {
+  return effort == PackEffort::kMax ? "" : " (raise --effort)";
 }
 
 double NLogN(std::int64_t n) {
@@ -106,10 +131,12 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
     case PackEffort::kDefault:
       budget.member_work = default_work;
       budget.search_work = default_search;
+      budget.exact_work = kDefaultExactWork;
       break;
     case PackEffort::kMax:
       budget.member_work = kMaxFactor * default_work;
       budget.search_work = kMaxFactor * default_search;
+      budget.exact_work = kMaxFactor * kDefaultExactWork;
       break;
   }
   return budget;

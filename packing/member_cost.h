@@ -17,6 +17,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 #include "packing/packer.h"
 
@@ -49,6 +50,9 @@ struct EffortBudget {
   // n log2 n units (their overlap work is a small multiple of n log n)
   // are candidates; 0 = no such rule.
   double near_linear_factor = 0;
+  // Work units of kAuto's exact member (exact_member.h), its node budget
+  // times ExactNodeWork; 0 = not run.
+  double exact_work = 0;
   // Every member runs whatever its estimate (no effort level sets it; kept
   // for callers that want the whole portfolio at any cost).
   bool every_member = false;
@@ -63,7 +67,15 @@ struct EffortBudget {
 //   W = 2.5 x 10^9 x max(1, s) units in two lanes of W / 2 (1.25 s each up
 //   to 10^5 items, 15 s at 10^6); search work max(7.5 x 10^8, 1.25 x 10^9 x s).
 // * kMax: 10 x the default's member and search work.
+// Exact work: none at kFast, 1.5 x 10^9 units at kDefault whatever n
+// (about 520,000 nodes at 300 buffers, 0.75 s on two cores; the exact
+// member runs only where its first round of restarts fits, up to about
+// 3,100 buffers), 10x at kMax.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
+
+// Work units of one node of the exact search (canonical_search.h: a node
+// costs O(u + w + d + s), about proportional to n) on an input of `shape`.
+double ExactNodeWork(const InputShape& shape);
 
 // Work units counted by a best-fit placement that gathered `visits` placed
 // chunks: a tree query, the visits and their sort.
@@ -86,5 +98,13 @@ double SkylinePopWork(std::int64_t queued);
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);
+
+// Work units as seconds of one reference core, for messages: "1.25 s", or
+// "0.042 ms" below 0.01 s (small budgets must not read as "0.00 s").
+std::string WorkSeconds(double work);
+
+// What a user can do about a member skipped or stopped for want of work
+// budget: " (raise --effort)", or "" at kMax.
+std::string RaiseEffortHint(PackEffort effort);
 
 }  // namespace memplan

@@ -107,6 +107,11 @@ struct PackResult {
   // searched) and whether it was the default one (PackOptions had none).
   double search_time_limit_seconds = 0;
   bool search_default_time_limit = false;
+  // kExact with a node budget (exact_packer.h): the nodes of it spent
+  // (deterministic: the node limits of the restarts that ran, not the nodes
+  // visited) and whether the budget ended the search (kStopped).
+  std::int64_t search_node_budget_spent = 0;
+  bool search_node_budget_ended = false;
 };
 
 // A progress report of a long search (PackOptions::progress): the best peak

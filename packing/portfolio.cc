@@ -15,6 +15,7 @@
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
 #include "packing/deadline.h"
+#include "packing/exact_member.h"
 #include "packing/live_profile.h"
 #include "packing/local_search.h"
 #include "packing/member_cost.h"
@@ -35,6 +36,8 @@ constexpr PackingAlgorithm kByRank[] = {
     PackingAlgorithm::kInOrder,         PackingAlgorithm::kSkylineLongest,
     PackingAlgorithm::kSkylineArea,     PackingAlgorithm::kOnlineBestFit};
 constexpr int kSearchRank = static_cast<int>(std::size(kByRank));
+// The exact member wins only below every other member's peak.
+constexpr int kExactRank = kSearchRank + 1;
 
 int PortfolioRank(PackingAlgorithm member) {
   return static_cast<int>(std::find(std::begin(kByRank), std::end(kByRank), member) -
@@ -67,25 +70,12 @@ double MemberGain(PackingAlgorithm member) {
   }
 }
 
-// Work units as seconds of one reference core, for messages ("1.25 s",
-// "0.042 ms": small budgets must not read as "0.00 s").
-std::string WorkSeconds(double work) {
-  const double seconds = work * 1e-9;
-  if (seconds >= 0.01) return fmt::format("{:.2f} s", seconds);
-  return fmt::format("{:.3f} ms", seconds * 1e3);
-}
-
 // The report of a member that did not run or did not finish.
 PackMemberReport SkippedMember(std::string name, std::string reason) {
   PackMemberReport member;
   member.name = std::move(name);
   member.reason = std::move(reason);
   return member;
-}
-
-// What a user can do about a member skipped for want of work budget.
-std::string RaiseEffortHint(PackEffort effort) {
-  return effort == PackEffort::kMax ? "" : " (raise --effort)";
 }
 
 double SecondsSince(Clock::time_point begin) {
@@ -429,7 +419,19 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                               searched.work, kSearches * search_limit});
     if (searched.improved) consider(*searched.improved, kSearchRank);
   }
-  best->lower_bound = lower_bound;
+  Bytes proven_bound = lower_bound;
+  if (best->peak <= lower_bound) {
+    report.members.push_back(SkippedMember(std::string(kExactMemberName),
+                                           "not needed: the best peak is at the lower bound"));
+  } else {
+    ExactMemberOutcome exact =
+        RunExactMember(items, options, shape, best->peak, lower_bound, threads, deadline);
+    report.time_limited = report.time_limited || exact.time_limited;
+    report.members.push_back(std::move(exact.report));
+    proven_bound = exact.lower_bound;
+    if (exact.packed) consider(*exact.packed, kExactRank);
+  }
+  best->lower_bound = proven_bound;
   report.seconds = SecondsSince(begin);
   best->report = std::move(report);
   return *std::move(best);

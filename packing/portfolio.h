@@ -5,7 +5,7 @@
 //
 // Members: online-best-fit, best-fit-spatial, best-fit-temporal,
 // best-fit-busiest, best-fit-start-time, in-order, skyline-longest,
-// skyline-area, then skyline-local-search. Ties on the peak go to the
+// skyline-area, then skyline-local-search and exact. Ties on the peak go to the
 // earlier of the tie-break order best-fit-spatial, best-fit-temporal,
 // best-fit-busiest, best-fit-start-time, in-order, skyline-longest,
 // skyline-area, online-best-fit (the search counts only when strictly lower).
@@ -40,6 +40,12 @@
 //    ran, two local searches (local_search.h) share the effort's search
 //    budget; each counts its re-packs and stops at its half (plus one
 //    packing of its start).
+// 5. When the best peak is still above the bound, the exact member
+//    (exact_member.h) decides whether a packing at the bound exists, within
+//    the effort's exact work (member_cost.h) counted in search nodes; it
+//    wins when it finds one, and a proof that none exists raises the
+//    result's lower bound. Inputs whose first round of restarts does not
+//    fit the budget (a few thousand buffers and more) skip it.
 // A --time-limit deadline skips members not yet started and stops the
 // searches; the report then says time_limited (the plan may then differ
 // from run to run).
@@ -51,7 +57,8 @@
 namespace memplan {
 
 // Best of the portfolio; result.algorithm names the member that won, and
-// Pack(items, that member, options) gives the same offsets;
+// Pack(items, that member, options) gives the same offsets (for exact:
+// with options.capacity = result.peak);
 // result.report lists every member with its peak or the reason it was
 // skipped, and the wall-clock seconds. Cost: O(n log n) plus the effort's
 // budget (member_cost.h).

@@ -303,7 +303,7 @@ bool StopFlags::Any() const {
   return false;
 }
 
-SearchOutcome CanonicalSearch::Run(StopFlags flags, std::atomic<std::int64_t>* node_counter,
+RunOutcome CanonicalSearch::Run(StopFlags flags, std::atomic<std::int64_t>* node_counter,
                                    std::int64_t node_limit) {
   stopped_ = false;
   limit_hit_ = false;
@@ -321,9 +321,9 @@ SearchOutcome CanonicalSearch::Run(StopFlags flags, std::atomic<std::int64_t>* n
   const bool found = Dfs(root);
   if (node_counter_ != nullptr) node_counter_->fetch_add(nodes_ - nodes_reported_);
   nodes_reported_ = nodes_;
-  if (found) return SearchOutcome::kFound;
-  if (limit_hit_) return SearchOutcome::kNodeLimit;
-  return stopped_ ? SearchOutcome::kStopped : SearchOutcome::kExhausted;
+  if (found) return RunOutcome::kFound;
+  if (limit_hit_) return RunOutcome::kNodeLimit;
+  return stopped_ ? RunOutcome::kStopped : RunOutcome::kExhausted;
 }
 
 bool CanonicalSearch::ShouldStop() {

@@ -80,7 +80,7 @@ struct StopFlags {
   bool Any() const;
 };
 
-enum class SearchOutcome {
+enum class RunOutcome {
   kFound,      // a packing within the capacity (offsets())
   kExhausted,  // proven: none exists
   kNodeLimit,  // the node limit ended the search first
@@ -118,7 +118,7 @@ class CanonicalSearch {
   // offsets()), the subtree is exhausted, `node_limit` nodes are visited or
   // one of `flags` becomes true (checked every 256 nodes). Adds the nodes it
   // visits to nodes() and to `*node_counter` if given.
-  SearchOutcome Run(StopFlags flags, std::atomic<std::int64_t>* node_counter = nullptr,
+  RunOutcome Run(StopFlags flags, std::atomic<std::int64_t>* node_counter = nullptr,
                     std::int64_t node_limit = std::numeric_limits<std::int64_t>::max());
 
   const std::vector<Bytes>& offsets() const { return offset_; }

@@ -24,7 +24,7 @@ namespace {
 using exact::Decision;
 using exact::DecideCapacity;
 using exact::ReducedProblem;
-using DecisionOutcome = exact::SearchOutcome;  // not SearchOutcome: local_search.h has one
+using exact::RunOutcome;
 using exact::Subproblem;
 
 constexpr Bytes kUnbounded = std::numeric_limits<Bytes>::max() / 4;
@@ -60,8 +60,9 @@ struct SubState {
 // node count and the progress reports.
 class ExactRun {
  public:
-  ExactRun(const PackOptions& options, int threads)
-      : options_(options), threads_(std::max(1, threads)), start_(Clock::now()) {
+  ExactRun(const PackOptions& options, int threads, std::int64_t node_budget)
+      : options_(options), threads_(std::max(1, threads)), start_(Clock::now()),
+        node_budget_left_(node_budget) {
     if (options.time_limit_seconds > 0) {
       deadline_ = start_ + std::chrono::duration_cast<Clock::duration>(
                                std::chrono::duration<double>(options.time_limit_seconds));
@@ -74,6 +75,18 @@ class ExactRun {
   std::atomic<std::int64_t>* nodes() { return &nodes_; }
   int threads() const { return threads_; }
   bool stopped() const { return stop_.load(); }
+
+  // What is left of the node budget (kExactNoNodeBudget: none); Spend
+  // takes a decision's spent nodes from it.
+  std::int64_t node_budget_left() const { return node_budget_left_; }
+  std::int64_t node_budget_spent() const { return node_budget_spent_; }
+  bool node_budget_ended() const { return node_budget_ended_; }
+  void Spend(const Decision& decision) {
+    if (node_budget_left_ == kExactNoNodeBudget) return;
+    node_budget_left_ -= decision.budget_spent;
+    node_budget_spent_ += decision.budget_spent;
+    if (decision.outcome == RunOutcome::kNodeLimit) node_budget_ended_ = true;
+  }
 
   // Runs `jobs` on their own threads while this thread reports progress
   // about once a second and raises the stop flag at the deadline.
@@ -142,14 +155,19 @@ class ExactRun {
   std::mutex mutex_;
   std::atomic<bool> stop_{false};
   std::atomic<std::int64_t> nodes_{0};
+  std::int64_t node_budget_left_;
+  std::int64_t node_budget_spent_ = 0;
+  bool node_budget_ended_ = false;
 };
 
 // One decision on the run's threads, with progress reports.
 Decision DecideReported(ExactRun& run, const Subproblem& sub, Bytes capacity) {
   Decision decision;
   run.RunJobs({[&] {
-    decision = DecideCapacity(sub, capacity, run.threads(), run.stop(), nullptr, run.nodes());
+    decision = DecideCapacity(sub, capacity, run.threads(), run.stop(), nullptr, run.nodes(),
+                              run.node_budget_left());
   }});
+  run.Spend(decision);
   return decision;
 }
 
@@ -171,11 +189,11 @@ void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes ali
       }
     } else {
       const Decision first = DecideReported(run, sub, kUnbounded);
-      if (first.outcome == DecisionOutcome::kExhausted) {
+      if (first.outcome == RunOutcome::kExhausted) {
         state.lower_bound = kUnbounded;  // fixed buffers collide: nothing fits
         continue;
       }
-      if (first.outcome != DecisionOutcome::kFound) continue;
+      if (first.outcome != RunOutcome::kFound) continue;
       offsets = first.offsets;
     }
     state.best_peak = SubPeak(sub, offsets);
@@ -189,8 +207,10 @@ SearchStatus DecideAll(ExactRun& run, Bytes capacity) {
     if (state.best_peak <= capacity) continue;
     if (state.lower_bound > capacity) return SearchStatus::kInfeasible;
     const Decision decision = DecideReported(run, *state.problem, capacity);
-    if (decision.outcome == DecisionOutcome::kStopped) return SearchStatus::kStopped;
-    if (decision.outcome == DecisionOutcome::kExhausted) {
+    if (decision.outcome == RunOutcome::kStopped || decision.outcome == RunOutcome::kNodeLimit) {
+      return SearchStatus::kStopped;
+    }
+    if (decision.outcome == RunOutcome::kExhausted) {
       state.lower_bound = NextPeakAbove(capacity, state.granularity);
       return SearchStatus::kInfeasible;
     }
@@ -227,14 +247,14 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
       }
       const Decision decision = decide(capacity);
       std::lock_guard<std::mutex> lock(mutex);
-      if (decision.outcome == DecisionOutcome::kFound) {
+      if (decision.outcome == RunOutcome::kFound) {
         const Bytes peak = SubPeak(sub, decision.offsets);
         if (peak < state.best_peak) {
           state.best_peak = peak;
           state.best_offsets = decision.offsets;
           state.best_from = capacity;
         }
-      } else if (decision.outcome == DecisionOutcome::kExhausted) {
+      } else if (decision.outcome == RunOutcome::kExhausted) {
         state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
       } else {
         return;
@@ -260,7 +280,7 @@ void Canonicalize(ExactRun& run, SubState& state, Bytes floor) {
   const Bytes capacity = std::max(state.best_peak, floor);
   if (*state.best_from == capacity) return;
   const Decision decision = DecideReported(run, *state.problem, capacity);
-  if (decision.outcome != DecisionOutcome::kFound) return;  // stopped: keep the one in hand
+  if (decision.outcome != RunOutcome::kFound) return;  // stopped: keep the one in hand
   state.best_peak = SubPeak(*state.problem, decision.offsets);
   state.best_offsets = decision.offsets;
   state.best_from = capacity;
@@ -321,12 +341,19 @@ std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& i
 
 }  // namespace
 
-PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& given, int threads) {
+std::int64_t ExactFirstRoundNodes(std::int64_t buffers) {
+  return exact::FirstRoundNodes(static_cast<std::size_t>(std::max<std::int64_t>(buffers, 0)));
+}
+
+PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& given, int threads,
+                     std::int64_t node_budget) {
   const ReducedProblem reduced = exact::ReduceProblem(items, given.alignment);
   PackOptions options = given;
-  const bool default_limit = !(options.time_limit_seconds > 0);
+  const bool decide_only = options.capacity && !options.minimize;
+  const bool budgeted = decide_only && node_budget != kExactNoNodeBudget;
+  const bool default_limit = !(options.time_limit_seconds > 0) && !budgeted;
   if (default_limit) options.time_limit_seconds = kExactDefaultTimeLimitSeconds;
-  ExactRun run(options, threads);
+  ExactRun run(options, threads, budgeted ? node_budget : kExactNoNodeBudget);
   for (const Subproblem& sub : reduced.subproblems) {
     SubState state;
     state.problem = &sub;
@@ -337,7 +364,6 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     }
     run.subs().push_back(std::move(state));
   }
-  const bool decide_only = options.capacity && !options.minimize;
   SeedIncumbents(run, items, options.alignment, !decide_only);
   SearchStatus status;
   if (decide_only) {
@@ -362,6 +388,8 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
   result.search_nodes = run.nodes()->load();
   result.search_time_limit_seconds = options.time_limit_seconds;
   result.search_default_time_limit = default_limit;
+  result.search_node_budget_spent = run.node_budget_spent();
+  result.search_node_budget_ended = run.node_budget_ended();
   return result;
 }
 

@@ -45,6 +45,8 @@
 // minimize -> a@2 b@6, peak 10, kOptimal.
 #pragma once
 
+#include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "packing/packer.h"
@@ -54,9 +56,29 @@ namespace memplan {
 // The wall-clock limit of an exact search given none (seconds).
 inline constexpr double kExactDefaultTimeLimitSeconds = 10;
 
+// No node budget (ExactPack).
+inline constexpr std::int64_t kExactNoNodeBudget = std::numeric_limits<std::int64_t>::max();
+
 // kExact (above). `threads` >= 1 worker threads for the decision searches
 // (the answer does not depend on it when the search completes).
+//
+// `node_budget` (capacity mode only: options.capacity set, not minimize)
+// bounds the branch-and-bound nodes of all its decisions together, by the
+// node limits of their restarts (parallel_decide.h), so the answer is the
+// same on every machine, load and thread count: kFeasible, kInfeasible, or
+// kStopped with result.search_node_budget_ended set. With a node budget
+// and options.time_limit_seconds == 0 there is no wall-clock limit at all
+// (kAuto's exact member, portfolio.h, relies on it).
+// Example: MiniMalloc's A at capacity 1,048,576 needs about 10^5 nodes;
+// with node_budget 10^4 -> kStopped, search_node_budget_ended, the
+// heuristic incumbent's offsets.
 PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& options,
-                     int threads = 2);
+                     int threads = 2, std::int64_t node_budget = kExactNoNodeBudget);
+
+// The nodes of the first round of a decision's restarts on `buffers`
+// buffers (parallel_decide.h: every search order once, at 4 nodes a
+// buffer): a node budget below this cannot finish one round.
+// Example: 300 buffers -> 6 runs x 1,200 nodes = 7,200.
+std::int64_t ExactFirstRoundNodes(std::int64_t buffers);
 
 }  // namespace memplan

@@ -46,11 +46,25 @@ std::size_t RunPredecessor(std::size_t run, std::size_t orders) {
   return run >= orders ? run - orders + 1 : kNone;
 }
 
+// The sum of the first `count` run limits, saturating (unlimited runs are
+// INT64_MAX).
+std::int64_t SumOfLimits(const std::vector<std::int64_t>& limits, std::size_t count) {
+  constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+  std::int64_t sum = 0;
+  for (std::size_t k = 0; k < count; ++k) sum = limits[k] > kMax - sum ? kMax : sum + limits[k];
+  return sum;
+}
+
 }  // namespace
+
+std::int64_t FirstRoundNodes(std::size_t buffers) {
+  const std::size_t orders = 2 * kSearchOrderCount;  // each order twice (DecideCapacity)
+  return static_cast<std::int64_t>(orders) * RunNodeLimit(0, orders, buffers);
+}
 
 Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
                         const std::atomic<bool>* stop, const std::atomic<bool>* abandon,
-                        std::atomic<std::int64_t>* node_counter) {
+                        std::atomic<std::int64_t>* node_counter, std::int64_t node_budget) {
   // Every static order twice (see the loop over `searches`).
   std::vector<SearchOrder> orders;
   for (SearchOrder& order : SearchOrders(problem)) {
@@ -62,8 +76,10 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
   std::mutex mutex;
   std::size_t next_run = 0;
   std::size_t conclusive_run = kNone;  // first run (in sequence order) with an answer
+  std::vector<std::int64_t> limits;    // of the runs started, in sequence order
+  bool budget_ended = false;           // no budget was left for the next run
   Decision decision;
-  decision.outcome = SearchOutcome::kStopped;
+  decision.outcome = RunOutcome::kStopped;
   // One abandon flag per worker: raised when a conclusive run precedes its own.
   const auto workers = static_cast<std::size_t>(std::max(1, threads));
   std::vector<std::unique_ptr<std::atomic<bool>>> later(workers);
@@ -93,7 +109,14 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
       std::size_t run;
       {
         std::unique_lock<std::mutex> lock(mutex);
-        if (conclusive_run != kNone || caller.Any()) return;
+        if (conclusive_run != kNone || caller.Any() || budget_ended) return;
+        const std::int64_t limit =
+            std::min(RunNodeLimit(next_run, orders.size(), n), node_budget - SumOfLimits(limits, limits.size()));
+        if (limit <= 0) {
+          budget_ended = true;
+          return;
+        }
+        limits.push_back(limit);
         run = next_run++;
         running[me] = run;
         ended.resize(next_run, 0);
@@ -109,18 +132,22 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
         }
       }
       CanonicalSearch& search = *searches[run % orders.size()];
-      const SearchOutcome outcome = search.Run({stop, abandon, later[me].get()}, node_counter,
-                                               RunNodeLimit(run, orders.size(), n));
+      std::int64_t limit;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        limit = limits[run];
+      }
+      const RunOutcome outcome = search.Run({stop, abandon, later[me].get()}, node_counter, limit);
       std::lock_guard<std::mutex> lock(mutex);
       running[me] = kNone;
       ended[run] = 1;
       run_ended.notify_all();
-      if (outcome == SearchOutcome::kStopped) return;
-      if (outcome == SearchOutcome::kNodeLimit) continue;
+      if (outcome == RunOutcome::kStopped) return;
+      if (outcome == RunOutcome::kNodeLimit) continue;
       if (run < conclusive_run) {  // kFound or kExhausted
         conclusive_run = run;
         decision.outcome = outcome;
-        decision.offsets = outcome == SearchOutcome::kFound ? search.offsets() : std::vector<Bytes>{};
+        decision.offsets = outcome == RunOutcome::kFound ? search.offsets() : std::vector<Bytes>{};
         // Later runs cannot change the answer any more.
         for (std::size_t w = 0; w < workers; ++w) {
           if (running[w] != kNone && running[w] > run) later[w]->store(true);
@@ -136,7 +163,12 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
   // A later run may have concluded while an earlier one was still going when
   // the caller stopped everything: report the answer only if no earlier run
   // could still have changed it.
-  if (conclusive_run == kNone) decision.outcome = SearchOutcome::kStopped;
+  if (conclusive_run == kNone) {
+    decision.outcome = budget_ended && !caller.Any() ? RunOutcome::kNodeLimit : RunOutcome::kStopped;
+    decision.budget_spent = SumOfLimits(limits, limits.size());
+  } else {
+    decision.budget_spent = SumOfLimits(limits, conclusive_run + 1);
+  }
   return decision;
 }
 

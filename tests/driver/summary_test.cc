@@ -106,7 +106,7 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   33.33%  a: 4 bytes (4 B)\n"
             "default memory: 12 bytes (12 B) used, max live 12 bytes (12 B) at step 1 (0.00% over)\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
-            "auto (effort default): 2 members ran, 7 skipped; the lowest peak is chosen, 0 bytes "
+            "auto (effort default): 2 members ran, 8 skipped; the lowest peak is chosen, 0 bytes "
             "over the lower bound\n"
             "  members in the order auto tried them (most expected gain per estimated cost first); "
             "work is estimated in seconds of one core\n"
@@ -118,7 +118,8 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "  skipped  best-fit-temporal     not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-start-time   not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  in-order              not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  skyline-local-search  not needed: the best peak is at the lower bound\n");
+            "  skipped  skyline-local-search  not needed: the best peak is at the lower bound\n"
+            "  skipped  exact                 not needed: the best peak is at the lower bound\n");
 }
 
 // At --effort fast the members go by expected gain alone, and the summary

@@ -75,7 +75,8 @@ TEST(AutoPackTest, MembersInGainPerCostOrderAndTheBestRankAtTheBoundWins) {
                           "best-fit-temporal skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-start-time skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "in-order skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
-                          "skyline-local-search skipped: not needed: the best peak is at the lower bound"));
+                          "skyline-local-search skipped: not needed: the best peak is at the lower bound",
+                          "exact skipped: not needed: the best peak is at the lower bound"));
 }
 
 TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
@@ -85,13 +86,14 @@ TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
                             PackOptions{.effort = PackEffort::kFast});
   EXPECT_EQ(r.algorithm, "online-best-fit");
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 9u);
+  ASSERT_EQ(lines.size(), 10u);
   EXPECT_THAT(lines[0], StartsWith("online-best-fit ran "));
   for (std::size_t k = 1; k < 8; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: not run at --effort fast: estimated "));
     EXPECT_THAT(lines[k], HasSubstr(" of work, not near n log n (4498500 pairs of 3000 buffers live together)"));
   }
   EXPECT_EQ(lines[8], "skyline-local-search skipped: not needed: the best peak is at the lower bound");
+  EXPECT_EQ(lines[9], "exact skipped: not needed: the best peak is at the lower bound");
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
@@ -102,7 +104,7 @@ TEST(AutoPackTest, DefaultEffortSkipsMembersOverTheirLanesBudget) {
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   EXPECT_EQ(r.algorithm, "online-best-fit");
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 9u);
+  ASSERT_EQ(lines.size(), 10u);
   for (std::size_t k = 1; k < 8; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: estimated "));
     EXPECT_THAT(lines[k], HasSubstr(" of work, over the "));
@@ -201,16 +203,17 @@ TEST(AutoPackTest, TimeLimitSkipsWhatHasNotStartedAndSaysSo) {
   EXPECT_EQ(r.algorithm, "online-best-fit");  // the fallback always runs
   EXPECT_TRUE(r.report->time_limited);
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 9u);
+  ASSERT_EQ(lines.size(), 10u);
   for (std::size_t k = 1; k < 8; ++k) {
     EXPECT_THAT(lines[k],
                 HasSubstr("skipped: earlier members used up --time-limit (raise --time-limit)"));
   }
+  EXPECT_EQ(lines[9], "exact skipped: earlier members used up --time-limit (raise --time-limit)");
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
 TEST(AutoPackTest, MaxEffortRunsEveryMemberAndIsNoWorseThanDefault) {
-  const std::vector<PackItem> items = testing::RandomItems(150, 50, 1000, 11);
+  const std::vector<PackItem> items = testing::RandomItems(60, 20, 1000, 11);
   const PackResult fast = Pack(items, PackingAlgorithm::kAuto, PackOptions{.effort = PackEffort::kFast});
   const PackResult normal = Pack(items, PackingAlgorithm::kAuto);
   const PackResult max = Pack(items, PackingAlgorithm::kAuto, PackOptions{.effort = PackEffort::kMax});
@@ -218,7 +221,7 @@ TEST(AutoPackTest, MaxEffortRunsEveryMemberAndIsNoWorseThanDefault) {
   EXPECT_LE(normal.peak, fast.peak);
   EXPECT_LE(max.peak, normal.peak);
   for (const PackMemberReport& m : max.report->members) {
-    if (m.name == "skyline-local-search") continue;
+    if (m.name == "skyline-local-search" || m.name == "exact") continue;
     EXPECT_TRUE(m.ran || m.reason.starts_with("lower bound reached")) << m.name << ": " << m.reason;
   }
 }

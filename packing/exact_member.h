@@ -1,0 +1,50 @@
+// kAuto's last member (portfolio.h, 5.): the exact decision search at the
+// lower bound, under a node budget, for inputs the heuristics and the local
+// search left above the bound. MiniMalloc's challenging instances are the
+// case: eight of A-K pack exactly at their max-live bound, which the exact
+// search (packing/exact/exact_packer.h) finds in 10^4-10^6 nodes while the
+// heuristics stay 5-12 % above it (docs/packing.md).
+//
+// The member decides "is there a packing at peak <= B?" for B = the max-live
+// bound; a proof that there is none lifts B to the next possible peak and it
+// decides again, while its budget lasts and B stays below the best peak.
+// Its budget is nodes (the effort's exact work over ExactNodeWork), never
+// seconds, so what it finds is the same on every machine, load and thread
+// count, unless --time-limit stops it (then time_limited).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "ir/units.h"
+#include "packing/deadline.h"
+#include "packing/member_cost.h"
+#include "packing/packer.h"
+
+namespace memplan {
+
+// The exact member's name in kAuto's report.
+inline constexpr std::string_view kExactMemberName = "exact";
+
+struct ExactMemberOutcome {
+  // A packing below `best_peak` (algorithm "exact"), or nullopt.
+  std::optional<PackResult> packed;
+  // The lower bound it proved (>= the `lower_bound` given; the given one
+  // when it proved nothing, or when items have gaps, which the search reads
+  // as live).
+  Bytes lower_bound = 0;
+  PackMemberReport report;  // named kExactMemberName: ran, or why not
+  bool time_limited = false;  // --time-limit stopped it
+};
+
+// Runs the member on `items` (options: alignment and effort) whose best
+// packing so far has peak `best_peak` > `lower_bound` (max-live), on up to
+// `threads` threads, until `deadline`. Skipped, with the reason in the
+// report, at kFast (no exact budget) and when the budget does not cover
+// the search's first round of restarts (ExactFirstRoundNodes): large
+// inputs. Cost: at most the effort's exact work (member_cost.h).
+ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const PackOptions& options,
+                                  const InputShape& shape, Bytes best_peak, Bytes lower_bound,
+                                  int threads, const PackDeadline& deadline);
+
+}  // namespace memplan
