@@ -28,6 +28,13 @@ LiveProfile ComputeLiveProfile(const BufferSet& buffers,
       events.emplace_back(gap.first, -b.size);
       events.emplace_back(gap.last + 1, b.size);
     }
+    // In an occupancy window it holds only hi - lo of its bytes.
+    for (const OccupancyWindow& w : b.windows) {
+      if (w.steps.first < start || w.steps.last > end) continue;
+      const Bytes freed = b.size - (w.hi - w.lo);
+      events.emplace_back(w.steps.first, -freed);
+      if (w.steps.last + 1 < p.time_steps) events.emplace_back(w.steps.last + 1, freed);
+    }
   }
   std::sort(events.begin(), events.end());
   p.changes.push_back({0, 0});

@@ -40,11 +40,14 @@ struct LiveProfile {
 // only transient buffers). Live ranges are closed; a buffer counts at the
 // steps of [start, end] outside its dead gaps (Buffer::gaps), so with
 // conditionals the peak is still exact: the buffers live at one step all
-// hold data together in every execution reaching it. Parts outside [0,
+// hold data together in every execution reaching it; in an occupancy window
+// (Buffer::windows, a lifetime CSV's `L-U@LO:HI`) it counts HI - LO bytes,
+// the bytes it holds then. Parts outside [0,
 // buffers.time_steps) are ignored, and so are sub-allocations
 // (Buffer::inside): their bytes are their container's. The sizes of the included buffers must
 // total at most kMaxTotalBytes (ir/units.h; no overflow). O(n log n) time and
-// O(n) memory in the number n of buffers and gaps, whatever time_steps is.
+// O(n) memory in the number n of buffers, gaps and windows, whatever
+// time_steps is.
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,
                                absl::FunctionRef<bool(const Buffer&)> include);
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "driver/pools.h"
 #include "fmt/format.h"
 #include "io/csv/reader.h"
 #include "ir/diagnostic.h"
@@ -12,25 +13,6 @@
 #include "verify/verifier.h"
 
 namespace memplan {
-namespace {
-
-// The bytes `b` holds over time as items for MaxLiveBytes: its size at its
-// live steps (outside dead gaps), only its window's bytes during a window.
-void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items) {
-  for (const StepRange& piece : LivePieces(b, b.start, b.end)) {
-    TimeStep from = piece.first;
-    for (const OccupancyWindow& w : b.windows) {
-      if (w.steps.last < from || w.steps.first > piece.last) continue;
-      if (w.steps.first > from) items.push_back(PackItem{b.size, 1, from, w.steps.first - 1});
-      const TimeStep until = std::min(piece.last, w.steps.last);
-      items.push_back(PackItem{w.hi - w.lo, 1, std::max(from, w.steps.first), until});
-      from = until + 1;
-    }
-    if (from <= piece.last) items.push_back(PackItem{b.size, 1, from, piece.last});
-  }
-}
-
-}  // namespace
 
 absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
                                        const std::string& solution_path) {

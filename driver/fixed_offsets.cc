@@ -11,10 +11,13 @@
 namespace memplan {
 namespace {
 
-// A live piece of a fixed buffer: its bytes are taken during [first, last].
+// A held piece of a fixed buffer: it takes bytes [lo, hi) (absolute) during
+// `steps`.
 struct FixedPiece {
   BufferId buffer;
   StepRange steps;
+  Bytes lo;
+  Bytes hi;
 };
 
 struct SweepEvent {
@@ -36,7 +39,9 @@ absl::Status CheckFixedOffsetsDisjoint(const BufferSet& buffers) {
     const Buffer& b = buffers.buffers[id];
     // A sub-allocation shares its container's bytes by design (Buffer::inside).
     if (!b.fixed_offset || b.size <= 0 || b.inside) continue;
-    for (const StepRange& steps : LivePieces(b, b.start, b.end)) pieces.push_back({id, steps});
+    for (const HeldPiece& held : HeldPieces(b)) {
+      pieces.push_back({id, held.steps, *b.fixed_offset + held.lo, *b.fixed_offset + held.hi});
+    }
   }
   if (pieces.size() < 2) return absl::OkStatus();
   std::vector<SweepEvent> events;
@@ -48,43 +53,34 @@ absl::Status CheckFixedOffsetsDisjoint(const BufferSet& buffers) {
   std::sort(events.begin(), events.end(),
             [](const SweepEvent& x, const SweepEvent& y) { return x.Key() < y.Key(); });
 
-  const auto buffer_of = [&](std::int32_t p) -> const Buffer& {
-    return buffers.buffers[pieces[p].buffer];
-  };
-  // Per memory space: offset -> piece, for the live fixed chunks.
+  // Per memory space: first byte -> piece, for the live fixed chunks.
   std::map<MemorySpace, std::map<Bytes, std::int32_t>> live;
   for (const SweepEvent& e : events) {
-    const Buffer& b = buffer_of(e.piece);
+    const FixedPiece& piece = pieces[e.piece];
+    const Buffer& b = buffers.buffers[piece.buffer];
     std::map<Bytes, std::int32_t>& chunks = live[b.space.value_or(kDefaultSpace)];
-    const Bytes lo = *b.fixed_offset;
-    const Bytes hi = lo + b.size;
     if (e.phase == 0) {
-      chunks.erase(lo);
+      chunks.erase(piece.lo);
       continue;
     }
     std::optional<std::int32_t> other;
-    auto next = chunks.lower_bound(lo);
-    if (next != chunks.end() && next->first < hi) other = next->second;
-    if (!other && next != chunks.begin()) {
-      auto prev = std::prev(next);
-      if (*buffer_of(prev->second).fixed_offset + buffer_of(prev->second).size > lo) {
-        other = prev->second;
-      }
+    auto next = chunks.lower_bound(piece.lo);
+    if (next != chunks.end() && next->first < piece.hi) other = next->second;
+    if (!other && next != chunks.begin() && pieces[std::prev(next)->second].hi > piece.lo) {
+      other = std::prev(next)->second;
     }
     if (other) {
-      std::int32_t first = *other, second = e.piece;
-      if (pieces[first].buffer > pieces[second].buffer) std::swap(first, second);
-      const Buffer& x = buffer_of(first);
-      const Buffer& y = buffer_of(second);
-      const Bytes shared_lo = std::max(*x.fixed_offset, *y.fixed_offset);
-      const Bytes shared_hi = std::min(*x.fixed_offset + x.size, *y.fixed_offset + y.size);
-      const TimeStep from = std::max(pieces[first].steps.first, pieces[second].steps.first);
-      const TimeStep to = std::min(pieces[first].steps.last, pieces[second].steps.last);
+      const FixedPiece* first = &pieces[*other];
+      const FixedPiece* second = &piece;
+      if (first->buffer > second->buffer) std::swap(first, second);
       return absl::FailedPreconditionError(fmt::format(
           "fixed offsets collide: buffers {} and {} both hold bytes [{}, {}) at steps {} to {}",
-          Describe(x), Describe(y), shared_lo, shared_hi, from, to));
+          Describe(buffers.buffers[first->buffer]), Describe(buffers.buffers[second->buffer]),
+          std::max(first->lo, second->lo), std::min(first->hi, second->hi),
+          std::max(first->steps.first, second->steps.first),
+          std::min(first->steps.last, second->steps.last)));
     }
-    chunks.emplace(lo, e.piece);
+    chunks.emplace(piece.lo, e.piece);
   }
   return absl::OkStatus();
 }

@@ -36,16 +36,6 @@ MemorySpace SpaceOf(const Buffer& b) { return b.space.value_or(kDefaultSpace); }
 // nullopt when it needs no chunk there.
 using ChunkRange = std::optional<std::pair<TimeStep, TimeStep>>;
 
-// Packs the home-space chunks of every buffer whose home space is in
-// `spaces`: pools by (space, lifetime), stacked in kPoolOrder. Every such
-// buffer joins its lifetime's pool (counted in `buffers`/`total_bytes`);
-// those with a range get an offset. Fills plan.pools, plan.spaces (with the
-// default space's capacity), plan.peak/lower_bound/algorithm and the
-// placements' pool names; returns the offsets. With `with_gaps` (each range
-// being its buffer's own live range) reusable pools are packed and bounded
-// with the buffers' dead gaps (Buffer::gaps): two buffers may share bytes
-// when their live sets are disjoint, and the lower bound counts a buffer
-// only at its live steps.
 // Places the timed pools of `lifetime` from `base` on, packed over their time
 // ranges (they may share bytes when never alive together); appends them to
 // plan.pools and their buffers' sizes and ranges to `live`. Returns the end
@@ -109,6 +99,18 @@ std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Life
                      Over(extent, limit));
 }
 
+// Packs the home-space chunks of every buffer whose home space is in
+// `spaces`: pools by (space, lifetime), stacked in kPoolOrder. Every such
+// buffer joins its lifetime's pool (counted in `buffers`/`total_bytes`);
+// those with a range get an offset. Fills plan.pools, plan.spaces (with the
+// default space's capacity), plan.peak/lower_bound/algorithm and the
+// placements' pool names; returns the offsets. With `with_gaps` (each range
+// being its buffer's own live range) reusable pools are packed and bounded
+// with the bytes the buffers hold (HeldPieces): two buffers may share bytes
+// when their live sets are disjoint, the lower bound counts a buffer only at
+// its live steps and in a window only the window's bytes, and a fixed buffer
+// is given to the packers as its held pieces (movable ones stay whole over
+// their windows: conservative).
 // Timed pools (region allocations) of the default space are placed after
 // their lifetime's pool, packed over their time ranges; buffers marked in
 // `excluded` (held by timed pools) join no pool here.
@@ -140,6 +142,11 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         std::vector<PackItem> items;
         std::vector<PackItem> bound_items;  // live ranges for the lower bound
         std::vector<BufferId> packed;
+        // Per item: its buffer's index in `packed`, and where the item lies
+        // in the buffer's chunk (a held piece of a fixed buffer starts at
+        // byte lo of it; every other item is its buffer's whole chunk).
+        std::vector<std::size_t> owner;
+        std::vector<Bytes> shift;
         Bytes packed_bytes = 0;
         Bytes pool_alignment = plan.alignment;
         PoolInfo pool;
@@ -152,30 +159,48 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           plan.placements[id].pool = pool.name;
           // A sub-allocation takes its container's bytes (set below).
           if (!ranges[id] || b.inside) continue;
-          items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
-                                   ranges[id]->second});
-          const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
-          bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
-          if (with_gaps) {  // the chunk covers the buffer's own live range
-            items.back().gaps = b.gaps;
-            bound_items.back().gaps = b.gaps;
+          if (with_gaps) {
+            // The chunk covers the buffer's own live range: it counts toward
+            // the bound by the bytes it holds (dead gaps 0, a window hi - lo).
+            AppendHeldBytes(b, bound_items);
+          } else {
+            const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
+            bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
+          }
+          const std::size_t k = packed.size();
+          if (with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty())) {
+            // A fixed buffer's place is known, so the packers get exactly the
+            // bytes it holds: one fixed item per held piece (each fixed at the
+            // buffer's offset + lo, set below). Movable buffers may then use
+            // its bytes in its gaps and outside its windows' bytes.
+            for (const HeldPiece& held : HeldPieces(b)) {
+              items.push_back(PackItem{held.hi - held.lo, 1, held.steps.first, held.steps.last});
+              owner.push_back(k);
+              shift.push_back(held.lo);
+            }
+          } else {
+            items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
+                                     ranges[id]->second});
+            if (with_gaps) items.back().gaps = b.gaps;
+            owner.push_back(k);
+            shift.push_back(0);
           }
           packed.push_back(id);
           packed_bytes += b.size;
-          pool_alignment = std::max(pool_alignment, items.back().alignment);
+          pool_alignment = std::max(pool_alignment, std::max<Bytes>(1, b.alignment));
         }
         pool.offset = AlignUp(base, pool_alignment);
         // Fixed offsets (Buffer::fixed_offset) are absolute in the space; the
         // packers see them relative to the pool.
-        for (std::size_t i = 0; i < packed.size(); ++i) {
-          const std::optional<Bytes>& fixed = buffers.buffers[packed[i]].fixed_offset;
-          if (!fixed) continue;
-          if (*fixed < pool.offset) {
-            return absl::InvalidArgumentError(fmt::format(
-                "buffer '{}' has the fixed offset {}, below its pool '{}' at {}",
-                buffers.buffers[packed[i]].name, *fixed, pool.name, pool.offset));
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          const Buffer& b = buffers.buffers[packed[owner[i]]];
+          if (!b.fixed_offset) continue;
+          if (*b.fixed_offset < pool.offset) {
+            return absl::InvalidArgumentError(
+                fmt::format("buffer '{}' has the fixed offset {}, below its pool '{}' at {}",
+                            b.name, *b.fixed_offset, pool.name, pool.offset));
           }
-          items[i].fixed_offset = *fixed - pool.offset;
+          items[i].fixed_offset = *b.fixed_offset - pool.offset + shift[i];
         }
         const bool reusable = IsReusable(lifetime);
         const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
@@ -188,13 +213,20 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         PackResult result = Pack(items, algorithm, pack_options);
 
         pool.size = result.peak;
+        for (std::size_t i = 0; i < items.size(); ++i) {
+          const Bytes offset = result.offsets[i] - shift[i];
+          offsets[packed[owner[i]]] = pool.offset + offset;
+          // A fixed buffer split into held pieces still spans its whole size.
+          if (items[i].fixed_offset) {
+            pool.size = std::max(pool.size, offset + buffers.buffers[packed[owner[i]]].size);
+          }
+        }
         pool.buffers = static_cast<std::int64_t>(members.size());
         // Without reuse the bound is every byte at once; with reuse, max live.
         // (PackResult::lower_bound is max-live of the packed chunks, which
         // may be wider than the buffers' live ranges: the verifier checks
         // the pool's bound against the latter, so that one is reported).
         pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
-        for (std::size_t i = 0; i < packed.size(); ++i) offsets[packed[i]] = pool.offset + result.offsets[i];
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
           plan.lower_bound = pool.lower_bound;
@@ -324,6 +356,12 @@ std::optional<TimeStep> FirstDefaultArrival(const Buffer& b,
 }
 
 }  // namespace
+
+void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items) {
+  for (const HeldPiece& held : HeldPieces(b)) {
+    items.push_back(PackItem{held.hi - held.lo, 1, held.steps.first, held.steps.last});
+  }
+}
 
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
   if (absl::Status s = CheckFixedOffsetsDisjoint(buffers); !s.ok()) return s;

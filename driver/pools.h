@@ -51,17 +51,29 @@ struct PoolPlanOptions {
   std::function<void(const PackProgress&)> search_progress;
 };
 
+// Appends the bytes `b` holds over its live range to `items`, as items for
+// the max-live lower bound (MaxLiveBytes): one per held piece (HeldPieces)
+// of hi - lo bytes, so a buffer counts nothing in its dead gaps and only a
+// window's bytes in an occupancy window. O(gaps + windows).
+void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items);
+
 // Places every buffer of `buffers` (one Allocation each, over its live range)
 // and fills the plan's pools, spaces (each with the plan's alignment), peak (transient pool of the default
 // space) and lower bound (its max live bytes). Buffers with dead gaps
 // (Buffer::gaps, from conditionals) may share bytes with buffers live only
 // during those gaps, and count toward the lower bound only at their live
 // steps (max over steps of the bytes live then: exact, as the buffers live
-// at one step hold data together in every run reaching it). PlanPoolsAround
-// and PlanPoolsWithMsa keep reading live ranges as whole hulls. The plan is
-// not yet verified; VerifyAgainst with the program accepts the sharing.
-// Buffers with a fixed offset (Buffer::fixed_offset, a lifetime CSV's
-// `offset` column) keep it; the others are packed around them.
+// at one step hold data together in every run reaching it). In an
+// occupancy window (Buffer::windows, a lifetime CSV's `L-U@LO:HI`) a buffer
+// counts HI - LO bytes toward the lower bound, so the bound holds for the
+// problem as the verifier reads it; the packers still read a movable buffer
+// as whole there (its chunk never uses the freed bytes), so the extent may
+// stay above the bound. PlanPoolsAround and PlanPoolsWithMsa keep reading
+// live ranges as whole hulls. The plan is not yet verified; VerifyAgainst
+// with the program accepts the sharing. Buffers with a fixed offset
+// (Buffer::fixed_offset, a lifetime CSV's `offset` column) keep it; the
+// others are packed around the bytes they hold (HeldPieces: not in their
+// gaps, only a window's bytes in a window).
 // Errors: FailedPrecondition when two fixed buffers collide
 // (CheckFixedOffsetsDisjoint, driver/fixed_offsets.h); InvalidArgument when a
 // fixed offset lies below its pool's base; ResourceExhausted when the default space needs more than

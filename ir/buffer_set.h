@@ -18,11 +18,14 @@ namespace memplan {
 
 // A window of MiniMalloc's `gaps` column (`L-U@lo:hi`): during the closed
 // steps `steps` the buffer occupies only bytes [offset + lo, offset + hi) of
-// its extent, 0 <= lo < hi <= size. memplan's packers and lower bound read
-// the buffer as fully live there (conservative, always valid); the verifier
-// frees the other bytes (VerifyOptions::input_gaps), so a solution that uses
-// them (e.g. MiniMalloc's) verifies; the CSV solution
-// (io/csv/solution_writer.h) repeats the window.
+// its extent, 0 <= lo < hi <= size. memplan's packers read a movable
+// buffer as fully live there (conservative, always valid); fixed buffers
+// are placed around and checked for collisions by the bytes they hold
+// (HeldPieces), and the plan's reported lower bound and live profiles count
+// hi - lo bytes there (driver/pools.h). The verifier frees the other bytes
+// (VerifyOptions::input_gaps), so a solution that uses them (e.g.
+// MiniMalloc's) verifies; the CSV solution (io/csv/solution_writer.h)
+// repeats the window.
 // Example: `2-4@0:8` on a 16-byte buffer -> {steps = [2,3], lo = 0, hi = 8}.
 struct OccupancyWindow {
   StepRange steps;
@@ -80,6 +83,22 @@ struct Buffer {
 // [first, last] minus its dead gaps, in time order (empty if last < first).
 // Example: gaps {[2,3]}, range [0,5] -> {[0,1], [4,5]}. O(gaps).
 std::vector<StepRange> LivePieces(const Buffer& buffer, TimeStep first, TimeStep last);
+
+// A part of a buffer's live steps over which it holds the same bytes: bytes
+// [offset + lo, offset + hi) of its chunk during the closed steps `steps`.
+struct HeldPiece {
+  StepRange steps;
+  Bytes lo = 0;
+  Bytes hi = 0;
+  bool operator==(const HeldPiece&) const = default;
+};
+
+// What `buffer` holds over [start, end]: its live pieces (LivePieces) split
+// at its occupancy windows, holding [0, size) outside the windows and
+// [w.lo, w.hi) in window w, in time order. Example: size 16, steps [0,9], gaps
+// {[2,3]}, windows {[6,7] bytes [0,8)} -> {[0,1] [0,16)}, {[4,5] [0,16)},
+// {[6,7] [0,8)}, {[8,9] [0,16)}. O(gaps + windows).
+std::vector<HeldPiece> HeldPieces(const Buffer& buffer);
 
 // One part of a control region: the closed span [first, last] of the
 // flattened schedule that one called computation occupies (with everything it

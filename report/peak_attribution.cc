@@ -5,15 +5,6 @@
 #include "analysis/live_profile.h"
 
 namespace memplan {
-namespace {
-
-bool LiveAt(const Buffer& b, TimeStep t) {
-  if (t < b.start || t > b.end) return false;
-  return std::none_of(b.gaps.begin(), b.gaps.end(),
-                      [t](const StepRange& g) { return g.first <= t && t <= g.last; });
-}
-
-}  // namespace
 
 PeakAttribution AttributePeak(const BufferSet& buffers,
                               absl::FunctionRef<bool(const Buffer&)> include, std::size_t top) {
@@ -26,11 +17,12 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     // As the profile: a sub-allocation's bytes are its container's.
-    if (b.size > 0 && !b.inside && include(b) && LiveAt(b, peak.step)) live.push_back(id);
+    if (!b.inside && include(b) && HeldBytesAt(b, peak.step) > 0) live.push_back(id);
   }
   peak.live_buffers = static_cast<std::int64_t>(live.size());
   const auto larger = [&](BufferId a, BufferId b) {
-    const Bytes sa = buffers.buffers[a].size, sb = buffers.buffers[b].size;
+    const Bytes sa = HeldBytesAt(buffers.buffers[a], peak.step);
+    const Bytes sb = HeldBytesAt(buffers.buffers[b], peak.step);
     return sa != sb ? sa > sb : a < b;
   };
   const std::size_t keep = std::min(top, live.size());
@@ -38,6 +30,17 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
   live.resize(keep);
   peak.largest = std::move(live);
   return peak;
+}
+
+Bytes HeldBytesAt(const Buffer& b, TimeStep t) {
+  if (t < b.start || t > b.end) return 0;
+  for (const StepRange& g : b.gaps) {
+    if (g.first <= t && t <= g.last) return 0;
+  }
+  for (const OccupancyWindow& w : b.windows) {
+    if (w.steps.first <= t && t <= w.steps.last) return w.hi - w.lo;
+  }
+  return b.size;
 }
 
 BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan) {

@@ -27,15 +27,21 @@ struct PeakAttribution {
   TimeStep step = kNoId;            // first step with the most live bytes; kNoId if none live
   Bytes live_bytes = 0;             // bytes live at `step` (the max-live lower bound)
   std::int64_t live_buffers = 0;    // buffers live at `step`
-  std::vector<BufferId> largest;    // up to `top` of them, by size descending, then id
+  std::vector<BufferId> largest;    // up to `top` of them, by bytes held descending, then id
 };
 
 // The peak of the buffers for which `include` is true, with its `top`
-// largest live buffers. A buffer is live at the steps of [start, end]
-// outside its dead gaps. O(n log n) for n buffers (the profile), plus O(n +
+// largest live buffers (by the bytes they hold at the step, HeldBytesAt). A
+// buffer is live at the steps of [start, end] outside its dead gaps, and
+// holds only a window's bytes in its occupancy windows. O(n log n) for n buffers (the profile), plus O(n +
 // top log top) for the buffers live at the step.
 PeakAttribution AttributePeak(const BufferSet& buffers,
                               absl::FunctionRef<bool(const Buffer&)> include, std::size_t top);
+
+// The bytes `b` holds at step `t`: 0 outside [start, end] and in its dead
+// gaps, hi - lo in an occupancy window (Buffer::windows), else its size.
+// O(gaps + windows).
+Bytes HeldBytesAt(const Buffer& b, TimeStep t);
 
 // The buffers as `plan` holds them in default memory: each transient buffer
 // with a default-space allocation, over the hull of those allocations (its

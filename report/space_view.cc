@@ -26,6 +26,11 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
       for (const StepRange& g : b.gaps) {
         if (g.first > a.start && g.last < a.end) s.gaps.push_back(g);
       }
+      for (const OccupancyWindow& w : b.windows) {
+        if (w.steps.last < a.start || w.steps.first > a.end) continue;
+        s.windows.push_back({{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)},
+                             w.lo, w.hi});
+      }
       view.segments.buffers.push_back(std::move(s));
       view.origin.push_back(static_cast<BufferId>(id));
       view.offset.push_back(a.offset);

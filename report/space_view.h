@@ -1,7 +1,8 @@
 // What a plan holds in one memory space over time, as a buffer set: one
 // entry per non-empty allocation segment of the space (a buffer that fast
 // memory receives twice appears twice), live over the segment's time range
-// outside its buffer's dead gaps. The live-bytes tools of analysis/
+// outside its buffer's dead gaps, holding only a window's bytes in its
+// occupancy windows. The live-bytes tools of analysis/
 // (ComputeLiveProfile) and report/peak_attribution.h then measure the plan
 // itself, not the buffers' live ranges: with memory space assignment a
 // segment opened by a prefetch is reserved from the copy's start, and a
@@ -29,7 +30,7 @@ struct SpaceView {
 
 // The segments of `plan` in `space` (plan.placements parallel to
 // buffers.buffers). Each entry keeps its buffer's dead gaps that lie
-// strictly inside the segment. Sub-allocations (Buffer::inside) are left
+// strictly inside the segment and its occupancy windows clipped to it. Sub-allocations (Buffer::inside) are left
 // out: their bytes are their container's. O(n + segments).
 SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace space);
 

@@ -72,9 +72,10 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
                       : "");
   for (BufferId id : peak.largest) {
     const Buffer& b = buffers.buffers[id];
+    const Bytes held = HeldBytesAt(b, peak.step);
     text += fmt::format("  {:>6.2f}%  {}: {} bytes ({})\n",
-                        100.0 * static_cast<double>(b.size) / static_cast<double>(peak.live_bytes),
-                        b.name, b.size, FormatBytes(b.size));
+                        100.0 * static_cast<double>(held) / static_cast<double>(peak.live_bytes),
+                        b.name, held, FormatBytes(held));
   }
   return text;
 }
@@ -134,6 +135,16 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
     text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {} nodes\n",
                         plan.search_status, ExactAndHuman(plan.proven_lower_bound),
                         PercentOver(plan.peak, plan.proven_lower_bound), plan.search_nodes);
+    // The search places a movable buffer over its whole range: its proof
+    // does not cover packings that use the bytes a buffer frees.
+    const bool read_whole = std::any_of(
+        input.buffers.buffers.begin(), input.buffers.buffers.end(), [](const Buffer& b) {
+          return IsTransient(b) && !b.fixed_offset && (!b.gaps.empty() || !b.windows.empty());
+        });
+    if (read_whole) {
+      text += "exact search: it reads movable buffers as live over their dead gaps and windows "
+              "(conservative), so its proof holds for that reading only\n";
+    }
     if (plan.search_status == "stopped") {
       text += fmt::format(
           "exact search stopped at its {}time limit of {} s; --time-limit S searches longer\n",

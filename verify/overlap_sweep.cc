@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -105,6 +106,7 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
   struct LiveChunk {
     Bytes hi;
     SegmentKey segment;
+    bool in_window;  // a window's bytes, not the whole segment
   };
   std::map<MemorySpace, std::map<Bytes, LiveChunk>> live;
   for (const Event& e : events) {
@@ -112,6 +114,7 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
     std::map<Bytes, LiveChunk>& chunks = live[a.space];
     const Bytes lo = a.offset + e.lo;
     const Bytes hi = a.offset + e.hi;
+    const bool in_window = e.lo != 0 || e.hi != buffers.buffers[e.segment.buffer].size;
     if (e.phase == 1) {
       chunks.erase(lo);
       continue;
@@ -125,10 +128,16 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
         return Violation(absl::StrCat(
             SegmentRef(buffers, plan, e.segment.buffer, e.segment.index), " overlaps ",
             SegmentRef(buffers, plan, other.segment.buffer, other.segment.index), " at time ",
-            e.time));
+            e.time,
+            // The segments' extents overstate what a window holds: name
+            // the bytes both hold then.
+            in_window || other.in_window
+                ? absl::StrCat(", where both hold bytes [", std::max(lo, other_lo), ", ",
+                               std::min(hi, other.hi), ")")
+                : std::string()));
       }
     }
-    chunks.emplace(lo, LiveChunk{hi, e.segment});
+    chunks.emplace(lo, LiveChunk{hi, e.segment, in_window});
   }
   return absl::OkStatus();
 }

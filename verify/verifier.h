@@ -44,7 +44,9 @@
 //     then they are the input itself, not derived by a planner, and its
 //     bytes are free there); with it, during an occupancy window
 //     (Buffer::windows, `L-U@LO:HI`) a segment takes only bytes
-//     [offset + LO, offset + HI). Sub-allocations (rule 13) are left out.
+//     [offset + LO, offset + HI) (an overlap there is reported with the
+//     bytes both hold, e.g. "... at time 3, where both hold bytes [4, 8)").
+//     Sub-allocations (rule 13) are left out.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
 //     default space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a

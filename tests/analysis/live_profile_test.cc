@@ -133,5 +133,19 @@ TEST(LiveProfileTest, MaxLiveInClampsAndSpansChanges) {
   EXPECT_EQ(MaxLiveIn(p, 3, 2), 0);    // empty range
 }
 
+TEST(LiveProfileTest, AWindowCountsOnlyItsBytes) {
+  // a (16 B) holds [0, 8) at steps 1..2 and [4, 6) at step 4, the last
+  // step; b (4 B) lives at 1..2.
+  BufferSet set;
+  set.time_steps = 5;
+  set.buffers = {Make("a", 16, 0, 4), Make("b", 4, 1, 2)};
+  set.buffers[0].windows = {OccupancyWindow{{1, 2}, 0, 8}, OccupancyWindow{{4, 4}, 4, 6}};
+  LiveProfile p = ComputeLiveProfile(set, All);
+  EXPECT_THAT(p.changes, ElementsAre(LiveChange{0, 16}, LiveChange{1, 12}, LiveChange{3, 16},
+                                     LiveChange{4, 2}));
+  EXPECT_EQ(p.peak, 16);
+  EXPECT_EQ(p.peak_time, 0);
+}
+
 }  // namespace
 }  // namespace memplan

@@ -44,6 +44,20 @@ TEST(FixedOffsetCollisionTest, TouchingOrApartIsNoCollision) {
             "both hold bytes [4, 8) at steps 5 to 5");
 }
 
+TEST(FixedOffsetCollisionTest, AWindowHoldsOnlyItsBytes) {
+  // a holds [0, 4) at steps 3..6: b may take [4, 8) then, not [2, 6).
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset,gaps\na,0,10,8,0,3-7@0:4\nb,3,7,4,4,\n"),
+            "OK");
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset,gaps\na,0,10,8,0,3-7@0:4\nb,3,7,4,2,\n"),
+            "fixed offsets collide: buffers 'a' (offset 0, 8 bytes) and 'b' (offset 2, 4 bytes) "
+            "both hold bytes [2, 4) at steps 3 to 6");
+  // Two windows meeting: [8, 12) of a at 2..4 against b's [10, 14) at 4..5.
+  EXPECT_EQ(CollisionOf("id,lower,upper,size,offset,gaps\na,0,10,16,0,2-5@8:12\n"
+                        "b,2,9,16,4,2-4@0:2 4-6@6:10\n"),
+            "fixed offsets collide: buffers 'a' (offset 0, 16 bytes) and 'b' (offset 4, 16 bytes) "
+            "both hold bytes [10, 12) at steps 4 to 4");
+}
+
 TEST(FixedOffsetPoolsTest, PlanPoolsKeepsFixedBuffers) {
   const BufferSet set = FixedCsv("id,lower,upper,size,offset\nf,0,10,10,10\na,0,5,10,\n"
                                  "b,5,10,10,\nc,0,10,5,\n");
@@ -56,6 +70,44 @@ TEST(FixedOffsetPoolsTest, PlanPoolsKeepsFixedBuffers) {
   EXPECT_EQ(offsets, (std::vector<Bytes>{10, 0, 0, 20}));
   EXPECT_EQ(plan->peak, 25);
   EXPECT_EQ(plan->lower_bound, 25);
+}
+
+TEST(FixedOffsetPoolsTest, PlanPoolsPlacesAroundTheBytesAFixedBufferHolds) {
+  // f (fixed at 0) holds [0, 4) at steps 3..6 and nothing at 7..8: m fits in
+  // [4, 8) during the window, g (8 B) in f's dead gap, c above f.
+  const BufferSet set = FixedCsv("id,lower,upper,size,offset,gaps\nf,0,10,8,0,3-7@0:4 7-9\n"
+                                 "m,3,7,4,,\ng,7,9,8,,\nc,0,10,4,,\n");
+  for (PackingAlgorithm algorithm :
+       {PackingAlgorithm::kBestFitSpatial, PackingAlgorithm::kSkylineArea, PackingAlgorithm::kExact}) {
+    PoolPlanOptions options;
+    options.algorithm = algorithm;
+    absl::StatusOr<Plan> plan = PlanPools(set, options);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    std::vector<Bytes> offsets;
+    for (const BufferPlacement& p : plan->placements) offsets.push_back(p.allocations[0].offset);
+    EXPECT_EQ(offsets, (std::vector<Bytes>{0, 4, 0, 8})) << PackingAlgorithmName(algorithm);
+    EXPECT_EQ(plan->peak, 12);
+    // Held bytes: 12 at steps 0..2 and 3..6 (f's 4 + m + c), 12 at 7..8.
+    EXPECT_EQ(plan->lower_bound, 12);
+  }
+}
+
+TEST(FixedOffsetPoolsTest, TheLowerBoundCountsAWindowsBytes) {
+  // a holds 8 of its 16 bytes at steps 1..2, where b (8 B) lives: 16 bytes
+  // live at most, though the packers read a as whole (extent 24).
+  const BufferSet set = FixedCsv("id,lower,upper,size,gaps\na,0,4,16,1-3@0:8\nb,1,3,8,\n");
+  absl::StatusOr<Plan> plan = PlanPools(set, PoolPlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->peak, 24);
+  EXPECT_EQ(plan->lower_bound, 16);
+  ASSERT_EQ(plan->pools.size(), 1u);
+  EXPECT_EQ(plan->pools[0].lower_bound, 16);
+  // A fixed buffer wholly in a window at its top still spans its size.
+  const BufferSet top = FixedCsv("id,lower,upper,size,offset,gaps\nt,0,4,16,0,0-4@0:8\n");
+  plan = PlanPools(top, PoolPlanOptions{});
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->peak, 16);
+  EXPECT_EQ(plan->lower_bound, 8);
 }
 
 TEST(FixedOffsetPoolsTest, PlanPoolsRefusesCollisions) {

@@ -23,5 +23,25 @@ TEST(LivePiecesTest, CutsTheDeadGapsOutOfARange) {
   EXPECT_THAT(LivePieces(b, 1, 8), ElementsAre(StepRange{1, 8}));
 }
 
+TEST(HeldPiecesTest, SplitsTheLivePiecesAtTheWindows) {
+  // The example of buffer_set.h.
+  Buffer b;
+  b.size = 16;
+  b.start = 0;
+  b.end = 9;
+  b.gaps = {{2, 3}};
+  b.windows = {OccupancyWindow{{6, 7}, 0, 8}};
+  EXPECT_THAT(HeldPieces(b), ElementsAre(HeldPiece{{0, 1}, 0, 16}, HeldPiece{{4, 5}, 0, 16},
+                                         HeldPiece{{6, 7}, 0, 8}, HeldPiece{{8, 9}, 0, 16}));
+  // Windows at both ends of the range, one right after a gap.
+  b.windows = {OccupancyWindow{{0, 1}, 4, 12}, OccupancyWindow{{4, 4}, 0, 2},
+               OccupancyWindow{{9, 9}, 8, 16}};
+  EXPECT_THAT(HeldPieces(b), ElementsAre(HeldPiece{{0, 1}, 4, 12}, HeldPiece{{4, 4}, 0, 2},
+                                         HeldPiece{{5, 8}, 0, 16}, HeldPiece{{9, 9}, 8, 16}));
+  b.gaps.clear();
+  b.windows.clear();
+  EXPECT_THAT(HeldPieces(b), ElementsAre(HeldPiece{{0, 9}, 0, 16}));
+}
+
 }  // namespace
 }  // namespace memplan

@@ -81,7 +81,7 @@ TEST(VerifierCsvInputTest, WindowsFreeTheirOtherBytes) {
   EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 4}, 16), true),
             "buffer 'v' (id 1) allocation 0 (space 0, bytes [4, 12), time "
             "[3, 5]) overlaps buffer 'w' (id 0) allocation 0 (space 0, bytes [0, 16), time "
-            "[0, 9]) at time 3");
+            "[0, 9]) at time 3, where both hold bytes [4, 8)");
   // A window one step shorter leaves step 5 fully live.
   set.buffers[0].windows = {OccupancyWindow{{3, 4}, 0, 8}};
   EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
