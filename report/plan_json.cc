@@ -15,6 +15,7 @@
 #include "report/regions_json.h"
 #include "report/space_peaks.h"
 #include "io/json_locate.h"
+#include "ir/plural.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -467,7 +468,7 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   const Json& buffers = top.Array("buffers");
   if (buffers.size() != expected.buffers.size()) {
     throw SchemaError{"/buffers",
-                      fmt::format("lists {} buffers but the input has {}", buffers.size(),
+                      fmt::format("lists {} but the input has {}", CountOf(buffers.size(), "buffer"),
                                   expected.buffers.size()),
                       true};
   }

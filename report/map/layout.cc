@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "report/map/format.h"
+#include "ir/plural.h"
 #include "report/map/live_series.h"
 
 namespace memplan::memmap {
@@ -718,8 +719,8 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       band.color = PoolColor(pool.name);
       band.label = pool.name + " pool";
       if (!IsActivationLifetime(pool.lifetime)) {
-        band.label += fmt::format(" · {} buffer{}, {} · resident for the whole run", pool.buffers,
-                                  pool.buffers == 1 ? "" : "s", FormatBytes(pool.total_bytes));
+        band.label += fmt::format(" · {}, {} · resident for the whole run",
+                                  CountOf(pool.buffers, "buffer"), FormatBytes(pool.total_bytes));
       }
       if (!ClipBox(plot.x, plot.x + plot.w, y0, y1, plot, band.box)) continue;
       colors.insert(band.color);
@@ -830,15 +831,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
                                         : "memory map: " + plan.input;
   std::vector<std::string> parts;
   if (!plan.algorithm.empty()) parts.push_back("algorithm " + plan.algorithm);
-  parts.push_back(fmt::format("{} buffers", buffers.buffers.size()));
-  parts.push_back(fmt::format("{} time steps", plan.time_steps));
+  parts.push_back(CountOf(buffers.buffers.size(), "buffer"));
+  parts.push_back(CountOf(plan.time_steps, "time step"));
   const auto [extent_text, bound_text] = FormatExtentAndBound(plan.peak, plan.lower_bound);
   parts.push_back("transient extent " + extent_text);
   parts.push_back("lower bound " + bound_text);
   if (plan.lower_bound > 0) {
     parts.push_back(FormatPercentOver(plan.peak, plan.lower_bound) + " over the bound");
   }
-  if (!plan.copies.empty()) parts.push_back(fmt::format("{} async copies", plan.copies.size()));
+  if (!plan.copies.empty()) parts.push_back(CountOf(plan.copies.size(), "async copy", "async copies"));
   parts.push_back(plan.verified ? "verified" : "not verified");
   layout.subtitle = fmt::format("{}", fmt::join(parts, " · "));
   return layout;
