@@ -36,6 +36,7 @@ constexpr double kBottomMargin = 16;
 constexpr double kLabelCharWidth = 6.2;    // estimate for 11px sans-serif
 constexpr double kLabelHeight = 12;
 constexpr double kSmallCharWidth = 6;      // estimate for 10px sans-serif labels
+constexpr double kPeakLineClearance = 6;   // from the peak step's line to a line label
 
 struct Palette {
   std::string_view hex;
@@ -190,8 +191,11 @@ bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& o
 // Places line labels right-aligned above their lines (below when that would
 // leave the plot or meet an earlier label), stacked under an earlier label
 // they still meet while the plot has room, and otherwise shifted left past
-// any label they still overlap.
-void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
+// any label they still overlap. A label that the peak step's vertical line
+// at `peak_x` would cross ends left of that line instead (when it fits
+// there): a peak step near the right edge would strike through it.
+void PlaceLineLabels(const Box& plot, std::optional<double> peak_x,
+                     std::vector<LineMark>& lines) {
   std::stable_sort(lines.begin(), lines.end(),
                    [](const LineMark& a, const LineMark& b) { return a.y < b.y; });
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -224,6 +228,12 @@ void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
     while (moved) {
       moved = false;
       const double width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      if (peak_x && line.label_x - width - kPeakLineClearance < *peak_x &&
+          *peak_x < line.label_x + kPeakLineClearance &&
+          *peak_x - kPeakLineClearance - width >= plot.x) {
+        line.label_x = *peak_x - kPeakLineClearance;
+        moved = true;
+      }
       for (std::size_t k = 0; k < i; ++k) {
         const LineMark& other = lines[k];
         const double other_width = static_cast<double>(other.label.size()) * kLabelCharWidth;
@@ -343,6 +353,11 @@ std::vector<std::pair<int, int>> AssignLaneRows(const Plan& plan,
   return slots;
 }
 
+// Pixel x of the peak marker's line: the middle of the step's column.
+double PeakX(const MapLayout& layout, TimeStep step) {
+  return TimeX(layout, static_cast<double>(step) + 0.5);
+}
+
 // The peak marker of a panel: a line through the middle of the peak step's
 // column, its label on the side with more room (right first) in the first
 // row from the plot's top that no line strikes through and where the room
@@ -353,7 +368,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
   PeakMark mark;
   mark.step = peak.step;
   mark.bytes = peak.bytes;
-  mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
+  mark.x = PeakX(layout, peak.step);
   const std::string head = fmt::format("peak step {} · {} live", peak.step, FormatBytes(peak.bytes));
   mark.full_label = head;
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
@@ -692,7 +707,11 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),
                              std::move(line.label), 0, 0});
     }
-    PlaceLineLabels(plot, panel.lines);
+    const std::optional<ProfilePeak> peak = PeakOf(
+        space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
+                               : SpaceLiveProfile(buffers, plan, space, options.activations_only));
+    PlaceLineLabels(plot, peak ? std::optional(PeakX(layout, peak->step)) : std::nullopt,
+                    panel.lines);
 
     // Pool bands: across the plot, or over the pool's time range (outlined).
     std::vector<OutlineMark> outlines;
@@ -759,9 +778,6 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     for (const auto& [hover_space, segment] : hover) {
       if (hover_space == space) panel.hover.push_back(segment);
     }
-    const std::optional<ProfilePeak> peak = PeakOf(
-        space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
-                               : SpaceLiveProfile(buffers, plan, space, options.activations_only));
     if (peak) panel.peak = PlacePeakMark(layout, plot, *peak, options, panel.lines);
     layout.legend_peak_step |= panel.peak.has_value();
 
