@@ -8,6 +8,7 @@
 #include "driver/execute_job.h"
 #include "fmt/format.h"
 #include "ir/diagnostic.h"
+#include "ir/plural.h"
 
 namespace memplan::cli {
 
@@ -28,10 +29,11 @@ int RunExecute(const ExecuteFlags& execute_flags) {
   }
   if (execute_flags.quiet) return kExitOk;
   std::cout << fmt::format(
-      "{}: plan executed: {} op runs, {} region commands, {} async copies; {} bytes written, {} "
-      "bytes checked, in {} bytes of arenas; every read found its producer's data\n",
-      plan_path, report->ops, report->commands, report->copies, report->bytes_written,
-      report->bytes_checked, report->arena_bytes);
+      "{}: plan executed: {}, {}, {}; {} written, {} checked, in {} of arenas; every read found "
+      "its producer's data\n",
+      plan_path, CountOf(report->ops, "op run"), CountOf(report->commands, "region command"),
+      CountOf(report->copies, "async copy", "async copies"), CountOf(report->bytes_written, "byte"),
+      CountOf(report->bytes_checked, "byte"), CountOf(report->arena_bytes, "byte"));
   return kExitOk;
 }
 

@@ -12,6 +12,7 @@
 #include "driver/progress.h"
 #include "fmt/format.h"
 #include "io/file_io.h"
+#include "ir/plural.h"
 #include "packing/packer.h"
 
 namespace memplan::cli {
@@ -166,8 +167,9 @@ int RunPlan(const PlanFlags& flags) {
     // The exact search's state about once a second on long runs, as the
     // progress line (a terminal only, rewritten in place; nothing in a pipe).
     options->pools.search_progress = [reporter = progress.get()](const PackProgress& p) {
-      reporter->Phase(fmt::format("exact search: best {} bytes, bound {} bytes, gap {:.2f}%, {} nodes",
-                                  p.best_peak, p.lower_bound, 100.0 * p.gap, p.nodes));
+      reporter->Phase(fmt::format("exact search: best {}, bound {}, gap {:.2f}%, {}",
+                                  CountOf(p.best_peak, "byte"), CountOf(p.lower_bound, "byte"),
+                                  100.0 * p.gap, CountOf(p.nodes, "node")));
     };
   }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(flags.input.input, *options);

@@ -12,6 +12,7 @@
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
+#include "ir/plural.h"
 #include "nlohmann/json.hpp"
 #include "report/plan_json.h"
 
@@ -34,9 +35,10 @@ int RunVerifyCsvSolution(const InputFlags& input_flags, const LoadOptions& load,
   absl::StatusOr<Plan> plan = VerifyCsvSolution(input->buffers, solution_path);
   if (!plan.ok()) return Fail(plan.status());
   if (quiet) return kExitOk;
-  std::cout << solution_path << ": solution verified: " << input->buffers.buffers.size()
-            << " buffers, extent " << plan->peak << " bytes, lower bound " << plan->lower_bound
-            << " bytes\n";
+  std::cout << solution_path << ": solution verified: "
+            << CountOf(input->buffers.buffers.size(), "buffer") << ", extent "
+            << CountOf(plan->peak, "byte") << ", lower bound " << CountOf(plan->lower_bound, "byte")
+            << "\n";
   return kExitOk;
 }
 
@@ -63,12 +65,14 @@ int RunVerify(const VerifyFlags& verify_flags) {
     return kExitPlanningFailure;
   }
   if (quiet) return kExitOk;
-  std::cout << plan_path << ": plan verified: " << input->buffers.buffers.size()
-            << " buffers, transient extent " << plan->peak << " bytes, lower bound "
-            << plan->lower_bound << " bytes";
+  std::cout << plan_path << ": plan verified: " << CountOf(input->buffers.buffers.size(), "buffer")
+            << ", transient extent " << CountOf(plan->peak, "byte") << ", lower bound "
+            << CountOf(plan->lower_bound, "byte");
   // With fast memory the activations may all be there (transient extent 0).
   for (const SpaceInfo& space : plan->spaces) {
-    if (space.id == kAlternateSpace) std::cout << ", alternate memory used " << space.peak << " bytes";
+    if (space.id == kAlternateSpace) {
+      std::cout << ", alternate memory used " << CountOf(space.peak, "byte");
+    }
   }
   std::cout << "\n";
   return kExitOk;

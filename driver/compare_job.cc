@@ -13,6 +13,7 @@
 #include "fmt/format.h"
 #include "io/file_io.h"
 #include "ir/diagnostic.h"
+#include "ir/plural.h"
 #include "packing/packer.h"
 #include "packing/peers/peer_strategies.h"
 #include "packing/peers/tflite_micro_greedy.h"
@@ -168,7 +169,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                         "max-live bound (packing.md)", "", lower_bound, std::nullopt});
 
   // memplan's own plan: the transient pool as `memplan plan` packs it.
-  phase(fmt::format("packing memplan's plan ({} buffers)", table.buffers));
+  phase(fmt::format("packing memplan's plan ({})", CountOf(table.buffers, "buffer")));
   const PackResult own = Pack(items, PackingAlgorithm::kAuto, options.alignment);
   if (absl::Status s = Verify(set, own, lower_bound, options.alignment, program); !s.ok()) {
     return PlanVerificationFailure(input->format, input_path, "plan", std::string(s.message()));

@@ -29,25 +29,29 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
   std::vector<std::optional<Bytes>> offsets(problem.buffers.size());
   for (std::size_t i = 0; i < solution.buffers.size(); ++i) {
     const Buffer& row = solution.buffers[i];
-    const SourceLocation at =
-        i < solution.csv_offset_fields.size() ? solution.csv_offset_fields[i] : SourceLocation{};
+    const CsvRowFields at =
+        i < solution.csv_fields.size() ? solution.csv_fields[i] : CsvRowFields{};
     auto it = in_problem.find(row.name);
     if (it == in_problem.end()) {
-      return LocatedError(solution_path, at,
+      return LocatedError(solution_path, at.id,
                            fmt::format("buffer '{}' is not in the problem '{}'", row.name,
                                        problem.input));
     }
     const Buffer& b = problem.buffers[it->second];
     if (row.start != b.start || row.end != b.end || row.size != b.size) {
+      // At the first field that differs.
+      const SourceLocation differs =
+          row.start != b.start ? at.lower : row.end != b.end ? at.upper : at.size;
       return LocatedError(
-          solution_path, at,
+          solution_path, differs,
           fmt::format("buffer '{}' is lower {}, upper {}, size {} here but lower {}, upper {}, "
                       "size {} in the problem '{}'",
                       row.name, row.start, row.end + 1, row.size, b.start, b.end + 1, b.size,
                       problem.input));
     }
     if (!row.fixed_offset) {
-      return LocatedError(solution_path, at, fmt::format("buffer '{}' has no offset", row.name));
+      return LocatedError(solution_path, at.offset,
+                          fmt::format("buffer '{}' has no offset", row.name));
     }
     offsets[it->second] = row.fixed_offset;
   }

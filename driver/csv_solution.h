@@ -22,10 +22,12 @@ namespace memplan {
 // whose lower bound is the problem's max-live bound (a buffer counting
 // nothing in its dead gaps and only its window's bytes during a window;
 // capped at that size, so an invalid solution still reaches the verifier).
-// Not verified. Errors: InvalidArgument `solution_path: error: ...`
-// when the solution has no `offset` column, a row without an offset, a row
-// whose id the problem lacks, lacks a row of the problem, or disagrees with
-// the problem's row on lower, upper or size. O(n log n).
+// Not verified. Errors: InvalidArgument `solution_path:line:col: error:
+// ...` when the solution has no `offset` column (at 1:1), a row without an
+// offset (at its offset field), a row whose id the problem lacks (at the
+// id), a row that disagrees with the problem's row on lower, upper or size
+// (at the first of those fields that differs), or `solution_path: error:
+// ...` when it lacks a row of the problem. O(n log n).
 absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
                                        const std::string& solution_path);
 

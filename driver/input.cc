@@ -263,12 +263,12 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
   // Fixed offsets: aligned to --alignment too, and the free buffers stacked
   // above the highest fixed one still fit the limit.
   Bytes fixed_end = 0;
-  const std::vector<SourceLocation>& offset_fields = input.buffers.csv_offset_fields;
+  const std::vector<CsvRowFields>& csv_fields = input.buffers.csv_fields;
   for (std::size_t i = 0; i < input.buffers.buffers.size(); ++i) {
     const Buffer& b = input.buffers.buffers[i];
     if (!b.fixed_offset) continue;
     if (*b.fixed_offset % alignment != 0) {
-      return LocatedError(path, i < offset_fields.size() ? offset_fields[i] : SourceLocation{},
+      return LocatedError(path, i < csv_fields.size() ? csv_fields[i].offset : SourceLocation{},
                           fmt::format("buffer '{}' has the fixed offset {}, not a multiple of "
                                       "--alignment {}",
                                       b.name, *b.fixed_offset, alignment));

@@ -4,6 +4,7 @@
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "ir/plural.h"
 #include "msa/rewrite.h"
 
 namespace memplan {
@@ -84,9 +85,10 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                                  result.assignment.variant.empty()
                                      ? std::string()
                                      : ", variant " + result.assignment.variant);
-  text += fmt::format("async copies: {} prefetches ({}), {} evictions ({}), at most {} outstanding\n",
-                      s.prefetches, FormatBytes(s.prefetch_bytes), s.evictions,
-                      FormatBytes(s.eviction_bytes), s.max_outstanding_copies);
+  text += fmt::format("async copies: {} ({}), {} ({}), at most {} outstanding\n",
+                      CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
+                      CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
+                      s.max_outstanding_copies);
   text += fmt::format(
       "estimated time: {:.6g} s (all default memory {:.6g} s, all fast memory {:.6g} s); "
       "captured speed-up {:.1f}%\n",

@@ -18,6 +18,7 @@
 #include "report/plan_json.h"
 #include "report/profile_csv.h"
 #include "ir/diagnostic.h"
+#include "ir/plural.h"
 #include "report/map/svg.h"
 #include "ir/text_printer.h"
 #include "regions/allocate_regions.h"
@@ -232,7 +233,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
     MsaJobOptions msa = *options.msa;
     msa.rewrite = options.emit_ir_path.has_value();
-    phase(fmt::format("memory space assignment ({} buffers)", input->buffers.buffers.size()));
+    phase(fmt::format("memory space assignment ({})", CountOf(input->buffers.buffers.size(), "buffer")));
     absl::StatusOr<MsaJobResult> job =
         RunMsaJob(*input->program, *input->analysis, msa, options.pools);
     if (!job.ok()) {
@@ -246,21 +247,22 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     result.msa = *std::move(job);
     plan = result.msa->plan;
   } else if (regions) {
-    phase(fmt::format("allocating execution regions ({} buffers)", input->buffers.buffers.size()));
+    phase(fmt::format("allocating execution regions ({})",
+                      CountOf(input->buffers.buffers.size(), "buffer")));
     plan = PlanRegions(*input->program, *input->analysis, options.regions, options.pools);
     // Bad region input is located already; other failures at the input.
     if (!plan.ok() && plan.status().code() == absl::StatusCode::kInvalidArgument) {
       return plan.status();
     }
   } else {
-    phase(fmt::format("packing {} buffers", input->buffers.buffers.size()));
+    phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));
     plan = PlanPools(input->buffers, options.pools);
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;
-  phase(fmt::format("verifying the plan ({} buffers)", input->buffers.buffers.size()));
+  phase(fmt::format("verifying the plan ({})", CountOf(input->buffers.buffers.size(), "buffer")));
   if (absl::Status s =
           VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
       !s.ok()) {

@@ -13,6 +13,7 @@
 #include "driver/fixed_offsets.h"
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace {
@@ -65,9 +66,9 @@ Bytes PlaceTimedPools(std::vector<TimedPool>& timed, Lifetime lifetime, Bytes ba
   return start + result.peak;
 }
 
-// "300.00 KiB (307200 bytes)"; below 1 KiB just "100 bytes".
+// "300.00 KiB (307200 bytes)"; below 1 KiB just "100 bytes" ("1 byte").
 std::string Needs(Bytes bytes) {
-  return bytes < 1024 ? fmt::format("{} bytes", bytes)
+  return bytes < 1024 ? CountOf(bytes, "byte")
                       : fmt::format("{} ({} bytes)", FormatBytes(bytes), bytes);
 }
 
@@ -75,7 +76,7 @@ std::string Needs(Bytes bytes) {
 std::string Over(Bytes needed, const CapacityLimit& limit) {
   const Bytes over = needed - limit.bytes;
   const std::string what =
-      limit.spelled.empty() ? fmt::format("its capacity of {} bytes", limit.bytes) : limit.spelled;
+      limit.spelled.empty() ? "its capacity of " + CountOf(limit.bytes, "byte") : limit.spelled;
   return fmt::format("{} over {}", Needs(over), what);
 }
 
@@ -270,22 +271,22 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
     plan.spaces.push_back(info);
     if (info.capacity && base > *info.capacity) {
       failures.insert(failures.begin(),
-                      fmt::format("{} memory needs {}, {} (transient extent {} bytes, lower "
-                                  "bound {} bytes)",
+                      fmt::format("{} memory needs {}, {} (transient extent {}, lower "
+                                  "bound {})",
                                   info.name, Needs(base),
                                   Over(base, CapacityLimit{*info.capacity,
                                                            options.capacity_spelled}),
-                                  plan.peak, plan.lower_bound) +
+                                  CountOf(plan.peak, "byte"), CountOf(plan.lower_bound, "byte")) +
                           (space == kDefaultSpace && plan.search_status == "infeasible"
                                ? fmt::format("; the exact search proved that no packing fits "
-                                             "(transient peak >= {} bytes)",
-                                             plan.proven_lower_bound)
+                                             "(transient peak >= {})",
+                                             CountOf(plan.proven_lower_bound, "byte"))
                                : space == kDefaultSpace && plan.search_status == "stopped"
                                    ? fmt::format("; the exact search stopped at its time limit "
                                                  "without finding a packing that fits, and did "
                                                  "not prove that none exists (proven lower "
-                                                 "bound {} bytes); raise --time-limit",
-                                                 plan.proven_lower_bound)
+                                                 "bound {}); raise --time-limit",
+                                                 CountOf(plan.proven_lower_bound, "byte"))
                                    : std::string()));
     }
     if (!failures.empty()) {

@@ -3,6 +3,7 @@
 #include "fmt/format.h"
 #include "io/json_locate.h"
 #include "ir/diagnostic.h"
+#include "ir/plural.h"
 #include "msa/target.h"
 #include "nlohmann/json.hpp"
 
@@ -92,7 +93,7 @@ absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine
       machine.fast_memory_bytes
           ? fmt::format("the plan was made with --fast-memory {} (/msa/options/fast_memory_override)",
                         capacity)
-          : fmt::format("target '{}' has {} bytes", target->name, capacity);
+          : fmt::format("target '{}' has {}", target->name, CountOf(capacity, "byte"));
   const std::string alignment_source =
       machine.fast_memory_alignment
           ? fmt::format("the plan was made with --fast-memory-alignment {} "
@@ -109,7 +110,7 @@ absl::StatusOr<Plan> WithResolvedMachine(const Plan& plan, const RecordedMachine
     if (space.capacity != capacity) {
       return mismatch("capacity_bytes",
                       fmt::format("the plan records {} of alternate memory, but {}",
-                                  space.capacity ? fmt::format("{} bytes", *space.capacity)
+                                  space.capacity ? CountOf(*space.capacity, "byte")
                                                  : std::string("no limit"),
                                   capacity_source));
     }

@@ -7,6 +7,7 @@
 #include "fmt/format.h"
 #include "io/byte_size.h"
 #include "io/file_io.h"
+#include "ir/plural.h"
 #include "io/tflite/offline_plan.h"
 
 namespace memplan {
@@ -160,19 +161,21 @@ absl::Status FixTfliteOfflineOffsets(LoadedInput& input) {
 std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check,
                                        std::optional<Bytes> kept_extent) {
   std::string text = fmt::format(
-      "offline plan (OfflineMemoryAllocation): {} tensors in {} buffers ({} nested inside "
-      "another), head {} bytes ({}), {}\n",
-      check.tensors, check.buffers, check.nested, check.head, FormatBytes(check.head),
+      "offline plan (OfflineMemoryAllocation): {} in {} ({} nested inside "
+      "another), head {} ({}), {}\n",
+      CountOf(check.tensors, "tensor"), CountOf(check.buffers, "buffer"), check.nested,
+      CountOf(check.head, "byte"), FormatBytes(check.head),
       check.verified.ok() ? "verified"
                           : "fails verification: " + std::string(check.verified.message()));
   if (kept_extent) {
     const Bytes over = *kept_extent - check.head;
     text += fmt::format(
-        "--offline-plan kept {} buffers ({} bytes) at their offsets, {} of them nested inside "
-        "another; memplan's transient extent around them {} bytes ({}), the offline plan's head "
-        "{} bytes ({}): {}{} bytes\n",
-        check.buffers, check.bytes, check.nested, *kept_extent, FormatBytes(*kept_extent),
-        check.head, FormatBytes(check.head), over < 0 ? "" : "+", over);
+        "--offline-plan kept {} ({}) at their offsets, {} of them nested inside "
+        "another; memplan's transient extent around them {} ({}), the offline plan's head "
+        "{} ({}): {}{}\n",
+        CountOf(check.buffers, "buffer"), CountOf(check.bytes, "byte"), check.nested,
+        CountOf(*kept_extent, "byte"), FormatBytes(*kept_extent), CountOf(check.head, "byte"),
+        FormatBytes(check.head), over < 0 ? "" : "+", CountOf(over, "byte"));
   }
   return text;
 }

@@ -4,13 +4,14 @@
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "ir/plural.h"
 #include "packing/peers/tflite_micro_greedy.h"
 
 namespace memplan {
 namespace {
 
 std::string TfliteBytesText(Bytes bytes) {
-  return fmt::format("{} bytes ({})", bytes, FormatBytes(bytes));
+  return fmt::format("{} ({})", CountOf(bytes, "byte"), FormatBytes(bytes));
 }
 
 }  // namespace

@@ -120,6 +120,16 @@ struct ControlRegion {
   std::vector<RegionPart> parts;
 };
 
+// Where the fields of one lifetime-CSV row are (io/csv/reader.h). A row
+// without an `offset` column has `offset` at its first field.
+struct CsvRowFields {
+  SourceLocation id;
+  SourceLocation lower;
+  SourceLocation upper;
+  SourceLocation size;
+  SourceLocation offset;
+};
+
 struct BufferSet {
   std::string input;                  // where the buffers came from
   TimeStep time_steps = 0;            // every live range lies in [0, time_steps)
@@ -129,10 +139,10 @@ struct BufferSet {
   // lower, upper, size, gaps), which the CSV solution repeats; empty for
   // other inputs.
   std::vector<std::string> csv_columns;
-  // For a lifetime CSV: per buffer, where its `offset` field is in the file
-  // (its row's first field when the row has none), so errors about a fixed
-  // offset point at it; empty for other inputs.
-  std::vector<SourceLocation> csv_offset_fields;
+  // For a lifetime CSV: per buffer, where its row's fields are in the file,
+  // so errors about a row point at the field they are about; empty for other
+  // inputs.
+  std::vector<CsvRowFields> csv_fields;
 };
 
 }  // namespace memplan

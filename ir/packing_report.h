@@ -11,25 +11,38 @@
 
 namespace memplan {
 
+// Seconds of one reference core per work unit: the portfolio's work counts
+// and budgets (packing/member_cost.h) are estimated in units of about 1 ns,
+// and reports give them as seconds, e.g. 1.25e9 units -> 1.25 s.
+inline constexpr double kSecondsPerWorkUnit = 1e-9;
+
 // One member of the portfolio, in the order the portfolio considered them.
 struct PackMemberReport {
   std::string name;    // the member's algorithm name, e.g. "best-fit-spatial"
-  bool ran = false;    // its packing counted; false: skipped (see reason)
+  bool ran = false;    // its packing counted; false: skipped or stopped (see reason)
   Bytes peak = 0;      // its peak in bytes when it ran
-  // Why it was skipped, e.g. "estimated 3.2 s over the 1.0 s budget" or
+  // Why it was skipped or stopped, e.g. "estimated 3.2 s over the 1.0 s budget" or
   // "lower bound reached by skyline-longest"; empty when it ran.
   std::string reason;
   // Wall-clock seconds it took (0 when skipped). Not deterministic: kept out
   // of byte-identical outputs unless asked for.
   double seconds = 0;
-  // Work units (about 1 ns of one core each, packing/member_cost.h) it
-  // counted as it ran, and the most it was allowed to count; unset for
-  // members that do not count (online-best-fit, the fallback, always
-  // finishes) and those that did not start. Deterministic: counts depend on
-  // the input alone.
+  // Work units (kSecondsPerWorkUnit each, packing/member_cost.h) it counted
+  // as it ran, and the most it was allowed to count; unset for members that
+  // do not count (online-best-fit, the fallback, always finishes) and those
+  // that did not start. So a member with `work` set that did not run was
+  // stopped part way (MemberStopped). Deterministic: counts depend on the
+  // input alone, except for a member --time-limit stopped.
   std::optional<double> work;
   std::optional<double> allowance;
 };
+
+// True for a member that started but did not finish: it counted work (its
+// allowance ran out, or --time-limit stopped it) and has no packing. False
+// for members that ran and for those skipped before they started.
+inline bool MemberStopped(const PackMemberReport& member) {
+  return !member.ran && member.work.has_value();
+}
 
 // The report of one kAuto run.
 struct PackReport {

@@ -15,6 +15,7 @@
 #include "ir/dims.h"
 #include "ir/dtype.h"
 #include "ir/opcodes.h"
+#include "ir/plural.h"
 #include "ir/text_syntax.h"
 
 namespace memplan {
@@ -26,10 +27,6 @@ constexpr std::array<std::string_view, 11> kTypedKeys = {
     "flops", "scratch", "transcendentals", "trip_count", "wave",
 };
 
-std::string Count(std::size_t n, std::string_view noun) {
-  return std::to_string(n) + " " + std::string(noun) + (n == 1 ? "" : "s");
-}
-
 // The size of `value` as an expression (a static size is a constant).
 SizeExpr SizeOf(const Value& value) {
   return value.size_expr ? *value.size_expr : SizeExpr::Constant(value.size);
@@ -37,7 +34,7 @@ SizeExpr SizeOf(const Value& value) {
 
 // "4096 bytes", "1 byte" or "4*%n bytes".
 std::string BytesText(const SizeExpr& size, std::span<const std::string> names) {
-  if (std::optional<Bytes> constant = size.ConstantValue()) return Count(*constant, "byte");
+  if (std::optional<Bytes> constant = size.ConstantValue()) return CountOf(*constant, "byte");
   return size.ToString(names) + " bytes";
 }
 
@@ -263,7 +260,7 @@ class Validator {
   std::optional<std::string> ExprProblem(const SizeExpr& size) const {
     for (DimId d : size.Dims()) {
       if (d < 0 || d >= static_cast<DimId>(p_.dims.size())) {
-        return "mentions dim #" + std::to_string(d) + ", but the program declares " + Count(p_.dims.size(), "dim");
+        return "mentions dim #" + std::to_string(d) + ", but the program declares " + CountOf(p_.dims.size(), "dim");
       }
     }
     if (size.Overflowed()) return std::string("overflows int64");
@@ -295,8 +292,8 @@ class Validator {
     for (OpId o = 0; o < static_cast<OpId>(p_.ops.size()); ++o) {
       const Op& op = p_.ops[o];
       if (!op.operand_ranges.empty() && op.operand_ranges.size() != op.operands.size()) {
-        return OpFail(o, "has " + Count(op.operand_ranges.size(), "operand range") + " for " +
-                             Count(op.operands.size(), "operand") + " (empty or one per operand)");
+        return OpFail(o, "has " + CountOf(op.operand_ranges.size(), "operand range") + " for " +
+                             CountOf(op.operands.size(), "operand") + " (empty or one per operand)");
       }
       for (std::size_t i = 0; i < op.operand_ranges.size(); ++i) {
         if (!op.operand_ranges[i]) continue;
@@ -329,7 +326,7 @@ class Validator {
       if (!bytes.ok()) return Fail(value.loc, Name(v) + ": " + std::string(bytes.status().message()));
       if (*bytes != value.size) {
         return Fail(value.loc, Name(v) + " has size " + std::to_string(value.size) + " but its type " +
-                                   value.type->dtype + "[...] needs " + Count(*bytes, "byte"));
+                                   value.type->dtype + "[...] needs " + CountOf(*bytes, "byte"));
       }
     }
     if (value.space && *value.space < 0) {
@@ -484,7 +481,7 @@ class Validator {
     }
     if (c == p_.entry) return Fail(comp.loc, "the entry computation " + CompName(c) + " cannot be an initializer");
     if (!comp.params.empty()) {
-      return Fail(comp.loc, "initializer " + CompName(c) + " takes " + Count(comp.params.size(), "parameter") +
+      return Fail(comp.loc, "initializer " + CompName(c) + " takes " + CountOf(comp.params.size(), "parameter") +
                                 "; an initializer takes none (it runs once, before the entry)");
     }
     return absl::OkStatus();
@@ -729,12 +726,12 @@ class Validator {
         const std::string of_cond = " of cond " + CompName(op.callees[0]);
         const std::string of_body = " of body " + CompName(op.callees[1]);
         if (op.results.size() != n) {
-          return OpFail(o, "while has " + Count(n, "operand") + " but " + Count(op.results.size(), "result") +
+          return OpFail(o, "while has " + CountOf(n, "operand") + " but " + CountOf(op.results.size(), "result") +
                                "; loop-carried values correspond position-wise");
         }
         if (cond.params.size() != n) {
-          return OpFail(o, "while cond " + CompName(op.callees[0]) + " takes " + Count(cond.params.size(), "parameter") +
-                               " but the while has " + Count(n, "operand"));
+          return OpFail(o, "while cond " + CompName(op.callees[0]) + " takes " + CountOf(cond.params.size(), "parameter") +
+                               " but the while has " + CountOf(n, "operand"));
         }
         if (cond.results.size() != 1) {
           return OpFail(o, "while cond " + CompName(op.callees[0]) + " must return 1 value (the predicate), returns " +
@@ -745,12 +742,12 @@ class Validator {
                                ", which " + *problem);
         }
         if (body.params.size() != n) {
-          return OpFail(o, "while body " + CompName(op.callees[1]) + " takes " + Count(body.params.size(), "parameter") +
-                               " but the while has " + Count(n, "operand"));
+          return OpFail(o, "while body " + CompName(op.callees[1]) + " takes " + CountOf(body.params.size(), "parameter") +
+                               " but the while has " + CountOf(n, "operand"));
         }
         if (body.results.size() != n) {
-          return OpFail(o, "while body " + CompName(op.callees[1]) + " returns " + Count(body.results.size(), "value") +
-                               " but the while has " + Count(n, "operand"));
+          return OpFail(o, "while body " + CompName(op.callees[1]) + " returns " + CountOf(body.results.size(), "value") +
+                               " but the while has " + CountOf(n, "operand"));
         }
         for (auto [list, other, suffix] : {std::tuple{&op.results, "result", std::string()},
                                            std::tuple{&cond.params, "parameter", of_cond},
@@ -772,13 +769,13 @@ class Validator {
           const Computation& branch = comps[op.callees[j]];
           const std::string label = "branch " + std::to_string(j + 1) + " " + CompName(op.callees[j]);
           if (branch.params.size() != args) {
-            return OpFail(o, "conditional " + label + " takes " + Count(branch.params.size(), "parameter") +
-                                 " but the conditional passes " + Count(args, "argument") +
+            return OpFail(o, "conditional " + label + " takes " + CountOf(branch.params.size(), "parameter") +
+                                 " but the conditional passes " + CountOf(args, "argument") +
                                  " (operands after the predicate)");
           }
           if (branch.results.size() != op.results.size()) {
-            return OpFail(o, "conditional " + label + " returns " + Count(branch.results.size(), "value") +
-                                 " but the conditional has " + Count(op.results.size(), "result"));
+            return OpFail(o, "conditional " + label + " returns " + CountOf(branch.results.size(), "value") +
+                                 " but the conditional has " + CountOf(op.results.size(), "result"));
           }
           if (absl::Status s = MatchPositions(o, op.operands, "conditional argument", branch.params, "parameter",
                                               " of " + label, 1);
@@ -798,12 +795,12 @@ class Validator {
         const Computation& callee = comps[op.callees[0]];
         const std::string name = CompName(op.callees[0]);
         if (callee.params.size() != op.operands.size()) {
-          return OpFail(o, op.opcode + " " + name + " takes " + Count(callee.params.size(), "parameter") +
-                               " but is given " + Count(op.operands.size(), "operand"));
+          return OpFail(o, op.opcode + " " + name + " takes " + CountOf(callee.params.size(), "parameter") +
+                               " but is given " + CountOf(op.operands.size(), "operand"));
         }
         if (callee.results.size() != op.results.size()) {
-          return OpFail(o, op.opcode + " " + name + " returns " + Count(callee.results.size(), "value") + " but the " +
-                               op.opcode + " has " + Count(op.results.size(), "result"));
+          return OpFail(o, op.opcode + " " + name + " returns " + CountOf(callee.results.size(), "value") + " but the " +
+                               op.opcode + " has " + CountOf(op.results.size(), "result"));
         }
         if (absl::Status s = MatchPositions(o, op.operands, op.opcode + " operand", callee.params, "parameter",
                                             " of " + name);
@@ -838,8 +835,8 @@ class Validator {
       start = producer;
     }
     if (op.results.size() > op.operands.size()) {
-      return OpFail(o, op.opcode + " has " + Count(op.results.size(), "result") + " but " +
-                           Count(op.operands.size(), "operand") + " (result i shares storage with operand i)");
+      return OpFail(o, op.opcode + " has " + CountOf(op.results.size(), "result") + " but " +
+                           CountOf(op.operands.size(), "operand") + " (result i shares storage with operand i)");
     }
     for (std::size_t i = 0; i < op.results.size(); ++i) {
       if (SameStorage(op.results[i], op.operands[i])) continue;

@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "io/byte_size.h"
 #include "io/json_util.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace {
@@ -38,8 +39,8 @@ std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound) {
 
 std::string FormatCompareTable(const CompareTable& table) {
   std::string out = fmt::format("memplan compare: {}\n", table.input);
-  out += fmt::format("{} transient buffer{} in default memory, {} in all; alignment {}\n\n",
-                     table.buffers, table.buffers == 1 ? "" : "s", FormatBytes(table.total_bytes),
+  out += fmt::format("{} in default memory, {} in all; alignment {}\n\n",
+                     CountOf(table.buffers, "transient buffer"), FormatBytes(table.total_bytes),
                      table.alignment);
   const std::array<std::string, kColumns> header = {"strategy", "arena bytes", "size",
                                                     "vs LB",    "verified",    "rule"};

@@ -1,11 +1,15 @@
 // The summary lines that say how `auto` packed the transient pool
 // (Plan::packing, packing/portfolio.h): the effort, the gap to the lower
-// bound, and one line per member that ran (its peak and % over the bound)
-// or was skipped (why), e.g.
-//   auto (effort default): gap 0 bytes to the lower bound; 8 members ran, 1 skipped
-//     ran      online-best-fit           1120 bytes   (1.82% over)
-//     ran      best-fit-spatial          1100 bytes   (0.00% over)  <- chosen
-//     skipped  skyline-local-search      the best peak is at the lower bound
+// bound, and one line per member that ran (its peak and % over the bound),
+// was stopped part way (MemberStopped: its allowance or --time-limit ran
+// out; why) or was skipped before it started (why), e.g.
+//   auto (effort default): 2 members ran, 1 stopped, 1 skipped; the lowest peak is chosen, 0 bytes over the lower bound
+//     ...
+//     ran      online-best-fit       1120 bytes (1.82% over)
+//     ran      best-fit-spatial      1100 bytes (0.00% over)  <- chosen
+//     stopped  skyline-longest       stopped by --time-limit before it finished (raise --time-limit)
+//     skipped  skyline-local-search  it starts from both skyline packings, and not both ran
+// The "stopped" count is left out when no member stopped.
 // With `with_seconds` each member that ran and the header also show their
 // wall-clock seconds (not deterministic, hence optional: `--timings`).
 #pragma once

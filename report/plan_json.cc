@@ -15,6 +15,7 @@
 #include "report/regions_json.h"
 #include "report/space_peaks.h"
 #include "io/json_locate.h"
+#include "ir/plural.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
 #include "nlohmann/json.hpp"
@@ -38,11 +39,13 @@ Json PackingJson(const PackReport& report, bool seconds) {
     Json m;
     m["name"] = member.name;
     m["ran"] = member.ran;
+    m["stopped"] = MemberStopped(member);
     m["peak_bytes"] = member.ran ? Json(member.peak) : Json(nullptr);
     m["reason"] = member.ran ? Json(nullptr) : Json(member.reason);
-    // Counted work in the reasons' estimated seconds (1 unit = 10^-9 s).
-    m["work_seconds"] = member.work ? Json(*member.work * 1e-9) : Json(nullptr);
-    m["allowed_work_seconds"] = member.allowance ? Json(*member.allowance * 1e-9) : Json(nullptr);
+    // Counted work in the reasons' estimated seconds.
+    m["work_seconds"] = member.work ? Json(*member.work * kSecondsPerWorkUnit) : Json(nullptr);
+    m["allowed_work_seconds"] =
+        member.allowance ? Json(*member.allowance * kSecondsPerWorkUnit) : Json(nullptr);
     if (seconds) m["seconds"] = member.seconds;
     members.push_back(std::move(m));
   }
@@ -467,7 +470,7 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   const Json& buffers = top.Array("buffers");
   if (buffers.size() != expected.buffers.size()) {
     throw SchemaError{"/buffers",
-                      fmt::format("lists {} buffers but the input has {}", buffers.size(),
+                      fmt::format("lists {} but the input has {}", CountOf(buffers.size(), "buffer"),
                                   expected.buffers.size()),
                       true};
   }

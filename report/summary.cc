@@ -18,24 +18,24 @@
 #include "fmt/ranges.h"
 #include "io/byte_size.h"
 #include "ir/dims.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace {
 
 std::string Header(const SummaryInput& input) {
-  std::string text = fmt::format("{}: {} buffers, {} time steps", input.buffers.input,
-                                 input.buffers.buffers.size(), input.buffers.time_steps);
-  if (input.program) text += fmt::format(", {} ops", input.program->ops.size());
+  std::string text = fmt::format(
+      "{}: {}, {}", input.buffers.input,
+      CountOf(input.buffers.buffers.size(), "buffer"),
+      CountOf(input.buffers.time_steps, "time step"));
+  if (input.program) {
+    text += ", " + CountOf(input.program->ops.size(), "op");
+  }
   return text + "\n";
 }
 
 std::string ExactAndHuman(Bytes bytes) {
-  return fmt::format("{} bytes ({})", bytes, FormatBytes(bytes));
-}
-
-// "1 allocation", "2 allocations".
-std::string Count(std::size_t n, std::string_view noun) {
-  return fmt::format("{} {}{}", n, noun, n == 1 ? "" : "s");
+  return fmt::format("{} ({})", CountOf(bytes, "byte"), FormatBytes(bytes));
 }
 
 // Transient buffers of the default memory (not pinned to another space).
@@ -64,8 +64,8 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
   const PeakAttribution peak = AttributePeak(buffers, include, kTop);
   if (peak.step == kNoId) return "";
   std::string text =
-      fmt::format("{}: {} bytes live at step {}{} in {}{}{}:\n", label, peak.live_bytes, peak.step,
-                  OpAt(input, peak.step), Count(static_cast<std::size_t>(peak.live_buffers), "buffer"),
+      fmt::format("{}: {} live at step {}{} in {}{}{}:\n", label, CountOf(peak.live_bytes, "byte"),
+                  peak.step, OpAt(input, peak.step), CountOf(peak.live_buffers, "buffer"),
                   in_space >= 0 ? fmt::format(" (of {} with bytes there)", in_space) : "",
                   peak.live_buffers > static_cast<std::int64_t>(kTop)
                       ? fmt::format("; the {} largest", kTop)
@@ -73,9 +73,9 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
   for (BufferId id : peak.largest) {
     const Buffer& b = buffers.buffers[id];
     const Bytes held = HeldBytesAt(b, peak.step);
-    text += fmt::format("  {:>6.2f}%  {}: {} bytes ({})\n",
+    text += fmt::format("  {:>6.2f}%  {}: {}\n",
                         100.0 * static_cast<double>(held) / static_cast<double>(peak.live_bytes),
-                        b.name, held, FormatBytes(held));
+                        b.name, ExactAndHuman(held));
   }
   return text;
 }
@@ -114,7 +114,7 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
     for (const Buffer& b : input.buffers.buffers) transient += IsTransient(b) && b.size > 0;
     return fmt::format(
         "transient pool in default memory: empty (its {} are held in fast memory only)\n",
-        Count(static_cast<std::size_t>(transient), "buffer"));
+        CountOf(transient, "buffer"));
   }
   std::string text =
       fmt::format("transient extent {}, lower bound {} ({} over)", ExactAndHuman(plan.peak),
@@ -127,14 +127,15 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
       }
     }
     text += fmt::format("; {} of the pool's {} {} bytes in default memory", here,
-                        Count(static_cast<std::size_t>(pool_buffers), "buffer"),
+                        CountOf(pool_buffers, "buffer"),
                         here == 1 ? "has" : "have");
   }
   text += "\n";
   if (!plan.search_status.empty()) {
-    text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {} nodes\n",
+    text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {}\n",
                         plan.search_status, ExactAndHuman(plan.proven_lower_bound),
-                        PercentOver(plan.peak, plan.proven_lower_bound), plan.search_nodes);
+                        PercentOver(plan.peak, plan.proven_lower_bound),
+                        CountOf(plan.search_nodes, "node"));
     // The search places a movable buffer over its whole range: its proof
     // does not cover packings that use the bytes a buffer frees.
     const bool read_whole = std::any_of(
@@ -182,7 +183,7 @@ std::string TransientCoverage(const Plan& plan) {
 // "24576 bytes", or "align(4*%n, 64) + 8192 = 24576 bytes at n=4096" for a
 // symbolic size (its dims at the evaluation point).
 std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) {
-  if (size.IsConstant()) return fmt::format("{} bytes", bytes);
+  if (size.IsConstant()) return CountOf(bytes, "byte");
   const std::vector<std::string> names = DimNames(program);
   const std::vector<std::int64_t> point = EvaluationPoint(program);
   std::vector<std::string> at;
@@ -191,7 +192,8 @@ std::string SizeText(const SizeExpr& size, Bytes bytes, const Program& program) 
       at.push_back(fmt::format("{}={}", names[d], point[d]));
     }
   }
-  return fmt::format("{} = {} bytes at {}", size.ToString(names), bytes, fmt::join(at, ", "));
+  return fmt::format("{} = {} at {}", size.ToString(names), CountOf(bytes, "byte"),
+                     fmt::join(at, ", "));
 }
 
 // Steps of commands that run one after another: a wave (adjacent commands
@@ -230,8 +232,9 @@ std::string RegionLines(const Plan& plan, const Program& program) {
       waves += Steps(step.commands);
     }
     const auto amount = [](Bytes bytes, std::size_t allocations) {
-      if (allocations == 0) return fmt::format("{} bytes", bytes);
-      return fmt::format("{} bytes in {}", bytes, Count(allocations, "allocation"));
+      if (allocations == 0) return CountOf(bytes, "byte");
+      return fmt::format("{} in {}", CountOf(bytes, "byte"),
+                         CountOf(allocations, "allocation"));
     };
     text += fmt::format(
         "region @{}{}{}: slab {} (lower bound {}, {} over), results {}, uploads {}, {} in {}\n",
@@ -239,7 +242,8 @@ std::string RegionLines(const Plan& plan, const Program& program) {
         info.once ? " (run once)" : "", SizeText(info.slab_size, info.slab_bytes, program),
         info.slab_lower_bound, PercentOver(info.slab_bytes, info.slab_lower_bound),
         amount(results, result_allocations), amount(uploads, upload_allocations),
-        Count(commands, "command"), Count(waves, "step"));
+        CountOf(commands, "command"),
+        CountOf(waves, "step"));
   }
   return text;
 }
@@ -365,9 +369,11 @@ std::string FormatStats(const SummaryInput& input) {
   text += fmt::format("total bytes: {}\n", ExactAndHuman(total));
   for (size_t l = 0; l < by_lifetime.size(); ++l) {
     if (by_lifetime[l].first == 0) continue;
-    text += fmt::format("  {:<10} {:>8} buffers {:>14} bytes\n",
+    // The nouns padded to their plural's width keep the columns aligned.
+    text += fmt::format("  {:<10} {:>8} {:<7} {:>14} {}\n",
                         LifetimeName(static_cast<Lifetime>(l)), by_lifetime[l].first,
-                        by_lifetime[l].second);
+                        NounFor(by_lifetime[l].first, "buffer"), by_lifetime[l].second,
+                        NounFor(by_lifetime[l].second, "byte"));
   }
   LiveProfile all = ComputeLiveProfile(set, [](const Buffer&) { return true; });
   LiveProfile transient = ComputeLiveProfile(set, IsTransient);

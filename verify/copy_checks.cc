@@ -12,6 +12,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/plural.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -70,7 +71,7 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program
   const auto count = static_cast<BufferId>(buffers.buffers.size());
   if (c.buffer < 0 || c.buffer >= count) {
     return Violation(absl::StrCat("copy ", i, " names buffer id ", c.buffer, " but the input has ",
-                                  count, " buffers"));
+                                  CountOf(count, "buffer")));
   }
   const Buffer& b = buffers.buffers[c.buffer];
   const std::string ref = CopyRef(buffers, plan, i);
@@ -113,7 +114,8 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program
                                   b.start, ", may be done when it starts)"));
   }
   if (c.bytes != b.size) {
-    return Violation(absl::StrCat(ref, " moves ", c.bytes, " bytes but the buffer has ", b.size));
+    return Violation(absl::StrCat(ref, " moves ", CountOf(c.bytes, "byte"), " but the buffer has ",
+                                  b.size));
   }
   const SegmentIndex& segs = index[c.buffer];
   const std::vector<Allocation>& allocs = plan.placements[c.buffer].allocations;
@@ -215,9 +217,11 @@ absl::Status CheckOutstanding(const Plan& plan, CopyKind kind,
     }
     outstanding.insert(i);
     if (static_cast<std::int64_t>(outstanding.size()) > *limit) {
-      return Violation(absl::StrCat(outstanding.size(), " ",
-                                    kind == CopyKind::kPrefetch ? "prefetches" : "evictions",
-                                    " are outstanding at time ", time, ", above the limit ",
+      return Violation(absl::StrCat(kind == CopyKind::kPrefetch
+                                        ? CountOf(outstanding.size(), "prefetch", "prefetches")
+                                        : CountOf(outstanding.size(), "eviction"),
+                                    outstanding.size() == 1 ? " is" : " are",
+                                    " outstanding at time ", time, ", above the limit ",
                                     *limit, ": copies ", absl::StrJoin(outstanding, ", ")));
     }
   }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/plural.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 #include "verify/program_liveness.h"
@@ -102,7 +103,7 @@ absl::Status CheckGathers(const BufferSet& buffers, const Program& program) {
         return Violation(absl::StrCat(Name(program, r), " gathers ", Name(program, g.operand),
                                       " at bytes [", g.offset, ", ",
                                       g.offset + program.values[g.operand].size,
-                                      "), outside its ", result.size, " bytes"));
+                                      "), outside its ", CountOf(result.size, "byte")));
       }
       slices.push_back(&g);
     }

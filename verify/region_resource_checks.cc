@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/plural.h"
 #include "verify/region_internal.h"
 
 namespace memplan::region_verify {
@@ -138,8 +139,8 @@ absl::Status CheckResources(const RegionContext& ctx) {
     const PoolInfo& pool = ctx.plan.pools[ctx.pool_of[i]];
     if (pool.size < 0 || pool.size > r.size_bytes) {
       return RuleViolation(
-          1, absl::StrCat(ref, " has size_bytes ", r.size_bytes, " but its pool spans ", pool.size,
-                          " bytes (must be within [0, size_bytes])"));
+          1, absl::StrCat(ref, " has size_bytes ", r.size_bytes, " but its pool spans ",
+                          CountOf(pool.size, "byte"), " (must be within [0, size_bytes])"));
     }
     if (Bytes end = 0; !CheckedAdd(pool.offset, r.size_bytes, end)) {
       return RuleViolation(1, ref + " ends beyond the largest representable offset");

@@ -10,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "ir/dims.h"
+#include "ir/plural.h"
 #include "verify/describe.h"
 #include "verify/region_internal.h"
 
@@ -84,7 +85,7 @@ absl::Status CheckSliceBuffer(const RegionContext& ctx, std::int32_t resource, s
   if (s.buffer < 0 || s.buffer >= count ||
       s.buffer >= static_cast<BufferId>(ctx.plan.placements.size())) {
     return RuleViolation(2, absl::StrCat(where, " names buffer id ", s.buffer,
-                                         " but the input has ", count, " buffers"));
+                                         " but the input has ", CountOf(count, "buffer")));
   }
   const BufferPlacement& placement = ctx.plan.placements[s.buffer];
   const std::string ref = SliceRef(ctx, resource, index);
@@ -192,14 +193,14 @@ absl::Status CheckResourceSize(const RegionContext& ctx, const Evaluator& eval, 
                                            " slices, not one"));
     }
     if (*planned <= limit) {
-      return RuleViolation(2, absl::StrCat(ref, " is marked over_limit but is ", *planned,
-                                           " bytes at the planning point, within "
+      return RuleViolation(2, absl::StrCat(ref, " is marked over_limit but is ",
+                                           CountOf(*planned, "byte"), " at the planning point, within "
                                            "max_allocation_size ",
                                            limit));
     }
   } else if (IsRegionAllocation(r.kind) && *planned > limit) {
-    return RuleViolation(2, absl::StrCat(ref, " is ", *planned,
-                                         " bytes at the planning point, more than "
+    return RuleViolation(2, absl::StrCat(ref, " is ", CountOf(*planned, "byte"),
+                                         " at the planning point, more than "
                                          "max_allocation_size ",
                                          limit, ", but is not marked over_limit"));
   }

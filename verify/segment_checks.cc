@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/plural.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -18,12 +19,12 @@ namespace {
 
 absl::Status CheckShape(const BufferSet& buffers, const Plan& plan) {
   if (plan.placements.size() != buffers.buffers.size()) {
-    return Violation(absl::StrCat("the plan places ", plan.placements.size(),
-                                  " buffers but the input has ", buffers.buffers.size()));
+    return Violation(absl::StrCat("the plan places ", CountOf(plan.placements.size(), "buffer"),
+                                  " but the input has ", buffers.buffers.size()));
   }
   if (plan.time_steps != buffers.time_steps) {
-    return Violation(absl::StrCat("the plan has ", plan.time_steps,
-                                  " time steps but the input has ", buffers.time_steps));
+    return Violation(absl::StrCat("the plan has ", CountOf(plan.time_steps, "time step"),
+                                  " but the input has ", buffers.time_steps));
   }
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/plural.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -40,9 +41,10 @@ absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
                                     BufferRef(buffers, c), ", itself nested: one level only"));
     }
     if (at < 0 || at > container.size || b.size > container.size - at) {
-      return Violation(absl::StrCat(BufferRef(buffers, id), " (", b.size,
-                                    " bytes) is nested at byte ", at, " of ", BufferRef(buffers, c),
-                                    " (", container.size, " bytes): it does not fit inside"));
+      return Violation(absl::StrCat(BufferRef(buffers, id), " (", CountOf(b.size, "byte"),
+                                    ") is nested at byte ", at, " of ", BufferRef(buffers, c),
+                                    " (", CountOf(container.size, "byte"),
+                                    "): it does not fit inside"));
     }
     if (b.start < container.start || b.end > container.end) {
       return Violation(absl::StrCat(BufferRef(buffers, id), " (live [", b.start, ", ", b.end,

@@ -14,6 +14,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "fmt/format.h"
+#include "ir/plural.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -92,10 +93,10 @@ absl::Status CheckPoolCapacities(const Plan& plan) {
       high = std::max(high, pool.offset + pool.size);
     }
     if (!low || high - *low <= capacity) continue;
-    return Violation(fmt::format("the {} pools of space {} span {} bytes (bytes [{}, {})), beyond "
+    return Violation(fmt::format("the {} pools of space {} span {} (bytes [{}, {})), beyond "
                                  "their capacity {}",
-                                 LifetimeName(lifetime), kDefaultSpace, high - *low, *low, high,
-                                 capacity));
+                                 LifetimeName(lifetime), kDefaultSpace, CountOf(high - *low, "byte"),
+                                 *low, high, capacity));
   }
   return absl::OkStatus();
 }
@@ -119,8 +120,8 @@ absl::Status CheckPoolFields(const Plan& plan, const VerifyOptions& options) {
                                     plan.time_steps - 1, "]"));
     }
     if (pool.lower_bound < 0 || pool.lower_bound > pool.size) {
-      return Violation(absl::StrCat(ref, " has lower bound ", pool.lower_bound,
-                                    " bytes outside [0, its size ", pool.size, "]"));
+      return Violation(absl::StrCat(ref, " has lower bound ", CountOf(pool.lower_bound, "byte"),
+                                    " outside [0, its size ", pool.size, "]"));
     }
     std::optional<Bytes> capacity = DeclaredCapacity(plan, pool.space);
     if (auto it = options.capacity.find(pool.space); it != options.capacity.end()) {
@@ -185,20 +186,21 @@ absl::Status CheckPoolMembers(const BufferSet& buffers, const Plan& plan) {
     const PoolInfo& pool = plan.pools[i];
     const PoolTally& t = tally[i];
     if (pool.buffers != t.buffers) {
-      return Violation(absl::StrCat(PoolRef(pool), " reports ", pool.buffers, " buffers but ",
-                                    t.buffers, " belong to it"));
+      return Violation(absl::StrCat(PoolRef(pool), " reports ", CountOf(pool.buffers, "buffer"),
+                                    " but ", t.buffers, " belong to it"));
     }
     if (pool.total_bytes != t.total_bytes) {
-      return Violation(absl::StrCat(PoolRef(pool), " reports ", pool.total_bytes,
-                                    " total bytes but its buffers have ", t.total_bytes));
+      return Violation(absl::StrCat(PoolRef(pool), " reports ",
+                                    CountOf(pool.total_bytes, "total byte"),
+                                    " but its buffers have ", t.total_bytes));
     }
     // A pool with a time range is an allocation of a region: its size may
     // include the padding of its last slice.
     const Bytes size = t.any_segment ? t.max_end - pool.offset : 0;
     if (pool.start ? pool.size < size : pool.size != size) {
-      return Violation(absl::StrCat(PoolRef(pool), " reports size ", pool.size,
-                                    " bytes but its buffers reach ", size,
-                                    " bytes above its offset ", pool.offset));
+      return Violation(absl::StrCat(PoolRef(pool), " reports size ", CountOf(pool.size, "byte"),
+                                    " but its buffers reach ", CountOf(size, "byte"),
+                                    " above its offset ", pool.offset));
     }
   }
   return absl::OkStatus();
@@ -217,12 +219,13 @@ absl::Status CheckSpacePeaks(const BufferSet& buffers, const Plan& plan) {
   for (const SpaceInfo& space : plan.spaces) {
     const Bytes expected = peak[space.id];
     if (space.peak != expected) {
-      return Violation(absl::StrCat("space ", space.id, " reports peak ", space.peak,
-                                    " bytes but its pools and allocations reach ", expected));
+      return Violation(absl::StrCat("space ", space.id, " reports peak ",
+                                    CountOf(space.peak, "byte"),
+                                    " but its pools and allocations reach ", expected));
     }
     if (space.capacity && space.peak > *space.capacity) {
-      return Violation(absl::StrCat("space ", space.id, " peaks at ", space.peak,
-                                    " bytes, beyond its declared capacity ", *space.capacity));
+      return Violation(absl::StrCat("space ", space.id, " peaks at ", CountOf(space.peak, "byte"),
+                                    ", beyond its declared capacity ", *space.capacity));
     }
   }
   return absl::OkStatus();
@@ -333,18 +336,19 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
                                 ? plan.pools[*only].lower_bound
                                 : MaxLiveBytesOf(buffers, plan, in_group);
   if (plan.peak != peak) {
-    return Violation(absl::StrCat("the plan reports peak ", plan.peak,
-                                  " bytes but the default space's transient pools span ", peak));
+    return Violation(absl::StrCat("the plan reports peak ", CountOf(plan.peak, "byte"),
+                                  " but the default space's transient pools span ", peak));
   }
   if (plan.lower_bound != lower_bound) {
-    return Violation(absl::StrCat("the plan reports lower bound ", plan.lower_bound,
-                                  " bytes but the default space's transient pools have ",
-                                  lower_bound));
+    return Violation(absl::StrCat("the plan reports lower bound ",
+                                  CountOf(plan.lower_bound, "byte"),
+                                  " but the default space's transient pools have ", lower_bound));
   }
   if (!plan.msa) {
     if (!plan.copies.empty()) {
-      return Violation(absl::StrCat("the plan has ", plan.copies.size(),
-                                    " async copies but no MSA statistics"));
+      return Violation(absl::StrCat("the plan has ",
+                                    CountOf(plan.copies.size(), "async copy", "async copies"),
+                                    " but no MSA statistics"));
     }
     if (auto moved = FirstMovedSegment(buffers, plan)) {
       return Violation(absl::StrCat(SegmentRef(buffers, plan, moved->first, moved->second),

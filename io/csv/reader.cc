@@ -310,7 +310,10 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   }
   result_.time_steps = std::max(result_.time_steps, values[kUpper]);
   result_.buffers.push_back(std::move(b));
-  result_.csv_offset_fields.push_back(Location(line, offset_field.column));
+  result_.csv_fields.push_back(CsvRowFields{
+      Location(line, id.column), Location(line, fields[*index_[kLower]].column),
+      Location(line, fields[*index_[kUpper]].column), Location(line, fields[*index_[kSize]].column),
+      Location(line, offset_field.column)});
   return absl::OkStatus();
 }
 

@@ -12,7 +12,7 @@
 // buffers). Every buffer is transient, unpinned, with no values or use
 // times. CRLF or LF line ends, a UTF-8 byte-order mark, blank lines and a
 // missing final newline are accepted. BufferSet::csv_columns records the
-// header.
+// header, BufferSet::csv_fields where each row's fields are.
 //
 // MiniMalloc's optional columns:
 //  * offset: a fixed position (Buffer::fixed_offset) every packer keeps; an

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "ir/plural.h"
 #include "report/map/format.h"
 #include "report/map/live_chart.h"
 #include "report/map/live_series.h"
@@ -460,9 +461,9 @@ std::string RenderHtmlMap(const BufferSet& buffers, const Plan& plan, const MapO
   if (act) {
     out += fmt::format(
         "<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" id=\"act\"> "
-        "activations only: hide the {} buffers of never-reused pools (weights, state, model "
+        "activations only: hide the {} of never-reused pools (weights, state, model "
         "inputs and outputs) and fit the address axis to the rest</label>\n",
-        act->hidden_buffers);
+        CountOf(act->hidden_buffers, "buffer"));
   }
   out += "<div id=\"map\" class=\"figure\">\n";
   out += memmap::RenderSvgElement(layout, buffers, plan, options, /*standalone=*/false, "map");

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "report/map/format.h"
+#include "ir/plural.h"
 #include "report/map/live_series.h"
 
 namespace memplan::memmap {
@@ -35,6 +36,7 @@ constexpr double kBottomMargin = 16;
 constexpr double kLabelCharWidth = 6.2;    // estimate for 11px sans-serif
 constexpr double kLabelHeight = 12;
 constexpr double kSmallCharWidth = 6;      // estimate for 10px sans-serif labels
+constexpr double kPeakLineClearance = 6;   // from the peak step's line to a line label
 
 struct Palette {
   std::string_view hex;
@@ -189,8 +191,11 @@ bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& o
 // Places line labels right-aligned above their lines (below when that would
 // leave the plot or meet an earlier label), stacked under an earlier label
 // they still meet while the plot has room, and otherwise shifted left past
-// any label they still overlap.
-void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
+// any label they still overlap. A label that the peak step's vertical line
+// at `peak_x` would cross ends left of that line instead (when it fits
+// there): a peak step near the right edge would strike through it.
+void PlaceLineLabels(const Box& plot, std::optional<double> peak_x,
+                     std::vector<LineMark>& lines) {
   std::stable_sort(lines.begin(), lines.end(),
                    [](const LineMark& a, const LineMark& b) { return a.y < b.y; });
   for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -223,6 +228,12 @@ void PlaceLineLabels(const Box& plot, std::vector<LineMark>& lines) {
     while (moved) {
       moved = false;
       const double width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      if (peak_x && line.label_x - width - kPeakLineClearance < *peak_x &&
+          *peak_x < line.label_x + kPeakLineClearance &&
+          *peak_x - kPeakLineClearance - width >= plot.x) {
+        line.label_x = *peak_x - kPeakLineClearance;
+        moved = true;
+      }
       for (std::size_t k = 0; k < i; ++k) {
         const LineMark& other = lines[k];
         const double other_width = static_cast<double>(other.label.size()) * kLabelCharWidth;
@@ -342,6 +353,11 @@ std::vector<std::pair<int, int>> AssignLaneRows(const Plan& plan,
   return slots;
 }
 
+// Pixel x of the peak marker's line: the middle of the step's column.
+double PeakX(const MapLayout& layout, TimeStep step) {
+  return TimeX(layout, static_cast<double>(step) + 0.5);
+}
+
 // The peak marker of a panel: a line through the middle of the peak step's
 // column, its label on the side with more room (right first) in the first
 // row from the plot's top that no line strikes through and where the room
@@ -352,7 +368,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
   PeakMark mark;
   mark.step = peak.step;
   mark.bytes = peak.bytes;
-  mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
+  mark.x = PeakX(layout, peak.step);
   const std::string head = fmt::format("peak step {} · {} live", peak.step, FormatBytes(peak.bytes));
   mark.full_label = head;
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
@@ -691,7 +707,11 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),
                              std::move(line.label), 0, 0});
     }
-    PlaceLineLabels(plot, panel.lines);
+    const std::optional<ProfilePeak> peak = PeakOf(
+        space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
+                               : SpaceLiveProfile(buffers, plan, space, options.activations_only));
+    PlaceLineLabels(plot, peak ? std::optional(PeakX(layout, peak->step)) : std::nullopt,
+                    panel.lines);
 
     // Pool bands: across the plot, or over the pool's time range (outlined).
     std::vector<OutlineMark> outlines;
@@ -718,8 +738,8 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       band.color = PoolColor(pool.name);
       band.label = pool.name + " pool";
       if (!IsActivationLifetime(pool.lifetime)) {
-        band.label += fmt::format(" · {} buffer{}, {} · resident for the whole run", pool.buffers,
-                                  pool.buffers == 1 ? "" : "s", FormatBytes(pool.total_bytes));
+        band.label += fmt::format(" · {}, {} · resident for the whole run",
+                                  CountOf(pool.buffers, "buffer"), FormatBytes(pool.total_bytes));
       }
       if (!ClipBox(plot.x, plot.x + plot.w, y0, y1, plot, band.box)) continue;
       colors.insert(band.color);
@@ -758,9 +778,6 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     for (const auto& [hover_space, segment] : hover) {
       if (hover_space == space) panel.hover.push_back(segment);
     }
-    const std::optional<ProfilePeak> peak = PeakOf(
-        space == kDefaultSpace ? TransientLiveProfile(buffers, plan)
-                               : SpaceLiveProfile(buffers, plan, space, options.activations_only));
     if (peak) panel.peak = PlacePeakMark(layout, plot, *peak, options, panel.lines);
     layout.legend_peak_step |= panel.peak.has_value();
 
@@ -830,15 +847,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
                                         : "memory map: " + plan.input;
   std::vector<std::string> parts;
   if (!plan.algorithm.empty()) parts.push_back("algorithm " + plan.algorithm);
-  parts.push_back(fmt::format("{} buffers", buffers.buffers.size()));
-  parts.push_back(fmt::format("{} time steps", plan.time_steps));
+  parts.push_back(CountOf(buffers.buffers.size(), "buffer"));
+  parts.push_back(CountOf(plan.time_steps, "time step"));
   const auto [extent_text, bound_text] = FormatExtentAndBound(plan.peak, plan.lower_bound);
   parts.push_back("transient extent " + extent_text);
   parts.push_back("lower bound " + bound_text);
   if (plan.lower_bound > 0) {
     parts.push_back(FormatPercentOver(plan.peak, plan.lower_bound) + " over the bound");
   }
-  if (!plan.copies.empty()) parts.push_back(fmt::format("{} async copies", plan.copies.size()));
+  if (!plan.copies.empty()) parts.push_back(CountOf(plan.copies.size(), "async copy", "async copies"));
   parts.push_back(plan.verified ? "verified" : "not verified");
   layout.subtitle = fmt::format("{}", fmt::join(parts, " · "));
   return layout;

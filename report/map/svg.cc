@@ -7,6 +7,7 @@
 
 #include "report/map/format.h"
 #include "ir/dims.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace memmap {
@@ -116,8 +117,8 @@ std::string DescribeOutline(const Plan& plan, const MapOptions& options, const O
     text += " = " + r->size.ToString(names);
   }
   text += fmt::format("\nexists [{}, {}]", pool.start.value_or(0), pool.end.value_or(0));
-  text += fmt::format("\n{} buffer{}, {} in all, lower bound {}", pool.buffers,
-                      pool.buffers == 1 ? "" : "s", FormatBytes(pool.total_bytes),
+  text += fmt::format("\n{}, {} in all, lower bound {}", CountOf(pool.buffers, "buffer"),
+                      FormatBytes(pool.total_bytes),
                       FormatBytes(pool.lower_bound));
   text += fmt::format("\nspace {}, offset {} ({})", SpaceLabel(plan, pool.space), pool.offset,
                       FormatBytes(pool.offset));

@@ -7,6 +7,7 @@
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "ir/plural.h"
 #include "report/map/format.h"
 #include "report/map/layout.h"
 #include "report/sweep/sweep_table.h"
@@ -291,7 +292,8 @@ std::string RenderPanel(const Panel& panel, double top) {
       if (!series.values[i]) continue;
       const double v = *series.values[i];
       const std::string value =
-          panel.bytes ? fmt::format("{} bytes ({})", static_cast<Bytes>(v), FormatBytes(static_cast<Bytes>(v)))
+          panel.bytes ? fmt::format("{} ({})", CountOf(static_cast<Bytes>(v), "byte"),
+                                    FormatBytes(static_cast<Bytes>(v)))
                       : memmap::FormatSeconds(v);
       svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} at {}</title></circle>\n",
                          FormatCoord(x_of(i)), FormatCoord(y_of(v)), series.color,

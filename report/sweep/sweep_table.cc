@@ -6,6 +6,7 @@
 #include "fmt/format.h"
 #include "io/byte_size.h"
 #include "io/csv_field.h"
+#include "ir/plural.h"
 #include "report/map/format.h"
 
 namespace memplan {
@@ -62,10 +63,10 @@ std::string ExactSearchNote(const std::vector<SweepRow>& rows) {
                        searched == 1 ? std::string("the point") : fmt::format("all {} points", searched));
   }
   return fmt::format(
-      "exact search: stopped at its {}time limit of {} s at {} of {} point{} (best packing found, "
+      "exact search: stopped at its {}time limit of {} s at {} of {} (best packing found, "
       "not proven optimal); --time-limit S searches longer\n",
       limited->search_default_time_limit ? "default " : "", limited->search_time_limit_seconds,
-      stopped, searched, searched == 1 ? "" : "s");
+      stopped, CountOf(searched, "point"));
 }
 
 }  // namespace
@@ -75,8 +76,7 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
   const bool fast = AnyFastMemory(rows);
   const size_t over = static_cast<size_t>(std::count_if(
       rows.begin(), rows.end(), [](const SweepRow& row) { return row.over_capacity.has_value(); }));
-  std::string text = fmt::format("sweep of {}: {} plan{}, {}\n", input, rows.size(),
-                                 rows.size() == 1 ? "" : "s",
+  std::string text = fmt::format("sweep of {}: {}, {}\n", input, CountOf(rows.size(), "plan"),
                                  over == 0 ? std::string("all verified")
                                            : fmt::format("{} verified, {} do not fit",
                                                          rows.size() - over, over));

@@ -176,6 +176,13 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   r = MemplanIn(dir, "verify in.csv short.csv");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "short.csv: error: buffer 'a' of the problem 'in.csv' has no row here\n");
+  // b resized: located at its size field (line 4, column 8).
+  WriteText(dir + "/resized.csv",
+            "id,lower,upper,size,offset\nf,0,10,10,10\na,0,5,10,0\nb,5,10,12,0\nc,0,10,5,20\n");
+  r = MemplanIn(dir, "verify in.csv resized.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "resized.csv:4:8: error: buffer 'b' is lower 5, upper 10, size 12 here but "
+                   "lower 5, upper 10, size 10 in the problem 'in.csv'\n");
   WriteText(dir + "/nooffset.csv", "id,lower,upper,size\nf,0,10,10\n");
   r = MemplanIn(dir, "verify in.csv nooffset.csv");
   EXPECT_EQ(r.exit_code, 2);

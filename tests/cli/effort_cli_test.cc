@@ -1,6 +1,7 @@
 // `memplan plan --effort / --time-limit / --timings`: auto's members in the
 // summary and the JSON, the gap to the lower bound, byte-identical output
 // for any thread count, and usage errors.
+#include <filesystem>
 #include <string>
 
 #include "cli_runner.h"
@@ -94,6 +95,29 @@ TEST(EffortCliTest, EffortLevelsAndTimeLimit) {
   const CliRun limited = Memplan("plan " + csv + " --time-limit 600 --json -");
   ASSERT_EQ(limited.exit_code, 0) << limited.err;
   EXPECT_EQ(nlohmann::json::parse(limited.out)["packing"]["time_limited"], false);
+}
+
+// On the dense PanGu trace at the default effort, skyline-longest starts
+// and uses up its allowance: the summary calls it stopped, not skipped, and
+// counts it apart; the JSON marks it "stopped".
+TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
+  const std::string pangu = std::string(MEMPLAN_SHARED_DIR) + "/data/traces/pangu_2.6B.csv";
+  if (!std::filesystem::exists(pangu)) GTEST_SKIP() << "no shared data at " << pangu;
+  const CliRun text = Memplan("plan " + pangu);
+  ASSERT_EQ(text.exit_code, 0) << text.err;
+  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 2 members ran, 1 stopped, 6 skipped; "));
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "));
+  EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
+  const CliRun json = Memplan("plan " + pangu + " --json -");
+  ASSERT_EQ(json.exit_code, 0) << json.err;
+  for (const nlohmann::json& member : nlohmann::json::parse(json.out)["packing"]["members"]) {
+    const bool stopped = member["name"] == "skyline-longest";
+    EXPECT_EQ(member["stopped"], stopped) << member["name"];
+    // Of the members that did not run, only the stopped one counted work.
+    if (!member["ran"].get<bool>()) {
+      EXPECT_EQ(member["work_seconds"].is_null(), !stopped) << member["name"];
+    }
+  }
 }
 
 TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {

@@ -199,7 +199,7 @@ TEST_F(OutputsCliTest, UpperAtTheTimeLimitPlansAndVerifies) {
   EXPECT_THAT(Slurp(json), HasSubstr("\"time_steps\": 4611686018427387904"));
   CliRun v = Memplan("verify " + csv + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
-  EXPECT_EQ(v.out, json + ": plan verified: 1 buffers, transient extent 8 bytes, lower bound 8 "
+  EXPECT_EQ(v.out, json + ": plan verified: 1 buffer, transient extent 8 bytes, lower bound 8 "
                           "bytes\n");
 }
 

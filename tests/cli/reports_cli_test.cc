@@ -255,11 +255,11 @@ TEST(FastMemoryReportCliTest, WeightsBelowTheActivationsAreNotPackingWaste) {
   EXPECT_THAT(r.out, HasSubstr(
       "transient  default          7          24577              1              1    0.00%\n"));
   EXPECT_THAT(r.out, HasSubstr(
-      "transient extent 1 bytes (1 B), lower bound 1 bytes (1 B) (0.00% over); 1 of the pool's 7 "
+      "transient extent 1 byte (1 B), lower bound 1 byte (1 B) (0.00% over); 1 of the pool's 7 "
       "buffers has bytes in default memory\n"
-      "default memory activation peak: 1 bytes live at step 3 (op %more = compare) in 1 buffer "
+      "default memory activation peak: 1 byte live at step 3 (op %more = compare) in 1 buffer "
       "(of 1 with bytes there):\n"
-      "  100.00%  more: 1 bytes (1 B)\n"
+      "  100.00%  more: 1 byte (1 B)\n"
       "alternate memory activation peak: 16384 bytes live at step 6 (op %c = add) in 4 buffers "
       "(of 6 with bytes there):\n"));
   EXPECT_THAT(r.out, HasSubstr(

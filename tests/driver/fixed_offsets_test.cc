@@ -127,12 +127,12 @@ TEST(CsvSolutionPlanTest, TheSolutionBecomesOnePool) {
   EXPECT_EQ(plan->pools[0].total_bytes, 32);
   const BufferSet differs = FixedCsv("id,lower,upper,size,offset\nmid,3,7,16,0\nbig,0,10,16,0\n");
   EXPECT_EQ(PlanOfCsvSolution(problem, differs, "s.csv").status().message(),
-            "s.csv:2:12: error: buffer 'mid' is lower 3, upper 7, size 16 here but lower 3, upper 6, "
+            "s.csv:2:7: error: buffer 'mid' is lower 3, upper 7, size 16 here but lower 3, upper 6, "
             "size 16 in the problem 't.csv'");
   const BufferSet extra =
       FixedCsv("id,lower,upper,size,offset\nmid,3,6,16,0\nbig,0,10,16,0\nzz,0,1,1,0\n");
   EXPECT_EQ(PlanOfCsvSolution(problem, extra, "s.csv").status().message(),
-            "s.csv:4:10: error: buffer 'zz' is not in the problem 't.csv'");
+            "s.csv:4:1: error: buffer 'zz' is not in the problem 't.csv'");
   const BufferSet unplaced = FixedCsv("id,lower,upper,size,offset\nmid,3,6,16,\nbig,0,10,16,0\n");
   EXPECT_EQ(PlanOfCsvSolution(problem, unplaced, "s.csv").status().message(),
             "s.csv:2:12: error: buffer 'mid' has no offset");

@@ -39,7 +39,7 @@ TEST(FormatStatsTest, SmallInputExactReport) {
             "in.csv: 4 buffers, 4 time steps\n"
             "total bytes: 114 bytes (114 B)\n"
             "  transient         3 buffers             14 bytes\n"
-            "  constant          1 buffers            100 bytes\n"
+            "  constant          1 buffer             100 bytes\n"
             "lower bound (max live activations): 12 bytes (12 B) at step 1\n"
             "max live (all buffers, weights included): 112 bytes (112 B) at step 1\n"
             "activation peak: 12 bytes live at step 1 in 2 buffers:\n"

@@ -252,7 +252,7 @@ TEST(JsonPlanTest, PlanMustDescribeTheInput) {
   EXPECT_EQ(ReadEdited([](Json& d) { d["time_steps"] = 5; }),
             "plan.json: error: /time_steps: 5 differs from the input, which has 4");
   EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"].erase(1); }),
-            "plan.json: error: /buffers: lists 1 buffers but the input has 2");
+            "plan.json: error: /buffers: lists 1 buffer but the input has 2");
   EXPECT_EQ(ReadEdited([](Json& d) { std::swap(d["buffers"][0], d["buffers"][1]); }),
             "plan.json: error: /buffers/0/id: expected 0 (buffers are listed by id), found 1");
   EXPECT_EQ(ReadEdited([](Json& d) { d["buffers"][1]["name"] = "u"; }),

@@ -268,7 +268,7 @@ TEST(MsaRulesTest, OutstandingPrefetchLimit) {
 TEST(MsaRulesTest, OutstandingEvictionLimit) {
   MsaPlan m = MakeMsaPlan();
   m.options.max_outstanding_evictions = 0;
-  EXPECT_EQ(Verify(m), "1 evictions are outstanding at time 2, above the limit 0: copies 1");
+  EXPECT_EQ(Verify(m), "1 eviction is outstanding at time 2, above the limit 0: copies 1");
 }
 
 // The alternate space declares its own alignment (the target's fast-memory

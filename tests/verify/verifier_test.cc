@@ -479,7 +479,7 @@ TEST(VerifierTest, OutstandingCopyLimits) {
   options.max_outstanding_prefetches.reset();
   options.max_outstanding_evictions = 0;
   EXPECT_EQ(Verify(c.set, c.plan, options),
-            "1 evictions are outstanding at time 1, above the limit 0: copies 1");
+            "1 eviction is outstanding at time 1, above the limit 0: copies 1");
 }
 
 // --- Rule 6: pools -----------------------------------------------------------

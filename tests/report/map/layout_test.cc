@@ -375,6 +375,59 @@ TEST(LayoutMapPeakTest, LabelGoesLeftAndIsElidedWhenRoomIsShort) {
   EXPECT_EQ(peak.full_label.size(), std::string("peak step 3 · 2.5 MiB live · ").size() + 200);
 }
 
+// A label's box as the layout estimates it: 6.2 px a character (counted in
+// bytes), 12 px tall above its baseline, ending at `right`.
+struct LabelBox {
+  double left, right, top, bottom;
+};
+LabelBox BoxEndingAt(double right, double baseline, const std::string& text) {
+  return {right - 6.2 * static_cast<double>(text.size()), right, baseline - 12, baseline};
+}
+bool Intersect(const LabelBox& a, const LabelBox& b) {
+  return a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+}
+
+TEST(LayoutMapPeakTest, LineLabelsStayClearOfAPeakLineNearTheRightEdge) {
+  maptest::PlannedBuffers p = maptest::SmallPlan();
+  // The last step is the peak (c grows to 1.5 MiB at [3,3] only): its line
+  // at 88 + 3.5 * 271 = 1036.5 would cross the extent's label, which would
+  // end at the plot's right edge (1166).
+  p.buffers.buffers[2].size = 3 * kMiB / 2;
+  p.buffers.buffers[2].start = 3;
+  p.plan.placements[2].allocations[0] = {kDefaultSpace, 0, 3, 3};
+  const Panel panel = LayoutMap(p.buffers, p.plan, MapOptions{}).panels[0];
+  ASSERT_TRUE(panel.peak.has_value());
+  const PeakMark& peak = *panel.peak;
+  EXPECT_DOUBLE_EQ(peak.x, 1036.5);
+  ASSERT_EQ(panel.lines.size(), 2u);
+  EXPECT_EQ(panel.lines[0].label, "transient extent 2 MiB (0.0 % over bound)");
+  EXPECT_EQ(panel.lines[1].label, "lower bound 2 MiB");
+  // Stacked under the plot's top edge: the extent's label (254 px) ends 6
+  // px left of the peak line; the bound's (105 px) fits right of it.
+  EXPECT_DOUBLE_EQ(panel.lines[0].label_x, 1030.5);
+  EXPECT_DOUBLE_EQ(panel.lines[0].label_y, 126);
+  EXPECT_DOUBLE_EQ(panel.lines[1].label_x, 1166);
+  EXPECT_DOUBLE_EQ(panel.lines[1].label_y, 138);
+  // The peak label (left of its line) goes to the first row left clear.
+  EXPECT_TRUE(peak.label_end);
+  EXPECT_DOUBLE_EQ(peak.label_y, 138);
+  const LabelBox peak_label = BoxEndingAt(peak.label_x, peak.label_y, peak.label);
+  for (const LineMark& line : panel.lines) {
+    const LabelBox box = BoxEndingAt(line.label_x, line.label_y, line.label);
+    EXPECT_TRUE(box.right < peak.x || box.left > peak.x) << line.label;
+    EXPECT_FALSE(Intersect(box, peak_label)) << line.label;
+  }
+}
+
+TEST(LayoutMapPeakTest, LineLabelsKeepTheRightEdgeWhenThePeakLineIsClear) {
+  // SmallPlan's peak step 1 (x 494.5) is far left of the labels.
+  const maptest::PlannedBuffers p = maptest::SmallPlan();
+  const Panel panel = LayoutMap(p.buffers, p.plan, MapOptions{}).panels[0];
+  ASSERT_TRUE(panel.peak.has_value());
+  EXPECT_DOUBLE_EQ(panel.peak->x, 494.5);
+  for (const LineMark& line : panel.lines) EXPECT_DOUBLE_EQ(line.label_x, 1166) << line.label;
+}
+
 TEST(LayoutMapPeakTest, EveryPanelMarksItsOwnPeak) {
   const maptest::PlannedBuffers p = maptest::MsaPlan();
   const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});

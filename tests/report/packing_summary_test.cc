@@ -1,0 +1,132 @@
+// The `auto` lines of the summary (report/packing_summary.h) and the JSON's
+// "packing" object: members that ran, that were stopped part way and that
+// were skipped before they started.
+#include "report/packing_summary.h"
+
+#include <string>
+
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "report/plan_json.h"
+
+namespace memplan {
+namespace {
+
+PackMemberReport Ran(std::string name, Bytes peak, double work, double allowance) {
+  PackMemberReport m;
+  m.name = std::move(name);
+  m.ran = true;
+  m.peak = peak;
+  m.work = work;
+  m.allowance = allowance;
+  return m;
+}
+
+PackMemberReport NotRun(std::string name, std::string reason) {
+  PackMemberReport m;
+  m.name = std::move(name);
+  m.reason = std::move(reason);
+  return m;
+}
+
+// One buffer of 11 bytes; auto's best peak is 1 byte over its bound of 10.
+// skyline-longest ran out of its allowance and skyline-area was stopped by
+// --time-limit (both counted work); in-order never started.
+Plan StoppedPlan() {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = "best-fit-spatial";
+  plan.peak = 11;
+  plan.lower_bound = 10;
+  PackReport report;
+  report.effort = "default";
+  report.time_limited = true;
+  PackMemberReport online = Ran("online-best-fit", 12, 0, 0);
+  online.work.reset();
+  online.allowance.reset();
+  report.members.push_back(online);
+  report.members.push_back(Ran("best-fit-spatial", 11, 2.5e8, 5e8));
+  PackMemberReport longest =
+      NotRun("skyline-longest", "stopped when it had used the 1.23 s of work allowed to it");
+  longest.work = 1.23e9;
+  longest.allowance = 1.23e9;
+  report.members.push_back(longest);
+  PackMemberReport area =
+      NotRun("skyline-area", "stopped by --time-limit before it finished (raise --time-limit)");
+  area.work = 4e7;
+  area.allowance = 1e9;
+  report.members.push_back(area);
+  report.members.push_back(
+      NotRun("in-order", "earlier members used up --time-limit (raise --time-limit)"));
+  plan.packing = report;
+  return plan;
+}
+
+TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
+  EXPECT_EQ(PackingLines(StoppedPlan(), false),
+            "auto (effort default): 2 members ran, 2 stopped, 1 skipped (cut by --time-limit); the "
+            "lowest peak is chosen, 1 byte over the lower bound\n"
+            "  members in the order auto tried them (most expected gain per estimated cost "
+            "first); work is estimated in seconds of one core\n"
+            "  ran      online-best-fit               12 bytes (20.00% over)\n"
+            "  ran      best-fit-spatial              11 bytes (10.00% over)  <- chosen\n"
+            "  stopped  skyline-longest   stopped when it had used the 1.23 s of work allowed to "
+            "it\n"
+            "  stopped  skyline-area      stopped by --time-limit before it finished (raise "
+            "--time-limit)\n"
+            "  skipped  in-order          earlier members used up --time-limit (raise "
+            "--time-limit)\n");
+}
+
+TEST(PackingLinesTest, OneMemberAndOneByteAreSingular) {
+  Plan plan;
+  plan.algorithm = "online-best-fit";
+  plan.peak = 1;
+  plan.lower_bound = 1;
+  PackReport report;
+  report.effort = "fast";
+  PackMemberReport online;
+  online.name = "online-best-fit";
+  online.ran = true;
+  online.peak = 1;
+  report.members.push_back(online);
+  plan.packing = report;
+  EXPECT_EQ(PackingLines(plan, false),
+            "auto (effort fast): 1 member ran, 0 skipped; the lowest peak is chosen, 0 bytes over "
+            "the lower bound\n"
+            "  members in the order auto tried them (most expected gain first, among the members "
+            "near n log n); work is estimated in seconds of one core\n"
+            "  ran      online-best-fit               1 byte  (0.00% over)  <- chosen\n");
+}
+
+TEST(PackingLinesTest, TimingsGiveWorkInSeconds) {
+  Plan plan = StoppedPlan();
+  plan.packing->members.resize(2);
+  plan.packing->members[1].seconds = 0.5;
+  const std::string text = PackingLines(plan, true);
+  EXPECT_NE(text.find("  ran      best-fit-spatial              11 bytes (10.00% over)  0.500 s "
+                      "(work 0.250 of 0.500 s allowed)  <- chosen\n"),
+            std::string::npos)
+      << text;
+}
+
+TEST(PackingJsonTest, StoppedIsItsOwnKey) {
+  const Plan plan = StoppedPlan();
+  BufferSet buffers;
+  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  const nlohmann::json& members = doc["packing"]["members"];
+  ASSERT_EQ(members.size(), 5u);
+  EXPECT_EQ(members[1]["stopped"], false);
+  EXPECT_DOUBLE_EQ(members[1]["work_seconds"].get<double>(), 0.25);
+  EXPECT_DOUBLE_EQ(members[1]["allowed_work_seconds"].get<double>(), 0.5);
+  EXPECT_EQ(members[2]["ran"], false);
+  EXPECT_EQ(members[2]["stopped"], true);
+  EXPECT_DOUBLE_EQ(members[2]["work_seconds"].get<double>(), 1.23);
+  EXPECT_EQ(members[3]["stopped"], true);
+  EXPECT_DOUBLE_EQ(members[3]["work_seconds"].get<double>(), 0.04);
+  EXPECT_EQ(members[4]["stopped"], false);
+  EXPECT_TRUE(members[4]["work_seconds"].is_null());
+}
+
+}  // namespace
+}  // namespace memplan
