@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "fmt/format.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace {
@@ -28,7 +29,7 @@ struct SweepEvent {
 };
 
 std::string Describe(const Buffer& b) {
-  return fmt::format("'{}' (offset {}, {} bytes)", b.name, *b.fixed_offset, b.size);
+  return fmt::format("'{}' (offset {}, {})", b.name, *b.fixed_offset, CountOf(b.size, "byte"));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "fmt/format.h"
+#include "ir/packing_report.h"
 
 namespace memplan {
 namespace {
@@ -79,7 +80,7 @@ double ExactNodeWork(const InputShape& shape) {
 }
 
 std::string WorkSeconds(double work) {
-  const double seconds = work * 1e-9;
+  const double seconds = work * kSecondsPerWorkUnit;
   if (seconds >= 0.01) return fmt::format("{:.2f} s", seconds);
   return fmt::format("{:.3f} ms", seconds * 1e3);
 }

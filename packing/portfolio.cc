@@ -340,6 +340,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       report.time_limited = true;
       ran.push_back(
           SkippedMember(name, "stopped by --time-limit before it finished (raise --time-limit)"));
+      ran.back().work = run.work;
+      ran.back().allowance = run.allowance;
       continue;
     }
     if (!run.started) {  // its estimate did not fit
