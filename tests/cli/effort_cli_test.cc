@@ -49,10 +49,11 @@ TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
   const nlohmann::json& packing = plan["packing"];
   EXPECT_EQ(packing["effort"], "default");
   EXPECT_EQ(packing["time_limited"], false);
-  ASSERT_EQ(packing["members"].size(), 9u);
+  ASSERT_EQ(packing["members"].size(), 10u);
   EXPECT_EQ(packing["members"][0]["name"], "online-best-fit");
   EXPECT_EQ(packing["members"][0]["ran"], true);
   EXPECT_EQ(packing["members"][8]["name"], "skyline-local-search");
+  EXPECT_EQ(packing["members"][9]["name"], "exact");
   EXPECT_FALSE(packing["members"][0].contains("seconds"));
   EXPECT_FALSE(packing.contains("seconds"));
   // Counted work and allowance: none for online-best-fit (it does not
@@ -105,7 +106,11 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   if (!std::filesystem::exists(pangu)) GTEST_SKIP() << "no shared data at " << pangu;
   const CliRun text = Memplan("plan " + pangu);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 2 members ran, 1 stopped, 6 skipped; "));
+  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 2 members ran, 1 stopped, 7 skipped; "));
+  // 18,692 buffers: the exact search's first round alone is over its budget.
+  EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                 its first round of restarts "
+                                  "(448608 nodes, estimated 50.76 s of work) does not fit its "
+                                  "1.50 s budget (raise --effort)\n"));
   EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "));
   EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
   const CliRun json = Memplan("plan " + pangu + " --json -");
