@@ -207,8 +207,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
         PackOptions pack_options = PackOptionsFor(options, plan.alignment);
         const bool searched = algorithm == PackingAlgorithm::kExact;
-        if (searched && options.capacity && !options.minimize) {
-          // The exact search aims at what is left of the default memory.
+        if ((searched || algorithm == PackingAlgorithm::kAuto) && options.capacity &&
+            !options.minimize) {
+          // The exact search (auto's exact member too) aims at what is left
+          // of the default memory.
           pack_options.capacity = std::max<Bytes>(0, *options.capacity - pool.offset);
         }
         PackResult result = Pack(items, algorithm, pack_options);
@@ -279,8 +281,13 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                   CountOf(plan.peak, "byte"), CountOf(plan.lower_bound, "byte")) +
                           (space == kDefaultSpace && plan.search_status == "infeasible"
                                ? fmt::format("; the exact search proved that no packing fits "
-                                             "(transient peak >= {})",
-                                             CountOf(plan.proven_lower_bound, "byte"))
+                                             "(transient peak >= {}){}",
+                                             CountOf(plan.proven_lower_bound, "byte"),
+                                             ExactSearchReadsGapsAsLive(buffers)
+                                                 ? ", reading buffers as live over their dead "
+                                                   "gaps and windows (its proof holds for that "
+                                                   "reading only)"
+                                                 : "")
                                : space == kDefaultSpace && plan.search_status == "stopped"
                                    ? fmt::format("; the exact search stopped at its time limit "
                                                  "without finding a packing that fits, and did "

@@ -36,4 +36,11 @@ std::vector<HeldPiece> HeldPieces(const Buffer& buffer) {
   return held;
 }
 
+bool ExactSearchReadsGapsAsLive(const BufferSet& buffers) {
+  return std::any_of(buffers.buffers.begin(), buffers.buffers.end(), [](const Buffer& b) {
+    return b.lifetime == Lifetime::kTransient && (!b.space || *b.space == kDefaultSpace) &&
+           !b.fixed_offset && (!b.gaps.empty() || !b.windows.empty());
+  });
+}
+
 }  // namespace memplan

@@ -145,4 +145,10 @@ struct BufferSet {
   std::vector<CsvRowFields> csv_fields;
 };
 
+// Whether some movable (no fixed offset) transient buffer of the default
+// memory has dead gaps or occupancy windows: the exact search reads such a
+// buffer as live over its whole range, so its proofs (infeasible, optimal)
+// hold for that conservative reading only, and reports must say so. O(n).
+bool ExactSearchReadsGapsAsLive(const BufferSet& buffers);
+
 }  // namespace memplan

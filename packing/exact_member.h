@@ -5,9 +5,14 @@
 // search (packing/exact/exact_packer.h) finds in 10^4-10^6 nodes while the
 // heuristics stay 5-12 % above it (docs/packing.md).
 //
-// The member decides "is there a packing at peak <= B?" for B = the max-live
-// bound; a proof that there is none lifts B to the next possible peak and it
-// decides again, while its budget lasts and B stays below the best peak.
+// The member runs budgeted decisions ("is there a packing at peak <= C?"):
+// 1. at the caller's capacity (PackOptions::capacity, `--capacity`) when the
+//    best peak is above it;
+// 2. at the max-live bound, with half of what is left of its budget; a
+//    proof that there is none lifts the bound to the next possible peak and
+//    it decides again;
+// 3. from above, at the best peak so far - 1, while the budget lasts: each
+//    packing found lowers the best, a proof makes the best optimal.
 // Its budget is nodes (the effort's exact work over ExactNodeWork), never
 // seconds, so what it finds is the same on every machine, load and thread
 // count, unless --time-limit stops it (then time_limited).
@@ -37,7 +42,7 @@ struct ExactMemberOutcome {
   bool time_limited = false;  // --time-limit stopped it
 };
 
-// Runs the member on `items` (options: alignment and effort) whose best
+// Runs the member on `items` (options: alignment, effort, capacity) whose best
 // packing so far has peak `best_peak` > `lower_bound` (max-live), on up to
 // `threads` threads, until `deadline`. Skipped, with the reason in the
 // report, at kFast (no exact budget) and when the budget does not cover

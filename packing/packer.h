@@ -145,7 +145,8 @@ struct PackOptions {
   // beyond the effort's own budget. A packer stopped by it reports so.
   double time_limit_seconds = 0;
   // Search-based packers: find a packing with peak <= capacity (bytes) or
-  // prove that none exists; nullopt = no target.
+  // prove that none exists; nullopt = no target. kAuto: its exact member
+  // decides at it first when the best peak is above it (exact_member.h).
   std::optional<Bytes> capacity = std::nullopt;
   bool minimize = false;  // search-based packers: look for the lowest peak
   // Search-based packers call this about once a second while they run

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "ir/plural.h"
 #include "packing/baselines.h"
 #include "packing/best_fit.h"
 #include "packing/deadline.h"
@@ -143,8 +144,9 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
       report.members.push_back(
           SkippedMember(std::string(PackingAlgorithmName(member)),
            fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
-                       "pairs of {} buffers live together)",
-                       WorkSeconds(work), shape.pairs, shape.items)));
+                       "of {} live together)",
+                       WorkSeconds(work), CountOf(shape.pairs, "pair"),
+                       CountOf(shape.items, "buffer"))));
       continue;
     }
     admitted.push_back(member);

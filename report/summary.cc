@@ -138,11 +138,7 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
                         CountOf(plan.search_nodes, "node"));
     // The search places a movable buffer over its whole range: its proof
     // does not cover packings that use the bytes a buffer frees.
-    const bool read_whole = std::any_of(
-        input.buffers.buffers.begin(), input.buffers.buffers.end(), [](const Buffer& b) {
-          return IsTransient(b) && !b.fixed_offset && (!b.gaps.empty() || !b.windows.empty());
-        });
-    if (read_whole) {
+    if (ExactSearchReadsGapsAsLive(input.buffers)) {
       text += "exact search: it reads movable buffers as live over their dead gaps and windows "
               "(conservative), so its proof holds for that reading only\n";
     }

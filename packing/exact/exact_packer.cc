@@ -380,7 +380,16 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
   // holds for the items as given only when none has gaps.
   const bool any_gaps = std::any_of(items.begin(), items.end(),
                                     [](const PackItem& item) { return !item.gaps.empty(); });
-  if (!any_gaps) result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
+  if (!any_gaps) {
+    result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
+  } else if (status != SearchStatus::kInfeasible) {
+    // A packing that uses the gaps (a heuristic's) may go below what the
+    // search proved for the items without them: only max-live is proven.
+    result.proven_lower_bound = result.lower_bound;
+    if (status == SearchStatus::kOptimal && result.peak > result.proven_lower_bound) {
+      status = SearchStatus::kFeasible;
+    }
+  }
   if (status == SearchStatus::kFeasible && result.peak <= result.proven_lower_bound) {
     status = SearchStatus::kOptimal;
   }

@@ -36,7 +36,10 @@
 // decision is re-run when the packing in hand came from another capacity).
 //
 // Gaps (PackItem::gaps) are ignored: items are live over [start, end], so a
-// proof of optimality holds for that conservative problem. Fixed offsets
+// proof holds for that conservative problem only. With gaps the result
+// says so: proven_lower_bound is max-live (gaps honoured) and kOptimal only
+// when the peak meets it (else kFeasible); kInfeasible stays a statement
+// about the conservative problem (callers say so: driver/pools.cc). Fixed offsets
 // (PackItem::fixed_offset) and alignments are honoured inside the search;
 // with fixed items the incumbent comes from the search itself.
 //

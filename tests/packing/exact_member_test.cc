@@ -18,7 +18,6 @@ namespace {
 
 using ::testing::ElementsAre;
 using testing::CheckPacking;
-using testing::RandomItems;
 using testing::XlaExample;
 
 // Eight items whose max-live bound, 17 B (step 3), is their optimum, which
