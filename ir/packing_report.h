@@ -35,6 +35,10 @@ struct PackMemberReport {
   // input alone, except for a member --time-limit stopped.
   std::optional<double> work;
   std::optional<double> allowance;
+  // The exact member (packing/exact_member.h) only, when it found a packing:
+  // the capacity of the decision that found it, in bytes (`--algorithm
+  // exact --capacity` that many gives the same offsets).
+  std::optional<Bytes> capacity;
 };
 
 // True for a member that started but did not finish: it counted work (its

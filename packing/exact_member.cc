@@ -80,6 +80,7 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
       result.search_time_limit_seconds = 0;
       result.search_node_budget_spent = 0;
       best = result.peak;
+      out.report.capacity = capacity;
       out.packed = std::move(result);
       return SearchStatus::kFeasible;
     }

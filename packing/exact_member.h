@@ -38,7 +38,9 @@ struct ExactMemberOutcome {
   // when it proved nothing, or when items have gaps, which the search reads
   // as live).
   Bytes lower_bound = 0;
-  PackMemberReport report;  // named kExactMemberName: ran, or why not
+  // Named kExactMemberName: ran (with the capacity its packing was found
+  // at), or why not.
+  PackMemberReport report;
   bool time_limited = false;  // --time-limit stopped it
 };
 

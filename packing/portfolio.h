@@ -58,7 +58,7 @@ namespace memplan {
 
 // Best of the portfolio; result.algorithm names the member that won, and
 // Pack(items, that member, options) gives the same offsets (for exact:
-// with options.capacity = result.peak);
+// with options.capacity = its report's capacity);
 // result.report lists every member with its peak or the reason it was
 // skipped, and the wall-clock seconds. Cost: O(n log n) plus the effort's
 // budget (member_cost.h).

@@ -46,6 +46,7 @@ Json PackingJson(const PackReport& report, bool seconds) {
     m["work_seconds"] = member.work ? Json(*member.work * kSecondsPerWorkUnit) : Json(nullptr);
     m["allowed_work_seconds"] =
         member.allowance ? Json(*member.allowance * kSecondsPerWorkUnit) : Json(nullptr);
+    if (member.capacity) m["capacity_bytes"] = *member.capacity;  // exact's decision
     if (seconds) m["seconds"] = member.seconds;
     members.push_back(std::move(m));
   }

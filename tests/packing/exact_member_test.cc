@@ -52,6 +52,7 @@ TEST(ExactMemberTest, FindsThePackingAtTheBoundThatPackMakesAgain) {
   EXPECT_TRUE(out.report.ran);
   EXPECT_EQ(out.report.name, "exact");
   EXPECT_EQ(out.report.peak, 17);
+  EXPECT_EQ(out.report.capacity, 17);
   EXPECT_FALSE(out.time_limited);
   // Its allowance is the default effort's exact work, whole nodes of it.
   const double node_work = ExactNodeWork(shape);

@@ -93,9 +93,11 @@ void ExpectAutoNameReproduces(const std::vector<PackItem>& items, Bytes alignmen
   const PackResult automatic = Pack(items, PackingAlgorithm::kAuto, alignment);
   const absl::StatusOr<PackingAlgorithm> member = ParsePackingAlgorithm(automatic.algorithm);
   ASSERT_TRUE(member.ok()) << automatic.algorithm;
-  // The exact member decided one capacity: its peak (portfolio.h).
+  // The exact member names the capacity it decided at (portfolio.h).
   PackOptions options{.alignment = alignment};
-  if (*member == PackingAlgorithm::kExact) options.capacity = automatic.peak;
+  if (*member == PackingAlgorithm::kExact) {
+    options.capacity = automatic.report->members.back().capacity;
+  }
   const PackResult again = Pack(items, *member, options);
   EXPECT_EQ(again.algorithm, automatic.algorithm);
   EXPECT_EQ(again.offsets, automatic.offsets) << automatic.algorithm;

@@ -128,5 +128,32 @@ TEST(PackingJsonTest, StoppedIsItsOwnKey) {
   EXPECT_TRUE(members[4]["work_seconds"].is_null());
 }
 
+// The exact member names the capacity it found its packing at, in the
+// summary and the JSON (`--algorithm exact --capacity` that reproduces it).
+TEST(PackingLinesTest, TheExactMemberNamesItsCapacity) {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = "exact";
+  plan.peak = 10;
+  plan.lower_bound = 10;
+  PackReport report;
+  report.effort = "default";
+  PackMemberReport exact = Ran("exact", 10, 2e6, 1.5e9);
+  exact.capacity = 10;
+  report.members.push_back(exact);
+  plan.packing = report;
+  EXPECT_NE(PackingLines(plan, false)
+                .find("  ran      exact              10 bytes (0.00% over), found at "
+                      "--capacity 10  <- chosen\n"),
+            std::string::npos)
+      << PackingLines(plan, false);
+  BufferSet buffers;
+  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  EXPECT_EQ(doc["packing"]["members"][0]["capacity_bytes"], 10);
+  EXPECT_FALSE(nlohmann::json::parse(WritePlanJson(StoppedPlan(), buffers, nullptr))["packing"]
+                   ["members"][1]
+                       .contains("capacity_bytes"));
+}
+
 }  // namespace
 }  // namespace memplan
