@@ -367,7 +367,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.back().allowance = run.allowance;
       continue;
     }
-    ran.push_back({name, true, run.result->peak, "", run.seconds, std::nullopt, std::nullopt});
+    ran.push_back(
+        {name, true, run.result->peak, "", run.seconds, std::nullopt, std::nullopt, std::nullopt});
     if (k > 0) {  // online-best-fit (k == 0) does not count
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
@@ -420,7 +421,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
     report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),
-                              searched.work, kSearches * search_limit});
+                              searched.work, kSearches * search_limit, std::nullopt});
     if (searched.improved) consider(*searched.improved, kSearchRank);
   }
   Bytes proven_bound = lower_bound;
