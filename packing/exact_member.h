@@ -8,7 +8,7 @@
 // The member runs budgeted decisions ("is there a packing at peak <= C?"):
 // 1. at the caller's capacity (PackOptions::capacity, `--capacity`) when the
 //    best peak is above it;
-// 2. at the max-live bound, with half of what is left of its budget; a
+// 2. at the max-live bound, with 3/4 of what is left of its budget; a
 //    proof that there is none lifts the bound to the next possible peak and
 //    it decides again;
 // 3. from above, at the best peak so far - 1, while the budget lasts: each

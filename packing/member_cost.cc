@@ -40,13 +40,13 @@ constexpr double kDefaultSearchFloor = 7.5e8;
 constexpr double kFastNearLinearFactor = 400;
 constexpr double kFastWorkPerNLogN = 500;
 constexpr double kMaxFactor = 10;
-// The exact member's budget at default effort (enough for seven of
-// MiniMalloc's eight A-K that pack at their bound, not H's 10^6 nodes: what
-// it costs on inputs where it finds nothing, 1.5 s of CPU, is spent on
-// every such input), and its cost per node: a
-// base plus a share per buffer (measured on MiniMalloc's A-K at their
-// bound: 2.0-2.8 us a node at 154-454 buffers, docs/packing.md).
-constexpr double kDefaultExactWork = 1.5e9;
+// The exact member's budget at default effort (its search at the bound
+// gets 3/4: enough for the eight of MiniMalloc's A-K that pack at their
+// bound but H, which needs 10^6 nodes; on inputs where it finds nothing it
+// spends all of it, about 2 s of CPU), and its cost per node: a base plus a
+// share per buffer (measured on MiniMalloc's A-K at their bound: 2.0-2.8 us
+// a node at 154-454 buffers, docs/packing.md).
+constexpr double kDefaultExactWork = 2e9;
 constexpr double kExactNodeWorkBase = 1000;
 constexpr double kExactNodeWorkPerItem = 6;
 

@@ -110,7 +110,7 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   // 18,692 buffers: the exact search's first round alone is over its budget.
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                 its first round of restarts "
                                   "(448608 nodes, estimated 50.76 s of work) does not fit its "
-                                  "1.50 s budget (raise --effort)\n"));
+                                  "2.00 s budget (raise --effort)\n"));
   EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "));
   EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
   const CliRun json = Memplan("plan " + pangu + " --json -");

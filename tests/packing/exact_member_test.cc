@@ -81,7 +81,7 @@ TEST(ExactMemberTest, AutoProvesItsBestPeakOptimalAboveMaxLive) {
   const PackMemberReport& exact = r.report->members.back();
   EXPECT_EQ(exact.name, "exact");
   EXPECT_FALSE(exact.ran);
-  EXPECT_EQ(exact.reason, "proved the best peak, 10 B, optimal");
+  EXPECT_EQ(exact.reason, "proved the best peak, 10 bytes, optimal");
 }
 
 TEST(ExactMemberTest, NotRunAtFastEffort) {
@@ -103,7 +103,7 @@ TEST(ExactMemberTest, SkippedWhenItsFirstRoundOfRestartsDoesNotFit) {
   EXPECT_FALSE(out.packed.has_value());
   EXPECT_EQ(out.report.reason,
             "its first round of restarts (240000 nodes, estimated 14.64 s of work) does not fit "
-            "its 1.50 s budget (raise --effort)");
+            "its 2.00 s budget (raise --effort)");
 }
 
 TEST(ExactNodeBudgetTest, FirstRoundNodes) {
