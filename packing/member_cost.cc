@@ -47,6 +47,12 @@ constexpr double kMaxFactor = 10;
 // share per buffer (measured on MiniMalloc's A-K at their bound: 2.0-2.8 us
 // a node at 154-454 buffers, docs/packing.md).
 constexpr double kDefaultExactWork = 2e9;
+// Below about 220 buffers the exact budget shrinks with n^2: a small input's
+// decision concludes in far fewer nodes, or runs out whatever it is given
+// (E, 215 buffers, needs 1.25 x 10^9 at its bound).
+constexpr double kExactWorkPerItemSquared = 40000;
+// At least about 1,000 nodes: a first round of restarts on the smallest inputs.
+constexpr double kMinExactWork = 1e6;
 constexpr double kExactNodeWorkBase = 1000;
 constexpr double kExactNodeWorkPerItem = 6;
 
@@ -56,6 +62,11 @@ double SkylineWork(const InputShape& shape) {
   if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
   return SkylinePopWork(shape.items) * (n + static_cast<double>(shape.pairs) / 4) +
          kSortPerItemLog * NLogN(shape.items);
+}
+
+double ExactWork(const InputShape& shape) {
+  const double n = static_cast<double>(shape.items);
+  return std::clamp(kExactWorkPerItemSquared * n * n, kMinExactWork, kDefaultExactWork);
 }
 
 }  // namespace
@@ -132,12 +143,12 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
     case PackEffort::kDefault:
       budget.member_work = default_work;
       budget.search_work = default_search;
-      budget.exact_work = kDefaultExactWork;
+      budget.exact_work = ExactWork(shape);
       break;
     case PackEffort::kMax:
       budget.member_work = kMaxFactor * default_work;
       budget.search_work = kMaxFactor * default_search;
-      budget.exact_work = kMaxFactor * kDefaultExactWork;
+      budget.exact_work = kMaxFactor * ExactWork(shape);
       break;
   }
   return budget;

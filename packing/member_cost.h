@@ -67,10 +67,12 @@ struct EffortBudget {
 //   W = 2.5 x 10^9 x max(1, s) units in two lanes of W / 2 (1.25 s each up
 //   to 10^5 items, 15 s at 10^6); search work max(7.5 x 10^8, 1.25 x 10^9 x s).
 // * kMax: 10 x the default's member and search work.
-// Exact work: none at kFast, 2 x 10^9 units at kDefault whatever n
-// (about 690,000 nodes at 300 buffers, 1 s on two cores; the exact member
-// runs only where its first round of restarts fits, up to about 3,600
-// buffers), 10x at kMax.
+// Exact work: none at kFast; at kDefault 40,000 n^2 units within
+// [10^6, 2 x 10^9]
+// (2 x 10^9 from about 220 buffers: some 690,000 nodes at 300 buffers, 1 s
+// on two cores; 6.4 x 10^7 at 40 buffers; the exact member runs only where
+// its first round of restarts fits, up to about 3,600 buffers); 10x at
+// kMax.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
 
 // Work units of one node of the exact search (canonical_search.h: a node

@@ -106,6 +106,14 @@ TEST(ExactMemberTest, SkippedWhenItsFirstRoundOfRestartsDoesNotFit) {
             "its 2.00 s budget (raise --effort)");
 }
 
+TEST(ExactMemberTest, ItsBudgetGrowsWithTheSquareOfTheItemsUpToTwoSeconds) {
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, InputShape{2, 1}).exact_work, 1e6);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, InputShape{40, 100}).exact_work, 6.4e7);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, InputShape{300, 5000}).exact_work, 2e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, InputShape{40, 100}).exact_work, 6.4e8);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{300, 5000}).exact_work, 0);
+}
+
 TEST(ExactNodeBudgetTest, FirstRoundNodes) {
   EXPECT_EQ(ExactFirstRoundNodes(300), 7200);  // the header's example
   EXPECT_EQ(ExactFirstRoundNodes(5), 6 * 4 * 16);  // at least 16 buffers' worth a run

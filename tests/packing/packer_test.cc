@@ -197,7 +197,9 @@ TEST(PackTest, GlobalAndItemAlignment) {
 }
 
 TEST(PackTest, EveryAlgorithmProducesAValidPacking) {
-  for (std::uint64_t seed = 1; seed <= 24; ++seed) {
+  // 12 inputs of 8-85 items, every alignment 1-8 three times (auto runs
+  // its exact member on those it leaves above the bound: slow under ASan).
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
     const int n = 1 + static_cast<int>(seed * 7 % 120);
     const auto items = RandomItems(n, 1 + static_cast<TimeStep>(seed % 50), 100, seed);
     const Bytes alignment = Bytes{1} << (seed % 4);
