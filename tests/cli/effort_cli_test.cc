@@ -115,7 +115,10 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
   const CliRun json = Memplan("plan " + pangu + " --json -");
   ASSERT_EQ(json.exit_code, 0) << json.err;
-  for (const nlohmann::json& member : nlohmann::json::parse(json.out)["packing"]["members"]) {
+  // The parsed plan must outlive the loop (a range over a temporary's member
+  // would dangle: ASan caught it).
+  const nlohmann::json plan = nlohmann::json::parse(json.out);
+  for (const nlohmann::json& member : plan["packing"]["members"]) {
     const bool stopped = member["name"] == "skyline-longest";
     EXPECT_EQ(member["stopped"], stopped) << member["name"];
     // Of the members that did not run, only the stopped one counted work.
