@@ -3,11 +3,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <numeric>
+#include <optional>
 #include <string>
 
 #include "fmt/format.h"
 #include "ir/plural.h"
+#include "packing/exact/descent_ladder.h"
 #include "packing/exact/exact_packer.h"
+#include "packing/pack_support.h"
 
 namespace memplan {
 namespace {
@@ -15,6 +19,18 @@ namespace {
 // Decisions re-read the input (reduction, incumbent: about 1 ms at a few
 // hundred buffers), so the descent from above stops after this many.
 constexpr int kMaxDecisions = 100;
+
+// Every peak is a multiple of this (bytes): the gcd of the sizes, the
+// alignments and the fixed offsets.
+Bytes PeakGranularity(const std::vector<PackItem>& items, Bytes alignment) {
+  Bytes g = 0;
+  for (const PackItem& item : items) {
+    g = std::gcd(g, std::max<Bytes>(item.size, 0));
+    g = std::gcd(g, EffectiveAlignment(item, alignment));
+    if (item.fixed_offset) g = std::gcd(g, *item.fixed_offset);
+  }
+  return g < 1 ? 1 : g;
+}
 
 }  // namespace
 
@@ -107,14 +123,24 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
   while (target < best && !out.time_limited && at_bound - spent > 0) {
     if (decide(target, at_bound - spent) != SearchStatus::kInfeasible) break;
   }
-  // 3. From above: a packing below the best, while the budget lasts (a
-  //    proof at best - 1 makes the best optimal). At most kMaxDecisions
-  //    decisions in all, as each re-reads the input.
-  while (target < best && !out.time_limited && left() > 0 && decisions < kMaxDecisions) {
-    const SearchStatus status = decide(best - 1, left());
-    if (status == SearchStatus::kInfeasible) target = best;
-    if (status == SearchStatus::kStopped) break;
+  // 3. From above: decisions between the target and the best, by a
+  //    DescentLadder (a proof at best - 1 makes the best optimal), while
+  //    the budget lasts. At most kMaxDecisions decisions in all, as each
+  //    re-reads the input.
+  exact::DescentLadder ladder(target, best, PeakGranularity(items, options.alignment),
+                              2 * ExactFirstRoundNodes(shape.items));
+  while (!out.time_limited && left() > 0 && decisions < kMaxDecisions) {
+    const std::optional<exact::DescentLadder::Probe> probe = ladder.Next();
+    if (!probe) break;
+    const SearchStatus status = decide(probe->capacity, std::min(probe->nodes, left()));
+    if (status == SearchStatus::kFeasible) ladder.Found(best);
+    if (status == SearchStatus::kInfeasible) ladder.Proven(probe->capacity);
+    if (status == SearchStatus::kStopped) {
+      if (out.time_limited) break;
+      ladder.Cut();
+    }
   }
+  target = std::max(target, ladder.bound());
   if (!any_gaps) out.lower_bound = std::max(out.lower_bound, target);
   out.report.seconds = std::chrono::duration<double>(PackClock::now() - begin).count();
   out.report.work = static_cast<double>(spent) * node_work;

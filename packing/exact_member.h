@@ -11,8 +11,10 @@
 // 2. at the max-live bound, with 3/4 of what is left of its budget; a
 //    proof that there is none lifts the bound to the next possible peak and
 //    it decides again;
-// 3. from above, at the best peak so far - 1, while the budget lasts: each
-//    packing found lowers the best, a proof makes the best optimal.
+// 3. from above, between the bound and the best peak so far, while the
+//    budget lasts: a DescentLadder (exact/descent_ladder.h) of decisions
+//    with small node limits at first; each packing found lowers the best,
+//    a proof raises the bound (at best - 1 it makes the best optimal).
 // Its budget is nodes (the effort's exact work over ExactNodeWork), never
 // seconds, so what it finds is the same on every machine, load and thread
 // count, unless --time-limit stops it (then time_limited).

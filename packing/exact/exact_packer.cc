@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "packing/exact/canonical_search.h"
+#include "packing/exact/descent_ladder.h"
 #include "packing/exact/exact_problem.h"
 #include "packing/exact/incumbent.h"
 #include "packing/exact/parallel_decide.h"
@@ -222,8 +223,9 @@ SearchStatus DecideAll(ExactRun& run, Bytes capacity) {
 }
 
 // Minimizes one subproblem's peak down to max(its bound, floor) with two
-// threads: one lowering the best peak, one raising the bound. Returns true
-// when that goal is proven reached.
+// threads: one lowering the best peak by a DescentLadder of decisions, one
+// raising the bound by decisions at it. Returns true when that goal is
+// proven reached.
 bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
   const Subproblem& sub = *state.problem;
   std::atomic<bool> done{false};
@@ -233,37 +235,54 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
     std::lock_guard<std::mutex> lock(mutex);
     if (reached()) return true;
   }
-  const auto decide = [&](Bytes capacity) {
-    return DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes());
+  // Under the mutex: what a decision at `capacity` concluded.
+  const auto record = [&](Bytes capacity, const Decision& decision) {
+    if (decision.outcome == RunOutcome::kFound) {
+      const Bytes peak = SubPeak(sub, decision.offsets);
+      if (peak < state.best_peak) {
+        state.best_peak = peak;
+        state.best_offsets = decision.offsets;
+        state.best_from = capacity;
+      }
+    } else if (decision.outcome == RunOutcome::kExhausted) {
+      state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
+    }
+    if (reached()) done.store(true);
   };
-  // One prober per thread: `from_above` decides at best - 1 (lowers the
-  // peak), otherwise at the lower bound (raises the bound when exhausted).
-  const auto probe = [&](bool from_above) {
+  // Lowers the best peak: decisions between the bound and the best with a
+  // node limit each (the first that of two first rounds of restarts).
+  const auto upper = [&] {
+    std::unique_lock<std::mutex> lock(mutex);
+    exact::DescentLadder ladder(state.lower_bound, state.best_peak, state.granularity,
+                                2 * exact::FirstRoundNodes(sub.buffers.size()));
+    while (!done.load() && !run.stopped()) {
+      ladder.Found(state.best_peak);
+      ladder.RaiseBound(state.lower_bound);
+      const std::optional<exact::DescentLadder::Probe> probe = ladder.Next();
+      if (!probe) return;
+      lock.unlock();
+      const Decision decision =
+          DecideCapacity(sub, probe->capacity, 1, run.stop(), &done, run.nodes(), probe->nodes);
+      lock.lock();
+      if (decision.outcome == RunOutcome::kStopped) return;
+      if (decision.outcome == RunOutcome::kNodeLimit) ladder.Cut();
+      record(probe->capacity, decision);
+    }
+  };
+  // Raises the bound: decisions at it, unlimited (a proof lifts it).
+  const auto lower = [&] {
     while (!done.load() && !run.stopped()) {
       Bytes capacity;
       {
         std::lock_guard<std::mutex> lock(mutex);
-        capacity = from_above ? state.best_peak - 1 : state.lower_bound;
+        capacity = state.lower_bound;
       }
-      const Decision decision = decide(capacity);
+      const Decision decision = DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes());
+      if (decision.outcome == RunOutcome::kStopped) return;
       std::lock_guard<std::mutex> lock(mutex);
-      if (decision.outcome == RunOutcome::kFound) {
-        const Bytes peak = SubPeak(sub, decision.offsets);
-        if (peak < state.best_peak) {
-          state.best_peak = peak;
-          state.best_offsets = decision.offsets;
-          state.best_from = capacity;
-        }
-      } else if (decision.outcome == RunOutcome::kExhausted) {
-        state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
-      } else {
-        return;
-      }
-      if (reached()) done.store(true);
+      record(capacity, decision);
     }
   };
-  const auto upper = [&] { probe(true); };
-  const auto lower = [&] { probe(false); };
   if (run.threads() >= 2) {
     run.RunJobs({upper, lower});
   } else {

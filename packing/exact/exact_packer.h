@@ -25,10 +25,12 @@
 //    interchangeable buffers, a memo of dead states; restarts over three
 //    search orders with growing node limits, on two threads with a
 //    deterministic answer (parallel_decide.h).
-// 4. Minimizing: two threads, one lowering the best peak (decision at
-//    best - 1), one raising the lower bound from max-live (decision at the
-//    bound: a proof of infeasibility lifts it to the next possible peak,
-//    PeakGranularity); they meet at the optimum.
+// 4. Minimizing: two threads, one lowering the best peak (decisions
+//    between the bound and the best with node limits, DescentLadder in
+//    descent_ladder.h), one raising the lower bound from max-live (decision
+//    at the bound: a proof of infeasibility lifts it to the next possible
+//    peak, PeakGranularity); they meet at the optimum. With one thread,
+//    only the second runs.
 //
 // Determinism: whenever the search completes, the offsets are the ones of a
 // one-thread run: the heuristic packing if it is optimal, else the first

@@ -1,0 +1,68 @@
+#include "packing/exact/descent_ladder.h"
+
+#include <gtest/gtest.h>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace memplan::exact {
+namespace {
+
+using Probes = std::vector<std::pair<Bytes, std::int64_t>>;
+
+// Cuts `count` decisions in a row and returns the probes made.
+Probes CutAll(DescentLadder& ladder, int count) {
+  Probes probes;
+  for (int k = 0; k < count; ++k) {
+    const std::optional<DescentLadder::Probe> probe = ladder.Next();
+    if (!probe) break;
+    probes.emplace_back(probe->capacity, probe->nodes);
+    ladder.Cut();
+  }
+  return probes;
+}
+
+// The header's worked example: a climb from the midpoint to one byte below
+// the best, then again with twice the node limit.
+TEST(DescentLadderTest, ClimbsFromTheMidpointAndDoublesTheLimitAtTheTop) {
+  DescentLadder ladder(100, 164, 1, 10);
+  EXPECT_EQ(CutAll(ladder, 8), (Probes{{132, 10}, {148, 10}, {156, 10}, {160, 10}, {162, 10},
+                                       {163, 10}, {132, 20}, {148, 20}}));
+}
+
+TEST(DescentLadderTest, AFoundPackingStartsANewClimbWithTheSameLimit) {
+  DescentLadder ladder(100, 164, 1, 10);
+  CutAll(ladder, 7);  // the second climb, at 20 nodes
+  ladder.Found(140);
+  EXPECT_EQ(ladder.best(), 140);
+  EXPECT_EQ(CutAll(ladder, 2), (Probes{{120, 20}, {130, 20}}));
+  // A peak no lower than the best changes nothing.
+  ladder.Found(150);
+  EXPECT_EQ(CutAll(ladder, 1), (Probes{{135, 20}}));
+}
+
+TEST(DescentLadderTest, AProofRaisesTheBoundToTheNextGranule) {
+  DescentLadder ladder(1000, 2024, 64, 5);
+  // Capacities are rounded down to multiples of 64: 1512 -> 1472.
+  EXPECT_EQ(ladder.Next()->capacity, 1472);
+  ladder.Proven(1472);
+  EXPECT_EQ(ladder.bound(), 1536);
+  EXPECT_EQ(ladder.Next()->capacity, 1728);  // 2024 - 244 = 1780 -> 1728
+  ladder.RaiseBound(1900);
+  EXPECT_EQ(ladder.Next()->capacity, 1920);  // 2024 - 62 = 1962 -> 1920
+  ladder.Proven(1920);
+  // The bound meets the best peak's granule: the best is optimal.
+  EXPECT_EQ(ladder.bound(), 1984);
+  EXPECT_EQ(CutAll(ladder, 3), (Probes{{1984, 5}, {1984, 10}, {1984, 20}}));
+  ladder.Found(1984);
+  EXPECT_FALSE(ladder.Next().has_value());
+}
+
+TEST(DescentLadderTest, NothingToDoWhenTheBestIsAtTheBound) {
+  DescentLadder ladder(64, 64, 1, 5);
+  EXPECT_FALSE(ladder.Next().has_value());
+}
+
+}  // namespace
+}  // namespace memplan::exact
