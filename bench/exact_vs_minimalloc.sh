@@ -5,15 +5,19 @@
 # absent) side by side in one run on MiniMalloc's challenging A-K inputs:
 # per instance the result, the peak, the proven lower bound, the wall time
 # and the CPU time (user + system, all threads; what a loaded machine
-# distorts least) of each, then the totals.
+# distorts least) of each, then the totals. Then the two instances with no
+# known packing at their bound, D and J: `--minimize --time-limit
+# MINIMIZE_LIMIT` against MiniMalloc's best-known peaks (1,031,168 and
+# 1,041,408): the best peak, the proven bound, the gap and the nodes.
 #
 # Usage: bench/exact_vs_minimalloc.sh [--write docs/packing.md]
 #   MEMPLAN     memplan binary (default build/cli/memplan; use a release build)
 #   DATA_DIR    shared data folder (default ../shared/data)
 #   MINIMALLOC  the peer solver (default ../shared/tools/minimalloc)
 #   LIMIT       seconds per instance for memplan (default 60)
+#   MINIMIZE_LIMIT  seconds of --minimize on D and J (default 60; 0 skips)
 # With --write, replaces the text between `<!-- exact-table:begin -->` and
-# `<!-- exact-table:end -->` in the given file. Needs jq. Exits 1 if a plan
+# `<!-- exact-table:end -->` (and `minimize-table`) in the given file. Needs jq. Exits 1 if a plan
 # memplan reports is not verified.
 set -euo pipefail
 
@@ -21,6 +25,7 @@ MEMPLAN=${MEMPLAN:-build/cli/memplan}
 DATA_DIR=${DATA_DIR:-../shared/data}
 MINIMALLOC=${MINIMALLOC:-../shared/tools/minimalloc}
 LIMIT=${LIMIT:-60}
+MINIMIZE_LIMIT=${MINIMIZE_LIMIT:-60}
 CAPACITY=1048576
 source "$(dirname "$0")/table_lib.sh"
 parse_write_arg "$@"
@@ -99,4 +104,30 @@ fi
 
 cat "$table"
 if [[ -n $WRITE ]]; then splice_table exact-table "$table" "$WRITE"; fi
+
+# D and J: the lowest peak within MINIMIZE_LIMIT seconds.
+if [[ $MINIMIZE_LIMIT != 0 ]]; then
+  minimized="$tmp/minimize.md"
+  {
+    echo "| instance | best-known (MiniMalloc) | memplan best peak | proven bound | gap | nodes | wall ms | CPU ms |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|"
+  } >"$minimized"
+  for entry in D:1031168 J:1041408; do
+    name=${entry%%:*}
+    known=${entry#*:}
+    input="$DATA_DIR/minimalloc/$name.$CAPACITY.csv"
+    [[ -e $input ]] || continue
+    begin=$(date +%s%N)
+    /usr/bin/time -f '%U %S' -o "$tmp/own.time" "$MEMPLAN" plan "$input" --algorithm exact --minimize \
+      --time-limit "$MINIMIZE_LIMIT" --quiet --json "$tmp/p.json"
+    end=$(date +%s%N)
+    read -r peak bound nodes verified < <(jq -r '[.peak_bytes, .exact_search.proven_lower_bound_bytes,
+      .exact_search.nodes, .verified] | @tsv' "$tmp/p.json")
+    [[ $verified == true ]] || bad=$((bad + 1))
+    gap=$(awk -v p="$peak" -v b="$bound" 'BEGIN { printf "%.2f %%", (p - b) * 100 / b }')
+    echo "| $name | $known | $peak | $bound | $gap | $nodes | $(ms "$begin" "$end") | $(cpu_ms "$tmp/own.time") |" >>"$minimized"
+  done
+  cat "$minimized"
+  if [[ -n $WRITE ]]; then splice_table minimize-table "$minimized" "$WRITE"; fi
+fi
 [[ $bad -eq 0 ]]
