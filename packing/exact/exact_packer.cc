@@ -222,9 +222,11 @@ SearchStatus DecideAll(ExactRun& run, Bytes capacity) {
   return SearchStatus::kFeasible;
 }
 
-// Minimizes one subproblem's peak down to max(its bound, floor) with two
-// threads: one lowering the best peak by a DescentLadder of decisions, one
-// raising the bound by decisions at it. Returns true when that goal is
+// Minimizes one subproblem's peak down to max(its bound, floor): one
+// prober lowers the best peak by a DescentLadder of node-limited decisions,
+// the other raises the bound by decisions at it (unlimited on two threads;
+// on one thread the two take turns, the bound's decisions with a node
+// limit that doubles each time one is cut). Returns true when that goal is
 // proven reached.
 bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
   const Subproblem& sub = *state.problem;
@@ -235,8 +237,11 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
     std::lock_guard<std::mutex> lock(mutex);
     if (reached()) return true;
   }
-  // Under the mutex: what a decision at `capacity` concluded.
-  const auto record = [&](Bytes capacity, const Decision& decision) {
+  // Decides at `capacity` within `nodes` and records what it concluded;
+  // returns the outcome.
+  const auto decide = [&](Bytes capacity, std::int64_t nodes) {
+    const Decision decision = DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes(), nodes);
+    std::lock_guard<std::mutex> lock(mutex);
     if (decision.outcome == RunOutcome::kFound) {
       const Bytes peak = SubPeak(sub, decision.offsets);
       if (peak < state.best_peak) {
@@ -248,45 +253,51 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
       state.lower_bound = std::max(state.lower_bound, NextPeakAbove(capacity, state.granularity));
     }
     if (reached()) done.store(true);
+    return decision.outcome;
   };
-  // Lowers the best peak: decisions between the bound and the best with a
-  // node limit each (the first that of two first rounds of restarts).
-  const auto upper = [&] {
-    std::unique_lock<std::mutex> lock(mutex);
-    exact::DescentLadder ladder(state.lower_bound, state.best_peak, state.granularity,
-                                2 * exact::FirstRoundNodes(sub.buffers.size()));
-    while (!done.load() && !run.stopped()) {
-      ladder.Found(state.best_peak);
-      ladder.RaiseBound(state.lower_bound);
-      const std::optional<exact::DescentLadder::Probe> probe = ladder.Next();
-      if (!probe) return;
-      lock.unlock();
-      const Decision decision =
-          DecideCapacity(sub, probe->capacity, 1, run.stop(), &done, run.nodes(), probe->nodes);
-      lock.lock();
-      if (decision.outcome == RunOutcome::kStopped) return;
-      if (decision.outcome == RunOutcome::kNodeLimit) ladder.Cut();
-      record(probe->capacity, decision);
-    }
-  };
-  // Raises the bound: decisions at it, unlimited (a proof lifts it).
-  const auto lower = [&] {
-    while (!done.load() && !run.stopped()) {
-      Bytes capacity;
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        capacity = state.lower_bound;
-      }
-      const Decision decision = DecideCapacity(sub, capacity, 1, run.stop(), &done, run.nodes());
-      if (decision.outcome == RunOutcome::kStopped) return;
+  const auto live = [&] { return !done.load() && !run.stopped(); };
+  const std::int64_t first_nodes = 2 * exact::FirstRoundNodes(sub.buffers.size());
+  std::optional<exact::DescentLadder> ladder;
+  // One decision of the ladder (its first with two first rounds of
+  // restarts); false when there is nothing left for it to do.
+  const auto upper_step = [&] {
+    std::optional<exact::DescentLadder::Probe> probe;
+    {
       std::lock_guard<std::mutex> lock(mutex);
-      record(capacity, decision);
+      if (!ladder) ladder.emplace(state.lower_bound, state.best_peak, state.granularity, first_nodes);
+      ladder->Found(state.best_peak);
+      ladder->RaiseBound(state.lower_bound);
+      probe = ladder->Next();
     }
+    if (!probe) return false;
+    const RunOutcome outcome = decide(probe->capacity, probe->nodes);
+    if (outcome == RunOutcome::kNodeLimit) ladder->Cut();
+    return outcome != RunOutcome::kStopped;
+  };
+  const auto bound_capacity = [&] {
+    std::lock_guard<std::mutex> lock(mutex);
+    return state.lower_bound;
   };
   if (run.threads() >= 2) {
+    const auto upper = [&] {
+      while (live() && upper_step()) {
+      }
+    };
+    const auto lower = [&] {
+      while (live() && decide(bound_capacity(), kExactNoNodeBudget) != RunOutcome::kStopped) {
+      }
+    };
     run.RunJobs({upper, lower});
   } else {
-    run.RunJobs({lower});
+    run.RunJobs({[&] {
+      std::int64_t lower_nodes = first_nodes;
+      while (live()) {
+        const RunOutcome outcome = decide(bound_capacity(), lower_nodes);
+        if (outcome == RunOutcome::kStopped) break;
+        if (outcome == RunOutcome::kNodeLimit && lower_nodes < kExactNoNodeBudget / 2) lower_nodes *= 2;
+        if (live() && !upper_step()) break;
+      }
+    }});
   }
   std::lock_guard<std::mutex> lock(mutex);
   return reached();

@@ -29,8 +29,9 @@
 //    between the bound and the best with node limits, DescentLadder in
 //    descent_ladder.h), one raising the lower bound from max-live (decision
 //    at the bound: a proof of infeasibility lifts it to the next possible
-//    peak, PeakGranularity); they meet at the optimum. With one thread,
-//    only the second runs.
+//    peak, PeakGranularity); they meet at the optimum. On one thread
+//    they take turns, the bound's decisions with a node limit that
+//    doubles whenever one is cut.
 //
 // Determinism: whenever the search completes, the offsets are the ones of a
 // one-thread run: the heuristic packing if it is optimal, else the first

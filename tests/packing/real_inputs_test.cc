@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,17 +70,20 @@ TEST_P(ChallengingTest, AutoBeatsTheXlaOrders) {
   EXPECT_LE(static_cast<double>(r.peak), 1.2 * static_cast<double>(MaxLiveBytes(items)));
   // Eight of them pack at their max-live bound, and the exact member finds
   // it within its default budget (H needs more; D and J do not pack there):
-  // on those three it lowers the local search's peak from above.
+  // on those three its descent ladder lowers the local search's peak, to
+  // within 1.05 x the bound on H and J. Its budget is nodes, so these
+  // peaks are the same on every machine and thread count.
   ASSERT_TRUE(r.report.has_value());
   const PackMemberReport& exact = r.report->members.back();
   EXPECT_EQ(exact.name, "exact");
   EXPECT_EQ(r.algorithm, "exact");
   EXPECT_TRUE(exact.capacity.has_value());
-  if (std::string_view("ABCEFGIK").find(GetParam()) != std::string_view::npos) {
-    EXPECT_EQ(r.peak, MaxLiveBytes(items));
-  } else {
-    EXPECT_GT(r.peak, MaxLiveBytes(items));
+  const std::map<char, Bytes> above_the_bound = {{'D', 1053696}, {'H', 1072128}, {'J', 1035264}};
+  if (const auto found = above_the_bound.find(GetParam()); found != above_the_bound.end()) {
+    EXPECT_EQ(r.peak, found->second);
     EXPECT_DOUBLE_EQ(*exact.work, *exact.allowance);  // its whole budget
+  } else {
+    EXPECT_EQ(r.peak, MaxLiveBytes(items));
   }
 }
 
