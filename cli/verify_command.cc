@@ -20,10 +20,12 @@ namespace memplan::cli {
 
 namespace {
 
-// `memplan verify X.csv SOLUTION.csv`: a packing in MiniMalloc's output
-// form (driver/csv_solution.h).
+// `memplan verify X.csv SOLUTION.csv [--capacity N]`: a packing in
+// MiniMalloc's output form (driver/csv_solution.h), within `capacity` when
+// given (`capacity_text`: as the user spelled it, for the summary).
 int RunVerifyCsvSolution(const InputFlags& input_flags, const LoadOptions& load,
-                         const std::string& solution_path, bool quiet) {
+                         const std::string& solution_path, std::optional<Bytes> capacity,
+                         const std::string& capacity_text, bool quiet) {
   absl::StatusOr<LoadedInput> input = LoadInput(input_flags.input, load);
   if (!input.ok()) return Fail(input.status());
   if (input->format != InputFormat::kLifetimeCsv) {
@@ -32,13 +34,13 @@ int RunVerifyCsvSolution(const InputFlags& input_flags, const LoadOptions& load,
                                          "given is {}",
                                          InputFormatName(input->format))));
   }
-  absl::StatusOr<Plan> plan = VerifyCsvSolution(input->buffers, solution_path);
+  absl::StatusOr<Plan> plan = VerifyCsvSolution(input->buffers, solution_path, capacity);
   if (!plan.ok()) return Fail(plan.status());
   if (quiet) return kExitOk;
   std::cout << solution_path << ": solution verified: "
             << CountOf(input->buffers.buffers.size(), "buffer") << ", extent "
             << CountOf(plan->peak, "byte") << ", lower bound " << CountOf(plan->lower_bound, "byte")
-            << "\n";
+            << (capacity ? ", within --capacity " + capacity_text : "") << "\n";
   return kExitOk;
 }
 
@@ -50,8 +52,22 @@ int RunVerify(const VerifyFlags& verify_flags) {
   const bool quiet = verify_flags.quiet;
   absl::StatusOr<LoadOptions> flags = ToLoadOptions(input_flags);
   if (!flags.ok()) return Fail(flags.status());
-  if (DetectFormat(plan_path) == InputFormat::kLifetimeCsv) {
-    return RunVerifyCsvSolution(input_flags, *flags, plan_path, quiet);
+  const bool csv_solution = DetectFormat(plan_path) == InputFormat::kLifetimeCsv;
+  std::optional<Bytes> capacity;
+  if (Given(verify_flags.capacity_option)) {
+    if (!csv_solution) {
+      return Fail(UsageError(
+          "verify --capacity applies to a CSV solution (memplan verify X.csv SOLUTION.csv "
+          "--capacity N); a JSON plan is checked against the capacity it records (plan "
+          "--capacity)"));
+    }
+    absl::StatusOr<Bytes> bytes = SizeFlag("--capacity", verify_flags.capacity);
+    if (!bytes.ok()) return Fail(bytes.status());
+    capacity = *bytes;
+  }
+  if (csv_solution) {
+    return RunVerifyCsvSolution(input_flags, *flags, plan_path, capacity, verify_flags.capacity,
+                                quiet);
   }
   absl::StatusOr<SavedPlan> saved = LoadSavedPlan(input_flags, *flags, plan_path);
   if (!saved.ok()) return Fail(saved.status());
@@ -89,6 +105,9 @@ CLI::App* AddVerifyCommand(CLI::App& app, VerifyFlags& flags) {
                    "as memplan plan --csv or MiniMalloc writes it)")
       ->required();
   verify->add_flag("--quiet,-q", flags.quiet, "print nothing on success");
+  flags.capacity_option = verify->add_option(
+      "--capacity", flags.capacity,
+      "with a CSV solution: the bytes it must fit, e.g. 1MiB (no buffer may end above them)");
   return verify;
 }
 

@@ -1,6 +1,8 @@
 #include "driver/csv_solution.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "driver/pools.h"
 #include "fmt/format.h"
 #include "io/csv/reader.h"
+#include "io/csv/solution_writer.h"
 #include "ir/diagnostic.h"
 #include "packing/packer.h"
 #include "verify/verifier.h"
@@ -22,6 +25,8 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
                          "a solution needs an 'offset' column (MiniMalloc's output form: the "
                          "input's columns plus 'offset')");
   }
+  const bool has_gaps = std::find(solution.csv_columns.begin(), solution.csv_columns.end(),
+                                  "gaps") != solution.csv_columns.end();
   std::unordered_map<std::string_view, BufferId> in_problem;
   for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
     in_problem.emplace(problem.buffers[id].name, id);
@@ -48,6 +53,17 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
                       "size {} in the problem '{}'",
                       row.name, row.start, row.end + 1, row.size, b.start, b.end + 1, b.size,
                       problem.input));
+    }
+    // A gaps column states the problem's gaps again: it must agree (as
+    // read: adjacent dead gaps merged, entries in any order).
+    if (has_gaps && (row.gaps != b.gaps || row.windows != b.windows)) {
+      const auto shown = [](const Buffer& x) {
+        const std::string field = CsvGapsField(x);
+        return field.empty() ? std::string("no gaps") : "gaps '" + field + "'";
+      };
+      return LocatedError(solution_path, at.gaps,
+                          fmt::format("buffer '{}' has {} here but {} in the problem '{}'",
+                                      row.name, shown(row), shown(b), problem.input));
     }
     if (!row.fixed_offset) {
       return LocatedError(solution_path, at.offset,
@@ -89,17 +105,31 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
   return plan;
 }
 
-absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
-                                       const std::string& solution_path) {
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem, const std::string& solution_path,
+                                       std::optional<Bytes> capacity) {
   absl::StatusOr<BufferSet> solution = ReadLifetimeCsvFile(solution_path);
   if (!solution.ok()) return solution.status();
   absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, *solution, solution_path);
   if (!plan.ok()) return plan.status();
   VerifyOptions options;
   options.input_gaps = true;  // the problem states its gaps
+  if (capacity) options.capacity[kDefaultSpace] = *capacity;
   if (absl::Status s = VerifyPlan(problem, *plan, options); !s.ok()) {
-    return absl::FailedPreconditionError(fmt::format(
-        "{}: error: verification failed: {}", solution_path, std::string(s.message())));
+    // At the offset field of the solution's row for the buffer the
+    // violation is about, when it is about one.
+    std::string where = solution_path;
+    if (const std::optional<BufferId> about = ViolationBuffer(s);
+        about && *about < static_cast<BufferId>(problem.buffers.size())) {
+      for (std::size_t i = 0; i < solution->buffers.size() && i < solution->csv_fields.size();
+           ++i) {
+        if (solution->buffers[i].name == problem.buffers[*about].name) {
+          where += ":" + LineColumn(solution->csv_fields[i].offset);
+          break;
+        }
+      }
+    }
+    return absl::FailedPreconditionError(
+        fmt::format("{}: error: verification failed: {}", where, std::string(s.message())));
   }
   plan->verified = true;
   return plan;

@@ -7,6 +7,7 @@
 // against. `memplan verify X.csv SOLUTION.csv` runs it.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
@@ -26,19 +27,27 @@ namespace memplan {
 // ...` when the solution has no `offset` column (at 1:1), a row without an
 // offset (at its offset field), a row whose id the problem lacks (at the
 // id), a row that disagrees with the problem's row on lower, upper or size
-// (at the first of those fields that differs), or `solution_path: error:
-// ...` when it lacks a row of the problem. O(n log n).
+// (at the first of those fields that differs), a solution with a `gaps`
+// column whose row states other gaps than the problem's row (at its gaps
+// field; compared as read, so `2-4 4-6` equals `2-6`; without the column
+// the problem's gaps hold), or `solution_path: error: ...` when it lacks a
+// row of the problem. O(n log n + gaps).
 absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet& solution,
                                        const std::string& solution_path);
 
 // Reads the solution, builds the plan (PlanOfCsvSolution) and verifies it
 // against `problem` (its gaps are input, VerifyOptions::input_gaps; its
-// fixed offsets must be kept). Returns the verified plan. Errors:
-// InvalidArgument (exit 2) for a solution that does not read or does not
-// match the problem (as above); FailedPrecondition (exit 1) `solution_path:
-// error: verification failed: ...` naming the first violated rule, e.g. two
-// buffers live together that share bytes.
-absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem,
-                                       const std::string& solution_path);
+// fixed offsets must be kept) and, when given, `capacity` (no buffer may
+// end above that many bytes: `memplan verify X.csv SOLUTION.csv --capacity
+// N`). Returns the verified plan. Errors: InvalidArgument (exit 2) for a
+// solution that does not read or does not match the problem (as above);
+// FailedPrecondition (exit 1) `solution_path:line:col: error: verification
+// failed: ...` naming the first violated rule, located at the offset field
+// of the row of the buffer it is about (ViolationBuffer, verify/verifier.h:
+// e.g. a buffer above the capacity, or of two buffers live together that
+// share bytes the one named first), or `solution_path: error: ...` for a
+// violation about no one buffer.
+absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem, const std::string& solution_path,
+                                       std::optional<Bytes> capacity = std::nullopt);
 
 }  // namespace memplan

@@ -80,6 +80,43 @@ std::string Over(Bytes needed, const CapacityLimit& limit) {
   return fmt::format("{} over {}", Needs(over), what);
 }
 
+// What `--algorithm exact` established when the default memory does not
+// fit (appended to that failure): a proof that no packing fits, or a search
+// stopped at its time limit, each with the best packing found and what is
+// proven; "" without a search. `minimize`: the search lowered the peak
+// (else it looked only for a packing within the capacity, so the best
+// packing found is the one it started from, e.g. the heuristics').
+std::string ExactSearchFailure(const Plan& plan, const BufferSet& buffers, bool minimize) {
+  if (plan.search_status.empty()) return "";
+  // Its proofs read movable buffers as live over their gaps and windows.
+  const bool conservative = ExactSearchReadsGapsAsLive(buffers);
+  const std::string best = fmt::format(
+      "best packing found {}{}", CountOf(plan.peak, "byte"),
+      plan.peak <= plan.proven_lower_bound && !conservative ? ", the lowest possible"
+      : minimize ? ""
+                 : " (the one it started from: at a capacity the search looks only for a "
+                   "packing within it; --minimize looks for lower peaks)");
+  if (plan.search_status == "infeasible" || plan.search_status == "optimal") {
+    return fmt::format(
+        "; the exact search proved that no packing fits (every packing needs at least {}{}); {}",
+        CountOf(plan.proven_lower_bound, "byte"),
+        conservative ? ", reading buffers as live over their dead gaps and windows: its proof "
+                       "holds for that reading only"
+                     : "",
+        best);
+  }
+  if (plan.search_status == "stopped") {
+    return fmt::format(
+        "; the exact search stopped at its {}time limit of {} s {}: {}, proven lower bound {}; {}",
+        plan.search_default_time_limit ? "default " : "", plan.search_time_limit_seconds,
+        minimize ? "before it proved its best peak the lowest"
+                 : "without finding a packing that fits or proving that none exists",
+        best, CountOf(plan.proven_lower_bound, "byte"),
+        plan.search_default_time_limit ? "--time-limit S searches longer" : "raise --time-limit");
+  }
+  return "";
+}
+
 // Records `limit` for the default-space pools of `lifetime` (placed from
 // plan.pools[first] on), and checks their extent (lowest offset to highest
 // end) against it: the failure text when it is exceeded.
@@ -279,22 +316,9 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                   Over(base, CapacityLimit{*info.capacity,
                                                            options.capacity_spelled}),
                                   CountOf(plan.peak, "byte"), CountOf(plan.lower_bound, "byte")) +
-                          (space == kDefaultSpace && plan.search_status == "infeasible"
-                               ? fmt::format("; the exact search proved that no packing fits "
-                                             "(transient peak >= {}){}",
-                                             CountOf(plan.proven_lower_bound, "byte"),
-                                             ExactSearchReadsGapsAsLive(buffers)
-                                                 ? ", reading buffers as live over their dead "
-                                                   "gaps and windows (its proof holds for that "
-                                                   "reading only)"
-                                                 : "")
-                               : space == kDefaultSpace && plan.search_status == "stopped"
-                                   ? fmt::format("; the exact search stopped at its time limit "
-                                                 "without finding a packing that fits, and did "
-                                                 "not prove that none exists (proven lower "
-                                                 "bound {}); raise --time-limit",
-                                                 CountOf(plan.proven_lower_bound, "byte"))
-                                   : std::string()));
+                          (space == kDefaultSpace
+                               ? ExactSearchFailure(plan, buffers, options.minimize)
+                               : std::string()));
     }
     if (!failures.empty()) {
       std::string message = "plan does not fit: " + failures.front();

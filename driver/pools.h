@@ -81,7 +81,13 @@ void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items);
 // `pool_capacity`; the message names every limit that failed, the bytes
 // needed and by how much they exceed the limit, e.g. "plan does not fit:
 // transient pool needs 300.00 KiB (307200 bytes), 44.00 KiB (45056 bytes)
-// over --capacity transient=256KiB".
+// over --capacity transient=256KiB". With PackingAlgorithm::kExact the
+// default memory's failure adds what the search established: a proof that
+// no packing fits ("every packing has a transient peak of at least ...")
+// or a stop at its time limit (without a packing that fits nor a proof that
+// none exists, and the proven lower bound), each naming the best packing
+// found (without `minimize`: the one the search started from, as at a
+// capacity it looks for no lower peak).
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options);
 
 // A pool with a time range (a region allocation, driver/region_pools.h) to

@@ -162,20 +162,20 @@ std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check,
                                        std::optional<Bytes> kept_extent) {
   std::string text = fmt::format(
       "offline plan (OfflineMemoryAllocation): {} in {} ({} nested inside "
-      "another), head {} ({}), {}\n",
+      "another), head {}, {}\n",
       CountOf(check.tensors, "tensor"), CountOf(check.buffers, "buffer"), check.nested,
-      CountOf(check.head, "byte"), FormatBytes(check.head),
+      BytesAndHuman(check.head),
       check.verified.ok() ? "verified"
                           : "fails verification: " + std::string(check.verified.message()));
   if (kept_extent) {
     const Bytes over = *kept_extent - check.head;
     text += fmt::format(
         "--offline-plan kept {} ({}) at their offsets, {} of them nested inside "
-        "another; memplan's transient extent around them {} ({}), the offline plan's head "
-        "{} ({}): {}{}\n",
+        "another; memplan's transient extent around them {}, the offline plan's head "
+        "{}: {}{}\n",
         CountOf(check.buffers, "buffer"), CountOf(check.bytes, "byte"), check.nested,
-        CountOf(*kept_extent, "byte"), FormatBytes(*kept_extent), CountOf(check.head, "byte"),
-        FormatBytes(check.head), over < 0 ? "" : "+", CountOf(over, "byte"));
+        BytesAndHuman(*kept_extent), BytesAndHuman(check.head), over < 0 ? "" : "+",
+        CountOf(over, "byte"));
   }
   return text;
 }

@@ -8,14 +8,6 @@
 #include "packing/peers/tflite_micro_greedy.h"
 
 namespace memplan {
-namespace {
-
-std::string TfliteBytesText(Bytes bytes) {
-  return fmt::format("{} ({})", CountOf(bytes, "byte"), FormatBytes(bytes));
-}
-
-}  // namespace
-
 TfliteArenaFigures TfliteArenaFiguresOf(const std::vector<TfliteHeadTensor>& head,
                                         const Plan& plan) {
   std::vector<PackItem> items;
@@ -31,8 +23,8 @@ std::string FormatTfliteArenaSummary(const TfliteArenaFigures& figures) {
   return fmt::format(
       "TFLite Micro arena head: memplan {}, TFLite Micro's greedy planner {} ({}-byte "
       "alignment), lower bound {}\n",
-      TfliteBytesText(figures.memplan_head), TfliteBytesText(figures.greedy_head),
-      kTfliteMicroAlignment, TfliteBytesText(figures.lower_bound));
+      BytesAndHuman(figures.memplan_head), BytesAndHuman(figures.greedy_head),
+      kTfliteMicroAlignment, BytesAndHuman(figures.lower_bound));
 }
 
 }  // namespace memplan

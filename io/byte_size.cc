@@ -7,6 +7,7 @@
 
 #include "absl/status/status.h"
 #include "fmt/format.h"
+#include "ir/plural.h"
 
 namespace memplan {
 namespace {
@@ -103,6 +104,11 @@ std::string FormatBytes(Bytes bytes) {
   while (unit + 1 < kNames.size() && bytes >= (Bytes{1} << (10 * (unit + 2)))) ++unit;
   const double value = static_cast<double>(bytes) / static_cast<double>(Bytes{1} << (10 * (unit + 1)));
   return fmt::format("{:.2f} {}", value, kNames[unit]);
+}
+
+std::string BytesAndHuman(Bytes bytes) {
+  if (bytes > -1024 && bytes < 1024) return CountOf(bytes, "byte");
+  return fmt::format("{} ({})", CountOf(bytes, "byte"), FormatBytes(bytes));
 }
 
 }  // namespace memplan

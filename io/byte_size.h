@@ -26,4 +26,9 @@ absl::StatusOr<Bytes> ParseByteSize(std::string_view text);
 // "1.00 KiB", "8.00 EiB". Negative values get a leading '-'.
 std::string FormatBytes(Bytes bytes);
 
+// A byte count for summaries, exact and, from 1 KiB on, in FormatBytes's
+// form too: "12 bytes", "1 byte", "2048 bytes (2.00 KiB)", "1572864 bytes
+// (1.50 MiB)" (below 1 KiB the human form would only repeat the count).
+std::string BytesAndHuman(Bytes bytes);
+
 }  // namespace memplan

@@ -121,13 +121,15 @@ struct ControlRegion {
 };
 
 // Where the fields of one lifetime-CSV row are (io/csv/reader.h). A row
-// without an `offset` column has `offset` at its first field.
+// without an `offset` (or `gaps`) column has `offset` (`gaps`) at its first
+// field.
 struct CsvRowFields {
   SourceLocation id;
   SourceLocation lower;
   SourceLocation upper;
   SourceLocation size;
   SourceLocation offset;
+  SourceLocation gaps;
 };
 
 struct BufferSet {

@@ -39,6 +39,11 @@ struct PackMemberReport {
   // the capacity of the decision that found it, in bytes (`--algorithm
   // exact --capacity` that many gives the same offsets).
   std::optional<Bytes> capacity;
+  // True when `reason` gives work or a work budget in the estimated seconds
+  // of packing/member_cost.h (e.g. "estimated 1.28 s of work, over the 1.23
+  // s left of its lane's 1.25 s budget"): the summary then says what those
+  // seconds are.
+  bool quotes_work = false;
 };
 
 // True for a member that started but did not finish: it counted work (its

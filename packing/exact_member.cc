@@ -54,6 +54,7 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
         "budget{}",
         first_round, WorkSeconds(static_cast<double>(first_round) * node_work),
         WorkSeconds(budget.exact_work), RaiseEffortHint(options.effort));
+    out.report.quotes_work = true;
     return out;
   }
   if (deadline && PackClock::now() >= *deadline) {
@@ -155,6 +156,7 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
         "found no packing below {} within its {} nodes ({} of work){}", CountOf(best, "byte"),
         node_budget, WorkSeconds(static_cast<double>(node_budget) * node_work),
         RaiseEffortHint(options.effort));
+    out.report.quotes_work = true;
   } else if (any_gaps) {
     out.report.reason = fmt::format(
         "proved that no packing below {} exists with gaps read as live", CountOf(best_peak, "byte"));

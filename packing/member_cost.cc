@@ -137,7 +137,8 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
   EffortBudget budget;
   switch (effort) {
     case PackEffort::kFast:
-      budget.member_work = kFastWorkPerNLogN * NLogN(shape.items);
+      // Two lanes of at least kNegligibleWork each.
+      budget.member_work = std::max(kFastWorkPerNLogN * NLogN(shape.items), 2 * kNegligibleWork);
       budget.near_linear_factor = kFastNearLinearFactor;
       break;
     case PackEffort::kDefault:

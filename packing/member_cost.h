@@ -47,8 +47,9 @@ struct EffortBudget {
   // Work units of the local search (split between its parallel searches).
   double search_work = 0;
   // kFast: only members whose estimate is within near_linear_factor x
-  // n log2 n units (their overlap work is a small multiple of n log n)
-  // are candidates; 0 = no such rule.
+  // n log2 n units (their overlap work is a small multiple of n log n), or
+  // within kNegligibleWork (on a tiny input the estimates' constant term
+  // alone can pass the first), are candidates; 0 = no such rule.
   double near_linear_factor = 0;
   // Work units of kAuto's exact member (exact_member.h), its node budget
   // times ExactNodeWork; 0 = not run.
@@ -58,11 +59,19 @@ struct EffortBudget {
   bool every_member = false;
 };
 
+// Work units below which a member's estimate is negligible (0.1 ms of one
+// reference core, less than the process takes to start): --effort fast
+// does not call such a member "not near n log n", and gives each of its two
+// lanes at least this much, so on a tiny input (a few buffers, where the
+// estimates' constant term is more than 400 n log2 n) every member runs.
+inline constexpr double kNegligibleWork = 1e5;
+
 // The budget of `effort` for an input of `shape`:
-// * kFast: members within 400 x n log2 n units each, member work 400 x
-//   n log2 n in all (online best fit and about one more member: at 10^6
-//   items 1,500 x n log2 n admitted every member, about 3x the time); no
-//   search.
+// * kFast: members within 400 x n log2 n units each (or kNegligibleWork),
+//   member work 500 x n log2 n in all, at least 2 x kNegligibleWork (online
+//   best fit and about one more member: at 10^6 items 1,500 x n log2 n
+//   admitted every member, about 3x the time; up to about 70 items every
+//   member that fits two lanes of 0.1 ms); no search.
 // * kDefault: with s = (n log2 n) / (10^5 log2 10^5), member work
 //   W = 2.5 x 10^9 x max(1, s) units in two lanes of W / 2 (1.25 s each up
 //   to 10^5 items, 15 s at 10^6); search work max(7.5 x 10^8, 1.25 x 10^9 x s).

@@ -71,11 +71,13 @@ double MemberGain(PackingAlgorithm member) {
   }
 }
 
-// The report of a member that did not run or did not finish.
-PackMemberReport SkippedMember(std::string name, std::string reason) {
+// The report of a member that did not run or did not finish; `quotes_work`:
+// the reason gives work in estimated seconds (WorkSeconds).
+PackMemberReport SkippedMember(std::string name, std::string reason, bool quotes_work = false) {
   PackMemberReport member;
   member.name = std::move(name);
   member.reason = std::move(reason);
+  member.quotes_work = quotes_work;
   return member;
 }
 
@@ -118,9 +120,10 @@ struct MemberRun {
 
 // The admission step (portfolio.h, 1.): online-best-fit, then the other
 // members by expected gain per estimated work; under kFast those whose
-// estimate is not near n log n go to `report` as skipped, and the rest go
-// by expected gain alone (all are cheap; at 10^6 items skyline-area's
-// estimate is about twice best-fit-spatial's, its peak 5 % lower).
+// estimate is neither near n log n nor negligible go to `report` as
+// skipped, and the rest go by expected gain alone (all are cheap; at 10^6
+// items skyline-area's estimate is about twice best-fit-spatial's, its peak
+// 5 % lower).
 std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const EffortBudget& budget,
                                            PackReport& report) {
   std::vector<PackingAlgorithm> candidates;
@@ -137,7 +140,9 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
   });
 
   std::vector<PackingAlgorithm> admitted = {PackingAlgorithm::kOnlineBestFit};
-  const double near_linear = budget.near_linear_factor * NLogN(shape.items);
+  // A negligible estimate is near enough whatever n log n (member_cost.h).
+  const double near_linear =
+      std::max(budget.near_linear_factor * NLogN(shape.items), kNegligibleWork);
   for (PackingAlgorithm member : candidates) {
     const double work = EstimatedWork(member, shape);
     if (!budget.every_member && budget.near_linear_factor > 0 && work > near_linear) {
@@ -146,7 +151,8 @@ std::vector<PackingAlgorithm> AdmitMembers(const InputShape& shape, const Effort
            fmt::format("not run at --effort fast: estimated {} of work, not near n log n ({} "
                        "of {} live together)",
                        WorkSeconds(work), CountOf(shape.pairs, "pair"),
-                       CountOf(shape.items, "buffer"))));
+                       CountOf(shape.items, "buffer")),
+           true));
       continue;
     }
     admitted.push_back(member);
@@ -355,14 +361,15 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                             "{} budget{}",
                             WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
-      ran.push_back(SkippedMember(name, reason));
+      ran.push_back(SkippedMember(name, reason, true));
       continue;
     }
     if (!run.result) {
       ran.push_back(SkippedMember(name, fmt::format("stopped when it had used the {} of work allowed to "
                                               "it (estimated {}){}",
                                               WorkSeconds(run.allowance), WorkSeconds(run.estimate),
-                                              RaiseEffortHint(options.effort))));
+                                              RaiseEffortHint(options.effort)),
+                                  true));
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
       continue;
@@ -406,7 +413,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
          fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
                      "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort))));
+                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort)),
+         true));
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
     report.members.push_back(

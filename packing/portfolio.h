@@ -18,7 +18,7 @@
 //    others are taken in order of expected gain per estimated cost
 //    (MemberGain in portfolio.cc over the estimate; ties by the tie-break
 //    order; kFast: gain alone, among the members whose estimate is near
-//    n log n).
+//    n log n or negligible, kNegligibleWork).
 // 2. The lanes are planned before anything runs: each member goes to the
 //    lane with the least work charged so far (or the other lane when only
 //    that one has room) and is admitted when its estimate fits the work left

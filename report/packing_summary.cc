@@ -14,23 +14,28 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
   const PackReport& report = *plan.packing;
   std::size_t ran = 0, stopped = 0;
   std::size_t width = 0;
+  // Whether a line below gives work in seconds: a reason that quotes it, or
+  // with --timings a member's count beside its wall-clock seconds.
+  bool shows_work = false;
   for (const PackMemberReport& member : report.members) {
     ran += member.ran ? 1 : 0;
     stopped += MemberStopped(member) ? 1 : 0;
     width = std::max(width, member.name.size());
+    shows_work = shows_work || (!member.ran && member.quotes_work) ||
+                 (with_seconds && member.ran && member.work && member.allowance);
   }
   std::string text = fmt::format(
       "auto (effort {}): {} ran, {}{} skipped{}; the lowest peak is chosen, {} over the lower "
       "bound{}\n"
-      "  members in the order auto tried them (most expected gain {}); "
-      "work is estimated in seconds of one core\n",
+      "  members in the order auto tried them (most expected gain {}){}\n",
       report.effort, CountOf(ran, "member"),
       stopped > 0 ? fmt::format("{} stopped, ", stopped) : "",
       report.members.size() - ran - stopped, report.time_limited ? " (cut by --time-limit)" : "",
       CountOf(plan.peak - plan.lower_bound, "byte"),
       with_seconds ? fmt::format(" ({:.3f} s)", report.seconds) : "",
       report.effort == "fast" ? "first, among the members near n log n"
-                              : "per estimated cost first");
+                              : "per estimated cost first",
+      shows_work ? "; work is in estimated seconds of one core, not measured time" : "");
   bool chosen = false;
   for (const PackMemberReport& member : report.members) {
     if (!member.ran) {

@@ -9,9 +9,13 @@
 //     ran      best-fit-spatial      1100 bytes (0.00% over)  <- chosen
 //     stopped  skyline-longest       stopped by --time-limit before it finished (raise --time-limit)
 //     skipped  skyline-local-search  it starts from both skyline packings, and not both ran
-// The "stopped" count is left out when no member stopped.
+// The "stopped" count is left out when no member stopped. The second line
+// ends with "; work is in estimated seconds of one core, not measured time"
+// only when a line below gives work in seconds (a reason with
+// PackMemberReport::quotes_work, or the counts `with_seconds` adds).
 // With `with_seconds` each member that ran and the header also show their
-// wall-clock seconds (not deterministic, hence optional: `--timings`).
+// wall-clock seconds (not deterministic, hence optional: `--timings`), and
+// a member that counts its work what it counted and was allowed.
 #pragma once
 
 #include <string>

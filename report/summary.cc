@@ -34,10 +34,6 @@ std::string Header(const SummaryInput& input) {
   return text + "\n";
 }
 
-std::string ExactAndHuman(Bytes bytes) {
-  return fmt::format("{} ({})", CountOf(bytes, "byte"), FormatBytes(bytes));
-}
-
 // Transient buffers of the default memory (not pinned to another space).
 bool IsTransient(const Buffer& b) {
   return b.lifetime == Lifetime::kTransient && (!b.space || *b.space == kDefaultSpace);
@@ -75,7 +71,7 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
     const Bytes held = HeldBytesAt(b, peak.step);
     text += fmt::format("  {:>6.2f}%  {}: {}\n",
                         100.0 * static_cast<double>(held) / static_cast<double>(peak.live_bytes),
-                        b.name, ExactAndHuman(held));
+                        b.name, BytesAndHuman(held));
   }
   return text;
 }
@@ -117,8 +113,8 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
         CountOf(transient, "buffer"));
   }
   std::string text =
-      fmt::format("transient extent {}, lower bound {} ({} over)", ExactAndHuman(plan.peak),
-                  ExactAndHuman(plan.lower_bound), PercentOver(plan.peak, plan.lower_bound));
+      fmt::format("transient extent {}, lower bound {} ({} over)", BytesAndHuman(plan.peak),
+                  BytesAndHuman(plan.lower_bound), PercentOver(plan.peak, plan.lower_bound));
   if (elsewhere > 0) {
     std::int64_t pool_buffers = 0;
     for (const PoolInfo& pool : plan.pools) {
@@ -133,7 +129,7 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
   text += "\n";
   if (!plan.search_status.empty()) {
     text += fmt::format("exact search: {}, proven lower bound {} (gap {}), {}\n",
-                        plan.search_status, ExactAndHuman(plan.proven_lower_bound),
+                        plan.search_status, BytesAndHuman(plan.proven_lower_bound),
                         PercentOver(plan.peak, plan.proven_lower_bound),
                         CountOf(plan.search_nodes, "node"));
     // The search places a movable buffer over its whole range: its proof
@@ -260,7 +256,7 @@ std::string PoolCapacityLines(const Plan& plan) {
     }
     const Bytes used = low ? high - *low : 0;
     text += fmt::format("{} pool: {} used of {} capacity ({:.2f}%)\n", LifetimeName(lifetime),
-                        ExactAndHuman(used), ExactAndHuman(capacity),
+                        BytesAndHuman(used), BytesAndHuman(capacity),
                         capacity > 0 ? 100.0 * static_cast<double>(used) /
                                            static_cast<double>(capacity)
                                      : 0.0);
@@ -319,10 +315,10 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
       text += fmt::format(
           "aliasing (both planned without fast memory): transient extent {} without views and "
           "in-place reuse, {} with them ({})\n",
-          ExactAndHuman(aliasing->unaliased_peak), ExactAndHuman(aliasing->aliased_peak), saving);
+          BytesAndHuman(aliasing->unaliased_peak), BytesAndHuman(aliasing->aliased_peak), saving);
     } else {
       text += fmt::format("aliasing: transient extent {} without views and in-place reuse ({})\n",
-                          ExactAndHuman(aliasing->unaliased_peak), saving);
+                          BytesAndHuman(aliasing->unaliased_peak), saving);
     }
   }
   if (plan.regions && input.program) text += RegionLines(plan, *input.program);
@@ -330,10 +326,10 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
   // activations together) against the most bytes live there at one step.
   for (std::size_t i = 0; i < plan.spaces.size(); ++i) {
     const SpaceInfo& space = plan.spaces[i];
-    text += fmt::format("{} memory: {} used", space.name, ExactAndHuman(space.peak));
-    if (space.capacity) text += fmt::format(" of {} capacity", ExactAndHuman(*space.capacity));
+    text += fmt::format("{} memory: {} used", space.name, BytesAndHuman(space.peak));
+    if (space.capacity) text += fmt::format(" of {} capacity", BytesAndHuman(*space.capacity));
     if (i < peaks.size() && peaks[i].peak_step != kNoId) {
-      text += fmt::format(", max live {} at step {} ({} over)", ExactAndHuman(peaks[i].max_live_bytes),
+      text += fmt::format(", max live {} at step {} ({} over)", BytesAndHuman(peaks[i].max_live_bytes),
                           peaks[i].peak_step, PercentOver(space.peak, peaks[i].max_live_bytes));
     }
     text += "\n";
@@ -362,7 +358,7 @@ std::string FormatStats(const SummaryInput& input) {
     ++slot.first;
     slot.second += b.size;
   }
-  text += fmt::format("total bytes: {}\n", ExactAndHuman(total));
+  text += fmt::format("total bytes: {}\n", BytesAndHuman(total));
   for (size_t l = 0; l < by_lifetime.size(); ++l) {
     if (by_lifetime[l].first == 0) continue;
     // The nouns padded to their plural's width keep the columns aligned.
@@ -380,9 +376,9 @@ std::string FormatStats(const SummaryInput& input) {
   const std::int64_t transient_buffers =
       by_lifetime[static_cast<size_t>(Lifetime::kTransient)].first;
   const std::int64_t buffers = static_cast<std::int64_t>(set.buffers.size());
-  text += fmt::format("lower bound (max live activations): {} {}\n", ExactAndHuman(transient.peak),
+  text += fmt::format("lower bound (max live activations): {} {}\n", BytesAndHuman(transient.peak),
                       where(transient, transient_buffers, "no transient buffers"));
-  text += fmt::format("max live (all buffers, weights included): {} {}\n", ExactAndHuman(all.peak),
+  text += fmt::format("max live (all buffers, weights included): {} {}\n", BytesAndHuman(all.peak),
                       where(all, buffers, "no buffers"));
   text += PeakLines(input, input.buffers, IsTransient, "activation peak");
 

@@ -2,7 +2,9 @@
 
 #include <limits>
 
+#include "absl/strings/cord.h"
 #include "absl/strings/str_cat.h"
+#include "verify/verifier.h"
 
 namespace memplan::verify_internal {
 
@@ -36,6 +38,12 @@ std::string CopyRef(const BufferSet& buffers, const Plan& plan, std::size_t inde
 
 absl::Status Violation(const std::string& message) {
   return absl::FailedPreconditionError(message);
+}
+
+absl::Status Violation(const std::string& message, BufferId about) {
+  absl::Status status = absl::FailedPreconditionError(message);
+  status.SetPayload(kViolationBufferPayload, absl::Cord(absl::StrCat(about)));
+  return status;
 }
 
 }  // namespace memplan::verify_internal

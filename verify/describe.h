@@ -29,4 +29,8 @@ std::string CopyKindName(CopyKind kind);
 // The FailedPrecondition status every violation is reported with.
 absl::Status Violation(const std::string& message);
 
+// A violation about buffer `about` (the buffer `message` names first): the
+// status also carries its id, which ViolationBuffer (verifier.h) reads.
+absl::Status Violation(const std::string& message, BufferId about);
+
 }  // namespace memplan::verify_internal

@@ -134,7 +134,8 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
             in_window || other.in_window
                 ? absl::StrCat(", where both hold bytes [", std::max(lo, other_lo), ", ",
                                std::min(hi, other.hi), ")")
-                : std::string()));
+                : std::string()),
+            e.segment.buffer);
       }
     }
     chunks.emplace(lo, LiveChunk{hi, e.segment, in_window});

@@ -1,6 +1,10 @@
 #include "verify/verifier.h"
 
+#include <optional>
+#include <string>
 #include <vector>
+
+#include "absl/strings/numbers.h"
 
 #include "verify/checks.h"
 #include "verify/program_liveness.h"
@@ -33,6 +37,13 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckWritesEvicted(buffers, plan, *options.program); !s.ok()) return s;
   if (absl::Status s = CheckGathers(buffers, *options.program); !s.ok()) return s;
   return CheckSliceViews(*options.program);
+}
+
+std::optional<BufferId> ViolationBuffer(const absl::Status& status) {
+  const auto payload = status.GetPayload(kViolationBufferPayload);  // absl::optional<absl::Cord>
+  BufferId id = 0;
+  if (!payload || !absl::SimpleAtoi(std::string(*payload), &id) || id < 0) return std::nullopt;
+  return id;
 }
 
 }  // namespace memplan

@@ -230,4 +230,16 @@ struct VerifyOptions {
 absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan,
                         const VerifyOptions& options = {});
 
+// The payload type under which a violation status carries the id of the
+// buffer it is about (decimal text); read it with ViolationBuffer.
+inline constexpr char kViolationBufferPayload[] = "memplan/verify/buffer";
+
+// The buffer a violation returned by VerifyPlan is about, when it is about
+// one buffer's segment: rule 2's checks of a segment (its time range, space,
+// offset, alignment, fixed offset, capacity) and rule 3's overlaps (the
+// buffer named first, whose segment met the other's bytes); nullopt for
+// other violations and for OK. A caller can then point at that buffer in its
+// input, e.g. a CSV solution's row (driver/csv_solution.h).
+std::optional<BufferId> ViolationBuffer(const absl::Status& status);
+
 }  // namespace memplan

@@ -24,6 +24,18 @@ constexpr int kRequiredColumns = 4;  // id, lower, upper, size
 constexpr std::string_view kExpectedColumns =
     "expected id, lower, upper, size and optionally alignment, offset, gaps";
 
+// The limit of the numbers of the field `name` ("size", "gap lower", ...;
+// ParseNumber's names), as messages state it: a number past 63 bits is
+// reported against it, like one past it that fits (e.g. "size ... is above
+// the limit of 2^62 (4611686018427387904) bytes").
+std::string CsvFieldLimit(std::string_view name) {
+  if (name == "alignment") return fmt::format("2^32 ({})", kMaxAlignment);
+  if (name == "size" || name == "offset" || name.starts_with("window")) {
+    return fmt::format("2^62 ({}) bytes", kMaxTotalBytes);
+  }
+  return fmt::format("2^62 ({}) time steps", kMaxTimeSteps);  // lower, upper, gap bounds
+}
+
 struct Field {
   std::string_view text;  // without surrounding spaces and tabs
   std::int32_t column;    // 1-based byte column of `text` in its line
@@ -231,8 +243,8 @@ absl::StatusOr<std::int64_t> CsvParser::ParseNumber(const Line& line, const Fiel
   for (char c : digits) {
     if (value > (std::numeric_limits<std::int64_t>::max() - (c - '0')) / 10) {
       return Error(line, field.column,
-                   fmt::format("'{}' value '{}' is too large (at most 2^63 - 1)", name,
-                               Shown(field.text)));
+                   fmt::format("'{}' value '{}' is above the limit of {}", name,
+                               Shown(field.text), CsvFieldLimit(name)));
     }
     value = value * 10 + (c - '0');
   }
@@ -305,15 +317,16 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   if (index_[kOffset]) {
     if (absl::Status s = ParseOffset(line, offset_field, b); !s.ok()) return s;
   }
+  const Field& gaps_field = index_[kGaps] ? fields[*index_[kGaps]] : fields.front();
   if (index_[kGaps]) {
-    if (absl::Status s = ParseGaps(line, fields[*index_[kGaps]], b); !s.ok()) return s;
+    if (absl::Status s = ParseGaps(line, gaps_field, b); !s.ok()) return s;
   }
   result_.time_steps = std::max(result_.time_steps, values[kUpper]);
   result_.buffers.push_back(std::move(b));
   result_.csv_fields.push_back(CsvRowFields{
       Location(line, id.column), Location(line, fields[*index_[kLower]].column),
       Location(line, fields[*index_[kUpper]].column), Location(line, fields[*index_[kSize]].column),
-      Location(line, offset_field.column)});
+      Location(line, offset_field.column), Location(line, gaps_field.column)});
   return absl::OkStatus();
 }
 

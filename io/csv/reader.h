@@ -40,8 +40,10 @@ inline constexpr size_t kMaxCsvLineBytes = 65536;
 // 1-based byte column of the offending field, gap entry or byte, for: an
 // empty file; a header missing a required column, naming an unknown, empty
 // or repeated column; a line with the wrong number of fields; an empty or
-// repeated id; a number that is not a decimal integer, is negative or does
-// not fit 63 bits; upper <= lower; upper above kMaxTimeSteps; alignment < 1
+// repeated id; a number that is not a decimal integer or is negative; a
+// number that does not fit 63 bits (reported against its field's limit
+// below: 2^62 time steps, 2^62 bytes, alignment 2^32); upper <= lower;
+// upper above kMaxTimeSteps; alignment < 1
 // or above kMaxAlignment; a size above kMaxTotalBytes, or a row whose size
 // plus alignment - 1 bytes of padding is (located at the size; the limits of
 // ir/units.h; the total and --alignment are checked by the driver); an

@@ -8,8 +8,20 @@
 namespace memplan {
 namespace {
 
-// The `gaps` field of `b`: its dead gaps and windows in time order.
-std::string GapsField(const Buffer& b) {
+std::string FieldOf(std::string_view column, const Buffer& b, Bytes offset) {
+  if (column == "id") return b.name;
+  if (column == "lower") return fmt::format("{}", b.start);
+  if (column == "upper") return fmt::format("{}", b.end + 1);
+  if (column == "size") return fmt::format("{}", b.size);
+  if (column == "alignment") return fmt::format("{}", b.alignment);
+  if (column == "offset") return fmt::format("{}", offset);
+  if (column == "gaps") return CsvGapsField(b);
+  return "";
+}
+
+}  // namespace
+
+std::string CsvGapsField(const Buffer& b) {
   struct Entry {
     StepRange steps;
     const OccupancyWindow* window;
@@ -27,19 +39,6 @@ std::string GapsField(const Buffer& b) {
   }
   return field;
 }
-
-std::string FieldOf(std::string_view column, const Buffer& b, Bytes offset) {
-  if (column == "id") return b.name;
-  if (column == "lower") return fmt::format("{}", b.start);
-  if (column == "upper") return fmt::format("{}", b.end + 1);
-  if (column == "size") return fmt::format("{}", b.size);
-  if (column == "alignment") return fmt::format("{}", b.alignment);
-  if (column == "offset") return fmt::format("{}", offset);
-  if (column == "gaps") return GapsField(b);
-  return "";
-}
-
-}  // namespace
 
 std::string FormatCsvSolution(const BufferSet& buffers, const std::vector<Bytes>& offsets) {
   std::vector<std::string> columns = buffers.csv_columns;

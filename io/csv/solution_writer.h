@@ -28,4 +28,9 @@ namespace memplan {
 // LF line ends, a final newline. O(n + gaps).
 std::string FormatCsvSolution(const BufferSet& buffers, const std::vector<Bytes>& offsets);
 
+// The `gaps` field of `b` as FormatCsvSolution writes it: its dead gaps and
+// windows in time order, half-open, separated by spaces; "" for none.
+// Example: gaps {[2,3]}, windows {[6,7] bytes [0,32)} -> "2-4 6-8@0:32".
+std::string CsvGapsField(const Buffer& b);
+
 }  // namespace memplan

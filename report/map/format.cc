@@ -105,6 +105,16 @@ std::string FormatBytes(Bytes bytes) {
   return FormatBytesIn(static_cast<double>(bytes), unit);
 }
 
+std::string FormatBytesExact(Bytes bytes) {
+  if (bytes > -1024 && bytes < 1024) return FormatBytes(bytes);
+  return fmt::format("{} ({} B)", FormatBytes(bytes), bytes);
+}
+
+std::string FormatOffset(Bytes offset) {
+  if (offset > -1024 && offset < 1024) return fmt::format("{}", offset);
+  return fmt::format("{} ({})", offset, FormatBytes(offset));
+}
+
 std::pair<std::string, std::string> FormatExtentAndBound(Bytes extent, Bytes bound) {
   std::string e = FormatBytes(extent), b = FormatBytes(bound);
   if (extent != bound && e == b) return {fmt::format("{} B", extent), fmt::format("{} B", bound)};
@@ -117,6 +127,8 @@ std::string FormatPercentOver(Bytes peak, Bytes lower_bound) {
   if (lower_bound <= 0) return "n/a";
   const double percent =
       100.0 * static_cast<double>(peak - lower_bound) / static_cast<double>(lower_bound);
+  // A gap too small for one decimal must not read as none.
+  if (peak > lower_bound && percent < 0.05) return "<0.1 %";
   return fmt::format("{:.1f} %", percent);
 }
 

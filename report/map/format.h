@@ -15,6 +15,15 @@ namespace memplan::memmap {
 // trailing zeros dropped: 0 -> "0 B", 1536 -> "1.5 KiB", 1048576 -> "1 MiB".
 std::string FormatBytes(Bytes bytes);
 
+// A byte count for tooltips and tables: FormatBytes and the exact count,
+// "1 MiB (1048576 B)", "1.5 KiB (1536 B)"; below 1 KiB FormatBytes alone,
+// "12 B" (the count in parentheses would only repeat it).
+std::string FormatBytesExact(Bytes bytes);
+
+// A byte offset and, from 1 KiB on, FormatBytes of it: "1048576 (1 MiB)",
+// "12" (not "12 (12 B)").
+std::string FormatOffset(Bytes offset);
+
 // An extent and its lower bound, each as FormatBytes gives it unless the two
 // would read the same while they differ: then both in exact bytes, so that
 // "extent 1 MiB, bound 1 MiB, 0.1 % over" cannot appear. Example:
@@ -30,8 +39,9 @@ std::string FormatBytesIn(double bytes, Bytes unit);
 // 12.5 -> "12.5", 3.0 -> "3", 0.004 -> "0".
 std::string FormatCoord(double value);
 
-// How far `peak` is above `lower_bound`, e.g. "4.3 %"; "n/a" when the bound
-// is 0 (then no percentage is meaningful).
+// How far `peak` is above `lower_bound`, e.g. "4.3 %"; "<0.1 %" for a gap
+// above 0 that one decimal would round to "0.0 %" (1048600 over 1048576);
+// "n/a" when the bound is 0 (then no percentage is meaningful).
 std::string FormatPercentOver(Bytes peak, Bytes lower_bound);
 
 // A duration in seconds with four significant digits in the largest of s,

@@ -76,7 +76,7 @@ constexpr std::string_view kScript = R"JS((function () {
     while (u < 4 && Math.abs(b) >= Math.pow(1024, u + 1)) u++;
     return trim((b / Math.pow(1024, u)).toFixed(2)) + " " + units[u];
   }
-  function exact(b) { return bytes(b) + " (" + b + " B)"; }
+  function exact(b) { return Math.abs(b) < 1024 ? bytes(b) : bytes(b) + " (" + b + " B)"; }
   function spaceName(id) { return (id in spaces ? spaces[id] + " " : "") + "(" + id + ")"; }
   function svgPoint(el, e) {
     var p = el.createSVGPoint();
@@ -249,10 +249,11 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
   AppendRow(out, "buffers", fmt::format("{}", buffers.buffers.size()));
   AppendRow(out, "time steps", fmt::format("{}", plan.time_steps));
   AppendRow(out, "transient extent",
-            fmt::format("{} ({} B)", FormatBytes(plan.peak), plan.peak));
+            XmlEscape(memmap::FormatBytesExact(plan.peak)));
   AppendRow(out, "lower bound",
-            fmt::format("{} ({} B)", FormatBytes(plan.lower_bound), plan.lower_bound));
-  AppendRow(out, "over the bound", memmap::FormatPercentOver(plan.peak, plan.lower_bound));
+            XmlEscape(memmap::FormatBytesExact(plan.lower_bound)));
+  AppendRow(out, "over the bound",
+            XmlEscape(memmap::FormatPercentOver(plan.peak, plan.lower_bound)));
   AppendRow(out, "verified", plan.verified ? "yes" : "no");
   for (const SpaceInfo& space : plan.spaces) {
     std::string text = fmt::format("used {}", FormatBytes(space.peak));
@@ -281,7 +282,7 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
                        XmlEscape(pool.name), XmlEscape(SpaceName(plan, pool.space)), time,
                        BytesCell(pool.offset), BytesCell(pool.size), pool.buffers,
                        BytesCell(pool.total_bytes), BytesCell(pool.lower_bound),
-                       memmap::FormatPercentOver(pool.size, pool.lower_bound));
+                       XmlEscape(memmap::FormatPercentOver(pool.size, pool.lower_bound)));
   }
   if (plan.pools.empty()) {
     out += fmt::format("<tr><td colspan=\"{}\">no pools reported</td></tr>\n", timed ? 9 : 8);

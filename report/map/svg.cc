@@ -97,12 +97,12 @@ std::string DescribeSegment(const BufferSet& buffers, const Plan& plan, const Ma
       text += fmt::format(" (+{} more)", buffer.values.size() - kMaxTooltipValues);
     }
   }
-  text += fmt::format("\nsize {} ({} B)", FormatBytes(buffer.size), buffer.size);
+  text += "\nsize " + FormatBytesExact(buffer.size);
   text += fmt::format("\nlive [{}, {}]", buffer.start, buffer.end);
   if (allocations.size() > 1) text += fmt::format(", here [{}, {}]", a.start, a.end);
-  text += fmt::format("\npool {}, space {}, offset {} ({})",
+  text += fmt::format("\npool {}, space {}, offset {}",
                       PoolLabel(plan, PoolOf(buffers, plan, mark.buffer)),
-                      SpaceLabel(plan, a.space), a.offset, FormatBytes(a.offset));
+                      SpaceLabel(plan, a.space), FormatOffset(a.offset));
   return text;
 }
 
@@ -110,7 +110,7 @@ std::string DescribeSegment(const BufferSet& buffers, const Plan& plan, const Ma
 std::string DescribeOutline(const Plan& plan, const MapOptions& options, const OutlineMark& mark) {
   const PoolInfo& pool = plan.pools[static_cast<std::size_t>(mark.pool)];
   std::string text = PoolLabel(plan, pool.name);
-  text += fmt::format("\nsize {} ({} B)", FormatBytes(pool.size), pool.size);
+  text += "\nsize " + FormatBytesExact(pool.size);
   if (const Resource* r = FindResource(plan, pool.name); r != nullptr && !r->size.IsConstant()) {
     const std::vector<std::string> names =
         options.program != nullptr ? DimNames(*options.program) : std::vector<std::string>{};
@@ -120,8 +120,8 @@ std::string DescribeOutline(const Plan& plan, const MapOptions& options, const O
   text += fmt::format("\n{}, {} in all, lower bound {}", CountOf(pool.buffers, "buffer"),
                       FormatBytes(pool.total_bytes),
                       FormatBytes(pool.lower_bound));
-  text += fmt::format("\nspace {}, offset {} ({})", SpaceLabel(plan, pool.space), pool.offset,
-                      FormatBytes(pool.offset));
+  text += fmt::format("\nspace {}, offset {}", SpaceLabel(plan, pool.space),
+                      FormatOffset(pool.offset));
   return text;
 }
 
@@ -131,10 +131,10 @@ std::string DescribeCopy(const BufferSet& buffers, const Plan& plan, int index) 
   const std::string name = copy.buffer >= 0 && b < buffers.buffers.size()
                                ? buffers.buffers[b].name
                                : fmt::format("buffer {}", copy.buffer);
-  return fmt::format("{} of {}\nspace {} -> {}\ncopy-start {}, copy-done {}\n{} ({} B)",
+  return fmt::format("{} of {}\nspace {} -> {}\ncopy-start {}, copy-done {}\n{}",
                      copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction", name,
                      SpaceLabel(plan, copy.from_space), SpaceLabel(plan, copy.to_space),
-                     copy.start, copy.done, FormatBytes(copy.bytes), copy.bytes);
+                     copy.start, copy.done, FormatBytesExact(copy.bytes));
 }
 
 void AppendRect(std::string& out, std::string_view attributes, const Box& box,

@@ -7,7 +7,6 @@
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
-#include "ir/plural.h"
 #include "report/map/format.h"
 #include "report/map/layout.h"
 #include "report/sweep/sweep_table.h"
@@ -292,9 +291,7 @@ std::string RenderPanel(const Panel& panel, double top) {
       if (!series.values[i]) continue;
       const double v = *series.values[i];
       const std::string value =
-          panel.bytes ? fmt::format("{} ({})", CountOf(static_cast<Bytes>(v), "byte"),
-                                    FormatBytes(static_cast<Bytes>(v)))
-                      : memmap::FormatSeconds(v);
+          panel.bytes ? BytesAndHuman(static_cast<Bytes>(v)) : memmap::FormatSeconds(v);
       svg += fmt::format("<circle cx=\"{}\" cy=\"{}\" r=\"3\" fill=\"{}\"><title>{}: {} at {}</title></circle>\n",
                          FormatCoord(x_of(i)), FormatCoord(y_of(v)), series.color,
                          XmlEscape(series.name), value, XmlEscape(panel.categories[i]));

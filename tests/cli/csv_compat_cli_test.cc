@@ -135,7 +135,7 @@ TEST(CsvCompatCliTest, GapsShareBytesAndComeBackInTheSolution) {
             "gaps,id,lower,upper,size\n3-6,big,0,10,16\n,mid,3,6,16\n6-8@0:8,w,0,10,16\n");
   const auto r = MemplanIn(dir, "plan in.csv --csv out.csv");
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("transient extent 32 bytes (32 B), lower bound 32 bytes"), std::string::npos)
+  EXPECT_NE(r.out.find("transient extent 32 bytes, lower bound 32 bytes"), std::string::npos)
       << r.out;
   // Best fit by size: big -> 0, w (as long, later) -> 16, mid -> 0 inside big's gap.
   EXPECT_EQ(Slurp(dir + "/out.csv"),
@@ -144,6 +144,14 @@ TEST(CsvCompatCliTest, GapsShareBytesAndComeBackInTheSolution) {
   const auto v = MemplanIn(dir, "verify in.csv out.csv");
   EXPECT_EQ(v.exit_code, 0) << v.err;
   EXPECT_EQ(v.out, "out.csv: solution verified: 3 buffers, extent 32 bytes, lower bound 32 bytes\n");
+  // A solution's gaps column that states other gaps is located at the field.
+  WriteText(dir + "/regapped.csv",
+            "gaps,id,lower,upper,size,offset\n3-5,big,0,10,16,0\n,mid,3,6,16,0\n"
+            "6-8@0:8,w,0,10,16,16\n");
+  const auto g = MemplanIn(dir, "verify in.csv regapped.csv");
+  EXPECT_EQ(g.exit_code, 2);
+  EXPECT_EQ(g.err, "regapped.csv:2:1: error: buffer 'big' has gaps '3-5' here but gaps '3-6' in "
+                   "the problem 'in.csv'\n");
   std::filesystem::remove_all(dir);
 }
 
@@ -160,16 +168,17 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   WriteText(dir + "/overlap.csv", SolutionRows({10, 0, 5, 20}));
   auto r = MemplanIn(dir, "verify in.csv overlap.csv");
   EXPECT_EQ(r.exit_code, 1);
+  // Located at the offset of b's row (line 4), the buffer named first.
   EXPECT_EQ(r.err,
-            "overlap.csv: error: verification failed: buffer 'b' (id 2) allocation 0 (space 0, "
-            "bytes [5, 15), time [5, 9]) overlaps buffer 'f' (id 0) allocation 0 (space 0, bytes "
-            "[10, 20), time [0, 9]) at time 5\n");
+            "overlap.csv:4:11: error: verification failed: buffer 'b' (id 2) allocation 0 (space "
+            "0, bytes [5, 15), time [5, 9]) overlaps buffer 'f' (id 0) allocation 0 (space 0, "
+            "bytes [10, 20), time [0, 9]) at time 5\n");
   // f moved: its fixed offset is not kept (exit 1).
   WriteText(dir + "/moved.csv", SolutionRows({0, 10, 10, 20}));
   r = MemplanIn(dir, "verify in.csv moved.csv");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
-            "moved.csv: error: verification failed: buffer 'f' (id 0) allocation 0 (space 0, "
+            "moved.csv:2:11: error: verification failed: buffer 'f' (id 0) allocation 0 (space 0, "
             "bytes [0, 10), time [0, 9]): offset 0 is not the buffer's fixed offset 10\n");
   // A solution of another problem (exit 2).
   WriteText(dir + "/short.csv", "id,lower,upper,size,offset\nf,0,10,10,10\n");
@@ -188,6 +197,40 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "nooffset.csv:1:1: error: a solution needs an 'offset' column (MiniMalloc's "
                    "output form: the input's columns plus 'offset')\n");
+  std::filesystem::remove_all(dir);
+}
+
+// verify --capacity N holds a CSV solution to N bytes, as plan --capacity
+// holds a plan; a JSON plan records its own capacity, so there it is a
+// usage error.
+TEST(CsvCompatCliTest, VerifyHoldsASolutionToItsCapacity) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/in.csv", kFixedInTheMiddle);
+  ASSERT_EQ(MemplanIn(dir, "plan in.csv -q --csv out.csv --json plan.json").exit_code, 0);
+  // a and b below f, c on top: extent 25.
+  ASSERT_EQ(Slurp(dir + "/out.csv"),
+            "id,lower,upper,size,offset\nf,0,10,10,10\na,0,5,10,0\nb,5,10,10,0\nc,0,10,5,20\n");
+  auto r = MemplanIn(dir, "verify in.csv out.csv --capacity 25");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "out.csv: solution verified: 4 buffers, extent 25 bytes, lower bound 25 bytes, "
+                   "within --capacity 25\n");
+  r = MemplanIn(dir, "verify in.csv out.csv --capacity 1KiB -q");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out, "");
+  r = MemplanIn(dir, "verify in.csv out.csv --capacity 24");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, "out.csv:5:10: error: verification failed: buffer 'c' (id 3) allocation 0 "
+                   "(space 0, bytes [20, 25), time [0, 9]) ends at byte 25, beyond the capacity "
+                   "24 of space 0\n");
+  r = MemplanIn(dir, "verify in.csv out.csv --capacity 1.5B");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.rfind("memplan: error: --capacity: invalid byte size '1.5B'", 0), 0u) << r.err;
+  r = MemplanIn(dir, "verify in.csv plan.json --capacity 24");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "memplan: error: verify --capacity applies to a CSV solution (memplan verify "
+                   "X.csv SOLUTION.csv --capacity N); a JSON plan is checked against the "
+                   "capacity it records (plan --capacity)\n");
   std::filesystem::remove_all(dir);
 }
 

@@ -43,10 +43,10 @@ TEST(CsvWindowsCliTest, FixedBuffersSharingAWindowsFreedBytesPlanWithEveryAlgori
   // The bound counts a's 4 window bytes at steps 3..6: 8, not 12.
   const auto r = MemplanIn(dir, "plan in.csv");
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.out.find("transient extent 8 bytes (8 B), lower bound 8 bytes (8 B) (0.00% over)\n"
+  EXPECT_NE(r.out.find("transient extent 8 bytes, lower bound 8 bytes (0.00% over)\n"
                        "activation peak: 8 bytes live at step 0 in 1 buffer:\n"
-                       "  100.00%  a: 8 bytes (8 B)\n"
-                       "default memory: 8 bytes (8 B) used, max live 8 bytes (8 B) at step 0 "
+                       "  100.00%  a: 8 bytes\n"
+                       "default memory: 8 bytes used, max live 8 bytes at step 0 "
                        "(0.00% over)\n"),
             std::string::npos)
       << r.out;
@@ -95,7 +95,7 @@ TEST(CsvWindowsCliTest, FixedBuffersCollideOnlyInTheBytesTheyHold) {
             "id,lower,upper,size,offset,gaps\na,0,10,8,0,3-7\nb,3,7,8,0,\nc,0,5,4,,\n");
   const auto exact = MemplanIn(dir, "plan dead.csv --algorithm exact");
   EXPECT_EQ(exact.exit_code, 0) << exact.err;
-  EXPECT_NE(exact.out.find("exact search: optimal, proven lower bound 12 bytes (12 B) (gap "
+  EXPECT_NE(exact.out.find("exact search: optimal, proven lower bound 12 bytes (gap "
                            "0.00%), "),
             std::string::npos)
       << exact.out;
@@ -130,7 +130,7 @@ TEST(CsvWindowsCliTest, TheLowerBoundCountsOnlyAWindowsBytes) {
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("transient  default          2             24             24             "
                        "16   50.00%\n"
-                       "transient extent 24 bytes (24 B), lower bound 16 bytes (16 B) (50.00% "
+                       "transient extent 24 bytes, lower bound 16 bytes (50.00% "
                        "over)\n"),
             std::string::npos)
       << r.out;
@@ -144,8 +144,8 @@ TEST(CsvWindowsCliTest, TheLowerBoundCountsOnlyAWindowsBytes) {
   // The exact search's proof is for the packers' reading (a whole): said so.
   const auto exact = MemplanIn(dir, "plan in.csv --algorithm exact");
   EXPECT_EQ(exact.exit_code, 0) << exact.err;
-  EXPECT_NE(exact.out.find("transient extent 24 bytes (24 B), lower bound 16 bytes (16 B) (50.00% "
-                           "over)\nexact search: optimal, proven lower bound 24 bytes (24 B) (gap "
+  EXPECT_NE(exact.out.find("transient extent 24 bytes, lower bound 16 bytes (50.00% "
+                           "over)\nexact search: optimal, proven lower bound 24 bytes (gap "
                            "0.00%), 0 nodes\nexact search: it reads movable buffers as live over "
                            "their dead gaps and windows (conservative), so its proof holds for "
                            "that reading only\n"),
@@ -156,17 +156,18 @@ TEST(CsvWindowsCliTest, TheLowerBoundCountsOnlyAWindowsBytes) {
   EXPECT_EQ(v.exit_code, 0) << v.err;
   EXPECT_EQ(v.out, "sol.csv: solution verified: 2 buffers, extent 16 bytes, lower bound 16 bytes\n");
   const auto s = MemplanIn(dir, "stats in.csv");
-  EXPECT_NE(s.out.find("lower bound (max live activations): 16 bytes (16 B) at step 0\n"),
+  EXPECT_NE(s.out.find("lower bound (max live activations): 16 bytes at step 0\n"),
             std::string::npos)
       << s.out;
-  // An overlap inside the window names the bytes both hold then.
+  // An overlap inside the window names the bytes both hold then, at b's
+  // offset (line 3).
   WriteText(dir + "/low.csv", "id,lower,upper,size,gaps,offset\na,0,4,16,1-3@0:8,0\nb,1,3,8,,4\n");
   const auto low = MemplanIn(dir, "verify in.csv low.csv");
   EXPECT_EQ(low.exit_code, 1);
   EXPECT_EQ(low.err,
-            "low.csv: error: verification failed: buffer 'b' (id 1) allocation 0 (space 0, bytes "
-            "[4, 12), time [1, 2]) overlaps buffer 'a' (id 0) allocation 0 (space 0, bytes [0, "
-            "16), time [0, 3]) at time 1, where both hold bytes [4, 8)\n");
+            "low.csv:3:10: error: verification failed: buffer 'b' (id 1) allocation 0 (space 0, "
+            "bytes [4, 12), time [1, 2]) overlaps buffer 'a' (id 0) allocation 0 (space 0, bytes "
+            "[0, 16), time [0, 3]) at time 1, where both hold bytes [4, 8)\n");
   std::filesystem::remove_all(dir);
 }
 

@@ -178,13 +178,13 @@ TEST(FastMemoryReportCliTest, ActivationsAllInFastMemory) {
       "transient pool in default memory: empty (its 7 buffers are held in fast memory only)\n"
       "alternate memory activation peak: 48 bytes live at step 1 (op %n1 = negate) in 2 "
       "buffers (of 7 with bytes there):\n"
-      "   50.00%  n0: 24 bytes (24 B)\n"
-      "   50.00%  n1: 24 bytes (24 B)\n"
+      "   50.00%  n0: 24 bytes\n"
+      "   50.00%  n1: 24 bytes\n"
       // The external pool (p0, p1, add; no reuse) spans 72 B; at most two of
       // them are live at once (p0 and p1 at step 0).
-      "default memory: 72 bytes (72 B) used, max live 48 bytes (48 B) at step 0 (50.00% over)\n"
-      "alternate memory: 72 bytes (72 B) used of 1048576 bytes (1.00 MiB) capacity, max live 72 "
-      "bytes (72 B) at step 2 (0.00% over)\n"));
+      "default memory: 72 bytes used, max live 48 bytes at step 0 (50.00% over)\n"
+      "alternate memory: 72 bytes used of 1048576 bytes (1.00 MiB) capacity, max live 72 "
+      "bytes at step 2 (0.00% over)\n"));
   EXPECT_THAT(r.out, ::testing::Not(HasSubstr("transient extent 0 bytes")));
 
   const nlohmann::json plan = nlohmann::json::parse(Slurp(json));
@@ -255,11 +255,11 @@ TEST(FastMemoryReportCliTest, WeightsBelowTheActivationsAreNotPackingWaste) {
   EXPECT_THAT(r.out, HasSubstr(
       "transient  default          7          24577              1              1    0.00%\n"));
   EXPECT_THAT(r.out, HasSubstr(
-      "transient extent 1 byte (1 B), lower bound 1 byte (1 B) (0.00% over); 1 of the pool's 7 "
+      "transient extent 1 byte, lower bound 1 byte (0.00% over); 1 of the pool's 7 "
       "buffers has bytes in default memory\n"
       "default memory activation peak: 1 byte live at step 3 (op %more = compare) in 1 buffer "
       "(of 1 with bytes there):\n"
-      "  100.00%  more: 1 byte (1 B)\n"
+      "  100.00%  more: 1 byte\n"
       "alternate memory activation peak: 16384 bytes live at step 6 (op %c = add) in 4 buffers "
       "(of 6 with bytes there):\n"));
   EXPECT_THAT(r.out, HasSubstr(

@@ -85,9 +85,9 @@ TEST(TfliteCliTest, TinyModelFiguresAndFormatDetection) {
   const std::string path = WriteTinyModel(dir, "tiny.TFLITE");
   testing_cli::CliRun run = Memplan("plan " + path);
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("TFLite Micro arena head: memplan 96 bytes (96 B), TFLite Micro's "
-                                 "greedy planner 128 bytes (128 B) (16-byte alignment), lower "
-                                 "bound 96 bytes (96 B)\n"));
+  EXPECT_THAT(run.out, HasSubstr("TFLite Micro arena head: memplan 96 bytes, TFLite Micro's "
+                                 "greedy planner 128 bytes (16-byte alignment), lower "
+                                 "bound 96 bytes\n"));
   // Detected by its TFL3 identifier whatever its name.
   std::filesystem::copy_file(path, dir + "/model.bin");
   run = Memplan("plan " + dir + "/model.bin");
@@ -202,14 +202,14 @@ TEST(TfliteCliTest, NestedOfflinePlanKeepsItsHeadAndVerifies) {
   tflite_test::WriteFile(path, tflite_test::BuildModel(tflite_test::VelaLike()));
   testing_cli::CliRun run = Memplan("plan " + path + " --offline-plan --json " + dir + "/p.json");
   ASSERT_EQ(run.exit_code, 0) << run.err;
-  EXPECT_THAT(run.out, HasSubstr("transient extent 64 bytes (64 B), lower bound 64 bytes (64 B) "
+  EXPECT_THAT(run.out, HasSubstr("transient extent 64 bytes, lower bound 64 bytes "
                                  "(0.00% over)\n"));
   EXPECT_THAT(run.out, HasSubstr("offline plan (OfflineMemoryAllocation): 3 tensors in 3 buffers "
-                                 "(2 nested inside another), head 64 bytes (64 B), verified\n"));
+                                 "(2 nested inside another), head 64 bytes, verified\n"));
   EXPECT_THAT(run.out, HasSubstr("--offline-plan kept 3 buffers (104 bytes) at their offsets, 2 "
                                  "of them nested inside another; memplan's transient extent "
-                                 "around them 64 bytes (64 B), the offline plan's head 64 bytes "
-                                 "(64 B): +0 bytes\n"));
+                                 "around them 64 bytes, the offline plan's head 64 bytes: "
+                                 "+0 bytes\n"));
   run = Memplan("verify " + path + " " + dir + "/p.json");
   EXPECT_EQ(run.exit_code, 0) << run.err;
   // execute cannot tell the nested tensors' writes from clobbers: it says so.

@@ -54,5 +54,31 @@ TEST(CsvSolutionLocationTest, UnknownIdsAndMissingOffsetsPointAtTheirFields) {
   EXPECT_EQ(ErrorOf("id,lower,upper,size,offset\na,0,4,8,0\nb,2,6,8,8\n"), "OK");
 }
 
+// A solution's own gaps column must state the problem's gaps (as read:
+// adjacent dead gaps merge); a differing one is located at its field.
+TEST(CsvSolutionLocationTest, GapsThatDifferPointAtTheGapsField) {
+  const BufferSet problem =
+      Read("id,lower,upper,size,gaps\nw,0,10,16,3-6@0:8\nd,0,10,8,2-5\nv,3,6,8,\n", "p.csv");
+  const auto error_of = [&](std::string_view solution) {
+    absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, Read(solution, "s.csv"), "s.csv");
+    return plan.ok() ? std::string("OK") : std::string(plan.status().message());
+  };
+  EXPECT_EQ(error_of("id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nd,0,10,8,2-4 4-5,16\n"
+                     "v,3,6,8,,8\n"),
+            "OK");
+  // No gaps column: the problem's gaps hold.
+  EXPECT_EQ(error_of("id,lower,upper,size,offset\nw,0,10,16,0\nd,0,10,8,16\nv,3,6,8,8\n"), "OK");
+  EXPECT_EQ(error_of("id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:12,0\nd,0,10,8,2-5,16\n"
+                     "v,3,6,8,,8\n"),
+            "s.csv:2:11: error: buffer 'w' has gaps '3-6@0:12' here but gaps '3-6@0:8' in the "
+            "problem 'p.csv'");
+  EXPECT_EQ(error_of("offset,gaps,id,lower,upper,size\n0,3-6@0:8,w,0,10,16\n16,,d,0,10,8\n"
+                     "8,,v,3,6,8\n"),
+            "s.csv:3:4: error: buffer 'd' has no gaps here but gaps '2-5' in the problem 'p.csv'");
+  EXPECT_EQ(error_of("id,lower,upper,size,gaps,offset\nw,0,10,16,3-6@0:8,0\nd,0,10,8,2-5,16\n"
+                     "v,3,6,8,4-5,8\n"),
+            "s.csv:4:9: error: buffer 'v' has gaps '4-5' here but no gaps in the problem 'p.csv'");
+}
+
 }  // namespace
 }  // namespace memplan

@@ -80,6 +80,17 @@ TEST(ByteSizeTest, Errors) {
             "invalid byte size '1.0000000000000000001KiB': too many fraction digits");
 }
 
+// Below 1 KiB the human form would only repeat the count (not "12 bytes (12 B)").
+TEST(ByteSizeTest, BytesAndHuman) {
+  EXPECT_EQ(BytesAndHuman(0), "0 bytes");
+  EXPECT_EQ(BytesAndHuman(1), "1 byte");
+  EXPECT_EQ(BytesAndHuman(12), "12 bytes");
+  EXPECT_EQ(BytesAndHuman(1023), "1023 bytes");
+  EXPECT_EQ(BytesAndHuman(1024), "1024 bytes (1.00 KiB)");
+  EXPECT_EQ(BytesAndHuman(1572864), "1572864 bytes (1.50 MiB)");
+  EXPECT_EQ(BytesAndHuman(-2048), "-2048 bytes (-2.00 KiB)");
+}
+
 TEST(ByteSizeTest, FormatBytes) {
   EXPECT_EQ(FormatBytes(0), "0 B");
   EXPECT_EQ(FormatBytes(512), "512 B");

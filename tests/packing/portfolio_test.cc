@@ -97,6 +97,40 @@ TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
+// On a tiny input every estimate is mostly its constant term, above 400 n
+// log2 n (for one item 1,430 units against 400), yet negligible: --effort
+// fast does not skip a member as "not near n log n" for it, and its lanes
+// have room for all (kNegligibleWork), so the outcome is default effort's.
+TEST(AutoPackTest, FastEffortRunsNegligibleMembersOnATinyInput) {
+  const PackResult one =
+      Pack({PackItem{10, 1, 0, 3}}, PackingAlgorithm::kAuto, PackOptions{.effort = PackEffort::kFast});
+  for (const PackMemberReport& m : one.report->members) {
+    EXPECT_EQ(m.reason.find("not near n log n"), std::string::npos) << m.name << ": " << m.reason;
+    EXPECT_EQ(m.reason.find("budget"), std::string::npos) << m.name << ": " << m.reason;
+  }
+  const PackResult r =
+      Pack(XlaExample(), PackingAlgorithm::kAuto, PackOptions{.effort = PackEffort::kFast});
+  EXPECT_EQ(r.algorithm, "best-fit-spatial");
+  EXPECT_EQ(r.peak, 140);
+  // By gain alone at fast: skyline-area, best-fit-spatial, skyline-longest, ...
+  EXPECT_THAT(Lines(r),
+              ElementsAre("online-best-fit ran 150",
+                          "skyline-area skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-spatial ran 140",
+                          "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-busiest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-temporal skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "best-fit-start-time skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "in-order skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "skyline-local-search skipped: not needed: the best peak is at the lower bound",
+                          "exact skipped: not needed: the best peak is at the lower bound"));
+  // The floor: two lanes of kNegligibleWork up to about 70 items, 500 n
+  // log2 n above.
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{1, 0}).member_work, 2e5);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{64, 0}).member_work, 2e5);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{128, 0}).member_work, 500 * 128 * 7);
+}
+
 TEST(AutoPackTest, DefaultEffortSkipsMembersOverTheirLanesBudget) {
   // 8,000 items live together: the global members are estimated at more
   // than a lane's 1.25 s of work and are skipped before they start.

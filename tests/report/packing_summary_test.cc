@@ -50,6 +50,7 @@ Plan StoppedPlan() {
       NotRun("skyline-longest", "stopped when it had used the 1.23 s of work allowed to it");
   longest.work = 1.23e9;
   longest.allowance = 1.23e9;
+  longest.quotes_work = true;
   report.members.push_back(longest);
   PackMemberReport area =
       NotRun("skyline-area", "stopped by --time-limit before it finished (raise --time-limit)");
@@ -67,7 +68,7 @@ TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
             "auto (effort default): 2 members ran, 2 stopped, 1 skipped (cut by --time-limit); the "
             "lowest peak is chosen, 1 byte over the lower bound\n"
             "  members in the order auto tried them (most expected gain per estimated cost "
-            "first); work is estimated in seconds of one core\n"
+            "first); work is in estimated seconds of one core, not measured time\n"
             "  ran      online-best-fit               12 bytes (20.00% over)\n"
             "  ran      best-fit-spatial              11 bytes (10.00% over)  <- chosen\n"
             "  stopped  skyline-longest   stopped when it had used the 1.23 s of work allowed to "
@@ -95,7 +96,7 @@ TEST(PackingLinesTest, OneMemberAndOneByteAreSingular) {
             "auto (effort fast): 1 member ran, 0 skipped; the lowest peak is chosen, 0 bytes over "
             "the lower bound\n"
             "  members in the order auto tried them (most expected gain first, among the members "
-            "near n log n); work is estimated in seconds of one core\n"
+            "near n log n)\n"
             "  ran      online-best-fit               1 byte  (0.00% over)  <- chosen\n");
 }
 
@@ -107,6 +108,36 @@ TEST(PackingLinesTest, TimingsGiveWorkInSeconds) {
   EXPECT_NE(text.find("  ran      best-fit-spatial              11 bytes (10.00% over)  0.500 s "
                       "(work 0.250 of 0.500 s allowed)  <- chosen\n"),
             std::string::npos)
+      << text;
+}
+
+// The note on work seconds comes only with a line that gives work in
+// seconds: a reason that quotes it, or --timings' counts.
+TEST(PackingLinesTest, WorkSecondsAreExplainedOnlyWhereALineGivesThem) {
+  const std::string note = "; work is in estimated seconds of one core, not measured time\n";
+  // Members that ran and one not needed: no work figure anywhere.
+  Plan plan = StoppedPlan();
+  plan.packing->members.resize(2);
+  plan.packing->members.push_back(
+      NotRun("in-order", "not needed: best-fit-spatial reached the lower bound and wins ties"));
+  std::string text = PackingLines(plan, false);
+  EXPECT_NE(text.find("  members in the order auto tried them (most expected gain per estimated "
+                      "cost first)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find(note), std::string::npos) << text;
+  // --timings shows best-fit-spatial's count in seconds.
+  text = PackingLines(plan, true);
+  EXPECT_NE(text.find("(most expected gain per estimated cost first)" + note), std::string::npos)
+      << text;
+  // A budget in a reason.
+  PackMemberReport over =
+      NotRun("skyline-area", "estimated 1.28 s of work, over the 1.23 s left of its lane's "
+                             "1.25 s budget (raise --effort)");
+  over.quotes_work = true;
+  plan.packing->members.push_back(over);
+  text = PackingLines(plan, false);
+  EXPECT_NE(text.find("(most expected gain per estimated cost first)" + note), std::string::npos)
       << text;
 }
 

@@ -125,8 +125,22 @@ TEST(CsvReaderTest, Numbers) {
             "t.csv:2:3: error: expected a non-negative integer for 'lower', found nothing");
   EXPECT_EQ(CsvError("id,lower,upper,size\na,-2,1,4\n"),
             "t.csv:2:3: error: 'lower' must not be negative, found '-2'");
+  // A number past 63 bits is reported against its field's real limit.
   EXPECT_EQ(CsvError("id,lower,upper,size\na,0,1,9223372036854775808\n"),
-            "t.csv:2:7: error: 'size' value '9223372036854775808' is too large (at most 2^63 - 1)");
+            "t.csv:2:7: error: 'size' value '9223372036854775808' is above the limit of 2^62 "
+            "(4611686018427387904) bytes");
+  EXPECT_EQ(CsvError("id,lower,upper,size,offset\na,0,1,4,99999999999999999999\n"),
+            "t.csv:2:9: error: 'offset' value '99999999999999999999' is above the limit of 2^62 "
+            "(4611686018427387904) bytes");
+  EXPECT_EQ(CsvError("id,lower,upper,size\na,0,9223372036854775808,4\n"),
+            "t.csv:2:5: error: 'upper' value '9223372036854775808' is above the limit of 2^62 "
+            "(4611686018427387904) time steps");
+  EXPECT_EQ(CsvError("id,lower,upper,size,alignment\na,0,1,4,9223372036854775808\n"),
+            "t.csv:2:9: error: 'alignment' value '9223372036854775808' is above the limit of 2^32 "
+            "(4294967296)");
+  EXPECT_EQ(CsvError("id,lower,upper,size,gaps\na,0,9,4,3-9223372036854775808\n"),
+            "t.csv:2:11: error: 'gap upper' value '9223372036854775808' is above the limit of "
+            "2^62 (4611686018427387904) time steps");
 }
 
 TEST(CsvReaderTest, LargestValuesAreAccepted) {

@@ -16,6 +16,19 @@ TEST(MapFormatTest, FormatBytesUsesBinaryUnitsWithTwoDecimals) {
   EXPECT_EQ(FormatBytes(-2048), "-2 KiB");
 }
 
+// Tooltips and tables give the exact count beside the rounded one, but not
+// "12 B (12 B)" or "offset 12 (12 B)".
+TEST(MapFormatTest, ExactCountsOnlyWhereTheyAddSomething) {
+  EXPECT_EQ(FormatBytesExact(0), "0 B");
+  EXPECT_EQ(FormatBytesExact(12), "12 B");
+  EXPECT_EQ(FormatBytesExact(1023), "1023 B");
+  EXPECT_EQ(FormatBytesExact(1024), "1 KiB (1024 B)");
+  EXPECT_EQ(FormatBytesExact(1 << 20), "1 MiB (1048576 B)");
+  EXPECT_EQ(FormatOffset(0), "0");
+  EXPECT_EQ(FormatOffset(12), "12");
+  EXPECT_EQ(FormatOffset(1536), "1536 (1.5 KiB)");
+}
+
 TEST(MapFormatTest, ExtentAndBoundThatWouldReadTheSameAreExact) {
   // A.1048576.csv at default effort: 0.1 % over, both "1 MiB" when rounded.
   EXPECT_EQ(FormatExtentAndBound(1049600, 1048576),
@@ -44,6 +57,10 @@ TEST(MapFormatTest, FormatCoordTrimsAndNeverPrintsNegativeZero) {
 TEST(MapFormatTest, FormatPercentOver) {
   EXPECT_EQ(FormatPercentOver(110, 100), "10.0 %");
   EXPECT_EQ(FormatPercentOver(100, 100), "0.0 %");
+  // A nonzero gap below 0.05 % does not read as none.
+  EXPECT_EQ(FormatPercentOver(1048600, 1048576), "<0.1 %");
+  EXPECT_EQ(FormatPercentOver(100049, 100000), "<0.1 %");
+  EXPECT_EQ(FormatPercentOver(100051, 100000), "0.1 %");
   EXPECT_EQ(FormatPercentOver(5, 0), "n/a");
 }
 

@@ -98,10 +98,10 @@ TEST(MapRegionsTest, SvgFragments) {
            "<rect class=\"band k8\" x=\"88\" y=\"274\" width=\"542\" height=\"160\"/>\n",
            "<rect class=\"k8 o\" data-b=\"0\" x=\"88\" y=\"274\" width=\"542\" height=\"160\">"
            "<title>a\nsize 1 MiB (1048576 B)\nlive [0, 1]\npool r.slab (slab of region @r on "
-           "gpu0), space default (0), offset 0 (0 B)</title></rect>\n",
+           "gpu0), space default (0), offset 0</title></rect>\n",
            "<rect class=\"alloc\" data-p=\"0\" x=\"88\" y=\"274\" width=\"542\" height=\"160\">"
            "<title>r.slab (slab of region @r on gpu0)\nsize 1 MiB (1048576 B)\nexists [0, 1]\n"
-           "1 buffer, 1 MiB in all, lower bound 1 MiB\nspace default (0), offset 0 (0 B)"
+           "1 buffer, 1 MiB in all, lower bound 1 MiB\nspace default (0), offset 0"
            "</title></rect>\n",
            "<rect class=\"alloc\" data-p=\"1\" x=\"630\" y=\"354\" width=\"542\" height=\"80\">",
            "<text class=\"alloc-label\" x=\"92\" y=\"285\">r.slab</text>\n",

@@ -49,6 +49,18 @@ TEST(SvgMapTest, AxisLabelsLinesAndLegend) {
   EXPECT_EQ(Count(svg, "<line class=\"line bound\""), 2u);
 }
 
+// An extent one byte above its bound is not "0.0 %" over it.
+TEST(SvgMapTest, ATinyGapIsNotZeroPercent) {
+  maptest::PlannedBuffers p = maptest::SmallPlan();
+  p.plan.lower_bound = p.plan.peak - 1;
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(svg.find(">transient extent 2097152 B (&lt;0.1 % over bound)</text>"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find(" · &lt;0.1 % over the bound · "), std::string::npos) << svg;
+  EXPECT_EQ(svg.find("0.0 %"), std::string::npos) << svg;
+}
+
 TEST(SvgMapTest, StandaloneAndWellFormedFrame) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});

@@ -1,0 +1,70 @@
+// `plan --algorithm exact --capacity N` that does not fit: the failure says
+// what the search established (a proof that no packing fits, or a stop at
+// its time limit) and names the best packing found, which at a capacity is
+// the one the search started from (driver/pools.h).
+#include <filesystem>
+#include <string>
+
+#include "gtest/gtest.h"
+#include "tests/cli/cli_runner.h"
+
+namespace memplan {
+namespace {
+
+using testing_cli::FreshDir;
+using testing_cli::MemplanIn;
+using testing_cli::WriteText;
+
+// a and b (3 bytes, aligned to 4) live together: max-live 6, but the second
+// starts at 4, so every packing needs 7 bytes.
+TEST(ExactCapacityCliTest, AProofNamesTheBestPackingFound) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/al.csv", "id,lower,upper,size,alignment\na,0,2,3,4\nb,0,2,3,4\nc,2,3,5,1\n");
+  for (const char* minimize : {"", " --minimize"}) {
+    const auto r =
+        MemplanIn(dir, std::string("plan al.csv --algorithm exact --capacity 6") + minimize);
+    EXPECT_EQ(r.exit_code, 1) << minimize;
+    EXPECT_EQ(r.out, "") << minimize;
+    EXPECT_EQ(r.err,
+              "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
+              "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); the exact search "
+              "proved that no packing fits (every packing needs at least 7 bytes); best packing "
+              "found 7 bytes, the lowest possible\n")
+        << minimize;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// MiniMalloc's D: its best known peak is 1,031,168, so no search finds a
+// packing within 990,000 in 0.2 s (nor proves there is none); the packing
+// it started from is the heuristics' 1,190,912 bytes, not a peak the search
+// reached. Below max-live (986,112) the proof is immediate.
+TEST(ExactCapacityCliTest, OnDTheBestPackingFoundIsTheOneTheSearchStartedFrom) {
+  const std::string d = MEMPLAN_SHARED_DIR "/data/minimalloc/D.1048576.csv";
+  if (!std::filesystem::exists(d)) GTEST_SKIP() << "no shared data";
+  const std::string dir = FreshDir();
+  const std::string head =
+      "error: plan does not fit: default memory needs 1.14 MiB (1190912 bytes), ";
+  const std::string started =
+      "best packing found 1190912 bytes (the one it started from: at a capacity the search looks "
+      "only for a packing within it; --minimize looks for lower peaks)";
+  auto r = MemplanIn(dir, "plan '" + d + "' --algorithm exact --capacity 990000 --time-limit 0.2");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, d + ": " + head +
+                       "196.20 KiB (200912 bytes) over --capacity 990000 (transient extent 1190912 "
+                       "bytes, lower bound 986112 bytes); the exact search stopped at its time "
+                       "limit of 0.2 s without finding a packing that fits or proving that none "
+                       "exists: " +
+                       started + ", proven lower bound 986112 bytes; raise --time-limit\n");
+  r = MemplanIn(dir, "plan '" + d + "' --algorithm exact --capacity 900000");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, d + ": " + head +
+                       "284.09 KiB (290912 bytes) over --capacity 900000 (transient extent 1190912 "
+                       "bytes, lower bound 986112 bytes); the exact search proved that no packing "
+                       "fits (every packing needs at least 986112 bytes); " +
+                       started + "\n");
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace memplan
