@@ -69,7 +69,7 @@ TEST_P(ChallengingTest, AutoBeatsTheXlaOrders) {
   EXPECT_LT(r.peak, Pack(items, PackingAlgorithm::kBestFitTemporal).peak);
   EXPECT_LE(static_cast<double>(r.peak), 1.2 * static_cast<double>(MaxLiveBytes(items)));
   // Eight of them pack at their max-live bound, and the exact member finds
-  // it within its default budget (H needs more; D and J do not pack there):
+  // it within its default budget (H needs more; no packing of D or J there is known):
   // on those three its descent ladder lowers the local search's peak, to
   // within 1.05 x the bound on H and J. Its budget is nodes, so these
   // peaks are the same on every machine and thread count.
