@@ -18,6 +18,7 @@
 #include "cli/sweep_command.h"
 #include "cli/targets_command.h"
 #include "cli/verify_command.h"
+#include "packing/parallel_tasks.h"
 #include "fmt/format.h"
 
 namespace memplan {
@@ -66,6 +67,9 @@ int RunCli(int argc, char** argv) {
     }
     PrintError(fmt::format("memplan: error: {} (see memplan --help)", ParseErrorMessage(e, app, verb)));
     return kExitBadInput;
+  }
+  if (const std::string problem = PackingThreadsProblem(); !problem.empty()) {
+    return Fail(UsageError(problem));
   }
   if (plan->parsed()) return RunPlan(plan_flags);
   if (verify->parsed()) return RunVerify(verify_flags);

@@ -244,10 +244,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
         PackOptions pack_options = PackOptionsFor(options, plan.alignment);
         const bool searched = algorithm == PackingAlgorithm::kExact;
-        if ((searched || algorithm == PackingAlgorithm::kAuto) && options.capacity &&
-            !options.minimize) {
+        if ((searched || algorithm == PackingAlgorithm::kAuto) && options.capacity) {
           // The exact search (auto's exact member too) aims at what is left
-          // of the default memory.
+          // of the default memory; minimizing, it fits that first and then
+          // lowers the peak (exact_packer.h).
           pack_options.capacity = std::max<Bytes>(0, *options.capacity - pool.offset);
         }
         PackResult result = Pack(items, algorithm, pack_options);

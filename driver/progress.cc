@@ -7,9 +7,32 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 namespace memplan {
+namespace {
+
+// Columns `text` takes: its code points (the line's characters, "·"
+// included, are one column wide each).
+std::size_t Columns(std::string_view text) {
+  return static_cast<std::size_t>(
+      std::count_if(text.begin(), text.end(), [](char c) { return (c & 0xC0) != 0x80; }));
+}
+
+// `text` cut to its first `columns` code points.
+std::string CutToColumns(std::string text, std::size_t columns) {
+  std::size_t seen = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if ((text[i] & 0xC0) != 0x80 && seen++ == columns) {
+      text.resize(i);
+      break;
+    }
+  }
+  return text;
+}
+
+}  // namespace
 
 ProgressReporter::ProgressReporter(bool enabled, Io io, double delay_s, double interval_s)
     : enabled_(enabled),
@@ -29,6 +52,11 @@ std::unique_ptr<ProgressReporter> ProgressReporter::ForStderr(bool quiet) {
   io.write = [](std::string_view text) {
     std::fwrite(text.data(), 1, text.size(), stderr);
     std::fflush(stderr);
+  };
+  io.columns = []() -> std::size_t {
+    winsize size{};
+    if (ioctl(fileno(stderr), TIOCGWINSZ, &size) != 0) return 0;
+    return size.ws_col;
   };
   return std::make_unique<ProgressReporter>(!quiet && isatty(fileno(stderr)) != 0, std::move(io));
 }
@@ -106,8 +134,11 @@ void ProgressReporter::DrawLocked() {
   if (last_draw_s_ >= 0 && now - last_draw_s_ < interval_s_) return;
   last_draw_s_ = now;
   std::string line = LineLocked();
+  // One column short of the terminal, so that the line never wraps.
+  const std::size_t columns = io_.columns ? io_.columns() : 0;
+  if (columns > 1) line = CutToColumns(std::move(line), columns - 1);
   // Spaces over whatever the previous, longer line left behind.
-  const std::size_t width = line.size();
+  const std::size_t width = Columns(line);
   if (width < drawn_width_) line += std::string(drawn_width_ - width, ' ');
   io_.write("\r" + line);
   drawn_width_ = std::max(drawn_width_, width);

@@ -30,6 +30,10 @@ class ProgressReporter {
   struct Io {
     std::function<double()> now;                  // seconds, monotonic
     std::function<void(std::string_view)> write;  // raw text to the terminal
+    // The terminal's width in columns; null or 0: unknown (no cut). A line
+    // as wide as the terminal would wrap, and "\r" then returns to its last
+    // row only, so each redraw would leave a row behind.
+    std::function<std::size_t()> columns;
   };
 
   // `enabled` false: every call is a no-op (nothing written, no thread).
@@ -39,7 +43,8 @@ class ProgressReporter {
   ProgressReporter(const ProgressReporter&) = delete;
   ProgressReporter& operator=(const ProgressReporter&) = delete;
 
-  // On standard error with a steady clock, enabled when `quiet` is false and
+  // On standard error with a steady clock and the terminal's width
+  // (TIOCGWINSZ, read at each draw), enabled when `quiet` is false and
   // standard error is a terminal (isatty).
   static std::unique_ptr<ProgressReporter> ForStderr(bool quiet);
 
@@ -58,7 +63,8 @@ class ProgressReporter {
   // Finish, so a phase that is one long call still shows its time.
   void StartTicker();
 
-  // The line as it would be drawn now, e.g. "memplan: packing 12/50 buffers · 1.5 s".
+  // The line as it would be drawn now, e.g. "memplan: packing 12/50 buffers · 1.5 s"
+  // (drawn cut to one column less than the terminal's width).
   std::string Line() const;
 
  private:
@@ -79,7 +85,7 @@ class ProgressReporter {
   std::int64_t total_ = 0;
   std::int64_t done_ = 0;
   double last_draw_s_ = -1;    // < 0: draw at the next chance
-  std::size_t drawn_width_ = 0;
+  std::size_t drawn_width_ = 0;  // columns
 };
 
 }  // namespace memplan

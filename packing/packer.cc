@@ -8,6 +8,7 @@
 #include "packing/exact/exact_packer.h"
 #include "packing/local_search.h"
 #include "packing/online_best_fit.h"
+#include "packing/parallel_tasks.h"
 #include "packing/portfolio.h"
 #include "packing/skyline.h"
 
@@ -134,7 +135,7 @@ PackResult PackWith(const std::vector<PackItem>& items, PackingAlgorithm algorit
     case PackingAlgorithm::kNaive:
       return NaivePack(items, alignment);
     case PackingAlgorithm::kExact:
-      return ExactPack(items, options);
+      return ExactPack(items, options, PackingThreads());
   }
   return AutoPack(items, options);
 }

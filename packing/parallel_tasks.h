@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <string>
 
 namespace memplan {
 
@@ -14,6 +15,12 @@ namespace memplan {
 // it is a number from 1 to 64, else min(2, hardware threads) (the reference
 // machine has 2 cores). At least 1.
 int PackingThreads();
+
+// What is wrong with MEMPLAN_THREADS, e.g. "MEMPLAN_THREADS='abc' is not a
+// whole number from 1 to 64 (unset, the packers use up to 2 threads)";
+// empty when it is unset or valid. PackingThreads ignores a bad value; a
+// command line refuses it with this message.
+std::string PackingThreadsProblem();
 
 // Calls task(0) ... task(count - 1), each exactly once, on up to `threads`
 // threads (the calling thread is one of them); tasks are started in index

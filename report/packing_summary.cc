@@ -48,7 +48,12 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
     text += fmt::format("  ran      {:<{}}  {:>14} {:<5} ({} over)", member.name, width,
                         member.peak, NounFor(member.peak, "byte"),
                         PercentOver(member.peak, plan.lower_bound));
-    if (member.capacity) text += fmt::format(", found at --capacity {}", *member.capacity);
+    // A capacity the member chose, not one the user gave: say how to get
+    // the same packing.
+    if (member.capacity) {
+      text += fmt::format(", found at capacity {} (as by --algorithm exact --capacity {})",
+                          *member.capacity, *member.capacity);
+    }
     if (with_seconds) {
       text += fmt::format("  {:.3f} s", member.seconds);
       if (member.work && member.allowance) {

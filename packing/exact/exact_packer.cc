@@ -395,12 +395,11 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     run.subs().push_back(std::move(state));
   }
   SeedIncumbents(run, items, options.alignment, !decide_only);
-  SearchStatus status;
-  if (decide_only) {
-    status = DecideAll(run, *options.capacity);
-  } else {
-    status = MinimizeAll(run);
-  }
+  // With a capacity, first a packing that fits it (what the plan needs;
+  // minimizing alone may stop above it).
+  SearchStatus status = SearchStatus::kFeasible;
+  if (options.capacity) status = DecideAll(run, *options.capacity);
+  if (!decide_only && status == SearchStatus::kFeasible) status = MinimizeAll(run);
   PackResult result = MakePackResult(items, AssembleOffsets(run, items, options.alignment),
                                      std::string(PackingAlgorithmName(PackingAlgorithm::kExact)));
   const auto [best, bound] = run.BestAndBound();

@@ -129,6 +129,22 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   }
 }
 
+// A MEMPLAN_THREADS the packers would ignore is refused (a trial ran with
+// "abc", "0" and "-1" and thought it had one thread).
+TEST(EffortCliTest, ABadThreadCountIsAUsageError) {
+  for (const std::string value : {"abc", "0", "-1", "65", "2x"}) {
+    const CliRun r = RunMemplan("MEMPLAN_THREADS=" + value + " ",
+                                "plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir");
+    EXPECT_EQ(r.exit_code, 2) << value;
+    EXPECT_EQ(r.out, "") << value;
+    EXPECT_EQ(r.err, "memplan: error: MEMPLAN_THREADS='" + value +
+                         "' is not a whole number from 1 to 64 (unset, the packers use up to 2 "
+                         "threads)\n")
+        << value;
+  }
+  EXPECT_EQ(RunMemplan("MEMPLAN_THREADS=64 ", "plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir").exit_code, 0);
+}
+
 TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {
   const CliRun effort = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --effort slow");
   EXPECT_EQ(effort.exit_code, 2);

@@ -20,7 +20,8 @@ TEST(CompareProgressTest, ImportMemplansPlanThenEachStrategyCounted) {
                             std::string line(text.substr(1));
                             line.erase(line.find_last_not_of(" \r") + 1);
                             lines.push_back(line);
-                          }};
+                          },
+                          nullptr};
   // No delay and no interval: every phase and every count is drawn.
   ProgressReporter progress(true, io, /*delay_s=*/0, /*interval_s=*/0);
   CompareJobOptions options;

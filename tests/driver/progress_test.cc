@@ -2,6 +2,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include <gtest/gtest.h>
 
@@ -13,9 +14,24 @@ struct Fake {
   double now = 100;
   std::string out;
   ProgressReporter::Io Io() {
-    return {[this] { return now; }, [this](std::string_view text) { out += text; }};
+    return {[this] { return now; }, [this](std::string_view text) { out += text; }, nullptr};
   }
 };
+
+// On a 20-column terminal the line is cut to 19 columns (a wrapped line
+// would leave one row behind at each redraw: a trial's 80-column tmux).
+TEST(ProgressTest, TheLineIsCutShortOfTheTerminalWidth) {
+  Fake fake;
+  ProgressReporter::Io io = fake.Io();
+  io.columns = [] { return std::size_t{20}; };
+  ProgressReporter progress(true, std::move(io), 1.0, 0.1);
+  progress.Phase("exact", 0);
+  fake.now += 1.5;
+  progress.Tick();
+  EXPECT_EQ(fake.out, "\rmemplan: exact · 1.");  // 19 columns, 20 bytes
+  progress.Finish();
+  EXPECT_EQ(fake.out, "\rmemplan: exact · 1.\r" + std::string(19, ' ') + "\r");
+}
 
 TEST(ProgressTest, NothingWhenDisabled) {
   Fake fake;
@@ -57,7 +73,8 @@ TEST(ProgressTest, OneUpdatingLineAfterTheDelayThenErased) {
   const std::string second = "memplan: verifying · 1.6 s";
   EXPECT_EQ(fake.out, "\r" + first + "\r" + second + std::string(first.size() - second.size(), ' '));
   progress.Finish();
-  const std::string erase = "\r" + std::string(first.size(), ' ') + "\r";
+  // As many spaces as the line had columns ("·" is two bytes, one column).
+  const std::string erase = "\r" + std::string(first.size() - 1, ' ') + "\r";
   EXPECT_EQ(fake.out.substr(fake.out.size() - erase.size()), erase);
   // Finished: nothing more, even on later calls.
   const std::size_t size = fake.out.size();

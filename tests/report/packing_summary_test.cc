@@ -175,7 +175,7 @@ TEST(PackingLinesTest, TheExactMemberNamesItsCapacity) {
   plan.packing = report;
   EXPECT_NE(PackingLines(plan, false)
                 .find("  ran      exact              10 bytes (0.00% over), found at "
-                      "--capacity 10  <- chosen\n"),
+                      "capacity 10 (as by --algorithm exact --capacity 10)  <- chosen\n"),
             std::string::npos)
       << PackingLines(plan, false);
   BufferSet buffers;
