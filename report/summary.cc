@@ -139,9 +139,15 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
               "(conservative), so its proof holds for that reading only\n";
     }
     if (plan.search_status == "stopped") {
-      text += fmt::format(
-          "exact search stopped at its {}time limit of {} s; --time-limit S searches longer\n",
-          plan.search_default_time_limit ? "default " : "", plan.search_time_limit_seconds);
+      // The default limit is one the user may not know of; a given one
+      // they can raise.
+      text += plan.search_default_time_limit
+                  ? fmt::format("exact search stopped at its default time limit of {} s; "
+                                "--time-limit S searches longer\n",
+                                plan.search_time_limit_seconds)
+                  : fmt::format("exact search stopped at its time limit of {} s; a higher "
+                                "--time-limit searches longer\n",
+                                plan.search_time_limit_seconds);
     }
   }
   return text;

@@ -30,6 +30,29 @@ std::string Summary(const LoadedInput& input, const Plan& plan) {
   return FormatPlanSummary(SummaryInputOf(input), plan, std::nullopt);
 }
 
+// A stopped exact search says how to search longer: name the flag when the
+// limit was the default, say "higher" when the user gave it (a trial read
+// "--time-limit S searches longer" after passing --time-limit 30).
+TEST(FormatPlanSummaryTest, AStoppedSearchSaysHowToSearchLonger) {
+  const LoadedInput input = Csv(2, {Make("a", 4, 0, 1)});
+  Plan plan;
+  plan.peak = 4;
+  plan.lower_bound = 4;
+  plan.search_status = "stopped";
+  plan.proven_lower_bound = 4;
+  plan.search_time_limit_seconds = 30;
+  EXPECT_NE(Summary(input, plan).find("exact search stopped at its time limit of 30 s; a higher "
+                                      "--time-limit searches longer\n"),
+            std::string::npos)
+      << Summary(input, plan);
+  plan.search_default_time_limit = true;
+  plan.search_time_limit_seconds = 10;
+  EXPECT_NE(Summary(input, plan).find("exact search stopped at its default time limit of 10 s; "
+                                      "--time-limit S searches longer\n"),
+            std::string::npos)
+      << Summary(input, plan);
+}
+
 // Every line of the report, hand-computed: live bytes 4 12 8 2 over 4 steps,
 // one band per step.
 TEST(FormatStatsTest, SmallInputExactReport) {
