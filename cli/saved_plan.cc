@@ -91,7 +91,17 @@ absl::StatusOr<SavedPlan> LoadSavedPlan(const InputFlags& input_flags, const Loa
   if (!text.ok()) return text.status();
   absl::StatusOr<std::optional<PlanInputOptions>> recorded =
       ReadPlanInputOptions(*text, plan_path);
-  if (!recorded.ok()) return recorded.status();
+  if (!recorded.ok()) {
+    // Not JSON at all: perhaps a CSV solution under another name, which
+    // verify tells apart by its extension.
+    if (!nlohmann::json::accept(*text)) {
+      return absl::InvalidArgumentError(fmt::format(
+          "{} (verify reads a plan JSON written by memplan plan --json, or a MiniMalloc CSV "
+          "solution named *.csv)",
+          std::string(recorded.status().message())));
+    }
+    return recorded.status();
+  }
   absl::StatusOr<LoadOptions> load =
       VerifyLoadOptions(flags, !input_flags.dims.empty(), *recorded, plan_path,
                         input_flags.input, *text);

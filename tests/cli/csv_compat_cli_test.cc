@@ -234,6 +234,23 @@ TEST(CsvCompatCliTest, VerifyHoldsASolutionToItsCapacity) {
   std::filesystem::remove_all(dir);
 }
 
+// A CSV solution under another name is read as a plan JSON: the parse
+// error says what verify reads (a trial's sol.txt got nlohmann's message
+// alone).
+TEST(CsvCompatCliTest, ASolutionThatIsNotJsonNorNamedCsvSaysWhatVerifyReads) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/in.csv", kFixedInTheMiddle);
+  ASSERT_EQ(MemplanIn(dir, "plan in.csv -q --csv out.csv").exit_code, 0);
+  std::filesystem::copy_file(dir + "/out.csv", dir + "/out.txt");
+  const auto r = MemplanIn(dir, "verify in.csv out.txt");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "out.txt:1:1: error: syntax error while parsing value - invalid literal; last read: "
+            "'i' (verify reads a plan JSON written by memplan plan --json, or a MiniMalloc CSV "
+            "solution named *.csv)\n");
+  std::filesystem::remove_all(dir);
+}
+
 TEST(CsvCompatCliTest, CsvOutputNeedsACsvInput) {
   const std::string dir = FreshDir();
   const auto r = MemplanIn(dir, "plan " + testing_cli::kMlp + " --csv out.csv");
