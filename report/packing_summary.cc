@@ -57,7 +57,9 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
     if (with_seconds) {
       text += fmt::format("  {:.3f} s", member.seconds);
       if (member.work && member.allowance) {
-        text += fmt::format(" (work {:.3f} of {:.3f} s allowed)",
+        // Three significant digits: a fast member's work is well under a
+        // millisecond ("0.000 of 0.000" said nothing).
+        text += fmt::format(" (work {:#.3g} of {:#.3g} s allowed)",
                             *member.work * kSecondsPerWorkUnit,
                             *member.allowance * kSecondsPerWorkUnit);
       }

@@ -109,6 +109,11 @@ TEST(PackingLinesTest, TimingsGiveWorkInSeconds) {
                       "(work 0.250 of 0.500 s allowed)  <- chosen\n"),
             std::string::npos)
       << text;
+  // A fast member's work, well under a millisecond, keeps three digits.
+  plan.packing->members[1].work = 1.234e5;
+  plan.packing->members[1].allowance = 6e5;
+  const std::string small = PackingLines(plan, true);
+  EXPECT_NE(small.find("(work 0.000123 of 0.000600 s allowed)"), std::string::npos) << small;
 }
 
 // The note on work seconds comes only with a line that gives work in
