@@ -62,8 +62,7 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
     out.report.reason = "earlier members used up --time-limit (raise --time-limit)";
     return out;
   }
-  const bool any_gaps =
-      std::any_of(items.begin(), items.end(), [](const PackItem& item) { return !item.gaps.empty(); });
+  const bool any_gaps = AnyItemHasGaps(items);
   const PackClock::time_point begin = PackClock::now();
   std::int64_t spent = 0;
   Bytes best = best_peak;

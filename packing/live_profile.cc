@@ -48,6 +48,10 @@ StartProfile ProfileAtStarts(const std::vector<PackItem>& items) {
 
 }  // namespace
 
+bool AnyItemHasGaps(const std::vector<PackItem>& items) {
+  return std::any_of(items.begin(), items.end(), [](const PackItem& item) { return !item.gaps.empty(); });
+}
+
 Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
   // (time, delta) events of the live-bytes step function: an item arrives at
   // its start and leaves after its end; a gap takes it away for its steps.

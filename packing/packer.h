@@ -175,4 +175,9 @@ PackResult Pack(const std::vector<PackItem>& items, PackingAlgorithm algorithm,
 // packing has peak >= this. O((n + g) log (n + g)) for g gaps in all.
 Bytes MaxLiveBytes(const std::vector<PackItem>& items);
 
+// Whether any item has gaps (or windows): the exact search reads such an
+// item as live over its whole range, so its proofs hold for the items as
+// given only when this is false.
+bool AnyItemHasGaps(const std::vector<PackItem>& items);
+
 }  // namespace memplan

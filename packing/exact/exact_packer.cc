@@ -407,8 +407,7 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
   result.proven_lower_bound = std::min(bound, kUnbounded);
   // The search treats items as live over their whole range, so its bound
   // holds for the items as given only when none has gaps.
-  const bool any_gaps = std::any_of(items.begin(), items.end(),
-                                    [](const PackItem& item) { return !item.gaps.empty(); });
+  const bool any_gaps = AnyItemHasGaps(items);
   if (!any_gaps) {
     result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
   } else if (status != SearchStatus::kInfeasible) {
