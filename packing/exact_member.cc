@@ -20,13 +20,15 @@ namespace {
 // hundred buffers), so the descent from above stops after this many.
 constexpr int kMaxDecisions = 100;
 
-// Every peak is a multiple of this (bytes): the gcd of the sizes, the
-// alignments and the fixed offsets.
+// Every peak of a canonical packing is a multiple of this (bytes): the gcd
+// of the sizes, the alignments above 1 and the fixed offsets (as
+// exact::PeakGranularity).
 Bytes PeakGranularity(const std::vector<PackItem>& items, Bytes alignment) {
   Bytes g = 0;
   for (const PackItem& item : items) {
     g = std::gcd(g, std::max<Bytes>(item.size, 0));
-    g = std::gcd(g, EffectiveAlignment(item, alignment));
+    const Bytes a = EffectiveAlignment(item, alignment);
+    if (a > 1) g = std::gcd(g, a);
     if (item.fixed_offset) g = std::gcd(g, *item.fixed_offset);
   }
   return g < 1 ? 1 : g;

@@ -199,7 +199,7 @@ Bytes PeakGranularity(const Subproblem& problem) {
   Bytes g = 0;
   for (const SearchBuffer& b : problem.buffers) {
     g = std::gcd(g, b.size);
-    g = std::gcd(g, b.alignment);
+    if (b.alignment > 1) g = std::gcd(g, b.alignment);
     if (b.fixed_offset) g = std::gcd(g, *b.fixed_offset);
   }
   return g < 1 ? 1 : g;

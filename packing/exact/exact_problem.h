@@ -80,10 +80,13 @@ Bytes SubproblemMaxLive(const Subproblem& problem);
 // Example: sizes 5, 3, 1 at alignment 2 all live at one step: 11 (max-live 9).
 Bytes SubproblemLowerBound(const Subproblem& problem);
 
-// The gcd of every size, alignment and fixed offset: every offset and every
-// peak a packing of `problem` can have is a multiple of it (offsets are 0, a
-// fixed offset or an aligned top of another buffer), so a capacity proven
-// infeasible raises the lower bound to the next multiple. >= 1.
+// The gcd of every size, alignment above 1 and fixed offset: every offset
+// and every peak of a canonical packing of `problem` (each buffer as low as
+// it goes, which is how a lowest peak can always be packed) is a multiple of
+// it, since offsets are 0, a fixed offset or another buffer's top rounded up
+// to an alignment (alignment 1 rounds nothing, so it does not count). So a
+// capacity proven infeasible raises the lower bound to the next multiple.
+// >= 1. Example: sizes 2048 and 3072, alignment 1 -> 1024.
 Bytes PeakGranularity(const Subproblem& problem);
 
 }  // namespace memplan::exact

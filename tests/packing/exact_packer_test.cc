@@ -143,6 +143,17 @@ TEST(ExactPackTest, FixedOffsetAboveTheLowerBoundIsProvenInfeasible) {
   EXPECT_EQ(best.proven_lower_bound, 10);
 }
 
+TEST(ExactPackTest, AProofLiftsTheBoundToTheNextPossiblePeakWithAlignmentOne) {
+  // The same instance in KiB: sizes and the fixed offset share 2048 (an
+  // alignment of 1 rounds nothing), so a canonical peak is a multiple of
+  // 2048 and a proof at 9000 lifts the bound to 10240, not 9001.
+  std::vector<PackItem> items = {{4096, 1, 0, 1}, {4096, 1, 1, 2}};
+  items[0].fixed_offset = 2048;
+  const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(9000));
+  EXPECT_EQ(below.search_status, SearchStatus::kInfeasible);
+  EXPECT_EQ(below.proven_lower_bound, 10240);
+}
+
 TEST(ExactPackTest, MovableItemsGoUnderAFixedOne) {
   std::vector<PackItem> items = {{2, 1, 0, 3}, {3, 1, 1, 2}, {1, 1, 0, 0}};
   items[0].fixed_offset = 4;
