@@ -186,6 +186,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         std::vector<std::size_t> owner;
         std::vector<Bytes> shift;
         Bytes packed_bytes = 0;
+        // Whether the packed items are the bound's items (same bytes over
+        // the same steps): then a bound the packer proved for them (the
+        // exact search's) is a bound of the pool too.
+        bool items_are_bound_items = true;
         Bytes pool_alignment = plan.alignment;
         PoolInfo pool;
         pool.name = std::string(LifetimeName(lifetime));
@@ -204,6 +208,10 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           } else {
             const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
             bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
+          }
+          if (!b.gaps.empty() || !b.windows.empty() ||
+              (!with_gaps && bound_ranges && (*bound_ranges)[id] != ranges[id])) {
+            items_are_bound_items = false;
           }
           const std::size_t k = packed.size();
           if (with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty())) {
@@ -262,11 +270,14 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
           }
         }
         pool.buffers = static_cast<std::int64_t>(members.size());
-        // Without reuse the bound is every byte at once; with reuse, max live.
-        // (PackResult::lower_bound is max-live of the packed chunks, which
-        // may be wider than the buffers' live ranges: the verifier checks
-        // the pool's bound against the latter, so that one is reported).
+        // Without reuse the bound is every byte at once; with reuse, max live,
+        // or the packer's proven bound (PackResult::lower_bound) when it is
+        // about the same items. (Otherwise that bound is about the packed
+        // chunks, which may be wider than the buffers' live ranges.)
         pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
+        if (reusable && items_are_bound_items) {
+          pool.lower_bound = std::max(pool.lower_bound, std::min(result.lower_bound, pool.size));
+        }
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
           plan.lower_bound = pool.lower_bound;

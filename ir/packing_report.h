@@ -44,13 +44,18 @@ struct PackMemberReport {
   // s left of its lane's 1.25 s budget"): the summary then says what those
   // seconds are.
   bool quotes_work = false;
+  // True for a member that did all its work but has no packing of its own
+  // to offer (`ran` false): the exact member when it proved the best peak
+  // optimal, or spent its node budget finding none lower. `reason` says
+  // which. Listed as `searched`, neither stopped nor skipped.
+  bool finished = false;
 };
 
 // True for a member that started but did not finish: it counted work (its
 // allowance ran out, or --time-limit stopped it) and has no packing. False
-// for members that ran and for those skipped before they started.
+// for members that ran, finished, or were skipped before they started.
 inline bool MemberStopped(const PackMemberReport& member) {
-  return !member.ran && member.work.has_value();
+  return !member.ran && !member.finished && member.work.has_value();
 }
 
 // The report of one kAuto run.

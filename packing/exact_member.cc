@@ -153,15 +153,18 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
   } else if (out.time_limited) {
     out.report.reason = "stopped by --time-limit before it finished (raise --time-limit)";
   } else if (target < best) {
+    out.report.finished = true;
     out.report.reason = fmt::format(
         "found no packing below {} within its {} nodes ({} of work){}", CountOf(best, "byte"),
         node_budget, WorkSeconds(static_cast<double>(node_budget) * node_work),
         RaiseEffortHint(options.effort));
     out.report.quotes_work = true;
   } else if (any_gaps) {
+    out.report.finished = true;
     out.report.reason = fmt::format(
         "proved that no packing below {} exists with gaps read as live", CountOf(best_peak, "byte"));
   } else {
+    out.report.finished = true;
     out.report.reason = fmt::format("proved the best peak, {}, optimal", CountOf(best_peak, "byte"));
   }
   return out;

@@ -12,25 +12,27 @@ namespace memplan {
 std::string PackingLines(const Plan& plan, bool with_seconds) {
   if (!plan.packing) return "";
   const PackReport& report = *plan.packing;
-  std::size_t ran = 0, stopped = 0;
+  std::size_t ran = 0, searched = 0, stopped = 0;
   std::size_t width = 0;
   // Whether a line below gives work in seconds: a reason that quotes it, or
   // with --timings a member's count beside its wall-clock seconds.
   bool shows_work = false;
   for (const PackMemberReport& member : report.members) {
     ran += member.ran ? 1 : 0;
+    searched += !member.ran && member.finished ? 1 : 0;
     stopped += MemberStopped(member) ? 1 : 0;
     width = std::max(width, member.name.size());
     shows_work = shows_work || (!member.ran && member.quotes_work) ||
                  (with_seconds && member.ran && member.work && member.allowance);
   }
   std::string text = fmt::format(
-      "auto (effort {}): {} ran, {}{} skipped{}; the lowest peak is chosen, {} over the lower "
+      "auto (effort {}): {} ran, {}{}{} skipped{}; the lowest peak is chosen, {} over the lower "
       "bound{}\n"
       "  members in the order auto tried them (most expected gain {}){}\n",
       report.effort, CountOf(ran, "member"),
+      searched > 0 ? fmt::format("{} searched without a lower peak, ", searched) : "",
       stopped > 0 ? fmt::format("{} stopped, ", stopped) : "",
-      report.members.size() - ran - stopped, report.time_limited ? " (cut by --time-limit)" : "",
+      report.members.size() - ran - searched - stopped, report.time_limited ? " (cut by --time-limit)" : "",
       CountOf(plan.peak - plan.lower_bound, "byte"),
       with_seconds ? fmt::format(" ({:.3f} s)", report.seconds) : "",
       report.effort == "fast" ? "first, among the members near n log n"
@@ -39,10 +41,13 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
   bool chosen = false;
   for (const PackMemberReport& member : report.members) {
     if (!member.ran) {
-      // Stopped part way (it started) or skipped (it never did): the same
-      // width, so the names stay in one column.
-      text += fmt::format("  {}  {:<{}}  {}\n", MemberStopped(member) ? "stopped" : "skipped",
-                          member.name, width, member.reason);
+      // Finished with no packing of its own, stopped part way (it
+      // started) or skipped (it never did): the same width, so the names
+      // stay in one column.
+      const char* status = member.finished      ? "searched"
+                           : MemberStopped(member) ? "stopped "
+                                                   : "skipped ";
+      text += fmt::format("  {} {:<{}}  {}\n", status, member.name, width, member.reason);
       continue;
     }
     text += fmt::format("  ran      {:<{}}  {:>14} {:<5} ({} over)", member.name, width,

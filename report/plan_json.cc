@@ -40,6 +40,7 @@ Json PackingJson(const PackReport& report, bool seconds) {
     m["name"] = member.name;
     m["ran"] = member.ran;
     m["stopped"] = MemberStopped(member);
+    m["searched"] = !member.ran && member.finished;
     m["peak_bytes"] = member.ran ? Json(member.peak) : Json(nullptr);
     m["reason"] = member.ran ? Json(nullptr) : Json(member.reason);
     // Counted work in the reasons' estimated seconds.

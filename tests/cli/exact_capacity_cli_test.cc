@@ -17,7 +17,8 @@ using testing_cli::MemplanIn;
 using testing_cli::WriteText;
 
 // a and b (3 bytes, aligned to 4) live together: max-live 6, but the second
-// starts at 4, so every packing needs 7 bytes.
+// starts at 4, so every packing needs 7 bytes; the proof makes 7 the plan's
+// lower bound.
 TEST(ExactCapacityCliTest, AProofNamesTheBestPackingFound) {
   const std::string dir = FreshDir();
   WriteText(dir + "/al.csv", "id,lower,upper,size,alignment\na,0,2,3,4\nb,0,2,3,4\nc,2,3,5,1\n");
@@ -28,7 +29,7 @@ TEST(ExactCapacityCliTest, AProofNamesTheBestPackingFound) {
     EXPECT_EQ(r.out, "") << minimize;
     EXPECT_EQ(r.err,
               "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
-              "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); the exact search "
+              "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); the exact search "
               "proved that no packing fits (every packing needs at least 7 bytes); best packing "
               "found 7 bytes, the lowest possible\n")
         << minimize;

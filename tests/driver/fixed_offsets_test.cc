@@ -92,6 +92,29 @@ TEST(FixedOffsetPoolsTest, PlanPoolsPlacesAroundTheBytesAFixedBufferHolds) {
   }
 }
 
+TEST(FixedOffsetPoolsTest, ABoundTheSearchProvesIsThePlansBound) {
+  // b cannot go under a (fixed at 2): max-live is 8, every packing needs
+  // 10, and the exact search (auto's member too) proves it, so the plan
+  // reports 10, with no gap.
+  const BufferSet set = FixedCsv("id,lower,upper,size,offset\na,0,2,4,2\nb,1,3,4,\n");
+  for (PackingAlgorithm algorithm : {PackingAlgorithm::kExact, PackingAlgorithm::kAuto}) {
+    PoolPlanOptions options;
+    options.algorithm = algorithm;
+    absl::StatusOr<Plan> plan = PlanPools(set, options);
+    ASSERT_TRUE(plan.ok()) << plan.status();
+    EXPECT_EQ(plan->peak, 10) << PackingAlgorithmName(algorithm);
+    EXPECT_EQ(plan->lower_bound, 10) << PackingAlgorithmName(algorithm);
+    ASSERT_EQ(plan->pools.size(), 1u);
+    EXPECT_EQ(plan->pools[0].lower_bound, 10);
+  }
+  // A heuristic proves nothing: max-live.
+  PoolPlanOptions options;
+  options.algorithm = PackingAlgorithm::kBestFitSpatial;
+  absl::StatusOr<Plan> plan = PlanPools(set, options);
+  ASSERT_TRUE(plan.ok()) << plan.status();
+  EXPECT_EQ(plan->lower_bound, 8);
+}
+
 TEST(FixedOffsetPoolsTest, TheLowerBoundCountsAWindowsBytes) {
   // a holds 8 of its 16 bytes at steps 1..2, where b (8 B) lives: 16 bytes
   // live at most, though the packers read a as whole (extent 24).

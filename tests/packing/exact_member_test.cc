@@ -81,6 +81,8 @@ TEST(ExactMemberTest, AutoProvesItsBestPeakOptimalAboveMaxLive) {
   const PackMemberReport& exact = r.report->members.back();
   EXPECT_EQ(exact.name, "exact");
   EXPECT_FALSE(exact.ran);
+  EXPECT_TRUE(exact.finished);  // listed as searched, not stopped
+  EXPECT_FALSE(MemberStopped(exact));
   EXPECT_EQ(exact.reason, "proved the best peak, 10 bytes, optimal");
 }
 

@@ -191,5 +191,38 @@ TEST(PackingLinesTest, TheExactMemberNamesItsCapacity) {
                        .contains("capacity_bytes"));
 }
 
+// An exact member that did all its work without a lower peak (here it
+// proved the best optimal) is `searched`: not stopped, not skipped.
+TEST(PackingLinesTest, AMemberThatFinishedWithoutALowerPeakIsSearched) {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = "best-fit-spatial";
+  plan.peak = 10;
+  plan.lower_bound = 10;
+  PackReport report;
+  report.effort = "default";
+  report.members.push_back(Ran("best-fit-spatial", 10, 2e6, 1.5e9));
+  PackMemberReport exact = NotRun("exact", "proved the best peak, 10 bytes, optimal");
+  exact.work = 3e6;
+  exact.allowance = 1e9;
+  exact.finished = true;
+  report.members.push_back(exact);
+  plan.packing = report;
+  EXPECT_EQ(PackingLines(plan, false),
+            "auto (effort default): 1 member ran, 1 searched without a lower peak, 0 skipped; "
+            "the lowest peak is chosen, 0 bytes over the lower bound\n"
+            "  members in the order auto tried them (most expected gain per estimated cost "
+            "first)\n"
+            "  ran      best-fit-spatial              10 bytes (0.00% over)  <- chosen\n"
+            "  searched exact             proved the best peak, 10 bytes, optimal\n");
+  BufferSet buffers;
+  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  const nlohmann::json& member = doc["packing"]["members"][1];
+  EXPECT_EQ(member["ran"], false);
+  EXPECT_EQ(member["searched"], true);
+  EXPECT_EQ(member["stopped"], false);
+  EXPECT_EQ(doc["packing"]["members"][0]["searched"], false);
+}
+
 }  // namespace
 }  // namespace memplan
