@@ -55,7 +55,11 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
         "its first round of restarts ({} nodes, estimated {} of work) does not fit its {} "
         "budget{}",
         first_round, WorkSeconds(static_cast<double>(first_round) * node_work),
-        WorkSeconds(budget.exact_work), RaiseEffortHint(options.effort));
+        WorkSeconds(budget.exact_work),
+        RaiseEffortHint(options.effort,
+                        static_cast<double>(first_round) * node_work <=
+                            BudgetFor(PackEffort::kMax, shape).exact_work,
+                        kExactMemberName));
     out.report.quotes_work = true;
     return out;
   }
@@ -157,7 +161,7 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
     out.report.reason = fmt::format(
         "found no packing below {} within its {} nodes ({} of work){}", CountOf(best, "byte"),
         node_budget, WorkSeconds(static_cast<double>(node_budget) * node_work),
-        RaiseEffortHint(options.effort));
+        RaiseEffortHint(options.effort, true, kExactMemberName));
     out.report.quotes_work = true;
   } else if (any_gaps) {
     out.report.finished = true;

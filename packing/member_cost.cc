@@ -96,8 +96,9 @@ std::string WorkSeconds(double work) {
   return fmt::format("{:.3f} ms", seconds * 1e3);
 }
 
-std::string RaiseEffortHint(PackEffort effort) {
-  return effort == PackEffort::kMax ? "" : " (raise --effort)";
+std::string RaiseEffortHint(PackEffort effort, bool max_effort_helps, std::string_view member) {
+  if (effort != PackEffort::kMax && max_effort_helps) return " (raise --effort)";
+  return fmt::format(" (--algorithm {} runs it alone)", member);
 }
 
 double NLogN(std::int64_t n) {

@@ -18,6 +18,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "packing/packer.h"
 
@@ -115,7 +116,12 @@ double NLogN(std::int64_t n);
 std::string WorkSeconds(double work);
 
 // What a user can do about a member skipped or stopped for want of work
-// budget: " (raise --effort)", or "" at kMax.
-std::string RaiseEffortHint(PackEffort effort);
+// budget: " (raise --effort)" below kMax when the max effort's budget would
+// be enough (`max_effort_helps`), else " (--algorithm NAME runs it alone)"
+// with the member's name: a higher effort would not change the outcome.
+// Example: the exact member on 18,692 buffers, whose first round of
+// restarts is over even the max effort's budget -> " (--algorithm exact
+// runs it alone)".
+std::string RaiseEffortHint(PackEffort effort, bool max_effort_helps, std::string_view member);
 
 }  // namespace memplan

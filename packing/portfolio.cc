@@ -272,6 +272,23 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const double lane_budget =
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
   PlanLanes(runs, lane_budget);
+  // A member skipped for want of work: would the max effort's lane hold
+  // its estimate?
+  const double max_lane_budget = BudgetFor(PackEffort::kMax, shape).member_work / kLanes;
+  const auto hint = [&](const MemberRun& run, const std::string& name) {
+    return RaiseEffortHint(options.effort, run.estimate <= kTryFactor * max_lane_budget, name);
+  };
+  // One stopped at its allowance: whether it would finish with more is not
+  // known, so the hint says what the max effort allows it (never more than
+  // kAllowanceFactor x its estimate), when that is more than it had.
+  const auto stopped_hint = [&](const MemberRun& run, const std::string& name) {
+    const double max_allowance =
+        std::min(kTryFactor * max_lane_budget, kAllowanceFactor * run.estimate);
+    if (options.effort == PackEffort::kMax || max_allowance <= run.allowance) {
+      return RaiseEffortHint(PackEffort::kMax, false, name);
+    }
+    return fmt::format(" (--effort max allows it up to {})", WorkSeconds(max_allowance));
+  };
 
   // The skyline members share one packer (built when one of them fits).
   std::optional<SkylinePacker> skyline;
@@ -356,11 +373,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       const std::string reason =
           run.left <= 0
               ? fmt::format("earlier members used up its lane's {} work budget{}",
-                            WorkSeconds(lane_budget), RaiseEffortHint(options.effort))
+                            WorkSeconds(lane_budget), hint(run, name))
               : fmt::format("estimated {} of work, over the {} left of its lane's "
                             "{} budget{}",
                             WorkSeconds(run.estimate), WorkSeconds(run.left),
-                            WorkSeconds(lane_budget), RaiseEffortHint(options.effort));
+                            WorkSeconds(lane_budget), hint(run, name));
       ran.push_back(SkippedMember(name, reason, true));
       continue;
     }
@@ -368,7 +385,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.push_back(SkippedMember(name, fmt::format("stopped when it had used the {} of work allowed to "
                                               "it (estimated {}){}",
                                               WorkSeconds(run.allowance), WorkSeconds(run.estimate),
-                                              RaiseEffortHint(options.effort)),
+                                              stopped_hint(run, name)),
                                   true));
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
@@ -413,7 +430,9 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
          fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
                      "fit the {} search budget{}",
                      WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work), RaiseEffortHint(options.effort)),
+                     WorkSeconds(budget.search_work),
+                     RaiseEffortHint(options.effort, LocalSearchSteps(items, PackEffort::kMax) > 0,
+                                     search_name)),
          true));
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;

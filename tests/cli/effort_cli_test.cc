@@ -113,8 +113,11 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   // 18,692 buffers: the exact search's first round alone is over its budget.
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                 its first round of restarts "
                                   "(448608 nodes, estimated 50.76 s of work) does not fit its "
-                                  "2.00 s budget (raise --effort)\n"));
-  EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "));
+                                  "2.00 s budget (--algorithm exact runs it alone)\n"));
+  // Its allowance was what was left of its lane: the max effort allows more.
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "
+                                  "the 1.23 s of work allowed to it (estimated 1.08 s) (--effort "
+                                  "max allows it up to 1.62 s)\n"));
   EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
   // The parsed plan must outlive the loop (a range over a temporary's member
   // would dangle: ASan caught it).

@@ -108,6 +108,16 @@ TEST(ExactMemberTest, SkippedWhenItsFirstRoundOfRestartsDoesNotFit) {
             "its 2.00 s budget (raise --effort)");
 }
 
+TEST(ExactMemberTest, NoRaiseEffortHintWhenEvenTheMaxEffortIsNotEnough) {
+  // 20,000 buffers: 6 runs x 80,000 nodes at 121,000 units a node is over
+  // the max effort's 20 s too.
+  const ExactMemberOutcome out =
+      RunExactMember({}, PackOptions{}, InputShape{20000, 50000}, 150, 140, 2, std::nullopt);
+  EXPECT_EQ(out.report.reason,
+            "its first round of restarts (480000 nodes, estimated 58.08 s of work) does not fit "
+            "its 2.00 s budget (--algorithm exact runs it alone)");
+}
+
 TEST(ExactMemberTest, ItsBudgetGrowsWithTheSquareOfTheItemsUpToTwoSeconds) {
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, InputShape{2, 1}).exact_work, 1e6);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, InputShape{40, 100}).exact_work, 6.4e7);
