@@ -14,6 +14,7 @@
 #include "fmt/format.h"
 #include "io/byte_size.h"
 #include "ir/plural.h"
+#include "packing/exact_member.h"
 
 namespace memplan {
 namespace {
@@ -115,6 +116,38 @@ std::string ExactSearchFailure(const Plan& plan, const BufferSet& buffers, bool 
         plan.search_default_time_limit ? "--time-limit S searches longer" : "raise --time-limit");
   }
   return "";
+}
+
+// What `auto`'s exact member established when the default memory does not
+// fit `capacity` (appended to that failure): its reason when it found no
+// lower peak (a proof that none fits, a budget spent, or why it did not
+// search), or that its best packing is still above the capacity; with how
+// to decide the capacity fully. "" without an exact member, when the
+// transient pool fits and other pools overflow, and when the lower bound
+// alone is above the capacity (the failure names both).
+std::string AutoExactFailure(const Plan& plan, Bytes capacity) {
+  if (!plan.packing) return "";
+  const auto& members = plan.packing->members;
+  const auto exact = std::find_if(members.begin(), members.end(), [](const PackMemberReport& m) {
+    return m.name == kExactMemberName;
+  });
+  if (exact == members.end()) return "";
+  if (!exact->ran && exact->reason.starts_with(kExactMemberCapacityProof)) {
+    return "; auto's exact member " + exact->reason;
+  }
+  // The transient pool fits (other pools make the space overflow), or no
+  // packing of it can.
+  if (plan.peak <= capacity || plan.lower_bound > capacity) return "";
+  const std::string what =
+      exact->ran ? fmt::format("lowered the peak to {} but found no packing within {} in its node "
+                               "budget{}",
+                               CountOf(exact->peak, "byte"), CountOf(capacity, "byte"),
+                               plan.packing->effort == "max" ? "" : " (raise --effort)")
+                 : exact->reason;
+  return fmt::format(
+      "; auto's exact member {}; --algorithm exact --capacity {} searches until it finds a "
+      "packing or proves that none exists",
+      what, capacity);
 }
 
 // Records `limit` for the default-space pools of `lifetime` (placed from
@@ -328,7 +361,8 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
                                                            options.capacity_spelled}),
                                   CountOf(plan.peak, "byte"), CountOf(plan.lower_bound, "byte")) +
                           (space == kDefaultSpace
-                               ? ExactSearchFailure(plan, buffers, options.minimize)
+                               ? ExactSearchFailure(plan, buffers, options.minimize) +
+                                     AutoExactFailure(plan, *info.capacity)
                                : std::string()));
     }
     if (!failures.empty()) {

@@ -117,16 +117,24 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
   };
   const auto left = [&] { return node_budget - spent; };
   // 1. The capacity the caller must fit (`--capacity`), when the best peak
-  //    is above it: a packing there is what the plan needs.
-  if (options.capacity && *options.capacity >= lower_bound && *options.capacity < best) {
-    decide(*options.capacity, left());
+  //    is above it: a packing there is what the plan needs. Three quarters
+  //    of the budget, as the bound gets in step 2: the rest still lowers
+  //    the peak when none is found, so the plan's failure reports the
+  //    lowest peak the member can reach.
+  const bool at_capacity =
+      options.capacity && *options.capacity >= lower_bound && *options.capacity < best;
+  const Bytes capacity = at_capacity ? *options.capacity : 0;
+  bool capacity_undecided = false;  // step 1 ended at its node limit
+  if (at_capacity) {
+    capacity_undecided = decide(capacity, left() / 4 * 3) == SearchStatus::kStopped;
   }
   // 2. The bound, lifted by each proof, with three quarters of what is
   //    left (MiniMalloc's E needs 0.63 of the default budget there); on
   //    inputs with no packing there (D, J) the decision rarely concludes,
-  //    and the rest goes to step 3.
+  //    and the rest goes to step 3. Not when step 1 found no packing at a
+  //    capacity above the bound: deciding lower is harder.
   const std::int64_t at_bound = spent + left() / 4 * 3;
-  while (target < best && !out.time_limited && at_bound - spent > 0) {
+  while (target < best && !out.time_limited && !capacity_undecided && at_bound - spent > 0) {
     if (decide(target, at_bound - spent) != SearchStatus::kInfeasible) break;
   }
   // 3. From above: decisions between the target and the best, by a
@@ -156,6 +164,19 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
     out.report.peak = out.packed->peak;
   } else if (out.time_limited) {
     out.report.reason = "stopped by --time-limit before it finished (raise --time-limit)";
+  } else if (at_capacity && target > capacity && !any_gaps) {
+    out.report.finished = true;
+    out.report.reason = fmt::format("{} {}: every packing needs at least {}",
+                                    kExactMemberCapacityProof, CountOf(capacity, "byte"),
+                                    CountOf(target, "byte"));
+  } else if (at_capacity) {
+    out.report.finished = true;
+    out.report.reason = fmt::format(
+        "found no packing within {} (nor a proof that none exists) in its {} nodes ({} of work){}",
+        CountOf(capacity, "byte"), node_budget,
+        WorkSeconds(static_cast<double>(node_budget) * node_work),
+        RaiseEffortHint(options.effort, true, kExactMemberName));
+    out.report.quotes_work = true;
   } else if (target < best) {
     out.report.finished = true;
     out.report.reason = fmt::format(

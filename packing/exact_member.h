@@ -7,10 +7,11 @@
 //
 // The member runs budgeted decisions ("is there a packing at peak <= C?"):
 // 1. at the caller's capacity (PackOptions::capacity, `--capacity`) when the
-//    best peak is above it;
-// 2. at the max-live bound, with 3/4 of what is left of its budget; a
-//    proof that there is none lifts the bound to the next possible peak and
-//    it decides again;
+//    best peak is above it, with 3/4 of its budget;
+// 2. at the max-live bound, with 3/4 of what is left of its budget (not
+//    when step 1 ended undecided: a lower capacity is harder); a proof that
+//    there is none lifts the bound to the next possible peak and it decides
+//    again;
 // 3. from above, between the bound and the best peak so far, while the
 //    budget lasts: a DescentLadder (exact/descent_ladder.h) of decisions
 //    with small node limits at first; each packing found lowers the best,
@@ -32,6 +33,9 @@ namespace memplan {
 
 // The exact member's name in kAuto's report.
 inline constexpr std::string_view kExactMemberName = "exact";
+// How its reason starts when it proved that no packing fits the caller's
+// capacity (driver/pools.cc then suggests no longer search).
+inline constexpr std::string_view kExactMemberCapacityProof = "proved that no packing fits";
 
 struct ExactMemberOutcome {
   // A packing below `best_peak` (algorithm "exact"), or nullopt.

@@ -1,7 +1,8 @@
 // `plan --algorithm exact --capacity N` that does not fit: the failure says
 // what the search established (a proof that no packing fits, or a stop at
 // its time limit) and names the best packing found, which at a capacity is
-// the one the search started from (driver/pools.h).
+// the one the search started from (driver/pools.h). `auto --capacity N`
+// that does not fit says what its exact member established.
 #include <filesystem>
 #include <string>
 
@@ -13,6 +14,7 @@ namespace memplan {
 namespace {
 
 using testing_cli::FreshDir;
+using testing_cli::Memplan;
 using testing_cli::MemplanIn;
 using testing_cli::WriteText;
 
@@ -84,6 +86,45 @@ TEST(ExactCapacityCliTest, MinimizeFitsTheCapacityFirst) {
   EXPECT_LE(plan["peak_bytes"].get<long long>(), 1048576);
   EXPECT_EQ(plan["verified"], true);
   std::filesystem::remove_all(dir);
+}
+
+// al.csv again, with auto: its exact member proves 7; at --effort fast it
+// does not run, and the failure says how to decide the capacity.
+TEST(ExactCapacityCliTest, AutoSaysWhatItsExactMemberEstablished) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/al.csv", "id,lower,upper,size,alignment\na,0,2,3,4\nb,0,2,3,4\nc,2,3,5,1\n");
+  auto r = MemplanIn(dir, "plan al.csv --capacity 6");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
+            "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); auto's exact member "
+            "proved that no packing fits 6 bytes: every packing needs at least 7 bytes\n");
+  r = MemplanIn(dir, "plan al.csv --capacity 6 --effort fast");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err,
+            "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
+            "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); auto's exact member "
+            "not run at --effort fast (it has no exact search budget); --algorithm exact "
+            "--capacity 6 searches until it finds a packing or proves that none exists\n");
+  std::filesystem::remove_all(dir);
+}
+
+// On D at 1,000,000 bytes (above its bound, below any packing known) the
+// member decides there with 3/4 of its budget, finds nothing, and still
+// lowers the peak with the rest (1,089,536 when the capacity took it all).
+TEST(ExactCapacityCliTest, AutoOnDLowersThePeakWhenTheCapacityIsOutOfReach) {
+  const std::string d = MEMPLAN_SHARED_DIR "/data/minimalloc/D.1048576.csv";
+  if (!std::filesystem::exists(d)) GTEST_SKIP() << "no shared data";
+  const auto r = Memplan("plan '" + d + "' --capacity 1000000");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error: plan does not fit: default memory needs 1.00 MiB (1053696 bytes), "
+                       "52.44 KiB (53696 bytes) over --capacity 1000000 (transient extent "
+                       "1053696 bytes, lower bound 986112 bytes); auto's exact member lowered "
+                       "the peak to 1053696 bytes but found no packing within 1000000 bytes in "
+                       "its node budget (raise --effort); --algorithm exact --capacity 1000000 "
+                       "searches until it finds a packing or proves that none exists\n"),
+            std::string::npos)
+      << r.err;
 }
 
 }  // namespace
