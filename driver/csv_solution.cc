@@ -25,8 +25,12 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
                          "a solution needs an 'offset' column (MiniMalloc's output form: the "
                          "input's columns plus 'offset')");
   }
-  const bool has_gaps = std::find(solution.csv_columns.begin(), solution.csv_columns.end(),
-                                  "gaps") != solution.csv_columns.end();
+  const auto has_column = [&](std::string_view name) {
+    return std::find(solution.csv_columns.begin(), solution.csv_columns.end(), name) !=
+           solution.csv_columns.end();
+  };
+  const bool has_gaps = has_column("gaps");
+  const bool has_alignment = has_column("alignment");
   std::unordered_map<std::string_view, BufferId> in_problem;
   for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
     in_problem.emplace(problem.buffers[id].name, id);
@@ -64,6 +68,13 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
       return LocatedError(solution_path, at.gaps,
                           fmt::format("buffer '{}' has {} here but {} in the problem '{}'",
                                       row.name, shown(row), shown(b), problem.input));
+    }
+    // So does an alignment column (the verifier checks the offsets against
+    // the problem's).
+    if (has_alignment && row.alignment != b.alignment) {
+      return LocatedError(solution_path, at.alignment,
+                          fmt::format("buffer '{}' has alignment {} here but {} in the problem '{}'",
+                                      row.name, row.alignment, b.alignment, problem.input));
     }
     if (!row.fixed_offset) {
       return LocatedError(solution_path, at.offset,
@@ -107,7 +118,7 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
 
 absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem, const std::string& solution_path,
                                        std::optional<Bytes> capacity) {
-  absl::StatusOr<BufferSet> solution = ReadLifetimeCsvFile(solution_path);
+  absl::StatusOr<BufferSet> solution = ReadLifetimeCsvFile(solution_path, CsvOffsets::kSolution);
   if (!solution.ok()) return solution.status();
   absl::StatusOr<Plan> plan = PlanOfCsvSolution(problem, *solution, solution_path);
   if (!plan.ok()) return plan.status();

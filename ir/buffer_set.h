@@ -121,8 +121,8 @@ struct ControlRegion {
 };
 
 // Where the fields of one lifetime-CSV row are (io/csv/reader.h). A row
-// without an `offset` (or `gaps`) column has `offset` (`gaps`) at its first
-// field.
+// without an `offset` (`gaps`, `alignment`) column has `offset` (`gaps`,
+// `alignment`) at its first field.
 struct CsvRowFields {
   SourceLocation id;
   SourceLocation lower;
@@ -130,6 +130,7 @@ struct CsvRowFields {
   SourceLocation size;
   SourceLocation offset;
   SourceLocation gaps;
+  SourceLocation alignment;
 };
 
 struct BufferSet {

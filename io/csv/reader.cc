@@ -51,7 +51,8 @@ struct Line {
 
 class CsvParser {
  public:
-  CsvParser(std::string_view text, std::string_view path) : text_(text), path_(path) {}
+  CsvParser(std::string_view text, std::string_view path, CsvOffsets offsets)
+      : text_(text), path_(path), offsets_(offsets) {}
 
   absl::StatusOr<BufferSet> Parse();
 
@@ -76,6 +77,7 @@ class CsvParser {
 
   std::string_view text_;
   std::string_view path_;
+  CsvOffsets offsets_;
   std::array<std::optional<size_t>, kColumnCount> index_;  // column -> field position
   size_t field_count_ = 0;
   BufferSet result_;
@@ -326,7 +328,8 @@ absl::Status CsvParser::ParseRow(const Line& line) {
   result_.csv_fields.push_back(CsvRowFields{
       Location(line, id.column), Location(line, fields[*index_[kLower]].column),
       Location(line, fields[*index_[kUpper]].column), Location(line, fields[*index_[kSize]].column),
-      Location(line, offset_field.column), Location(line, gaps_field.column)});
+      Location(line, offset_field.column), Location(line, gaps_field.column),
+      Location(line, (index_[kAlignment] ? fields[*index_[kAlignment]] : fields.front()).column)});
   return absl::OkStatus();
 }
 
@@ -334,7 +337,7 @@ absl::Status CsvParser::ParseOffset(const Line& line, const Field& field, Buffer
   if (field.text.empty()) return absl::OkStatus();  // this buffer is free to move
   absl::StatusOr<std::int64_t> offset = ParseNumber(line, field, "offset");
   if (!offset.ok()) return offset.status();
-  if (*offset % b.alignment != 0) {
+  if (offsets_ == CsvOffsets::kFixed && *offset % b.alignment != 0) {
     return Error(line, field.column,
                  fmt::format("offset {} is not a multiple of the alignment {}", *offset,
                              b.alignment));
@@ -479,14 +482,15 @@ absl::StatusOr<BufferSet> CsvParser::Parse() {
 
 }  // namespace
 
-absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path) {
-  return CsvParser(text, path).Parse();
+absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path,
+                                          CsvOffsets offsets) {
+  return CsvParser(text, path, offsets).Parse();
 }
 
-absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path) {
+absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path, CsvOffsets offsets) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  return ReadLifetimeCsv(*text, path);
+  return ReadLifetimeCsv(*text, path, offsets);
 }
 
 }  // namespace memplan

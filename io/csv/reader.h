@@ -54,9 +54,17 @@ inline constexpr size_t kMaxCsvLineBytes = 65536;
 // instead); a line longer than kMaxCsvLineBytes (column 65537); invalid
 // UTF-8 or a NUL byte (column of the byte). Colliding fixed offsets are the
 // driver's to refuse (driver/fixed_offsets.h). O(size of text).
-absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path);
+//
+// `offsets`: kFixed for a problem (an offset pins its buffer, so it must be
+// aligned); kSolution for a solution (`verify X.csv SOLUTION.csv`), whose
+// offsets the verifier checks against the problem's alignments: a
+// misaligned one is a broken rule there (exit 1), not bad input.
+enum class CsvOffsets { kFixed, kSolution };
+absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path,
+                                          CsvOffsets offsets = CsvOffsets::kFixed);
 
 // ReadFile (io/file_io.h) then ReadLifetimeCsv; the same errors.
-absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path);
+absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path,
+                                              CsvOffsets offsets = CsvOffsets::kFixed);
 
 }  // namespace memplan

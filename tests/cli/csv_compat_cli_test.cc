@@ -200,6 +200,35 @@ TEST(CsvCompatCliTest, RoundTripAndBrokenSolutions) {
   std::filesystem::remove_all(dir);
 }
 
+// A misaligned offset in a solution is a broken rule (exit 1, at its
+// offset) whether or not the solution repeats the alignment column; an
+// alignment column that differs from the problem's is located (exit 2).
+TEST(CsvCompatCliTest, AMisalignedOffsetIsABrokenRuleWithOrWithoutAnAlignmentColumn) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/p.csv", "id,lower,upper,size,alignment\na,0,2,4,4\nb,0,2,4,4\n");
+  const std::string broken =
+      "error: verification failed: buffer 'b' (id 1) allocation 0 (space 0, bytes [6, 10), time "
+      "[0, 1]): offset 6 is not a multiple of the buffer's alignment 4\n";
+  WriteText(dir + "/s1.csv", "id,lower,upper,size,offset\na,0,2,4,0\nb,0,2,4,6\n");
+  auto r = MemplanIn(dir, "verify p.csv s1.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "s1.csv:3:9: " + broken);
+  WriteText(dir + "/s2.csv", "id,lower,upper,size,alignment,offset\na,0,2,4,4,0\nb,0,2,4,4,6\n");
+  r = MemplanIn(dir, "verify p.csv s2.csv");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "s2.csv:3:11: " + broken);
+  WriteText(dir + "/s3.csv", "id,lower,upper,size,alignment,offset\na,0,2,4,4,0\nb,0,2,4,2,6\n");
+  r = MemplanIn(dir, "verify p.csv s3.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "s3.csv:3:9: error: buffer 'b' has alignment 2 here but 4 in the problem "
+                   "'p.csv'\n");
+  // As a problem, a misaligned fixed offset is bad input (exit 2).
+  r = MemplanIn(dir, "plan s2.csv");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "s2.csv:3:11: error: offset 6 is not a multiple of the alignment 4\n");
+  std::filesystem::remove_all(dir);
+}
+
 // verify --capacity N holds a CSV solution to N bytes, as plan --capacity
 // holds a plan; a JSON plan records its own capacity, so there it is a
 // usage error.
