@@ -140,13 +140,16 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
     }
     if (plan.search_status == "stopped") {
       // The default limit is one the user may not know of; a given one
-      // they can raise.
+      // they can raise. Where a clock stops the search depends on the
+      // machine and its load, so the plan may differ between runs.
       text += plan.search_default_time_limit
-                  ? fmt::format("exact search stopped at its default time limit of {} s; "
-                                "--time-limit S searches longer\n",
+                  ? fmt::format("exact search stopped at its default time limit of {} s (so "
+                                "this plan may differ between runs); --time-limit S searches "
+                                "longer\n",
                                 plan.search_time_limit_seconds)
-                  : fmt::format("exact search stopped at its time limit of {} s; a higher "
-                                "--time-limit searches longer\n",
+                  : fmt::format("exact search stopped at its time limit of {} s (so this plan "
+                                "may differ between runs); a higher --time-limit searches "
+                                "longer\n",
                                 plan.search_time_limit_seconds);
     }
   }

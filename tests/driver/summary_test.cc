@@ -41,14 +41,16 @@ TEST(FormatPlanSummaryTest, AStoppedSearchSaysHowToSearchLonger) {
   plan.search_status = "stopped";
   plan.proven_lower_bound = 4;
   plan.search_time_limit_seconds = 30;
-  EXPECT_NE(Summary(input, plan).find("exact search stopped at its time limit of 30 s; a higher "
-                                      "--time-limit searches longer\n"),
+  EXPECT_NE(Summary(input, plan).find("exact search stopped at its time limit of 30 s (so this "
+                                      "plan may differ between runs); a higher --time-limit "
+                                      "searches longer\n"),
             std::string::npos)
       << Summary(input, plan);
   plan.search_default_time_limit = true;
   plan.search_time_limit_seconds = 10;
-  EXPECT_NE(Summary(input, plan).find("exact search stopped at its default time limit of 10 s; "
-                                      "--time-limit S searches longer\n"),
+  EXPECT_NE(Summary(input, plan).find("exact search stopped at its default time limit of 10 s "
+                                      "(so this plan may differ between runs); --time-limit S "
+                                      "searches longer\n"),
             std::string::npos)
       << Summary(input, plan);
 }
