@@ -117,7 +117,13 @@ LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, cons
     top = std::max(top, series.max);
     chart.series.push_back(std::move(series));
   }
-  chart.axis = NiceAddressAxis(static_cast<double>(top), 4);
+  // Room above the highest curve (and the bound) for the peak labels, one
+  // row per series, so that no label sits on a curve.
+  const auto labels = std::count_if(chart.series.begin(), chart.series.end(),
+                                    [](const LiveSeries& s) { return s.peak.has_value(); });
+  const double label_room =
+      std::min(0.5, (static_cast<double>(labels) * kRowHeight + 4) / kLiveHeight);
+  chart.axis = NiceAddressAxis(static_cast<double>(top) / (labels > 0 ? 1 - label_room : 1), 4);
   // Label rows from the top of the plot, skipping a row the lower-bound line
   // would strike through.
   const double bound_y =

@@ -86,11 +86,13 @@ TEST(HtmlMapTest, HoverDataDescribesBuffersAndSegments) {
 TEST(HtmlMapTest, LiveCurveFollowsTheMapTimeAxis) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
-  // Live: 1 MiB at step 0, 2 MiB at 1, 1.5 MiB at 2-3; axis top 2 MiB over
-  // 130 px (bottom at 170); x as in the map (271 px per step from 88).
+  // Live: 1 MiB at step 0, 2 MiB at 1, 1.5 MiB at 2-3; axis top 3 MiB (room
+  // above 2 MiB for the peak label's row) over 130 px (bottom at 170); x as
+  // in the map (271 px per step from 88).
   EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"0\" fill=\"#4e79a7\" "
-                      "stroke=\"#4e79a7\" d=\"M88 170V105H359V40H630V72.5H1172V170H1172V170Z\"/>"),
-            std::string::npos);
+                      "stroke=\"#4e79a7\" d=\"M88 170V126.67H359V83.33H630V105H1172V170H1172V170Z\"/>"),
+            std::string::npos)
+      << html;
   EXPECT_NE(html.find(">lower bound 2 MiB</text>"), std::string::npos);
   EXPECT_NE(html.find(">default memory, transient · max 2 MiB</text>"), std::string::npos);
   const nlohmann::json data = Data(html);
@@ -181,8 +183,9 @@ TEST(HtmlMapLiveChartTest, CoversBothSpacesWithTheirPeaks) {
   EXPECT_EQ(live["series"][1]["name"], "alternate memory");
   EXPECT_EQ(live["series"][1]["values"],
             nlohmann::json({0, 256 * kKiB, 2, 512 * kKiB, 5, 256 * kKiB, 7, 0}));
-  // Axis top 600 KiB (steps of 200 KiB) over 130 px from y 40; 108.4 px a step.
-  EXPECT_EQ(live["top"], 600 * 1024);
+  // Axis top 800 KiB (steps of 200 KiB; room above 512 KiB for the two
+  // peak labels' rows) over 130 px from y 40; 108.4 px a step.
+  EXPECT_EQ(live["top"], 800 * 1024);
   EXPECT_NE(html.find(">alternate memory · max 512 KiB</text>"), std::string::npos);
   EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"1\" fill=\"#76b7b2\""),
             std::string::npos);
@@ -197,8 +200,9 @@ TEST(HtmlMapLiveChartTest, CoversBothSpacesWithTheirPeaks) {
   EXPECT_NE(html.find("<g class=\"peak-marker\" data-space=\"1\" data-step=\"2\"><line "
                       "class=\"peak-step\" stroke=\"#2f7a74\" x1=\"359\" y1=\"40\" x2=\"359\" "
                       "y2=\"170\"/><text class=\"line-label peak-label\" fill=\"#2f7a74\" "
-                      "x=\"363\" y=\"77\">alternate memory: peak step 2 · 512 KiB</text>"),
-            std::string::npos);
+                      "x=\"363\" y=\"64\">alternate memory: peak step 2 · 512 KiB</text>"),
+            std::string::npos)
+      << html;
 }
 
 TEST(HtmlMapLiveChartTest, ActivationsAllInFastMemoryAreNotAnEmptyChart) {
