@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -23,19 +24,32 @@ Probes CutAll(DescentLadder& ladder, int count) {
   return probes;
 }
 
-// The header's worked example: a climb from the midpoint to one byte below
-// the best, then again with twice the node limit.
-TEST(DescentLadderTest, ClimbsFromTheMidpointAndDoublesTheLimitAtTheTop) {
-  DescentLadder ladder(100, 164, 1, 10);
-  EXPECT_EQ(CutAll(ladder, 8), (Probes{{132, 10}, {148, 10}, {156, 10}, {160, 10}, {162, 10},
-                                       {163, 10}, {132, 20}, {148, 20}}));
+TEST(DescentLadderTest, LubyTermsAreTheUniversalRestartSequence) {
+  std::vector<std::int64_t> terms;
+  for (std::int64_t i = 1; i <= 15; ++i) terms.push_back(LubyTerm(i));
+  EXPECT_EQ(terms, (std::vector<std::int64_t>{1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8}));
+  EXPECT_EQ(LubyTerm(31), 16);
+  EXPECT_EQ(LubyTerm(0), 1);
 }
 
-TEST(DescentLadderTest, AFoundPackingStartsANewClimbWithTheSameLimit) {
+// The header's worked example: a climb from the midpoint to one byte below
+// the best; the next climbs, with the offsets 1/2 and 1/4, go between the
+// capacities tried, skip the ones cut at their limit already, and take
+// Luby's limits (L, L, 2L).
+TEST(DescentLadderTest, ClimbsFromTheMidpointThenBetweenTheCapacitiesTried) {
   DescentLadder ladder(100, 164, 1, 10);
-  CutAll(ladder, 7);  // the second climb, at 20 nodes
+  EXPECT_EQ(CutAll(ladder, 14),
+            (Probes{{132, 10}, {148, 10}, {156, 10}, {160, 10}, {162, 10}, {163, 10},
+                    {140, 10}, {152, 10}, {158, 10}, {161, 10},
+                    {136, 20}, {150, 20}, {157, 20}, {160, 20}}));
+}
+
+TEST(DescentLadderTest, AFoundPackingStartsANewClimbFromItsMidpoint) {
+  DescentLadder ladder(100, 164, 1, 10);
+  CutAll(ladder, 7);  // the first climb and 140 of the second (offset 1/2)
   ladder.Found(140);
   EXPECT_EQ(ladder.best(), 140);
+  // The third climb: offset 0 again, Luby's third limit.
   EXPECT_EQ(CutAll(ladder, 2), (Probes{{120, 20}, {130, 20}}));
   // A peak no lower than the best changes nothing.
   ladder.Found(150);
