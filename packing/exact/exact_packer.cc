@@ -79,6 +79,9 @@ class ExactRun {
 
   // What is left of the node budget (kExactNoNodeBudget: none); Spend
   // takes a decision's spent nodes from it.
+  // The wall-clock deadline of options.time_limit_seconds (none: nullopt).
+  const std::optional<Clock::time_point>& deadline() const { return deadline_; }
+
   std::int64_t node_budget_left() const { return node_budget_left_; }
   std::int64_t node_budget_spent() const { return node_budget_spent_; }
   bool node_budget_ended() const { return node_budget_ended_; }
@@ -180,7 +183,7 @@ void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes ali
   const bool any_fixed = std::any_of(items.begin(), items.end(),
                                      [](const PackItem& item) { return item.fixed_offset.has_value(); });
   std::vector<Bytes> heuristic;
-  if (!any_fixed) heuristic = exact::ExactIncumbent(items, alignment, minimizing);
+  if (!any_fixed) heuristic = exact::ExactIncumbent(items, alignment, minimizing, run.deadline());
   for (SubState& state : run.subs()) {
     const Subproblem& sub = *state.problem;
     std::vector<Bytes> offsets(sub.buffers.size(), 0);
@@ -377,13 +380,15 @@ std::int64_t ExactFirstRoundNodes(std::int64_t buffers) {
 
 PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& given, int threads,
                      std::int64_t node_budget) {
-  const ReducedProblem reduced = exact::ReduceProblem(items, given.alignment);
   PackOptions options = given;
   const bool decide_only = options.capacity && !options.minimize;
   const bool budgeted = decide_only && node_budget != kExactNoNodeBudget;
   const bool default_limit = !(options.time_limit_seconds > 0) && !budgeted;
   if (default_limit) options.time_limit_seconds = kExactDefaultTimeLimitSeconds;
+  // The time limit counts from here: the reduction and the incumbent are
+  // part of the search's time.
   ExactRun run(options, threads, budgeted ? node_budget : kExactNoNodeBudget);
+  const ReducedProblem reduced = exact::ReduceProblem(items, given.alignment);
   for (const Subproblem& sub : reduced.subproblems) {
     SubState state;
     state.problem = &sub;
