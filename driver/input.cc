@@ -238,6 +238,19 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
                                       "({}) bytes",
                                       b.name, b.alignment, kMaxAlignment));
     }
+    // Each buffer is aligned to the larger of its alignment and
+    // --alignment, which is a multiple of both only when one divides the
+    // other (always for powers of two).
+    if (b.alignment > 1 && alignment > 1 &&
+        std::max(b.alignment, alignment) % std::min(b.alignment, alignment) != 0) {
+      const auto i = static_cast<std::size_t>(&b - input.buffers.buffers.data());
+      return LocatedError(
+          path,
+          i < input.buffers.csv_fields.size() ? input.buffers.csv_fields[i].alignment : where(b),
+          fmt::format("buffer '{}' needs alignment {}, and --alignment {} is neither a multiple "
+                      "nor a divisor of it (memplan aligns a buffer to the larger of the two)",
+                      b.name, b.alignment, alignment));
+    }
     if (b.size > kMaxTotalBytes) {
       return LocatedError(path, where(b),
                           fmt::format("buffer '{}' is {} bytes, above the limit of 2^62 ({}) "

@@ -417,7 +417,9 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     result.lower_bound = std::max(MaxLiveBytes(items), result.proven_lower_bound);
   } else if (status != SearchStatus::kInfeasible) {
     // A packing that uses the gaps (a heuristic's) may go below what the
-    // search proved for the items without them: only max-live is proven.
+    // search proved for the items without them: only max-live (gaps
+    // honoured) is proven.
+    result.lower_bound = MaxLiveBytes(items);
     result.proven_lower_bound = result.lower_bound;
     if (status == SearchStatus::kOptimal && result.peak > result.proven_lower_bound) {
       status = SearchStatus::kFeasible;

@@ -229,6 +229,25 @@ TEST(CsvCompatCliTest, AMisalignedOffsetIsABrokenRuleWithOrWithoutAnAlignmentCol
   std::filesystem::remove_all(dir);
 }
 
+// --alignment 3 with a column's alignment 4: no offset is a multiple of the
+// larger alone that is also one of the other, so it is refused where the
+// column says 4 (was an internal verification failure); 2 and 8 divide or
+// are multiples of 4 and plan.
+TEST(CsvCompatCliTest, AnAlignmentThatIsNotAMultipleOfTheOtherIsRefused) {
+  const std::string dir = FreshDir();
+  WriteText(dir + "/al.csv", "id,lower,upper,size,alignment\na,0,2,3,4\nb,0,2,3,4\nc,2,3,5,1\n");
+  auto r = MemplanIn(dir, "plan al.csv --alignment 3");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "al.csv:2:9: error: buffer 'a' needs alignment 4, and --alignment 3 is neither "
+                   "a multiple nor a divisor of it (memplan aligns a buffer to the larger of the "
+                   "two)\n");
+  for (const char* ok : {"2", "8"}) {
+    r = MemplanIn(dir, std::string("plan al.csv -q --alignment ") + ok);
+    EXPECT_EQ(r.exit_code, 0) << ok << r.err;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 // verify --capacity N holds a CSV solution to N bytes, as plan --capacity
 // holds a plan; a JSON plan records its own capacity, so there it is a
 // usage error.

@@ -59,6 +59,17 @@ TEST(DeadGapsTest, LowerBoundIsTheLargerBranch) {
   EXPECT_EQ(MaxLiveBytes(items), 7168);  // y + b1 + b2 at t3
 }
 
+// The exact search reads y as live over its gap, so with gaps it proves no
+// more than max-live with the gaps honoured (was 0 in the summary).
+TEST(DeadGapsTest, TheExactSearchProvesMaxLiveWithGaps) {
+  PackOptions options;
+  options.minimize = true;
+  const PackResult r = Pack(TwoBranches(), PackingAlgorithm::kExact, options);
+  EXPECT_EQ(r.proven_lower_bound, MaxLiveBytes(TwoBranches()));
+  EXPECT_EQ(r.lower_bound, MaxLiveBytes(TwoBranches()));
+  EXPECT_GT(r.proven_lower_bound, 0);
+}
+
 TEST(DeadGapsTest, BestFitPlacesATemporaryInTheResultsGap) {
   const std::vector<PackItem> items = TwoBranches();
   // Temporal order: y (longest) at 0; a1 above it (both live at t1); b1 at 0
