@@ -145,8 +145,8 @@ std::string AutoExactFailure(const Plan& plan, Bytes capacity) {
                                plan.packing->effort == "max" ? "" : " (raise --effort)")
                  : exact->reason;
   return fmt::format(
-      "; auto's exact member {}; --algorithm exact --capacity {} searches until it finds a "
-      "packing or proves that none exists",
+      "; auto's exact member {}; --algorithm exact --capacity {} decides it (a packing within "
+      "it, or a proof that none exists), given the --time-limit S it needs (10 s by default)",
       what, capacity);
 }
 

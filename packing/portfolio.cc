@@ -287,7 +287,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     if (options.effort == PackEffort::kMax || max_allowance <= run.allowance) {
       return RaiseEffortHint(PackEffort::kMax, false, name);
     }
-    return fmt::format(" (--effort max allows it up to {})", WorkSeconds(max_allowance));
+    return fmt::format(" (--effort max allows it up to {}; --algorithm {} runs it alone)",
+                       WorkSeconds(max_allowance), name);
   };
 
   // The skyline members share one packer (built when one of them fits).

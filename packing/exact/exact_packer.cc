@@ -405,6 +405,9 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
   SearchStatus status = SearchStatus::kFeasible;
   if (options.capacity) status = DecideAll(run, *options.capacity);
   if (!decide_only && status == SearchStatus::kFeasible) status = MinimizeAll(run);
+  // Proven not to fit: minimizing still finds what the input needs (the
+  // failure reports it), and the answer stays kInfeasible.
+  if (!decide_only && status == SearchStatus::kInfeasible) MinimizeAll(run);
   PackResult result = MakePackResult(items, AssembleOffsets(run, items, options.alignment),
                                      std::string(PackingAlgorithmName(PackingAlgorithm::kExact)));
   const auto [best, bound] = run.BestAndBound();

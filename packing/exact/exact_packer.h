@@ -10,7 +10,8 @@
 //   the best packing found, proven_lower_bound and the gap between them).
 //   With options.capacity too, a packing within the capacity is decided
 //   first, as above (kInfeasible, or kStopped before one is found), and
-//   the peak is lowered from there.
+//   the peak is lowered from there; after kInfeasible too, so that the
+//   result's peak is what the input needs (the answer stays kInfeasible).
 // * options.time_limit_seconds == 0 means kExactDefaultTimeLimitSeconds, so
 //   that callers that pass no options (sweep, compare, regions, MSA repacks)
 //   never wait without end; PackResult::search_time_limit_seconds says which

@@ -117,7 +117,8 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   // Its allowance was what was left of its lane: the max effort allows more.
   EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "
                                   "the 1.23 s of work allowed to it (estimated 1.08 s) (--effort "
-                                  "max allows it up to 1.62 s)\n"));
+                                  "max allows it up to 1.62 s; --algorithm skyline-longest runs "
+                                  "it alone)\n"));
   EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
   // The parsed plan must outlive the loop (a range over a temporary's member
   // would dangle: ASan caught it).

@@ -105,8 +105,26 @@ TEST(ExactCapacityCliTest, AutoSaysWhatItsExactMemberEstablished) {
             "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
             "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); auto's exact member "
             "not run at --effort fast (it has no exact search budget); --algorithm exact "
-            "--capacity 6 searches until it finds a packing or proves that none exists\n");
+            "--capacity 6 decides it (a packing within it, or a proof that none exists), given "
+            "the --time-limit S it needs (10 s by default)\n");
   std::filesystem::remove_all(dir);
+}
+
+// C at 1,039,000, 360 bytes below its optimum: proven not to fit, and
+// --minimize still lowers the peak to what C needs (it stopped at the
+// heuristics' 1,311,744).
+TEST(ExactCapacityCliTest, MinimizeLowersThePeakAfterAProofThatNothingFits) {
+  const std::string c = MEMPLAN_SHARED_DIR "/data/minimalloc/C.1048576.csv";
+  if (!std::filesystem::exists(c)) GTEST_SKIP() << "no shared data";
+  const auto r = Memplan("plan '" + c + "' --algorithm exact --capacity 1039000 --minimize");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_NE(r.err.find("error: plan does not fit: default memory needs 1015.00 KiB (1039360 "
+                       "bytes), 360 bytes over --capacity 1039000 (transient extent 1039360 "
+                       "bytes, lower bound 1039360 bytes); the exact search proved that no "
+                       "packing fits (every packing needs at least 1039360 bytes); best packing "
+                       "found 1039360 bytes, the lowest possible\n"),
+            std::string::npos)
+      << r.err;
 }
 
 // On D at 1,000,000 bytes (above its bound, below any packing known) the
@@ -123,7 +141,8 @@ TEST(ExactCapacityCliTest, AutoOnDLowersThePeakWhenTheCapacityIsOutOfReach) {
                        "1034240 bytes, lower bound 986112 bytes); auto's exact member lowered "
                        "the peak to 1034240 bytes but found no packing within 1000000 bytes in "
                        "its node budget (raise --effort); --algorithm exact --capacity 1000000 "
-                       "searches until it finds a packing or proves that none exists\n"),
+                       "decides it (a packing within it, or a proof that none exists), given the "
+                       "--time-limit S it needs (10 s by default)\n"),
             std::string::npos)
       << r.err;
 }
