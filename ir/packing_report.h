@@ -22,7 +22,10 @@ struct PackMemberReport {
   bool ran = false;    // its packing counted; false: skipped or stopped (see reason)
   Bytes peak = 0;      // its peak in bytes when it ran
   // Why it was skipped or stopped, e.g. "estimated 3.2 s over the 1.0 s budget" or
-  // "lower bound reached by skyline-longest"; empty when it ran.
+  // "lower bound reached by skyline-longest"; empty when it ran, but for the
+  // exact member when its budget ended before it proved its peak the lowest
+  // ("its node budget ended before it proved this peak the lowest (raise
+  // --effort)").
   std::string reason;
   // Wall-clock seconds it took (0 when skipped). Not deterministic: kept out
   // of byte-identical outputs unless asked for.

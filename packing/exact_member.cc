@@ -162,6 +162,12 @@ ExactMemberOutcome RunExactMember(const std::vector<PackItem>& items, const Pack
   if (out.packed) {
     out.report.ran = true;
     out.report.peak = out.packed->peak;
+    // Neither proven the lowest nor stopped by the clock: more nodes may
+    // lower it.
+    if (!out.time_limited && target < best) {
+      out.report.reason = "its node budget ended before it proved this peak the lowest" +
+                          RaiseEffortHint(options.effort, true, kExactMemberName);
+    }
   } else if (out.time_limited) {
     out.report.reason = "stopped by --time-limit before it finished (raise --time-limit)";
   } else if (at_capacity && target > capacity && !any_gaps) {

@@ -59,6 +59,7 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
       text += fmt::format(", found at capacity {} (as by --algorithm exact --capacity {})",
                           *member.capacity, *member.capacity);
     }
+    if (!member.reason.empty()) text += "; " + member.reason;
     if (with_seconds) {
       text += fmt::format("  {:.3f} s", member.seconds);
       if (member.work && member.allowance) {

@@ -42,7 +42,7 @@ Json PackingJson(const PackReport& report, bool seconds) {
     m["stopped"] = MemberStopped(member);
     m["searched"] = !member.ran && member.finished;
     m["peak_bytes"] = member.ran ? Json(member.peak) : Json(nullptr);
-    m["reason"] = member.ran ? Json(nullptr) : Json(member.reason);
+    m["reason"] = member.reason.empty() ? Json(nullptr) : Json(member.reason);
     // Counted work in the reasons' estimated seconds.
     m["work_seconds"] = member.work ? Json(*member.work * kSecondsPerWorkUnit) : Json(nullptr);
     m["allowed_work_seconds"] =

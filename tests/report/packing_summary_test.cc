@@ -191,6 +191,32 @@ TEST(PackingLinesTest, TheExactMemberNamesItsCapacity) {
                        .contains("capacity_bytes"));
 }
 
+// An exact member whose budget ended before it proved its peak the lowest
+// says so, and how to search more, on its line and in the JSON.
+TEST(PackingLinesTest, AnExactPeakNotProvenTheLowestSaysSo) {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = "exact";
+  plan.peak = 11;
+  plan.lower_bound = 10;
+  PackReport report;
+  report.effort = "default";
+  PackMemberReport exact = Ran("exact", 11, 2e6, 2e6);
+  exact.capacity = 11;
+  exact.reason = "its node budget ended before it proved this peak the lowest (raise --effort)";
+  report.members.push_back(exact);
+  plan.packing = report;
+  EXPECT_NE(PackingLines(plan, false)
+                .find("  ran      exact              11 bytes (10.00% over), found at capacity 11 "
+                      "(as by --algorithm exact --capacity 11); its node budget ended before it "
+                      "proved this peak the lowest (raise --effort)  <- chosen\n"),
+            std::string::npos)
+      << PackingLines(plan, false);
+  BufferSet buffers;
+  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  EXPECT_EQ(doc["packing"]["members"][0]["reason"], exact.reason);
+}
+
 // An exact member that did all its work without a lower peak (here it
 // proved the best optimal) is `searched`: not stopped, not skipped.
 TEST(PackingLinesTest, AMemberThatFinishedWithoutALowerPeakIsSearched) {
