@@ -138,11 +138,10 @@ std::string AutoExactFailure(const Plan& plan, Bytes capacity) {
   // The transient pool fits (other pools make the space overflow), or no
   // packing of it can.
   if (plan.peak <= capacity || plan.lower_bound > capacity) return "";
+  // The member's reason says what it did about the capacity (exact_member.cc).
   const std::string what =
-      exact->ran ? fmt::format("lowered the peak to {} but found no packing within {} in its node "
-                               "budget{}",
-                               CountOf(exact->peak, "byte"), CountOf(capacity, "byte"),
-                               plan.packing->effort == "max" ? "" : " (raise --effort)")
+      exact->ran ? fmt::format("lowered the peak to {}{}", CountOf(exact->peak, "byte"),
+                               exact->reason.empty() ? "" : " but " + exact->reason)
                  : exact->reason;
   return fmt::format(
       "; auto's exact member {}; --algorithm exact --capacity {} decides it (a packing within "

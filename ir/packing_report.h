@@ -61,6 +61,10 @@ inline bool MemberStopped(const PackMemberReport& member) {
   return !member.ran && !member.finished && member.work.has_value();
 }
 
+// True for a member listed `searched`: it finished without a packing of
+// its own (PackMemberReport::finished).
+inline bool MemberSearched(const PackMemberReport& member) { return !member.ran && member.finished; }
+
 // The report of one kAuto run.
 struct PackReport {
   std::string effort;                      // "fast", "default" or "max"

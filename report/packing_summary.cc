@@ -19,7 +19,7 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
   bool shows_work = false;
   for (const PackMemberReport& member : report.members) {
     ran += member.ran ? 1 : 0;
-    searched += !member.ran && member.finished ? 1 : 0;
+    searched += MemberSearched(member) ? 1 : 0;
     stopped += MemberStopped(member) ? 1 : 0;
     width = std::max(width, member.name.size());
     shows_work = shows_work || (!member.ran && member.quotes_work) ||
@@ -44,7 +44,7 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
       // Finished with no packing of its own, stopped part way (it
       // started) or skipped (it never did): the same width, so the names
       // stay in one column.
-      const char* status = member.finished      ? "searched"
+      const char* status = MemberSearched(member)  ? "searched"
                            : MemberStopped(member) ? "stopped "
                                                    : "skipped ";
       text += fmt::format("  {} {:<{}}  {}\n", status, member.name, width, member.reason);

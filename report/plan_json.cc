@@ -40,7 +40,7 @@ Json PackingJson(const PackReport& report, bool seconds) {
     m["name"] = member.name;
     m["ran"] = member.ran;
     m["stopped"] = MemberStopped(member);
-    m["searched"] = !member.ran && member.finished;
+    m["searched"] = MemberSearched(member);
     m["peak_bytes"] = member.ran ? Json(member.peak) : Json(nullptr);
     m["reason"] = member.reason.empty() ? Json(nullptr) : Json(member.reason);
     // Counted work in the reasons' estimated seconds.

@@ -142,15 +142,11 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
       // The default limit is one the user may not know of; a given one
       // they can raise. Where a clock stops the search depends on the
       // machine and its load, so the plan may differ between runs.
-      text += plan.search_default_time_limit
-                  ? fmt::format("exact search stopped at its default time limit of {} s (so "
-                                "this plan may differ between runs); --time-limit S searches "
-                                "longer\n",
-                                plan.search_time_limit_seconds)
-                  : fmt::format("exact search stopped at its time limit of {} s (so this plan "
-                                "may differ between runs); a higher --time-limit searches "
-                                "longer\n",
-                                plan.search_time_limit_seconds);
+      text += fmt::format(
+          "exact search stopped at its {}time limit of {} s (so this plan may differ between "
+          "runs); {} searches longer\n",
+          plan.search_default_time_limit ? "default " : "", plan.search_time_limit_seconds,
+          plan.search_default_time_limit ? "--time-limit S" : "a higher --time-limit");
     }
   }
   return text;

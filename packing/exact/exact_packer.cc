@@ -77,11 +77,11 @@ class ExactRun {
   int threads() const { return threads_; }
   bool stopped() const { return stop_.load(); }
 
-  // What is left of the node budget (kExactNoNodeBudget: none); Spend
-  // takes a decision's spent nodes from it.
   // The wall-clock deadline of options.time_limit_seconds (none: nullopt).
   const std::optional<Clock::time_point>& deadline() const { return deadline_; }
 
+  // What is left of the node budget (kExactNoNodeBudget: none); Spend
+  // takes a decision's spent nodes from it.
   std::int64_t node_budget_left() const { return node_budget_left_; }
   std::int64_t node_budget_spent() const { return node_budget_spent_; }
   bool node_budget_ended() const { return node_budget_ended_; }
@@ -404,10 +404,12 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
   // minimizing alone may stop above it).
   SearchStatus status = SearchStatus::kFeasible;
   if (options.capacity) status = DecideAll(run, *options.capacity);
-  if (!decide_only && status == SearchStatus::kFeasible) status = MinimizeAll(run);
-  // Proven not to fit: minimizing still finds what the input needs (the
-  // failure reports it), and the answer stays kInfeasible.
-  if (!decide_only && status == SearchStatus::kInfeasible) MinimizeAll(run);
+  // Then the lowest peak; after a proof that nothing fits too, so that the
+  // failure reports what the input needs (the answer stays kInfeasible).
+  if (!decide_only && status != SearchStatus::kStopped) {
+    const SearchStatus minimized = MinimizeAll(run);
+    if (status == SearchStatus::kFeasible) status = minimized;
+  }
   PackResult result = MakePackResult(items, AssembleOffsets(run, items, options.alignment),
                                      std::string(PackingAlgorithmName(PackingAlgorithm::kExact)));
   const auto [best, bound] = run.BestAndBound();

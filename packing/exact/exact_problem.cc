@@ -195,12 +195,18 @@ Bytes SubproblemLowerBound(const Subproblem& problem) {
   return bound;
 }
 
+Bytes AddToPeakGranularity(Bytes g, Bytes size, Bytes alignment,
+                           const std::optional<Bytes>& fixed_offset) {
+  g = std::gcd(g, std::max<Bytes>(size, 0));
+  if (alignment > 1) g = std::gcd(g, alignment);
+  if (fixed_offset) g = std::gcd(g, *fixed_offset);
+  return g;
+}
+
 Bytes PeakGranularity(const Subproblem& problem) {
   Bytes g = 0;
   for (const SearchBuffer& b : problem.buffers) {
-    g = std::gcd(g, b.size);
-    if (b.alignment > 1) g = std::gcd(g, b.alignment);
-    if (b.fixed_offset) g = std::gcd(g, *b.fixed_offset);
+    g = AddToPeakGranularity(g, b.size, b.alignment, b.fixed_offset);
   }
   return g < 1 ? 1 : g;
 }

@@ -89,4 +89,10 @@ Bytes SubproblemLowerBound(const Subproblem& problem);
 // >= 1. Example: sizes 2048 and 3072, alignment 1 -> 1024.
 Bytes PeakGranularity(const Subproblem& problem);
 
+// One buffer's share of PeakGranularity: gcd(g, size, alignment when above
+// 1, fixed offset when there is one), starting from g = 0. auto's exact
+// member applies it to its items.
+Bytes AddToPeakGranularity(Bytes g, Bytes size, Bytes alignment,
+                           const std::optional<Bytes>& fixed_offset);
+
 }  // namespace memplan::exact

@@ -124,16 +124,11 @@ LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, cons
   const double label_room =
       std::min(0.5, (static_cast<double>(labels) * kRowHeight + 4) / kLiveHeight);
   chart.axis = NiceAddressAxis(static_cast<double>(top) / (labels > 0 ? 1 - label_room : 1), 4);
-  // Label rows from the top of the plot, skipping a row the lower-bound line
-  // would strike through.
-  const double bound_y =
-      kLiveTop + kLiveHeight - static_cast<double>(plan.lower_bound) / chart.axis.top * kLiveHeight;
+  // Label rows from the top of the plot, in that room (the lower-bound
+  // line, at most `top`, passes below them).
   double baseline = kLiveTop + kRowHeight - 2;
   for (LiveSeries& series : chart.series) {
     if (!series.peak) continue;
-    if (plan.lower_bound > 0 && bound_y > baseline - kRowHeight + 2 && bound_y < baseline + 3) {
-      baseline += kRowHeight;
-    }
     series.peak->label_y = baseline;
     baseline += kRowHeight;
   }
