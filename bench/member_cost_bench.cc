@@ -7,10 +7,13 @@
 // can stop part way), in the same seconds.
 // Members whose estimate is over 20 s are not run.
 //
-// Usage: build/bench/member_cost_bench [--quick]   (release build)
+// Usage: build/bench/member_cost_bench [--quick] [FILE.csv ...]   (release
+// build); the CSV files (e.g. bench/trace_families.py's) are read as well.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -33,7 +36,7 @@ struct Input {
   std::vector<PackItem> items;
 };
 
-std::vector<Input> Inputs(bool quick) {
+std::vector<Input> Inputs(bool quick, const std::vector<std::string>& csvs) {
   std::vector<Input> inputs;
   for (std::int64_t n : {1000, 10000, 100000}) {
     if (quick && n > 10000) break;
@@ -46,6 +49,14 @@ std::vector<Input> Inputs(bool quick) {
   for (const auto& file : SharedLifetimeCsvs()) {
     absl::StatusOr<BufferSet> buffers = ReadLifetimeCsvFile(file.string());
     if (buffers.ok()) inputs.push_back({file.filename().string(), PackItemsOf(*buffers)});
+  }
+  for (const std::string& csv : csvs) {
+    absl::StatusOr<BufferSet> buffers = ReadLifetimeCsvFile(csv);
+    if (!buffers.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(buffers.status().message()).c_str());
+      std::exit(2);
+    }
+    inputs.push_back({std::filesystem::path(csv).filename().string(), PackItemsOf(*buffers)});
   }
   return inputs;
 }
@@ -82,7 +93,7 @@ double CountedWork(const std::vector<PackItem>& items, PackingAlgorithm member) 
   return work;
 }
 
-int Main(bool quick) {
+int Main(bool quick, const std::vector<std::string>& csvs) {
   const PackingAlgorithm members[] = {
       PackingAlgorithm::kOnlineBestFit,  PackingAlgorithm::kBestFitSpatial,
       PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kBestFitBusiest,
@@ -90,7 +101,7 @@ int Main(bool quick) {
       PackingAlgorithm::kSkylineLongest,  PackingAlgorithm::kSkylineArea};
   std::printf("%-24s %-20s %9s %12s %10s %10s %6s %10s\n", "input", "member", "n", "pairs",
               "measured", "estimate", "ratio", "counted");
-  for (const Input& input : Inputs(quick)) {
+  for (const Input& input : Inputs(quick, csvs)) {
     InputShape shape;
     for (const PackItem& item : input.items) shape.items += IsEmpty(item) ? 0 : 1;
     shape.pairs = IntersectingPairs(input.items);
@@ -115,5 +126,14 @@ int Main(bool quick) {
 }  // namespace memplan
 
 int main(int argc, char** argv) {
-  return memplan::Main(argc > 1 && std::strcmp(argv[1], "--quick") == 0);
+  bool quick = false;
+  std::vector<std::string> csvs;
+  for (int k = 1; k < argc; ++k) {
+    if (std::strcmp(argv[k], "--quick") == 0) {
+      quick = true;
+    } else {
+      csvs.emplace_back(argv[k]);
+    }
+  }
+  return memplan::Main(quick, csvs);
 }

@@ -23,6 +23,8 @@ constexpr double kOnlinePerItemLog = 80;
 // plus a stale floor refresh per four overlapping pairs (0.03 to 0.6 per
 // pair measured, depending on the order).
 constexpr std::int64_t kSkylineScanLimit = 2048;
+// Skyline sweep: per run query, this many units times (log2 n)^2.
+constexpr double kSweepQueryWorkPerLog2 = 3;
 // A search step re-packs with a cutoff; it may be abandoned part way, but
 // on A-K most steps run to the end (equal peaks are accepted), so a step is
 // estimated at a whole packing.
@@ -79,6 +81,11 @@ double SkylinePopWork(std::int64_t queued) {
       std::clamp(std::log10(static_cast<double>(std::max<std::int64_t>(queued, 1)) / kInCache),
                  0.0, 1.0);
   return kSkylinePopWork * (1 + kGrowth * decades);
+}
+
+double SkylineSweepQueryWork(std::int64_t items) {
+  const double log_n = std::log2(static_cast<double>(std::max<std::int64_t>(items, 2)));
+  return kSweepQueryWorkPerLog2 * log_n * log_n;
 }
 
 double PlacementWork(std::size_t visits) {

@@ -108,6 +108,11 @@ inline constexpr double kSkylineScanWork = 5;
 // 10^5 -> 350, 3 x 10^5 -> 517, 10^6 and more -> 700.
 double SkylinePopWork(std::int64_t queued);
 
+// Work units of one run query of the skyline sweep (skyline_sweep.cc) on
+// `items` items: a ContainedRanges query, O(log^2 n), with its share of the
+// placements and level rises around it.
+double SkylineSweepQueryWork(std::int64_t items);
+
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);
 

@@ -123,8 +123,9 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunWithin(
     const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
     const PackDeadline& deadline) const {
   DeadlinePoll poll(deadline);
-  return priority.size() <= kScanLimit ? RunByScan(priority, cutoff, work_limit, work, poll)
-                                       : RunByQueue(priority, cutoff, work_limit, work, poll);
+  if (priority.size() <= kScanLimit) return RunByScan(priority, cutoff, work_limit, work, poll);
+  if (fixed_.empty()) return RunBySweep(priority, cutoff, work_limit, work, poll);
+  return RunByQueue(priority, cutoff, work_limit, work, poll);
 }
 
 std::optional<std::vector<Bytes>> SkylinePacker::RunByScan(

@@ -56,13 +56,15 @@ class SkylinePacker {
   // it may rest below a fixed item or above it. Returns one offset per item,
   // or nullopt as soon as some item would reach `cutoff` bytes (offset + size
   // >= cutoff), which lets a search give up on a candidate early. O(n^2)
-  // with a small constant up to kScanLimit items, else expected
-  // O((n + r) log n), r the number of times a floor is found stale (about
-  // the number of overlapping pairs in the worst case).
+  // with a small constant up to kScanLimit items, else O(k n log^2 n) for k
+  // distinct alignments (skyline_sweep.cc), whatever the overlap; with items
+  // at fixed offsets O((n + r) log n), r the number of times a floor is
+  // found stale (up to the number of overlapping pairs).
   std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
                                         Bytes cutoff) const;
-  // Run that also counts its work into `*work` (SkylinePopWork per queue
-  // pop, kSkylineScanWork per pending item passed over, member_cost.h) and
+  // Run that also counts its work into `*work` (kSkylineScanWork per
+  // pending item passed over, SkylineSweepQueryWork per run asked,
+  // SkylinePopWork per queue pop; member_cost.h) and
   // gives up (nullopt) once the count exceeds `work_limit` or `deadline`
   // has passed (polled between steps). Deterministic without a deadline.
   std::optional<std::vector<Bytes>> RunWithin(const std::vector<std::int32_t>& priority,
@@ -74,8 +76,13 @@ class SkylinePacker {
  private:
   // Up to this many items, Run keeps every floor exact with an O(n) pass per
   // placement (O(n^2) in all, but with a tiny constant: no queue, no tree);
-  // above it, floors live in a priority queue and are refreshed lazily.
+  // above it, it sweeps up through the address space (skyline_sweep.cc), or
+  // with fixed items (whose lift the sweep does not model) keeps floors in a
+  // priority queue refreshed lazily. All three place the same offsets.
   static constexpr std::size_t kScanLimit = 2048;
+  std::optional<std::vector<Bytes>> RunBySweep(const std::vector<std::int32_t>& priority,
+                                               Bytes cutoff, double work_limit, double* work,
+                                               DeadlinePoll& poll) const;
   std::optional<std::vector<Bytes>> RunByScan(const std::vector<std::int32_t>& priority,
                                               Bytes cutoff, double work_limit, double* work,
                                               DeadlinePoll& poll) const;

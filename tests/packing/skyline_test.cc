@@ -84,24 +84,33 @@ std::vector<Bytes> ReferenceSkyline(const std::vector<PackItem>& items,
   return offsets;
 }
 
-// Both strategies inside SkylinePacker (an exact scan up to 2048 items, a
-// lazy queue above) must follow the rule exactly.
+// Both strategies inside SkylinePacker without fixed items (an exact scan
+// up to 2048 items, the sweep of skyline_sweep.cc above) must follow the rule
+// exactly: short and long horizons, one alignment and several (the sweep's
+// alignment classes, one of them not a power of two).
 TEST(SkylineTest, MatchesReferenceOnRandomInputs) {
-  for (int n : {300, 2100}) {
-    std::mt19937_64 rng(static_cast<std::uint64_t>(n));
-    std::vector<PackItem> items(n);
+  struct Shape {
+    int n;
+    TimeStep horizon;
+    std::vector<Bytes> alignments;
+  };
+  for (const Shape& shape : {Shape{300, 40, {1, 8}}, Shape{2100, 40, {1, 8}},
+                             Shape{2600, 400, {1}}, Shape{2600, 300, {1, 3, 8, 64}}}) {
+    std::mt19937_64 rng(static_cast<std::uint64_t>(shape.n + shape.horizon));
+    std::vector<PackItem> items(shape.n);
     for (PackItem& item : items) {
-      item.start = static_cast<TimeStep>(rng() % 40);
+      item.start = static_cast<TimeStep>(rng() % shape.horizon);
       item.end = item.start + static_cast<TimeStep>(rng() % (rng() % 3 == 0 ? 30 : 4));
       item.size = 1 + static_cast<Bytes>(rng() % 50);
-      item.alignment = rng() % 4 == 0 ? 8 : 1;
+      item.alignment = shape.alignments[rng() % shape.alignments.size()];
     }
     for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
       const std::vector<std::int32_t> priority = SortForSkyline(items, order);
       const SkylinePacker packer(items, 2);
       EXPECT_EQ(*packer.Run(priority, std::numeric_limits<Bytes>::max()),
                 ReferenceSkyline(items, priority, 2))
-          << n << " items, " << SkylineOrderName(order);
+          << shape.n << " items over " << shape.horizon << " steps, "
+          << SkylineOrderName(order);
     }
   }
 }

@@ -1,0 +1,196 @@
+// SkylinePacker::RunBySweep: the skyline packing of skyline.h in
+// O(n log^2 n), whatever the overlap (skyline.h has the rule; this file the
+// way it is computed above the scan limit).
+//
+// The placements' offsets never decrease (each step takes the lowest floor,
+// and placing only raises floors), so the packing is a sweep upward through
+// the address space. At the sweep's level F, a slot is *low* when the
+// skyline there is at most F; maximal runs of low slots are *runs*. Every
+// pending item's floor is at least F, so an item whose slots lie inside a
+// run has floor exactly AlignUp(F, its alignment): it is a candidate at F
+// when its alignment divides F. Each step places the least-ranked candidate
+// at F, which splits its run around it and makes its slots a *high segment*
+// of height F + size; when no candidate is left, F rises to the next
+// height at which one can be (the lowest high segment, or the next multiple
+// of an alignment that has items inside a run), and the high segments it
+// reaches become low and merge with their neighbouring runs.
+//
+// A run's least-ranked candidate is a ContainedRanges query (per alignment
+// class), asked once when the run is made: at most 2 runs per placement and
+// 1 per high segment that turns low, so O(n) queries of O(log^2 n) each.
+// The lazy queue this replaces refreshed a stale floor once per later
+// placement under the item, up to the number of overlapping pairs.
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <queue>
+#include <tuple>
+#include <vector>
+
+#include "packing/contained_ranges.h"
+#include "packing/member_cost.h"
+#include "packing/pack_support.h"
+#include "packing/skyline.h"
+
+namespace memplan {
+namespace {
+
+// One alignment class: the pending items of one effective alignment, and the
+// best candidate of each run (least rank first; stale entries are skipped).
+struct AlignmentClass {
+  Bytes alignment = 1;
+  std::vector<ContainedRanges::Range> ranges;
+  std::optional<ContainedRanges> index;
+  struct Best {
+    std::int32_t rank;
+    std::int32_t run_start;
+    std::uint32_t run_version;
+    bool operator>(const Best& other) const { return rank > other.rank; }
+  };
+  std::priority_queue<Best, std::vector<Best>, std::greater<Best>> best;
+};
+
+struct LowRun {
+  std::int32_t end;
+  std::uint32_t version;
+};
+
+struct HighSegment {
+  Bytes height;
+  std::int32_t first;  // slots [first, end)
+  std::int32_t end;
+  bool operator>(const HighSegment& other) const {
+    return std::tie(height, first) > std::tie(other.height, other.first);
+  }
+};
+
+}  // namespace
+
+std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
+    const std::vector<std::int32_t>& priority, Bytes cutoff, double work_limit, double* work,
+    DeadlinePoll& poll) const {
+  const auto ranks = static_cast<std::int32_t>(priority.size());
+  std::vector<AlignmentClass> classes;
+  std::vector<std::int32_t> class_of(priority.size());
+  {
+    std::map<Bytes, std::int32_t> by_alignment;
+    for (std::int32_t rank = 0; rank < ranks; ++rank) {
+      const Bytes alignment = EffectiveAlignment(items_[priority[rank]], alignment_);
+      auto [it, added] =
+          by_alignment.emplace(alignment, static_cast<std::int32_t>(by_alignment.size()));
+      if (added) classes.emplace_back().alignment = alignment;
+      class_of[rank] = it->second;
+    }
+  }
+  for (std::int32_t rank = 0; rank < ranks; ++rank) {
+    const std::int32_t i = priority[rank];
+    classes[class_of[rank]].ranges.push_back({static_cast<std::int32_t>(first_slot_[i]),
+                                              static_cast<std::int32_t>(end_slot_[i]), rank});
+  }
+  for (AlignmentClass& c : classes) c.index.emplace(std::move(c.ranges), ranks);
+  const double query_work = SkylineSweepQueryWork(ranks);
+
+  std::map<std::int32_t, LowRun> runs;  // start -> run
+  std::uint32_t versions = 0;
+  const auto make_run = [&](std::int32_t start, std::int32_t end) {
+    runs[start] = {end, ++versions};
+  };
+  const auto ask = [&](std::int32_t start, const LowRun& run) {
+    for (AlignmentClass& c : classes) {
+      if (std::optional<std::int32_t> rank = c.index->LeastInside(start, run.end)) {
+        c.best.push({*rank, start, run.version});
+      }
+    }
+    *work += query_work * static_cast<double>(classes.size());
+  };
+  // Drops the entries of runs that have changed since they were asked.
+  const auto clean = [&](AlignmentClass& c) {
+    while (!c.best.empty()) {
+      const AlignmentClass::Best& top = c.best.top();
+      auto it = runs.find(top.run_start);
+      if (it != runs.end() && it->second.version == top.run_version) return true;
+      c.best.pop();
+    }
+    return false;
+  };
+
+  std::vector<Bytes> offsets = InitialOffsets(items_);
+  std::priority_queue<HighSegment, std::vector<HighSegment>, std::greater<HighSegment>> high;
+  Bytes level = 0;
+  if (slots_ > 0) {
+    make_run(0, static_cast<std::int32_t>(slots_));
+    ask(0, runs.begin()->second);
+  }
+  std::vector<std::int32_t> reached;  // starts of the runs a level rise merged
+  for (std::int32_t placed = 0; placed < ranks;) {
+    if (*work > work_limit || poll.Passed()) return std::nullopt;
+    // The least-ranked candidate at this level.
+    AlignmentClass* chosen = nullptr;
+    for (AlignmentClass& c : classes) {
+      if (level % c.alignment != 0 || !clean(c)) continue;
+      if (!chosen || c.best.top().rank < chosen->best.top().rank) chosen = &c;
+    }
+    if (chosen) {
+      const AlignmentClass::Best best = chosen->best.top();
+      const std::int32_t i = priority[best.rank];
+      const Bytes top = level + items_[i].size;
+      if (top >= cutoff) return std::nullopt;
+      offsets[i] = level;
+      chosen->index->Remove(best.rank);
+      ++placed;
+      const auto first = static_cast<std::int32_t>(first_slot_[i]);
+      const auto end = static_cast<std::int32_t>(end_slot_[i]);
+      const std::int32_t run_end = runs[best.run_start].end;
+      runs.erase(best.run_start);
+      if (best.run_start < first) {
+        make_run(best.run_start, first);
+        ask(best.run_start, runs[best.run_start]);
+      }
+      if (end < run_end) {
+        make_run(end, run_end);
+        ask(end, runs[end]);
+      }
+      high.push({top, first, end});
+      continue;
+    }
+    // No candidate: rise to the next level where one can be.
+    Bytes next = std::numeric_limits<Bytes>::max();
+    if (!high.empty()) next = high.top().height;
+    for (AlignmentClass& c : classes) {
+      if (clean(c)) next = std::min(next, AlignUp(level + 1, c.alignment));
+    }
+    level = next;
+    reached.clear();
+    while (!high.empty() && high.top().height <= level) {
+      const HighSegment segment = high.top();
+      high.pop();
+      std::int32_t start = segment.first;
+      std::int32_t end = segment.end;
+      auto after = runs.lower_bound(segment.first);
+      if (after != runs.begin()) {
+        auto before = std::prev(after);
+        if (before->second.end == segment.first) {
+          start = before->first;
+          runs.erase(before);
+        }
+      }
+      if (auto right = runs.find(segment.end); right != runs.end()) {
+        end = right->second.end;
+        runs.erase(right);
+      }
+      make_run(start, end);
+      reached.push_back(start);
+    }
+    // Ask each run the rise made once (later merges may have absorbed the
+    // earlier ones).
+    for (std::int32_t& slot : reached) slot = std::prev(runs.upper_bound(slot))->first;
+    std::sort(reached.begin(), reached.end());
+    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
+    for (std::int32_t start : reached) ask(start, runs[start]);
+  }
+  return offsets;
+}
+
+}  // namespace memplan
