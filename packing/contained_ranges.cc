@@ -25,13 +25,19 @@ std::int32_t CountBelow(const std::int64_t* first, std::int32_t count, std::int6
 
 }  // namespace
 
-ContainedRanges::ContainedRanges(std::vector<Range> ranges, std::int32_t ranks)
-    : by_l_(std::move(ranges)), position_(static_cast<std::size_t>(ranks), -1) {
+ContainedRanges::ContainedRanges(std::vector<Range> ranges, std::int32_t ranks,
+                                 std::int32_t slots)
+    : by_l_(std::move(ranges)), position_(static_cast<std::size_t>(ranks), -1),
+      first_at_(static_cast<std::size_t>(slots) + 1) {
   std::sort(by_l_.begin(), by_l_.end(), [](const Range& x, const Range& y) {
     return std::tie(x.l, x.rank) < std::tie(y.l, y.rank);
   });
   const auto n = static_cast<std::int32_t>(by_l_.size());
   for (std::int32_t i = 0; i < n; ++i) position_[by_l_[i].rank] = i;
+  for (std::int32_t slot = 0, i = 0; slot <= slots; ++slot) {
+    while (i < n && by_l_[i].l < slot) ++i;
+    first_at_[slot] = i;
+  }
 
   // Level k sorts each block of 2^(kScanLog + k) ranges by (r, rank): sort
   // the first level's blocks, then merge pairs of blocks for the next.
@@ -99,11 +105,8 @@ std::int32_t ContainedRanges::BlockPrefixMin(std::int32_t level, std::int32_t bl
 }
 
 std::optional<std::int32_t> ContainedRanges::LeastInside(std::int32_t a, std::int32_t b) const {
-  const auto by_l = [](const Range& x, std::int32_t l) { return x.l < l; };
-  auto pos = static_cast<std::int32_t>(
-      std::lower_bound(by_l_.begin(), by_l_.end(), a, by_l) - by_l_.begin());
-  const auto hi = static_cast<std::int32_t>(
-      std::lower_bound(by_l_.begin() + pos, by_l_.end(), b, by_l) - by_l_.begin());
+  std::int32_t pos = first_at_[a];
+  const std::int32_t hi = first_at_[b];
   std::int32_t best = kNone;
   const auto levels = static_cast<std::int32_t>(keys_.size());
   const std::int64_t past_b = Key(b + 1, 0);  // keys of ranges ending after b

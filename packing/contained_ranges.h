@@ -13,12 +13,12 @@
 // O(log n) outer nodes covering l >= a. Nodes of fewer than 16 ranges are
 // scanned instead (less memory, faster on so few).
 //
-// Cost: building O(n log n) time; memory 16 bytes per range per outer level
+// Cost: building O(n log n) time; memory 4 bytes per slot and 16 per range per outer level
 // of 16 and more (about log2(n / 8) levels: 224 B a range at 10^5, 272 B at
 // 10^6); LeastInside O(log^2 n), Remove O(log^2 n) with no search.
 //
 // Example: ranges {[0,4) rank 2, [1,3) rank 0, [2,6) rank 1}.
-// LeastInside(0, 4) -> 0 ([1,3)); LeastInside(2, 6) -> 1; after Remove(0),
+// (6 slots) LeastInside(0, 4) -> 0 ([1,3)); LeastInside(2, 6) -> 1; after Remove(0),
 // LeastInside(0, 4) -> 2; LeastInside(1, 4) -> none.
 #pragma once
 
@@ -36,9 +36,9 @@ class ContainedRanges {
     std::int32_t rank = 0;  // distinct, >= 0, < the number of ranks
   };
 
-  // `ranks` bounds every rank (rank < ranks); the ranges need not cover all
-  // ranks below it.
-  ContainedRanges(std::vector<Range> ranges, std::int32_t ranks);
+  // `ranks` bounds every rank (rank < ranks) and `slots` every slot (r <=
+  // slots); the ranges need not cover all ranks below it.
+  ContainedRanges(std::vector<Range> ranges, std::int32_t ranks, std::int32_t slots);
 
   // The least rank of a range not removed with a <= l and r <= b, or nullopt.
   std::optional<std::int32_t> LeastInside(std::int32_t a, std::int32_t b) const;
@@ -59,6 +59,7 @@ class ContainedRanges {
 
   std::vector<Range> by_l_;             // sorted by (l, rank); removed: r = kNone
   std::vector<std::int32_t> position_;  // rank -> index in by_l_ (-1: absent)
+  std::vector<std::int32_t> first_at_;  // slot s -> the first index of by_l_ with l >= s
   // Per level k (blocks of 2^(kScanLog + k) ranges of by_l_): the block's
   // ranges as keys r << 32 | rank, sorted (a removed range's rank bits are
   // kNone), and per block of s

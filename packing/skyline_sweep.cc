@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <utility>
 #include <optional>
 #include <queue>
 #include <tuple>
@@ -50,11 +51,6 @@ struct AlignmentClass {
     bool operator>(const Best& other) const { return rank > other.rank; }
   };
   std::priority_queue<Best, std::vector<Best>, std::greater<Best>> best;
-};
-
-struct LowRun {
-  std::int32_t end;
-  std::uint32_t version;
 };
 
 struct HighSegment {
@@ -89,18 +85,29 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
     classes[class_of[rank]].ranges.push_back({static_cast<std::int32_t>(first_slot_[i]),
                                               static_cast<std::int32_t>(end_slot_[i]), rank});
   }
-  for (AlignmentClass& c : classes) c.index.emplace(std::move(c.ranges), ranks);
+  for (AlignmentClass& c : classes) c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
   const double query_work = SkylineSweepQueryWork(ranks);
 
-  std::map<std::int32_t, LowRun> runs;  // start -> run
+  // The runs, by slot: run_end[s] is the end of the run starting at s (-1:
+  // none), run_version[s] its version (its heap entries carry it), and
+  // start_at_end[e] the start of the run ending at e (-1: none).
+  std::vector<std::int32_t> run_end(slots_ + 1, -1);
+  std::vector<std::uint32_t> run_version(slots_ + 1, 0);
+  std::vector<std::int32_t> start_at_end(slots_ + 1, -1);
   std::uint32_t versions = 0;
   const auto make_run = [&](std::int32_t start, std::int32_t end) {
-    runs[start] = {end, ++versions};
+    run_end[start] = end;
+    run_version[start] = ++versions;
+    start_at_end[end] = start;
   };
-  const auto ask = [&](std::int32_t start, const LowRun& run) {
+  const auto erase_run = [&](std::int32_t start) {
+    start_at_end[run_end[start]] = -1;
+    run_end[start] = -1;
+  };
+  const auto ask = [&](std::int32_t start) {
     for (AlignmentClass& c : classes) {
-      if (std::optional<std::int32_t> rank = c.index->LeastInside(start, run.end)) {
-        c.best.push({*rank, start, run.version});
+      if (std::optional<std::int32_t> rank = c.index->LeastInside(start, run_end[start])) {
+        c.best.push({*rank, start, run_version[start]});
       }
     }
     *work += query_work * static_cast<double>(classes.size());
@@ -109,8 +116,9 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   const auto clean = [&](AlignmentClass& c) {
     while (!c.best.empty()) {
       const AlignmentClass::Best& top = c.best.top();
-      auto it = runs.find(top.run_start);
-      if (it != runs.end() && it->second.version == top.run_version) return true;
+      if (run_end[top.run_start] >= 0 && run_version[top.run_start] == top.run_version) {
+        return true;
+      }
       c.best.pop();
     }
     return false;
@@ -121,9 +129,10 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   Bytes level = 0;
   if (slots_ > 0) {
     make_run(0, static_cast<std::int32_t>(slots_));
-    ask(0, runs.begin()->second);
+    ask(0);
   }
-  std::vector<std::int32_t> reached;  // starts of the runs a level rise merged
+  // The runs a level rise made, with their versions.
+  std::vector<std::pair<std::int32_t, std::uint32_t>> reached;
   for (std::int32_t placed = 0; placed < ranks;) {
     if (*work > work_limit || poll.Passed()) return std::nullopt;
     // The least-ranked candidate at this level.
@@ -142,15 +151,15 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
       ++placed;
       const auto first = static_cast<std::int32_t>(first_slot_[i]);
       const auto end = static_cast<std::int32_t>(end_slot_[i]);
-      const std::int32_t run_end = runs[best.run_start].end;
-      runs.erase(best.run_start);
+      const std::int32_t split_end = run_end[best.run_start];
+      erase_run(best.run_start);
       if (best.run_start < first) {
         make_run(best.run_start, first);
-        ask(best.run_start, runs[best.run_start]);
+        ask(best.run_start);
       }
-      if (end < run_end) {
-        make_run(end, run_end);
-        ask(end, runs[end]);
+      if (end < split_end) {
+        make_run(end, split_end);
+        ask(end);
       }
       high.push({top, first, end});
       continue;
@@ -168,27 +177,21 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
       high.pop();
       std::int32_t start = segment.first;
       std::int32_t end = segment.end;
-      auto after = runs.lower_bound(segment.first);
-      if (after != runs.begin()) {
-        auto before = std::prev(after);
-        if (before->second.end == segment.first) {
-          start = before->first;
-          runs.erase(before);
-        }
+      if (const std::int32_t before = start_at_end[segment.first]; before >= 0) {
+        start = before;
+        erase_run(before);
       }
-      if (auto right = runs.find(segment.end); right != runs.end()) {
-        end = right->second.end;
-        runs.erase(right);
+      if (run_end[segment.end] >= 0) {
+        end = run_end[segment.end];
+        erase_run(segment.end);
       }
       make_run(start, end);
-      reached.push_back(start);
+      reached.emplace_back(start, run_version[start]);
     }
-    // Ask each run the rise made once (later merges may have absorbed the
-    // earlier ones).
-    for (std::int32_t& slot : reached) slot = std::prev(runs.upper_bound(slot))->first;
-    std::sort(reached.begin(), reached.end());
-    reached.erase(std::unique(reached.begin(), reached.end()), reached.end());
-    for (std::int32_t start : reached) ask(start, runs[start]);
+    // Ask the runs the rise made that no later merge absorbed.
+    for (const auto& [start, version] : reached) {
+      if (run_end[start] >= 0 && run_version[start] == version) ask(start);
+    }
   }
   return offsets;
 }

@@ -11,7 +11,7 @@ namespace memplan {
 namespace {
 
 TEST(ContainedRangesTest, WorkedExample) {
-  ContainedRanges ranges({{0, 4, 2}, {1, 3, 0}, {2, 6, 1}}, 3);
+  ContainedRanges ranges({{0, 4, 2}, {1, 3, 0}, {2, 6, 1}}, 3, 6);
   EXPECT_EQ(ranges.LeastInside(0, 4), 0);
   EXPECT_EQ(ranges.LeastInside(2, 6), 1);
   EXPECT_EQ(ranges.LeastInside(2, 5), std::nullopt);
@@ -39,7 +39,7 @@ TEST(ContainedRangesTest, MatchesAScanWithRemovals) {
                                                                       8, slots - l));
       all.push_back({l, r, ranks[i]});  // ranks sparse in [0, 2n)
     }
-    ContainedRanges index(all, 2 * n);
+    ContainedRanges index(all, 2 * n, slots);
     std::vector<bool> removed(static_cast<std::size_t>(2 * n), false);
     for (int step = 0; step < 3 * n; ++step) {
       const auto a = static_cast<std::int32_t>(rng() % slots);
