@@ -102,9 +102,7 @@ int Main(bool quick, const std::vector<std::string>& csvs) {
   std::printf("%-24s %-20s %9s %12s %10s %10s %6s %10s\n", "input", "member", "n", "pairs",
               "measured", "estimate", "ratio", "counted");
   for (const Input& input : Inputs(quick, csvs)) {
-    InputShape shape;
-    for (const PackItem& item : input.items) shape.items += IsEmpty(item) ? 0 : 1;
-    shape.pairs = IntersectingPairs(input.items);
+    const InputShape shape = ShapeOf(input.items);
     for (PackingAlgorithm member : members) {
       const double estimate = EstimatedWork(member, shape) * 1e-9;
       if (estimate > 20) continue;

@@ -66,11 +66,12 @@ absl::Status ToCapacities(const std::vector<std::string>& texts, PoolPlanOptions
 
 // --effort, --time-limit and --timings tune auto's portfolio; with a fixed
 // --algorithm they would be ignored, so they are refused unless they mean
-// something for it (skyline-local-search: its search budget and deadline;
+// something for it (the skyline searches: their search budget and deadline;
 // exact: its deadline).
 absl::Status CheckAutoOnlyFlags(const PlanFlags& flags, PackingAlgorithm algorithm) {
   if (algorithm == PackingAlgorithm::kAuto) return absl::OkStatus();
-  const bool searches = algorithm == PackingAlgorithm::kSkylineLocalSearch;
+  const bool searches = algorithm == PackingAlgorithm::kSkylineLocalSearch ||
+                        algorithm == PackingAlgorithm::kSkylineWindowSearch;
   const bool exact = algorithm == PackingAlgorithm::kExact;  // --time-limit stops its search
   const std::pair<const CLI::Option*, bool> checked[] = {
       {flags.effort_option, searches}, {flags.time_limit_option, searches || exact},
@@ -82,8 +83,9 @@ absl::Status CheckAutoOnlyFlags(const PlanFlags& flags, PackingAlgorithm algorit
         "--algorithm auto)",
         option->get_name(),
         option == flags.timings_option  ? "auto (its members' seconds)"
-        : option == flags.time_limit_option ? "auto, skyline-local-search and exact"
-                                            : "auto and skyline-local-search",
+        : option == flags.time_limit_option
+            ? "auto, skyline-local-search, skyline-window-search and exact"
+            : "auto, skyline-local-search and skyline-window-search",
         PackingAlgorithmName(algorithm), option->get_name()));
   }
   return absl::OkStatus();

@@ -152,10 +152,7 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
 bool RestartsOnPlateau(PackEffort effort) { return effort == PackEffort::kMax; }
 
 std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort effort) {
-  InputShape shape;
-  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
-  if (shape.items < 2) return 0;
-  shape.pairs = IntersectingPairs(items);
+  const InputShape shape = ShapeOf(items);
   const double work = BudgetFor(effort, shape).search_work;
   const double per_search = work / std::size(kSearchSeeds) / EstimatedSearchStepWork(shape);
   const std::int64_t steps = static_cast<std::int64_t>(std::min(per_search, 1e9));
@@ -168,9 +165,7 @@ double LocalSearchWorkLimit(const InputShape& shape, PackEffort effort) {
 }
 
 double LocalSearchWorkLimit(const std::vector<PackItem>& items, PackEffort effort) {
-  InputShape shape;
-  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
-  shape.pairs = IntersectingPairs(items);
+  const InputShape shape = ShapeOf(items);
   return LocalSearchWorkLimit(shape, effort);
 }
 

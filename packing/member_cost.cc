@@ -5,6 +5,8 @@
 
 #include "fmt/format.h"
 #include "ir/packing_report.h"
+#include "packing/live_profile.h"
+#include "packing/pack_support.h"
 
 namespace memplan {
 namespace {
@@ -14,17 +16,19 @@ namespace {
 // Counted per best-fit placement (PlacementWork): a query, then per visited
 // chunk a visit and its share of the sort.
 constexpr double kPlacementWork = 400;
-constexpr double kVisitWork = 20;
-constexpr double kVisitSortWork = 9;
+constexpr double kVisitWork = 10;
+constexpr double kVisitSortWork = 5;
 constexpr double kSortPerItemLog = 30;
 // Online best fit: a few ordered-map operations per item.
 constexpr double kOnlinePerItemLog = 80;
-// Skyline above SkylinePacker's scan limit: about one queue pop per item
-// plus a stale floor refresh per four overlapping pairs (0.03 to 0.6 per
-// pair measured, depending on the order).
+// Skyline above SkylinePacker's scan limit without fixed items: the sweep,
+// about 2.6 runs asked an item (2.1-3.0 measured) and a placement, each
+// SkylineSweepStepWork. With fixed items: the lazy queue, about one pop per
+// item plus a stale floor refresh per four overlapping pairs (0.03 to 0.6
+// per pair measured, depending on the order).
 constexpr std::int64_t kSkylineScanLimit = 2048;
-// Skyline sweep: per run query, this many units times (log2 n)^2.
-constexpr double kSweepQueryWorkPerLog2 = 3;
+constexpr double kSweepStepWorkPerLog2Squared = 2.5;
+constexpr double kSweepAsksPerItem = 2.6;
 // A search step re-packs with a cutoff; it may be abandoned part way, but
 // on A-K most steps run to the end (equal peaks are accepted), so a step is
 // estimated at a whole packing.
@@ -62,8 +66,12 @@ double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
   // The scan passes over the pending items at each placement: n^2 / 2.
   if (shape.items <= kSkylineScanLimit) return kSkylineScanWork * n * n / 2 + 1000;
-  return SkylinePopWork(shape.items) * (n + static_cast<double>(shape.pairs) / 4) +
-         kSortPerItemLog * NLogN(shape.items);
+  if (shape.fixed) {
+    return SkylinePopWork(shape.items) * (n + static_cast<double>(shape.pairs) / 4) +
+           kSortPerItemLog * NLogN(shape.items);
+  }
+  const double asks = kSweepAsksPerItem * static_cast<double>(std::max<std::int64_t>(shape.alignments, 1));
+  return (asks + 1) * n * SkylineSweepStepWork(shape.items) + kSortPerItemLog * NLogN(shape.items);
 }
 
 double ExactWork(const InputShape& shape) {
@@ -83,9 +91,29 @@ double SkylinePopWork(std::int64_t queued) {
   return kSkylinePopWork * (1 + kGrowth * decades);
 }
 
-double SkylineSweepQueryWork(std::int64_t items) {
-  const double log_n = std::log2(static_cast<double>(std::max<std::int64_t>(items, 2)));
-  return kSweepQueryWorkPerLog2 * log_n * log_n;
+double SkylineSweepStepWork(std::int64_t items) {
+  constexpr double kInCache = 1e5;
+  constexpr double kGrowth = 0.6;  // 1 + kGrowth at kInCache x 10 and beyond
+  const double x = static_cast<double>(std::max<std::int64_t>(items, 2));
+  const double decades = std::clamp(std::log10(x / kInCache), 0.0, 1.0);
+  return kSweepStepWorkPerLog2Squared * std::log2(x) * std::log2(x) * (1 + kGrowth * decades);
+}
+
+InputShape ShapeOf(const std::vector<PackItem>& items) {
+  InputShape shape;
+  std::vector<Bytes> alignments;
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    ++shape.items;
+    shape.fixed = shape.fixed || item.fixed_offset.has_value();
+    if (alignments.size() < 64 &&
+        std::find(alignments.begin(), alignments.end(), item.alignment) == alignments.end()) {
+      alignments.push_back(item.alignment);
+    }
+  }
+  shape.alignments = std::max<std::int64_t>(1, static_cast<std::int64_t>(alignments.size()));
+  shape.pairs = IntersectingPairs(items);
+  return shape;
 }
 
 double PlacementWork(std::size_t visits) {

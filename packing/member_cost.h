@@ -10,8 +10,8 @@
 // the constants were fitted to measured member times (docs/packing.md).
 //
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
-// is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (20 + 9 log2
-// (p / n + 1)) (visits) = 0.28 x 10^9 units; the default budget for 10^5
+// is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (10 + 5 log2
+// (p / n + 1)) (visits) = 0.16 x 10^9 units; the default budget for 10^5
 // items is 2.5 x 10^9 units in two lanes (the members run in parallel).
 #pragma once
 
@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "packing/packer.h"
 
@@ -28,7 +29,15 @@ namespace memplan {
 struct InputShape {
   std::int64_t items = 0;  // non-empty items
   std::int64_t pairs = 0;  // intersecting pairs of non-empty items
+  bool fixed = false;      // some item has a fixed offset (the skyline's lazy queue)
+  // Distinct alignments of the non-empty items (the skyline sweep asks
+  // each run once per alignment class; a larger --alignment can only merge
+  // classes).
+  std::int64_t alignments = 1;
 };
+
+// The shape of `items`: O(n log n).
+InputShape ShapeOf(const std::vector<PackItem>& items);
 
 // Estimated work units of one run of `member` (a global member,
 // kOnlineBestFit, or kSkylineLocalSearch's skyline runs without the search)
@@ -108,10 +117,13 @@ inline constexpr double kSkylineScanWork = 5;
 // 10^5 -> 350, 3 x 10^5 -> 517, 10^6 and more -> 700.
 double SkylinePopWork(std::int64_t queued);
 
-// Work units of one run query of the skyline sweep (skyline_sweep.cc) on
-// `items` items: a ContainedRanges query, O(log^2 n), with its share of the
-// placements and level rises around it.
-double SkylineSweepQueryWork(std::int64_t items);
+// Work units counted by the skyline sweep (skyline_sweep.cc) on `items`
+// items, per run asked (a ContainedRanges query per alignment class) and
+// per placement (a removal): 2.5 (log2 n)^2 each, times a growth from 1 at
+// 10^5 items to 1.6 at 10^6 and beyond (the range tree, 16 B a range a
+// level, outgrows the cache). A packing asks 2 to 3 runs an item. Example:
+// 10^5 items -> 69 units an ask, 10^6 -> 159.
+double SkylineSweepStepWork(std::int64_t items);
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);

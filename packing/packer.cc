@@ -11,6 +11,7 @@
 #include "packing/parallel_tasks.h"
 #include "packing/portfolio.h"
 #include "packing/skyline.h"
+#include "packing/window_search.h"
 
 namespace memplan {
 
@@ -34,6 +35,8 @@ std::string_view PackingAlgorithmName(PackingAlgorithm algorithm) {
       return SkylineOrderName(SkylineOrder::kLargestArea);
     case PackingAlgorithm::kSkylineLocalSearch:
       return kSkylineLocalSearchName;
+    case PackingAlgorithm::kSkylineWindowSearch:
+      return kSkylineWindowSearchName;
     case PackingAlgorithm::kOnlineBestFit:
       return "online-best-fit";
     case PackingAlgorithm::kNaive:
@@ -65,7 +68,8 @@ std::vector<PackingAlgorithm> AllPackingAlgorithms() {
           PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kBestFitBusiest,
           PackingAlgorithm::kBestFitStartTime, PackingAlgorithm::kInOrder,
           PackingAlgorithm::kSkylineLongest, PackingAlgorithm::kSkylineArea,
-          PackingAlgorithm::kSkylineLocalSearch, PackingAlgorithm::kOnlineBestFit,
+          PackingAlgorithm::kSkylineLocalSearch, PackingAlgorithm::kSkylineWindowSearch,
+          PackingAlgorithm::kOnlineBestFit,
           PackingAlgorithm::kNaive};
 }
 
@@ -130,6 +134,8 @@ PackResult PackWith(const std::vector<PackItem>& items, PackingAlgorithm algorit
       return SkylinePack(items, SkylineOrder::kLargestArea, alignment);
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineLocalSearchPack(items, options);
+    case PackingAlgorithm::kSkylineWindowSearch:
+      return SkylineWindowSearchPack(items, options);
     case PackingAlgorithm::kOnlineBestFit:
       return OnlineBestFitPack(items, alignment);
     case PackingAlgorithm::kNaive:

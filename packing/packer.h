@@ -56,6 +56,7 @@ enum class PackingAlgorithm {
   kSkylineLongest,      // skyline packing, longer range first (skyline.h)
   kSkylineArea,         // skyline packing, larger size x length first
   kSkylineLocalSearch,  // the better skyline packing, improved by local search
+  kSkylineWindowSearch, // the better skyline packing, improved window by window
   kOnlineBestFit,       // best-fit free list replayed in start order, O(n log n)
   kNaive,               // no reuse: items laid end to end
   kExact,               // complete branch and bound (packing/exact/exact_packer.h):

@@ -24,6 +24,7 @@
 #include "packing/pack_support.h"
 #include "packing/parallel_tasks.h"
 #include "packing/skyline.h"
+#include "packing/window_search.h"
 
 namespace memplan {
 namespace {
@@ -39,6 +40,11 @@ constexpr PackingAlgorithm kByRank[] = {
 constexpr int kSearchRank = static_cast<int>(std::size(kByRank));
 // The exact member wins only below every other member's peak.
 constexpr int kExactRank = kSearchRank + 1;
+// Members started under a cap (PlanLanes' second step) come after all
+// others in the tie-break, in their own order: they win only below every
+// member that fitted its lane, so once some member reaches the lower bound
+// none of them can win and none need start.
+constexpr int kCappedRank = kExactRank + 1;
 
 int PortfolioRank(PackingAlgorithm member) {
   return static_cast<int>(std::find(std::begin(kByRank), std::end(kByRank), member) -
@@ -88,17 +94,13 @@ double SecondsSince(Clock::time_point begin) {
 // Members run in two lanes of half the member budget each, whatever the
 // thread count (one thread runs lane 0, then lane 1).
 constexpr int kLanes = 2;
-// A member is tried when its estimate is at most this many times the work
-// left in its lane (a member stopped part way is wasted time, so no more
-// than the work left).
-constexpr double kTryFactor = 1.0;
-// A member may count up to this many times its estimate (estimates are off
-// by up to about 1.3x either way, docs/packing.md), but never more than
-// what is left of its lane; the lane is charged that whole allowance,
-// whether the member used it, stopped, or was not needed, so the counts of
-// a lane's members never add up to more than the lane's budget and the
-// allowances do not depend on timing.
-constexpr double kAllowanceFactor = 1.5;
+// A member may count up to this many times its estimate (the estimates are
+// within 0.5-2x of the measured work, docs/packing.md), never more than
+// what its lane has left; the lane is charged its estimate (all that is
+// left for a member that does not fit), so the allowances do not depend on
+// timing and the counts of a lane add up to about its budget when the
+// estimates are right, and never to more than twice it.
+constexpr double kAllowanceFactor = 2.0;
 
 // One admitted member's run.
 struct MemberRun {
@@ -107,12 +109,13 @@ struct MemberRun {
   double estimate = 0;                  // EstimatedWork
   std::optional<PackResult> result;     // unset: not run, or stopped (see below)
   std::vector<std::int32_t> priority;   // skyline members: their priority list
-  bool admitted = false;                // its estimate fits its lane (PlanLanes)
+  bool admitted = false;                // it starts (PlanLanes): its lane had work left
+  bool capped = false;                  // admitted although its estimate did not fit
   bool started = false;                 // false: cut before it began
   bool hit_deadline = false;            // --time-limit passed before it began
   bool cut_by_deadline = false;         // --time-limit passed while it ran
   double left = 0;                      // work left in its lane when its turn came
-  double allowance = 0;                 // work it may count: min(left, 1.5 x estimate)
+  double allowance = 0;                 // work it may count: min(left, 2 x estimate)
   double work = 0;                      // work it counted (online-best-fit: none)
   bool over_allowance = false;          // stopped when its count passed the allowance
   double seconds = 0;
@@ -216,36 +219,46 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
 
 // Plans the lanes before anything runs (so the plan does not depend on
 // timing): online-best-fit goes to lane 0 and is charged its estimate (it
-// does not count its work: the fallback always finishes); each other member
-// goes to the lane with the least work charged so far (lane 0 on ties), or
-// to the other lane when only that one has room for its estimate, and is
-// admitted when its estimate fits the work left there (kTryFactor). An
-// admitted member may count up to its allowance (kAllowanceFactor), which
-// is charged to its lane whatever it then uses. `lane_budget` infinite
-// (every_member): every member is admitted without a limit.
-void PlanLanes(std::vector<MemberRun>& runs, double lane_budget) {
+// does not count its work: the fallback always finishes). Then, in order,
+// each member whose estimate fits the work left in the lane with the most
+// left is admitted there, charged its estimate and allowed min(left,
+// kAllowanceFactor x its estimate); then each member that did not fit
+// starts anyway in the lane with the most left, capped at all that is left
+// there and charged it (it may still finish: an estimate is only an
+// estimate). A member is skipped only when both lanes are used up.
+// `capped_starts` false (kFast, whose contract is to stay near n log n):
+// the second step is left out, and a member that does not fit is skipped
+// with its estimate. `lane_budget` infinite (every_member): every member is
+// admitted without a limit.
+void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_starts) {
   const bool unlimited = lane_budget == std::numeric_limits<double>::infinity();
   double charged[kLanes] = {0, 0};
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    MemberRun& run = runs[k];
-    if (k == 0) {
-      run.lane = 0;
-      charged[0] += run.estimate;
-      continue;
-    }
-    int lane = charged[1] < charged[0] ? 1 : 0;
-    const int other = 1 - lane;
-    auto fits = [&](int l) { return run.estimate <= kTryFactor * (lane_budget - charged[l]); };
-    if (!fits(lane) && fits(other)) lane = other;
+  const auto admit = [&](MemberRun& run, bool only_if_it_fits) {
+    const int lane = charged[1] < charged[0] ? 1 : 0;
     run.lane = lane;
     run.left = lane_budget - charged[lane];
     run.allowance = run.left;
-    if (!fits(lane)) continue;
+    if (run.left <= 0 || (only_if_it_fits && run.estimate > run.left)) return;
     run.admitted = true;
-    if (unlimited) continue;
+    run.capped = run.estimate > run.left;
+    if (unlimited) return;
     run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
-    charged[lane] += run.allowance;
+    charged[lane] += std::min(run.left, run.estimate);
+  };
+  runs[0].lane = 0;
+  runs[0].admitted = true;
+  charged[0] += runs[0].estimate;
+  for (std::size_t k = 1; k < runs.size(); ++k) admit(runs[k], true);
+  if (!capped_starts) return;
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    if (!runs[k].admitted) admit(runs[k], false);
   }
+}
+
+// A run's place in the tie-break: its member's, after every other for a
+// capped run.
+int RankOf(const MemberRun& run) {
+  return run.capped ? kCappedRank + PortfolioRank(run.member) : PortfolioRank(run.member);
 }
 
 }  // namespace
@@ -254,9 +267,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const Clock::time_point begin = Clock::now();
   const PackDeadline deadline = DeadlineAfter(options.time_limit_seconds);
   const Bytes lower_bound = MaxLiveBytes(items);
-  InputShape shape;
-  for (const PackItem& item : items) shape.items += IsEmpty(item) ? 0 : 1;
-  shape.pairs = IntersectingPairs(items);
+  const InputShape shape = ShapeOf(items);
   const EffortBudget budget = BudgetFor(options.effort, shape);
 
   PackReport report;
@@ -271,19 +282,18 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   }
   const double lane_budget =
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
-  PlanLanes(runs, lane_budget);
+  PlanLanes(runs, lane_budget, options.effort != PackEffort::kFast);
   // A member skipped for want of work: would the max effort's lane hold
   // its estimate?
   const double max_lane_budget = BudgetFor(PackEffort::kMax, shape).member_work / kLanes;
   const auto hint = [&](const MemberRun& run, const std::string& name) {
-    return RaiseEffortHint(options.effort, run.estimate <= kTryFactor * max_lane_budget, name);
+    return RaiseEffortHint(options.effort, run.estimate <= max_lane_budget, name);
   };
   // One stopped at its allowance: whether it would finish with more is not
   // known, so the hint says what the max effort allows it (never more than
   // kAllowanceFactor x its estimate), when that is more than it had.
   const auto stopped_hint = [&](const MemberRun& run, const std::string& name) {
-    const double max_allowance =
-        std::min(kTryFactor * max_lane_budget, kAllowanceFactor * run.estimate);
+    const double max_allowance = std::min(max_lane_budget, kAllowanceFactor * run.estimate);
     if (options.effort == PackEffort::kMax || max_allowance <= run.allowance) {
       return RaiseEffortHint(PackEffort::kMax, false, name);
     }
@@ -305,10 +315,10 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   // go to the better rank), so it need not start, and is reported skipped
   // even if it ran. A member of a better rank always runs, so the winner is
   // the one the whole portfolio would pick.
-  std::atomic<int> bound_rank{kSearchRank};
+  std::atomic<int> bound_rank{std::numeric_limits<int>::max()};
   auto reached_bound = [&](const MemberRun& run) {
     if (!run.result || run.result->peak > lower_bound) return;
-    const int rank = PortfolioRank(run.member);
+    const int rank = RankOf(run);
     int seen = bound_rank.load();
     while (rank < seen && !bound_rank.compare_exchange_weak(seen, rank)) {
     }
@@ -321,7 +331,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];
       if (run.lane != static_cast<int>(lane) || !run.admitted) continue;
-      if (PortfolioRank(run.member) > bound_rank.load()) continue;
+      if (RankOf(run) > bound_rank.load()) continue;
       if (deadline && Clock::now() >= *deadline) {
         run.hit_deadline = true;
         continue;
@@ -342,16 +352,17 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   const int cut_rank = bound_rank.load();
   std::string cut_by;
   for (const MemberRun& run : runs) {
-    if (PortfolioRank(run.member) == cut_rank) cut_by = std::string(PackingAlgorithmName(run.member));
+    if (RankOf(run) == cut_rank) cut_by = std::string(PackingAlgorithmName(run.member));
   }
   std::size_t skylines_ran = 0;
   const std::vector<std::int32_t>* search_start = nullptr;
+  const std::vector<Bytes>* search_start_offsets = nullptr;
   Bytes search_start_peak = std::numeric_limits<Bytes>::max();
   std::vector<PackMemberReport> ran;
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
     const std::string name(PackingAlgorithmName(run.member));
-    if (k > 0 && run.admitted && PortfolioRank(run.member) > cut_rank) {
+    if (k > 0 && run.admitted && RankOf(run) > cut_rank) {
       ran.push_back(SkippedMember(name,
                             "not needed: " + cut_by + " reached the lower bound and wins ties"));
       continue;
@@ -370,13 +381,19 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.back().allowance = run.allowance;
       continue;
     }
-    if (!run.started) {  // its estimate did not fit
+    if (k > 0 && !run.admitted && cut_rank < kCappedRank + PortfolioRank(run.member)) {
+      // It would have started capped, behind the member at the bound.
+      ran.push_back(SkippedMember(name,
+                                  "not needed: " + cut_by + " reached the lower bound and wins ties"));
+      continue;
+    }
+    if (!run.started) {  // both lanes were used up, or (kFast) it did not fit (PlanLanes)
       const std::string reason =
           run.left <= 0
-              ? fmt::format("earlier members used up its lane's {} work budget{}",
-                            WorkSeconds(lane_budget), hint(run, name))
-              : fmt::format("estimated {} of work, over the {} left of its lane's "
-                            "{} budget{}",
+              ? fmt::format("earlier members used up both lanes' {} work budgets (estimated {}){}",
+                            WorkSeconds(lane_budget), WorkSeconds(run.estimate), hint(run, name))
+              : fmt::format("estimated {} of work, over the {} left of its lane's {} budget "
+                            "at --effort fast{}",
                             WorkSeconds(run.estimate), WorkSeconds(run.left),
                             WorkSeconds(lane_budget), hint(run, name));
       ran.push_back(SkippedMember(name, reason, true));
@@ -398,7 +415,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
     }
-    consider(*run.result, PortfolioRank(run.member));
+    consider(*run.result, RankOf(run));
     if (!run.priority.empty() || run.member == PackingAlgorithm::kSkylineLongest ||
         run.member == PackingAlgorithm::kSkylineArea) {
       ++skylines_ran;
@@ -407,6 +424,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
           (run.result->peak == search_start_peak && run.member == PackingAlgorithm::kSkylineLongest)) {
         search_start_peak = run.result->peak;
         search_start = &run.priority;
+        search_start_offsets = &run.result->offsets;
       }
     }
   }
@@ -415,31 +433,35 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   ran.insert(ran.end(), report.members.begin(), report.members.end());
   report.members = std::move(ran);
 
+  // The improvement step: the skyline local search where the default
+  // effort affords it enough re-packs of every item, else the window search
+  // (window_search.h), which re-packs a few thousand items at a time.
   const std::string search_name(kSkylineLocalSearchName);
+  const std::string window_name(kSkylineWindowSearchName);
+  const std::int64_t default_steps = LocalSearchSteps(items, PackEffort::kDefault);
+  bool windows_wanted = false;
   if (best->peak <= lower_bound) {
     report.members.push_back(
         SkippedMember(search_name, "not needed: the best peak is at the lower bound"));
-  } else if (skylines_ran < 2) {
-    report.members.push_back(
-        SkippedMember(search_name, "it starts from both skyline packings, and not both ran"));
   } else if (budget.search_work <= 0) {
     report.members.push_back(
         SkippedMember(search_name, "not run at --effort fast (it has no search budget)"));
-  } else if (const std::int64_t steps = LocalSearchSteps(items, options.effort); steps == 0) {
+  } else if (skylines_ran < 2) {
     report.members.push_back(
-        SkippedMember(search_name,
-         fmt::format("a re-pack is estimated at {} of work, so fewer than {} steps "
-                     "fit the {} search budget{}",
-                     WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
-                     WorkSeconds(budget.search_work),
-                     RaiseEffortHint(options.effort, LocalSearchSteps(items, PackEffort::kMax) > 0,
-                                     search_name)),
-         true));
+        SkippedMember(search_name, "it starts from both skyline packings, and not both ran"));
+  } else if (default_steps == 0) {
+    report.members.push_back(SkippedMember(
+        search_name, fmt::format("a re-pack of every item is estimated at {} of work, so fewer "
+                                 "than {} steps fit the default search budget; {} runs instead",
+                                 WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
+                                 window_name)));
+    windows_wanted = true;
   } else if (deadline && Clock::now() >= *deadline) {
     report.time_limited = true;
     report.members.push_back(
         SkippedMember(search_name, "earlier members used up --time-limit (raise --time-limit)"));
   } else {
+    const std::int64_t steps = LocalSearchSteps(items, options.effort);
     const Clock::time_point search_begin = Clock::now();
     const double search_limit = LocalSearchWorkLimit(shape, options.effort);
     SearchOutcome searched =
@@ -451,6 +473,27 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),
                               searched.work, kSearches * search_limit, std::nullopt});
     if (searched.improved) consider(*searched.improved, kSearchRank);
+  }
+  if (!windows_wanted) {
+    const PackMemberReport& local = report.members.back();
+    report.members.push_back(SkippedMember(
+        window_name, local.ran ? "not needed: " + search_name + " improves inputs this small"
+                               : local.reason));
+  } else if (deadline && Clock::now() >= *deadline) {
+    report.time_limited = true;
+    report.members.push_back(
+        SkippedMember(window_name, "earlier members used up --time-limit (raise --time-limit)"));
+  } else {
+    const Clock::time_point window_begin = Clock::now();
+    WindowSearchOutcome searched =
+        SearchWindows(items, *search_start_offsets, lower_bound, options.alignment,
+                      budget.search_work, deadline);
+    report.time_limited = report.time_limited || searched.time_limited;
+    report.members.push_back({window_name, true, searched.peak, "", SecondsSince(window_begin),
+                              searched.work, budget.search_work, std::nullopt});
+    if (searched.offsets) {
+      consider(MakePackResult(items, *std::move(searched.offsets), window_name), kSearchRank);
+    }
   }
   Bytes proven_bound = lower_bound;
   if (best->peak <= lower_bound) {

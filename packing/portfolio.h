@@ -8,7 +8,8 @@
 // skyline-area, then skyline-local-search and exact. Ties on the peak go to the
 // earlier of the tie-break order best-fit-spatial, best-fit-temporal,
 // best-fit-busiest, best-fit-start-time, in-order, skyline-longest,
-// skyline-area, online-best-fit (the search counts only when strictly lower).
+// skyline-area, online-best-fit, then the members started under a cap (2.
+// below) in the same order (the searches count only when strictly lower).
 //
 // How much runs is set by the effort (PackOptions::effort) through a work
 // budget (member_cost.h), never by a clock unless --time-limit is given:
@@ -19,15 +20,20 @@
 //    (MemberGain in portfolio.cc over the estimate; ties by the tie-break
 //    order; kFast: gain alone, among the members whose estimate is near
 //    n log n or negligible, kNegligibleWork).
-// 2. The lanes are planned before anything runs: each member goes to the
-//    lane with the least work charged so far (or the other lane when only
-//    that one has room) and is admitted when its estimate fits the work left
-//    there. An admitted member may count up to 1.5 x its estimate, never
-//    more than its lane has left; best fit, in-order and skyline count their
-//    work as they run and stop there (skipped, "stopped when it had used
-//    the ... of work allowed to it"). The lane is charged the whole
-//    allowance, so the counts of a lane never add up to more than its half
-//    of the effort's budget. Counts depend on the input alone, so the
+// 2. The lanes are planned before anything runs, and an estimate never
+//    skips a member: first each member whose estimate fits the work left
+//    in the lane with the most left is admitted there, charged its
+//    estimate and allowed up to 2 x it (the estimates are within 0.5-2x of
+//    the measured work, docs/packing.md), never more than the lane has
+//    left; then each member that did not fit starts anyway in the lane
+//    with the most left, capped at (and charged) all that is left there.
+//    Best fit, in-order and skyline count their work as they run and stop
+//    at their allowance ("stopped when it had used the ... of work allowed
+//    to it"): a stopped member costs at most its cap. A member is skipped
+//    only when both lanes are used up (kFast: also when its estimate does
+//    not fit; fast stays near n log n). The counts of a lane add up to
+//    about its half of the effort's budget when the estimates are right,
+//    never to more than twice it. Counts depend on the input alone, so the
 //    members that run and the plan are the same on every machine and load.
 //    The two lanes run on PackingThreads() threads (one thread: lane 0, then
 //    lane 1).

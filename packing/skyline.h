@@ -63,8 +63,8 @@ class SkylinePacker {
   std::optional<std::vector<Bytes>> Run(const std::vector<std::int32_t>& priority,
                                         Bytes cutoff) const;
   // Run that also counts its work into `*work` (kSkylineScanWork per
-  // pending item passed over, SkylineSweepQueryWork per run asked,
-  // SkylinePopWork per queue pop; member_cost.h) and
+  // pending item passed over, SkylineSweepStepWork per run asked and per
+  // placement, SkylinePopWork per queue pop; member_cost.h) and
   // gives up (nullopt) once the count exceeds `work_limit` or `deadline`
   // has passed (polled between steps). Deterministic without a deadline.
   std::optional<std::vector<Bytes>> RunWithin(const std::vector<std::int32_t>& priority,

@@ -86,7 +86,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
                                               static_cast<std::int32_t>(end_slot_[i]), rank});
   }
   for (AlignmentClass& c : classes) c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
-  const double query_work = SkylineSweepQueryWork(ranks);
+  const double step_work = SkylineSweepStepWork(ranks);
 
   // The runs, by slot: run_end[s] is the end of the run starting at s (-1:
   // none), run_version[s] its version (its heap entries carry it), and
@@ -110,7 +110,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
         c.best.push({*rank, start, run_version[start]});
       }
     }
-    *work += query_work * static_cast<double>(classes.size());
+    *work += step_work * static_cast<double>(classes.size());
   };
   // Drops the entries of runs that have changed since they were asked.
   const auto clean = [&](AlignmentClass& c) {
@@ -148,6 +148,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
       if (top >= cutoff) return std::nullopt;
       offsets[i] = level;
       chosen->index->Remove(best.rank);
+      *work += step_work;
       ++placed;
       const auto first = static_cast<std::int32_t>(first_slot_[i]);
       const auto end = static_cast<std::int32_t>(end_slot_[i]);

@@ -30,6 +30,7 @@ constexpr std::string_view kPackNames[] = {"auto",
                                            "skyline-longest",
                                            "skyline-area",
                                            "skyline-local-search",
+                                           "skyline-window-search",
                                            "online-best-fit",
                                            "naive",
                                            "exact"};

@@ -50,11 +50,12 @@ TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
   const nlohmann::json& packing = plan["packing"];
   EXPECT_EQ(packing["effort"], "default");
   EXPECT_EQ(packing["time_limited"], false);
-  ASSERT_EQ(packing["members"].size(), 10u);
+  ASSERT_EQ(packing["members"].size(), 11u);
   EXPECT_EQ(packing["members"][0]["name"], "online-best-fit");
   EXPECT_EQ(packing["members"][0]["ran"], true);
   EXPECT_EQ(packing["members"][8]["name"], "skyline-local-search");
-  EXPECT_EQ(packing["members"][9]["name"], "exact");
+  EXPECT_EQ(packing["members"][9]["name"], "skyline-window-search");
+  EXPECT_EQ(packing["members"][10]["name"], "exact");
   EXPECT_FALSE(packing["members"][0].contains("seconds"));
   EXPECT_FALSE(packing.contains("seconds"));
   // Counted work and allowance: none for online-best-fit (it does not
@@ -109,24 +110,27 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   const std::string json_path = FreshDir() + "/plan.json";
   const CliRun text = Memplan("plan " + pangu + " --json " + json_path);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 2 members ran, 1 stopped, 7 skipped; "));
+  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 6 members ran, 2 stopped, 3 skipped; "));
   // 18,692 buffers: the exact search's first round alone is over its budget.
-  EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                 its first round of restarts "
+  EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                  its first round of restarts "
                                   "(448608 nodes, estimated 50.76 s of work) does not fit its "
                                   "2.00 s budget (--algorithm exact runs it alone)\n"));
-  // Its allowance was what was left of its lane: the max effort allows more.
-  EXPECT_THAT(text.out, HasSubstr("\n  stopped  skyline-longest       stopped when it had used "
-                                  "the 1.23 s of work allowed to it (estimated 1.08 s) (--effort "
-                                  "max allows it up to 1.62 s; --algorithm skyline-longest runs "
+  // best-fit-temporal no longer fit what its lane had left after the
+  // members that fit: it started anyway, capped at what was left, and was
+  // stopped there; the max effort allows more.
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-temporal      stopped when it had used "
+                                  "the 0.50 s of work allowed to it (estimated 0.71 s) (--effort "
+                                  "max allows it up to 1.41 s; --algorithm best-fit-temporal runs "
                                   "it alone)\n"));
-  EXPECT_THAT(text.out, Not(HasSubstr("skipped  skyline-longest")));
+  EXPECT_THAT(text.out, Not(HasSubstr("skipped  best-fit-temporal")));
   // The parsed plan must outlive the loop (a range over a temporary's member
   // would dangle: ASan caught it).
   const nlohmann::json plan = nlohmann::json::parse(std::ifstream(json_path));
   for (const nlohmann::json& member : plan["packing"]["members"]) {
-    const bool stopped = member["name"] == "skyline-longest";
+    const bool stopped =
+        member["name"] == "best-fit-temporal" || member["name"] == "best-fit-start-time";
     EXPECT_EQ(member["stopped"], stopped) << member["name"];
-    // Of the members that did not run, only the stopped one counted work.
+    // Of the members that did not run, only the stopped ones counted work.
     if (!member["ran"].get<bool>()) {
       EXPECT_EQ(member["work_seconds"].is_null(), !stopped) << member["name"];
     }
@@ -171,13 +175,15 @@ TEST(EffortCliTest, AutoOnlyFlagsWithAFixedAlgorithmAreUsageErrors) {
   const CliRun effort = Memplan("plan " + mlp + " --algorithm best-fit-spatial --effort max");
   EXPECT_EQ(effort.exit_code, 2);
   EXPECT_THAT(effort.err,
-              HasSubstr("--effort applies to --algorithm auto and skyline-local-search; "
+              HasSubstr("--effort applies to --algorithm auto, skyline-local-search and "
+                        "skyline-window-search; "
                         "--algorithm best-fit-spatial would ignore it (drop --effort, or use "
                         "--algorithm auto)"));
   const CliRun limit = Memplan("plan " + mlp + " --algorithm naive --time-limit 5");
   EXPECT_EQ(limit.exit_code, 2);
   EXPECT_THAT(limit.err, HasSubstr("--time-limit applies to --algorithm auto, "
-                                   "skyline-local-search and exact; --algorithm naive would "
+                                   "skyline-local-search, skyline-window-search and exact; "
+                                   "--algorithm naive would "
                                    "ignore it"));
   const CliRun timings = Memplan("plan " + mlp + " --algorithm skyline-local-search --timings");
   EXPECT_EQ(timings.exit_code, 2);

@@ -161,7 +161,7 @@ TEST_F(RegionVerifyCliTest, UnknownPackNameFailsRule1) {
                             "pack 'fastest' is not one of: auto, best-fit-spatial, "
                             "best-fit-temporal, best-fit-busiest, best-fit-start-time, in-order, "
                             "skyline-longest, skyline-area, skyline-local-search, "
-                            "online-best-fit, naive, exact\n");
+                            "skyline-window-search, online-best-fit, naive, exact\n");
 }
 
 }  // namespace

@@ -131,19 +131,20 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   33.33%  a: 4 bytes\n"
             "default memory: 12 bytes used, max live 12 bytes at step 1 (0.00% over)\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
-            "auto (effort default): 2 members ran, 8 skipped; the lowest peak is chosen, 0 bytes "
+            "auto (effort default): 2 members ran, 9 skipped; the lowest peak is chosen, 0 bytes "
             "over the lower bound\n"
             "  members in the order auto tried them (most expected gain per estimated cost first)\n"
-            "  ran      online-best-fit                   12 bytes (0.00% over)\n"
-            "  skipped  skyline-area          not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  skyline-longest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  ran      best-fit-spatial                  12 bytes (0.00% over)  <- chosen\n"
-            "  skipped  best-fit-busiest      not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  best-fit-temporal     not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  best-fit-start-time   not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  in-order              not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  skyline-local-search  not needed: the best peak is at the lower bound\n"
-            "  skipped  exact                 not needed: the best peak is at the lower bound\n");
+            "  ran      online-best-fit                    12 bytes (0.00% over)\n"
+            "  skipped  skyline-area           not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  skyline-longest        not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  ran      best-fit-spatial                   12 bytes (0.00% over)  <- chosen\n"
+            "  skipped  best-fit-busiest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  best-fit-temporal      not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  best-fit-start-time    not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  in-order               not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  skyline-local-search   not needed: the best peak is at the lower bound\n"
+            "  skipped  skyline-window-search  not needed: the best peak is at the lower bound\n"
+            "  skipped  exact                  not needed: the best peak is at the lower bound\n");
 }
 
 // At --effort fast the members go by expected gain alone, and the summary

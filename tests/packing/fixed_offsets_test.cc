@@ -47,6 +47,7 @@ TEST(FixedOffsetsTest, EveryAlgorithmKeepsTheFixedItemAndPacksAroundIt) {
       {PackingAlgorithm::kSkylineLongest, {10, 20, 20, 0}},
       {PackingAlgorithm::kSkylineArea, {10, 20, 20, 0}},
       {PackingAlgorithm::kSkylineLocalSearch, {10, 0, 0, 20}},
+      {PackingAlgorithm::kSkylineWindowSearch, {10, 0, 0, 20}},
       {PackingAlgorithm::kOnlineBestFit, {10, 0, 0, 20}},
       {PackingAlgorithm::kNaive, {10, 0, 20, 30}},
   };

@@ -20,7 +20,7 @@ using testing::XlaExample;
 
 TEST(PackerNamesTest, RoundTrip) {
   const std::vector<PackingAlgorithm> all = AllPackingAlgorithms();
-  ASSERT_EQ(all.size(), 11u);
+  ASSERT_EQ(all.size(), 12u);
   EXPECT_EQ(all.front(), PackingAlgorithm::kAuto);
   std::vector<std::string> names;
   for (PackingAlgorithm a : all) {
@@ -30,7 +30,7 @@ TEST(PackerNamesTest, RoundTrip) {
   EXPECT_THAT(names, ElementsAre("auto", "best-fit-spatial", "best-fit-temporal",
                                  "best-fit-busiest", "best-fit-start-time", "in-order",
                                  "skyline-longest", "skyline-area", "skyline-local-search",
-                                 "online-best-fit", "naive"));
+                                 "skyline-window-search", "online-best-fit", "naive"));
 }
 
 TEST(PackerNamesTest, UnknownNameIsInvalidArgument) {
@@ -57,14 +57,15 @@ TEST(PackTest, EveryAlgorithmOnTheXlaExample) {
   // the 140 B peak; e, c, d, b, a). Skyline-area places e, a, c, d, b, each
   // on the skyline (best-fit offsets differ, same peak). Start-time and
   // online best fit stack a, b, c, d, e: a's hole is too small for d.
-  // skyline-local-search: both skylines reach the bound, no search step.
+  // skyline-local-search and skyline-window-search: both skylines reach the
+  // bound, no search step.
   const std::vector<std::pair<PackingAlgorithm, Bytes>> expected = {
       {PackingAlgorithm::kAuto, 140},           {PackingAlgorithm::kBestFitSpatial, 140},
       {PackingAlgorithm::kBestFitTemporal, 140}, {PackingAlgorithm::kBestFitBusiest, 140},
       {PackingAlgorithm::kBestFitStartTime, 150}, {PackingAlgorithm::kInOrder, 150},
       {PackingAlgorithm::kSkylineLongest, 140},  {PackingAlgorithm::kSkylineArea, 140},
-      {PackingAlgorithm::kSkylineLocalSearch, 140}, {PackingAlgorithm::kOnlineBestFit, 150},
-      {PackingAlgorithm::kNaive, 150}};
+      {PackingAlgorithm::kSkylineLocalSearch, 140}, {PackingAlgorithm::kSkylineWindowSearch, 140},
+      {PackingAlgorithm::kOnlineBestFit, 150},   {PackingAlgorithm::kNaive, 150}};
   ASSERT_EQ(expected.size(), AllPackingAlgorithms().size());
   for (const auto& [algorithm, peak] : expected) {
     const PackResult r = Pack(XlaExample(), algorithm);
@@ -113,10 +114,11 @@ TEST(PackTest, AutoReportsAMemberThatReproducesItsOffsets) {
   }
 }
 
-TEST(PackTest, AutoOnDenseInputsRunsOnlyOnlineBestFit) {
-  // 20,000 items live at once: 199,990,000 pairs; every other member's
-  // estimate is over its lane's budget. Every packing of them reaches the
-  // bound (the sum).
+TEST(PackTest, AutoOnDenseInputsReachesTheBoundWithASkyline) {
+  // 20,000 items live at once: 199,990,000 pairs; the skylines (the sweep,
+  // whatever the overlap) fit their lanes, the best-fit members do not.
+  // Every packing of them reaches the bound (the sum); skyline-longest ranks
+  // first among the members that fit, and the capped ones need not start.
   std::vector<PackItem> items;
   Bytes sum = 0;
   for (int i = 0; i < 20000; ++i) {
@@ -125,7 +127,7 @@ TEST(PackTest, AutoOnDenseInputsRunsOnlyOnlineBestFit) {
   }
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   EXPECT_EQ(r.peak, sum);
-  EXPECT_EQ(r.algorithm, "online-best-fit");
+  EXPECT_EQ(r.algorithm, "skyline-longest");
   EXPECT_EQ(CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
