@@ -114,6 +114,10 @@ WindowOutcome DecideWindow(const Window& window, Bytes capacity, std::int64_t no
                            std::atomic<std::int64_t>* node_counter, std::int64_t* spent) {
   *spent = 0;
   if (capacity < window.set_aside) return WindowOutcome::kInfeasible;
+  // A fixed buffer stays where it is: above the capacity nothing fits.
+  for (const PackItem& item : window.items) {
+    if (item.fixed_offset && *item.fixed_offset + item.size > capacity) return WindowOutcome::kInfeasible;
+  }
   const Bytes room = capacity - window.set_aside;
   const ReducedProblem reduced = ReduceProblem(window.items, 1);
   // A part whose bytes live at once exceed the room needs no search.
