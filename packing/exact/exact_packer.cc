@@ -16,6 +16,7 @@
 #include "packing/exact/exact_problem.h"
 #include "packing/exact/incumbent.h"
 #include "packing/exact/parallel_decide.h"
+#include "packing/exact/window_bound.h"
 #include "packing/fixed_items.h"
 #include "packing/pack_support.h"
 
@@ -281,13 +282,33 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
     std::lock_guard<std::mutex> lock(mutex);
     return state.lower_bound;
   };
+  // When a first decision on the whole at the bound ends at its node limit
+  // (the windows' budget), the bound prober decides windows (window_bound.h)
+  // within that budget before going on with the whole: a proof on a short
+  // window can be far cheaper (a tight 25-buffer input: 240k nodes on 8 of
+  // its 12 sections against 4.4 million on the whole). Inputs whose bound
+  // the whole's first decision settles pay nothing for them.
+  const std::int64_t window_nodes = exact::WindowBoundBudget(sub.buffers.size());
+  bool windows_done = false;
+  const auto raise_by_windows = [&] {
+    windows_done = true;
+    const exact::WindowBound windows = exact::WindowLowerBound(
+        sub, bound_capacity(), state.granularity, window_nodes, run.stop(), &done, run.nodes());
+    std::lock_guard<std::mutex> lock(mutex);
+    state.lower_bound = std::max(state.lower_bound, windows.bound);
+    if (reached()) done.store(true);
+  };
   if (run.threads() >= 2) {
     const auto upper = [&] {
       while (live() && upper_step()) {
       }
     };
     const auto lower = [&] {
-      while (live() && decide(bound_capacity(), kExactNoNodeBudget) != RunOutcome::kStopped) {
+      while (live()) {
+        const RunOutcome outcome =
+            decide(bound_capacity(), windows_done ? kExactNoNodeBudget : window_nodes);
+        if (outcome == RunOutcome::kStopped) break;
+        if (outcome == RunOutcome::kNodeLimit && live()) raise_by_windows();
       }
     };
     run.RunJobs({upper, lower});
@@ -297,6 +318,9 @@ bool MinimizeSub(ExactRun& run, SubState& state, Bytes floor) {
       while (live()) {
         const RunOutcome outcome = decide(bound_capacity(), lower_nodes);
         if (outcome == RunOutcome::kStopped) break;
+        if (outcome == RunOutcome::kNodeLimit && !windows_done && lower_nodes >= window_nodes && live()) {
+          raise_by_windows();
+        }
         if (outcome == RunOutcome::kNodeLimit && lower_nodes < kExactNoNodeBudget / 2) lower_nodes *= 2;
         if (live() && !upper_step()) break;
       }

@@ -33,7 +33,9 @@
 //    between the bound and the best with node limits, DescentLadder in
 //    descent_ladder.h), one raising the lower bound from max-live (decision
 //    at the bound: a proof of infeasibility lifts it to the next possible
-//    peak, PeakGranularity); they meet at the optimum. On one thread
+//    peak, PeakGranularity; when its first decision at the bound ends at
+//    its node limit, windows of the input first, window_bound.h, whose
+//    proofs raise the bound too); they meet at the optimum. On one thread
 //    they take turns, the bound's decisions with a node limit that
 //    doubles whenever one is cut.
 //
