@@ -33,7 +33,7 @@ build-asan: deps
 # the packing-quality tests on large inputs (about 70 s of CPU there): they run
 # in the release build, and the same packers run under ASan on the smaller
 # inputs of every other packing test.
-ASAN_SKIP ?= ^PackTest\.AutoOnDenseInputs|^PackTest\.AutoIsNoWorseThanAny|^PlanCliTest\.MiniMallocChallenging|^MiniMalloc/ChallengingTest\.|^ExactCapacityCliTest\.MinimizeFitsTheCapacityFirst|^ExactCapacityCliTest\.AutoOnD|^ExactCapacityCliTest\.MinimizeLowersThePeakAfterAProof
+ASAN_SKIP ?= ^WindowBoundTest\.MinimizingSearchReportsTheWindowsProof|^PackTest\.AutoOnDenseInputs|^PackTest\.AutoIsNoWorseThanAny|^PlanCliTest\.MiniMallocChallenging|^MiniMalloc/ChallengingTest\.|^ExactCapacityCliTest\.MinimizeFitsTheCapacityFirst|^ExactCapacityCliTest\.AutoOnD|^ExactCapacityCliTest\.MinimizeLowersThePeakAfterAProof
 test: build build-asan
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 	cd $(ASAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
