@@ -12,7 +12,7 @@
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
 // is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (10 + 5 log2
 // (p / n + 1)) (visits) = 0.16 x 10^9 units; the default budget for 10^5
-// items is 2.5 x 10^9 units in two lanes (the members run in parallel).
+// items is 1.4 x 10^9 units in two lanes (the members run in parallel).
 #pragma once
 
 #include <cstddef>
@@ -83,8 +83,10 @@ inline constexpr double kNegligibleWork = 1e5;
 //   admitted every member, about 3x the time; up to about 70 items every
 //   member that fits two lanes of 0.1 ms); no search.
 // * kDefault: with s = (n log2 n) / (10^5 log2 10^5), member work
-//   W = 2.5 x 10^9 x max(1, s) units in two lanes of W / 2 (1.25 s each up
-//   to 10^5 items, 15 s at 10^6); search work max(7.5 x 10^8, 1.25 x 10^9 x s).
+//   W = 1.4 x 10^9 x max(1, s) units in two lanes of W / 2 (0.7 s each up
+//   to 10^5 items, 8.4 s at 10^6); search work max(7.5 x 10^8, 0.7 x 10^9 x s)
+//   (the local search's two threads share it; the window search, on one,
+//   has half).
 // * kMax: 10 x the default's member and search work.
 // Exact work: none at kFast; at kDefault 40,000 n^2 units within
 // [10^6, 2 x 10^9]

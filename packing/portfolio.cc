@@ -485,12 +485,12 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
         SkippedMember(window_name, "earlier members used up --time-limit (raise --time-limit)"));
   } else {
     const Clock::time_point window_begin = Clock::now();
-    WindowSearchOutcome searched =
-        SearchWindows(items, *search_start_offsets, lower_bound, options.alignment,
-                      budget.search_work, deadline);
+    const double window_work = WindowSearchWork(budget);
+    WindowSearchOutcome searched = SearchWindows(items, *search_start_offsets, lower_bound,
+                                                 options.alignment, window_work, deadline);
     report.time_limited = report.time_limited || searched.time_limited;
     report.members.push_back({window_name, true, searched.peak, "", SecondsSince(window_begin),
-                              searched.work, budget.search_work, std::nullopt});
+                              searched.work, window_work, std::nullopt});
     if (searched.offsets) {
       consider(MakePackResult(items, *std::move(searched.offsets), window_name), kSearchRank);
     }

@@ -181,10 +181,12 @@ WindowSearchOutcome SearchWindows(const std::vector<PackItem>& items, std::vecto
   return outcome;
 }
 
+double WindowSearchWork(const EffortBudget& budget) { return budget.search_work / 2; }
+
 PackResult SkylineWindowSearchPack(const std::vector<PackItem>& items, const PackOptions& options) {
   const SkylinePacker packer(items, options.alignment);
   SkylineStart start = BestSkylineStart(packer);
-  const double work = BudgetFor(options.effort, ShapeOf(items)).search_work;
+  const double work = WindowSearchWork(BudgetFor(options.effort, ShapeOf(items)));
   WindowSearchOutcome searched =
       SearchWindows(items, start.offsets, MaxLiveBytes(items), options.alignment, work,
                     DeadlineAfter(options.time_limit_seconds));

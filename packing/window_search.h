@@ -37,6 +37,7 @@
 
 #include "ir/units.h"
 #include "packing/deadline.h"
+#include "packing/member_cost.h"
 #include "packing/packer.h"
 
 namespace memplan {
@@ -62,9 +63,14 @@ WindowSearchOutcome SearchWindows(const std::vector<PackItem>& items, std::vecto
                                   Bytes target, Bytes alignment, double work_limit,
                                   const PackDeadline& deadline = {});
 
+// The window search's work at an effort: half its search work (the local
+// search's two threads share all of it; the window search runs on one, and
+// takes about the same wall time).
+double WindowSearchWork(const EffortBudget& budget);
+
 // The skyline-window-search packer: the better of the two skyline packings
 // (BestSkylineStart, local_search.h), then SearchWindows down to the
-// max-live bound with the effort's search work (member_cost.h). Named
+// max-live bound with WindowSearchWork of the effort. Named
 // "skyline-window-search" even when the search finds nothing lower; when
 // kAuto at the same effort reports this name, this packer gives the same
 // offsets (unless a --time-limit cut either). Cost: two skyline runs plus
