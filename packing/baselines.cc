@@ -56,7 +56,7 @@ std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, 
       placed.ForEachOverlapping(slots.ranges[slot].first, slots.ranges[slot].second,
                                 [&](const PlacedChunk& c) { conflicts.push_back(c); });
     }
-    *work += PlacementWork(conflicts.size());
+    *work += PlacementWork(conflicts.size(), items.size());
     if (*work > work_limit) return std::nullopt;
     std::sort(conflicts.begin(), conflicts.end(),
               [](const PlacedChunk& a, const PlacedChunk& b) { return a.offset < b.offset; });

@@ -96,7 +96,7 @@ std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackIte
     offsets[i] = finder.FindBestFitPieces(
         placed, std::span(slots.ranges).subspan(first, last - first), item.size,
         EffectiveAlignment(item, alignment));
-    *work += PlacementWork(finder.last_visits());
+    *work += PlacementWork(finder.last_visits(), items.size());
     if (*work > work_limit || poll.Passed()) return std::nullopt;
     for (std::int32_t slot = first; slot < last; ++slot) placed.Insert(slot, offsets[i], item.size);
   }

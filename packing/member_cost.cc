@@ -14,20 +14,24 @@ namespace {
 // Fitted constants (work units = ns of one reference core; measured with
 // bench/member_cost_bench, docs/packing.md).
 // Counted per best-fit placement (PlacementWork): a query, then per visited
-// chunk a visit and its share of the sort.
-constexpr double kPlacementWork = 400;
-constexpr double kVisitWork = 10;
+// chunk its share of the interval tree's walk (log2 n) and of the sort
+// (log2 of the chunks visited), fitted by bench/member_cost_table.sh on the
+// shared inputs and the generated families.
+constexpr double kPlacementWork = 50;
+constexpr double kPlacementWalkWork = 40;
+constexpr double kVisitWalkWork = 0.25;
 constexpr double kVisitSortWork = 5;
 constexpr double kSortPerItemLog = 30;
+constexpr double kBestFitSortPerItemLog = 20;
 // Online best fit: a few ordered-map operations per item.
-constexpr double kOnlinePerItemLog = 80;
+constexpr double kOnlinePerItemLog = 36;
 // Skyline above SkylinePacker's scan limit without fixed items: the sweep,
 // about 2.6 runs asked an item (2.1-3.0 measured) and a placement, each
 // SkylineSweepStepWork. With fixed items: the lazy queue, about one pop per
 // item plus a stale floor refresh per four overlapping pairs (0.03 to 0.6
 // per pair measured, depending on the order).
 constexpr std::int64_t kSkylineScanLimit = 2048;
-constexpr double kSweepStepWorkPerLog2Squared = 2.5;
+constexpr double kSweepStepWorkPerLog2Squared = 1.1;
 constexpr double kSweepAsksPerItem = 2.6;
 // A search step re-packs with a cutoff; it may be abandoned part way, but
 // on A-K most steps run to the end (equal peaks are accepted), so a step is
@@ -117,9 +121,27 @@ InputShape ShapeOf(const std::vector<PackItem>& items) {
   return shape;
 }
 
-double PlacementWork(std::size_t visits) {
+double PlacementWork(std::size_t visits, std::size_t items) {
   const double k = static_cast<double>(visits);
-  return kPlacementWork + k * (kVisitWork + kVisitSortWork * std::log2(k + 1));
+  const double log_n = std::log2(static_cast<double>(std::max<std::size_t>(items, 2)));
+  return kPlacementWork + kPlacementWalkWork * log_n +
+         k * (kVisitWalkWork * log_n + kVisitSortWork * std::log2(k + 1));
+}
+
+double BestFitWorkScale(PackingAlgorithm member) {
+  // The same visits cost less in some orders: placed in time order, the
+  // chunks a placement gathers come nearly sorted by offset (measured
+  // seconds over the unscaled estimate, bench/member_cost_table.sh).
+  switch (member) {
+    case PackingAlgorithm::kBestFitTemporal:
+      return 0.85;
+    case PackingAlgorithm::kBestFitBusiest:
+      return 0.9;
+    case PackingAlgorithm::kBestFitStartTime:
+      return 0.6;
+    default:
+      return 1.0;
+  }
 }
 
 double ExactNodeWork(const InputShape& shape) {
@@ -153,11 +175,15 @@ double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineWork(shape);
     default: {  // best fit, in-order; kAuto is never asked
-      // Each item visits about 2p / n placed chunks on average, half of
-      // them placed before it.
+      // Each pair is visited once, by the later placed of its two items;
+      // an item visits about p / n placed chunks on average.
       const double n = static_cast<double>(std::max<std::int64_t>(shape.items, 1));
-      return kSortPerItemLog * NLogN(shape.items) + kPlacementWork * n +
-             pairs * (kVisitWork + kVisitSortWork * std::log2(pairs / n + 1)) + 1000;
+      const double log_n = std::log2(std::max(n, 2.0));
+      return BestFitWorkScale(member) *
+             (kBestFitSortPerItemLog * NLogN(shape.items) +
+              (kPlacementWork + kPlacementWalkWork * log_n) * n +
+              pairs * (kVisitWalkWork * log_n + kVisitSortWork * std::log2(pairs / n + 1)) +
+              1000);
     }
   }
 }

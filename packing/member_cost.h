@@ -10,9 +10,10 @@
 // the constants were fitted to measured member times (docs/packing.md).
 //
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
-// is estimated 30 x n log2 n (sort) + 400 n (queries) + p x (10 + 5 log2
-// (p / n + 1)) (visits) = 0.16 x 10^9 units; the default budget for 10^5
-// items is 1.4 x 10^9 units in two lanes (the members run in parallel).
+// is estimated 20 x n log2 n (sort) + (50 + 40 log2 n) n (queries) + p x
+// (0.25 log2 n + 5 log2 (p / n + 1)) (visits) = 0.16 x 10^9 units; the
+// default budget for 10^5 items is 1.4 x 10^9 units in two lanes (the
+// members run in parallel).
 #pragma once
 
 #include <cstddef>
@@ -101,8 +102,16 @@ EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
 double ExactNodeWork(const InputShape& shape);
 
 // Work units counted by a best-fit placement that gathered `visits` placed
-// chunks: a tree query, the visits and their sort.
-double PlacementWork(std::size_t visits);
+// chunks from an interval tree of `items` items: a query, the visits
+// (each a share of the tree walk, log2 items) and their sort.
+double PlacementWork(std::size_t visits, std::size_t items);
+
+// How much of the standard best-fit work (EstimatedWork, PlacementWork) a
+// best-fit order's run costs: 1 for spatial and in-order, less for the
+// orders whose placements gather chunks nearly sorted by offset (0.6 for
+// start time). kAuto scales a best-fit member's counted work by it, so that
+// its count tracks its time as its estimate does.
+double BestFitWorkScale(PackingAlgorithm member);
 
 // Work units counted per skyline step: a queue entry popped (and its floor
 // read from the segment tree), or, up to SkylinePacker's scan limit, one
@@ -121,10 +130,10 @@ double SkylinePopWork(std::int64_t queued);
 
 // Work units counted by the skyline sweep (skyline_sweep.cc) on `items`
 // items, per run asked (a ContainedRanges query per alignment class) and
-// per placement (a removal): 2.5 (log2 n)^2 each, times a growth from 1 at
+// per placement (a removal): 1.1 (log2 n)^2 each, times a growth from 1 at
 // 10^5 items to 1.6 at 10^6 and beyond (the range tree, 16 B a range a
-// level, outgrows the cache). A packing asks 2 to 3 runs an item. Example:
-// 10^5 items -> 69 units an ask, 10^6 -> 159.
+// level, outgrows the cache). A packing asks 1 to 3 runs an item. Example:
+// 10^5 items -> 303 units a step, 10^6 -> 699.
 double SkylineSweepStepWork(std::int64_t items);
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.

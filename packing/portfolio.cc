@@ -206,8 +206,13 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
       break;
   }
   if (best_fit) {
-    std::optional<std::vector<Bytes>> offsets = BestFitInOrderWithin(
-        items, SortForBestFit(items, *best_fit), alignment, run.allowance, &run.work, deadline);
+    // Counted in the member's own units (BestFitWorkScale), as its estimate.
+    const double scale = BestFitWorkScale(run.member);
+    double standard_work = 0;
+    std::optional<std::vector<Bytes>> offsets =
+        BestFitInOrderWithin(items, SortForBestFit(items, *best_fit), alignment,
+                             run.allowance / scale, &standard_work, deadline);
+    run.work = standard_work * scale;
     if (offsets) {
       run.result = MakePackResult(items, *std::move(offsets), std::string(BestFitOrderName(*best_fit)));
     }
