@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "ir/diagnostic.h"
@@ -51,28 +53,50 @@ mode_t CurrentUmask() {
   return mask;
 }
 
+// The size of the regular file at `path`; nullopt for anything else (or
+// when it cannot be read: the read reports why).
+std::optional<std::size_t> RegularFileSize(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) return std::nullopt;
+  return static_cast<std::size_t>(st.st_size);
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::string contents;
+  if (const std::optional<std::size_t> size = RegularFileSize(path); size && *size > 0) {
+    contents.reserve(*size);
+  }
+  absl::Status s = ReadFileInChunks(path, 1 << 16, [&](std::string_view chunk) {
+    contents.append(chunk);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return contents;
+}
+
+absl::Status ReadFileInChunks(const std::string& path, std::size_t chunk_bytes,
+                              absl::FunctionRef<absl::Status(std::string_view)> consume) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return IoError(path, "cannot read file", errno);
   FdCloser closer(fd);
   struct stat st;
   if (::fstat(fd, &st) != 0) return IoError(path, "cannot read file", errno);
   if (S_ISDIR(st.st_mode)) return IoError(path, "cannot read file", EISDIR);
-  std::string contents;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) contents.reserve(static_cast<size_t>(st.st_size));
-  std::vector<char> chunk(1 << 16);
+  std::vector<char> chunk(std::max<std::size_t>(1, chunk_bytes));
   while (true) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n < 0) {
       if (errno == EINTR) continue;
       return IoError(path, "cannot read file", errno);
     }
-    if (n == 0) break;
-    contents.append(chunk.data(), static_cast<size_t>(n));
+    if (n == 0) return absl::OkStatus();
+    if (absl::Status s = consume(std::string_view(chunk.data(), static_cast<std::size_t>(n)));
+        !s.ok()) {
+      return s;
+    }
   }
-  return contents;
 }
 
 absl::StatusOr<std::string> FollowLinks(const std::string& path) {

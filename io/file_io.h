@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
@@ -15,6 +16,14 @@ namespace memplan {
 // `path: error: cannot read file: <reason>` for a missing or unreadable file or a
 // directory (reason from strerror, e.g. "No such file or directory").
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// Reads the file at `path` in order, `chunk_bytes` (> 0) at a time, and
+// passes each chunk to `consume` (the last may be shorter; an empty file
+// gives none), stopping at the first error it returns: a large input is
+// read without holding it whole in memory. Errors: those of ReadFile, and
+// consume's.
+absl::Status ReadFileInChunks(const std::string& path, std::size_t chunk_bytes,
+                              absl::FunctionRef<absl::Status(std::string_view)> consume);
 
 // `path` after following symbolic links (a link's relative target is
 // relative to the link's directory) to the path that names no link, even

@@ -106,8 +106,8 @@ std::string WriteProfileCsv(const SummaryInput& input, const Plan& plan) {
     }
   }
   for (const Buffer& b : buffers.buffers) {
-    defined.Add(b.start, b.name);
-    freed.Add(b.end, b.name);
+    defined.Add(b.start, b.name.str());
+    freed.Add(b.end, b.name.str());
   }
   for (StepNames* names : {&ops, &nodes, &defined, &freed}) names->Sort();
 

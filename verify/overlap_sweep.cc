@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -47,8 +48,8 @@ struct Event {
 // (sorted, disjoint): the segment's bytes [0, size) are taken only then,
 // and only [w.lo, w.hi) during the steps of a window of `windows` (sorted,
 // disjoint from each other and from `dead`).
-void AddLivePieces(TimeStep first, TimeStep last, const std::vector<StepRange>& dead,
-                   const std::vector<OccupancyWindow>& windows, Bytes size, SegmentKey key,
+void AddLivePieces(TimeStep first, TimeStep last, std::span<const StepRange> dead,
+                   std::span<const OccupancyWindow> windows, Bytes size, SegmentKey key,
                    std::vector<Event>& events) {
   const auto add = [&](TimeStep from, TimeStep to, Bytes lo, Bytes hi) {
     if (lo >= hi) return;  // no bytes taken
@@ -94,7 +95,8 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
     if (b.inside) continue;
     const std::vector<StepRange>& gaps =
         static_cast<std::size_t>(id) < dead.size() ? dead[id] : kAlwaysLive;
-    const std::vector<OccupancyWindow>& windows = input_windows ? b.windows : kNoWindows;
+    const std::span<const OccupancyWindow> windows =
+        input_windows ? std::span<const OccupancyWindow>(b.windows) : kNoWindows;
     const std::vector<Allocation>& segs = plan.placements[id].allocations;
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(segs.size()); ++k) {
       AddLivePieces(segs[k].start, segs[k].end, gaps, windows, b.size, {id, k}, events);

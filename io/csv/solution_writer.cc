@@ -9,7 +9,7 @@ namespace memplan {
 namespace {
 
 std::string FieldOf(std::string_view column, const Buffer& b, Bytes offset) {
-  if (column == "id") return b.name;
+  if (column == "id") return b.name.str();
   if (column == "lower") return fmt::format("{}", b.start);
   if (column == "upper") return fmt::format("{}", b.end + 1);
   if (column == "size") return fmt::format("{}", b.size);
