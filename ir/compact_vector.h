@@ -6,8 +6,8 @@
 // field costs 80 MB instead of 240 MB.
 //
 // The interface is std::vector's where the code base uses it (iteration,
-// indexing, push_back, insert at the end, erase, resize, comparison), and
-// it converts to std::span and, by copy, to std::vector.
+// indexing, push_back, insert, erase, resize, comparison); it converts to
+// std::span, and to std::vector only explicitly (a copy).
 //
 // Example: CompactVector<StepRange> gaps; gaps.push_back({2, 3});
 //          gaps.size() == 1, sizeof(gaps) == 8.
@@ -75,8 +75,8 @@ class CompactVector {
   }
   ~CompactVector() { Free(); }
 
-  // A copy as a std::vector (for interfaces that take one).
-  operator std::vector<T>() const { return std::vector<T>(begin(), end()); }
+  // A copy as a std::vector (explicit: an implicit one would copy silently).
+  explicit operator std::vector<T>() const { return std::vector<T>(begin(), end()); }
   operator std::span<const T>() const { return {data(), size()}; }
 
   size_type size() const { return block_ ? block_->size : 0; }

@@ -1,5 +1,7 @@
 #include "io/csv/reader.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -178,7 +180,13 @@ class IdIndex {
 // is read in chunks and never held whole.
 class CsvParser {
  public:
-  CsvParser(std::string_view path, CsvOffsets offsets) : path_(path), offsets_(offsets) {}
+  // `lines`: how many lines the file has, when known (its rows are at
+  // most that many): the buffers are reserved once, as a growing vector
+  // would hold up to 3 times their bytes while it moves them.
+  CsvParser(std::string_view path, CsvOffsets offsets, std::optional<std::int64_t> lines)
+      : path_(path), offsets_(offsets) {
+    if (lines) result_.buffers.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, *lines)));
+  }
 
   // The next line of the file, without its '\n' (a '\r' before it is
   // dropped here).
@@ -203,14 +211,9 @@ class CsvParser {
                                            std::string_view name) const;
   absl::Status ParseOffset(const Line& line, const Field& field, Buffer& b) const;
   absl::Status ParseGaps(const Line& line, const Field& field, Buffer& b) const;
-  Buffer& RowAt(std::int64_t row) {
-    return chunks_[static_cast<std::size_t>(row / kChunkRows)][static_cast<std::size_t>(row % kChunkRows)];
+  const Buffer& RowAt(std::int64_t row) const {
+    return result_.buffers[static_cast<std::size_t>(row)];
   }
-
-  // Rows are collected in chunks and moved into one vector of the exact size
-  // at the end: a growing vector would hold up to 3 times the rows' bytes
-  // while it moves them.
-  static constexpr std::int64_t kChunkRows = 1 << 16;
 
   std::string_view path_;
   CsvOffsets offsets_;
@@ -221,7 +224,6 @@ class CsvParser {
   std::vector<Column> order_;  // the header's columns in file order
   std::vector<Field> fields_;  // of the line being parsed (reused)
   BufferSet result_;
-  std::vector<std::vector<Buffer>> chunks_;
   std::int64_t rows_ = 0;
   std::int64_t last_row_line_ = 0;  // line of the last row (the header's before the first)
   IdIndex ids_;
@@ -487,11 +489,7 @@ absl::Status CsvParser::ParseRow(const Line& line) {
     result_.csv_rows.stored.push_back({rows_, line.number, where});
   }
   last_row_line_ = line.number;
-  if (rows_ % kChunkRows == 0) {
-    chunks_.emplace_back();
-    chunks_.back().reserve(static_cast<std::size_t>(kChunkRows));
-  }
-  chunks_.back().push_back(std::move(b));
+  result_.buffers.push_back(std::move(b));
   ++rows_;
   return absl::OkStatus();
 }
@@ -638,11 +636,6 @@ absl::StatusOr<BufferSet> CsvParser::Finish() {
                         "empty file: expected a header line such as 'id,lower,upper,size'");
   }
   result_.input = std::string(path_);
-  result_.buffers.reserve(static_cast<std::size_t>(rows_));
-  for (std::vector<Buffer>& chunk : chunks_) {
-    std::move(chunk.begin(), chunk.end(), std::back_inserter(result_.buffers));
-    std::vector<Buffer>().swap(chunk);  // frees it before the next is moved
-  }
   return std::move(result_);
 }
 
@@ -698,7 +691,7 @@ class LineSplitter {
 
 absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path,
                                           CsvOffsets offsets) {
-  CsvParser parser(path, offsets);
+  CsvParser parser(path, offsets, static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1);
   const auto add_line = [&](std::string_view line) { return parser.AddLine(line); };
   LineSplitter lines(add_line);
   if (absl::Status s = lines.Add(text); !s.ok()) return s;
@@ -707,7 +700,19 @@ absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_vie
 }
 
 absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path, CsvOffsets offsets) {
-  CsvParser parser(path, offsets);
+  // A first pass counts the lines of a regular file (no more than reading
+  // it); a pipe is read once, its buffers reserved as they come.
+  std::optional<std::int64_t> line_count;
+  if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    std::int64_t newlines = 0;
+    if (ReadFileInChunks(path, 1 << 20, [&](std::string_view chunk) {
+          newlines += std::count(chunk.begin(), chunk.end(), '\n');
+          return absl::OkStatus();
+        }).ok()) {
+      line_count = newlines + 1;
+    }
+  }
+  CsvParser parser(path, offsets, line_count);
   const auto add_line = [&](std::string_view line) { return parser.AddLine(line); };
   LineSplitter lines(add_line);
   if (absl::Status s = ReadFileInChunks(path, 1 << 20, [&](std::string_view chunk) { return lines.Add(chunk); });

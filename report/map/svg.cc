@@ -80,7 +80,7 @@ std::string SpaceLabel(const Plan& plan, MemorySpace space) {
 std::string DescribeSegment(const BufferSet& buffers, const Plan& plan, const MapOptions& options,
                             const SegmentMark& mark) {
   const Buffer& buffer = buffers.buffers[static_cast<std::size_t>(mark.buffer)];
-  const std::vector<Allocation>& allocations =
+  const AllocationList& allocations =
       plan.placements[static_cast<std::size_t>(mark.buffer)].allocations;
   const Allocation& a = allocations[static_cast<std::size_t>(mark.allocation)];
   std::string text = buffer.name.empty() ? fmt::format("buffer {}", mark.buffer) : buffer.name.str();
