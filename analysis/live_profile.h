@@ -51,6 +51,15 @@ struct LiveProfile {
 LiveProfile ComputeLiveProfile(const BufferSet& buffers,
                                absl::FunctionRef<bool(const Buffer&)> include);
 
+// The peak of ComputeLiveProfile(buffers, include) without the profile
+// itself, for callers that need no more (its memory is 2 events of 16 bytes
+// per buffer, gap and window, and none for the changes).
+struct LivePeak {
+  Bytes peak = 0;              // LiveProfile::peak
+  TimeStep peak_time = kNoId;  // LiveProfile::peak_time
+};
+LivePeak ComputeLivePeak(const BufferSet& buffers, absl::FunctionRef<bool(const Buffer&)> include);
+
 // The most bytes live at any step of the closed range [first, last],
 // clamped to the time line; 0 when the clamped range is empty. O(log changes
 // + changes inside the range).

@@ -38,8 +38,7 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
   std::vector<std::optional<Bytes>> offsets(problem.buffers.size());
   for (std::size_t i = 0; i < solution.buffers.size(); ++i) {
     const Buffer& row = solution.buffers[i];
-    const CsvRowFields at =
-        i < solution.csv_fields.size() ? solution.csv_fields[i] : CsvRowFields{};
+    const CsvRowFields at = CsvFieldsOf(solution, i).value_or(CsvRowFields{});
     auto it = in_problem.find(row.name);
     if (it == in_problem.end()) {
       return LocatedError(solution_path, at.id,
@@ -131,10 +130,11 @@ absl::StatusOr<Plan> VerifyCsvSolution(const BufferSet& problem, const std::stri
     std::string where = solution_path;
     if (const std::optional<BufferId> about = ViolationBuffer(s);
         about && *about < static_cast<BufferId>(problem.buffers.size())) {
-      for (std::size_t i = 0; i < solution->buffers.size() && i < solution->csv_fields.size();
-           ++i) {
+      for (std::size_t i = 0; i < solution->buffers.size(); ++i) {
         if (solution->buffers[i].name == problem.buffers[*about].name) {
-          where += ":" + LineColumn(solution->csv_fields[i].offset);
+          if (const std::optional<CsvRowFields> at = CsvFieldsOf(*solution, i)) {
+            where += ":" + LineColumn(at->offset);
+          }
           break;
         }
       }

@@ -244,9 +244,9 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
     if (b.alignment > 1 && alignment > 1 &&
         std::max(b.alignment, alignment) % std::min(b.alignment, alignment) != 0) {
       const auto i = static_cast<std::size_t>(&b - input.buffers.buffers.data());
+      const std::optional<CsvRowFields> fields = CsvFieldsOf(input.buffers, i);
       return LocatedError(
-          path,
-          i < input.buffers.csv_fields.size() ? input.buffers.csv_fields[i].alignment : where(b),
+          path, fields ? fields->alignment : where(b),
           fmt::format("buffer '{}' needs alignment {}, and --alignment {} is neither a multiple "
                       "nor a divisor of it (memplan aligns a buffer to the larger of the two)",
                       b.name, b.alignment, alignment));
@@ -276,12 +276,12 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
   // Fixed offsets: aligned to --alignment too, and the free buffers stacked
   // above the highest fixed one still fit the limit.
   Bytes fixed_end = 0;
-  const std::vector<CsvRowFields>& csv_fields = input.buffers.csv_fields;
   for (std::size_t i = 0; i < input.buffers.buffers.size(); ++i) {
     const Buffer& b = input.buffers.buffers[i];
     if (!b.fixed_offset) continue;
     if (*b.fixed_offset % alignment != 0) {
-      return LocatedError(path, i < csv_fields.size() ? csv_fields[i].offset : SourceLocation{},
+      const std::optional<CsvRowFields> fields = CsvFieldsOf(input.buffers, i);
+      return LocatedError(path, fields ? fields->offset : SourceLocation{},
                           fmt::format("buffer '{}' has the fixed offset {}, not a multiple of "
                                       "--alignment {}",
                                       b.name, *b.fixed_offset, alignment));

@@ -302,7 +302,9 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   }
 
   phase("writing outputs");
-  std::vector<std::pair<std::string, std::string>> outputs;
+  // The JSON plan and the CSV solution grow with the buffers (about 200 and
+  // 35 bytes each): they are written as they are made, never held whole.
+  std::vector<OutputFile> outputs;
   const Program* program = input->program ? &*input->program : nullptr;
   if (options.json_path) {
     // `memplan verify` loads the input again with the recorded options.
@@ -318,11 +320,13 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     extras.space_peaks = true;
     extras.seconds = options.timings;
     extras.schedule = input->analysis ? &input->analysis->schedule : nullptr;
-    std::string json = WritePlanJson(*plan, input->buffers, program, extras);
     if (*options.json_path == kStdoutPath) {
-      result.json_stdout = std::move(json);
+      result.json_stdout = WritePlanJson(*plan, input->buffers, program, extras);
     } else {
-      outputs.emplace_back(*options.json_path, std::move(json));
+      outputs.push_back(OutputFile{*options.json_path, "", [&, extras](TextSink sink) {
+                                     return WritePlanJsonTo(*plan, input->buffers, program,
+                                                            extras, sink);
+                                   }});
     }
   }
   MapOptions map_options;
@@ -335,38 +339,41 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     };
   }
   if (options.svg_path) {
-    outputs.emplace_back(*options.svg_path, RenderSvgMap(input->buffers, *plan, map_options));
+    outputs.push_back(OutputFile{*options.svg_path, RenderSvgMap(input->buffers, *plan, map_options)});
   }
   if (options.html_path) {
     // The page is laid out for windows from 800 pixels wide: a narrower map
     // scales down less there (and up at most 1.25x on wide windows).
     MapOptions html_options = map_options;
     html_options.width_px = kHtmlMapWidthPx;
-    outputs.emplace_back(*options.html_path, RenderHtmlMap(input->buffers, *plan, html_options));
+    outputs.push_back(
+        OutputFile{*options.html_path, RenderHtmlMap(input->buffers, *plan, html_options)});
   }
   if (options.profile_path) {
-    outputs.emplace_back(*options.profile_path, WriteProfileCsv(SummaryInputOf(*input), *plan));
+    outputs.push_back(
+        OutputFile{*options.profile_path, WriteProfileCsv(SummaryInputOf(*input), *plan)});
   }
   if (options.emit_ir_path) {
-    outputs.emplace_back(*options.emit_ir_path,
-                         result.msa ? PrintProgram(*result.msa->rewritten)
-                                    : PrintProgram(CommandProgram(*input->program,
-                                                                  *input->analysis, *plan)));
+    outputs.push_back(OutputFile{
+        *options.emit_ir_path,
+        result.msa ? PrintProgram(*result.msa->rewritten)
+                   : PrintProgram(CommandProgram(*input->program, *input->analysis, *plan))});
   }
   if (options.csv_path) {
-    std::vector<Bytes> offsets;
-    offsets.reserve(plan->placements.size());
-    for (const BufferPlacement& p : plan->placements) {
-      offsets.push_back(p.allocations.empty() ? 0 : p.allocations.front().offset);
-    }
-    outputs.emplace_back(*options.csv_path, FormatCsvSolution(input->buffers, offsets));
+    outputs.push_back(OutputFile{*options.csv_path, "", [&](TextSink sink) {
+                                   const auto offset_of = [&](std::size_t i) {
+                                     const AllocationList& a = plan->placements[i].allocations;
+                                     return a.empty() ? Bytes{0} : a.front().offset;
+                                   };
+                                   return WriteCsvSolution(input->buffers, offset_of, sink);
+                                 }});
   }
   if (options.tflite_path) {
     absl::StatusOr<std::string> model = TfliteWithPlan(*input, *plan);
     if (!model.ok()) return model.status();
-    outputs.emplace_back(*options.tflite_path, *std::move(model));
+    outputs.push_back(OutputFile{*options.tflite_path, *std::move(model)});
   }
-  if (absl::Status s = WriteFilesAtomically(outputs); !s.ok()) return s;
+  if (absl::Status s = WriteOutputsAtomically(outputs); !s.ok()) return s;
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.aliasing, options.timings);

@@ -183,67 +183,94 @@ std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Life
 // their windows: conservative).
 // Timed pools (region allocations) of the default space are placed after
 // their lifetime's pool, packed over their time ranges; buffers marked in
-// `excluded` (held by timed pools) join no pool here.
-absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
-    const BufferSet& buffers, const std::vector<ChunkRange>& ranges,
+// `excluded` (held by timed pools) join no pool here. `ranges` null: each
+// buffer's chunk is reserved over its own live range. Writes no placements
+// (SetPoolNames names their pools).
+//
+// At 10^7 buffers this is where a plan's memory peaks, so it keeps per
+// buffer only the packed items (48 bytes each), their buffers and the
+// offsets: the items for the bound, their owners and shifts are built only
+// when they differ from the packed items (gaps, windows, held pieces).
+absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
+    const BufferSet& buffers, const std::vector<ChunkRange>* ranges,
     const std::vector<MemorySpace>& spaces, const PoolPlanOptions& options, Plan& plan,
     std::vector<TimedPool>* timed = nullptr, const std::vector<bool>* excluded = nullptr,
     const std::vector<ChunkRange>* bound_ranges = nullptr, bool with_gaps = false) {
-  std::vector<std::optional<Bytes>> offsets(buffers.buffers.size());
-  std::map<MemorySpace, std::vector<BufferId>> by_space;
-  for (MemorySpace space : spaces) by_space[space];
-  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
-    auto it = by_space.find(SpaceOf(buffers.buffers[id]));
-    if (it != by_space.end() && !(excluded && (*excluded)[id])) it->second.push_back(id);
-  }
+  const auto range_of = [&](BufferId id) -> ChunkRange {
+    if (ranges != nullptr) return (*ranges)[id];
+    return std::make_pair(buffers.buffers[id].start, buffers.buffers[id].end);
+  };
+  // Made when the first pool is packed, so not beside its items.
+  std::vector<CompactOptional<Bytes>> offsets;
+  std::vector<MemorySpace> sorted_spaces = spaces;
+  std::sort(sorted_spaces.begin(), sorted_spaces.end());
+  sorted_spaces.erase(std::unique(sorted_spaces.begin(), sorted_spaces.end()), sorted_spaces.end());
 
-  for (const auto& [space, ids] : by_space) {
+  for (MemorySpace space : sorted_spaces) {
     Bytes base = 0;
     std::vector<std::string> failures;  // limits exceeded, for the error
     for (Lifetime lifetime : kPoolOrder) {
       const std::size_t pools_before = plan.pools.size();
-      std::vector<BufferId> members;
-      for (BufferId id : ids) {
-        if (buffers.buffers[id].lifetime == lifetime) members.push_back(id);
+      const auto member = [&](BufferId id) {
+        const Buffer& b = buffers.buffers[id];
+        return SpaceOf(b) == space && b.lifetime == lifetime && !(excluded && (*excluded)[id]);
+      };
+      // The pool's buffers: how many, and whether its items are the bound's
+      // items (same bytes over the same steps: then a bound the packer
+      // proved for them, the exact search's, is a bound of the pool too) and
+      // whether a fixed buffer is given as held pieces.
+      std::size_t members = 0, chunks = 0;
+      bool items_are_bound_items = true, pieces = false;
+      for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+        if (!member(id)) continue;
+        ++members;
+        const Buffer& b = buffers.buffers[id];
+        if (!range_of(id) || b.inside) continue;
+        ++chunks;
+        if (!b.gaps.empty() || !b.windows.empty() ||
+            (!with_gaps && bound_ranges && (*bound_ranges)[id] != range_of(id))) {
+          items_are_bound_items = false;
+        }
+        pieces |= with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty());
       }
       const Bytes group_base = base;
       std::vector<PackItem> group_live;  // every buffer of the lifetime's pools, for the bound
-      if (!members.empty()) {
+      if (members > 0) {
         std::vector<PackItem> items;
-        std::vector<PackItem> bound_items;  // live ranges for the lower bound
+        items.reserve(chunks);
+        std::vector<PackItem> bound_items;  // live ranges for the lower bound, unless `items`
         std::vector<BufferId> packed;
-        // Per item: its buffer's index in `packed`, and where the item lies
-        // in the buffer's chunk (a held piece of a fixed buffer starts at
-        // byte lo of it; every other item is its buffer's whole chunk).
+        packed.reserve(chunks);
+        // With held pieces, per item: its buffer's index in `packed`, and
+        // where the item lies in the buffer's chunk (a held piece of a fixed
+        // buffer starts at byte lo of it); else item i is packed[i]'s whole
+        // chunk.
         std::vector<std::size_t> owner;
         std::vector<Bytes> shift;
+        const auto owner_of = [&](std::size_t i) { return pieces ? owner[i] : i; };
+        const auto shift_of = [&](std::size_t i) { return pieces ? shift[i] : Bytes{0}; };
         Bytes packed_bytes = 0;
-        // Whether the packed items are the bound's items (same bytes over
-        // the same steps): then a bound the packer proved for them (the
-        // exact search's) is a bound of the pool too.
-        bool items_are_bound_items = true;
         Bytes pool_alignment = plan.alignment;
         PoolInfo pool;
         pool.name = std::string(LifetimeName(lifetime));
         pool.lifetime = lifetime;
         pool.space = space;
-        for (BufferId id : members) {
+        for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+          if (!member(id)) continue;
           const Buffer& b = buffers.buffers[id];
           pool.total_bytes += b.size;
-          plan.placements[id].pool = pool.name;
           // A sub-allocation takes its container's bytes (set below).
-          if (!ranges[id] || b.inside) continue;
-          if (with_gaps) {
+          const ChunkRange range = range_of(id);
+          if (!range || b.inside) continue;
+          if (items_are_bound_items) {
+            // The items below are the bound's.
+          } else if (with_gaps) {
             // The chunk covers the buffer's own live range: it counts toward
             // the bound by the bytes it holds (dead gaps 0, a window hi - lo).
             AppendHeldBytes(b, bound_items);
           } else {
-            const ChunkRange& live = bound_ranges ? (*bound_ranges)[id] : ranges[id];
+            const ChunkRange live = bound_ranges ? (*bound_ranges)[id] : range;
             bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
-          }
-          if (!b.gaps.empty() || !b.windows.empty() ||
-              (!with_gaps && bound_ranges && (*bound_ranges)[id] != ranges[id])) {
-            items_are_bound_items = false;
           }
           const std::size_t k = packed.size();
           if (with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty())) {
@@ -257,11 +284,13 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
               shift.push_back(held.lo);
             }
           } else {
-            items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), ranges[id]->first,
-                                     ranges[id]->second});
+            items.push_back(
+                PackItem{b.size, std::max<Bytes>(1, b.alignment), range->first, range->second});
             if (with_gaps) items.back().gaps = b.gaps;
-            owner.push_back(k);
-            shift.push_back(0);
+            if (pieces) {
+              owner.push_back(k);
+              shift.push_back(0);
+            }
           }
           packed.push_back(id);
           packed_bytes += b.size;
@@ -271,14 +300,14 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         // Fixed offsets (Buffer::fixed_offset) are absolute in the space; the
         // packers see them relative to the pool.
         for (std::size_t i = 0; i < items.size(); ++i) {
-          const Buffer& b = buffers.buffers[packed[owner[i]]];
+          const Buffer& b = buffers.buffers[packed[owner_of(i)]];
           if (!b.fixed_offset) continue;
           if (*b.fixed_offset < pool.offset) {
             return absl::InvalidArgumentError(
                 fmt::format("buffer '{}' has the fixed offset {}, below its pool '{}' at {}",
                             b.name, *b.fixed_offset, pool.name, pool.offset));
           }
-          items[i].fixed_offset = *b.fixed_offset - pool.offset + shift[i];
+          items[i].fixed_offset = *b.fixed_offset - pool.offset + shift_of(i);
         }
         const bool reusable = IsReusable(lifetime);
         const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
@@ -293,22 +322,28 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         PackResult result = Pack(items, algorithm, pack_options);
 
         pool.size = result.peak;
+        offsets.resize(buffers.buffers.size());
         for (std::size_t i = 0; i < items.size(); ++i) {
-          const Bytes offset = result.offsets[i] - shift[i];
-          offsets[packed[owner[i]]] = pool.offset + offset;
+          const Bytes offset = result.offsets[i] - shift_of(i);
+          offsets[packed[owner_of(i)]] = pool.offset + offset;
           // A fixed buffer split into held pieces still spans its whole size.
           if (items[i].fixed_offset) {
-            pool.size = std::max(pool.size, offset + buffers.buffers[packed[owner[i]]].size);
+            pool.size = std::max(pool.size, offset + buffers.buffers[packed[owner_of(i)]].size);
           }
         }
-        pool.buffers = static_cast<std::int64_t>(members.size());
+        pool.buffers = static_cast<std::int64_t>(members);
         // Without reuse the bound is every byte at once; with reuse, max live,
         // or the packer's proven bound (PackResult::lower_bound) when it is
         // about the same items. (Otherwise that bound is about the packed
-        // chunks, which may be wider than the buffers' live ranges.)
-        pool.lower_bound = reusable ? MaxLiveBytes(bound_items) : packed_bytes;
-        if (reusable && items_are_bound_items) {
-          pool.lower_bound = std::max(pool.lower_bound, std::min(result.lower_bound, pool.size));
+        // chunks, which may be wider than the buffers' live ranges.) Pack's
+        // bound is at least the items' max live (packer.h), and so is any
+        // valid peak: with the items the bound's, the min of the two is it.
+        if (!reusable) {
+          pool.lower_bound = packed_bytes;
+        } else if (items_are_bound_items) {
+          pool.lower_bound = std::min(result.lower_bound, pool.size);
+        } else {
+          pool.lower_bound = MaxLiveBytes(bound_items);
         }
         if (space == kDefaultSpace && lifetime == Lifetime::kTransient) {
           plan.peak = pool.size;
@@ -325,7 +360,14 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
         }
         base = pool.offset + pool.size;
         plan.pools.push_back(pool);
-        group_live = std::move(bound_items);
+        // Only the timed pools' bound needs these (region plans).
+        if (timed && space == kDefaultSpace) {
+          group_live = items_are_bound_items ? std::move(items) : std::move(bound_items);
+          for (PackItem& item : group_live) {
+            item.alignment = 1;
+            item.fixed_offset.reset();
+          }
+        }
       }
       if (timed && space == kDefaultSpace) {
         base = PlaceTimedPools(*timed, lifetime, base, options, plan, group_live);
@@ -370,10 +412,11 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
       return absl::ResourceExhaustedError(message);
     }
   }
+  offsets.resize(buffers.buffers.size());
   // Sub-allocations sit at their container's offset plus theirs.
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (!b.inside || !ranges[id] || (excluded && (*excluded)[id])) continue;
+    if (!b.inside || !range_of(id) || (excluded && (*excluded)[id])) continue;
     const BufferId c = b.inside->container;
     if (std::find(spaces.begin(), spaces.end(), SpaceOf(b)) == spaces.end()) continue;
     if (c < 0 || c >= static_cast<BufferId>(buffers.buffers.size()) || !offsets[c] ||
@@ -386,14 +429,34 @@ absl::StatusOr<std::vector<std::optional<Bytes>>> PackPools(
   return offsets;
 }
 
+// A plan without placements yet: SetPoolNames makes them once the packing
+// is done, so they do not sit beside its items.
 Plan EmptyPlan(const BufferSet& buffers, const PoolPlanOptions& options) {
   Plan plan;
   plan.input = buffers.input;
   plan.time_steps = buffers.time_steps;
   plan.alignment = std::max<Bytes>(1, options.alignment);
-  plan.placements.resize(buffers.buffers.size());
   plan.algorithm = std::string(PackingAlgorithmName(options.algorithm));
   return plan;
+}
+
+// Gives every buffer a placement, named after its pool for those that
+// joined one in PackPools (home space in `spaces`, not `excluded`).
+void SetPoolNames(const BufferSet& buffers, const std::vector<MemorySpace>& spaces,
+                  const std::vector<bool>* excluded, Plan& plan) {
+  plan.placements.resize(buffers.buffers.size());
+  std::array<PoolName, kPoolOrder.size()> names;  // by lifetime: one interned name each
+  for (Lifetime lifetime : kPoolOrder) {
+    names[static_cast<std::size_t>(lifetime)] = PoolName(LifetimeName(lifetime));
+  }
+  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (std::find(spaces.begin(), spaces.end(), SpaceOf(b)) == spaces.end() ||
+        (excluded && (*excluded)[id])) {
+      continue;
+    }
+    plan.placements[id].pool = names[static_cast<std::size_t>(b.lifetime)];
+  }
 }
 
 // Every home space of `buffers`, the default space always.
@@ -442,13 +505,12 @@ void AppendHeldBytes(const Buffer& b, std::vector<PackItem>& items) {
 absl::StatusOr<Plan> PlanPools(const BufferSet& buffers, const PoolPlanOptions& options) {
   if (absl::Status s = CheckFixedOffsetsDisjoint(buffers); !s.ok()) return s;
   Plan plan = EmptyPlan(buffers, options);
-  std::vector<ChunkRange> ranges;
-  ranges.reserve(buffers.buffers.size());
-  for (const Buffer& b : buffers.buffers) ranges.emplace_back(std::make_pair(b.start, b.end));
-  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
-      PackPools(buffers, ranges, HomeSpaces(buffers, false), options, plan, nullptr, nullptr,
-                nullptr, /*with_gaps=*/true);
+  const std::vector<MemorySpace> spaces = HomeSpaces(buffers, false);
+  absl::StatusOr<std::vector<CompactOptional<Bytes>>> offsets =
+      PackPools(buffers, /*ranges=*/nullptr, spaces, options, plan, nullptr, nullptr, nullptr,
+                /*with_gaps=*/true);
   if (!offsets.ok()) return offsets.status();
+  SetPoolNames(buffers, spaces, nullptr, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     plan.placements[id].allocations.push_back(
@@ -469,9 +531,11 @@ absl::StatusOr<Plan> PlanPoolsAround(const BufferSet& buffers, const std::vector
     live.emplace_back(std::make_pair(b.start, b.end));
     ranges.emplace_back(std::make_pair(b.start, held[id] ? buffers.time_steps - 1 : b.end));
   }
-  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets = PackPools(
-      buffers, ranges, HomeSpaces(buffers, false), options, plan, &timed, &excluded, &live);
+  const std::vector<MemorySpace> spaces = HomeSpaces(buffers, false);
+  absl::StatusOr<std::vector<CompactOptional<Bytes>>> offsets =
+      PackPools(buffers, &ranges, spaces, options, plan, &timed, &excluded, &live);
   if (!offsets.ok()) return offsets.status();
+  SetPoolNames(buffers, spaces, &excluded, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     if (excluded[id]) continue;
     const Buffer& b = buffers.buffers[id];
@@ -526,9 +590,11 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   }
 
   Plan plan = EmptyPlan(buffers, options);
-  absl::StatusOr<std::vector<std::optional<Bytes>>> offsets =
-      PackPools(buffers, ranges, HomeSpaces(buffers, true), options, plan);
+  const std::vector<MemorySpace> spaces = HomeSpaces(buffers, true);
+  absl::StatusOr<std::vector<CompactOptional<Bytes>>> offsets =
+      PackPools(buffers, &ranges, spaces, options, plan);
   if (!offsets.ok()) return offsets.status();
+  SetPoolNames(buffers, spaces, nullptr, plan);
 
   PoolInfo pinned;
   pinned.name = "alternate";
@@ -537,7 +603,7 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   Bytes alternate_peak = 0;
   for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
     const Buffer& b = buffers.buffers[id];
-    std::vector<Allocation>& allocations = plan.placements[id].allocations;
+    AllocationList& allocations = plan.placements[id].allocations;
     if (SpaceOf(b) != kAlternateSpace && ranges[id]) {
       allocations.push_back(
           Allocation{SpaceOf(b), *(*offsets)[id], ranges[id]->first, ranges[id]->second});

@@ -189,7 +189,7 @@ absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& i
     if (v == kNoId) continue;
     const BufferId b = input.analysis->value_buffer[v];
     if (b == kNoId || input.buffers.buffers[b].lifetime != Lifetime::kTransient) continue;
-    const std::vector<Allocation>& segments = plan.placements[b].allocations;
+    const AllocationList& segments = plan.placements[b].allocations;
     if (segments.size() != 1 || segments[0].space != kDefaultSpace) {
       return absl::InvalidArgumentError(fmt::format(
           "{}: error: --write-tflite writes one arena offset per tensor; buffer '{}' has {} "

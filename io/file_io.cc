@@ -6,7 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "ir/diagnostic.h"
@@ -51,28 +53,50 @@ mode_t CurrentUmask() {
   return mask;
 }
 
+// The size of the regular file at `path`; nullopt for anything else (or
+// when it cannot be read: the read reports why).
+std::optional<std::size_t> RegularFileSize(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size < 0) return std::nullopt;
+  return static_cast<std::size_t>(st.st_size);
+}
+
 }  // namespace
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::string contents;
+  if (const std::optional<std::size_t> size = RegularFileSize(path); size && *size > 0) {
+    contents.reserve(*size);
+  }
+  absl::Status s = ReadFileInChunks(path, 1 << 16, [&](std::string_view chunk) {
+    contents.append(chunk);
+    return absl::OkStatus();
+  });
+  if (!s.ok()) return s;
+  return contents;
+}
+
+absl::Status ReadFileInChunks(const std::string& path, std::size_t chunk_bytes,
+                              absl::FunctionRef<absl::Status(std::string_view)> consume) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return IoError(path, "cannot read file", errno);
   FdCloser closer(fd);
   struct stat st;
   if (::fstat(fd, &st) != 0) return IoError(path, "cannot read file", errno);
   if (S_ISDIR(st.st_mode)) return IoError(path, "cannot read file", EISDIR);
-  std::string contents;
-  if (S_ISREG(st.st_mode) && st.st_size > 0) contents.reserve(static_cast<size_t>(st.st_size));
-  std::vector<char> chunk(1 << 16);
+  std::vector<char> chunk(std::max<std::size_t>(1, chunk_bytes));
   while (true) {
     const ssize_t n = ::read(fd, chunk.data(), chunk.size());
     if (n < 0) {
       if (errno == EINTR) continue;
       return IoError(path, "cannot read file", errno);
     }
-    if (n == 0) break;
-    contents.append(chunk.data(), static_cast<size_t>(n));
+    if (n == 0) return absl::OkStatus();
+    if (absl::Status s = consume(std::string_view(chunk.data(), static_cast<std::size_t>(n)));
+        !s.ok()) {
+      return s;
+    }
   }
-  return contents;
 }
 
 absl::StatusOr<std::string> FollowLinks(const std::string& path) {
@@ -96,12 +120,40 @@ absl::StatusOr<std::string> FollowLinks(const std::string& path) {
 
 namespace {
 
-// Writes `contents` to a new temporary file beside `path`, flushed to disk;
+// Writes all of `text` to `fd`; the errno of a failure, else 0.
+int WriteAll(int fd, std::string_view text) {
+  size_t written = 0;
+  while (written < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    written += static_cast<size_t>(n);
+  }
+  return 0;
+}
+
+// Writes `file`'s text (whole or produced) to `fd`. Errors: a write's, as
+// `shown: error: cannot write: <reason>`, or the producer's own.
+absl::Status WriteText(const std::string& shown, int fd, const OutputFile& file) {
+  if (!file.produce) {
+    if (const int error = WriteAll(fd, file.contents); error != 0) {
+      return IoError(shown, "cannot write", error);
+    }
+    return absl::OkStatus();
+  }
+  return file.produce([&](std::string_view piece) -> absl::Status {
+    if (const int error = WriteAll(fd, piece); error != 0) return IoError(shown, "cannot write", error);
+    return absl::OkStatus();
+  });
+}
+
+// Writes `file`'s text to a new temporary file beside `path`, flushed to disk;
 // returns the temporary's path, with permission bits `mode`. Errors name `shown` (the path as given). On error
 // nothing is left behind.
 absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::string& path,
-                                           std::string_view contents,
-                                           mode_t mode) {
+                                           const OutputFile& file, mode_t mode) {
   const size_t slash = path.rfind('/');
   const std::string dir = slash == std::string::npos ? "" : path.substr(0, slash + 1);
   const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
@@ -114,14 +166,9 @@ absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::
     return IoError(shown, "cannot write", error);
   };
   if (::fchmod(fd, mode) != 0) return fail(errno);
-  size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return fail(errno);
-    }
-    written += static_cast<size_t>(n);
+  if (absl::Status s = WriteText(shown, fd, file); !s.ok()) {
+    ::unlink(temp.c_str());
+    return s;
   }
   if (::fsync(fd) != 0) return fail(errno);
   if (closer.Close() != 0) return fail(errno);
@@ -133,19 +180,11 @@ absl::StatusOr<std::string> WriteTemporary(const std::string& shown, const std::
 // character device, FIFO or socket): such files cannot be replaced by a
 // rename, and writing them is not atomic.
 absl::Status WriteDirectly(const std::string& shown, const std::string& path,
-                           std::string_view contents) {
+                           const OutputFile& file) {
   const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
   if (fd < 0) return IoError(shown, "cannot write", errno);
   FdCloser closer(fd);
-  size_t written = 0;
-  while (written < contents.size()) {
-    const ssize_t n = ::write(fd, contents.data() + written, contents.size() - written);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return IoError(shown, "cannot write", errno);
-    }
-    written += static_cast<size_t>(n);
-  }
+  if (absl::Status s = WriteText(shown, fd, file); !s.ok()) return s;
   if (closer.Close() != 0) return IoError(shown, "cannot write", errno);
   return absl::OkStatus();
 }
@@ -153,10 +192,17 @@ absl::Status WriteDirectly(const std::string& shown, const std::string& path,
 }  // namespace
 
 absl::Status WriteFileAtomically(const std::string& path, std::string_view contents) {
-  return WriteFilesAtomically({{path, std::string(contents)}});
+  return WriteOutputsAtomically({OutputFile{path, std::string(contents)}});
 }
 
 absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files) {
+  std::vector<OutputFile> outputs;
+  outputs.reserve(files.size());
+  for (const auto& [path, contents] : files) outputs.push_back(OutputFile{path, contents});
+  return WriteOutputsAtomically(outputs);
+}
+
+absl::Status WriteOutputsAtomically(const std::vector<OutputFile>& files) {
   // Per file: the path written after following links, and the temporary
   // to rename over it (empty for special files, written directly).
   std::vector<std::string> targets, temps;
@@ -165,7 +211,8 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
       if (!t.empty()) ::unlink(t.c_str());
     }
   };
-  for (const auto& [path, contents] : files) {
+  for (const OutputFile& file : files) {
+    const std::string& path = file.path;
     // A special file reached through links the path cannot spell (e.g.
     // /dev/stdout -> /proc/self/fd/1 -> pipe:[N]) is written as given.
     struct stat given;
@@ -192,7 +239,7 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
     }
     // A replaced file keeps its permissions; a new one gets the default.
     const mode_t mode = exists ? st.st_mode & 07777 : 0666 & ~CurrentUmask();
-    absl::StatusOr<std::string> temp = WriteTemporary(path, *target, contents, mode);
+    absl::StatusOr<std::string> temp = WriteTemporary(path, *target, file, mode);
     if (!temp.ok()) {
       remove_temps();
       return temp.status();
@@ -203,7 +250,7 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
   // and until the renames no regular file has changed.
   for (size_t i = 0; i < files.size(); ++i) {
     if (!temps[i].empty()) continue;
-    if (absl::Status s = WriteDirectly(files[i].first, targets[i], files[i].second); !s.ok()) {
+    if (absl::Status s = WriteDirectly(files[i].path, targets[i], files[i]); !s.ok()) {
       remove_temps();
       return s;
     }
@@ -215,7 +262,7 @@ absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::
       for (size_t j = i; j < temps.size(); ++j) {
         if (!temps[j].empty()) ::unlink(temps[j].c_str());
       }
-      return IoError(files[i].first, "cannot write", error);
+      return IoError(files[i].path, "cannot write", error);
     }
   }
   return absl::OkStatus();

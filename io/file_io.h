@@ -1,11 +1,14 @@
 // Whole-file reading and crash-safe writing for inputs and outputs.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 
@@ -15,6 +18,14 @@ namespace memplan {
 // `path: error: cannot read file: <reason>` for a missing or unreadable file or a
 // directory (reason from strerror, e.g. "No such file or directory").
 absl::StatusOr<std::string> ReadFile(const std::string& path);
+
+// Reads the file at `path` in order, `chunk_bytes` (> 0) at a time, and
+// passes each chunk to `consume` (the last may be shorter; an empty file
+// gives none), stopping at the first error it returns: a large input is
+// read without holding it whole in memory. Errors: those of ReadFile, and
+// consume's.
+absl::Status ReadFileInChunks(const std::string& path, std::size_t chunk_bytes,
+                              absl::FunctionRef<absl::Status(std::string_view)> consume);
 
 // `path` after following symbolic links (a link's relative target is
 // relative to the link's directory) to the path that names no link, even
@@ -46,6 +57,52 @@ absl::Status WriteFileAtomically(const std::string& path, std::string_view conte
 // the first one could leave earlier files changed. Errors: those of WriteFileAtomically, for the first failing path;
 // no temporary file is left behind.
 absl::Status WriteFilesAtomically(const std::vector<std::pair<std::string, std::string>>& files);
+
+// Passes text to a file, piece by piece; an error ends the writing.
+using TextSink = absl::FunctionRef<absl::Status(std::string_view)>;
+
+// A file to write: its text, or a function that passes its text to a
+// sink in pieces, for outputs too large to hold in memory (a plan's JSON at
+// 10^7 buffers is gigabytes).
+struct OutputFile {
+  std::string path;
+  std::string contents;                               // when `produce` is empty
+  std::function<absl::Status(TextSink)> produce = {};
+};
+
+// WriteFilesAtomically for files given whole or made
+// piece by piece: each is produced into its temporary (or, for a special
+// file, written as produced) in the same order, with the same errors, and
+// a producer's own error stops everything as a write error would.
+absl::Status WriteOutputsAtomically(const std::vector<OutputFile>& files);
+
+// Collects text and passes it to a sink about `chunk_bytes` at a time
+// (Flush passes the rest), for writers that make more than should be held.
+// Example: ChunkedText out(sink); out.Append("a"); ...; out.Flush();
+class ChunkedText {
+ public:
+  explicit ChunkedText(TextSink sink, std::size_t chunk_bytes = std::size_t{1} << 20)
+      : sink_(sink), chunk_bytes_(chunk_bytes) {}
+  // The text not passed yet, to append to; call Pass after appending.
+  std::string& text() { return text_; }
+  // Passes the text to the sink once it holds a chunk.
+  absl::Status Pass() { return text_.size() >= chunk_bytes_ ? Flush() : absl::OkStatus(); }
+  absl::Status Append(std::string_view piece) {
+    text_.append(piece);
+    return Pass();
+  }
+  absl::Status Flush() {
+    if (text_.empty()) return absl::OkStatus();
+    absl::Status s = sink_(text_);
+    text_.clear();
+    return s;
+  }
+
+ private:
+  TextSink sink_;
+  std::size_t chunk_bytes_;
+  std::string text_;
+};
 
 // Checks, before any work, that a file can be written at `path`: its
 // directory exists and it is not a directory. Errors: InvalidArgument

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "ir/buffer_name.h"
+#include "ir/compact_optional.h"
+#include "ir/compact_vector.h"
 #include "ir/program.h"
 #include "ir/units.h"
 
@@ -50,16 +53,20 @@ struct SubAllocation {
   bool operator==(const SubAllocation&) const = default;
 };
 
+// One buffer (alias set). At 10^6-10^7 buffers the record's size is most of
+// what a plan costs, so its rarely used fields take one word each
+// (ir/compact_vector.h, ir/compact_optional.h) and the name 8 bytes
+// (ir/buffer_name.h): 96 bytes in all, against 216 with std:: containers.
 struct Buffer {
-  std::string name;
-  std::vector<ValueId> values;        // alias-set members; empty for CSV input
+  BufferName name;
+  CompactVector<ValueId> values;      // alias-set members; empty for CSV input
   Bytes size = 0;                     // bytes of storage
   Bytes alignment = 1;                // required offset alignment (>= 1)
   TimeStep start = 0;                 // first live time step (inclusive)
   TimeStep end = 0;                   // last live time step (inclusive), >= start
   Lifetime lifetime = Lifetime::kTransient;
-  std::optional<MemorySpace> space;   // pinned memory space, if any
-  std::vector<TimeStep> use_times;    // sorted, unique times of ops reading it
+  CompactOptional<MemorySpace> space; // pinned memory space, if any
+  CompactVector<TimeStep> use_times;  // sorted, unique times of ops reading it
   // Dead gaps: sorted, disjoint, non-adjacent closed ranges strictly inside
   // (start, end) where the buffer holds no data, so another buffer may use
   // its bytes then. They come from conditionals: a branch that has not yet
@@ -67,17 +74,19 @@ struct Buffer {
   // only the taken branch runs (analysis/analyze.h); or from a lifetime CSV's
   // `gaps` column (io/csv/reader.h). The buffer is *live* at every other step
   // of [start, end]. Empty for most buffers.
-  std::vector<StepRange> gaps = {};
+  CompactVector<StepRange> gaps = {};
   // A position the buffer must take in its home space, in bytes (MiniMalloc's
-  // `offset` column; a multiple of `alignment`); nullopt: the planner chooses.
-  std::optional<Bytes> fixed_offset = std::nullopt;
+  // `offset` column; a multiple of `alignment`); empty: the planner chooses.
+  CompactOptional<Bytes> fixed_offset = std::nullopt;
   // Partial occupancy windows, sorted, disjoint from each other and from
   // `gaps`, within [start, end] (CSV input only; see OccupancyWindow).
-  std::vector<OccupancyWindow> windows = {};
+  CompactVector<OccupancyWindow> windows = {};
   // Set when the buffer is a sub-allocation inside another (SubAllocation);
-  // nullopt for every buffer but those of a TFLite model's --offline-plan.
-  std::optional<SubAllocation> inside = std::nullopt;
+  // empty for every buffer but those of a TFLite model's --offline-plan.
+  BoxedOptional<SubAllocation> inside = std::nullopt;
 };
+// A larger record costs 10 MB per byte at 10^7 buffers.
+static_assert(sizeof(void*) != 8 || sizeof(Buffer) <= 96);
 
 // The parts of the closed step range [first, last] where `buffer` is live:
 // [first, last] minus its dead gaps, in time order (empty if last < first).
@@ -131,6 +140,22 @@ struct CsvRowFields {
   SourceLocation offset;
   SourceLocation gaps;
   SourceLocation alignment;
+  bool operator==(const CsvRowFields&) const = default;
+};
+
+// Where a lifetime CSV's rows are, in memory that does not grow with the
+// usual file: a row on the line after the previous row (the header for the
+// first), its fields written as the values print (decimal numbers without
+// leading zeros, no blanks around fields, no gaps) is located by its values
+// alone (CsvFieldsOf, io/csv/reader.h); only the other rows are stored.
+struct CsvRowIndex {
+  std::int64_t header_line = 0;  // 0: the buffers are not from a lifetime CSV
+  struct Stored {
+    std::int64_t row = 0;        // index into BufferSet::buffers
+    std::int64_t line = 0;       // unclamped (fields.id.line is clamped to int32)
+    CsvRowFields fields;
+  };
+  std::vector<Stored> stored;    // by row, ascending
 };
 
 struct BufferSet {
@@ -142,10 +167,10 @@ struct BufferSet {
   // lower, upper, size, gaps), which the CSV solution repeats; empty for
   // other inputs.
   std::vector<std::string> csv_columns;
-  // For a lifetime CSV: per buffer, where its row's fields are in the file,
-  // so errors about a row point at the field they are about; empty for other
-  // inputs.
-  std::vector<CsvRowFields> csv_fields;
+  // For a lifetime CSV: where each buffer's row and fields are in the file,
+  // so errors about a row point at the field they are about
+  // (CsvFieldsOf); header_line 0 for other inputs.
+  CsvRowIndex csv_rows;
 };
 
 // Whether some movable (no fixed offset) transient buffer of the default

@@ -12,6 +12,8 @@
 
 #include "ir/region_plan.h"
 #include "ir/packing_report.h"
+#include "ir/pool_name.h"
+#include "ir/small_vector.h"
 #include "ir/units.h"
 
 namespace memplan {
@@ -26,10 +28,14 @@ struct Allocation {
   bool operator==(const Allocation&) const = default;
 };
 
+// One per buffer: 48 bytes, the allocation of a buffer without fast memory
+// in place (ir/small_vector.h) and the pool name shared (ir/pool_name.h).
+using AllocationList = SmallVector<Allocation, 1>;
 struct BufferPlacement {
-  std::string pool;                    // pool name, e.g. "transient"
-  std::vector<Allocation> allocations; // one for plain packing, more with MSA
+  PoolName pool;                       // pool name, e.g. "transient"
+  AllocationList allocations;          // one for plain packing, more with MSA
 };
+static_assert(sizeof(void*) != 8 || sizeof(BufferPlacement) == 48);
 
 enum class CopyKind : std::uint8_t { kPrefetch, kEviction };
 

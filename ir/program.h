@@ -44,6 +44,7 @@ namespace memplan {
 struct SourceLocation {
   std::int32_t line = 0;
   std::int32_t column = 0;
+  bool operator==(const SourceLocation&) const = default;
 };
 
 // Element type and dimensions of a tensor value, e.g. f32[1,3,224,224].

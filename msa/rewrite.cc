@@ -194,7 +194,7 @@ void Rewriter::Produced(ValueId v, TimeStep t) {
 std::string Rewriter::CopyLabel(std::size_t c) const {
   const AsyncCopy& copy = copies_[c];
   return absl::StrCat("copy ", c, " (", copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction",
-                      " of buffer '", BufferAt(copy.buffer).name, "', time [", copy.start, ", ",
+                      " of buffer '", BufferAt(copy.buffer).name.str(), "', time [", copy.start, ", ",
                       copy.done, "])");
 }
 
@@ -287,7 +287,7 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
     if (it == current_[b].end()) {
       return absl::FailedPreconditionError(absl::StrCat(
           "cannot rewrite the use of %", in_.values[v].name, " by ", in_.OpName(op), " at time ", t,
-          ": buffer '", BufferAt(b).name, "' holds no data in ",
+          ": buffer '", BufferAt(b).name.str(), "' holds no data in ",
           q == kDefaultResidency ? "default memory" : "its alternate segment", " then"));
     }
     ValueId replacement = it->second;

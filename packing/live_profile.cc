@@ -56,6 +56,10 @@ Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
   // (time, delta) events of the live-bytes step function: an item arrives at
   // its start and leaves after its end; a gap takes it away for its steps.
   std::vector<std::pair<TimeStep, Bytes>> events;
+  // Reserved: growing would hold up to 3 events per item at once.
+  std::size_t count = 0;
+  for (const PackItem& item : items) count += IsEmpty(item) ? 0 : 2 * (1 + item.gaps.size());
+  events.reserve(count);
   for (const PackItem& item : items) {
     if (IsEmpty(item)) continue;
     const TimeStep end = EndOf(item);

@@ -15,6 +15,8 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "ir/compact_optional.h"
+#include "ir/compact_vector.h"
 #include "ir/packing_report.h"
 #include "ir/units.h"
 
@@ -33,14 +35,17 @@ struct PackItem {
   // an interval index (best fit, in-order) let other items use the bytes
   // then; the others treat the item as live over all of [start, end]
   // (conservative, still valid).
-  std::vector<StepRange> gaps = {};
+  CompactVector<StepRange> gaps = {};
   // A position the item must take (MiniMalloc's `offset` column): every
   // packer and peer strategy returns exactly this offset for it and places
   // the other items around it (packing/fixed_items.h says how each does).
   // Must be a multiple of the alignment; fixed items must not collide with
   // each other (the driver refuses such inputs, driver/fixed_offsets.h).
-  std::optional<Bytes> fixed_offset = std::nullopt;
+  CompactOptional<Bytes> fixed_offset = std::nullopt;
 };
+// One-word gaps and fixed offset (ir/compact_vector.h, compact_optional.h):
+// packers hold one item per buffer, 10^7 of them on the largest inputs.
+static_assert(sizeof(void*) != 8 || sizeof(PackItem) == 48);
 
 // Every algorithm is selectable by the name it is reported under
 // (PackResult::algorithm, the plan's "algorithm"); docs/packing.md lists

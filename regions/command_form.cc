@@ -172,7 +172,7 @@ class CommandFormBuilder {
       if (upload) {
         std::vector<std::string> names;
         for (const Slice& slice : res.slices) {
-          names.push_back(analysis_.buffers.buffers[slice.buffer].name);
+          names.push_back(analysis_.buffers.buffers[slice.buffer].name.str());
         }
         out_.op(op).attributes.push_back({"values", StrList(names)});
       }

@@ -9,7 +9,7 @@ namespace memplan {
 PeakAttribution AttributePeak(const BufferSet& buffers,
                               absl::FunctionRef<bool(const Buffer&)> include, std::size_t top) {
   PeakAttribution peak;
-  const LiveProfile profile = ComputeLiveProfile(buffers, include);
+  const LivePeak profile = ComputeLivePeak(buffers, include);
   if (profile.peak <= 0) return peak;
   peak.step = profile.peak_time;
   peak.live_bytes = profile.peak;
@@ -43,21 +43,43 @@ Bytes HeldBytesAt(const Buffer& b, TimeStep t) {
   return b.size;
 }
 
-BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan) {
+namespace {
+
+// The closed hull of buffer id's default-space allocations; nullopt without any.
+std::optional<StepRange> DefaultHull(const Plan& plan, BufferId id) {
+  std::optional<StepRange> hull;
+  if (id < static_cast<BufferId>(plan.placements.size())) {
+    for (const Allocation& a : plan.placements[id].allocations) {
+      if (a.space != kDefaultSpace) continue;
+      hull = hull ? StepRange{std::min(hull->first, a.start), std::max(hull->last, a.end)}
+                  : StepRange{a.start, a.end};
+    }
+  }
+  return hull;
+}
+
+}  // namespace
+
+DerivedBufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan) {
+  // Each buffer as the view holds it: unchanged when its default hull covers
+  // its range (or it has no bytes to lose).
+  const auto unchanged = [&](BufferId id) {
+    const Buffer& b = buffers.buffers[id];
+    const std::optional<StepRange> hull = DefaultHull(plan, id);
+    return hull ? hull->first <= b.start && hull->last >= b.end : b.size == 0;
+  };
+  bool same = true;
+  for (BufferId id = 0; same && id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+    same = unchanged(id);
+  }
+  if (same) return DerivedBufferSet::Same(buffers);
   BufferSet view;
   view.input = buffers.input;
   view.time_steps = buffers.time_steps;
   view.buffers.reserve(buffers.buffers.size());
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     Buffer b = buffers.buffers[id];
-    std::optional<StepRange> hull;
-    if (id < static_cast<BufferId>(plan.placements.size())) {
-      for (const Allocation& a : plan.placements[id].allocations) {
-        if (a.space != kDefaultSpace) continue;
-        hull = hull ? StepRange{std::min(hull->first, a.start), std::max(hull->last, a.end)}
-                    : StepRange{a.start, a.end};
-      }
-    }
+    const std::optional<StepRange> hull = DefaultHull(plan, id);
     // Keep ids aligned with `buffers`: a buffer not in default memory stays,
     // with size 0, so it counts nowhere.
     if (!hull) {
@@ -69,7 +91,7 @@ BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan) {
     }
     view.buffers.push_back(std::move(b));
   }
-  return view;
+  return DerivedBufferSet::Copy(std::move(view));
 }
 
 std::optional<std::string> DescribeOpAt(const Program& program, const FlatSchedule& schedule,

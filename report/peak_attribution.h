@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/functional/function_ref.h"
@@ -43,12 +44,38 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
 // O(gaps + windows).
 Bytes HeldBytesAt(const Buffer& b, TimeStep t);
 
+// A buffer set derived from another: the other itself when deriving would
+// change nothing (no copy: at 10^7 buffers a copy costs as much as the
+// input), else the derived copy.
+class DerivedBufferSet {
+ public:
+  // `same` itself (it must outlive the result), or a derived `copy`.
+  static DerivedBufferSet Same(const BufferSet& same) {
+    DerivedBufferSet d;
+    d.same_ = &same;
+    return d;
+  }
+  static DerivedBufferSet Copy(BufferSet copy) {
+    DerivedBufferSet d;
+    d.copy_ = std::move(copy);
+    return d;
+  }
+  const BufferSet& get() const { return same_ != nullptr ? *same_ : copy_; }
+
+ private:
+  const BufferSet* same_ = nullptr;
+  BufferSet copy_;
+};
+
 // The buffers as `plan` holds them in default memory: each transient buffer
 // with a default-space allocation, over the hull of those allocations (its
 // dead gaps kept); buffers planned only in other spaces (fast memory) are
-// left out. Its max-live peak is then the peak of the plan's default-memory
-// transient pool, not that of a plan without fast memory. O(n + allocations).
-BufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan);
+// given size 0 (ids stay aligned with `buffers`). Its max-live peak is then
+// the peak of the plan's default-memory transient pool, not that of a plan
+// without fast memory. `buffers` itself when every buffer's default
+// allocations cover its live range (a plan without fast memory). O(n +
+// allocations).
+DerivedBufferSet DefaultMemoryView(const BufferSet& buffers, const Plan& plan);
 
 // `op` as the summaries name it: its first result and opcode ("%y = conv"),
 // or "opcode#id" for an op without results.

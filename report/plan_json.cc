@@ -4,6 +4,8 @@
 #include <cstdint>
 #include <limits>
 #include <functional>
+#include <iterator>
+#include <string_view>
 #include <optional>
 #include <set>
 #include <string>
@@ -73,34 +75,80 @@ Json ValuesJson(const Buffer& b, const Program* program) {
   return values;
 }
 
-Json BufferJson(const Plan& plan, const BufferSet& buffers, const Program* program, BufferId id) {
+// `text` as a JSON string, as Dump writes it: printable ASCII without
+// quotes or backslashes as it is (nearly every name), anything else through
+// nlohmann's escaping.
+void AppendJsonString(std::string& out, std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    return c >= 0x20 && c < 0x7F && c != '"' && c != '\\';
+  });
+  if (plain) {
+    out += '"';
+    out.append(text);
+    out += '"';
+  } else {
+    out += Dump(Json(std::string(text)));
+  }
+}
+
+// Dump of buffer `id`'s entry in "buffers", written directly: a JSON
+// document per buffer would cost more than the plan at 10^7 buffers. Its
+// `values` are the names of its values in `program`, else their ids as
+// text; its `gaps` (dead steps, [first, last]) only when it has some.
+void AppendBufferJson(std::string& out, const Plan& plan, const BufferSet& buffers,
+                      const Program* program, BufferId id) {
   const Buffer& b = buffers.buffers[id];
-  Json values = ValuesJson(b, program);
-  Json allocations = Json::array();
+  const auto number = [&](std::int64_t v) { fmt::format_to(std::back_inserter(out), "{}", v); };
+  out += "{\"id\":";
+  number(id);
+  out += ",\"name\":";
+  AppendJsonString(out, b.name);
+  out += ",\"values\":[";
+  for (std::size_t i = 0; i < b.values.size(); ++i) {
+    const ValueId v = b.values[i];
+    if (i > 0) out += ',';
+    const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
+    AppendJsonString(out, named ? program->values[v].name : std::to_string(v));
+  }
+  out += "],\"size\":";
+  number(b.size);
+  out += ",\"start\":";
+  number(b.start);
+  out += ",\"end\":";
+  number(b.end);
+  if (!b.gaps.empty()) {
+    out += ",\"gaps\":[";
+    for (std::size_t i = 0; i < b.gaps.size(); ++i) {
+      out += i > 0 ? ",[" : "[";
+      number(b.gaps[i].first);
+      out += ',';
+      number(b.gaps[i].last);
+      out += ']';
+    }
+    out += ']';
+  }
   const BufferPlacement* placement =
       id < static_cast<BufferId>(plan.placements.size()) ? &plan.placements[id] : nullptr;
+  out += ",\"pool\":";
+  AppendJsonString(out, placement ? std::string_view(placement->pool.str()) : std::string_view());
+  out += ",\"lifetime\":";
+  AppendJsonString(out, LifetimeName(b.lifetime));
+  out += ",\"allocations\":[";
   if (placement) {
-    for (const Allocation& a : placement->allocations) {
-      allocations.push_back(
-          Json{{"space", a.space}, {"offset", a.offset}, {"start", a.start}, {"end", a.end}});
+    for (std::size_t i = 0; i < placement->allocations.size(); ++i) {
+      const Allocation& a = placement->allocations[i];
+      out += i > 0 ? ",{\"space\":" : "{\"space\":";
+      number(a.space);
+      out += ",\"offset\":";
+      number(a.offset);
+      out += ",\"start\":";
+      number(a.start);
+      out += ",\"end\":";
+      number(a.end);
+      out += '}';
     }
   }
-  Json j;
-  j["id"] = id;
-  j["name"] = b.name;
-  j["values"] = std::move(values);
-  j["size"] = b.size;
-  j["start"] = b.start;
-  j["end"] = b.end;
-  if (!b.gaps.empty()) {  // dead gaps: [first, last] steps where it holds no data
-    Json gaps = Json::array();
-    for (const StepRange& g : b.gaps) gaps.push_back(Json::array({g.first, g.last}));
-    j["gaps"] = std::move(gaps);
-  }
-  j["pool"] = placement ? placement->pool : "";
-  j["lifetime"] = std::string(LifetimeName(b.lifetime));
-  j["allocations"] = std::move(allocations);
-  return j;
+  out += "]}";
 }
 
 Json KnobsJson(const PlanMsaKnobs& k) {
@@ -225,11 +273,8 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     pools.push_back(std::move(j));
   }
   doc["pools"] = std::move(pools);
-  Json list = Json::array();
-  for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
-    list.push_back(BufferJson(plan, buffers, program, id));
-  }
-  doc["buffers"] = std::move(list);
+  // Its entries are written one at a time (WritePlanJsonTo).
+  doc["buffers"] = Json::array();
   Json copies = Json::array();
   for (const AsyncCopy& c : plan.copies) {
     Json j;
@@ -597,29 +642,52 @@ absl::StatusOr<Result> ParseAndRead(std::string_view text, std::string_view path
 
 std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program,
                           const PlanJsonExtras& extras) {
+  std::string out;
+  // Appending to a string cannot fail.
+  (void)WritePlanJsonTo(plan, buffers, program, extras, [&](std::string_view piece) {
+    out.append(piece);
+    return absl::OkStatus();
+  });
+  return out;
+}
+
+absl::Status WritePlanJsonTo(const Plan& plan, const BufferSet& buffers, const Program* program,
+                             const PlanJsonExtras& extras, TextSink sink) {
   const Json doc = PlanDocument(plan, buffers, program, extras);
-  std::string out = "{\n";
+  ChunkedText out(sink);
+  out.text() = "{\n";
   bool first = true;
   for (const auto& [key, value] : doc.items()) {
-    out += first ? "  " : ",\n  ";
+    out.text() += first ? "  " : ",\n  ";
     first = false;
-    out += Dump(Json(key)) + ": ";
+    out.text() += Dump(Json(key)) + ": ";
     if (key == "regions") {
-      json_internal::AppendRegionsText(out, value);
+      json_internal::AppendRegionsText(out.text(), value);
+      continue;
+    }
+    if (key == "buffers" && !buffers.buffers.empty()) {
+      out.text() += "[\n";
+      for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
+        out.text() += "    ";
+        AppendBufferJson(out.text(), plan, buffers, program, id);
+        out.text() += id + 1 < static_cast<BufferId>(buffers.buffers.size()) ? ",\n" : "\n";
+        if (absl::Status s = out.Pass(); !s.ok()) return s;
+      }
+      out.text() += "  ]";
       continue;
     }
     if (!value.is_array() || value.empty()) {
-      out += Dump(value);
+      out.text() += Dump(value);
       continue;
     }
-    out += "[\n";
+    out.text() += "[\n";
     for (size_t i = 0; i < value.size(); ++i) {
-      out += "    " + Dump(value[i]) + (i + 1 < value.size() ? ",\n" : "\n");
+      out.text() += "    " + Dump(value[i]) + (i + 1 < value.size() ? ",\n" : "\n");
     }
-    out += "  ]";
+    out.text() += "  ]";
   }
-  out += "\n}\n";
-  return out;
+  out.text() += "\n}\n";
+  return out.Flush();
 }
 
 absl::StatusOr<std::optional<PlanInputOptions>> ReadPlanInputOptions(std::string_view text,

@@ -47,8 +47,10 @@
 #include <string_view>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "analysis/schedule.h"
+#include "io/file_io.h"
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
 #include "ir/program.h"
@@ -136,6 +138,13 @@ struct PlanJsonExtras {
 // are written as null (JSON has no NaN); ReadPlanJson rejects them.
 std::string WritePlanJson(const Plan& plan, const BufferSet& buffers, const Program* program,
                           const PlanJsonExtras& extras = {});
+
+// The same text passed to `sink` about 1 MiB at a time: the buffers'
+// entries are written one by one, never held as a document or as text (at
+// 10^7 buffers the text is gigabytes). Errors: the sink's first, which
+// stops the writing.
+absl::Status WritePlanJsonTo(const Plan& plan, const BufferSet& buffers, const Program* program,
+                             const PlanJsonExtras& extras, TextSink sink);
 
 // The "input_options" of a plan document, nullopt when it has none (plans
 // written before the key existed). Errors: InvalidArgument, as ReadPlanJson,

@@ -29,10 +29,11 @@ struct Column {
 void AddSpaceColumns(const BufferSet& buffers, const Plan& plan, const SpaceInfo& space,
                      std::vector<Column>& columns) {
   const SpaceView view = ViewSpace(buffers, plan, space.id);
-  const Buffer* first = view.segments.buffers.data();
+  const BufferSet& segments = view.segments();
+  const Buffer* first = segments.buffers.data();
   columns.push_back(
       Column{space.name + ".live_bytes",
-             ComputeLiveProfile(view.segments, [](const Buffer&) { return true; })});
+             ComputeLiveProfile(segments, [](const Buffer&) { return true; })});
   std::vector<std::string> pools;
   for (const PoolInfo& p : plan.pools) {
     if (p.space == space.id && std::find(pools.begin(), pools.end(), p.name) == pools.end()) {
@@ -40,18 +41,20 @@ void AddSpaceColumns(const BufferSet& buffers, const Plan& plan, const SpaceInfo
     }
   }
   std::set<std::string> received;
-  for (BufferId id : view.origin) {
-    const std::string& pool = plan.placements[id].pool;
+  for (std::size_t i = 0; i < view.size(); ++i) {
+    // A view that is the input holds buffers without bytes here too.
+    if (segments.buffers[i].size <= 0 || segments.buffers[i].inside) continue;
+    const std::string& pool = plan.placements[view.origin(i)].pool;
     if (std::find(pools.begin(), pools.end(), pool) == pools.end()) received.insert(pool);
   }
   pools.insert(pools.end(), received.begin(), received.end());
   for (const std::string& pool : pools) {
-    // The profile passes each segment by reference into view.segments.
+    // The profile passes each segment by reference into the view's segments.
     const auto in_pool = [&](const Buffer& s) {
-      return plan.placements[view.origin[static_cast<std::size_t>(&s - first)]].pool == pool;
+      return plan.placements[view.origin(static_cast<std::size_t>(&s - first))].pool == pool;
     };
     columns.push_back(
-        Column{space.name + "." + pool + ".live_bytes", ComputeLiveProfile(view.segments, in_pool)});
+        Column{space.name + "." + pool + ".live_bytes", ComputeLiveProfile(segments, in_pool)});
   }
 }
 
@@ -106,8 +109,8 @@ std::string WriteProfileCsv(const SummaryInput& input, const Plan& plan) {
     }
   }
   for (const Buffer& b : buffers.buffers) {
-    defined.Add(b.start, b.name);
-    freed.Add(b.end, b.name);
+    defined.Add(b.start, b.name.str());
+    freed.Add(b.end, b.name.str());
   }
   for (StepNames* names : {&ops, &nodes, &defined, &freed}) names->Sort();
 

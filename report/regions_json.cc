@@ -223,7 +223,7 @@ class RegionReader {
     Slice s;
     s.buffer = static_cast<BufferId>(
         r.IntIn("buffer", 0, static_cast<std::int64_t>(buffers_.buffers.size()) - 1));
-    const std::string& want = buffers_.buffers[s.buffer].name;
+    const std::string_view want = buffers_.buffers[s.buffer].name;
     if (const std::string name = r.String("name"); name != want) {
       throw SchemaError{
           r.Path("name"),

@@ -1,7 +1,6 @@
 #include "report/space_peaks.h"
 
 #include <algorithm>
-#include <set>
 
 #include "analysis/live_profile.h"
 #include "report/space_view.h"
@@ -14,21 +13,27 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     SpacePeak peak;
     peak.space = info.id;
     const SpaceView view = ViewSpace(buffers, plan, info.id);
-    const LiveProfile all = ComputeLiveProfile(view.segments, [](const Buffer&) { return true; });
+    const BufferSet& segments = view.segments();
+    const LivePeak all = ComputeLivePeak(segments, [](const Buffer&) { return true; });
     if (all.peak > 0) {
       peak.max_live_bytes = all.peak;
       peak.peak_step = all.peak_time;
     }
     const auto transient = [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; };
-    const LiveProfile activations = ComputeLiveProfile(view.segments, transient);
-    std::set<BufferId> distinct;
+    const LivePeak activations = ComputeLivePeak(segments, transient);
+    // Segments come in buffer order: a buffer's are adjacent.
+    std::int64_t distinct = 0;
+    BufferId last = kNoId;
     Bytes highest_end = 0;
-    for (std::size_t i = 0; i < view.segments.buffers.size(); ++i) {
-      if (!transient(view.segments.buffers[i])) continue;
-      distinct.insert(view.origin[i]);
-      highest_end = std::max(highest_end, view.offset[i] + view.segments.buffers[i].size);
+    for (std::size_t i = 0; i < view.size(); ++i) {
+      const Buffer& s = segments.buffers[i];
+      // A view that is the input holds buffers without bytes here too.
+      if (!transient(s) || s.size <= 0 || s.inside) continue;
+      if (view.origin(i) != last) ++distinct;
+      last = view.origin(i);
+      highest_end = std::max(highest_end, view.offset(i) + s.size);
     }
-    peak.transient_buffers = static_cast<std::int64_t>(distinct.size());
+    peak.transient_buffers = distinct;
     if (activations.peak > 0) peak.transient_step = activations.peak_time;
     if (info.id == kDefaultSpace) {
       peak.transient_peak = plan.peak;

@@ -4,11 +4,47 @@
 #include <utility>
 
 namespace memplan {
+namespace {
+
+// Whether the segments of `plan` in `space` are the buffers themselves:
+// each buffer that takes bytes (size > 0, not a sub-allocation) has exactly
+// one segment there, over its whole live range (so its gaps and windows
+// stay as they are).
+bool SegmentsAreTheBuffers(const BufferSet& buffers, const Plan& plan, MemorySpace space) {
+  if (plan.placements.size() != buffers.buffers.size()) return false;
+  for (std::size_t id = 0; id < buffers.buffers.size(); ++id) {
+    const Buffer& b = buffers.buffers[id];
+    if (b.size <= 0 || b.inside) continue;
+    int in_space = 0;
+    for (const Allocation& a : plan.placements[id].allocations) {
+      if (a.space != space) continue;
+      if (++in_space > 1 || a.start != b.start || a.end != b.end) return false;
+    }
+    if (in_space != 1) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+Bytes SpaceView::offset(std::size_t i) const {
+  if (same_ == nullptr) return offset_[i];
+  for (const Allocation& a : plan_->placements[i].allocations) {
+    if (a.space == space_) return a.offset;
+  }
+  return 0;  // a buffer without bytes in the space
+}
 
 SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace space) {
   SpaceView view;
-  view.segments.input = buffers.input;
-  view.segments.time_steps = buffers.time_steps;
+  if (SegmentsAreTheBuffers(buffers, plan, space)) {
+    view.same_ = &buffers;
+    view.plan_ = &plan;
+    view.space_ = space;
+    return view;
+  }
+  view.copy_.input = buffers.input;
+  view.copy_.time_steps = buffers.time_steps;
   const std::size_t n = std::min(buffers.buffers.size(), plan.placements.size());
   for (std::size_t id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
@@ -31,9 +67,9 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
         s.windows.push_back({{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)},
                              w.lo, w.hi});
       }
-      view.segments.buffers.push_back(std::move(s));
-      view.origin.push_back(static_cast<BufferId>(id));
-      view.offset.push_back(a.offset);
+      view.copy_.buffers.push_back(std::move(s));
+      view.origin_.push_back(static_cast<BufferId>(id));
+      view.offset_.push_back(a.offset);
     }
   }
   return view;

@@ -15,6 +15,7 @@
 // origin {0, 0}; for the default space one entry over [0,1].
 #pragma once
 
+#include <cstddef>
 #include <vector>
 
 #include "ir/buffer_set.h"
@@ -22,10 +23,34 @@
 
 namespace memplan {
 
-struct SpaceView {
-  BufferSet segments;            // name, size, lifetime, space copied from the buffer
-  std::vector<BufferId> origin;  // parallel to segments.buffers: the buffer of each
-  std::vector<Bytes> offset;     // parallel: the segment's offset in the space
+// When the space's segments are exactly the buffers (every buffer that
+// takes bytes has one segment there, over its own live range: a plan
+// without fast memory), the view is the input itself, not a copy: at 10^7
+// buffers a copy would cost as much as the input.
+class SpaceView {
+ public:
+  // The segments as buffers: name, size, lifetime and space copied from
+  // their buffers, live over the segment. When the view is the input,
+  // buffers without bytes there (size 0, sub-allocations) are among them:
+  // their bytes count nowhere, so each use must skip them as the live-bytes
+  // tools do.
+  const BufferSet& segments() const { return same_ != nullptr ? *same_ : copy_; }
+  std::size_t size() const { return segments().buffers.size(); }
+  // The buffer of segment i (plan.placements index).
+  BufferId origin(std::size_t i) const {
+    return same_ != nullptr ? static_cast<BufferId>(i) : origin_[i];
+  }
+  // Segment i's offset in the space.
+  Bytes offset(std::size_t i) const;
+
+ private:
+  friend SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace space);
+  const BufferSet* same_ = nullptr;  // the input, when the view is it
+  const Plan* plan_ = nullptr;       // for the offsets then
+  MemorySpace space_ = kDefaultSpace;
+  BufferSet copy_;
+  std::vector<BufferId> origin_;     // parallel to copy_.buffers
+  std::vector<Bytes> offset_;        // parallel to copy_.buffers
 };
 
 // The segments of `plan` in `space` (plan.placements parallel to

@@ -89,7 +89,7 @@ std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const S
   if (peak.transient_buffers == 0) return "";
   const std::string name(SpaceName(peak.space));
   const SpaceView view = ViewSpace(input.buffers, plan, peak.space);
-  return PeakLines(input, view.segments,
+  return PeakLines(input, view.segments(),
                    [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
                    name + " memory activation peak", peak.transient_buffers);
 }
@@ -304,10 +304,10 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
   for (const SpacePeak& p : peaks) {
     if (p.space == kDefaultSpace) default_transient = p.transient_buffers;
   }
-  text += other_spaces ? PeakLines(input, DefaultMemoryView(input.buffers, plan), IsTransient,
+  const DerivedBufferSet in_default = DefaultMemoryView(input.buffers, plan);
+  text += other_spaces ? PeakLines(input, in_default.get(), IsTransient,
                                    "default memory activation peak", default_transient)
-                       : PeakLines(input, DefaultMemoryView(input.buffers, plan), IsTransient,
-                                   "activation peak");
+                       : PeakLines(input, in_default.get(), IsTransient, "activation peak");
   for (const SpacePeak& peak : peaks) {
     if (peak.space != kDefaultSpace) text += OtherSpaceLines(input, plan, peak);
   }

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <algorithm>
+#include <span>
+#include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
@@ -32,21 +34,50 @@ inline TimeStep OpenedAt(const AsyncCopy& c) { return std::max<TimeStep>(c.start
 absl::Status CheckShapeAndSegments(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
 
+// The steps at which each buffer holds no data, so its segments take no
+// bytes then: those the program's liveness gives (program_liveness.h), those
+// the input states (a lifetime CSV's gaps, Buffer::gaps, read in place), or
+// none.
+class BufferDeadSteps {
+ public:
+  BufferDeadSteps() = default;  // no dead steps
+  // Per buffer, possibly shorter (no dead steps for the others).
+  static BufferDeadSteps FromProgram(std::vector<std::vector<StepRange>> dead) {
+    BufferDeadSteps d;
+    d.program_ = std::move(dead);
+    return d;
+  }
+  static BufferDeadSteps FromInput(const BufferSet& buffers) {
+    BufferDeadSteps d;
+    d.input_ = &buffers;
+    return d;
+  }
+  // Sorted and disjoint.
+  std::span<const StepRange> Of(BufferId id) const {
+    const auto i = static_cast<std::size_t>(id);
+    if (input_ != nullptr) return i < input_->buffers.size() ? input_->buffers[i].gaps : Span();
+    return i < program_.size() ? std::span<const StepRange>(program_[i]) : Span();
+  }
+
+ private:
+  static std::span<const StepRange> Span() { return {}; }
+  std::vector<std::vector<StepRange>> program_;
+  const BufferSet* input_ = nullptr;
+};
+
 // Rule 13: each sub-allocation (Buffer::inside) lies inside its container's
 // bytes and live steps (verify/sub_allocation_checks.cc). `dead` and
 // `input_windows` as for CheckNoOverlap: the container must hold all of its
 // bytes at every step of the sub-allocation's segments.
 absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
-                                 const std::vector<std::vector<StepRange>>& dead,
-                                 bool input_windows);
+                                 const BufferDeadSteps& dead, bool input_windows);
 
-// Rule 3: no two live segments of one space share a byte. `dead` (per
-// buffer, possibly shorter or empty: no dead steps) lists the steps at which
-// a buffer holds no data (program_liveness.h); its segments take no bytes then.
-// With `input_windows`, a buffer takes only its windows' bytes during their
-// steps (Buffer::windows, stated by a lifetime CSV).
+// Rule 3: no two live segments of one space share a byte. A buffer's
+// segments take no bytes at its `dead` steps. With `input_windows`, a
+// buffer takes only its windows' bytes during their steps (Buffer::windows,
+// stated by a lifetime CSV).
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
-                            const std::vector<std::vector<StepRange>>& dead, bool input_windows);
+                            const BufferDeadSteps& dead, bool input_windows);
 
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);

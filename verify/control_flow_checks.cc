@@ -165,7 +165,7 @@ absl::Status CheckExitHeld(const BufferSet& buffers, const Plan& plan, const Par
   const Bytes size = buffers.buffers[id].size;
   for (BufferId other = 0; other < static_cast<BufferId>(plan.placements.size()); ++other) {
     const Bytes other_size = buffers.buffers[other].size;
-    const std::vector<Allocation>& segs = plan.placements[other].allocations;
+    const AllocationList& segs = plan.placements[other].allocations;
     for (std::size_t j = 0; j < segs.size(); ++j) {
       const Allocation& o = segs[j];
       if ((other == id && j == k) || o.space != seg.space || size == 0 || other_size == 0) continue;
@@ -189,7 +189,7 @@ absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan) {
   if (tree.empty()) return absl::OkStatus();
   if (absl::Status s = tree.Build(); !s.ok()) return s;
   for (BufferId id = 0; id < static_cast<BufferId>(plan.placements.size()); ++id) {
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       std::int64_t exit = -1;
       const bool origin = segs[k].start == buffers.buffers[id].start;

@@ -23,7 +23,7 @@ namespace {
 // that holds a time step. Segments of one space are disjoint in time (rule 2).
 class SegmentIndex {
  public:
-  explicit SegmentIndex(const std::vector<Allocation>& segs) : segs_(segs) {
+  explicit SegmentIndex(const AllocationList& segs) : segs_(segs) {
     for (std::size_t k = 0; k < segs.size(); ++k) {
       sorted_.push_back({segs[k].space, segs[k].start, k});
     }
@@ -49,8 +49,27 @@ class SegmentIndex {
       return std::tie(space, start, index) < std::tie(o.space, o.start, o.index);
     }
   };
-  const std::vector<Allocation>& segs_;
+  const AllocationList& segs_;
   std::vector<Entry> sorted_;
+};
+
+// The SegmentIndex of each buffer a copy names, built when first asked for:
+// a plan without copies builds none (one per buffer would cost more than
+// the plan at 10^7 buffers).
+class SegmentIndexes {
+ public:
+  explicit SegmentIndexes(const Plan& plan) : plan_(plan) {}
+  const SegmentIndex& operator[](BufferId id) {
+    auto it = built_.find(id);
+    if (it == built_.end()) {
+      it = built_.emplace(id, SegmentIndex(plan_.placements[id].allocations)).first;
+    }
+    return it->second;
+  }
+
+ private:
+  const Plan& plan_;
+  std::map<BufferId, SegmentIndex> built_;
 };
 
 // True if `b` holds a parameter of `program`'s entry computation: its data
@@ -65,7 +84,7 @@ bool HoldsEntryParameter(const Program* program, const Buffer& b) {
 }
 
 absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program* program,
-                       const std::vector<SegmentIndex>& index, std::size_t i,
+                       SegmentIndexes& index, std::size_t i,
                        std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   const AsyncCopy& c = plan.copies[i];
   const auto count = static_cast<BufferId>(buffers.buffers.size());
@@ -118,7 +137,7 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program
                                   b.size));
   }
   const SegmentIndex& segs = index[c.buffer];
-  const std::vector<Allocation>& allocs = plan.placements[c.buffer].allocations;
+  const AllocationList& allocs = plan.placements[c.buffer].allocations;
   // The copy reads its source until it completes, before the ops of step
   // done: the source must stay through done - 1 (through start when the
   // copy is done at its start, the cross-program prefetch).
@@ -152,7 +171,7 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program
 // done. Needed since an eviction may refresh a default segment: without it an
 // eviction could write back a prefetched segment that is still filling.
 absl::Status CheckSourcesFilled(
-    const BufferSet& buffers, const Plan& plan, const std::vector<SegmentIndex>& index,
+    const BufferSet& buffers, const Plan& plan, SegmentIndexes& index,
     const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     const AsyncCopy& c = plan.copies[i];
@@ -174,7 +193,7 @@ absl::Status CheckSegmentsOpened(
     const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       auto it = opener.find({id, k});
       if (it == opener.end()) {
@@ -231,9 +250,7 @@ absl::Status CheckOutstanding(const Plan& plan, CopyKind kind,
 }  // namespace
 
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options) {
-  std::vector<SegmentIndex> index;
-  index.reserve(plan.placements.size());
-  for (const BufferPlacement& p : plan.placements) index.emplace_back(p.allocations);
+  SegmentIndexes index(plan);
   std::map<std::pair<BufferId, std::size_t>, std::size_t> opener;  // segment -> copy
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     if (absl::Status s = CheckCopy(buffers, plan, options.program, index, i, opener); !s.ok()) {

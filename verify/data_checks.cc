@@ -18,7 +18,7 @@ absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan) {
   for (const AsyncCopy& c : plan.copies) opened.insert({c.buffer, {c.to_space, OpenedAt(c)}});
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     std::optional<std::size_t> origin;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       if (segs[k].start != b.start || opened.count({id, {segs[k].space, segs[k].start}}) > 0) {

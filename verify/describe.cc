@@ -9,7 +9,7 @@
 namespace memplan::verify_internal {
 
 std::string BufferRef(const BufferSet& buffers, BufferId id) {
-  return absl::StrCat("buffer '", buffers.buffers[id].name, "' (id ", id, ")");
+  return absl::StrCat("buffer '", buffers.buffers[id].name.str(), "' (id ", id, ")");
 }
 
 std::string SegmentRef(const BufferSet& buffers, const Plan& plan, BufferId id,

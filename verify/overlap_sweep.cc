@@ -13,10 +13,12 @@
 // the live chunk with the greatest first byte below lo or the one with the
 // least first byte >= lo.
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <iterator>
 #include <map>
+#include <span>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -34,24 +36,45 @@ struct SegmentKey {
   std::int32_t index;  // into the buffer's allocations
 };
 
+// A start or end of a live piece that takes a window's bytes [lo, hi) of
+// its segment (relative to the segment's offset).
 struct Event {
   TimeStep time;
   int phase;  // 0: live piece starts, 1: live piece ends (after the step)
   SegmentKey segment;
-  Bytes lo;  // the piece's bytes relative to the segment's offset: [lo, hi)
+  Bytes lo;
   Bytes hi;
   auto Key() const { return std::tie(time, phase, segment.buffer, segment.index, lo); }
 };
+
+// The same for a piece that takes all of its segment's bytes (nearly every
+// piece), in 16 bytes: at 10^7 buffers 320 MB of events instead of 800 MB.
+struct WholeEvent {
+  TimeStep time;
+  BufferId buffer;
+  std::uint32_t index_phase;  // segment index << 1 | phase
+  int phase() const { return static_cast<int>(index_phase & 1); }
+  std::int32_t index() const { return static_cast<std::int32_t>(index_phase >> 1); }
+  // Event::Key with lo = 0.
+  auto Key() const { return std::make_tuple(time, phase(), buffer, index(), Bytes{0}); }
+};
+static_assert(sizeof(WholeEvent) == 16);
 
 // Adds start/end events for the steps of [first, last] outside `dead`
 // (sorted, disjoint): the segment's bytes [0, size) are taken only then,
 // and only [w.lo, w.hi) during the steps of a window of `windows` (sorted,
 // disjoint from each other and from `dead`).
-void AddLivePieces(TimeStep first, TimeStep last, const std::vector<StepRange>& dead,
-                   const std::vector<OccupancyWindow>& windows, Bytes size, SegmentKey key,
-                   std::vector<Event>& events) {
+void AddLivePieces(TimeStep first, TimeStep last, std::span<const StepRange> dead,
+                   std::span<const OccupancyWindow> windows, Bytes size, SegmentKey key,
+                   std::vector<WholeEvent>& whole, std::vector<Event>& events) {
   const auto add = [&](TimeStep from, TimeStep to, Bytes lo, Bytes hi) {
     if (lo >= hi) return;  // no bytes taken
+    if (lo == 0 && hi == size) {
+      const auto index = static_cast<std::uint32_t>(key.index) << 1;
+      whole.push_back(WholeEvent{from, key.buffer, index});
+      whole.push_back(WholeEvent{to, key.buffer, index | 1});
+      return;
+    }
     events.push_back(Event{from, 0, key, lo, hi});
     events.push_back(Event{to, 1, key, lo, hi});
   };
@@ -80,9 +103,11 @@ void AddLivePieces(TimeStep first, TimeStep last, const std::vector<StepRange>& 
 }  // namespace
 
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
-                            const std::vector<std::vector<StepRange>>& dead, bool input_windows) {
-  static const std::vector<StepRange> kAlwaysLive;
-  static const std::vector<OccupancyWindow> kNoWindows;
+                            const BufferDeadSteps& dead, bool input_windows) {
+  std::size_t segments = 0;
+  for (const BufferPlacement& p : plan.placements) segments += p.allocations.size();
+  std::vector<WholeEvent> whole;
+  whole.reserve(2 * segments);  // the usual number: one piece per segment
   std::vector<Event> events;
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
@@ -92,14 +117,16 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
     // the container, which the sweep holds; its container's owner lays out
     // what is nested inside.
     if (b.inside) continue;
-    const std::vector<StepRange>& gaps =
-        static_cast<std::size_t>(id) < dead.size() ? dead[id] : kAlwaysLive;
-    const std::vector<OccupancyWindow>& windows = input_windows ? b.windows : kNoWindows;
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const std::span<const OccupancyWindow> windows =
+        input_windows ? std::span<const OccupancyWindow>(b.windows) : std::span<const OccupancyWindow>();
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(segs.size()); ++k) {
-      AddLivePieces(segs[k].start, segs[k].end, gaps, windows, b.size, {id, k}, events);
+      AddLivePieces(segs[k].start, segs[k].end, dead.Of(id), windows, b.size, {id, k}, whole,
+                    events);
     }
   }
+  std::sort(whole.begin(), whole.end(),
+            [](const WholeEvent& x, const WholeEvent& y) { return x.Key() < y.Key(); });
   std::sort(events.begin(), events.end(),
             [](const Event& x, const Event& y) { return x.Key() < y.Key(); });
 
@@ -109,36 +136,54 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
     bool in_window;  // a window's bytes, not the whole segment
   };
   std::map<MemorySpace, std::map<Bytes, LiveChunk>> live;
-  for (const Event& e : events) {
-    const Allocation& a = plan.placements[e.segment.buffer].allocations[e.segment.index];
+  // One event, of either list, in the order of their keys.
+  const auto visit = [&](TimeStep time, int phase, SegmentKey segment, Bytes piece_lo,
+                         Bytes piece_hi) -> absl::Status {
+    const Allocation& a = plan.placements[segment.buffer].allocations[segment.index];
     std::map<Bytes, LiveChunk>& chunks = live[a.space];
-    const Bytes lo = a.offset + e.lo;
-    const Bytes hi = a.offset + e.hi;
-    const bool in_window = e.lo != 0 || e.hi != buffers.buffers[e.segment.buffer].size;
-    if (e.phase == 1) {
+    const Bytes lo = a.offset + piece_lo;
+    const Bytes hi = a.offset + piece_hi;
+    const bool in_window = piece_lo != 0 || piece_hi != buffers.buffers[segment.buffer].size;
+    if (phase == 1) {
       chunks.erase(lo);
-      continue;
+      return absl::OkStatus();
     }
     auto next = chunks.lower_bound(lo);
-    std::vector<std::pair<Bytes, LiveChunk>> candidates;
-    if (next != chunks.begin()) candidates.push_back(*std::prev(next));
-    if (next != chunks.end()) candidates.push_back(*next);
-    for (const auto& [other_lo, other] : candidates) {
+    std::array<std::map<Bytes, LiveChunk>::const_iterator, 2> candidates;
+    std::size_t count = 0;
+    if (next != chunks.begin()) candidates[count++] = std::prev(next);
+    if (next != chunks.end()) candidates[count++] = next;
+    for (std::size_t c = 0; c < count; ++c) {
+      const auto& [other_lo, other] = *candidates[c];
       if (other_lo < hi && lo < other.hi) {
         return Violation(absl::StrCat(
-            SegmentRef(buffers, plan, e.segment.buffer, e.segment.index), " overlaps ",
+            SegmentRef(buffers, plan, segment.buffer, segment.index), " overlaps ",
             SegmentRef(buffers, plan, other.segment.buffer, other.segment.index), " at time ",
-            e.time,
+            time,
             // The segments' extents overstate what a window holds: name
             // the bytes both hold then.
             in_window || other.in_window
                 ? absl::StrCat(", where both hold bytes [", std::max(lo, other_lo), ", ",
                                std::min(hi, other.hi), ")")
                 : std::string()),
-            e.segment.buffer);
+            segment.buffer);
       }
     }
-    chunks.emplace(lo, LiveChunk{hi, e.segment, in_window});
+    chunks.emplace(lo, LiveChunk{hi, segment, in_window});
+    return absl::OkStatus();
+  };
+  std::size_t w = 0, e = 0;
+  while (w < whole.size() || e < events.size()) {
+    absl::Status s;
+    if (e == events.size() || (w < whole.size() && whole[w].Key() < events[e].Key())) {
+      const WholeEvent& x = whole[w++];
+      s = visit(x.time, x.phase(), {x.buffer, x.index()}, 0,
+                buffers.buffers[x.buffer].size);
+    } else {
+      const Event& x = events[e++];
+      s = visit(x.time, x.phase, x.segment, x.lo, x.hi);
+    }
+    if (!s.ok()) return s;
   }
   return absl::OkStatus();
 }

@@ -131,7 +131,7 @@ absl::Status CheckRange(const RegionContext& ctx, const ScratchIndex& scratch, s
   const MemorySpace home = ctx.buffers.buffers[b].space.value_or(kDefaultSpace);
   if (placement.pool != r.name || home != kDefaultSpace) {
     return fail(absl::StrCat(ref, ": ", ValueRef(ctx.program, v), "'s ", BufferRef(ctx.buffers, b),
-                             " is homed in pool '", placement.pool, "' of space ", home,
+                             " is homed in pool '", placement.pool.str(), "' of space ", home,
                              ", not in ", r.name, "'s pool"));
   }
   const Allocation* segment = SegmentAt(placement, command.time);

@@ -91,7 +91,7 @@ absl::Status CheckSliceBuffer(const RegionContext& ctx, std::int32_t resource, s
   const std::string ref = SliceRef(ctx, resource, index);
   const MemorySpace home = ctx.buffers.buffers[s.buffer].space.value_or(kDefaultSpace);
   if (placement.pool != r.name || home != kDefaultSpace) {
-    return RuleViolation(2, absl::StrCat(ref, ": the buffer is homed in pool '", placement.pool,
+    return RuleViolation(2, absl::StrCat(ref, ": the buffer is homed in pool '", placement.pool.str(),
                                          "' of space ", home, ", not in the resource's pool"));
   }
   if (!slice_of[s.buffer].empty()) {

@@ -70,12 +70,13 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
                           BufferId id, std::size_t index) {
   const Buffer& b = buffers.buffers[id];
   const Allocation& a = plan.placements[id].allocations[index];
-  const std::string seg = SegmentRef(buffers, plan, id, index);
+  // Formatted only for a violation: this runs once per segment.
+  const auto seg = [&] { return SegmentRef(buffers, plan, id, index); };
   // Each violation here is about this buffer (ViolationBuffer, verifier.h).
   const auto violation = [id](const std::string& message) { return Violation(message, id); };
-  if (a.start > a.end) return violation(seg + " starts after it ends");
+  if (a.start > a.end) return violation(seg() + " starts after it ends");
   if (a.start < b.start || a.end > LastHeldStep(buffers, b)) {
-    return violation(absl::StrCat(seg, " lies outside the buffer's live range [", b.start, ", ",
+    return violation(absl::StrCat(seg(), " lies outside the buffer's live range [", b.start, ", ",
                                   b.end, "]",
                                   LastHeldStep(buffers, b) > b.end
                                       ? absl::StrCat(" (its storage outlives the run: up to step ",
@@ -84,15 +85,15 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
   }
   const SpaceInfo* space = Declared(plan, a.space);
   if (!space) {
-    return violation(absl::StrCat(seg, " is in space ", a.space, ", which the plan does not declare"));
+    return violation(absl::StrCat(seg(), " is in space ", a.space, ", which the plan does not declare"));
   }
   if (b.space && a.space != *b.space) {
-    return violation(absl::StrCat(seg, " is not in space ", *b.space,
+    return violation(absl::StrCat(seg(), " is not in space ", *b.space,
                                   ", where the buffer is pinned"));
   }
-  if (a.offset < 0) return violation(seg + " has a negative offset");
+  if (a.offset < 0) return violation(seg() + " has a negative offset");
   if (a.offset > std::numeric_limits<Bytes>::max() - b.size) {
-    return violation(seg + " ends beyond the largest representable offset");
+    return violation(seg() + " ends beyond the largest representable offset");
   }
   const std::pair<Bytes, const char*> alignments[] = {
       {b.alignment, "the buffer's alignment"},
@@ -101,24 +102,24 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
   };
   for (const auto& [alignment, what] : alignments) {
     if (alignment > 1 && a.offset % alignment != 0) {
-      return violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", what,
+      return violation(absl::StrCat(seg(), ": offset ", a.offset, " is not a multiple of ", what,
                                     " ", alignment));
     }
   }
   if (space->alignment > 1 && a.offset % space->alignment != 0) {
-    return violation(absl::StrCat(seg, ": offset ", a.offset, " is not a multiple of ", space->alignment,
+    return violation(absl::StrCat(seg(), ": offset ", a.offset, " is not a multiple of ", space->alignment,
                                   ", the alignment of memory space ", a.space));
   }
   // A fixed offset is part of the input: the buffer's bytes in its home
   // space are exactly there.
   if (b.fixed_offset && a.space == b.space.value_or(kDefaultSpace) &&
       a.offset != *b.fixed_offset) {
-    return violation(absl::StrCat(seg, ": offset ", a.offset, " is not the buffer's fixed offset ",
+    return violation(absl::StrCat(seg(), ": offset ", a.offset, " is not the buffer's fixed offset ",
                                   *b.fixed_offset));
   }
   if (auto cap = options.capacity.find(a.space); cap != options.capacity.end()) {
     if (a.offset + b.size > cap->second) {
-      return violation(absl::StrCat(seg, " ends at byte ", a.offset + b.size,
+      return violation(absl::StrCat(seg(), " ends at byte ", a.offset + b.size,
                                     ", beyond the capacity ", cap->second, " of space ", a.space));
     }
   }
@@ -129,13 +130,17 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
 // space never share a time step.
 absl::Status CheckCoverage(const BufferSet& buffers, const Plan& plan, BufferId id) {
   const Buffer& b = buffers.buffers[id];
-  const std::vector<Allocation>& segs = plan.placements[id].allocations;
+  const AllocationList& segs = plan.placements[id].allocations;
+  TimeStep covered_to = b.start - 1;  // every step up to here is covered
+  if (segs.size() == 1) {  // the usual plan: nothing to sort, no two segments
+    if (segs[0].start <= covered_to + 1) covered_to = std::max(covered_to, segs[0].end);
+    if (covered_to >= b.end) return absl::OkStatus();
+  }
   std::vector<std::size_t> order(segs.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
     return std::tie(segs[x].start, x) < std::tie(segs[y].start, y);
   });
-  TimeStep covered_to = b.start - 1;  // every step up to here is covered
   for (std::size_t i : order) {
     if (segs[i].start > covered_to + 1) break;
     covered_to = std::max(covered_to, segs[i].end);

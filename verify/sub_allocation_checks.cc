@@ -2,6 +2,7 @@
 // their containers. With this rule the overlap sweep (rule 3) may leave them
 // out: their bytes are their container's at every step they are live.
 #include <cstddef>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -13,7 +14,7 @@ namespace memplan::verify_internal {
 namespace {
 
 // Whether a range of `ranges` (sorted, disjoint) meets [first, last].
-bool RangesMeetSteps(const std::vector<StepRange>& ranges, TimeStep first, TimeStep last) {
+bool RangesMeetSteps(std::span<const StepRange> ranges, TimeStep first, TimeStep last) {
   for (const StepRange& r : ranges) {
     if (r.first <= last && first <= r.last) return true;
   }
@@ -23,8 +24,7 @@ bool RangesMeetSteps(const std::vector<StepRange>& ranges, TimeStep first, TimeS
 }  // namespace
 
 absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
-                                 const std::vector<std::vector<StepRange>>& dead,
-                                 bool input_windows) {
+                                 const BufferDeadSteps& dead, bool input_windows) {
   const auto n = static_cast<BufferId>(buffers.buffers.size());
   for (BufferId id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
@@ -52,11 +52,9 @@ absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
                                     container.start, ", ", container.end,
                                     "]), which is not live whenever it is"));
     }
-    static const std::vector<StepRange> kNone;
-    const std::vector<StepRange>& container_dead =
-        static_cast<std::size_t>(c) < dead.size() ? dead[c] : kNone;
-    const std::vector<Allocation>& outer = plan.placements[c].allocations;
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const std::span<const StepRange> container_dead = dead.Of(c);
+    const AllocationList& outer = plan.placements[c].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       const Allocation& s = segs[k];
       bool held = false;

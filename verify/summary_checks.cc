@@ -164,7 +164,7 @@ absl::Status CheckPoolMembers(const BufferSet& buffers, const Plan& plan) {
     if (__builtin_add_overflow(t.total_bytes, b.size, &t.total_bytes)) {
       t.total_bytes = std::numeric_limits<Bytes>::max();
     }
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       if (segs[k].space != home) continue;
       const Bytes end = segs[k].offset + b.size;
@@ -238,7 +238,7 @@ std::optional<std::pair<BufferId, std::size_t>> FirstMovedSegment(const BufferSe
                                                                  const Plan& plan) {
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const MemorySpace home = buffers.buffers[id].space.value_or(kDefaultSpace);
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       if (segs[k].space != home) return std::make_pair(id, k);
     }

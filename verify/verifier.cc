@@ -17,11 +17,11 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   // Dead steps let two buffers share bytes; they come from the program,
   // or from the input when it states them (a CSV's gaps), never from what
   // the planners derived.
-  std::vector<std::vector<StepRange>> dead;
+  BufferDeadSteps dead;
   if (options.program) {
-    dead = DeadSteps(*options.program, buffers);
+    dead = BufferDeadSteps::FromProgram(DeadSteps(*options.program, buffers));
   } else if (options.input_gaps) {
-    for (const Buffer& b : buffers.buffers) dead.push_back(b.gaps);
+    dead = BufferDeadSteps::FromInput(buffers);
   }
   const bool input_windows = !options.program && options.input_gaps;
   if (absl::Status s = CheckSubAllocations(buffers, plan, dead, input_windows); !s.ok()) return s;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -16,7 +17,7 @@ namespace {
 
 // The steps at which a buffer is held outside the default space: its other
 // spaces' segments merged into sorted, disjoint closed ranges.
-std::vector<StepRange> OutsideDefault(const std::vector<Allocation>& segs) {
+std::vector<StepRange> OutsideDefault(std::span<const Allocation> segs) {
   std::vector<StepRange> ranges;
   for (const Allocation& a : segs) {
     if (a.space != kDefaultSpace) ranges.push_back({a.start, a.end});
@@ -61,7 +62,7 @@ absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, cons
     const std::vector<TimeStep>& steps = writes[id].steps;
     // A pinned buffer's home is its pinned space, wherever it is written.
     if (b.space || steps.empty()) continue;
-    const std::vector<Allocation>& segs = plan.placements[id].allocations;
+    const AllocationList& segs = plan.placements[id].allocations;
     const std::vector<StepRange> outside = OutsideDefault(segs);
     for (std::size_t k = 0; k < segs.size(); ++k) {
       const Allocation& s = segs[k];

@@ -1,12 +1,16 @@
 #include "io/csv/reader.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cstdint>
+#include <functional>
+#include <iterator>
 #include <limits>
 #include <optional>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -49,12 +53,145 @@ struct Line {
   std::int32_t column_base;
 };
 
+// The columns named by `columns` (a header, in file order); nullopt if one
+// is not a known column.
+std::optional<std::vector<Column>> ColumnOrder(const std::vector<std::string>& columns) {
+  std::vector<Column> order;
+  for (const std::string& name : columns) {
+    const auto known = std::find(kColumnNames.begin(), kColumnNames.end(), name);
+    if (known == kColumnNames.end()) return std::nullopt;
+    order.push_back(static_cast<Column>(known - kColumnNames.begin()));
+  }
+  return order;
+}
+
+// Number of decimal digits of `value` >= 0.
+std::int64_t Digits(std::int64_t value) {
+  std::int64_t digits = 1;
+  for (; value >= 10; value /= 10) ++digits;
+  return digits;
+}
+
+// Where the fields of a row holding `b` would be on line `line` if written
+// as its values print, without blanks, in the column order `order`, with
+// an empty gaps field (CsvRowIndex).
+CsvRowFields PrintedFields(const std::vector<Column>& order, const Buffer& b, std::int64_t line) {
+  const auto clamp = [](std::int64_t v) {
+    return static_cast<std::int32_t>(std::min<std::int64_t>(v, INT32_MAX));
+  };
+  std::array<SourceLocation, kColumnCount> at;
+  at.fill(SourceLocation{clamp(line), 1});  // absent columns: at the first field
+  std::int64_t column = 1;
+  for (Column c : order) {
+    at[c] = SourceLocation{clamp(line), clamp(column)};
+    std::int64_t width = 0;
+    switch (c) {
+      case kId: width = static_cast<std::int64_t>(b.name.size()); break;
+      case kLower: width = Digits(b.start); break;
+      case kUpper: width = Digits(b.end + 1); break;
+      case kSize: width = Digits(b.size); break;
+      case kAlignment: width = Digits(b.alignment); break;
+      case kOffset: width = b.fixed_offset ? Digits(*b.fixed_offset) : 0; break;
+      case kGaps:
+      case kColumnCount: break;
+    }
+    column += width + 1;
+  }
+  return CsvRowFields{at[kId], at[kLower], at[kUpper], at[kSize], at[kOffset], at[kGaps], at[kAlignment]};
+}
+
+// The line of row `row` of a file indexed (so far) by `index`.
+std::int64_t RowLine(const CsvRowIndex& index, std::int64_t row) {
+  // The last stored row at or before `row`; the rows after it follow on
+  // consecutive lines.
+  auto after = std::upper_bound(index.stored.begin(), index.stored.end(), row,
+                                [](std::int64_t x, const CsvRowIndex::Stored& s) { return x < s.row; });
+  if (after == index.stored.begin()) return index.header_line + 1 + row;
+  return std::prev(after)->line + (row - std::prev(after)->row);
+}
+
+// The ids seen so far, to refuse a repeated one. While the ids are 0, 1,
+// 2, ... in row order (MiniMalloc's files and the generators') nothing is
+// stored: a repeat would have to break that order. At the first other id
+// every row so far is entered into an open-addressing table of row indices
+// (with their names' hashes), 8 to 16 bytes per row, looked up by name.
+class IdIndex {
+ public:
+  // The row that already has `id`, or nullopt after entering `row` (the
+  // next row, whose id is `id`). `name_of(r)` is the id of row r < row.
+  template <typename NameOf>
+  std::optional<std::int64_t> Insert(std::string_view id, std::int64_t row, NameOf name_of) {
+    if (sequential_) {
+      if (IsDecimal(id, row)) return std::nullopt;
+      sequential_ = false;
+      Grow();
+      for (std::int64_t r = 0; r < row; ++r) Enter(Hash(name_of(r)), r);
+    }
+    const std::uint32_t hash = Hash(id);
+    for (std::size_t i = Slot(hash);; i = (i + 1) & (table_.size() - 1)) {
+      const std::uint64_t entry = table_[i];
+      if (entry == 0) break;
+      const auto r = static_cast<std::int64_t>(entry & 0xFFFFFFFFu) - 1;
+      if (static_cast<std::uint32_t>(entry >> 32) == hash && name_of(r) == id) return r;
+    }
+    Enter(hash, row);
+    return std::nullopt;
+  }
+
+ private:
+  // Whether `text` is `value` in decimal without leading zeros.
+  static bool IsDecimal(std::string_view text, std::int64_t value) {
+    char digits[24];
+    const auto [end, ec] = std::to_chars(digits, digits + sizeof(digits), value);
+    return ec == std::errc() && text == std::string_view(digits, end - digits);
+  }
+  static std::uint32_t Hash(std::string_view text) {
+    const std::size_t h = std::hash<std::string_view>()(text);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+  }
+  std::size_t Slot(std::uint32_t hash) const {
+    return (hash * std::size_t{0x9E3779B97F4A7C15u} >> 7) & (table_.size() - 1);
+  }
+  // Enters a row not in the table; rows fit 32 bits (BufferId).
+  void Enter(std::uint32_t hash, std::int64_t row) {
+    if (2 * (count_ + 1) > table_.size()) Grow();
+    std::size_t i = Slot(hash);
+    while (table_[i] != 0) i = (i + 1) & (table_.size() - 1);
+    table_[i] = std::uint64_t{hash} << 32 | static_cast<std::uint64_t>(row + 1);
+    ++count_;
+  }
+  void Grow() {
+    std::vector<std::uint64_t> old = std::move(table_);
+    table_.assign(std::max<std::size_t>(1024, 2 * old.size()), 0);
+    for (std::uint64_t entry : old) {
+      if (entry == 0) continue;
+      std::size_t i = Slot(static_cast<std::uint32_t>(entry >> 32));
+      while (table_[i] != 0) i = (i + 1) & (table_.size() - 1);
+      table_[i] = entry;
+    }
+  }
+
+  bool sequential_ = true;
+  std::vector<std::uint64_t> table_;  // (hash << 32) | (row + 1); 0: free
+  std::size_t count_ = 0;
+};
+
+// Parses a lifetime CSV fed one line at a time (AddLine), so a large file
+// is read in chunks and never held whole.
 class CsvParser {
  public:
-  CsvParser(std::string_view text, std::string_view path, CsvOffsets offsets)
-      : text_(text), path_(path), offsets_(offsets) {}
+  // `lines`: how many lines the file has, when known (its rows are at
+  // most that many): the buffers are reserved once, as a growing vector
+  // would hold up to 3 times their bytes while it moves them.
+  CsvParser(std::string_view path, CsvOffsets offsets, std::optional<std::int64_t> lines)
+      : path_(path), offsets_(offsets) {
+    if (lines) result_.buffers.reserve(static_cast<std::size_t>(std::max<std::int64_t>(0, *lines)));
+  }
 
-  absl::StatusOr<BufferSet> Parse();
+  // The next line of the file, without its '\n' (a '\r' before it is
+  // dropped here).
+  absl::Status AddLine(std::string_view text);
+  absl::StatusOr<BufferSet> Finish();
 
  private:
   static SourceLocation Location(const Line& line, std::int64_t column) {
@@ -67,21 +204,29 @@ class CsvParser {
     return LocatedError(path_, Location(line, column), message);
   }
   absl::Status CheckBytes(const Line& line) const;
-  std::vector<Field> Split(const Line& line) const;
+  const std::vector<Field>& Split(const Line& line);
   absl::Status ParseHeader(const Line& line);
   absl::Status ParseRow(const Line& line);
   absl::StatusOr<std::int64_t> ParseNumber(const Line& line, const Field& field,
                                            std::string_view name) const;
   absl::Status ParseOffset(const Line& line, const Field& field, Buffer& b) const;
   absl::Status ParseGaps(const Line& line, const Field& field, Buffer& b) const;
+  const Buffer& RowAt(std::int64_t row) const {
+    return result_.buffers[static_cast<std::size_t>(row)];
+  }
 
-  std::string_view text_;
   std::string_view path_;
   CsvOffsets offsets_;
+  std::int64_t number_ = 0;  // of the last line added
+  bool have_header_ = false;
   std::array<std::optional<size_t>, kColumnCount> index_;  // column -> field position
   size_t field_count_ = 0;
+  std::vector<Column> order_;  // the header's columns in file order
+  std::vector<Field> fields_;  // of the line being parsed (reused)
   BufferSet result_;
-  std::unordered_map<std::string_view, std::int64_t> id_lines_;  // id -> line number
+  std::int64_t rows_ = 0;
+  std::int64_t last_row_line_ = 0;  // line of the last row (the header's before the first)
+  IdIndex ids_;
 };
 
 // `text` shortened for messages, cut at a UTF-8 character boundary.
@@ -141,8 +286,9 @@ absl::Status CsvParser::CheckBytes(const Line& line) const {
 
 bool IsBlank(char c) { return c == ' ' || c == '\t'; }
 
-std::vector<Field> CsvParser::Split(const Line& line) const {
-  std::vector<Field> fields;
+const std::vector<Field>& CsvParser::Split(const Line& line) {
+  std::vector<Field>& fields = fields_;
+  fields.clear();
   size_t start = 0;
   while (true) {
     const size_t comma = line.text.find(',', start);
@@ -175,7 +321,7 @@ std::string_view OtherCaseOfColumn(std::string_view text) {
 }
 
 absl::Status CsvParser::ParseHeader(const Line& line) {
-  std::vector<Field> fields = Split(line);
+  const std::vector<Field>& fields = Split(line);
   // A first line naming no known column (in any case) is data: the header is missing.
   const bool names_a_column = std::any_of(fields.begin(), fields.end(), [](const Field& f) {
     return !OtherCaseOfColumn(f.text).empty();
@@ -218,6 +364,9 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
   }
   field_count_ = fields.size();
   for (const Field& f : fields) result_.csv_columns.emplace_back(f.text);
+  result_.csv_rows.header_line = line.number;
+  order_ = *ColumnOrder(result_.csv_columns);
+  last_row_line_ = line.number;
   return absl::OkStatus();
 }
 
@@ -254,7 +403,7 @@ absl::StatusOr<std::int64_t> CsvParser::ParseNumber(const Line& line, const Fiel
 }
 
 absl::Status CsvParser::ParseRow(const Line& line) {
-  std::vector<Field> fields = Split(line);
+  const std::vector<Field>& fields = Split(line);
   if (fields.size() != field_count_) {
     const std::int64_t column = fields.size() > field_count_
                                     ? fields[field_count_].column
@@ -263,12 +412,18 @@ absl::Status CsvParser::ParseRow(const Line& line) {
                  fmt::format("expected {} fields as in the header, found {}", field_count_,
                              fields.size()));
   }
+  if (rows_ == std::numeric_limits<BufferId>::max()) {
+    return Error(line, line.column_base + 1,
+                 fmt::format("more than {} rows: buffer ids are 32-bit",
+                             std::numeric_limits<BufferId>::max()));
+  }
   const Field& id = fields[*index_[kId]];
   if (id.text.empty()) return Error(line, id.column, "empty id");
-  auto [it, inserted] = id_lines_.emplace(id.text, line.number);
-  if (!inserted) {
+  if (const std::optional<std::int64_t> first =
+          ids_.Insert(id.text, rows_, [&](std::int64_t r) { return RowAt(r).name.view(); })) {
     return Error(line, id.column,
-                 fmt::format("duplicate id '{}' (first on line {})", Shown(id.text), it->second));
+                 fmt::format("duplicate id '{}' (first on line {})", Shown(id.text),
+                             RowLine(result_.csv_rows, *first)));
   }
   std::array<std::int64_t, kOffset> values{0, 0, 0, 0, 1};
   for (int column = kLower; column < kOffset; ++column) {
@@ -324,12 +479,18 @@ absl::Status CsvParser::ParseRow(const Line& line) {
     if (absl::Status s = ParseGaps(line, gaps_field, b); !s.ok()) return s;
   }
   result_.time_steps = std::max(result_.time_steps, values[kUpper]);
-  result_.buffers.push_back(std::move(b));
-  result_.csv_fields.push_back(CsvRowFields{
+  const CsvRowFields where{
       Location(line, id.column), Location(line, fields[*index_[kLower]].column),
       Location(line, fields[*index_[kUpper]].column), Location(line, fields[*index_[kSize]].column),
       Location(line, offset_field.column), Location(line, gaps_field.column),
-      Location(line, (index_[kAlignment] ? fields[*index_[kAlignment]] : fields.front()).column)});
+      Location(line, (index_[kAlignment] ? fields[*index_[kAlignment]] : fields.front()).column)};
+  // Stored only where the values do not say it (CsvRowIndex).
+  if (where != PrintedFields(order_, b, last_row_line_ + 1)) {
+    result_.csv_rows.stored.push_back({rows_, line.number, where});
+  }
+  last_row_line_ = line.number;
+  result_.buffers.push_back(std::move(b));
+  ++rows_;
   return absl::OkStatus();
 }
 
@@ -454,43 +615,124 @@ absl::Status CsvParser::ParseGaps(const Line& line, const Field& field, Buffer& 
   return absl::OkStatus();
 }
 
-absl::StatusOr<BufferSet> CsvParser::Parse() {
-  result_.input = std::string(path_);
+absl::Status CsvParser::AddLine(std::string_view text) {
+  ++number_;
   constexpr std::string_view kBom = "\xEF\xBB\xBF";
-  const bool bom = text_.substr(0, kBom.size()) == kBom;
-  bool have_header = false;
-  size_t pos = bom ? kBom.size() : 0;
-  for (std::int64_t number = 1; pos < text_.size() || number == 1; ++number) {
-    const size_t newline = text_.find('\n', pos);
-    const size_t stop = newline == std::string_view::npos ? text_.size() : newline;
-    Line line{text_.substr(pos, stop - pos), number,
-              static_cast<std::int32_t>(number == 1 && bom ? kBom.size() : 0)};
-    if (!line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
-    pos = newline == std::string_view::npos ? text_.size() : newline + 1;
-    if (absl::Status s = CheckBytes(line); !s.ok()) return s;
-    if (std::all_of(line.text.begin(), line.text.end(), IsBlank)) continue;
-    absl::Status s = have_header ? ParseRow(line) : ParseHeader(line);
-    if (!s.ok()) return s;
-    have_header = true;
-  }
-  if (!have_header) {
+  const bool bom = number_ == 1 && text.starts_with(kBom);
+  if (bom) text.remove_prefix(kBom.size());
+  Line line{text, number_, static_cast<std::int32_t>(bom ? kBom.size() : 0)};
+  if (!line.text.empty() && line.text.back() == '\r') line.text.remove_suffix(1);
+  if (absl::Status s = CheckBytes(line); !s.ok()) return s;
+  if (std::all_of(line.text.begin(), line.text.end(), IsBlank)) return absl::OkStatus();
+  absl::Status s = have_header_ ? ParseRow(line) : ParseHeader(line);
+  if (!s.ok()) return s;
+  have_header_ = true;
+  return absl::OkStatus();
+}
+
+absl::StatusOr<BufferSet> CsvParser::Finish() {
+  if (!have_header_) {
     return LocatedError(path_, SourceLocation{1, 1},
                         "empty file: expected a header line such as 'id,lower,upper,size'");
   }
+  result_.input = std::string(path_);
   return std::move(result_);
 }
+
+// Splits text given in chunks into lines at '\n' and passes each, without
+// it, to `line`: as the file's lines are numbered, an empty input is one
+// empty line and a final '\n' ends the last line (no empty line follows).
+// A line split between chunks is copied, up to kMaxCsvLineBytes + 2 bytes:
+// enough for the parser to refuse a longer one, at the same column.
+// `line` must outlive the splitter (a FunctionRef does not own it).
+class LineSplitter {
+ public:
+  explicit LineSplitter(absl::FunctionRef<absl::Status(std::string_view)> line) : line_(line) {}
+
+  absl::Status Add(std::string_view chunk) {
+    for (std::size_t pos = 0;;) {
+      const std::size_t newline = chunk.find('\n', pos);
+      const std::string_view piece =
+          chunk.substr(pos, newline == std::string_view::npos ? std::string_view::npos : newline - pos);
+      if (newline == std::string_view::npos) {
+        Keep(piece);
+        return absl::OkStatus();
+      }
+      absl::Status s;
+      if (pending_.empty()) {
+        s = line_(piece);
+      } else {
+        Keep(piece);
+        s = line_(pending_);
+        pending_.clear();
+      }
+      if (!s.ok()) return s;
+      any_ = true;
+      pos = newline + 1;
+    }
+  }
+  absl::Status Finish() {
+    if (!pending_.empty() || !any_) return line_(pending_);
+    return absl::OkStatus();
+  }
+
+ private:
+  void Keep(std::string_view piece) {
+    constexpr std::size_t kKept = kMaxCsvLineBytes + 2;
+    if (pending_.size() < kKept) pending_.append(piece.substr(0, kKept - pending_.size()));
+  }
+
+  absl::FunctionRef<absl::Status(std::string_view)> line_;
+  std::string pending_;
+  bool any_ = false;
+};
 
 }  // namespace
 
 absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path,
                                           CsvOffsets offsets) {
-  return CsvParser(text, path, offsets).Parse();
+  CsvParser parser(path, offsets, static_cast<std::int64_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  const auto add_line = [&](std::string_view line) { return parser.AddLine(line); };
+  LineSplitter lines(add_line);
+  if (absl::Status s = lines.Add(text); !s.ok()) return s;
+  if (absl::Status s = lines.Finish(); !s.ok()) return s;
+  return parser.Finish();
 }
 
 absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path, CsvOffsets offsets) {
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return text.status();
-  return ReadLifetimeCsv(*text, path, offsets);
+  // A first pass counts the lines of a regular file (no more than reading
+  // it); a pipe is read once, its buffers reserved as they come.
+  std::optional<std::int64_t> line_count;
+  if (struct stat st; ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) {
+    std::int64_t newlines = 0;
+    if (ReadFileInChunks(path, 1 << 20, [&](std::string_view chunk) {
+          newlines += std::count(chunk.begin(), chunk.end(), '\n');
+          return absl::OkStatus();
+        }).ok()) {
+      line_count = newlines + 1;
+    }
+  }
+  CsvParser parser(path, offsets, line_count);
+  const auto add_line = [&](std::string_view line) { return parser.AddLine(line); };
+  LineSplitter lines(add_line);
+  if (absl::Status s = ReadFileInChunks(path, 1 << 20, [&](std::string_view chunk) { return lines.Add(chunk); });
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = lines.Finish(); !s.ok()) return s;
+  return parser.Finish();
+}
+
+std::optional<CsvRowFields> CsvFieldsOf(const BufferSet& buffers, std::size_t row) {
+  const CsvRowIndex& index = buffers.csv_rows;
+  if (index.header_line == 0 || row >= buffers.buffers.size()) return std::nullopt;
+  const auto r = static_cast<std::int64_t>(row);
+  auto stored = std::lower_bound(index.stored.begin(), index.stored.end(), r,
+                                 [](const CsvRowIndex::Stored& s, std::int64_t x) { return s.row < x; });
+  if (stored != index.stored.end() && stored->row == r) return stored->fields;
+  const std::optional<std::vector<Column>> order = ColumnOrder(buffers.csv_columns);
+  if (!order) return std::nullopt;
+  return PrintedFields(*order, buffers.buffers[row], RowLine(index, r));
 }
 
 }  // namespace memplan

@@ -12,7 +12,7 @@
 // buffers). Every buffer is transient, unpinned, with no values or use
 // times. CRLF or LF line ends, a UTF-8 byte-order mark, blank lines and a
 // missing final newline are accepted. BufferSet::csv_columns records the
-// header, BufferSet::csv_fields where each row's fields are.
+// header, BufferSet::csv_rows where each row's fields are (CsvFieldsOf).
 //
 // MiniMalloc's optional columns:
 //  * offset: a fixed position (Buffer::fixed_offset) every packer keeps; an
@@ -24,6 +24,8 @@
 //    64,2-4 6-8@0:32` -> gaps {[2,3]}, windows {[6,7] bytes [0,32)}.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -63,8 +65,18 @@ enum class CsvOffsets { kFixed, kSolution };
 absl::StatusOr<BufferSet> ReadLifetimeCsv(std::string_view text, std::string_view path,
                                           CsvOffsets offsets = CsvOffsets::kFixed);
 
-// ReadFile (io/file_io.h) then ReadLifetimeCsv; the same errors.
+// ReadLifetimeCsv on the file at `path`, read in chunks (io/file_io.h,
+// ReadFileInChunks): the file is never held whole. The same errors, and
+// those of reading the file.
 absl::StatusOr<BufferSet> ReadLifetimeCsvFile(const std::string& path,
                                               CsvOffsets offsets = CsvOffsets::kFixed);
+
+// Where the fields of the row of buffer `row` are in the lifetime CSV
+// `buffers` was read from (BufferSet::csv_rows; the row's line and each
+// field's 1-based byte column, as the reader's messages give them);
+// nullopt for buffers not read from a lifetime CSV or a row past the end.
+// O(log s) for s rows stored in csv_rows (rows written differently from
+// how their values print).
+std::optional<CsvRowFields> CsvFieldsOf(const BufferSet& buffers, std::size_t row);
 
 }  // namespace memplan

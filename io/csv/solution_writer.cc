@@ -1,6 +1,7 @@
 #include "io/csv/solution_writer.h"
 
 #include <algorithm>
+#include <iterator>
 #include <string_view>
 
 #include "fmt/format.h"
@@ -8,15 +9,30 @@
 namespace memplan {
 namespace {
 
-std::string FieldOf(std::string_view column, const Buffer& b, Bytes offset) {
-  if (column == "id") return b.name;
-  if (column == "lower") return fmt::format("{}", b.start);
-  if (column == "upper") return fmt::format("{}", b.end + 1);
-  if (column == "size") return fmt::format("{}", b.size);
-  if (column == "alignment") return fmt::format("{}", b.alignment);
-  if (column == "offset") return fmt::format("{}", offset);
-  if (column == "gaps") return CsvGapsField(b);
-  return "";
+enum class SolutionField { kId, kLower, kUpper, kSize, kAlignment, kOffset, kGaps, kNone };
+
+SolutionField FieldNamed(std::string_view column) {
+  if (column == "id") return SolutionField::kId;
+  if (column == "lower") return SolutionField::kLower;
+  if (column == "upper") return SolutionField::kUpper;
+  if (column == "size") return SolutionField::kSize;
+  if (column == "alignment") return SolutionField::kAlignment;
+  if (column == "offset") return SolutionField::kOffset;
+  if (column == "gaps") return SolutionField::kGaps;
+  return SolutionField::kNone;
+}
+
+void AppendField(std::string& out, SolutionField field, const Buffer& b, Bytes offset) {
+  switch (field) {
+    case SolutionField::kId: out.append(b.name.view()); break;
+    case SolutionField::kLower: fmt::format_to(std::back_inserter(out), "{}", b.start); break;
+    case SolutionField::kUpper: fmt::format_to(std::back_inserter(out), "{}", b.end + 1); break;
+    case SolutionField::kSize: fmt::format_to(std::back_inserter(out), "{}", b.size); break;
+    case SolutionField::kAlignment: fmt::format_to(std::back_inserter(out), "{}", b.alignment); break;
+    case SolutionField::kOffset: fmt::format_to(std::back_inserter(out), "{}", offset); break;
+    case SolutionField::kGaps: out += CsvGapsField(b); break;
+    case SolutionField::kNone: break;
+  }
 }
 
 }  // namespace
@@ -40,25 +56,41 @@ std::string CsvGapsField(const Buffer& b) {
   return field;
 }
 
-std::string FormatCsvSolution(const BufferSet& buffers, const std::vector<Bytes>& offsets) {
+absl::Status WriteCsvSolution(const BufferSet& buffers,
+                              absl::FunctionRef<Bytes(std::size_t)> offset_of, TextSink sink) {
   std::vector<std::string> columns = buffers.csv_columns;
   if (columns.empty()) columns = {"id", "lower", "upper", "size"};
   if (std::find(columns.begin(), columns.end(), "offset") == columns.end()) {
     columns.push_back("offset");
   }
-  std::string text;
+  std::vector<SolutionField> fields;
+  for (const std::string& column : columns) fields.push_back(FieldNamed(column));
+  ChunkedText out(sink);
   for (std::size_t c = 0; c < columns.size(); ++c) {
-    text += (c == 0 ? "" : ",") + columns[c];
+    out.text() += (c == 0 ? "" : ",") + columns[c];
   }
-  text += '\n';
+  out.text() += '\n';
   for (std::size_t i = 0; i < buffers.buffers.size(); ++i) {
-    const Bytes offset = i < offsets.size() ? offsets[i] : 0;
-    for (std::size_t c = 0; c < columns.size(); ++c) {
-      if (c > 0) text += ',';
-      text += FieldOf(columns[c], buffers.buffers[i], offset);
+    const Bytes offset = offset_of(i);
+    for (std::size_t c = 0; c < fields.size(); ++c) {
+      if (c > 0) out.text() += ',';
+      AppendField(out.text(), fields[c], buffers.buffers[i], offset);
     }
-    text += '\n';
+    out.text() += '\n';
+    if (absl::Status s = out.Pass(); !s.ok()) return s;
   }
+  return out.Flush();
+}
+
+std::string FormatCsvSolution(const BufferSet& buffers, const std::vector<Bytes>& offsets) {
+  std::string text;
+  // Appending to a string cannot fail.
+  (void)WriteCsvSolution(
+      buffers, [&](std::size_t i) { return i < offsets.size() ? offsets[i] : Bytes{0}; },
+      [&](std::string_view piece) {
+        text.append(piece);
+        return absl::OkStatus();
+      });
   return text;
 }
 

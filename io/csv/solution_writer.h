@@ -14,6 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "absl/functional/function_ref.h"
+#include "absl/status/status.h"
+#include "io/file_io.h"
 #include "ir/buffer_set.h"
 #include "ir/units.h"
 
@@ -27,6 +30,12 @@ namespace memplan {
 // no csv_columns (not a CSV input) the header is id,lower,upper,size,offset.
 // LF line ends, a final newline. O(n + gaps).
 std::string FormatCsvSolution(const BufferSet& buffers, const std::vector<Bytes>& offsets);
+
+// The same text passed to `sink` about 1 MiB at a time (never held whole:
+// at 10^7 rows it is hundreds of megabytes), buffer i at `offset_of(i)`.
+// Errors: the sink's first, which stops the writing.
+absl::Status WriteCsvSolution(const BufferSet& buffers,
+                              absl::FunctionRef<Bytes(std::size_t)> offset_of, TextSink sink);
 
 // The `gaps` field of `b` as FormatCsvSolution writes it: its dead gaps and
 // windows in time order, half-open, separated by spaces; "" for none.

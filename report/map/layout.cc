@@ -610,7 +610,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     const int color = known->second;
     hidden[i] = options.activations_only && !IsActivationLifetime(lifetimes[i]);
     if (hidden[i] && buffer.size > 0) ++layout.hidden_buffers;
-    const std::vector<Allocation>& allocations = plan.placements[i].allocations;
+    const AllocationList& allocations = plan.placements[i].allocations;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
       const Allocation& a = allocations[j];
       if (a.end < a.start || a.space < 0 || buffer.size <= 0) continue;

@@ -80,10 +80,10 @@ std::string SpaceLabel(const Plan& plan, MemorySpace space) {
 std::string DescribeSegment(const BufferSet& buffers, const Plan& plan, const MapOptions& options,
                             const SegmentMark& mark) {
   const Buffer& buffer = buffers.buffers[static_cast<std::size_t>(mark.buffer)];
-  const std::vector<Allocation>& allocations =
+  const AllocationList& allocations =
       plan.placements[static_cast<std::size_t>(mark.buffer)].allocations;
   const Allocation& a = allocations[static_cast<std::size_t>(mark.allocation)];
-  std::string text = buffer.name.empty() ? fmt::format("buffer {}", mark.buffer) : buffer.name;
+  std::string text = buffer.name.empty() ? fmt::format("buffer {}", mark.buffer) : buffer.name.str();
   if (options.program != nullptr && !buffer.values.empty()) {
     std::vector<std::string> names;
     for (ValueId v : buffer.values) {
@@ -129,7 +129,7 @@ std::string DescribeCopy(const BufferSet& buffers, const Plan& plan, int index) 
   const AsyncCopy& copy = plan.copies[static_cast<std::size_t>(index)];
   const auto b = static_cast<std::size_t>(copy.buffer);
   const std::string name = copy.buffer >= 0 && b < buffers.buffers.size()
-                               ? buffers.buffers[b].name
+                               ? buffers.buffers[b].name.str()
                                : fmt::format("buffer {}", copy.buffer);
   return fmt::format("{} of {}\nspace {} -> {}\ncopy-start {}, copy-done {}\n{}",
                      copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction", name,

@@ -75,7 +75,7 @@ TEST(MsaBoundaryTest, NegateChainPrefetchIsIssuedBeforeTheFirstOp) {
   const BufferId p1 = Find(*r, "p1");
   EXPECT_THAT(CopiesOf(*r, p1), ElementsAre("prefetch -1->7"));
   // The chunk is reserved from step 0: nothing runs before it.
-  const std::vector<Allocation>& segs = r->plan.placements[p1].allocations;
+  const AllocationList& segs = r->plan.placements[p1].allocations;
   ASSERT_EQ(segs.size(), 2u);
   EXPECT_EQ(segs[1].space, kAlternateSpace);
   EXPECT_EQ(segs[1].start, 0);

@@ -81,7 +81,7 @@ TEST(RegionPlans, NonPowerOfTwoAlignment) {
   // Every offset is a multiple of 3; the region's slices of both.
   for (const BufferPlacement& placement : p->plan.placements) {
     for (const Allocation& a : placement.allocations) {
-      EXPECT_EQ(a.offset % (placement.pool.starts_with("r.") ? 192 : 3), 0)
+      EXPECT_EQ(a.offset % (placement.pool.str().starts_with("r.") ? 192 : 3), 0)
           << placement.pool << " " << a.offset;
     }
   }

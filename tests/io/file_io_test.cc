@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "gtest/gtest.h"
 
@@ -187,6 +188,52 @@ TEST_F(FileIoTest, AFailedWriteLeavesTheFifoUnopened) {
   absl::Status s = WriteFilesAtomically({{fifo, "x"}, {dir_ + "/sub", "y"}});
   EXPECT_EQ(s.message(), dir_ + "/sub: error: cannot write: Is a directory");
   EXPECT_EQ(EntriesIn(dir_), 2);
+}
+
+// A file made piece by piece is written as its pieces joined; a producer
+// that fails leaves every file as it was, with no temporary behind.
+TEST_F(FileIoTest, AProducedFileIsWrittenPieceByPiece) {
+  const std::string produced = dir_ + "/produced.json", whole = dir_ + "/whole.txt";
+  ASSERT_TRUE(WriteFileAtomically(produced, "old").ok());
+  const auto pieces = [](TextSink sink) -> absl::Status {
+    for (int i = 0; i < 3; ++i) {
+      if (absl::Status s = sink("piece" + std::to_string(i) + ";"); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  };
+  ASSERT_TRUE(WriteOutputsAtomically({OutputFile{produced, "", pieces}, OutputFile{whole, "w"}}).ok());
+  EXPECT_EQ(*ReadFile(produced), "piece0;piece1;piece2;");
+  EXPECT_EQ(*ReadFile(whole), "w");
+
+  const auto failing = [](TextSink sink) -> absl::Status {
+    if (absl::Status s = sink("partial"); !s.ok()) return s;
+    return absl::InternalError("cannot render");
+  };
+  absl::Status s = WriteOutputsAtomically({OutputFile{whole, "new"}, OutputFile{produced, "", failing}});
+  EXPECT_EQ(s, absl::InternalError("cannot render"));
+  EXPECT_EQ(*ReadFile(produced), "piece0;piece1;piece2;");
+  EXPECT_EQ(*ReadFile(whole), "w");
+  std::size_t files = 0;
+  for ([[maybe_unused]] const auto& entry : std::filesystem::directory_iterator(dir_)) ++files;
+  EXPECT_EQ(files, 2u);  // no temporary left
+}
+
+TEST(ChunkedTextTest, PassesWholeChunksThenTheRest) {
+  std::vector<std::string> pieces;
+  const auto record = [&](std::string_view piece) {
+    pieces.emplace_back(piece);
+    return absl::OkStatus();
+  };
+  ChunkedText out(record, 4);
+  ASSERT_TRUE(out.Append("ab").ok());
+  EXPECT_TRUE(pieces.empty());
+  ASSERT_TRUE(out.Append("cde").ok());
+  out.text() += "f";
+  ASSERT_TRUE(out.Pass().ok());  // below a chunk: kept
+  ASSERT_TRUE(out.Flush().ok());
+  EXPECT_EQ(pieces, (std::vector<std::string>{"abcde", "f"}));
+  ASSERT_TRUE(out.Flush().ok());  // nothing left: nothing passed
+  EXPECT_EQ(pieces.size(), 2u);
 }
 
 }  // namespace

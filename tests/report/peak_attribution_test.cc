@@ -107,7 +107,9 @@ TEST(DefaultMemoryViewTest, OnlyDefaultSpaceAllocationsCount) {
   plan.placements[0].allocations = {At(kAlternateSpace, 0, 3)};
   plan.placements[1].allocations = {At(kAlternateSpace, 0, 1), At(kDefaultSpace, 1, 3)};
   plan.placements[2].allocations = {At(kDefaultSpace, 1, 2)};
-  const BufferSet view = DefaultMemoryView(set, plan);
+  const DerivedBufferSet derived = DefaultMemoryView(set, plan);
+  const BufferSet& view = derived.get();
+  EXPECT_NE(&view, &set);
   ASSERT_EQ(view.buffers.size(), 3u);
   EXPECT_EQ(view.buffers[0].size, 0);
   EXPECT_EQ(view.buffers[1].start, 1);
@@ -116,6 +118,10 @@ TEST(DefaultMemoryViewTest, OnlyDefaultSpaceAllocationsCount) {
   EXPECT_EQ(peak.step, 1);
   EXPECT_EQ(peak.live_bytes, 12);
   EXPECT_THAT(peak.largest, ElementsAre(1, 2));
+  // Default allocations that cover every buffer: the input itself.
+  plan.placements[0].allocations = {At(kDefaultSpace, 0, 3)};
+  plan.placements[1].allocations = {At(kDefaultSpace, 0, 1), At(kDefaultSpace, 2, 3)};
+  EXPECT_EQ(&DefaultMemoryView(set, plan).get(), &set);
 }
 
 }  // namespace

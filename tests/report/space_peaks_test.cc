@@ -61,20 +61,55 @@ TEST(SpaceViewTest, OneEntryPerSegment) {
                       {Allocation{kDefaultSpace, 0, 0, 1}, Allocation{kAlternateSpace, 0, 2, 3},
                        Allocation{kAlternateSpace, 32, 4, 7}}}};
   const SpaceView view = ViewSpace(buffers, plan, kAlternateSpace);
-  ASSERT_EQ(view.segments.buffers.size(), 2u);
-  EXPECT_THAT(view.origin, ElementsAre(0, 0));
-  EXPECT_THAT(view.offset, ElementsAre(0, 32));
-  EXPECT_EQ(view.segments.buffers[0].start, 2);
-  EXPECT_EQ(view.segments.buffers[0].end, 3);
-  EXPECT_TRUE(view.segments.buffers[0].gaps.empty());
-  ASSERT_EQ(view.segments.buffers[1].gaps.size(), 1u);
-  EXPECT_EQ(view.segments.buffers[1].gaps[0].first, 5);
+  ASSERT_EQ(view.size(), 2u);
+  EXPECT_NE(&view.segments(), &buffers);
+  EXPECT_EQ(view.origin(0), 0);
+  EXPECT_EQ(view.origin(1), 0);
+  EXPECT_EQ(view.offset(0), 0);
+  EXPECT_EQ(view.offset(1), 32);
+  EXPECT_EQ(view.segments().buffers[0].start, 2);
+  EXPECT_EQ(view.segments().buffers[0].end, 3);
+  EXPECT_TRUE(view.segments().buffers[0].gaps.empty());
+  ASSERT_EQ(view.segments().buffers[1].gaps.size(), 1u);
+  EXPECT_EQ(view.segments().buffers[1].gaps[0].first, 5);
 
   const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
   EXPECT_EQ(peaks[1].transient_buffers, 1);
   EXPECT_EQ(peaks[1].transient_peak, 40);        // highest end: 32 + 8
   EXPECT_EQ(peaks[1].transient_lower_bound, 8);  // never two copies at once
   EXPECT_EQ(peaks[1].transient_step, 2);
+}
+
+// A plan without fast memory: the view is the input itself (no copy), and
+// the figures are those of the copy it stands for, whose buffers without
+// bytes (size 0, sub-allocations) are left out.
+TEST(SpaceViewTest, APlanOfOneSegmentPerBufferIsViewedInPlace) {
+  BufferSet buffers;
+  buffers.time_steps = 4;
+  Buffer inside = Make("inside", 4, 1, 2);
+  inside.inside = SubAllocation{0, 0};
+  buffers.buffers = {Make("a", 16, 0, 3), Make("empty", 0, 0, 3), inside, Make("b", 8, 1, 2)};
+  Plan plan;
+  plan.time_steps = 4;
+  plan.peak = 24;
+  plan.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 24, 1}};
+  plan.placements = {{"transient", {Allocation{kDefaultSpace, 0, 0, 3}}},
+                     {"transient", {Allocation{kDefaultSpace, 900, 0, 3}}},
+                     {"transient", {Allocation{kDefaultSpace, 0, 1, 2}}},
+                     {"transient", {Allocation{kDefaultSpace, 16, 1, 2}}}};
+  const SpaceView view = ViewSpace(buffers, plan, kDefaultSpace);
+  EXPECT_EQ(&view.segments(), &buffers);
+  ASSERT_EQ(view.size(), 4u);
+  EXPECT_EQ(view.origin(3), 3);
+  EXPECT_EQ(view.offset(3), 16);
+  const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
+  ASSERT_EQ(peaks.size(), 1u);
+  EXPECT_EQ(peaks[0].transient_buffers, 2);  // a and b
+  EXPECT_EQ(peaks[0].max_live_bytes, 24);
+  EXPECT_EQ(peaks[0].peak_step, 1);
+  // A second segment in the space: a copy again.
+  plan.placements[3].allocations.push_back(Allocation{kDefaultSpace, 16, 3, 3});
+  EXPECT_NE(&ViewSpace(buffers, plan, kDefaultSpace).segments(), &buffers);
 }
 
 }  // namespace

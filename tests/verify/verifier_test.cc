@@ -642,7 +642,7 @@ std::string BruteForceOverlap(const BufferSet& set, const Plan& plan) {
   });
   auto describe = [&](int i) {
     const Allocation a = seg(i);
-    return absl::StrCat("buffer '", set.buffers[i].name, "' (id ", i, ") allocation 0 (space ",
+    return absl::StrCat("buffer '", set.buffers[i].name.str(), "' (id ", i, ") allocation 0 (space ",
                         a.space, ", bytes [", a.offset, ", ", a.offset + set.buffers[i].size,
                         "), time [", a.start, ", ", a.end, "])");
   };

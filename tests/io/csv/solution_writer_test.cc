@@ -41,5 +41,31 @@ TEST(CsvSolutionWriterTest, NonCsvBuffersGetTheBasicColumns) {
   EXPECT_EQ(FormatCsvSolution(set, {32}), "id,lower,upper,size,offset\nx,2,6,16,32\n");
 }
 
+// The text is passed in pieces that join to FormatCsvSolution's, with the
+// offsets asked for buffer by buffer.
+TEST(CsvSolutionWriterTest, PiecesJoinToTheWholeText) {
+  std::string csv = "id,lower,upper,size,gaps\n";
+  for (int i = 0; i < 60000; ++i) {
+    csv += std::to_string(i) + ",0,10," + std::to_string(i % 97 + 1) + (i % 3 ? ",\n" : ",2-4\n");
+  }
+  absl::StatusOr<BufferSet> set = ReadLifetimeCsv(csv, "t.csv");
+  ASSERT_TRUE(set.ok()) << set.status();
+  std::vector<Bytes> offsets;
+  for (int i = 0; i < 60000; ++i) offsets.push_back(Bytes{i} * 3);
+  std::vector<std::string> pieces;
+  ASSERT_TRUE(WriteCsvSolution(
+                  *set, [&](std::size_t i) { return offsets[i]; },
+                  [&](std::string_view piece) {
+                    pieces.emplace_back(piece);
+                    return absl::OkStatus();
+                  })
+                  .ok());
+  EXPECT_GE(pieces.size(), 2u);
+  std::string joined;
+  for (const std::string& piece : pieces) joined += piece;
+  EXPECT_EQ(joined, FormatCsvSolution(*set, offsets));
+  EXPECT_EQ(joined.substr(0, 40), "id,lower,upper,size,gaps,offset\n0,0,10,1");
+}
+
 }  // namespace
 }  // namespace memplan

@@ -43,7 +43,7 @@ TEST(SpaceLiveProfileTest, ActivationsOnlyLeavesWeightsOut) {
 
 TEST(PoolLifetimesTest, ByPoolNameElseTheBuffersOwn) {
   maptest::PlannedBuffers p = maptest::WeightsPlan();
-  p.plan.placements[1].pool.clear();
+  p.plan.placements[1].pool = PoolName();
   p.buffers.buffers[1].lifetime = Lifetime::kExternal;
   EXPECT_THAT(PoolLifetimes(p.buffers, p.plan),
               ElementsAre(Lifetime::kTransient, Lifetime::kExternal, Lifetime::kTransient,

@@ -31,7 +31,7 @@ inline void Add(PlannedBuffers& p, std::string name, Bytes size, TimeStep start,
   buffer.start = start;
   buffer.end = end;
   p.buffers.buffers.push_back(buffer);
-  p.plan.placements.push_back({std::move(pool), std::move(allocations)});
+  p.plan.placements.push_back({pool, AllocationList(allocations.begin(), allocations.end())});
 }
 
 // Three transient buffers over 4 time steps (271 px per step), peak = lower
