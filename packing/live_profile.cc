@@ -111,6 +111,8 @@ std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items) {
 std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
   std::vector<TimeStep> starts;
   std::vector<TimeStep> ends;
+  starts.reserve(items.size());
+  ends.reserve(items.size());
   for (const PackItem& item : items) {
     if (IsEmpty(item)) continue;
     starts.push_back(item.start);
@@ -122,10 +124,15 @@ std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
   // end_j < start_i (which also start before end_i); i itself is counted too.
   // The first count depends only on end_i and the second only on start_i, so
   // each can be summed over its own sorted list.
+  // Both lists are sorted, so each count comes from a pointer that only
+  // moves forward (a merge, not a binary search per item).
   std::int64_t ordered = 0;
+  std::size_t started = 0;  // starts <= ends[i]
+  std::size_t ended = 0;    // ends < starts[i]
   for (std::size_t i = 0; i < starts.size(); ++i) {
-    ordered += std::upper_bound(starts.begin(), starts.end(), ends[i]) - starts.begin();
-    ordered -= std::lower_bound(ends.begin(), ends.end(), starts[i]) - ends.begin();
+    while (started < starts.size() && starts[started] <= ends[i]) ++started;
+    while (ended < ends.size() && ends[ended] < starts[i]) ++ended;
+    ordered += static_cast<std::int64_t>(started) - static_cast<std::int64_t>(ended);
   }
   return (ordered - static_cast<std::int64_t>(starts.size())) / 2;
 }

@@ -20,7 +20,13 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
       peak.peak_step = all.peak_time;
     }
     const auto transient = [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; };
-    const LivePeak activations = ComputeLivePeak(segments, transient);
+    // With only activations holding bytes here (a lifetime CSV) their peak
+    // is the one above: not swept again.
+    const bool only_transient =
+        std::none_of(segments.buffers.begin(), segments.buffers.end(), [&](const Buffer& b) {
+          return !transient(b) && b.size > 0 && !b.inside;
+        });
+    const LivePeak activations = only_transient ? all : ComputeLivePeak(segments, transient);
     // Segments come in buffer order: a buffer's are adjacent.
     std::int64_t distinct = 0;
     BufferId last = kNoId;
