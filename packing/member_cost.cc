@@ -66,6 +66,8 @@ constexpr double kExactWorkPerItemSquared = 40000;
 constexpr double kMinExactWork = 1e6;
 constexpr double kExactNodeWorkBase = 1000;
 constexpr double kExactNodeWorkPerItem = 6;
+constexpr double kExactNodeSortFrom = 200;
+constexpr double kExactNodeWorkPerComparison = 4.5;
 
 double SkylineWork(const InputShape& shape) {
   const double n = static_cast<double>(shape.items);
@@ -145,7 +147,18 @@ double BestFitWorkScale(PackingAlgorithm member) {
 }
 
 double ExactNodeWork(const InputShape& shape) {
-  return kExactNodeWorkBase + kExactNodeWorkPerItem * static_cast<double>(shape.items);
+  const double n = static_cast<double>(shape.items);
+  // Neighbours per buffer: a node sorts the unplaced buffers of its open
+  // sections (canonical_search.h), about this many, at about 4.5 units a
+  // comparison; below about 200 that is lost in the per-item loops
+  // (MiniMalloc's A-K: 20-140 neighbours), above it dominates (dense traces
+  // of 1,000-3,000 live at once: 3-5x the per-item cost alone).
+  const double neighbours = n > 0 ? 2 * static_cast<double>(shape.pairs) / n : 0;
+  const double sort =
+      neighbours > kExactNodeSortFrom
+          ? kExactNodeWorkPerComparison * (neighbours - kExactNodeSortFrom) * std::log2(neighbours)
+          : 0;
+  return kExactNodeWorkBase + kExactNodeWorkPerItem * n + sort;
 }
 
 std::string WorkSeconds(double work) {

@@ -93,12 +93,15 @@ inline constexpr double kNegligibleWork = 1e5;
 // [10^6, 2 x 10^9]
 // (2 x 10^9 from about 220 buffers: some 690,000 nodes at 300 buffers, 1 s
 // on two cores; 6.4 x 10^7 at 40 buffers; the exact member runs only where
-// its first round of restarts fits, up to about 3,600 buffers); 10x at
+// its first round of restarts fits, up to about 3,600 buffers, fewer when
+// buffers have over 200 neighbours, ExactNodeWork); 10x at
 // kMax.
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape);
 
-// Work units of one node of the exact search (canonical_search.h: a node
-// costs O(u + w + d + s), about proportional to n) on an input of `shape`.
+// Work units of one node of the exact search on an input of `shape`:
+// 1,000 + 6 n (canonical_search.h: a node costs O(u + s + k log k), mostly
+// proportional to n) plus 4.5 (d - 200) log2 d where d, the mean number of
+// time-overlap neighbours (2 pairs / n), is above 200 (the k log k sort).
 double ExactNodeWork(const InputShape& shape);
 
 // Work units counted by a best-fit placement that gathered `visits` placed

@@ -8,6 +8,22 @@
 #include "report/summary.h"
 
 namespace memplan {
+namespace {
+
+// "  0.123 s (work 0.100 of 0.700 s allowed)": a member's wall-clock
+// seconds (--timings) and the work it counted.
+std::string Seconds(const PackMemberReport& member) {
+  std::string text = fmt::format("  {:.3f} s", member.seconds);
+  if (member.work && member.allowance) {
+    // Three significant digits: a fast member's work is well under a
+    // millisecond ("0.000 of 0.000" said nothing).
+    text += fmt::format(" (work {:#.3g} of {:#.3g} s allowed)", *member.work * kSecondsPerWorkUnit,
+                        *member.allowance * kSecondsPerWorkUnit);
+  }
+  return text;
+}
+
+}  // namespace
 
 std::string PackingLines(const Plan& plan, bool with_seconds) {
   if (!plan.packing) return "";
@@ -47,7 +63,12 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
       const char* status = MemberSearched(member)  ? "searched"
                            : MemberStopped(member) ? "stopped "
                                                    : "skipped ";
-      text += fmt::format("  {} {:<{}}  {}\n", status, member.name, width, member.reason);
+      text += fmt::format("  {} {:<{}}  {}", status, member.name, width, member.reason);
+      // A member that searched or was stopped spent time too.
+      if (with_seconds && (MemberSearched(member) || MemberStopped(member))) {
+        text += Seconds(member);
+      }
+      text += "\n";
       continue;
     }
     text += fmt::format("  ran      {:<{}}  {:>14} {:<5} ({} over)", member.name, width,
@@ -60,16 +81,7 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
                           *member.capacity, *member.capacity);
     }
     if (!member.reason.empty()) text += "; " + member.reason;
-    if (with_seconds) {
-      text += fmt::format("  {:.3f} s", member.seconds);
-      if (member.work && member.allowance) {
-        // Three significant digits: a fast member's work is well under a
-        // millisecond ("0.000 of 0.000" said nothing).
-        text += fmt::format(" (work {:#.3g} of {:#.3g} s allowed)",
-                            *member.work * kSecondsPerWorkUnit,
-                            *member.allowance * kSecondsPerWorkUnit);
-      }
-    }
+    if (with_seconds) text += Seconds(member);
     if (!chosen && member.name == plan.algorithm && member.peak == plan.peak) {
       text += "  <- chosen";
       chosen = true;

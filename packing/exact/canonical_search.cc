@@ -53,6 +53,8 @@ CanonicalSearch::CanonicalSearch(const Subproblem& problem, Bytes capacity,
   section_floor_.assign(static_cast<std::size_t>(problem.sections), 0);
   section_lowest_.assign(static_cast<std::size_t>(problem.sections), kNoLimit);
   covered_by_low_.assign(static_cast<std::size_t>(problem.sections) + 1, 0);
+  open_before_.assign(static_cast<std::size_t>(problem.sections) + 1, 0);
+  next_open_.assign(static_cast<std::size_t>(problem.sections) + 2, 0);
   section_unplaced_.assign(static_cast<std::size_t>(problem.sections), 0);
   for (const SearchBuffer& b : problem.buffers) {
     for (std::int32_t s = b.first_section; s <= b.last_section; ++s) {
@@ -171,9 +173,10 @@ bool CanonicalSearch::SectionsFit(const Part& part) {
   // section also needs one of its unplaced buffers low enough, at or below
   // capacity - unplaced ("threshold"). A buffer whose lowest offset is at or
   // below every section's threshold satisfies all it covers, so only the
-  // sections none of those covers need their lowest offset, and only the
-  // other buffers are visited section by section (the same answer as the
-  // per-section minimum over every buffer, for a fraction of the work).
+  // sections none of those covers ("open" sections) need their lowest
+  // offset, and only the other buffers are visited for them (the same
+  // answer as the per-section minimum over every buffer, for a fraction of
+  // the work).
   Bytes min_threshold = kNoLimit;
   for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
     const Bytes unplaced = section_unplaced_[s];
@@ -181,8 +184,8 @@ bool CanonicalSearch::SectionsFit(const Part& part) {
     if (std::max(section_floor_[s], last_offset_) + unplaced > capacity_) return false;
     min_threshold = std::min(min_threshold, capacity_ - unplaced);
   }
-  Bytes* const section_lowest = section_lowest_.data();
   std::int32_t* const covered = covered_by_low_.data();
+  high_spans_.clear();
   for (std::int32_t b : part.buffers) {
     const auto bi = static_cast<std::size_t>(b);
     if (placed_[bi]) continue;
@@ -191,27 +194,68 @@ bool CanonicalSearch::SectionsFit(const Part& part) {
     if (lowest <= min_threshold) {
       ++covered[buffer.first_section];
       --covered[buffer.last_section + 1];
-      continue;
-    }
-    for (auto s = static_cast<std::size_t>(buffer.first_section);
-         s <= static_cast<std::size_t>(buffer.last_section); ++s) {
-      section_lowest[s] = std::min(section_lowest[s], lowest);
+    } else {
+      high_spans_.push_back({lowest, std::max(buffer.first_section, part.first),
+                             std::min(buffer.last_section, part.last)});
     }
   }
-  bool fits = true;
+  // open_before_[s]: the open sections of the part before s.
+  std::int32_t* const open_before = open_before_.data();
   std::int32_t cover = 0;
-  for (auto s = static_cast<std::size_t>(part.first); s <= static_cast<std::size_t>(part.last); ++s) {
-    cover += covered[s];
-    covered[s] = 0;
-    const Bytes unplaced = section_unplaced_[s];
-    if (cover == 0 && unplaced > 0 &&
-        std::max({section_floor_[s], last_offset_, section_lowest[s]}) + unplaced > capacity_) {
-      fits = false;
-    }
-    section_lowest[s] = kNoLimit;  // reset the scratch for the next node
+  std::int32_t open = 0;
+  for (std::int32_t s = part.first; s <= part.last; ++s) {
+    const auto si = static_cast<std::size_t>(s);
+    cover += covered[si];
+    covered[si] = 0;
+    open_before[si] = open;
+    if (cover == 0 && section_unplaced_[si] > 0) ++open;
   }
   covered[static_cast<std::size_t>(part.last) + 1] = 0;
-  return fits;
+  open_before[static_cast<std::size_t>(part.last) + 1] = open;
+  if (open == 0) return true;
+  return OpenSectionsFit(part, open);
+}
+
+bool CanonicalSearch::OpenSectionsFit(const Part& part, std::int32_t open) {
+  // The lowest offset over each open section, from the high buffers that
+  // cover one: ascending by lowest offset, each writes only the open
+  // sections no lower one wrote; next_open_ (union-find, path halving)
+  // skips the others, so every section is written at most once:
+  // O(k log k + s) for k buffers over s sections, not the sum of their spans.
+  const std::int32_t* const open_before = open_before_.data();
+  const auto opens = [open_before](std::int32_t first, std::int32_t last) {
+    return open_before[last + 1] - open_before[first];
+  };
+  std::erase_if(high_spans_, [&](const HighSpan& span) { return opens(span.first, span.last) == 0; });
+  std::sort(high_spans_.begin(), high_spans_.end(),
+            [](const HighSpan& x, const HighSpan& y) { return x.lowest < y.lowest; });
+  std::int32_t* const next = next_open_.data();
+  for (std::int32_t s = part.first; s <= part.last + 1; ++s) {
+    next[s] = (s <= part.last && opens(s, s) > 0) ? s : s + 1;
+  }
+  next[part.last + 1] = part.last + 1;
+  const auto find = [next](std::int32_t s) {
+    while (next[s] != s) {
+      next[s] = next[next[s]];
+      s = next[s];
+    }
+    return s;
+  };
+  std::int32_t written = 0;
+  for (const HighSpan& span : high_spans_) {
+    for (std::int32_t s = find(span.first); s <= span.last; s = find(s + 1)) {
+      const auto si = static_cast<std::size_t>(s);
+      // The lowest offset any unplaced buffer of this open section can take.
+      if (std::max({section_floor_[si], last_offset_, span.lowest}) + section_unplaced_[si] >
+          capacity_) {
+        return false;
+      }
+      next[s] = s + 1;
+      ++written;
+    }
+    if (written == open) return true;
+  }
+  return false;  // an open section no unplaced buffer covers cannot happen; stay safe
 }
 
 bool CanonicalSearch::AlignedSectionsFit(const Part& part) {

@@ -48,8 +48,11 @@
 // order reaches them; a buffer whose lowest offset lies above an unplaced
 // fixed buffer's offset is not tried (the fixed one could no longer go).
 //
-// Each node costs O(u + w + d + s): u unplaced buffers, w the sections they
-// span together, d time-overlap neighbours of the placed buffer, s sections.
+// Each node costs O(u + k log k + d + s): u unplaced buffers, k of them
+// above the lowest section threshold (sorted once, each section of theirs
+// visited at most once), d time-overlap neighbours of the placed buffer, s
+// sections; with alignments, O(u + w + d + s) where w is the sections the
+// unplaced buffers span together.
 #pragma once
 
 #include <atomic>
@@ -145,6 +148,10 @@ class CanonicalSearch {
   // has an alignment > 1 (with the bytes alignments waste).
   bool SectionsFit(const Part& part);
   bool AlignedSectionsFit(const Part& part);
+  // SectionsFit's last step, for the `open` sections (no buffer low enough
+  // for every section covers them) of the part: each needs its lowest
+  // unplaced buffer (from high_spans_) low enough. O(k log k + sections).
+  bool OpenSectionsFit(const Part& part, std::int32_t open);
   // Returns whether the placement raised the floor of an unplaced buffer.
   bool Place(const Choice& choice);
   void Undo();
@@ -204,6 +211,15 @@ class CanonicalSearch {
   // Scratch of SectionsFit: +1 / -1 at the ends of each buffer low enough
   // for every section (one entry past the last section).
   std::vector<std::int32_t> covered_by_low_;
+  // Scratch of SectionsFit: the unplaced buffers above the lowest
+  // threshold, and per section the open sections before it.
+  struct HighSpan {
+    Bytes lowest;
+    std::int32_t first, last;  // sections
+  };
+  std::vector<HighSpan> high_spans_;
+  std::vector<std::int32_t> open_before_;
+  std::vector<std::int32_t> next_open_;
   // With any alignment > 1: the unplaced buffers per section (scratch of a
   // node) for the alignment-waste bound (alignment_waste.h).
   bool aligned_ = false;

@@ -113,7 +113,7 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   EXPECT_THAT(text.out, HasSubstr("auto (effort default): 5 members ran, 3 stopped, 3 skipped; "));
   // 18,692 buffers: the exact search's first round alone is over its budget.
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                  its first round of restarts "
-                                  "(448608 nodes, estimated 50.76 s of work) does not fit its "
+                                  "(448608 nodes, estimated 73.81 s of work) does not fit its "
                                   "2.00 s budget (--algorithm exact runs it alone)\n"));
   // best-fit-temporal no longer fit what its lane had left after the
   // members that fit: it started anyway, capped at what was left, and was

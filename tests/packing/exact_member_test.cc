@@ -67,6 +67,15 @@ TEST(ExactMemberTest, FindsThePackingAtTheBoundThatPackMakesAgain) {
   EXPECT_EQ(Pack(items, PackingAlgorithm::kExact, AtCapacity(17)).offsets, out.packed->offsets);
 }
 
+TEST(ExactMemberTest, ANodeCostsMoreWhereBuffersHaveManyNeighbours) {
+  // 1,000 + 6 n units; above 200 neighbours a buffer (2 pairs / n), plus
+  // 4.5 (d - 200) log2 d for the sort of the unplaced buffers.
+  EXPECT_DOUBLE_EQ(ExactNodeWork(InputShape{400, 28000}), 1000 + 6 * 400);  // d = 140
+  EXPECT_DOUBLE_EQ(ExactNodeWork(InputShape{1000, 100000}), 1000 + 6 * 1000);  // d = 200
+  // d = 1,024: 4.5 x 824 x 10 = 37,080 more.
+  EXPECT_DOUBLE_EQ(ExactNodeWork(InputShape{1000, 512000}), 1000 + 6 * 1000 + 37080);
+}
+
 TEST(ExactMemberTest, AutoProvesItsBestPeakOptimalAboveMaxLive) {
   // a (4 B, steps 0-1) is fixed at 2; b (4 B, steps 1-2) cannot go under
   // it: every member packs 10 while max-live is 8. The member proves 8 and

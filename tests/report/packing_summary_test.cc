@@ -116,6 +116,22 @@ TEST(PackingLinesTest, TimingsGiveWorkInSeconds) {
   EXPECT_NE(small.find("(work 0.000123 of 0.000600 s allowed)"), std::string::npos) << small;
 }
 
+// A member stopped part way spent time too: --timings gives it; a member
+// that never started has none.
+TEST(PackingLinesTest, TimingsGiveStoppedMembersTheirSecondsToo) {
+  Plan plan = StoppedPlan();
+  plan.packing->members[2].seconds = 1.5;
+  const std::string text = PackingLines(plan, true);
+  EXPECT_NE(text.find("  stopped  skyline-longest   stopped when it had used the 1.23 s of work "
+                      "allowed to it  1.500 s (work 1.23 of 1.23 s allowed)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("  skipped  in-order          earlier members used up --time-limit (raise "
+                      "--time-limit)\n"),
+            std::string::npos)
+      << text;
+}
+
 // The note on work seconds comes only with a line that gives work in
 // seconds: a reason that quotes it, or --timings' counts.
 TEST(PackingLinesTest, WorkSecondsAreExplainedOnlyWhereALineGivesThem) {
