@@ -384,6 +384,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
           SkippedMember(name, "stopped by --time-limit before it finished (raise --time-limit)"));
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
+      ran.back().seconds = run.seconds;
       continue;
     }
     if (k > 0 && !run.admitted && cut_rank < kCappedRank + PortfolioRank(run.member)) {
@@ -412,6 +413,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                                   true));
       ran.back().work = run.work;
       ran.back().allowance = run.allowance;
+      ran.back().seconds = run.seconds;
       continue;
     }
     ran.push_back(
