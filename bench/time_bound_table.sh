@@ -55,7 +55,7 @@ for model in "${models[@]}"; do
     read -r verified est bound def fast < <(jq -r \
       '[.verified, .msa.estimated_time_s, .msa.time_bound_s, .msa.time_all_default_s,
         .msa.time_all_fast_s] | @tsv' "$tmp/plan.json")
-    gap=$(awk -v e="$est" -v b="$bound" 'BEGIN { printf "%.1f", b > 0 ? 100 * (e - b) / b : 0 }')
+    gap=$(awk -v e="$est" -v b="$bound" 'BEGIN { printf "%.1f", (b > 0 ? 100 * (e - b) / b : 0) }')
     if [[ $verified != true ]] || ! awk -v e="$est" -v b="$bound" 'BEGIN { exit !(e >= b * (1 - 1e-9)) }'; then
       echo "$model at $size: unverified or below its bound ($est s < $bound s)" >&2
       bad=$((bad + 1))
