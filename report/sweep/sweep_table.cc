@@ -106,8 +106,8 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
     if (fast) {
       cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
       cells.push_back(row.msa ? memmap::FormatSeconds(row.msa->estimated_time_s) : "");
-      cells.push_back(row.msa && row.msa->time_bound_s ? memmap::FormatSeconds(*row.msa->time_bound_s)
-                                                       : "");
+      const bool bound = row.msa && row.msa->time_bound_s;
+      cells.push_back(bound ? memmap::FormatSeconds(*row.msa->time_bound_s) : "");
       cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
     }
     if (over > 0) {

@@ -64,7 +64,8 @@ TEST(MsaCliTest, PlanReportsTheTimeBound) {
   const double bound = doc["msa"]["time_bound_s"];
   EXPECT_GE(bound, doc["msa"]["time_all_fast_s"].get<double>());
   EXPECT_LE(bound, doc["msa"]["estimated_time_s"].get<double>());
-  EXPECT_EQ(Memplan("verify " MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx " + json).exit_code, 0);
+  const CliRun verify = Memplan("verify " MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
 }
 
 TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {

@@ -152,7 +152,9 @@ std::string RandomProgram(std::mt19937& rng) {
   for (int o = 0; o < ops; ++o) {
     const int arity = pick(1, 2);
     std::vector<std::string> operands;
-    for (int k = 0; k < arity; ++k) operands.push_back(names[pick(0, static_cast<int>(names.size()) - 1)]);
+    for (int k = 0; k < arity; ++k) {
+      operands.push_back(names[pick(0, static_cast<int>(names.size()) - 1)]);
+    }
     std::string attrs = fmt::format("flops = {}", pick(0, 3) * 100);
     if (pick(0, 3) == 0) attrs += fmt::format(", bytes_accessed = {}", pick(0, 4) * 50);
     const std::string result = fmt::format("%v{}", o);
