@@ -54,8 +54,9 @@
 // memory 100 B/s, alternate 400 B/s): one op add(x: 100 B, y: 200 B) ->
 // z: 100 B, no flops, capacity 200 bytes. All default it takes 400 / 100 =
 // 4 s. The items weigh 100, 200, 100 bytes and are worth as much (1 byte
-// accessed per byte), so the greedy fill takes x and z (ties by position),
-// A* = 200 bytes, and the bound is 200 / 400 + 200 / 100 = 2.5 s.
+// accessed per byte), so the greedy fill, ties in order of access, takes x
+// and then half of y: A* = 200 bytes, and the bound is 200 / 400 + 200 /
+// 100 = 2.5 s.
 #pragma once
 
 #include "analysis/analyze.h"
@@ -67,8 +68,8 @@ namespace memplan {
 // The lower bound in seconds on the estimated run time (SimulateMsa's
 // elapsed_s) of any assignment whose alternate memory holds at most
 // `capacity_bytes` bytes at each time step, for the program behind
-// `analysis` and `cost`. Deterministic; O(steps + Σ_op k log k) for k
-// operand and result positions per op.
+// `analysis` and `cost`. Deterministic; O(steps + the sum over ops of
+// k log k) for k operand and result positions per op.
 double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes capacity_bytes);
 
 }  // namespace memplan
