@@ -5,6 +5,7 @@
 #   packing_bench    each packing algorithm alone
 #   models_table.sh  every shared ONNX model, with and without aliasing
 #   msa_table.sh     fast-memory planning, reference vs default mode
+#   time_bound_table.sh  fast-memory plans against their time bound
 #   regions_table.sh every shared ONNX model as one execution region, IREE's layout vs memplan's
 # Usage: bench/run.sh BUILD_DIR
 set -euo pipefail
@@ -15,6 +16,7 @@ export MEMPLAN="$build/cli/memplan"
 if [[ -d ../shared/data/onnx ]]; then
   bench/models_table.sh
   bench/msa_table.sh
+  bench/time_bound_table.sh
   bench/regions_table.sh
 else
   echo "bench: ../shared/data is absent; skipping the model tables" >&2

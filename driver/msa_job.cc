@@ -1,13 +1,22 @@
 #include "driver/msa_job.h"
 
+#include <algorithm>
 #include <utility>
 
 #include "fmt/format.h"
 #include "io/byte_size.h"
 #include "ir/plural.h"
 #include "msa/rewrite.h"
+#include "msa/time_bound.h"
 
 namespace memplan {
+namespace {
+
+// The relative slack of the check estimated time >= time bound (as the
+// verifier's): the two sum an op's bytes in different orders.
+constexpr double kTimeBoundSlack = 1e-9;
+
+}  // namespace
 
 absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnalysis& analysis,
                                        const MsaJobOptions& options,
@@ -49,6 +58,15 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   stats.estimated_time_s = out.simulation.elapsed_s;
   stats.time_all_default_s = TimeAllDefault(analysis, cost);
   stats.time_all_fast_s = TimeAllFast(analysis, cost);
+  stats.time_bound_s = TimeBound(analysis, cost, msa.fast_memory_bytes);
+  // The bound holds for every plan (msa/time_bound.h); the slack absorbs
+  // the different order in which the two sum an op's bytes.
+  if (out.simulation.elapsed_s < *stats.time_bound_s * (1 - kTimeBoundSlack)) {
+    return absl::InternalError(fmt::format(
+        "memplan: internal error: the plan's estimated time {:.12g} s is below the time bound "
+        "{:.12g} s for {} of fast memory",
+        out.simulation.elapsed_s, *stats.time_bound_s, msa.fast_memory_bytes));
+  }
   for (const AsyncCopy& c : out.plan.copies) {
     if (c.kind == CopyKind::kPrefetch) {
       ++stats.prefetches;
@@ -77,6 +95,11 @@ double CapturedSpeedup(const MsaStats& stats) {
   return (stats.time_all_default_s - stats.estimated_time_s) / possible;
 }
 
+double FromTimeBound(const MsaStats& stats) {
+  if (!stats.time_bound_s || !(*stats.time_bound_s > 0)) return 0;
+  return std::max(0.0, stats.estimated_time_s / *stats.time_bound_s - 1);
+}
+
 std::string FormatMsaSummary(const MsaJobResult& result) {
   const MsaStats& s = *result.plan.msa;
   std::string text = fmt::format("fast memory: {} on target {} ({} mode{})\n",
@@ -89,10 +112,14 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
                       CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
                       s.max_outstanding_copies);
+  text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
+  if (s.time_bound_s) {
+    text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,
+                        100 * FromTimeBound(s));
+  }
   text += fmt::format(
-      "estimated time: {:.6g} s (all default memory {:.6g} s, all fast memory {:.6g} s); "
-      "captured speed-up {:.1f}%\n",
-      s.estimated_time_s, s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
+      " (all default memory {:.6g} s, all fast memory {:.6g} s); captured speed-up {:.1f}%\n",
+      s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
   return text;
 }
 

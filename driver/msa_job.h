@@ -50,7 +50,9 @@ struct MsaJobResult {
 // alignment (lcm of the target's and pools.alignment) above kMaxAlignment or bad knobs
 // (AssignMemorySpaces); ResourceExhausted when the default space does not fit
 // `pools.capacity` or a pinned buffer does not fit the fast memory;
-// FailedPrecondition when the rewrite is requested but impossible.
+// FailedPrecondition when the rewrite is requested but impossible; Internal
+// when the simulated time lies below the time bound (msa/time_bound.h: a
+// bug in one of them).
 absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnalysis& analysis,
                                        const MsaJobOptions& options,
                                        const PoolPlanOptions& pools);
@@ -60,8 +62,14 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
 // when the bounds coincide (nothing to gain).
 double CapturedSpeedup(const MsaStats& stats);
 
+// How far the estimated time lies above the time bound, as a fraction of the
+// bound: estimated / time_bound - 1, or 0 without a bound or when it is 0
+// (clamped at 0: the two may differ in the last bits where they meet).
+double FromTimeBound(const MsaStats& stats);
+
 // Summary lines for `memplan plan`: target, fast memory, copies, estimated
-// time against its bounds and the captured speed-up.
+// time against the time bound (msa/time_bound.h) and the all-default and
+// all-fast times, and the captured speed-up.
 std::string FormatMsaSummary(const MsaJobResult& result);
 
 }  // namespace memplan

@@ -91,6 +91,9 @@ struct MsaStats {
   // verify` re-checks them (verify/verifier.h rule 5).
   std::int64_t max_outstanding_prefetches = -1;
   std::int64_t max_outstanding_evictions = -1;
+  // A lower bound on the estimated time of any plan with this fast memory
+  // (msa/time_bound.h), seconds; nullopt in plans written before it existed.
+  std::optional<double> time_bound_s = std::nullopt;
 };
 
 struct Plan {

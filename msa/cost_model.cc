@@ -223,6 +223,10 @@ double CostModel::OpElapsed(OpId op, std::span<const int> operands_in_alternate,
   double alternate_bytes = 0;
   for (int i : operands_in_alternate) alternate_bytes += impl_->OperandBytes(op, i);
   for (int i : results_in_alternate) alternate_bytes += impl_->ResultBytes(op, i);
+  return OpElapsedWithAlternateBytes(op, alternate_bytes);
+}
+
+double CostModel::OpElapsedWithAlternateBytes(OpId op, double alternate_bytes) const {
   return std::max(impl_->compute_s[op], impl_->MemorySeconds(op, alternate_bytes));
 }
 

@@ -52,6 +52,13 @@ class CostModel {
   // position once; positions out of range are ignored.
   double OpElapsed(OpId op, std::span<const int> operands_in_alternate,
                    std::span<const int> results_in_alternate) const;
+  // Seconds for one execution of `op` when `alternate_bytes` of the bytes it
+  // accesses (OperandBytesAccessed / ResultBytesAccessed summed; clamped to
+  // its total) are served from alternate memory and the rest from default
+  // memory: OpElapsed for positions whose bytes sum to `alternate_bytes`,
+  // also for a fractional amount (msa/time_bound.h). Never increases with
+  // `alternate_bytes` >= 0.
+  double OpElapsedWithAlternateBytes(OpId op, double alternate_bytes) const;
   double OpElapsedAllDefault(OpId op) const;
   double OpElapsedAllAlternate(OpId op) const;
   double ComputeSeconds(OpId op) const;

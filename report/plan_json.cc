@@ -298,6 +298,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       if (extras.msa_setup->knobs) j["options"] = KnobsJson(*extras.msa_setup->knobs);
     }
     j["estimated_time_s"] = m.estimated_time_s;
+    if (m.time_bound_s) j["time_bound_s"] = *m.time_bound_s;
     j["time_all_default_s"] = m.time_all_default_s;
     j["time_all_fast_s"] = m.time_all_fast_s;
     j["prefetches"] = m.prefetches;
@@ -436,6 +437,8 @@ MsaStats ReadMsa(const ObjectReader& r) {
   }
   MsaStats m;
   m.estimated_time_s = r.Number("estimated_time_s");
+  // Absent from plans written before the bound existed.
+  if (r.Has("time_bound_s")) m.time_bound_s = r.Number("time_bound_s");
   m.time_all_default_s = r.Number("time_all_default_s");
   m.time_all_fast_s = r.Number("time_all_fast_s");
   m.prefetches = r.Amount("prefetches");

@@ -29,7 +29,8 @@
 //    "async_copies": [{"buffer", "kind" ("prefetch"|"eviction"), "from_space",
 //                      "to_space", "start", "done", "bytes"}],
 //    "msa": {"target", "mode", "variant", "options" (PlanMsaKnobs),
-//            "estimated_time_s", "time_all_default_s", "time_all_fast_s",
+//            "estimated_time_s", "time_bound_s" (when known),
+//            "time_all_default_s", "time_all_fast_s",
 //            "prefetches", "evictions", "prefetch_bytes", "eviction_bytes",
 //            "max_outstanding_copies"},
 //    "regions": {...}}   (only for plans with execution regions; report/regions_json.h)

@@ -250,7 +250,9 @@ std::string Seconds(double s) { return fmt::format("{:.12g} s", s); }
 
 // The run-time estimate lies between its bounds: all data in fast memory
 // (nothing is faster) and all in default memory (MSA never reports a plan
-// slower than none). The relative slack absorbs decimal round trips.
+// slower than none), and at or above the time bound when the plan has one
+// (msa/time_bound.h: no plan with that fast memory is faster). The relative
+// slack absorbs decimal round trips.
 absl::Status CheckMsaTimes(const MsaStats& m) {
   const std::pair<const char*, double> times[] = {
       {"estimated_time_s", m.estimated_time_s},
@@ -263,12 +265,22 @@ absl::Status CheckMsaTimes(const MsaStats& m) {
                                     ", not a finite time >= 0"));
     }
   }
+  if (m.time_bound_s && (!std::isfinite(*m.time_bound_s) || *m.time_bound_s < 0)) {
+    return Violation(absl::StrCat("the MSA statistics report time_bound_s = ",
+                                  Seconds(*m.time_bound_s), ", not a finite time >= 0"));
+  }
   constexpr double kSlack = 1e-9;
   if (m.estimated_time_s < m.time_all_fast_s * (1 - kSlack)) {
     return Violation(absl::StrCat("the MSA statistics report estimated_time_s = ",
                                   Seconds(m.estimated_time_s), ", below time_all_fast_s = ",
                                   Seconds(m.time_all_fast_s),
                                   " (every buffer in fast memory, the fastest possible)"));
+  }
+  if (m.time_bound_s && m.estimated_time_s < *m.time_bound_s * (1 - kSlack)) {
+    return Violation(absl::StrCat("the MSA statistics report estimated_time_s = ",
+                                  Seconds(m.estimated_time_s), ", below time_bound_s = ",
+                                  Seconds(*m.time_bound_s),
+                                  " (no plan with this fast memory is faster)"));
   }
   if (m.estimated_time_s > m.time_all_default_s * (1 + kSlack)) {
     return Violation(absl::StrCat("the MSA statistics report estimated_time_s = ",

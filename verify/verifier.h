@@ -105,7 +105,8 @@
 //     statistics. With MSA statistics, their prefetch/eviction counts and byte
 //     totals match the copies, and the times are finite, >= 0 and satisfy
 //     time_all_fast_s <= estimated_time_s <= time_all_default_s up to a
-//     relative 1e-9 (decimal round trips).
+//     relative 1e-9 (decimal round trips); time_bound_s, when present, is
+//     finite, >= 0 and <= estimated_time_s up to the same slack.
 //  8. Origin: at most one segment of a buffer begins at the buffer's start
 //     without a copy opening it — the data is produced (or provided by the
 //     caller) in one place, so e.g. a default-memory copy of data produced in

@@ -293,6 +293,9 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
     const MsaStats& msa = *plan.msa;
     out += "<table class=\"msa\">\n";
     AppendRow(out, "estimated time", FormatSeconds(msa.estimated_time_s));
+    if (msa.time_bound_s) {
+      AppendRow(out, "time bound (no plan is faster)", FormatSeconds(*msa.time_bound_s));
+    }
     AppendRow(out, "all in default memory", FormatSeconds(msa.time_all_default_s));
     AppendRow(out, "all in fast memory", FormatSeconds(msa.time_all_fast_s));
     AppendRow(out, "prefetches",

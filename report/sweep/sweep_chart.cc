@@ -158,25 +158,29 @@ Panel FastPanel(const std::vector<SweepRow>& rows) {
     point.dims = dims[d];
     Series time{dims.size() > 1 ? DimsLabel(point, true) : "estimated time",
                 std::string(kColors[d % std::size(kColors)]), false, {}};
+    Series bound{"time bound", "#2ca02c", true, {}};
     Series all_default{"all in default memory", "#7f7f7f", true, {}};
     Series all_fast{"all in fast memory", "#bcbd22", true, {}};
     for (const auto& size : sizes) {
-      std::optional<double> t, slow, fast;
+      std::optional<double> t, lowest, slow, fast;
       for (const SweepRow& row : rows) {
         if (row.point.dims != dims[d] || row.point.fast_memory != size || !row.msa ||
             row.over_capacity) {
           continue;
         }
         t = row.msa->estimated_time_s;
+        lowest = row.msa->time_bound_s;
         slow = row.msa->time_all_default_s;
         fast = row.msa->time_all_fast_s;
       }
       time.values.push_back(t);
+      bound.values.push_back(lowest);
       all_default.values.push_back(slow);
       all_fast.values.push_back(fast);
     }
     panel.series.push_back(std::move(time));
     if (dims.size() == 1) {
+      panel.series.push_back(std::move(bound));
       panel.series.push_back(std::move(all_default));
       panel.series.push_back(std::move(all_fast));
     }

@@ -5,8 +5,9 @@
 //    first dim's values, one pair of lines per binding of the other dims and
 //    fast-memory size;
 //  * fast memory (when more than one size): the estimated time per
-//    size, one line per dims binding (with one binding, also the run times
-//    with everything in default memory and everything in fast memory, dashed).
+//    size, one line per dims binding (with one binding, also the time bound
+//    of msa/time_bound.h and the run times with everything in default
+//    memory and everything in fast memory, dashed).
 // With a single point the dims panel is drawn with one point. The x axes are
 // categorical (the points in grid order, evenly spaced, labelled with their
 // values); a point over capacity leaves a gap in its line and a "does not

@@ -86,7 +86,9 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
     header.push_back(name);
   }
   if (fast) {
-    for (const char* name : {"fast used", "est. time", "captured"}) header.push_back(name);
+    for (const char* name : {"fast used", "est. time", "bound", "captured"}) {
+      header.push_back(name);
+    }
   }
   // With a point over capacity, a last column says which fit.
   if (over > 0) header.push_back("capacity");
@@ -104,6 +106,8 @@ std::string FormatSweepTable(const std::string& input, const std::vector<SweepRo
     if (fast) {
       cells.push_back(row.alternate_bytes ? FormatBytes(*row.alternate_bytes) : "");
       cells.push_back(row.msa ? memmap::FormatSeconds(row.msa->estimated_time_s) : "");
+      const bool bound = row.msa && row.msa->time_bound_s;
+      cells.push_back(bound ? memmap::FormatSeconds(*row.msa->time_bound_s) : "");
       cells.push_back(row.msa ? Percent(row.captured_speedup) : "");
     }
     if (over > 0) {
@@ -132,8 +136,8 @@ std::string FormatSweepCsv(const std::vector<SweepRow>& rows) {
   for (const std::string& name : DimNames(rows)) text += CsvField(name) + ",";
   text +=
       "fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
-      "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
-      "evictions,time_steps,buffers,verified,over_capacity\n";
+      "estimated_time_s,time_bound_s,time_all_default_s,time_all_fast_s,captured_speedup,"
+      "prefetches,evictions,time_steps,buffers,verified,over_capacity\n";
   for (const SweepRow& row : rows) {
     std::vector<std::string> fields;
     for (const auto& [name, value] : row.point.dims) fields.push_back(std::to_string(value));
@@ -148,6 +152,7 @@ std::string FormatSweepCsv(const std::vector<SweepRow>& rows) {
       return row.msa ? fmt::format("{:.9g}", value) : std::string();
     };
     fields.push_back(seconds(row.msa ? row.msa->estimated_time_s : 0));
+    fields.push_back(row.msa && row.msa->time_bound_s ? seconds(*row.msa->time_bound_s) : "");
     fields.push_back(seconds(row.msa ? row.msa->time_all_default_s : 0));
     fields.push_back(seconds(row.msa ? row.msa->time_all_fast_s : 0));
     fields.push_back(row.msa ? fmt::format("{:.6g}", row.captured_speedup) : "");

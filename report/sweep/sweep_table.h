@@ -14,7 +14,7 @@ namespace memplan {
 // transient extent (the default-memory activations' pool), its lower bound
 // and the gap in percent, the default memory used (highest byte, weights
 // included) and, with fast memory, the fast memory used, the estimated time
-// (memmap::FormatSeconds) and the captured share of the possible speed-up
+// and the time bound (msa/time_bound.h; memmap::FormatSeconds) and the captured share of the possible speed-up
 // (docs/formats.md#glossary). When a point is over capacity, a last column
 // "capacity" reads "fits" or "does not fit: REASON" (SweepCapacityReason),
 // and that row's figures are what the point needs. Columns are padded to
@@ -37,7 +37,7 @@ std::string SweepCapacityReason(const std::string& message);
 // The rows as CSV (RFC 4180; a header line, then one line per row, '\n'
 // line ends): one column per swept dim (named by the dim), then
 // fast_memory_bytes, peak_bytes, lower_bound_bytes, default_bytes,
-// alternate_bytes, estimated_time_s, time_all_default_s, time_all_fast_s,
+// alternate_bytes, estimated_time_s, time_bound_s, time_all_default_s, time_all_fast_s,
 // captured_speedup, prefetches, evictions, time_steps, buffers, verified,
 // over_capacity. A row over capacity has the figures of the point planned
 // without the limits (the bytes it needs) and the planner's message in

@@ -10,6 +10,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
+#include "nlohmann/json.hpp"
 
 namespace memplan {
 namespace {
@@ -44,6 +45,27 @@ TEST(MsaCliTest, PlanWithFastMemoryPrintsTheMsaSummary) {
   EXPECT_THAT(r.out, HasSubstr("async copies: "));
   EXPECT_THAT(r.out, HasSubstr("captured speed-up "));
   EXPECT_THAT(r.out, HasSubstr("plan verified"));
+}
+
+// The time bound (msa/time_bound.h) on the bundled MobileNetV2: on the
+// summary's estimated-time line and in the JSON beside the estimated time.
+TEST(MsaCliTest, PlanReportsTheTimeBound) {
+  const std::string json = ::testing::TempDir() + "/mobilenet.bound.json";
+  CliRun r = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx --fast-memory 1MiB "
+                     "--json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, ::testing::ContainsRegex(
+                         "estimated time: [0-9.e-]+ s, bound [0-9.e-]+ s, [0-9]+\\.[0-9]% from "
+                         "the bound \\(all default memory [0-9.e-]+ s, all fast memory "
+                         "[0-9.e-]+ s\\); captured speed-up "));
+  const std::string text = Slurp(json);
+  EXPECT_THAT(text, ::testing::ContainsRegex("\"estimated_time_s\":[0-9.e-]+,\"time_bound_s\":"));
+  const nlohmann::json doc = nlohmann::json::parse(text);
+  const double bound = doc["msa"]["time_bound_s"];
+  EXPECT_GE(bound, doc["msa"]["time_all_fast_s"].get<double>());
+  EXPECT_LE(bound, doc["msa"]["estimated_time_s"].get<double>());
+  const CliRun verify = Memplan("verify " MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
 }
 
 TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {

@@ -27,8 +27,8 @@ TEST(SweepCliTest, TableCsvAndChartForABatchSweep) {
   const std::string csv = Slurp(dir + "/s.csv");
   EXPECT_EQ(csv.substr(0, csv.find('\n')),
             "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
-            "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
-            "evictions,time_steps,buffers,verified,over_capacity");
+            "estimated_time_s,time_bound_s,time_all_default_s,time_all_fast_s,captured_speedup,"
+            "prefetches,evictions,time_steps,buffers,verified,over_capacity");
   EXPECT_NE(csv.find("\n2,,256,256,"), std::string::npos) << csv;
   EXPECT_NE(Slurp(dir + "/s.svg").find("(default-memory activations) vs batch"), std::string::npos);
 }
@@ -49,7 +49,7 @@ TEST(SweepCliTest, FastMemorySweepShowsTimes) {
   const CliRun r = Memplan("sweep " + kBatchChain + " --dim batch=2 --fast-memory 0,4KiB");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("batch  fast memory  transient extent"), std::string::npos) << r.out;
-  EXPECT_NE(r.out.find("est. time  captured"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("est. time  bound"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n2      0 B  "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\n2      4.00 KiB  "), std::string::npos) << r.out;
 }

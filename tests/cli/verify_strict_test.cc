@@ -98,6 +98,22 @@ TEST_F(VerifyStrictTest, EstimatedTimeBelowTheAllFastBoundIsRejected) {
                                "estimated_time_s = 0 s, below time_all_fast_s = "));
 }
 
+TEST_F(VerifyStrictTest, EstimatedTimeBelowTheTimeBoundIsRejected) {
+  Json doc = PlanMlp();
+  const double estimated = doc["msa"]["estimated_time_s"];
+  ASSERT_LE(doc["msa"]["time_bound_s"].get<double>(), estimated);
+  doc["msa"]["time_bound_s"] = estimated * 1.01;
+  CliRun r = Verify(doc);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.err, HasSubstr(": error: verification failed: the MSA statistics report "
+                               "estimated_time_s = "));
+  EXPECT_THAT(r.err, HasSubstr(", below time_bound_s = "));
+  // Plans written before the bound existed have none and still verify.
+  doc["msa"].erase("time_bound_s");
+  r = Verify(doc);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+}
+
 TEST_F(VerifyStrictTest, FastMemoryPlanWithoutMsaBlockIsRejected) {
   Json doc = PlanMlp();
   const size_t copies = doc["async_copies"].size();

@@ -101,6 +101,26 @@ TEST(JsonPlanTest, WritesTheDocumentedLayout) {
   EXPECT_EQ(WritePlanJson(c.plan, c.buffers, &c.program), kExpectedJson);
 }
 
+// The time bound sits beside the estimate; plans written before it have
+// none and read back without one.
+TEST(JsonPlanTest, TimeBoundIsOptionalAndRoundTrips) {
+  Case c = MakeCase();
+  const std::string without = WritePlanJson(c.plan, c.buffers, &c.program);
+  absl::StatusOr<Plan> read = ReadPlanJson(without, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_FALSE(read->msa->time_bound_s.has_value());
+
+  c.plan.msa->time_bound_s = 0.1875;
+  const std::string with = WritePlanJson(c.plan, c.buffers, &c.program);
+  EXPECT_NE(with.find("\"estimated_time_s\":0.25,\"time_bound_s\":0.1875,\"time_all_default_s\""),
+            std::string::npos)
+      << with;
+  read = ReadPlanJson(with, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->msa->time_bound_s, 0.1875);
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), with);
+}
+
 TEST(JsonPlanTest, WithoutAProgramValuesAreIds) {
   Case c = MakeCase();
   c.plan.msa.reset();

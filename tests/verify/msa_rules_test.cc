@@ -325,6 +325,25 @@ TEST(MsaRulesTest, EstimatedTimeLiesBetweenItsBounds) {
             "the MSA statistics report time_all_default_s = nan s, not a finite time >= 0");
 }
 
+// The time bound (msa/time_bound.h), when the plan records one: no plan
+// with that fast memory is faster, up to the same relative 1e-9.
+TEST(MsaRulesTest, EstimatedTimeIsAtOrAboveTheTimeBound) {
+  MsaPlan m = MakeMsaPlan();
+  m.plan.msa->time_all_fast_s = 0.001;
+  m.plan.msa->time_all_default_s = 0.004;
+  m.plan.msa->estimated_time_s = 0.002;
+  m.plan.msa->time_bound_s = 0.002 * (1 + 5e-10);
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.msa->time_bound_s = 0.003;
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0.002 s, below time_bound_s = 0.003 s "
+            "(no plan with this fast memory is faster)");
+  m.plan.msa->time_bound_s = -1;
+  EXPECT_EQ(Verify(m), "the MSA statistics report time_bound_s = -1 s, not a finite time >= 0");
+  m.plan.msa->time_bound_s.reset();  // plans written before the bound
+  EXPECT_EQ(Verify(m), "OK");
+}
+
 TEST(MsaRulesTest, CopiesNeedMsaStatistics) {
   MsaPlan m = MakeMsaPlan();
   m.plan.msa.reset();

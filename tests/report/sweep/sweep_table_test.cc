@@ -46,6 +46,7 @@ SweepRow FastRow(Bytes fast, double estimated, double captured) {
   row.alternate_bytes = fast / 2;
   MsaStats stats;
   stats.estimated_time_s = estimated;
+  stats.time_bound_s = 0.001 + (estimated - 0.001) / 2;
   stats.time_all_default_s = 0.004;
   stats.time_all_fast_s = 0.001;
   stats.prefetches = 2;
@@ -120,11 +121,11 @@ TEST(SweepTableTest, FastMemoryColumnsExactTable) {
   EXPECT_EQ(FormatSweepTable("in.mpir", rows),
             "sweep of in.mpir: 2 plans, all verified\n"
             "batch  fast memory  transient extent  lower bound  over bound  default used  "
-            "fast used  est. time  captured\n"
+            "fast used  est. time  bound    captured\n"
             "1      0 B          128 B             128 B        0.0 %       1.00 KiB      "
-            "0 B        4 ms       0.0 %\n"
+            "0 B        4 ms       2.5 ms   0.0 %\n"
             "1      2.00 KiB     128 B             128 B        0.0 %       1.00 KiB      "
-            "1.00 KiB   2.5 ms     50.0 %\n");
+            "1.00 KiB   2.5 ms     1.75 ms  50.0 %\n");
 }
 
 TEST(SweepTableTest, CsvHasEveryFigureAndEmptyFieldsWhereNone) {
@@ -132,20 +133,20 @@ TEST(SweepTableTest, CsvHasEveryFigureAndEmptyFieldsWhereNone) {
                                       FastRow(2048, 0.0025, 0.5)};
   EXPECT_EQ(FormatSweepCsv(rows),
             "batch,fast_memory_bytes,peak_bytes,lower_bound_bytes,default_bytes,alternate_bytes,"
-            "estimated_time_s,time_all_default_s,time_all_fast_s,captured_speedup,prefetches,"
-            "evictions,time_steps,buffers,verified,over_capacity\n"
-            "1,,1024,1024,3072,,,,,,,,3,5,true,\n"
-            "4,,4096,4096,8192,,,,,,,,3,5,true,\"in.mpir: error: plan does not fit: default memory "
+            "estimated_time_s,time_bound_s,time_all_default_s,time_all_fast_s,captured_speedup,"
+            "prefetches,evictions,time_steps,buffers,verified,over_capacity\n"
+            "1,,1024,1024,3072,,,,,,,,,3,5,true,\n"
+            "4,,4096,4096,8192,,,,,,,,,3,5,true,\"in.mpir: error: plan does not fit: default memory "
             "needs 8.00 KiB (8192 bytes), 2.00 KiB (2048 bytes) over --capacity 6KiB\"\n"
-            "8,,,,,,,,,,,,,,,in.mpir: error: pinned buffer larger than the fast memory\n"
-            "1,2048,128,128,1024,1024,0.0025,0.004,0.001,0.5,2,1,3,5,true,\n");
+            "8,,,,,,,,,,,,,,,,in.mpir: error: pinned buffer larger than the fast memory\n"
+            "1,2048,128,128,1024,1024,0.0025,0.00175,0.004,0.001,0.5,2,1,3,5,true,\n");
 }
 
 TEST(SweepTableTest, CsvQuotesMessagesWithCommasAndQuotes) {
   SweepRow row = NoFigures(2);
   row.over_capacity = "needs 10 bytes, has \"8\"";
   EXPECT_EQ(FormatSweepCsv({row}).substr(FormatSweepCsv({row}).find('\n') + 1),
-            "2,,,,,,,,,,,,,,,\"needs 10 bytes, has \"\"8\"\"\"\n");
+            "2,,,,,,,,,,,,,,,,\"needs 10 bytes, has \"\"8\"\"\"\n");
 }
 
 // Counts non-overlapping occurrences of `needle`.
@@ -199,8 +200,9 @@ TEST(SweepChartTest, FastMemoryPanelWithBoundsForOneBinding) {
   const std::string svg = RenderSweepChart("in.mpir", rows);
   EXPECT_NE(svg.find("estimated run time vs fast-memory size"), std::string::npos);
   EXPECT_EQ(svg.find("activations) vs"), std::string::npos);  // one dims binding only
-  EXPECT_EQ(Count(svg, "<polyline"), 3);  // estimate, all-default, all-fast
+  EXPECT_EQ(Count(svg, "<polyline"), 4);  // estimate, time bound, all-default, all-fast
   EXPECT_NE(svg.find("<title>estimated time: 2.5 ms at 2.00 KiB</title>"), std::string::npos);
+  EXPECT_NE(svg.find("<title>time bound: 1.75 ms at 2.00 KiB</title>"), std::string::npos);
   EXPECT_NE(svg.find(">all in default memory</text>"), std::string::npos);
 }
 
