@@ -197,6 +197,13 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
   return input;
 }
 
+absl::StatusOr<LoadedInput> LoadProgram(Program program, const LoadOptions& options) {
+  absl::StatusOr<LoadedInput> input = FromProgram(InputFormat::kTextIr, std::move(program), options);
+  if (!input.ok()) return input.status();
+  if (absl::Status s = CheckInputLimits(*input, 1); !s.ok()) return s;
+  return input;
+}
+
 absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
   const std::string& path = input.buffers.input;
   if (alignment < 1 || alignment > kMaxAlignment) {

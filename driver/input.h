@@ -75,6 +75,11 @@ InputFormat DetectFormat(const std::string& path);
 //  * those of CheckInputLimits.
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 
+// Analyses a program built in code (already valid: ValidateProgram), as
+// LoadInput does a text IR file's, then checks the input limits. Errors:
+// those of AnalyzeProgram and CheckInputLimits, located at program.source.
+absl::StatusOr<LoadedInput> LoadProgram(Program program, const LoadOptions& options);
+
 // Checks `input` against the limits of ir/units.h (kMaxTotalBytes,
 // kMaxAlignment, kMaxTimeSteps) when every offset must also be a multiple of `alignment`:
 // each buffer counts as its size plus alignment - 1 bytes of padding, the

@@ -1,0 +1,186 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cli/plan_command.h"
+#include "driver/plan_job.h"
+#include "io/file_io.h"
+#include "memplan/memplan.h"
+
+namespace memplan::api {
+namespace {
+
+// main(%x: 1 KiB) { %a = exp(%x): 1 KiB; %b = exp(%a): f32[512];
+//                   %c = add(%a, %b): 1 KiB; return %c }
+Program Chain() {
+  ProgramBuilder b("chain");
+  const ComputationId main = b.AddFunction("main");
+  b.SetEntry(main);
+  const ValueId x = b.AddParam(main, "x", 1024);
+  const ValueId a = b.AddResult(b.AddOp(main, "exp", {x}), "a", 1024);
+  const ValueId bb = b.AddResult(b.AddOp(main, "exp", {a}), "b", "f32", {512});
+  const ValueId c = b.AddResult(b.AddOp(main, "add", {a, bb}), "c", 1024);
+  b.SetReturn(main, {c});
+  absl::StatusOr<Program> program = std::move(b).Build();
+  EXPECT_TRUE(program.ok()) << program.status();
+  return *std::move(program);
+}
+
+const PlannedBuffer& Named(const Result& result, const std::string& name) {
+  for (const PlannedBuffer& b : result.buffers) {
+    if (b.name == name) return b;
+  }
+  ADD_FAILURE() << "no buffer " << name;
+  return result.buffers.front();
+}
+
+TEST(ApiTest, PlansABuiltProgramAtItsLowerBound) {
+  const Program program = Chain();
+  EXPECT_EQ(program.time_steps(), 3);
+  absl::StatusOr<Result> result = Plan(program);
+  ASSERT_TRUE(result.ok()) << result.status();
+  // %a [0,2] and %b [1,2] are live together: 3 KiB, the max-live bound.
+  EXPECT_EQ(result->lower_bound, 3072);
+  EXPECT_EQ(result->transient_peak, 3072);
+  const PlannedBuffer& a = Named(*result, "a");
+  const PlannedBuffer& b = Named(*result, "b");
+  EXPECT_EQ(b.size, 2048);
+  EXPECT_EQ(a.lifetime, Lifetime::kTransient);
+  EXPECT_EQ(Named(*result, "x").lifetime, Lifetime::kExternal);
+  ASSERT_EQ(a.segments.size(), 1u);
+  ASSERT_EQ(b.segments.size(), 1u);
+  EXPECT_EQ(a.segments[0].space, "default");
+  EXPECT_EQ(a.segments[0].start, 0);
+  EXPECT_EQ(a.segments[0].end, 2);
+  EXPECT_EQ(b.segments[0].start, 1);
+  EXPECT_EQ(b.segments[0].end, 2);
+  // The larger buffer goes first: %b at 0, %a above it.
+  EXPECT_EQ(b.segments[0].offset, 0);
+  EXPECT_EQ(a.segments[0].offset, 2048);
+  EXPECT_EQ(a.pool, "transient");
+  EXPECT_TRUE(Verify(program, *result).ok());
+  absl::StatusOr<ExecuteReport> ran = Execute(program, *result);
+  ASSERT_TRUE(ran.ok()) << ran.status();
+  EXPECT_EQ(ran->ops, 3);
+}
+
+TEST(ApiTest, TiesAndViewsShareStorage) {
+  ProgramBuilder b("ties");
+  const ComputationId main = b.AddFunction("main");
+  b.SetEntry(main);
+  const ValueId x = b.AddParam(main, "x", 4096);
+  const ValueId y = b.AddResult(b.AddOp(main, "exp", {x}), "y", 4096);
+  const OpId relu = b.AddOp(main, "relu", {y});
+  const ValueId z = b.AddResult(relu, "z", 4096);
+  b.Tie(z, y);
+  const ValueId v = b.AddResult(b.AddOp(main, "slice", {z}), "v", 1024);
+  b.View(v, z, 1024);
+  const ValueId w = b.AddResult(b.AddOp(main, "exp", {v}), "w", 1024);
+  b.SetReturn(main, {w});
+  absl::StatusOr<Program> program = std::move(b).Build();
+  ASSERT_TRUE(program.ok()) << program.status();
+  absl::StatusOr<Result> result = Plan(*program);
+  ASSERT_TRUE(result.ok()) << result.status();
+  const PlannedBuffer& y_buffer = Named(*result, "y");
+  EXPECT_EQ(y_buffer.values, (std::vector<std::string>{"y", "z", "v"}));
+  EXPECT_EQ(result->transient_peak, 4096);
+}
+
+TEST(ApiTest, MisuseIsReportedByBuild) {
+  ProgramBuilder b("bad");
+  const ComputationId main = b.AddFunction("main");
+  b.SetEntry(main);
+  b.AddOp(main, "exp", {7});
+  absl::StatusOr<Program> program = std::move(b).Build();
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().message(),
+            "bad: error: AddOp: value id 7 is not one of this builder's");
+
+  ProgramBuilder unknown_dtype("types");
+  const ComputationId f = unknown_dtype.AddFunction("main");
+  unknown_dtype.AddParam(f, "x", "f33", {4});
+  program = std::move(unknown_dtype).Build();
+  ASSERT_FALSE(program.ok());
+  EXPECT_NE(program.status().message().find("types: error: %x: "), std::string::npos)
+      << program.status();
+
+  ProgramBuilder no_entry("empty");
+  no_entry.AddFunction("main");
+  program = std::move(no_entry).Build();
+  ASSERT_FALSE(program.ok());
+  EXPECT_NE(program.status().message().find("empty"), std::string::npos) << program.status();
+}
+
+TEST(ApiTest, BadOptionsAreInvalidArgument) {
+  const Program program = Chain();
+  Options options;
+  options.algorithm = "best-fit-sideways";
+  EXPECT_EQ(Plan(program, options).status().code(), absl::StatusCode::kInvalidArgument);
+  options = {};
+  options.effort = "extreme";
+  EXPECT_EQ(Plan(program, options).status().code(), absl::StatusCode::kInvalidArgument);
+  options = {};
+  options.capacity = 3000;  // below the 3,072-byte bound
+  EXPECT_EQ(Plan(program, options).status().code(), absl::StatusCode::kResourceExhausted);
+}
+
+// The JSON `memplan plan FILE ARGS --json -` writes for these arguments.
+std::string CliJson(std::vector<std::string> args) {
+  args.push_back("--json");
+  args.push_back("-");
+  auto parsed = cli::ParsePlanArguments(args);
+  EXPECT_TRUE(parsed.ok()) << parsed.status();
+  absl::StatusOr<PlanJobResult> result = RunPlanJob(parsed->first, parsed->second);
+  EXPECT_TRUE(result.ok()) << result.status();
+  return result.ok() && result->json_stdout ? *result->json_stdout : "";
+}
+
+// The library plans as the command line does, byte for byte, with its
+// defaults and with fast memory.
+TEST(ApiTest, SameJsonAsTheCommandLine) {
+  const std::string dir = std::string(MEMPLAN_SOURCE_DIR) + "/examples/";
+  for (const char* file : {"mlp.mpir", "while_loop.mpir", "conditional.mpir", "region.mpir",
+                           "mobilenet_v2.onnx"}) {
+    SCOPED_TRACE(file);
+    absl::StatusOr<Program> program = LoadFile(dir + file);
+    ASSERT_TRUE(program.ok()) << program.status();
+    absl::StatusOr<Result> plain = Plan(*program);
+    ASSERT_TRUE(plain.ok()) << plain.status();
+    EXPECT_EQ(plain->json(), CliJson({dir + file}));
+    if (std::string(file) == "region.mpir") continue;  // regions take no fast memory yet
+    Options fast;
+    fast.fast_memory_bytes = 65536;
+    absl::StatusOr<Result> with_fast = Plan(*program, fast);
+    ASSERT_TRUE(with_fast.ok()) << with_fast.status();
+    EXPECT_EQ(with_fast->json(), CliJson({dir + file, "--fast-memory", "65536"}));
+    EXPECT_TRUE(with_fast->estimated_time_s.has_value());
+    EXPECT_TRUE(Verify(*program, *with_fast).ok());
+  }
+}
+
+TEST(ApiTest, LoadFileErrorsAreLocated) {
+  const std::string path = ::testing::TempDir() + "/api_bad.mpir";
+  ASSERT_TRUE(WriteFileAtomically(path, "entry func @main() {\n  %y = exp(%nope) : 4\n}\n").ok());
+  absl::StatusOr<Program> program = LoadFile(path);
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.status().code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(std::string(program.status().message()).rfind(path + ":2:", 0), 0u)
+      << program.status();
+}
+
+TEST(ApiTest, WriteJsonWritesTheJson) {
+  absl::StatusOr<Result> result = Plan(Chain());
+  ASSERT_TRUE(result.ok());
+  const std::string path = ::testing::TempDir() + "/api_plan.json";
+  ASSERT_TRUE(WriteJson(*result, path).ok());
+  absl::StatusOr<std::string> text = ReadFile(path);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(*text, result->json());
+  EXPECT_STREQ(Version(), MEMPLAN_VERSION_FOR_TESTS);
+}
+
+}  // namespace
+}  // namespace memplan::api
