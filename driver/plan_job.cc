@@ -259,6 +259,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     plan = PlanPools(input->buffers, options.pools);
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
+  if (input->analysis) plan->value_offsets = input->analysis->value_offset;  // every value's place
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;

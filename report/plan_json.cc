@@ -110,7 +110,19 @@ void AppendBufferJson(std::string& out, const Plan& plan, const BufferSet& buffe
     const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
     AppendJsonString(out, named ? program->values[v].name : std::to_string(v));
   }
-  out += "],\"size\":";
+  out += ']';
+  // Each value's bytes from the buffer's first byte: its address in a
+  // segment is the segment's offset plus this.
+  if (!plan.value_offsets.empty() && !b.values.empty()) {
+    out += ",\"value_offsets\":[";
+    for (std::size_t i = 0; i < b.values.size(); ++i) {
+      const ValueId v = b.values[i];
+      if (i > 0) out += ',';
+      number(v >= 0 && v < static_cast<ValueId>(plan.value_offsets.size()) ? plan.value_offsets[v] : 0);
+    }
+    out += ']';
+  }
+  out += ",\"size\":";
   number(b.size);
   out += ",\"start\":";
   number(b.start);
@@ -360,8 +372,10 @@ PoolInfo ReadPool(const ObjectReader& r) {
 }
 
 // Reads buffer entry `id` and checks it describes the input's buffer `id`.
+// `value_offsets` (per ValueId) receives the entry's "value_offsets" when it
+// has them (plans written before the key existed have none).
 BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, const Program* program,
-                           BufferId id) {
+                           BufferId id, std::vector<Bytes>& value_offsets) {
   const Buffer& b = expected.buffers[id];
   const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
   if (const std::int64_t listed = r.Int("id"); listed != id) {
@@ -397,6 +411,21 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, con
                       fmt::format("{} differs from {}, whose values are {}", values.dump(), what,
                                   want.dump()),
                       true};
+  }
+  if (r.Has("value_offsets")) {
+    const Json& offsets = r.Array("value_offsets");
+    if (offsets.size() != b.values.size()) {
+      throw SchemaError{r.Path("value_offsets"),
+                        fmt::format("lists {} offsets for {} values", offsets.size(), b.values.size())};
+    }
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      const ValueId v = b.values[i];
+      const std::string where = Pointer(r.Path("value_offsets"), i);
+      const Bytes offset = InRange(AsInt(offsets[i], where), where, 0, kMaxTotalBytes);
+      if (v < 0) continue;
+      if (value_offsets.size() <= static_cast<std::size_t>(v)) value_offsets.resize(v + 1, 0);
+      value_offsets[v] = offset;
+    }
   }
   BufferPlacement placement;
   placement.pool = r.String("pool");
@@ -526,8 +555,10 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   }
   for (size_t i = 0; i < buffers.size(); ++i) {
     plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
-                                         expected, program, static_cast<BufferId>(i)));
+                                         expected, program, static_cast<BufferId>(i),
+                                         plan.value_offsets));
   }
+  if (program && !plan.value_offsets.empty()) plan.value_offsets.resize(program->values.size(), 0);
   const Json& copies = top.Array("async_copies");
   for (size_t i = 0; i < copies.size(); ++i) {
     plan.copies.push_back(

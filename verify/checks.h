@@ -104,4 +104,9 @@ absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);
 // x rank).
 absl::Status CheckSliceViews(const Program& program);
 
+// Rule 14: each value's place in its buffer (Plan::value_offsets) follows
+// the program's views, ties and gathers and lies inside the buffer
+// (verify/value_offset_checks.cc). O(values + gathers).
+absl::Status CheckValueOffsets(const BufferSet& buffers, const Plan& plan, const Program& program);
+
 }  // namespace memplan::verify_internal

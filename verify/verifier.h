@@ -182,6 +182,14 @@
 //     is laid out by whoever addresses the container (e.g. an NPU command
 //     stream), not checked against each other. Rule 7 counts a nested
 //     buffer's bytes once, as its container's. O(nested x segments).
+// 14. Value addresses (only with options.program and plan.value_offsets
+//     non-empty): the plan gives every value of the program its bytes from
+//     its buffer's first byte, so its address in a segment is the segment's
+//     offset plus that; each lies inside its buffer ([offset, offset + size)
+//     within the buffer's size); a view's is its source's plus the view
+//     offset, a tied result's its operand's, a gathered operand's the
+//     gathering result's plus the gather offset, each in the same buffer. A
+//     wrong one would send a runtime to another value's bytes. O(values).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data

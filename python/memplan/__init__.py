@@ -69,12 +69,25 @@ class Buffer:
     pool: str
     lifetime: str
     allocations: tuple
+    value_offsets: tuple = ()
 
     @property
     def offset(self) -> Optional[int]:
         """The byte offset when the buffer has one place for its whole life
         (one allocation), else None (see ``allocations``)."""
         return self.allocations[0].offset if len(self.allocations) == 1 else None
+
+    def value_allocations(self, value: str) -> tuple:
+        """Where value ``value`` (one of ``values``) is: the buffer's
+        allocations shifted by the value's bytes from the buffer's first byte
+        (``value_offsets``, parallel to ``values``; 0 for most values, a view's
+        offset inside its source, a concatenated operand's inside the result).
+        Raises KeyError for a value the buffer does not hold."""
+        if value not in self.values:
+            raise KeyError(value)
+        shift = self.value_offsets[self.values.index(value)] if self.value_offsets else 0
+        return tuple(Allocation(a.space, a.offset + shift, a.start, a.end)
+                     for a in self.allocations)
 
 
 @dataclass(frozen=True)
@@ -132,7 +145,8 @@ class Plan:
             Buffer(b["id"], b["name"], tuple(b["values"]), b["size"], b["start"], b["end"],
                    b["pool"], b["lifetime"],
                    tuple(Allocation(a["space"], a["offset"], a["start"], a["end"])
-                         for a in b["allocations"]))
+                         for a in b["allocations"]),
+                   tuple(b.get("value_offsets", ())))
             for b in doc["buffers"]
         ]
         self.pools = [
