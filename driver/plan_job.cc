@@ -257,6 +257,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   } else {
     phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));
     plan = PlanPools(input->buffers, options.pools);
+    // Over a capacity: also where the activations peak and what is live
+    // there, so one run says what to shrink.
+    if (!plan.ok() && plan.status().code() == absl::StatusCode::kResourceExhausted) {
+      plan = absl::ResourceExhaustedError(std::string(plan.status().message()) +
+                                          CapacityPeakText(SummaryInputOf(*input)));
+    }
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
   if (input->analysis) plan->value_offsets = input->analysis->value_offset;  // every value's place

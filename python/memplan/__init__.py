@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json as _json
 import os
+import re as _re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -230,8 +231,31 @@ def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "
     else:
         result = _core.plan([name] + args, _buffers_csv(source))
     if isinstance(result, tuple):
-        raise Error(result[1], result[0])
+        raise Error(_in_python_words(result[1], options), result[0])
     return Plan(result)
+
+
+# The command line's words for an option it does not know, e.g.
+# "memplan: error: unexpected argument '--fast-memry' for 'plan' (did you
+# mean --fast-memory?)".
+_UNKNOWN_FLAG = _re.compile(
+    r"unexpected argument '(--[^'=]*)[^']*' for 'plan'(?: \(did you mean --([\w-]+)\?\))?")
+
+
+def _in_python_words(message: str, options: Mapping[str, Any]) -> str:
+    """An unknown-option message as a keyword argument's, spelled as the
+    caller wrote it: "plan() got an unknown keyword argument 'fast_memry='
+    (did you mean fast_memory=?)"; any other message as it is."""
+    match = _UNKNOWN_FLAG.search(message)
+    if match is None:
+        return message
+    keys = [k for k in options if "--" + k.replace("_", "-") == match.group(1)]
+    if not keys:
+        return message
+    text = f"memplan: error: plan() got an unknown keyword argument '{keys[0]}='"
+    if match.group(2):
+        text += f" (did you mean {match.group(2).replace('-', '_')}=?)"
+    return text
 
 
 def _flags(options: Mapping[str, Any]) -> list:
