@@ -32,8 +32,8 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 //     (io/onnx/fold.h) and replaced by Constant nodes in the graph being
 //     inferred. A graph without subgraphs is inferred window by window
 //     (io/onnx/windowed_inference.h: a node is inferred again only after a
-//     fold before it in its window, so the cost stays linear in the nodes:
-//     Swin-S's 5.7k nodes in 0.3 s); when that does not give every tensor
+//     fold before it in its window, so the cost stays linear in the nodes);
+//     when that does not give every tensor
 //     static dims or libonnx reports an error, whole-graph rounds follow
 //     (infer, fold, repeat until nothing new folds: at most as many rounds
 //     as nodes), whose results and messages are the reference;

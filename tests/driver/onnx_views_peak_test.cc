@@ -3,8 +3,8 @@
 // than with --no-alias (the alias pass takes a view only where the live
 // profile's peak does not rise: io/onnx/alias_profile.h). One plan job per
 // model measures both (PlanJobResult::aliasing); the shared models
-// (../shared/data/onnx) are skipped when absent. About 3 s in release for the
-// 24 models: one test, as it is one property of the whole set.
+// (../shared/data/onnx) are skipped when absent. About 3.4 s in release for the
+// 22 models: one test, as it is one property of the whole set.
 #include <algorithm>
 #include <filesystem>
 #include <string>
