@@ -80,6 +80,7 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   options.dims = recorded->dims;
   options.regions_per = recorded->regions_per;
   options.offline_plan = recorded->offline_plan;  // the fixed offsets are checked again
+  options.input_shapes = recorded->input_shapes;
   return options;
 }
 

@@ -66,6 +66,12 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
                                     "read as {}",
                                     InputFormatName(format)));
   }
+  if (format != InputFormat::kOnnx && (!options.input_shapes.empty() || options.batch)) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("{} applies only to ONNX models; this input is read as {}",
+                                    options.batch ? "--batch" : "--input-shape",
+                                    InputFormatName(format)));
+  }
   if (format == InputFormat::kOnnx || format == InputFormat::kTflite) return absl::OkStatus();
   if (!options.alias) {
     return LocatedError(path, SourceLocation{},
@@ -168,9 +174,16 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       OnnxImportOptions onnx_options;
       onnx_options.dims = options.dims;
       onnx_options.alias = options.alias;
-      absl::StatusOr<Program> program = ImportOnnx(path, onnx_options);
-      if (!program.ok()) return program.status();
-      input = FromProgram(InputFormat::kOnnx, *std::move(program), options);
+      onnx_options.input_shapes = OnnxInputShapes{options.input_shapes, options.batch};
+      absl::StatusOr<OnnxPrograms> programs =
+          ImportOnnxPrograms(path, onnx_options, options.keep_unaliased);
+      if (!programs.ok()) return programs.status();
+      input = FromProgram(InputFormat::kOnnx, std::move(programs->program), options);
+      if (!input.ok() || !programs->unaliased) break;
+      absl::StatusOr<LoadedInput> unaliased =
+          FromProgram(InputFormat::kOnnx, *std::move(programs->unaliased), options);
+      if (!unaliased.ok()) return unaliased.status();
+      input->unaliased = std::make_shared<const LoadedInput>(*std::move(unaliased));
       break;
     }
     case InputFormat::kTflite: {

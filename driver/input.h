@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -28,12 +29,19 @@ struct LoadOptions {
   // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
   std::map<std::string, std::int64_t> dims;
   bool alias = true;                         // ONNX: views and in-place reuse
+  // ONNX: new graph input shapes (--input-shape NAME=8x3x224x224) and the
+  // leading dim of every graph input (sweep --batch); shapes re-inferred.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  std::optional<std::int64_t> batch;
   // --regions [--regions-per N]: wrap a flat program (an ONNX model) into
   // execution regions of N ops each, 0 for one region
   // (regions/region_partition.h); nullopt: as it is.
   std::optional<std::int64_t> regions_per;
   // TFLite: keep the model's OfflineMemoryAllocation offsets (--offline-plan).
   bool offline_plan = false;
+  // ONNX with alias: also load the model without aliasing into
+  // LoadedInput::unaliased (reading and shape inference run once for both).
+  bool keep_unaliased = false;
 };
 
 // What a TFLite input keeps beyond its program (io/tflite/).
@@ -51,6 +59,8 @@ struct LoadedInput {
   std::optional<ProgramAnalysis> analysis;   // absent for CSV input
   BufferSet buffers;
   std::optional<TfliteInputInfo> tflite;     // TFLite input only
+  // With LoadOptions::keep_unaliased, the ONNX model loaded without aliasing.
+  std::shared_ptr<const LoadedInput> unaliased;
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.
@@ -68,6 +78,7 @@ InputFormat DetectFormat(const std::string& path);
 //    file whose extension is not .mpir fails to parse as text IR, the message
 //    ends with a hint that the format was chosen from the extension;
 //  * `path: error: --no-alias ...` when given for an input other than ONNX,
+//    `--input-shape ...` / `--batch ...` for an input other than ONNX,
 //    `--dim ...` for a lifetime CSV (they would have no effect);
 //  * for text IR, those of BindDims (ir/dims.h): a --dim naming no dim of
 //    the program, a binding outside [1, bound], a dim with neither bound nor

@@ -167,8 +167,10 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (options.progress != nullptr) options.progress->Phase(std::move(name), total, std::move(unit));
   };
   phase("importing " + std::filesystem::path(input_path).filename().string());
+  LoadOptions load = options.load;
+  load.keep_unaliased = options.measure_aliasing;
   absl::StatusOr<LoadedInput> input =
-      loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, options.load);
+      loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
   if (options.tflite_path && input->format != InputFormat::kTflite) {
@@ -288,8 +290,14 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     phase("measuring the aliasing saving");
     LoadOptions plain = options.load;
     plain.alias = false;
-    absl::StatusOr<LoadedInput> unaliased = LoadInput(input_path, plain);
-    if (!unaliased.ok()) return unaliased.status();
+    // Loaded with the input unless the caller passed it in loaded.
+    const LoadedInput* unaliased = input->unaliased.get();
+    std::optional<LoadedInput> reloaded;
+    if (unaliased == nullptr) {
+      absl::StatusOr<LoadedInput> again = LoadInput(input_path, plain);
+      if (!again.ok()) return again.status();
+      unaliased = &reloaded.emplace(*std::move(again));
+    }
     // Without aliasing there are more bytes; past the limits, no comparison.
     if (CheckInputLimits(*unaliased, options.pools.alignment).ok()) {
       PoolPlanOptions unbounded = options.pools;
@@ -318,7 +326,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     PlanJsonExtras extras;
     extras.input_options =
         PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per,
-                         options.load.offline_plan};
+                         options.load.offline_plan, options.load.input_shapes};
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,

@@ -203,6 +203,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     options["regions"] = extras.input_options->regions_per ? Json(*extras.input_options->regions_per)
                                                            : Json(nullptr);
     options["offline_plan"] = extras.input_options->offline_plan;
+    if (!extras.input_options->input_shapes.empty()) {
+      Json shapes = Json::object();
+      for (const auto& [name, dims] : extras.input_options->input_shapes) shapes[name] = dims;
+      options["input_shapes"] = std::move(shapes);
+    }
     doc["input_options"] = std::move(options);
   }
   doc["algorithm"] = plan.algorithm;
@@ -506,6 +511,20 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
   }
   // Plans written before --offline-plan was recorded have no "offline_plan".
   if (r.Has("offline_plan")) options.offline_plan = r.Bool("offline_plan");
+  if (r.Has("input_shapes")) {
+    const Json& shapes = r.Get("input_shapes");
+    if (!shapes.is_object()) WrongType(shapes, r.Path("input_shapes"), "an object");
+    for (const auto& [name, dims] : shapes.items()) {
+      const std::string pointer = Pointer(r.Path("input_shapes"), name);
+      if (!dims.is_array()) WrongType(dims, pointer, "an array");
+      std::vector<std::int64_t>& out = options.input_shapes[name];
+      for (const Json& d : dims) {
+        const std::int64_t dim = AsInt(d, pointer);
+        if (dim < 1) throw SchemaError{pointer, fmt::format("dims must be at least 1, found {}", dim)};
+        out.push_back(dim);
+      }
+    }
+  }
   return options;
 }
 

@@ -73,6 +73,9 @@ struct PlanInputOptions {
   // (and sub-allocations), which `memplan verify` then checks again.
   // Written as "offline_plan"; plans without the key read as false.
   bool offline_plan = false;
+  // --input-shape (ONNX): graph input -> dims. Written as "input_shapes"
+  // only when given; plans without the key read as none.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
   bool operator==(const PlanInputOptions&) const = default;
 };
 
