@@ -16,6 +16,7 @@ struct InputFlags {
   std::string input;
   std::vector<std::string> dims;  // NAME=VALUE
   bool no_alias = false;
+  bool reorder = false;           // --reorder
   bool regions = false;           // --regions
   std::int64_t regions_per = 0;   // --regions-per N (ops per region)
   const CLI::Option* regions_per_option = nullptr;
@@ -25,7 +26,7 @@ struct InputFlags {
 inline constexpr const char* kInputHelp =
     "input, by extension (any case): .csv lifetimes, .onnx model, .tflite model, else text IR";
 
-// Adds INPUT, --dim, --no-alias, --regions and --regions-per to `cmd`.
+// Adds INPUT, --dim, --no-alias, --reorder, --regions and --regions-per to `cmd`.
 void AddInputFlags(CLI::App* cmd, InputFlags& flags);
 
 // The load options from `flags`. Errors: usage errors (exit 2) for a

@@ -19,6 +19,7 @@
 #include "ir/buffer_set.h"
 #include "ir/program.h"
 #include "report/summary.h"
+#include "schedule/reorder.h"
 
 namespace memplan {
 
@@ -34,6 +35,9 @@ struct LoadOptions {
   std::optional<std::int64_t> regions_per;
   // TFLite: keep the model's OfflineMemoryAllocation offsets (--offline-plan).
   bool offline_plan = false;
+  // --reorder: run the ops in a new order that lowers the transient
+  // max-live (schedule/reorder.h), before any --regions wrapping.
+  bool reorder = false;
 };
 
 // What a TFLite input keeps beyond its program (io/tflite/).
@@ -51,6 +55,9 @@ struct LoadedInput {
   std::optional<ProgramAnalysis> analysis;   // absent for CSV input
   BufferSet buffers;
   std::optional<TfliteInputInfo> tflite;     // TFLite input only
+  // With --reorder: what the reordering found (its `program` moved into
+  // `program` above, which then runs in the new order).
+  std::optional<ReorderResult> reorder;
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.
@@ -72,7 +79,10 @@ InputFormat DetectFormat(const std::string& path);
 //  * for text IR, those of BindDims (ir/dims.h): a --dim naming no dim of
 //    the program, a binding outside [1, bound], a dim with neither bound nor
 //    binding, a size past the limits at the evaluation point;
+//  * `path: error: --reorder applies only to programs ...` for a lifetime CSV;
 //  * those of CheckInputLimits.
+// With --reorder the reordered program is checked by the independent
+// verifier (verify/schedule_checks.h); a failure is Internal (a bug).
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 
 // Checks `input` against the limits of ir/units.h (kMaxTotalBytes,
