@@ -49,6 +49,9 @@ void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
                   "again");
   cmd->add_flag("--no-alias", flags.no_alias,
                 "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  cmd->add_flag("--reorder", flags.reorder,
+                "programs: run the ops in the order (of several strategies') with the lowest "
+                "transient max-live, never above the input order's (docs/reorder.md)");
   cmd->add_flag("--regions", flags.regions,
                 "plan a flat program (an ONNX model) as one IREE-style execution region: weights "
                 "as constant uploads, outputs as result reservations, activations in a slab");
@@ -61,6 +64,7 @@ void AddInputFlags(CLI::App* cmd, InputFlags& flags) {
 absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags) {
   LoadOptions options;
   options.alias = !flags.no_alias;
+  options.reorder = flags.reorder;
   if (Given(flags.regions_per_option) && !flags.regions) {
     return UsageError("--regions-per applies with --regions");
   }

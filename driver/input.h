@@ -20,6 +20,7 @@
 #include "ir/buffer_set.h"
 #include "ir/program.h"
 #include "report/summary.h"
+#include "schedule/reorder.h"
 
 namespace memplan {
 
@@ -42,6 +43,9 @@ struct LoadOptions {
   // ONNX with alias: also load the model without aliasing into
   // LoadedInput::unaliased (reading and shape inference run once for both).
   bool keep_unaliased = false;
+  // --reorder: run the ops in a new order that lowers the transient
+  // max-live (schedule/reorder.h), before any --regions wrapping.
+  bool reorder = false;
 };
 
 // What a TFLite input keeps beyond its program (io/tflite/).
@@ -61,6 +65,9 @@ struct LoadedInput {
   std::optional<TfliteInputInfo> tflite;     // TFLite input only
   // With LoadOptions::keep_unaliased, the ONNX model loaded without aliasing.
   std::shared_ptr<const LoadedInput> unaliased;
+  // With --reorder: what the reordering found (its `program` moved into
+  // `program` above, which then runs in the new order).
+  std::optional<ReorderResult> reorder;
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.
@@ -83,7 +90,10 @@ InputFormat DetectFormat(const std::string& path);
 //  * for text IR, those of BindDims (ir/dims.h): a --dim naming no dim of
 //    the program, a binding outside [1, bound], a dim with neither bound nor
 //    binding, a size past the limits at the evaluation point;
+//  * `path: error: --reorder applies only to programs ...` for a lifetime CSV;
 //  * those of CheckInputLimits.
+// With --reorder the reordered program is checked by the independent
+// verifier (verify/schedule_checks.h); a failure is Internal (a bug).
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 
 // Checks `input` against the limits of ir/units.h (kMaxTotalBytes,

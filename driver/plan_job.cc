@@ -17,6 +17,7 @@
 #include "report/peak_attribution.h"
 #include "report/plan_json.h"
 #include "report/profile_csv.h"
+#include "report/reorder_summary.h"
 #include "ir/diagnostic.h"
 #include "ir/plural.h"
 #include "report/map/svg.h"
@@ -183,6 +184,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         "memplan: error: --write-tflite writes one arena (an offline plan); it cannot be "
         "combined with fast memory (--fast-memory, --target)");
   }
+  if (options.load.reorder && (options.tflite_path || options.load.offline_plan)) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --reorder cannot be combined with --write-tflite or --offline-plan yet "
+        "(the model's operators would still run in the file's order)");
+  }
   if (options.load.offline_plan && options.msa) {
     return absl::InvalidArgumentError(
         "memplan: error: --offline-plan cannot be combined with fast memory yet (--fast-memory, "
@@ -219,10 +225,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         input_path + ": error: fast memory (--fast-memory, --target) is not supported yet for "
                      "programs with execution regions");
   }
-  if (options.emit_ir_path && !options.msa && !regions) {
+  if (options.emit_ir_path && !options.msa && !regions && !input->reorder) {
     return absl::InvalidArgumentError(
         "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment "
-        "(it needs --fast-memory or --target) or the command form of execution regions");
+        "(it needs --fast-memory or --target), the command form of execution regions or the "
+        "reordered program (--reorder)");
   }
 
   PlanJobResult result;
@@ -326,7 +333,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     PlanJsonExtras extras;
     extras.input_options =
         PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per,
-                         options.load.offline_plan, options.load.input_shapes};
+                         options.load.offline_plan, options.load.input_shapes,
+                         options.load.reorder};
+    if (input->reorder) {
+      extras.reorder = PlanReorder{input->reorder->strategy, input->reorder->input_peak,
+                                   input->reorder->peak, input->reorder->lower_bound};
+    }
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,
@@ -372,7 +384,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     outputs.push_back(OutputFile{
         *options.emit_ir_path,
         result.msa ? PrintProgram(*result.msa->rewritten)
-                   : PrintProgram(CommandProgram(*input->program, *input->analysis, *plan))});
+        : regions  ? PrintProgram(CommandProgram(*input->program, *input->analysis, *plan))
+                   : PrintProgram(*input->program)});
   }
   if (options.csv_path) {
     outputs.push_back(OutputFile{*options.csv_path, "", [&](TextSink sink) {
@@ -392,6 +405,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.aliasing, options.timings);
+  if (input->reorder) {
+    // Second, after the input's line: the order every figure below is for.
+    const ReorderResult& r = *input->reorder;
+    const std::size_t first_line = result.summary.find('\n') + 1;
+    result.summary.insert(first_line, FormatReorderLine(r.strategy, r.input_peak, r.peak, r.lower_bound));
+  }
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   if (input->tflite && !result.msa) {
     result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));

@@ -208,7 +208,19 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       for (const auto& [name, dims] : extras.input_options->input_shapes) shapes[name] = dims;
       options["input_shapes"] = std::move(shapes);
     }
+    options["reorder"] = extras.input_options->reorder;
     doc["input_options"] = std::move(options);
+  }
+  if (extras.reorder && extras.schedule != nullptr && program != nullptr) {
+    Json order;
+    order["strategy"] = extras.reorder->strategy;
+    order["input_peak_bytes"] = extras.reorder->input_peak;
+    order["peak_bytes"] = extras.reorder->peak;
+    order["lower_bound_bytes"] = extras.reorder->lower_bound;
+    Json ops = Json::array();
+    for (OpId op : extras.schedule->order) ops.push_back(Json{{"id", op}, {"name", program->OpName(op)}});
+    order["ops"] = std::move(ops);
+    doc["schedule"] = std::move(order);
   }
   doc["algorithm"] = plan.algorithm;
   doc["time_steps"] = plan.time_steps;
@@ -525,6 +537,8 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
       }
     }
   }
+  // Plans written before --reorder existed have no "reorder".
+  if (r.Has("reorder")) options.reorder = r.Bool("reorder");
   return options;
 }
 

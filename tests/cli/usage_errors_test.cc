@@ -49,9 +49,9 @@ TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
                    "9223372036854775807, got '-1' (see memplan --help)");
   ExpectUsageError("frobnicate",
                    "memplan: error: unknown command 'frobnicate' (expected plan, verify, execute, "
-                   "stats, compare, sweep or targets; see memplan --help)");
+                   "stats, schedule, compare, sweep or targets; see memplan --help)");
   ExpectUsageError("", "memplan: error: a command is required (plan, verify, execute, stats, "
-                       "compare, sweep or targets) (see memplan --help)");
+                       "schedule, compare, sweep or targets) (see memplan --help)");
   ExpectUsageError("plan", "memplan: error: INPUT is required (see memplan --help)");
   ExpectUsageError("plan " + kBasic + " --time-limit abc",
                    "memplan: error: --time-limit 'abc': expected a number (see memplan --help)");
@@ -115,8 +115,8 @@ TEST(UsageErrorsTest, MsaKnobsNeedFastMemory) {
   EXPECT_EQ(Memplan("plan " + kMlp + " --target edge-npu --msa-mode reference -q").exit_code, 0);
   ExpectUsageError("plan " + kMlp + " --emit-ir x.mpir",
                    "memplan: error: --emit-ir writes the schedule rewritten by memory space "
-                   "assignment (it needs --fast-memory or --target) or the command form of "
-                   "execution regions");
+                   "assignment (it needs --fast-memory or --target), the command form of "
+                   "execution regions or the reordered program (--reorder)");
 }
 
 TEST(UsageErrorsTest, OnnxOnlyFlagsOnOtherInputs) {
