@@ -18,13 +18,20 @@ constexpr double kHierarchyBoundSlack = 1e-9;
 
 // Lays candidate `c` out: its buffers' default-memory data in the pools of
 // their home levels, named "<level>.<lifetime>" outside the default and
-// alternate spaces. nullopt when a level's capacity is exceeded.
+// alternate spaces; packed by the pools' packers, or with `at_home_offsets`
+// at the offsets the home choice found (one transient pool per level, which
+// fits by construction). nullopt when a level's capacity is exceeded.
 absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const HierarchyCandidate& c,
                                            const Target& target, const MsaOptions& options,
-                                           const PoolPlanOptions& pools) {
+                                           const PoolPlanOptions& pools, bool at_home_offsets) {
   BufferSet homed = buffers;
   for (std::size_t b = 0; b < homed.buffers.size(); ++b) {
-    if (!homed.buffers[b].space && c.home[b] != kDefaultSpace) homed.buffers[b].space = c.home[b];
+    Buffer& buffer = homed.buffers[b];
+    if (!buffer.space && c.home[b] != kDefaultSpace) buffer.space = c.home[b];
+    if (at_home_offsets && c.home_offset[b] && c.home[b] != kAlternateSpace) {
+      buffer.fixed_offset = *c.home_offset[b];
+      buffer.lifetime = Lifetime::kTransient;
+    }
   }
   PoolPlanOptions level_pools = pools;
   const int slowest = SlowestWritableSpace(target);
@@ -42,19 +49,19 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
     return plan.status();
   }
   // Name the levels, state their capacities, and check them.
-  std::map<std::string, std::string> renamed;
+  std::map<std::pair<MemorySpace, std::string>, std::string> renamed;
   for (PoolInfo& pool : plan->pools) {
     if (pool.space == kDefaultSpace || pool.space == kAlternateSpace) continue;
     const int level = LevelOfSpace(target, pool.space);
     const std::string name =
         fmt::format("{}.{}", target.spaces[static_cast<std::size_t>(level)].name, pool.name);
-    renamed[pool.name] = name;
+    renamed[{pool.space, pool.name}] = name;
     pool.name = name;
   }
   for (std::size_t b = 0; b < homed.buffers.size(); ++b) {
     const MemorySpace home = homed.buffers[b].space.value_or(kDefaultSpace);
     if (home == kDefaultSpace || home == kAlternateSpace) continue;
-    auto it = renamed.find(plan->placements[b].pool.str());
+    auto it = renamed.find({home, plan->placements[b].pool.str()});
     if (it != renamed.end()) plan->placements[b].pool = it->second;
   }
   for (SpaceInfo& s : plan->spaces) {
@@ -105,7 +112,14 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
   std::vector<SimulationResult> simulations(candidates->size());
   for (std::size_t i = 0; i < candidates->size(); ++i) {
     const HierarchyCandidate& c = (*candidates)[i];
-    absl::StatusOr<std::optional<Plan>> plan = LayOut(analysis.buffers, c, target, options, pools);
+    if (!c.fits) {
+      plans.emplace_back();
+      out.report.candidates.push_back({c.name, std::nullopt});
+      continue;
+    }
+    absl::StatusOr<std::optional<Plan>> plan =
+        LayOut(analysis.buffers, c, target, options, pools, false);
+    if (plan.ok() && !*plan) plan = LayOut(analysis.buffers, c, target, options, pools, true);
     if (!plan.ok()) return plan.status();
     plans.push_back(*std::move(plan));
     std::optional<double> time;

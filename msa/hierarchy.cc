@@ -67,11 +67,11 @@ struct HomeRule {
   bool by_size = false;        // banked order; else bytes accessed per byte
 };
 
-// Home levels for the buffers with `needs_home`, or the first buffer that
-// fits nowhere. `level0_offsets` receives the offsets of level-0 homes.
+// Home levels for the buffers with `needs_home` and their best-fit offsets
+// there, or the first buffer that fits nowhere.
 struct Homes {
   std::vector<MemorySpace> home;
-  std::vector<std::optional<Bytes>> level0_offset;
+  std::vector<std::optional<Bytes>> offset;
   BufferId failed = kNoId;
 };
 
@@ -83,7 +83,7 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   const std::size_t n = buffers.buffers.size();
   Homes out;
   out.home.assign(n, kDefaultSpace);
-  out.level0_offset.assign(n, std::nullopt);
+  out.offset.assign(n, std::nullopt);
   std::vector<bool> prefetched(n, false), evicted(n, false);
   for (const AsyncCopy& c : fast.copies) {
     (c.kind == CopyKind::kPrefetch ? prefetched : evicted)[static_cast<std::size_t>(c.buffer)] = true;
@@ -129,7 +129,7 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
       if (!offset) continue;
       heaps[static_cast<std::size_t>(l)].Commit(buffer.start, end, *offset, buffer.size);
       out.home[b] = SpaceIdOfLevel(target, l);
-      if (l == 0) out.level0_offset[b] = *offset;
+      out.offset[b] = *offset;
       placed = true;
       break;
     }
@@ -232,21 +232,25 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     Homes homes = ChooseHomes(analysis, target, facts, result, needs, rule, plan_alignment);
     if (homes.failed != kNoId) {
       if (failed == kNoId) failed = homes.failed;
+      HierarchyCandidate c;
+      c.name = std::move(name);
+      c.fits = false;
+      out.push_back(std::move(c));
       return;
     }
-    HierarchyCandidate c{std::move(name), result, std::move(homes.home)};
+    HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset};
     for (AsyncCopy& copy : c.fast.copies) {
       (copy.kind == CopyKind::kPrefetch ? copy.from_space : copy.to_space) = c.home[copy.buffer];
     }
     if (c.name == "banked") {
       for (std::size_t b = 0; b < n; ++b) {
-        if (!homes.level0_offset[b]) continue;
+        if (!homes.offset[b] || c.home[b] != kAlternateSpace) continue;
         const Buffer& buffer = buffers.buffers[b];
-        c.fast.alternate[b] = {Allocation{kAlternateSpace, *homes.level0_offset[b], buffer.start,
+        c.fast.alternate[b] = {Allocation{kAlternateSpace, *homes.offset[b], buffer.start,
                                           buffer.end}};
         c.fast.needs_default[b] = false;
         c.fast.alternate_peak =
-            std::max(c.fast.alternate_peak, *homes.level0_offset[b] + buffer.size);
+            std::max(c.fast.alternate_peak, *homes.offset[b] + buffer.size);
       }
     }
     out.push_back(std::move(c));
@@ -275,7 +279,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     std::iota(all.begin(), all.end(), 0);
     add("banked", banked, bank_needs, HomeRule{all, true, true});
   }
-  if (out.empty()) {
+  if (std::none_of(out.begin(), out.end(), [](const HierarchyCandidate& c) { return c.fits; })) {
     const Buffer& b = buffers.buffers[failed];
     return absl::ResourceExhaustedError(absl::StrCat(
         "plan does not fit: buffer '", b.name.str(), "' (", b.size,

@@ -33,6 +33,7 @@
 // levels, plus the simulations, O(ops + operands log segments + copies).
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,11 @@ struct HierarchyCandidate {
   std::string name;                // "hierarchy", "two-space", "banked", ...
   MsaResult fast;                  // level-0 segments (space 1) and copies
   std::vector<MemorySpace> home;   // per buffer: plan space id of its home level
+  // Per buffer: the best-fit offset step 2 found in its home level (none
+  // for buffers without a home chunk); a layout that keeps them fits every
+  // level.
+  std::vector<std::optional<Bytes>> home_offset;
+  bool fits = true;                // false: some buffer found no home (the rest is empty)
 };
 
 // The device each op's accesses are checked against: its affinity, else
@@ -65,7 +71,8 @@ absl::Status CheckHierarchyAccess(const Program& program, const ProgramAnalysis&
 
 // The candidates above for hierarchy target `target` (target.spaces not
 // empty), level-0 planning under `options` (fast memory and alignment as for
-// two spaces). A candidate whose homes do not fit some buffer is left out.
+// two spaces). A candidate whose homes do not fit some buffer is returned
+// with fits = false.
 // `plan_alignment` is the plan's --alignment (every home offset a multiple
 // of it and of its level's). Errors: those of AssignMemorySpaces;
 // InvalidArgument for a buffer pinned to a space >= 2 (not supported with a
