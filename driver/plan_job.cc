@@ -146,9 +146,11 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches,
-                           std::int64_t max_outstanding_evictions, const Program* program) {
+                           std::int64_t max_outstanding_evictions, const Program* program,
+                           const HierarchyRules* hierarchy) {
   VerifyOptions options;
   options.program = program;
+  if (hierarchy) options.hierarchy = *hierarchy;
   // Without a program the buffers come from a lifetime CSV, whose gaps are input.
   options.input_gaps = program == nullptr;
   if (max_outstanding_prefetches >= 0) options.max_outstanding_prefetches = max_outstanding_prefetches;
@@ -279,8 +281,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;
   phase(fmt::format("verifying the plan ({})", CountOf(input->buffers.buffers.size(), "buffer")));
-  if (absl::Status s =
-          VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
+  const std::optional<HierarchyRules> hierarchy =
+      result.msa && result.msa->hierarchy
+          ? std::optional<HierarchyRules>(HierarchyRulesOf(result.msa->target))
+          : std::nullopt;
+  if (absl::Status s = VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit,
+                                     analysed, hierarchy ? &*hierarchy : nullptr);
       !s.ok()) {
     return PlanVerificationFailure(input->format, input_path, "plan", std::string(s.message()));
   }
@@ -343,6 +349,13 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,
                                       MsaKnobs(result.msa->options, *options.msa)};
+      if (const std::optional<HierarchyReport>& h = result.msa->hierarchy) {
+        PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s};
+        for (const HierarchyReport::Candidate& c : h->candidates) {
+          summary.candidates.emplace_back(c.name, c.estimated_s);
+        }
+        extras.hierarchy = std::move(summary);
+      }
     }
     extras.space_peaks = true;
     extras.seconds = options.timings;
@@ -437,9 +450,19 @@ absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan
     return absl::FailedPreconditionError(
         "the input has execution regions but the plan has no regions block");
   }
+  // A hierarchy target's rules (rule 15), from the target resolved again.
+  std::optional<HierarchyRules> hierarchy;
+  if (machine && plan.msa) {
+    absl::StatusOr<Target> target = ResolveTarget(machine->target);
+    if (target.ok() && !target->spaces.empty()) {
+      if (machine->fast_memory_bytes) target->spaces[0].capacity_bytes = *machine->fast_memory_bytes;
+      hierarchy = HierarchyRulesOf(*target);
+    }
+  }
   if (absl::Status s = VerifyAgainst(input.buffers, plan,
                                      plan.msa ? plan.msa->max_outstanding_prefetches : -1,
-                                     plan.msa ? plan.msa->max_outstanding_evictions : -1, program);
+                                     plan.msa ? plan.msa->max_outstanding_evictions : -1, program,
+                                     hierarchy ? &*hierarchy : nullptr);
       !s.ok()) {
     return s;
   }

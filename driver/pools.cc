@@ -641,7 +641,10 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   std::vector<ChunkRange> ranges(n);
   for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (SpaceOf(b) != kDefaultSpace) {
+    // A home level of a memory hierarchy (driver/hierarchy_job.h) holds
+    // the default-memory data as the default space does.
+    const bool planned = !alternate_of(id).empty() || !copies_of[id].empty();
+    if (SpaceOf(b) == kAlternateSpace || (SpaceOf(b) != kDefaultSpace && !planned)) {
       ranges[id] = std::make_pair(b.start, b.end);
     } else if (auto first = FirstDefaultArrival(b, alternate_of(id), copies_of[id])) {
       // An end-of-program refill of a buffer that outlives the run

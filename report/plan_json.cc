@@ -335,6 +335,20 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["prefetch_bytes"] = m.prefetch_bytes;
     j["eviction_bytes"] = m.eviction_bytes;
     j["max_outstanding_copies"] = m.max_outstanding_copies;
+    if (extras.hierarchy) {
+      Json h;
+      h["kept"] = extras.hierarchy->kept;
+      Json candidates = Json::array();
+      for (const auto& [name, seconds] : extras.hierarchy->candidates) {
+        Json c;
+        c["name"] = name;
+        c["estimated_time_s"] = seconds ? Json(*seconds) : Json(nullptr);
+        candidates.push_back(std::move(c));
+      }
+      h["candidates"] = std::move(candidates);
+      h["all_slowest_writable_s"] = extras.hierarchy->all_slowest_writable_s;
+      j["hierarchy"] = std::move(h);
+    }
     doc["msa"] = std::move(j);
   }
   if (plan.regions) doc["regions"] = json_internal::RegionsJson(*plan.regions, buffers, program);

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -134,10 +135,20 @@ struct PlanReorder {
 };
 
 // What the plan document records besides the plan itself.
+// What a memory-hierarchy plan's portfolio tried (driver/hierarchy_job.h),
+// written as "msa": {"hierarchy": {"kept": NAME, "candidates": [{"name",
+// "estimated_time_s" (null: does not fit)}], "all_slowest_writable_s"}}.
+struct PlanHierarchySummary {
+  std::string kept;
+  std::vector<std::pair<std::string, std::optional<double>>> candidates;
+  double all_slowest_writable_s = 0;
+};
+
 struct PlanJsonExtras {
   std::optional<PlanReorder> reorder;             // written as "schedule" (needs `schedule`)
   std::optional<PlanInputOptions> input_options;  // written as "input_options"
   std::optional<PlanMsaSetup> msa_setup;          // written only when plan.msa is set
+  std::optional<PlanHierarchySummary> hierarchy;  // likewise
   // Write each space's peak figures (report/space_peaks.h) into its
   // "spaces" entry: "max_live_bytes", "peak_step", "peak_op" and
   // "transient": {"peak_bytes", "lower_bound_bytes", "peak_step", "peak_op",

@@ -31,7 +31,8 @@ TEST(MsaCliTest, TargetsListsOnePresetPerLineNameFirst) {
   std::string line;
   std::vector<std::string> names;
   while (std::getline(lines, line)) names.push_back(line.substr(0, line.find(':')));
-  EXPECT_EQ(names, (std::vector<std::string>{"edge-npu", "mobile-gpu", "tpu-like"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"edge-npu", "mobile-gpu", "tpu-like",
+                                             "mcu-tcm-sram-psram-flash", "npu-3level"}));
   EXPECT_THAT(r.out, StartsWith("edge-npu: 1 Tflop/s, 25 Gtranscendentals/s, default 8 GB/s, "
                                 "alternate 64 GB/s, copy 8 GB/s, fast memory 2.00 MiB, "
                                 "alignment 64 ("));

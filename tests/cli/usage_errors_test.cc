@@ -94,7 +94,7 @@ TEST(UsageErrorsTest, BadValuesOfMemplanFlags) {
                    "(4611686018427387904) bytes");
   ExpectUsageError("plan " + kMlp + " --target tpu9",
                    "memplan: error: unknown target 'tpu9' (presets: edge-npu, mobile-gpu, "
-                   "tpu-like; or a .json file)");
+                   "tpu-like, mcu-tcm-sram-psram-flash, npu-3level; or a .json file)");
   ExpectUsageError("plan " + kMlp + " --fast-memory 1MiB --picker best",
                    "memplan: error: --picker expects cost or instruction-count, got 'best'");
   ExpectUsageError("plan " + kMlp + " --fast-memory 1MiB --msa-mode fast",
