@@ -9,6 +9,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "verify/checks.h"
+#include "verify/describe.h"
 
 namespace memplan::verify_internal {
 namespace {
