@@ -18,7 +18,7 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/" + name;
+  const std::string path = TestTempPath(name);
   std::ofstream(path) << text;
   return path;
 }

@@ -264,7 +264,7 @@ TEST(MsaJobTest, ZeroFastMemoryKeepsEverythingInDefault) {
 // Writes `text` to a temporary .mpir file and plans it with fast memory.
 absl::StatusOr<PlanJobResult> PlanTextWithIrOut(const std::string& name, const std::string& text,
                                        Bytes fast_memory) {
-  const std::string path = ::testing::TempDir() + "/" + name + ".mpir";
+  const std::string path = TestTempPath(name + ".mpir");
   FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return absl::InternalError("cannot write " + path);
   std::fputs(text.c_str(), f);
@@ -272,7 +272,7 @@ absl::StatusOr<PlanJobResult> PlanTextWithIrOut(const std::string& name, const s
   PlanJobOptions options;
   options.msa.emplace();
   options.msa->fast_memory_bytes = fast_memory;
-  options.emit_ir_path = ::testing::TempDir() + "/" + name + ".out.mpir";
+  options.emit_ir_path = TestTempPath(name + ".out.mpir");
   return RunPlanJob(path, options);
 }
 
@@ -316,7 +316,7 @@ entry func @main(%x: f32[256]) {
 }
 
 TEST(PlanJobTest, FastMemoryNeedsAProgram) {
-  const std::string csv = ::testing::TempDir() + "/lifetimes.csv";
+  const std::string csv = TestTempPath("lifetimes.csv");
   FILE* f = std::fopen(csv.c_str(), "w");
   ASSERT_NE(f, nullptr);
   std::fputs("id,lower,upper,size\nb0,0,2,8\n", f);
@@ -328,7 +328,7 @@ TEST(PlanJobTest, FastMemoryNeedsAProgram) {
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(r.status().message(), HasSubstr("fast memory needs a program"));
   options.msa.reset();
-  options.emit_ir_path = ::testing::TempDir() + "/out.mpir";
+  options.emit_ir_path = TestTempPath("out.mpir");
   r = RunPlanJob(ExamplePath("mlp.mpir"), options);
   ASSERT_FALSE(r.ok());
   EXPECT_THAT(r.status().message(), HasSubstr("--emit-ir"));

@@ -9,6 +9,7 @@
 #include "gtest/gtest.h"
 #include "msa/target.h"
 #include "msa/target_spaces.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -31,7 +32,7 @@ std::string Replace(std::string text, const std::string& from, const std::string
 
 // The message of resolving `text` as file "t.json" (its path replaced).
 std::string Error(const std::string& text) {
-  const std::string path = ::testing::TempDir() + "/t.json";
+  const std::string path = TestTempPath("t.json");
   std::ofstream(path) << text;
   absl::StatusOr<Target> t = ResolveTarget(path);
   if (t.ok()) return "ok";
@@ -41,7 +42,7 @@ std::string Error(const std::string& text) {
 }
 
 TEST(HierarchyTargetTest, ParsesSpacesLinksAndTheTwoSpaceView) {
-  const std::string path = ::testing::TempDir() + "/ok.json";
+  const std::string path = TestTempPath("ok.json");
   std::ofstream(path) << kBase;
   absl::StatusOr<Target> t = ResolveTarget(path);
   ASSERT_TRUE(t.ok()) << t.status();
