@@ -14,6 +14,7 @@
 #include "cli/execute_command.h"
 #include "cli/parse_error.h"
 #include "cli/plan_command.h"
+#include "cli/schedule_command.h"
 #include "cli/stats_command.h"
 #include "cli/sweep_command.h"
 #include "cli/targets_command.h"
@@ -35,14 +36,16 @@ int RunCli(int argc, char** argv) {
   CompareFlags compare_flags;
   SweepFlags sweep_flags;
   ExecuteFlags execute_flags;
+  ScheduleFlags schedule_flags;
   CLI::App* plan = AddPlanCommand(app, plan_flags);
   CLI::App* verify = AddVerifyCommand(app, verify_flags);
   CLI::App* stats = AddStatsCommand(app, stats_flags);
   CLI::App* compare = AddCompareCommand(app, compare_flags);
   CLI::App* sweep = AddSweepCommand(app, sweep_flags);
   CLI::App* execute = AddExecuteCommand(app, execute_flags);
+  CLI::App* schedule = AddScheduleCommand(app, schedule_flags);
   CLI::App* targets = AddTargetsCommand(app);
-  const CLI::App* verbs[] = {plan, verify, execute, stats, compare, sweep, targets};
+  const CLI::App* verbs[] = {plan, verify, execute, stats, schedule, compare, sweep, targets};
 
   // CLI11 would report an unknown verb as a missing one.
   if (argc > 1 && argv[1][0] != '-' &&
@@ -52,7 +55,7 @@ int RunCli(int argc, char** argv) {
     for (const CLI::App* verb : verbs) names.push_back(verb->get_name());
     const std::optional<std::string> closest = ClosestName(argv[1], names);
     return Fail(UsageError(fmt::format(
-        "unknown command '{}' ({}expected plan, verify, execute, stats, compare, sweep or targets; "
+        "unknown command '{}' ({}expected plan, verify, execute, stats, schedule, compare, sweep or targets; "
         "see memplan --help)",
         argv[1], closest ? fmt::format("did you mean {}? ", *closest) : "")));
   }
@@ -76,6 +79,7 @@ int RunCli(int argc, char** argv) {
   if (execute->parsed()) return RunExecute(execute_flags);
   if (sweep->parsed()) return RunSweep(sweep_flags);
   if (targets->parsed()) return RunTargets();
+  if (schedule->parsed()) return RunSchedule(schedule_flags);
   if (compare->parsed()) return RunCompare(compare_flags);
   return RunStats(stats_flags);
 }

@@ -15,7 +15,9 @@ namespace memplan::cli {
 struct InputFlags {
   std::string input;
   std::vector<std::string> dims;  // NAME=VALUE
+  std::vector<std::string> input_shapes;  // NAME=8x3x224x224
   bool no_alias = false;
+  bool reorder = false;           // --reorder
   bool regions = false;           // --regions
   std::int64_t regions_per = 0;   // --regions-per N (ops per region)
   const CLI::Option* regions_per_option = nullptr;
@@ -25,11 +27,12 @@ struct InputFlags {
 inline constexpr const char* kInputHelp =
     "input, by extension (any case): .csv lifetimes, .onnx model, .tflite model, else text IR";
 
-// Adds INPUT, --dim, --no-alias, --regions and --regions-per to `cmd`.
+// Adds INPUT, --dim, --input-shape, --no-alias, --reorder, --regions and --regions-per to `cmd`.
 void AddInputFlags(CLI::App* cmd, InputFlags& flags);
 
 // The load options from `flags`. Errors: usage errors (exit 2) for a
-// malformed or repeated --dim, --regions-per without --regions.
+// malformed or repeated --dim or --input-shape, --regions-per without
+// --regions.
 absl::StatusOr<LoadOptions> ToLoadOptions(const InputFlags& flags);
 
 }  // namespace memplan::cli

@@ -63,7 +63,8 @@ std::string ParseErrorMessage(const CLI::ParseError& e, const CLI::App& app,
   if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr && verb == nullptr) {
     const std::vector<std::string> extras = app.remaining(true);
     if (!extras.empty()) return fmt::format("unexpected argument '{}' before the command", extras.front());
-    return "a command is required (plan, verify, execute, stats, compare, sweep or targets)";
+    return "a command is required (plan, verify, execute, stats, schedule, compare, sweep or "
+           "targets)";
   }
   return text;
 }

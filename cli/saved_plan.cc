@@ -75,11 +75,14 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
   if (flags.regions_per && flags.regions_per != recorded->regions_per) {
     return conflict(regions_text(flags.regions_per), regions_text(recorded->regions_per));
   }
+  if (flags.reorder && !recorded->reorder) return conflict("--reorder", "the input order");
   LoadOptions options;
+  options.reorder = recorded->reorder;
   options.alias = recorded->alias;
   options.dims = recorded->dims;
   options.regions_per = recorded->regions_per;
   options.offline_plan = recorded->offline_plan;  // the fixed offsets are checked again
+  options.input_shapes = recorded->input_shapes;
   return options;
 }
 

@@ -75,6 +75,16 @@ int RunSweep(const SweepFlags& flags) {
   }
   absl::StatusOr<std::vector<SweepDim>> dims = ToSweepDims(flags.plan.input.dims);
   if (!dims.ok()) return Fail(dims.status());
+  if (Given(flags.batch_option)) {
+    // The leading dim of every graph input, varying slowest.
+    absl::StatusOr<std::vector<SweepDim>> batch = ToSweepDims({"batch=" + flags.batch});
+    if (!batch.ok()) {
+      return Fail(UsageError(fmt::format(
+          "--batch expects VALUE[,VALUE...] with positive integers, got '{}'", flags.batch)));
+    }
+    batch->front().batch = true;
+    dims->insert(dims->begin(), batch->front());
+  }
   std::vector<Bytes> sizes;
   PlanFlags plan_flags = flags.plan;
   plan_flags.input.dims.clear();  // bound per point
@@ -146,6 +156,10 @@ CLI::App* AddSweepCommand(CLI::App& app, SweepFlags& sweep_flags) {
   sweep->get_option("--dim")->description(
       "a symbolic dim and the values to sweep, e.g. --dim batch=1,2,4,8 (repeatable, one per "
       "name; the first dim varies slowest; a value given twice is planned once)");
+  sweep_flags.batch_option = sweep->add_option(
+      "--batch", sweep_flags.batch,
+      "ONNX: leading dims to sweep, set on every graph input, e.g. --batch 1,2,4,8 (shapes "
+      "re-inferred; varies slowest)");
   sweep->add_option("--algorithm", sweep_flags.plan.algorithm,
                     "packing algorithm: " + AlgorithmChoices() + " (default auto)");
   sweep_flags.plan.time_limit_option =

@@ -12,6 +12,8 @@ namespace memplan::cli {
 struct SweepFlags {
   PlanFlags plan;
   std::string csv, svg;
+  std::string batch;  // --batch 1,2,4,8
+  const CLI::Option* batch_option = nullptr;
   const CLI::Option* csv_option = nullptr;
   const CLI::Option* svg_option = nullptr;
 };

@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 #include "io/byte_size.h"
 #include "msa/target.h"
 
@@ -23,16 +24,34 @@ std::string Rate(double value) {
   return fmt::format("{:.3g} {}", value, prefixes[p]);
 }
 
+// A hierarchy's spaces (fastest first) and links, on the preset's line.
+std::string HierarchyLine(const Target& t) {
+  std::vector<std::string> spaces, links;
+  for (const MemorySpaceSpec& s : t.spaces) {
+    spaces.push_back(fmt::format("{} {} (read {}B/s, write {}B/s{})", s.name,
+                                 FormatBytes(s.capacity_bytes), Rate(s.read_bandwidth),
+                                 Rate(s.write_bandwidth), s.writable ? "" : ", read-only"));
+  }
+  for (const LinkSpec& l : t.links) {
+    links.push_back(fmt::format("{}->{} {}B/s x{}", t.spaces[static_cast<std::size_t>(l.from)].name,
+                                t.spaces[static_cast<std::size_t>(l.to)].name, Rate(l.bandwidth),
+                                l.queues));
+  }
+  return fmt::format("; spaces: {}; links: {}", fmt::join(spaces, ", "), fmt::join(links, ", "));
+}
+
 }  // namespace
 
 int RunTargets() {
   for (const Target& t : BuiltinTargets()) {
     std::cout << fmt::format(
         "{}: {}flop/s, {}transcendentals/s, default {}B/s, alternate {}B/s, copy {}B/s, fast "
-        "memory {}, alignment {} ({})\n",
+        "memory {}, alignment {} ({})",
         t.name, Rate(t.flops_per_second), Rate(t.transcendentals_per_second),
         Rate(t.default_bandwidth), Rate(t.alternate_bandwidth), Rate(t.copy_bandwidth),
         FormatBytes(t.fast_memory_bytes), t.alignment, t.description);
+    if (!t.spaces.empty()) std::cout << HierarchyLine(t);
+    std::cout << "\n";
   }
   return kExitOk;
 }

@@ -114,7 +114,7 @@ CompareRow TfliteMicroHeadRow(const LoadedInput& input) {
                     "TFLite Micro's own view of the head (each tensor its own buffer, views too; "
                     "live by operator), 16-byte aligned: memplan plan's figure",
                     "io/tflite/micro_lifetimes.h, packing/peers/tflite_micro_greedy.h",
-                    "", packed.peak, verified.ok()};
+                    "", /*on_memplan_buffers=*/false, packed.peak, verified.ok()};
 }
 
 absl::Status CheckJsonPath(const std::string& input_path, const std::optional<std::string>& path) {
@@ -166,7 +166,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
   table.alignment = options.alignment;
   table.lower_bound = lower_bound;
   table.rows.push_back({"lower bound", "", "max over time steps of the bytes live then",
-                        "max-live bound (packing.md)", "", lower_bound, std::nullopt});
+                        "max-live bound (packing.md)", "", true, lower_bound, std::nullopt});
 
   // memplan's own plan: the transient pool as `memplan plan` packs it.
   phase(fmt::format("packing memplan's plan ({})", CountOf(table.buffers, "buffer")));
@@ -176,8 +176,8 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
   }
   table.rows.push_back({"memplan", "memplan plan",
                         "portfolio of packers, lowest peak kept",
-                        "packing/portfolio.h (docs/packing.md)", "won: " + own.algorithm, own.peak,
-                        true});
+                        "packing/portfolio.h (docs/packing.md)", "won: " + own.algorithm, true,
+                        own.peak, true});
 
   const std::vector<peers::PeerStrategy>& peer_strategies = peers::PeerStrategies();
   phase("packing with the other planners' strategies",
@@ -189,12 +189,9 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
     if (!verified.ok()) {
       result.failures.push_back(fmt::format("{}: {}", peer.name, std::string(verified.message())));
     }
-    std::string detail = packed.algorithm == peer.name ? "" : "won: " + packed.algorithm;
-    // On a TFLite model the peers see memplan's buffers (a view shares its
-    // input's), not TFLite Micro's tensors: tflite-micro-head is that one.
-    if (input->tflite) detail = detail.empty() ? "on memplan's buffers" : detail + ", on memplan's buffers";
+    const std::string detail = packed.algorithm == peer.name ? "" : "won: " + packed.algorithm;
     table.rows.push_back({std::string(peer.name), std::string(peer.planner),
-                          std::string(peer.rule), std::string(peer.source), detail,
+                          std::string(peer.rule), std::string(peer.source), detail, true,
                           packed.peak, verified.ok()});
     if (options.progress != nullptr) options.progress->Advance(++peers_done);
   }

@@ -8,7 +8,8 @@
 // TFLite model a last row, tflite-micro-head, gives the figure `memplan
 // plan` reports for TFLite Micro's greedy planner: on TFLite Micro's own
 // tensors (a view is a tensor of its own there) at its 16-byte alignment,
-// where the peers' rows ("on memplan's buffers") see memplan's buffers.
+// where every other row sees memplan's buffers (the table's header says
+// which rows are on memplan's buffers, for every input).
 #pragma once
 
 #include <optional>

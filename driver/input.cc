@@ -15,6 +15,7 @@
 #include "ir/dims.h"
 #include "ir/text_parser.h"
 #include "regions/region_partition.h"
+#include "verify/schedule_checks.h"
 
 namespace memplan {
 namespace {
@@ -28,6 +29,19 @@ bool HasSuffixIgnoringCase(const std::string& s, std::string_view suffix) {
 
 absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
                                         const LoadOptions& options) {
+  std::optional<ReorderResult> reorder;
+  if (options.reorder) {
+    absl::StatusOr<ReorderResult> reordered = ReorderProgram(program);
+    if (!reordered.ok()) return reordered.status();
+    if (absl::Status s = VerifyReorderedSchedule(program, reordered->program); !s.ok()) {
+      return absl::InternalError(fmt::format("{}: error: the reordered schedule fails verification "
+                                             "(a bug in memplan): {}",
+                                             program.source, std::string(s.message())));
+    }
+    program = std::move(reordered->program);
+    reordered->program = Program{};
+    reorder = *std::move(reordered);
+  }
   if (options.regions_per) {
     absl::StatusOr<Program> wrapped = PartitionIntoRegions(program, *options.regions_per);
     if (!wrapped.ok()) return wrapped.status();
@@ -40,6 +54,7 @@ absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
   input.buffers = analysis->buffers;
   input.program = std::move(program);
   input.analysis = *std::move(analysis);
+  input.reorder = std::move(reorder);
   return input;
 }
 
@@ -66,11 +81,22 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
                                     "read as {}",
                                     InputFormatName(format)));
   }
+  if (format != InputFormat::kOnnx && (!options.input_shapes.empty() || options.batch)) {
+    return LocatedError(path, SourceLocation{},
+                        fmt::format("{} applies only to ONNX models; this input is read as {}",
+                                    options.batch ? "--batch" : "--input-shape",
+                                    InputFormatName(format)));
+  }
   if (format == InputFormat::kOnnx || format == InputFormat::kTflite) return absl::OkStatus();
   if (!options.alias) {
     return LocatedError(path, SourceLocation{},
                         fmt::format("--no-alias applies only to ONNX models; this input is read as {}",
                                     InputFormatName(format)));
+  }
+  if (format == InputFormat::kLifetimeCsv && options.reorder) {
+    return LocatedError(path, SourceLocation{},
+                        "--reorder applies only to programs (ONNX and TFLite models, memplan text "
+                        "IR); a lifetime CSV has no ops to reorder");
   }
   if (format == InputFormat::kLifetimeCsv && options.regions_per) {
     return LocatedError(path, SourceLocation{},
@@ -168,9 +194,16 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       OnnxImportOptions onnx_options;
       onnx_options.dims = options.dims;
       onnx_options.alias = options.alias;
-      absl::StatusOr<Program> program = ImportOnnx(path, onnx_options);
-      if (!program.ok()) return program.status();
-      input = FromProgram(InputFormat::kOnnx, *std::move(program), options);
+      onnx_options.input_shapes = OnnxInputShapes{options.input_shapes, options.batch};
+      absl::StatusOr<OnnxPrograms> programs =
+          ImportOnnxPrograms(path, onnx_options, options.keep_unaliased);
+      if (!programs.ok()) return programs.status();
+      input = FromProgram(InputFormat::kOnnx, std::move(programs->program), options);
+      if (!input.ok() || !programs->unaliased) break;
+      absl::StatusOr<LoadedInput> unaliased =
+          FromProgram(InputFormat::kOnnx, *std::move(programs->unaliased), options);
+      if (!unaliased.ok()) return unaliased.status();
+      input->unaliased = std::make_shared<const LoadedInput>(*std::move(unaliased));
       break;
     }
     case InputFormat::kTflite: {

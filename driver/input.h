@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "ir/buffer_set.h"
 #include "ir/program.h"
 #include "report/summary.h"
+#include "schedule/reorder.h"
 
 namespace memplan {
 
@@ -28,12 +30,22 @@ struct LoadOptions {
   // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
   std::map<std::string, std::int64_t> dims;
   bool alias = true;                         // ONNX: views and in-place reuse
+  // ONNX: new graph input shapes (--input-shape NAME=8x3x224x224) and the
+  // leading dim of every graph input (sweep --batch); shapes re-inferred.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  std::optional<std::int64_t> batch;
   // --regions [--regions-per N]: wrap a flat program (an ONNX model) into
   // execution regions of N ops each, 0 for one region
   // (regions/region_partition.h); nullopt: as it is.
   std::optional<std::int64_t> regions_per;
   // TFLite: keep the model's OfflineMemoryAllocation offsets (--offline-plan).
   bool offline_plan = false;
+  // ONNX with alias: also load the model without aliasing into
+  // LoadedInput::unaliased (reading and shape inference run once for both).
+  bool keep_unaliased = false;
+  // --reorder: run the ops in a new order that lowers the transient
+  // max-live (schedule/reorder.h), before any --regions wrapping.
+  bool reorder = false;
 };
 
 // What a TFLite input keeps beyond its program (io/tflite/).
@@ -51,6 +63,11 @@ struct LoadedInput {
   std::optional<ProgramAnalysis> analysis;   // absent for CSV input
   BufferSet buffers;
   std::optional<TfliteInputInfo> tflite;     // TFLite input only
+  // With LoadOptions::keep_unaliased, the ONNX model loaded without aliasing.
+  std::shared_ptr<const LoadedInput> unaliased;
+  // With --reorder: what the reordering found (its `program` moved into
+  // `program` above, which then runs in the new order).
+  std::optional<ReorderResult> reorder;
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.
@@ -68,11 +85,15 @@ InputFormat DetectFormat(const std::string& path);
 //    file whose extension is not .mpir fails to parse as text IR, the message
 //    ends with a hint that the format was chosen from the extension;
 //  * `path: error: --no-alias ...` when given for an input other than ONNX,
+//    `--input-shape ...` / `--batch ...` for an input other than ONNX,
 //    `--dim ...` for a lifetime CSV (they would have no effect);
 //  * for text IR, those of BindDims (ir/dims.h): a --dim naming no dim of
 //    the program, a binding outside [1, bound], a dim with neither bound nor
 //    binding, a size past the limits at the evaluation point;
+//  * `path: error: --reorder applies only to programs ...` for a lifetime CSV;
 //  * those of CheckInputLimits.
+// With --reorder the reordered program is checked by the independent
+// verifier (verify/schedule_checks.h); a failure is Internal (a bug).
 absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions& options);
 
 // Analyses a program built in code (already valid: ValidateProgram), as

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 #include "io/byte_size.h"
 #include "ir/plural.h"
 #include "msa/rewrite.h"
@@ -27,13 +28,35 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   out.target = *std::move(target);
   if (options.fast_memory_bytes) out.target.fast_memory_bytes = *options.fast_memory_bytes;
   if (options.fast_memory_alignment) out.target.alignment = *options.fast_memory_alignment;
+  if (!out.target.spaces.empty()) {
+    // --fast-memory sizes the fastest level of a hierarchy.
+    out.target.spaces[0].capacity_bytes = out.target.fast_memory_bytes;
+    out.target.spaces[0].alignment = out.target.alignment;
+    if (options.rewrite) {
+      return absl::InvalidArgumentError(
+          "memplan: error: --emit-ir is not supported yet with a memory-hierarchy target "
+          "(spaces[] in the target)");
+    }
+  }
 
   const CostModel cost(program, analysis, out.target, options.cost);
   MsaOptions msa = options.msa;
   msa.fast_memory_bytes = out.target.fast_memory_bytes;
   // lcm(target, plan): beyond kMaxAlignment it is refused.
   const Bytes target_alignment = std::max<Bytes>(1, out.target.alignment);
-  const Bytes plan_alignment = std::max<Bytes>(1, pools.alignment);
+  // A hierarchy's pools share one alignment: every level's and the plan's.
+  PoolPlanOptions level_pools = pools;
+  for (const MemorySpaceSpec& space : out.target.spaces) {
+    level_pools.alignment = AlignmentLcm(std::max<Bytes>(1, level_pools.alignment), space.alignment)
+                                .value_or(kMaxAlignment + 1);
+  }
+  if (level_pools.alignment > kMaxAlignment) {
+    return absl::InvalidArgumentError(fmt::format(
+        "memplan: error: the alignments of target '{}''s spaces and --alignment {} have a least "
+        "common multiple above 2^32 ({})",
+        out.target.name, pools.alignment, kMaxAlignment));
+  }
+  const Bytes plan_alignment = std::max<Bytes>(1, level_pools.alignment);
   const std::optional<Bytes> alignment = AlignmentLcm(target_alignment, plan_alignment);
   if (!alignment) {
     return absl::InvalidArgumentError(fmt::format(
@@ -43,6 +66,16 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   }
   msa.alignment = *alignment;
   out.options = msa;
+  if (!out.target.spaces.empty()) {
+    absl::StatusOr<HierarchyJobResult> h =
+        RunHierarchyJob(program, analysis, cost, out.target, msa, level_pools);
+    if (!h.ok()) return h.status();
+    out.assignment = std::move(h->assignment);
+    out.plan = std::move(h->plan);
+    out.simulation = h->simulation;
+    out.hierarchy = std::move(h->report);
+    return out;
+  }
   absl::StatusOr<MsaResult> assignment = AssignMemorySpaces(program, analysis, cost, msa);
   if (!assignment.ok()) return assignment.status();
   out.assignment = *std::move(assignment);
@@ -120,6 +153,33 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
   text += fmt::format(
       " (all default memory {:.6g} s, all fast memory {:.6g} s); captured speed-up {:.1f}%\n",
       s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
+  if (result.hierarchy) text += FormatHierarchySummary(result);
+  return text;
+}
+
+std::string FormatHierarchySummary(const MsaJobResult& result) {
+  const HierarchyReport& h = *result.hierarchy;
+  std::string text;
+  for (const SpaceInfo& space : result.plan.spaces) {
+    const int level = LevelOfSpace(result.target, space.id);
+    if (level < 0) continue;
+    const MemorySpaceSpec& spec = result.target.spaces[static_cast<std::size_t>(level)];
+    std::int64_t homed = 0;
+    for (MemorySpace home : h.home) homed += home == space.id ? 1 : 0;
+    text += fmt::format("  space {} (level {}, id {}{}): peak {} of {}{}\n", spec.name, level,
+                        space.id, spec.writable ? "" : ", read-only", FormatBytes(space.peak),
+                        FormatBytes(spec.capacity_bytes),
+                        space.id == kAlternateSpace
+                            ? std::string()
+                            : ", home of " + CountOf(homed, "buffer"));
+  }
+  std::vector<std::string> tried;
+  for (const HierarchyReport::Candidate& c : h.candidates) {
+    tried.push_back(c.estimated_s ? fmt::format("{} {:.6g} s", c.name, *c.estimated_s)
+                                  : c.name + " does not fit");
+  }
+  text += fmt::format("hierarchy: kept {}; tried {}; all in the slowest writable space {:.6g} s\n",
+                      h.chosen, fmt::join(tried, ", "), h.all_slowest_writable_s);
   return text;
 }
 

@@ -11,6 +11,7 @@
 
 #include "absl/status/statusor.h"
 #include "analysis/analyze.h"
+#include "driver/hierarchy_job.h"
 #include "driver/pools.h"
 #include "ir/plan.h"
 #include "ir/program.h"
@@ -43,6 +44,8 @@ struct MsaJobResult {
   Plan plan;                  // not yet verified; plan.msa filled in
   SimulationResult simulation;
   std::optional<Program> rewritten;
+  // With a hierarchy target (Target::spaces): what the portfolio tried.
+  std::optional<HierarchyReport> hierarchy;
 };
 
 // Runs the step for `program` (analysed as `analysis`). Errors:
@@ -71,5 +74,10 @@ double FromTimeBound(const MsaStats& stats);
 // time against the time bound (msa/time_bound.h) and the all-default and
 // all-fast times, and the captured speed-up.
 std::string FormatMsaSummary(const MsaJobResult& result);
+
+// For a hierarchy target (result.hierarchy set): one line per space of the
+// plan (level, peak of capacity, buffers homed there) and the portfolio's
+// candidates with their estimated times. Part of FormatMsaSummary.
+std::string FormatHierarchySummary(const MsaJobResult& result);
 
 }  // namespace memplan

@@ -17,6 +17,7 @@
 #include "report/peak_attribution.h"
 #include "report/plan_json.h"
 #include "report/profile_csv.h"
+#include "report/reorder_summary.h"
 #include "ir/diagnostic.h"
 #include "ir/plural.h"
 #include "report/map/svg.h"
@@ -145,9 +146,11 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches,
-                           std::int64_t max_outstanding_evictions, const Program* program) {
+                           std::int64_t max_outstanding_evictions, const Program* program,
+                           const HierarchyRules* hierarchy) {
   VerifyOptions options;
   options.program = program;
+  if (hierarchy) options.hierarchy = *hierarchy;
   // Without a program the buffers come from a lifetime CSV, whose gaps are input.
   options.input_gaps = program == nullptr;
   if (max_outstanding_prefetches >= 0) options.max_outstanding_prefetches = max_outstanding_prefetches;
@@ -167,8 +170,10 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (options.progress != nullptr) options.progress->Phase(std::move(name), total, std::move(unit));
   };
   phase("importing " + std::filesystem::path(input_path).filename().string());
+  LoadOptions load = options.load;
+  load.keep_unaliased = options.measure_aliasing;
   absl::StatusOr<LoadedInput> input =
-      loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, options.load);
+      loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
   if (options.tflite_path && input->format != InputFormat::kTflite) {
@@ -180,6 +185,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     return absl::InvalidArgumentError(
         "memplan: error: --write-tflite writes one arena (an offline plan); it cannot be "
         "combined with fast memory (--fast-memory, --target)");
+  }
+  if (options.load.reorder && (options.tflite_path || options.load.offline_plan)) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --reorder cannot be combined with --write-tflite or --offline-plan yet "
+        "(the model's operators would still run in the file's order)");
   }
   if (options.load.offline_plan && options.msa) {
     return absl::InvalidArgumentError(
@@ -217,10 +227,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         input_path + ": error: fast memory (--fast-memory, --target) is not supported yet for "
                      "programs with execution regions");
   }
-  if (options.emit_ir_path && !options.msa && !regions) {
+  if (options.emit_ir_path && !options.msa && !regions && !input->reorder) {
     return absl::InvalidArgumentError(
         "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment "
-        "(it needs --fast-memory or --target) or the command form of execution regions");
+        "(it needs --fast-memory or --target), the command form of execution regions or the "
+        "reordered program (--reorder)");
   }
 
   PlanJobResult result;
@@ -257,14 +268,25 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   } else {
     phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));
     plan = PlanPools(input->buffers, options.pools);
+    // Over a capacity: also where the activations peak and what is live
+    // there, so one run says what to shrink.
+    if (!plan.ok() && plan.status().code() == absl::StatusCode::kResourceExhausted) {
+      plan = absl::ResourceExhaustedError(std::string(plan.status().message()) +
+                                          CapacityPeakText(SummaryInputOf(*input)));
+    }
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
+  if (input->analysis) plan->value_offsets = input->analysis->value_offset;  // every value's place
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;
   phase(fmt::format("verifying the plan ({})", CountOf(input->buffers.buffers.size(), "buffer")));
-  if (absl::Status s =
-          VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit, analysed);
+  const std::optional<HierarchyRules> hierarchy =
+      result.msa && result.msa->hierarchy
+          ? std::optional<HierarchyRules>(HierarchyRulesOf(result.msa->target))
+          : std::nullopt;
+  if (absl::Status s = VerifyAgainst(input->buffers, *plan, prefetch_limit, eviction_limit,
+                                     analysed, hierarchy ? &*hierarchy : nullptr);
       !s.ok()) {
     return PlanVerificationFailure(input->format, input_path, "plan", std::string(s.message()));
   }
@@ -281,8 +303,14 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     phase("measuring the aliasing saving");
     LoadOptions plain = options.load;
     plain.alias = false;
-    absl::StatusOr<LoadedInput> unaliased = LoadInput(input_path, plain);
-    if (!unaliased.ok()) return unaliased.status();
+    // Loaded with the input unless the caller passed it in loaded.
+    const LoadedInput* unaliased = input->unaliased.get();
+    std::optional<LoadedInput> reloaded;
+    if (unaliased == nullptr) {
+      absl::StatusOr<LoadedInput> again = LoadInput(input_path, plain);
+      if (!again.ok()) return again.status();
+      unaliased = &reloaded.emplace(*std::move(again));
+    }
     // Without aliasing there are more bytes; past the limits, no comparison.
     if (CheckInputLimits(*unaliased, options.pools.alignment).ok()) {
       PoolPlanOptions unbounded = options.pools;
@@ -311,11 +339,23 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     PlanJsonExtras extras;
     extras.input_options =
         PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per,
-                         options.load.offline_plan};
+                         options.load.offline_plan, options.load.input_shapes,
+                         options.load.reorder};
+    if (input->reorder) {
+      extras.reorder = PlanReorder{input->reorder->strategy, input->reorder->input_peak,
+                                   input->reorder->peak, input->reorder->lower_bound};
+    }
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
                                       result.msa->assignment.mode, result.msa->assignment.variant,
                                       MsaKnobs(result.msa->options, *options.msa)};
+      if (const std::optional<HierarchyReport>& h = result.msa->hierarchy) {
+        PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s};
+        for (const HierarchyReport::Candidate& c : h->candidates) {
+          summary.candidates.emplace_back(c.name, c.estimated_s);
+        }
+        extras.hierarchy = std::move(summary);
+      }
     }
     extras.space_peaks = true;
     extras.seconds = options.timings;
@@ -357,7 +397,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     outputs.push_back(OutputFile{
         *options.emit_ir_path,
         result.msa ? PrintProgram(*result.msa->rewritten)
-                   : PrintProgram(CommandProgram(*input->program, *input->analysis, *plan))});
+        : regions  ? PrintProgram(CommandProgram(*input->program, *input->analysis, *plan))
+                   : PrintProgram(*input->program)});
   }
   if (options.csv_path) {
     outputs.push_back(OutputFile{*options.csv_path, "", [&](TextSink sink) {
@@ -377,6 +418,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 
   result.summary = FormatPlanSummary(SummaryInputOf(*input), *plan,
                                      result.aliasing, options.timings);
+  if (input->reorder) {
+    // Second, after the input's line: the order every figure below is for.
+    const ReorderResult& r = *input->reorder;
+    const std::size_t first_line = result.summary.find('\n') + 1;
+    result.summary.insert(first_line, FormatReorderLine(r.strategy, r.input_peak, r.peak, r.lower_bound));
+  }
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   if (input->tflite && !result.msa) {
     result.summary += FormatTfliteArenaSummary(TfliteArenaFiguresOf(input->tflite->head, *plan));
@@ -403,9 +450,19 @@ absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan
     return absl::FailedPreconditionError(
         "the input has execution regions but the plan has no regions block");
   }
+  // A hierarchy target's rules (rule 15), from the target resolved again.
+  std::optional<HierarchyRules> hierarchy;
+  if (machine && plan.msa) {
+    absl::StatusOr<Target> target = ResolveTarget(machine->target);
+    if (target.ok() && !target->spaces.empty()) {
+      if (machine->fast_memory_bytes) target->spaces[0].capacity_bytes = *machine->fast_memory_bytes;
+      hierarchy = HierarchyRulesOf(*target);
+    }
+  }
   if (absl::Status s = VerifyAgainst(input.buffers, plan,
                                      plan.msa ? plan.msa->max_outstanding_prefetches : -1,
-                                     plan.msa ? plan.msa->max_outstanding_evictions : -1, program);
+                                     plan.msa ? plan.msa->max_outstanding_evictions : -1, program,
+                                     hierarchy ? &*hierarchy : nullptr);
       !s.ok()) {
     return s;
   }

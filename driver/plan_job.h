@@ -11,6 +11,7 @@
 #include "absl/status/statusor.h"
 #include "driver/input.h"
 #include "driver/msa_job.h"
+#include "verify/verifier.h"
 #include "driver/pools.h"
 #include "driver/progress.h"
 #include "driver/recorded_machine.h"
@@ -106,10 +107,12 @@ absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan,
 // With the `program` the buffers were analysed from, buffers may share bytes
 // at steps where one holds no data (conditional branches, VerifyOptions::program);
 // without it, at the dead gaps a lifetime CSV states (VerifyOptions::input_gaps).
+// With `hierarchy`, also the rules of a memory hierarchy (rule 15).
 // Errors: FailedPrecondition naming the first violated rule.
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
                            std::int64_t max_outstanding_prefetches = -1,
                            std::int64_t max_outstanding_evictions = -1,
-                           const Program* program = nullptr);
+                           const Program* program = nullptr,
+                           const HierarchyRules* hierarchy = nullptr);
 
 }  // namespace memplan

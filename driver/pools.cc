@@ -110,6 +110,21 @@ std::string Over(Bytes needed, const CapacityLimit& limit) {
   return fmt::format("{} over {}", Needs(over), what);
 }
 
+// Whether any plan could fit `capacity`, from `bound` (bytes no plan of
+// the pools can go below: their lower bounds added up, pools being laid
+// out one after another), e.g. "; no plan can fit: every plan needs at
+// least the lower bound, 10.00 KiB (10240 bytes)" or "; a plan within it
+// may exist: the lower bound, 1000 bytes, 24 bytes under it" ("equals it"
+// when it does).
+std::string AnyPlanFits(Bytes bound, Bytes capacity) {
+  if (bound > capacity) {
+    return fmt::format("; no plan can fit: every plan needs at least the lower bound, {}",
+                       Needs(bound));
+  }
+  return fmt::format("; a plan within it may exist: the lower bound, {}, {}", Needs(bound),
+                     bound == capacity ? "equals it" : Needs(capacity - bound) + " under it");
+}
+
 // What `--algorithm exact` established when the default memory does not
 // fit (appended to that failure): a proof that no packing fits, or a search
 // stopped at its time limit, each with the best packing found and what is
@@ -178,6 +193,19 @@ std::string AutoExactFailure(const Plan& plan, Bytes capacity) {
       what, capacity);
 }
 
+// AnyPlanFits for a whole space: its pools' lower bounds added up (the
+// never-reused pools' bytes, the reusable ones' max live); "" when region
+// allocations, which may share bytes over time, are among them.
+std::string SpaceAnyPlanFits(const Plan& plan, MemorySpace space, Bytes capacity) {
+  Bytes bound = 0;
+  for (const PoolInfo& pool : plan.pools) {
+    if (pool.space != space) continue;
+    if (pool.start) return "";
+    bound += pool.lower_bound;
+  }
+  return AnyPlanFits(bound, capacity);
+}
+
 // Records `limit` for the default-space pools of `lifetime` (placed from
 // plan.pools[first] on), and checks their extent (lowest offset to highest
 // end) against it: the failure text when it is exceeded.
@@ -194,8 +222,16 @@ std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Life
   }
   const Bytes extent = low ? high - *low : 0;
   if (extent <= limit.bytes) return std::nullopt;
-  return fmt::format("{} pool needs {}, {}", LifetimeName(lifetime), Needs(extent),
-                     Over(extent, limit));
+  Bytes bound = 0;
+  bool timed = false;
+  for (std::size_t i = first; i < plan.pools.size(); ++i) {
+    const PoolInfo& pool = plan.pools[i];
+    if (pool.space != kDefaultSpace || pool.lifetime != lifetime) continue;
+    bound += pool.lower_bound;
+    timed |= pool.start.has_value();
+  }
+  return fmt::format("{} pool needs {}, {}{}", LifetimeName(lifetime), Needs(extent),
+                     Over(extent, limit), timed ? "" : AnyPlanFits(bound, limit.bytes));
 }
 
 // Packs the home-space chunks of every buffer whose home space is in
@@ -429,6 +465,7 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
                                   Over(base, CapacityLimit{*info.capacity,
                                                            options.capacity_spelled}),
                                   CountOf(plan.peak, "byte"), CountOf(plan.lower_bound, "byte")) +
+                          SpaceAnyPlanFits(plan, space, *info.capacity) +
                           (space == kDefaultSpace
                                ? ExactSearchFailure(plan, buffers, options.minimize) +
                                      AutoExactFailure(plan, *info.capacity)
@@ -604,7 +641,10 @@ absl::StatusOr<Plan> PlanPoolsWithMsa(const BufferSet& buffers, const MsaResult&
   std::vector<ChunkRange> ranges(n);
   for (BufferId id = 0; id < static_cast<BufferId>(n); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (SpaceOf(b) != kDefaultSpace) {
+    // A home level of a memory hierarchy (driver/hierarchy_job.h) holds
+    // the default-memory data as the default space does.
+    const bool planned = !alternate_of(id).empty() || !copies_of[id].empty();
+    if (SpaceOf(b) == kAlternateSpace || (SpaceOf(b) != kDefaultSpace && !planned)) {
       ranges[id] = std::make_pair(b.start, b.end);
     } else if (auto first = FirstDefaultArrival(b, alternate_of(id), copies_of[id])) {
       // An end-of-program refill of a buffer that outlives the run

@@ -33,6 +33,7 @@ std::vector<SweepPoint> SweepGrid(const std::vector<SweepDim>& dims,
       for (std::int64_t value : values) {
         SweepPoint extended = point;
         extended.dims.emplace_back(dim.name, value);
+        extended.batch_first = extended.batch_first || dim.batch;
         next.push_back(std::move(extended));
       }
     }
@@ -93,7 +94,14 @@ absl::StatusOr<std::vector<SweepRow>> RunSweepJob(
     const SweepPoint& point = points[i];
     PlanJobOptions options = base;
     options.measure_aliasing = false;
-    for (const auto& [name, value] : point.dims) options.load.dims[name] = value;
+    for (std::size_t d = 0; d < point.dims.size(); ++d) {
+      const auto& [name, value] = point.dims[d];
+      if (d == 0 && point.batch_first) {
+        options.load.batch = value;
+      } else {
+        options.load.dims[name] = value;
+      }
+    }
     if (point.fast_memory) {
       if (!options.msa) {
         return absl::InvalidArgumentError(

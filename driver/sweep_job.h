@@ -26,6 +26,9 @@ namespace memplan {
 struct SweepDim {
   std::string name;
   std::vector<std::int64_t> values;  // non-empty
+  // The leading dim of every graph input (LoadOptions::batch), named
+  // "batch"; only as the first dim.
+  bool batch = false;
 };
 
 // The cartesian product of `dims` (first dim slowest) and `fast_memory`

@@ -8,14 +8,14 @@ namespace {
 
 // Plain compute ops: elementwise, linear algebra, data movement, reductions,
 // normalization, and the async ops of execution regions.
-constexpr std::array<std::string_view, 108> kComputeOpcodes = {
-    "abs", "add", "all-gather", "all-reduce", "all-to-all", "alloca", "and", "argmax", "argmin",
+constexpr std::array<std::string_view, 111> kComputeOpcodes = {
+    "abs", "add", "all-gather", "all-reduce", "all-to-all", "alloc", "alloca", "and", "argmax", "argmin",
     "atan2", "avgpool", "barrier", "batchnorm", "bitcast", "broadcast", "cast", "ceil",
     "clamp", "clone", "collective", "collective-permute", "compare", "concatenate", "conv",
     "conv-transpose", "convert", "copy", "cos", "cosh", "custom-call", "dispatch", "div",
-    "dot", "dynamic-slice", "dynamic-update-slice", "erf", "exp", "expand", "expm1",
+    "dot", "dynamic-slice", "dynamic-update-slice", "erf", "exp", "expand", "expm1", "export",
     "fill", "flatten", "floor", "fusion", "gather", "gelu", "gemm", "get-tuple-element",
-    "identity", "iota", "join", "layernorm", "load", "log", "log1p", "logistic", "matmul", "max",
+    "identity", "import", "iota", "join", "layernorm", "load", "log", "log1p", "logistic", "matmul", "max",
     "maximum", "maxpool", "mean", "min", "minimum", "mul", "multiply", "negate", "not",
     "or", "pad", "pool", "pow", "power", "reduce", "reduce-scatter", "reduce-window",
     "relu", "rem", "reshape", "reverse", "rng", "round", "rsqrt", "scatter", "select",

@@ -127,6 +127,12 @@ struct Plan {
   // written as the pools' "capacity_bytes".
   std::map<Lifetime, Bytes> pool_capacity;
   std::vector<BufferPlacement> placements;  // parallel to BufferSet::buffers
+  // Per ValueId of the program (empty without one, e.g. a lifetime CSV): the
+  // value's bytes from the first byte of its buffer (a view's offset inside
+  // its source, a gathered operand's inside the concatenation; 0 for most).
+  // Its address in a segment of its buffer is the segment's offset plus this.
+  // Checked by verify/ (rule 14) against the program's views, ties and gathers.
+  std::vector<Bytes> value_offsets;
   std::vector<AsyncCopy> copies;
   std::optional<MsaStats> msa;
   std::optional<RegionPlan> regions;   // when the program has execution regions

@@ -92,6 +92,10 @@ struct CommandRange {
   // scratch buffer "<op>.scratch", which holds no value, so it carries no
   // data between commands.
   ValueId value = kNoId;
+  // Bytes from the start of `value` (or of the scratch buffer), as lowered:
+  // `offset` minus the value's place in its resource, kept symbolic for the
+  // command form of ranges into captured operands. Not in the JSON plan.
+  SizeExpr value_offset;
 };
 
 enum class CommandKind : std::uint8_t {
@@ -151,7 +155,9 @@ struct RegionInfo {
   ComputationId computation = kNoId;
   OpId execute = kNoId;              // the execute op running it
   std::string affinity;              // "" when the region declares none
-  bool once = false;                 // executed from an initializer
+  // Runs at most once per run of the program: executed from an initializer
+  // and not inside a while (whose body runs once per iteration).
+  bool once = false;
   std::vector<std::int32_t> resources;  // every resource its commands touch, ascending
   SizeExpr slab_size;                // sum of its slab resources' sizes
   Bytes slab_bytes = 0;              // at the evaluation point

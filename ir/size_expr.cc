@@ -314,8 +314,40 @@ std::optional<Sum> RelaxAligns(const Sum& sum, bool upper) {
   return result;
 }
 
-bool TermLessEqual(const Sum& t, const Sum& u, const Corners& box) {
-  if (SumLessEqual(t, u, box)) return true;
+// t and u without what they share: the smaller constant and, per atom, the
+// smaller coefficient (u - t is unchanged). Relaxing an align that both sides
+// hold would lose its exactness on one side only, so TermLessEqual relaxes
+// only what is left: align(%m, 64) + %n <= align(%n, 64) + align(%m, 64)
+// becomes %n <= align(%n, 64).
+std::pair<Sum, Sum> WithoutCommonParts(const Sum& t, const Sum& u) {
+  std::pair<Sum, Sum> out;
+  const Bytes common = std::min(t.constant, u.constant);
+  out.first.constant = t.constant - common;
+  out.second.constant = u.constant - common;
+  std::size_t i = 0;
+  std::size_t j = 0;
+  while (i < t.atoms.size() || j < u.atoms.size()) {
+    const int c = i == t.atoms.size()   ? 1
+                  : j == u.atoms.size() ? -1
+                                        : CompareAtom(t.atoms[i].first, u.atoms[j].first);
+    if (c < 0) {
+      out.first.atoms.push_back(t.atoms[i++]);
+    } else if (c > 0) {
+      out.second.atoms.push_back(u.atoms[j++]);
+    } else {
+      const std::int64_t k = std::min(t.atoms[i].second, u.atoms[j].second);
+      if (t.atoms[i].second > k) out.first.atoms.emplace_back(t.atoms[i].first, t.atoms[i].second - k);
+      if (u.atoms[j].second > k) out.second.atoms.emplace_back(u.atoms[j].first, u.atoms[j].second - k);
+      ++i;
+      ++j;
+    }
+  }
+  return out;
+}
+
+bool TermLessEqual(const Sum& whole_t, const Sum& whole_u, const Corners& box) {
+  if (SumLessEqual(whole_t, whole_u, box)) return true;
+  const auto [t, u] = WithoutCommonParts(whole_t, whole_u);
   std::optional<Sum> t_up = HasAlign(t) ? RelaxAligns(t, /*upper=*/true) : std::nullopt;
   std::optional<Sum> u_down = HasAlign(u) ? RelaxAligns(u, /*upper=*/false) : std::nullopt;
   return (t_up && SumLessEqual(*t_up, u, box)) || (u_down && SumLessEqual(t, *u_down, box)) ||

@@ -523,6 +523,7 @@ class Validator {
       if (absl::Status s = CheckAsyncDone(o); !s.ok()) return s;
     }
     if (absl::Status s = CheckOpFields(o); !s.ok()) return s;
+    if (absl::Status s = CheckHostResourceOp(o); !s.ok()) return s;
     std::vector<ValueId> sorted_operands;  // filled for the first aliasing result
     for (ValueId v : op.results) {
       if (absl::Status s = CheckValue(v); !s.ok()) return s;
@@ -714,6 +715,41 @@ class Validator {
     return absl::OkStatus();
   }
 
+  // The host's resource ops (IREE's stream.resource.alloc and
+  // stream.tensor.import/export): `alloc()` allocates fresh, uninitialised
+  // storage outside any region; `import(%x)` / `export(%r)` hand a buffer to
+  // a device or back, {affinity = "..."}, moving no data: the result is a
+  // view of the operand at offset 0 with its size.
+  absl::Status CheckHostResourceOp(OpId o) const {
+    const Op& op = p_.ops[o];
+    const bool alloc = op.opcode == "alloc";
+    if (!alloc && op.opcode != "import" && op.opcode != "export") return absl::OkStatus();
+    if (p_.computations[op.computation].kind == ComputationKind::kRegion) {
+      return OpFail(o, op.opcode + " is a host op; inside a region " +
+                           (alloc ? std::string("use alloca") : "capture the buffer as a parameter"));
+    }
+    if (alloc) {
+      if (!op.operands.empty() || op.results.size() != 1 ||
+          p_.values[op.results[0]].alias != AliasKind::kNone || p_.values[op.results[0]].is_timepoint) {
+        return OpFail(o, "alloc takes no operands and has one fresh result (not tied, not a view)");
+      }
+      return absl::OkStatus();
+    }
+    if (op.operands.size() != 1 || op.results.size() != 1) {
+      return OpFail(o, op.opcode + " takes one buffer and has one result");
+    }
+    const Value& result = p_.values[op.results[0]];
+    if (result.alias != AliasKind::kView || result.alias_of != op.operands[0] || result.view_offset != 0 ||
+        !(SizeExprOf(result) == SizeExprOf(p_.values[op.operands[0]]))) {
+      return OpFail(o, op.opcode + " moves no data: its result must be view(" + Name(op.operands[0]) +
+                           ", 0) with the operand's size");
+    }
+    if (!op.affinity) return OpFail(o, op.opcode + " needs the device it " +
+                                           (op.opcode == "import" ? "hands the buffer to" : "takes the buffer from") +
+                                           ": {affinity = \"...\"}");
+    return absl::OkStatus();
+  }
+
   // Arity and sizes of while/conditional/call/execute against their callees.
   absl::Status CheckSignature(OpId o) const {
     const Op& op = p_.ops[o];
@@ -798,16 +834,27 @@ class Validator {
           return OpFail(o, op.opcode + " " + name + " takes " + CountOf(callee.params.size(), "parameter") +
                                " but is given " + CountOf(op.operands.size(), "operand"));
         }
-        if (callee.results.size() != op.results.size()) {
+        // An execute's results past the region's are completion timepoints,
+        // signalled when the region completes (a region need not take a
+        // timepoint to give one).
+        std::size_t matched = op.results.size();
+        if (op.kind == OpKind::kExecute && matched > callee.results.size()) {
+          const bool completions = std::all_of(op.results.begin() + callee.results.size(), op.results.end(),
+                                               [&](ValueId r) { return p_.values[r].is_timepoint; });
+          if (completions) matched = callee.results.size();
+        }
+        if (callee.results.size() != matched) {
           return OpFail(o, op.opcode + " " + name + " returns " + CountOf(callee.results.size(), "value") + " but the " +
-                               op.opcode + " has " + CountOf(op.results.size(), "result"));
+                               op.opcode + " has " + CountOf(op.results.size(), "result") +
+                               (op.kind == OpKind::kExecute ? " (results past the region's must be timepoints)" : ""));
         }
         if (absl::Status s = MatchPositions(o, op.operands, op.opcode + " operand", callee.params, "parameter",
                                             " of " + name);
             !s.ok()) {
           return s;
         }
-        return MatchPositions(o, op.results, op.opcode + " result", callee.results, "result", " of " + name);
+        const std::vector<ValueId> results(op.results.begin(), op.results.begin() + matched);
+        return MatchPositions(o, results, op.opcode + " result", callee.results, "result", " of " + name);
       }
       default:
         return absl::OkStatus();

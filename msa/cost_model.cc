@@ -244,6 +244,8 @@ double CostModel::OperandBytesAccessed(OpId op, int i) const { return impl_->Ope
 
 double CostModel::ResultBytesAccessed(OpId op, int i) const { return impl_->ResultBytes(op, i); }
 
+double CostModel::TotalBytesAccessed(OpId op) const { return impl_->total_bytes[op]; }
+
 double CostModel::ExecutionCount(OpId op) const { return impl_->exec_count[op]; }
 
 int CostModel::LoopDepthAt(TimeStep t) const {

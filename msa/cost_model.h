@@ -67,6 +67,9 @@ class CostModel {
   // position out of range).
   double OperandBytesAccessed(OpId op, int i) const;
   double ResultBytesAccessed(OpId op, int i) const;
+  // Every byte `op` accesses: its operand and result shares, or all of
+  // Op::cost.bytes_accessed when its values have size 0.
+  double TotalBytesAccessed(OpId op) const;
 
   // How many times `op` runs per program execution (product of the trip
   // counts of the enclosing while loops).

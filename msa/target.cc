@@ -16,6 +16,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "ir/diagnostic.h"
+#include "msa/target_spaces.h"
 #include "nlohmann/json.hpp"
 
 namespace memplan {
@@ -65,6 +66,10 @@ std::vector<Target> MakePresets() {
     t.alignment = 512;
     presets.push_back(t);
   }
+  for (std::string_view text : HierarchyPresetTexts()) {
+    absl::StatusOr<Target> t = HierarchyTargetFromJson(Json::parse(text), text, "<preset>");
+    if (t.ok()) presets.push_back(*std::move(t));
+  }
   return presets;
 }
 
@@ -112,12 +117,8 @@ constexpr const char* kRateFields[] = {"flops_per_second", "transcendentals_per_
                                        "default_bandwidth", "alternate_bandwidth",
                                        "copy_bandwidth"};
 
-// Why `value` is not a usable rate for field `key`, if it is not: rates
-// must be finite, from kMinRate to kMaxRate.
 std::optional<std::string> RateProblem(std::string_view key, double value) {
-  if (std::isfinite(value) && value >= kMinRate && value <= kMaxRate) return std::nullopt;
-  return absl::StrFormat("\"%s\" must be a number from %g to %g per second (got %g)", key,
-                         kMinRate, kMaxRate, value);
+  return TargetRateProblem(key, value);
 }
 
 // Fast memory slower than the default memory makes every placement in it a
@@ -176,6 +177,7 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
   if (!json.is_object()) {
     return LocatedError(path, TextLocation(text, 0), "a target file must hold a JSON object");
   }
+  if (json.contains("spaces")) return HierarchyTargetFromJson(json, text, path);
   auto fail = [&](std::string_view key, const std::string& message) {
     return LocatedError(path, LocateKey(text, key), message);
   };
@@ -228,6 +230,46 @@ absl::StatusOr<Target> TargetFromJson(std::string_view text, std::string_view pa
 }
 
 }  // namespace
+
+std::optional<std::string> TargetRateProblem(std::string_view key, double value) {
+  if (std::isfinite(value) && value >= kMinRate && value <= kMaxRate) return std::nullopt;
+  return absl::StrFormat("\"%s\" must be a number from %g to %g per second (got %g)", key,
+                         kMinRate, kMaxRate, value);
+}
+
+bool DeviceMayAccess(const MemorySpaceSpec& space, std::string_view device) {
+  if (space.devices.empty()) return true;
+  return std::any_of(space.devices.begin(), space.devices.end(),
+                     [&](const std::string& d) { return d == "*" || d == device; });
+}
+
+const LinkSpec* FindLink(const Target& t, int from, int to) {
+  for (const LinkSpec& l : t.links) {
+    if (l.from == from && l.to == to) return &l;
+  }
+  return nullptr;
+}
+
+int SlowestWritableSpace(const Target& t) {
+  for (int i = static_cast<int>(t.spaces.size()) - 1; i >= 0; --i) {
+    if (t.spaces[static_cast<std::size_t>(i)].writable) return i;
+  }
+  return -1;
+}
+
+MemorySpace SpaceIdOfLevel(const Target& t, int level) {
+  if (level == 0) return kAlternateSpace;
+  const int slowest = SlowestWritableSpace(t);
+  if (level == slowest) return kDefaultSpace;
+  return level < slowest ? level + 1 : level;
+}
+
+int LevelOfSpace(const Target& t, MemorySpace space) {
+  for (int level = 0; level < static_cast<int>(t.spaces.size()); ++level) {
+    if (SpaceIdOfLevel(t, level) == space) return level;
+  }
+  return -1;
+}
 
 absl::Status ValidateTarget(const Target& t) {
   const double rates[] = {t.flops_per_second, t.transcendentals_per_second, t.default_bandwidth,

@@ -7,8 +7,15 @@
 //    "transcendentals_per_second": 1e11, "default_bandwidth": 1.6e10,
 //    "alternate_bandwidth": 1.28e11, "copy_bandwidth": 1.6e10,
 //    "fast_memory_bytes": 2097152, "alignment": 64}
+//
+// Hierarchy form (N memory spaces, msa/target_spaces.h): "flops_per_second",
+// "transcendentals_per_second", "spaces" and "links" instead of the four
+// memory fields; see docs/msa.md ("Memory hierarchies"). The flat form is
+// exactly the two-space case.
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +25,32 @@
 #include "ir/units.h"
 
 namespace memplan {
+
+// One memory space of a hierarchy target.
+struct MemorySpaceSpec {
+  std::string name;
+  Bytes capacity_bytes = 0;
+  Bytes alignment = 1;              // offsets in it are multiples of this
+  double read_bandwidth = 1e10;     // bytes/s an op reads from it
+  double write_bandwidth = 1e10;    // bytes/s an op writes to it
+  double latency_s = 0;             // seconds before a copy out of it starts moving data
+  bool writable = true;             // false: read-only (flash), constants only
+  bool flash = false;               // "kind": "flash" (never writable at run time)
+  std::vector<std::string> devices; // devices that access it directly; empty: all
+};
+
+// A DMA link: copies from space `from` to space `to` (indices into
+// Target::spaces), `queues` of them at once, each at `bandwidth` bytes/s.
+struct LinkSpec {
+  int from = 0;
+  int to = 0;
+  double bandwidth = 1e10;
+  int queues = 1;
+  std::optional<std::int64_t> max_outstanding;  // copies in flight at one step
+};
+
+// The device an op runs on for access rules: its affinity, else "host".
+inline constexpr std::string_view kHostDevice = "host";
 
 struct Target {
   std::string name;
@@ -29,7 +62,29 @@ struct Target {
   double copy_bandwidth = 1e10;       // bytes/s of one async copy (DMA) queue
   Bytes fast_memory_bytes = 0;        // alternate-memory size when not overridden
   Bytes alignment = 1;                // alternate-memory offset alignment
+  // Hierarchy targets only (empty for the flat two-space form): the memory
+  // spaces fastest first, and the DMA links between them. The flat fields
+  // above then describe the hierarchy's own two-space view: alternate =
+  // spaces[0], default = the slowest writable space, copy = their link.
+  std::vector<MemorySpaceSpec> spaces;
+  std::vector<LinkSpec> links;
 };
+
+// True if `device` may access `space` directly.
+bool DeviceMayAccess(const MemorySpaceSpec& space, std::string_view device);
+
+// The link from space index `from` to `to`, or null.
+const LinkSpec* FindLink(const Target& t, int from, int to);
+
+// Index of the slowest writable space (the last writable one) of a
+// hierarchy target; -1 for a flat target.
+int SlowestWritableSpace(const Target& t);
+
+// Plan memory-space id of hierarchy level `level`: level 0 is the alternate
+// space (1), the slowest writable level the default space (0), the others
+// 2, 3, ... in level order. LevelOfSpace is its inverse (-1: no such level).
+MemorySpace SpaceIdOfLevel(const Target& t, int level);
+int LevelOfSpace(const Target& t, MemorySpace space);
 
 // The built-in presets, in listing order (name first).
 const std::vector<Target>& BuiltinTargets();

@@ -117,6 +117,7 @@ absl::Status ResolveCommandRanges(const Program& program, const ProgramAnalysis&
         }
         range.resource = it->second.first;
         const Bytes in_buffer = range.value == kNoId ? 0 : analysis.value_offset[range.value];
+        range.value_offset = range.offset;
         range.offset = it->second.second->offset + SizeExpr::Constant(in_buffer) + range.offset;
       }
       if (step.kind != HostStepKind::kExecute) continue;

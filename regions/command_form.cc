@@ -1,6 +1,7 @@
 #include "regions/command_form.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -64,6 +65,7 @@ class CommandFormBuilder {
           CopyOp(nc, o);
         }
       }
+      ReleaseResults(nc);
       std::vector<ValueId> results;
       for (ValueId r : in_.computations[c].results) results.push_back(map_.at(r));
       out_.SetReturn(nc, results);
@@ -128,10 +130,96 @@ class CommandFormBuilder {
     for (ValueId r : op.results) CopyValue(r, out_.AddResult(no, Name(r), 0));
   }
 
+  // The timeline's deallocas of result reservations allocated in host
+  // computation `nc`: each right after the last op of `nc` that uses the
+  // reservation or a value in it, awaiting what the timeline's step awaits.
+  void ReleaseResults(ComputationId nc) {
+    std::unordered_map<ValueId, BufferId> buffer_of;  // new value -> its old buffer
+    for (const auto& [old, nv] : map_) buffer_of[nv] = analysis_.value_buffer[old];
+    std::vector<OpId>& ops = out_.computation(nc).ops;
+    std::vector<std::pair<std::size_t, OpId>> releases;  // (after position, dealloca)
+    for (const HostStep& step : rp_.steps) {
+      if (step.kind != HostStepKind::kDealloca) continue;
+      const Resource& res = rp_.resources[step.resource];
+      auto value = resource_value_.find(step.resource);
+      if (res.kind != ResourceKind::kResults || value == resource_value_.end() ||
+          out_.program().values[value->second].computation != nc) {
+        continue;
+      }
+      std::unordered_set<BufferId> held;
+      for (const Slice& slice : res.slices) held.insert(slice.buffer);
+      std::size_t last = 0;
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        for (ValueId u : out_.program().ops[ops[i]].operands) {
+          auto b = buffer_of.find(u);
+          if (u == value->second || (b != buffer_of.end() && held.count(b->second))) last = i;
+        }
+      }
+      // It reads the reservation, or, once a host op wrote part of it in
+      // place, the latest value of each buffer it holds (reading the
+      // overwritten one is refused).
+      std::vector<ValueId> operands = {value->second};
+      std::map<BufferId, ValueId> latest;
+      bool overwritten = false;
+      for (std::size_t i = 0; i <= last && i < ops.size(); ++i) {
+        for (ValueId r : out_.program().ops[ops[i]].results) {
+          auto b = buffer_of.find(r);
+          if (b == buffer_of.end() || !held.count(b->second)) continue;
+          latest[b->second] = r;
+          overwritten = overwritten || out_.program().values[r].alias == AliasKind::kTied;
+        }
+      }
+      if (overwritten) {
+        operands.clear();
+        for (const auto& [b, v] : latest) operands.push_back(v);
+      }
+      for (const std::string& signal : step.awaits) {
+        const ValueId t = SignalValue(signal);
+        if (t != kNoId && out_.program().values[t].computation == nc) operands.push_back(t);
+      }
+      const OpId free = out_.AddOp(nc, "resource.dealloca", operands);
+      Timepoint(free, step.signal);
+      ops.pop_back();
+      releases.emplace_back(last, free);
+    }
+    std::stable_sort(releases.begin(), releases.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<OpId> ordered;
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < ops.size(); ++i) {
+      ordered.push_back(ops[i]);
+      for (; next < releases.size() && releases[next].first == i; ++next) {
+        ordered.push_back(releases[next].second);
+      }
+    }
+    ops = std::move(ordered);
+  }
+
+  // A timepoint result of `op` for the timeline's signal `name`.
   ValueId Timepoint(OpId op, const std::string& name) {
     const ValueId v = out_.AddResult(op, Fresh(name), 0);
     out_.value(v).is_timepoint = true;
+    signal_[name] = v;
     return v;
+  }
+
+  // The command-form value of a timeline signal: a generated timepoint, or
+  // the program's own timepoint of that name; kNoId when it has none.
+  ValueId SignalValue(const std::string& name) const {
+    if (auto it = signal_.find(name); it != signal_.end()) return it->second;
+    const ValueId old = in_.FindValue(name);
+    if (old == kNoId) return kNoId;
+    auto it = map_.find(old);
+    return it == map_.end() ? kNoId : it->second;
+  }
+
+  const HostStep& ExecuteStep(std::size_t s) const {
+    for (const HostStep& step : rp_.steps) {
+      if (step.kind == HostStepKind::kExecute && step.region == static_cast<std::int32_t>(s)) {
+        return step;
+      }
+    }
+    return rp_.steps.front();  // unreachable: every region has its execute step
   }
 
   ValueId Join(ComputationId nc, const std::vector<ValueId>& awaits, const std::string& name) {
@@ -152,22 +240,36 @@ class CommandFormBuilder {
     for (ValueId v : execute.operands) {
       if (in_.values[v].is_timepoint) awaits.push_back(map_.at(v));
     }
+    // The timeline's execute step: what it awaits and which resources its
+    // commands touch. An upload the region does not read is not awaited nor
+    // passed in; its ready timepoint joins the downstream one (as in IREE).
+    const HostStep& step = ExecuteStep(s);
+    std::unordered_set<std::int32_t> touched;
+    for (const Command& c : step.commands) {
+      for (const CommandRange& range : c.ranges) touched.insert(range.resource);
+    }
     // The region's own resources: uploads, then allocas, then subviews.
-    std::vector<std::int32_t> own;
+    std::vector<std::int32_t> allocated;  // every own resource
+    std::vector<std::int32_t> own;        // those passed in: touched by the commands
     std::unordered_map<std::int32_t, ValueId> resource_value;
     std::vector<ValueId> ready = awaits;
+    std::vector<ValueId> unread_uploads;
     std::vector<ValueId> slabs;
     for (std::int32_t r : info.resources) {
       const Resource& res = rp_.resources[r];
       if (res.kind == ResourceKind::kPool || res.region != info.name) continue;
-      own.push_back(r);
+      allocated.push_back(r);
+      if (touched.count(r)) own.push_back(r);
       const bool upload = res.kind == ResourceKind::kUpload;
       const OpId op = out_.AddOp(nc, upload ? "resource.constants" : "resource.alloca",
                                  upload ? std::vector<ValueId>{} : awaits);
       const ValueId value = out_.AddResult(op, Fresh(res.name), 0);
       SetSize(value, res);
       out_.value(value).lifetime = res.lifetime;
-      ready.push_back(Timepoint(op, res.name + ".ready"));
+      const ValueId signal = Timepoint(op, res.name + ".ready");
+      const bool awaited = std::find(step.awaits.begin(), step.awaits.end(), res.name + ".ready") !=
+                           step.awaits.end();
+      (awaited ? ready : unread_uploads).push_back(signal);
       if (!res.affinity.empty()) out_.op(op).affinity = res.affinity;
       if (upload) {
         std::vector<std::string> names;
@@ -177,13 +279,14 @@ class CommandFormBuilder {
         out_.op(op).attributes.push_back({"values", StrList(names)});
       }
       resource_value[r] = value;
+      resource_value_[r] = value;
       if (res.kind == ResourceKind::kSlab) slabs.push_back(value);
     }
     // Escaping results become subviews of their resource.
     for (ValueId x : execute.results) {
       if (in_.values[x].is_timepoint) continue;
       const BufferId b = analysis_.value_buffer[x];
-      for (std::int32_t r : own) {
+      for (std::int32_t r : allocated) {
         for (const Slice& slice : rp_.resources[r].slices) {
           if (slice.buffer != b) continue;
           const SizeExpr offset = slice.offset + SizeExpr::Constant(analysis_.value_offset[x]);
@@ -224,6 +327,7 @@ class CommandFormBuilder {
     const ValueId done = Timepoint(run, info.name + ".done");
 
     std::vector<ValueId> joined = {done};
+    joined.insert(joined.end(), unread_uploads.begin(), unread_uploads.end());
     for (ValueId slab : slabs) {
       joined.push_back(Timepoint(out_.AddOp(nc, "resource.dealloca", {slab, done}),
                                  out_.program().values[slab].name + ".freed"));
@@ -265,12 +369,28 @@ class CommandFormBuilder {
       own_param[r] = out_.AddParam(rc, Fresh(info.name + "/" + res.name), 0);
       SetSize(own_param[r], res);
     }
-    std::unordered_map<BufferId, std::pair<ValueId, ValueId>> captured_param;  // -> (old, new)
+    // Per buffer, its captured operands as (old, new) pairs.
+    std::unordered_map<BufferId, std::vector<std::pair<ValueId, ValueId>>> captured_param;
     for (ValueId v : captured) {
       const ValueId p = out_.AddParam(rc, Fresh(info.name + "/" + Name(v)), in_.values[v].size);
       out_.value(p).size_expr = in_.values[v].size_expr;
-      captured_param.emplace(analysis_.value_buffer[v], std::make_pair(v, p));
+      captured_param[analysis_.value_buffer[v]].emplace_back(v, p);
     }
+    // The captured operand a value lies in: the one starting last at or
+    // before it in their common buffer.
+    const auto holder = [&](ValueId v) {
+      const std::vector<std::pair<ValueId, ValueId>>& candidates =
+          captured_param.at(analysis_.value_buffer[v]);
+      std::pair<ValueId, ValueId> best = candidates.front();
+      for (const auto& candidate : candidates) {
+        const Bytes at = analysis_.value_offset[candidate.first];
+        const Bytes best_at = analysis_.value_offset[best.first];
+        if (at <= analysis_.value_offset[v] && (best_at > analysis_.value_offset[v] || at > best_at)) {
+          best = candidate;
+        }
+      }
+      return best;
+    };
     const ValueId await = out_.AddParam(rc, Fresh(info.name + "/await"), 0);
     out_.value(await).is_timepoint = true;
 
@@ -285,20 +405,17 @@ class CommandFormBuilder {
             operands.push_back(it->second);
             ranges.push_back(OperandRange{range.offset, range.length});
           } else {
-            // Relative to the captured operand holding the value's buffer.
-            const BufferId b = analysis_.value_buffer[range.value];
-            const auto& [old, param] = captured_param.at(b);
-            Bytes base = analysis_.value_offset[old];
-            for (const Slice& slice : rp_.resources[range.resource].slices) {
-              if (slice.buffer == b) base += slice.offset_bytes;
-            }
+            // Relative to the captured operand holding the value's buffer,
+            // kept symbolic: the value's place in the operand is a constant.
+            const auto [old, param] = holder(range.value);
+            const Bytes delta = analysis_.value_offset[range.value] - analysis_.value_offset[old];
             operands.push_back(param);
             const Value& held = in_.values[old];
-            if (range.offset_bytes == base && range.length_bytes == held.size) {
+            const SizeExpr offset = range.value_offset + SizeExpr::Constant(delta);
+            if (offset == SizeExpr() && range.length == SizeExprOf(held)) {
               ranges.push_back(OperandRange{SizeExpr(), SizeExprOf(held)});  // the whole operand
             } else {
-              ranges.push_back(OperandRange{SizeExpr::Constant(range.offset_bytes - base),
-                                            SizeExpr::Constant(range.length_bytes)});
+              ranges.push_back(OperandRange{offset, range.length});
             }
           }
           access.push_back(AccessName(range.access));
@@ -331,6 +448,8 @@ class CommandFormBuilder {
   std::unordered_map<ValueId, ValueId> map_;  // old -> new
   std::unordered_map<OpId, std::size_t> region_of_execute_;
   std::unordered_set<std::string> taken_;     // value names in use
+  std::unordered_map<std::string, ValueId> signal_;  // timeline signal -> its timepoint
+  std::unordered_map<std::int32_t, ValueId> resource_value_;  // resource -> its alloca'd value
 };
 
 }  // namespace

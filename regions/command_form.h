@@ -23,18 +23,23 @@
 // Per execute: its upload resources (`resource.constants`), result and slab
 // allocations (`resource.alloca`, awaiting the execute's timepoints), a
 // subview for every escaping result, the execute of a rebuilt region whose
-// parameters are its own resources, then the captured operands, then one
-// joined await; the region's body is its commands (`cmd.fill`, `cmd.copy`,
+// parameters are the own resources its commands touch, then the captured
+// operands, then one joined await (the execute's timepoints, its allocas'
+// and the uploads the region reads; an upload it does not read joins the
+// downstream timepoint instead, as in the JSON timeline); the region's body is its commands (`cmd.fill`, `cmd.copy`,
 // `cmd.dispatch`, `cmd.call`, `cmd.collective`, `cmd.barrier`,
 // `cmd.invalidate`, `cmd.flush`, ...) with explicit ranges, waves kept and
 // attributes `access` (read, write, read-write per range), `values` (the
 // value each range holds) and the command's detail; the execute is marked
-// `once = true` from an initializer. Then a `resource.dealloca` per slab and
-// the join later users wait on. Host ops are kept, reading the subviews in
-// place of region results; host `load`/`store` become `resource.load` /
-// `resource.store`. Ranges into the region's own resources keep their
-// symbolic offsets; ranges into captured operands and the subviews' offsets
-// are written at the dims' evaluation point. Funcs called only from regions
+// `once = true` when it runs at most once (RegionInfo::once). Then a
+// `resource.dealloca` per slab and the join later users wait on; a transient
+// result reservation gets its `resource.dealloca` after the last op of its
+// host computation that uses it, awaiting what the timeline's dealloca step
+// awaits. Host ops are kept, reading the subviews in place of region
+// results; host `load`/`store` become `resource.load` / `resource.store`.
+// Ranges keep their symbolic offsets and lengths (into the region's own
+// resources and into captured operands); a subview at a symbolic offset is
+// written as a range. Funcs called only from regions
 // are device functions: `cmd.call` names them with a `function` attribute.
 #pragma once
 

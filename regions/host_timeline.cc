@@ -36,6 +36,11 @@ class TimelineBuilder {
         for (std::size_t i = 0; i < params.size() && i + skip < op.operands.size(); ++i) {
           param_source_[params[i]] = op.operands[i + skip];
         }
+        // A call's timepoint results are what its callee returns.
+        const std::vector<ValueId>& returned = program.computations[callee].results;
+        for (std::size_t i = 0; op.kind == OpKind::kCall && i < returned.size() && i < op.results.size(); ++i) {
+          param_source_[op.results[i]] = returned[i];
+        }
       }
     }
   }
@@ -341,6 +346,7 @@ class TimelineBuilder {
     const TimeStep time = analysis_.schedule.op_time[o];
     bool has_timepoint = false;
     for (ValueId v : op.results) has_timepoint = has_timepoint || program_.values[v].is_timepoint;
+    has_timepoint = has_timepoint && op.kind != OpKind::kCall;  // named through its callee
     if (has_timepoint) {
       HostStep join;
       join.kind = HostStepKind::kJoin;

@@ -13,7 +13,7 @@ class OpLowering {
 
   std::vector<Command> Run() {
     const std::string& opcode = op_.opcode;
-    if (op_.kind == OpKind::kConstant || opcode == "alloca" || AllResultsAreViews() ||
+    if (op_.kind == OpKind::kConstant || opcode == "alloca" || opcode == "alloc" || AllResultsAreViews() ||
         op_.kind == OpKind::kExecute || op_.kind == OpKind::kWhile ||
         op_.kind == OpKind::kConditional) {
       return {};

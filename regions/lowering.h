@@ -24,7 +24,8 @@
 //   load(%r[range])            load: read
 //   store(%v, %r[range]) tied(%r)
 //                              store: read %v, write the result over range
-//   constant / alloca / views / timepoint-only ops: no command
+//   constant / alloca / alloc / views (import, export) / timepoint-only ops:
+//                              no command
 //   call                       call: like dispatch
 //   dispatch and any other compute op
 //                              dispatch: each operand read, read-write when a

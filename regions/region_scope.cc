@@ -35,7 +35,8 @@ absl::StatusOr<std::vector<ComputationId>> CoveredComputations(const Program& pr
 // Which regions' completion each host timepoint value implies, as a bitset
 // over scopes: an execute's timepoint results imply it and whatever it
 // awaited; any other op's timepoint results imply what its timepoint operands
-// do; a parameter of a called func takes its call site's operand.
+// do; a parameter of a called func takes its call site's operand, a call's
+// result what its callee returns.
 class TimepointReach {
  public:
   TimepointReach(const Program& program, const ProgramAnalysis& analysis,
@@ -50,10 +51,16 @@ class TimepointReach {
         for (std::size_t i = 0; i < params.size() && i + skip < op.operands.size(); ++i) {
           source_[params[i]] = op.operands[i + skip];
         }
+        // A call's results are what its callee returns.
+        const std::vector<ValueId>& returned = program.computations[callee].results;
+        for (std::size_t i = 0; op.kind == OpKind::kCall && i < returned.size() && i < op.results.size(); ++i) {
+          source_[op.results[i]] = returned[i];
+        }
       }
     }
     for (OpId o : analysis.schedule.order) {  // definitions before uses
       const Op& op = program.ops[o];
+      if (op.kind == OpKind::kCall) continue;  // its results follow source_
       std::vector<std::uint64_t> bits(words_, 0);
       bool any = false;
       for (ValueId v : op.results) any = any || program.values[v].is_timepoint;
@@ -130,16 +137,20 @@ absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
                                               const ProgramAnalysis& analysis) {
   RegionScopes scopes;
   scopes.owner.assign(analysis.buffers.buffers.size(), kNoId);
-  // Execute ops in flattened order; an initializer's are run-once.
-  std::vector<bool> in_initializer(program.computations.size(), false);
+  // Execute ops in flattened order. `once`: the execute runs at most once per
+  // run of the program — it is reached from an initializer through calls and
+  // conditional branches only; a while's cond and body run once per
+  // iteration, so nothing inside a loop is run-once.
+  std::vector<bool> run_once(program.computations.size(), false);
   for (ComputationId c = 0; c < static_cast<ComputationId>(program.computations.size()); ++c) {
     if (!program.computations[c].initializer) continue;
     std::vector<ComputationId> stack = {c};
     while (!stack.empty()) {
       const ComputationId top = stack.back();
       stack.pop_back();
-      in_initializer[top] = true;
+      run_once[top] = true;
       for (OpId o : program.computations[top].ops) {
+        if (program.ops[o].kind == OpKind::kWhile) continue;
         for (ComputationId callee : program.ops[o].callees) stack.push_back(callee);
       }
     }
@@ -150,7 +161,7 @@ absl::StatusOr<RegionScopes> FindRegionScopes(const Program& program,
     RegionScope scope;
     scope.region = op.callees.front();
     scope.execute = o;
-    scope.once = in_initializer[op.computation];
+    scope.once = run_once[op.computation];
     absl::StatusOr<std::vector<ComputationId>> covered =
         CoveredComputations(program, scope.region);
     if (!covered.ok()) return covered.status();

@@ -31,7 +31,7 @@ namespace memplan {
 struct RegionScope {
   ComputationId region = kNoId;
   OpId execute = kNoId;                      // the op that runs it
-  bool once = false;                         // run from an initializer
+  bool once = false;                         // runs at most once per run (initializer, no loop)
   std::vector<ComputationId> computations;   // the region, then the funcs it calls
   std::vector<BufferId> slab;                // ascending
   std::vector<BufferId> results;             // ascending

@@ -39,9 +39,16 @@ std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound) {
 
 std::string FormatCompareTable(const CompareTable& table) {
   std::string out = fmt::format("memplan compare: {}\n", table.input);
-  out += fmt::format("{} in default memory, {} in all; alignment {}\n\n",
+  out += fmt::format("{} in default memory, {} in all; alignment {}\n",
                      CountOf(table.buffers, "transient buffer"), FormatBytes(table.total_bytes),
                      table.alignment);
+  // Which rows see memplan's buffers, said once rather than on every row.
+  std::string others;
+  for (const CompareRow& row : table.rows) {
+    if (!row.on_memplan_buffers) others += (others.empty() ? " but " : ", ") + row.name;
+  }
+  out += fmt::format("every row on memplan's buffers (a view shares its input's buffer){}\n\n",
+                     others);
   const std::array<std::string, kColumns> header = {"strategy", "arena bytes", "size",
                                                     "vs LB",    "verified",    "rule"};
   std::vector<std::array<std::string, kColumns>> lines = {header};
@@ -86,6 +93,7 @@ std::string WriteCompareJson(const CompareTable& table) {
     entry["rule"] = row.rule;
     entry["source"] = row.source;
     if (!row.detail.empty()) entry["detail"] = row.detail;
+    entry["on_memplan_buffers"] = row.on_memplan_buffers;
     entry["arena_bytes"] = row.bytes;
     const std::optional<double> ratio = RatioToLowerBound(row.bytes, table.lower_bound);
     entry["ratio_to_lower_bound"] = ratio ? Json(*ratio) : Json(nullptr);

@@ -7,6 +7,7 @@
 // widest cell, rules cut here):
 //   memplan compare: compare_peers.csv
 //   6 transient buffers in default memory, 410 B in all; alignment 1
+//   every row on memplan's buffers (a view shares its input's buffer)
 //
 //   strategy                 arena bytes   size  vs LB  verified  rule
 //   lower bound                      300  300 B  1.000  -         max over ...
@@ -30,6 +31,10 @@ struct CompareRow {
   std::string rule;     // one line: how it places buffers
   std::string source;   // the files or paper it follows
   std::string detail;   // e.g. the portfolio member that won; "" for none
+  // The row packs (or bounds) memplan's buffers, those of the table's
+  // header, where a view shares its input's buffer; false for a row on the
+  // framework's own tensors (tflite-micro-head).
+  bool on_memplan_buffers = true;
   Bytes bytes = 0;      // arena bytes (max offset + size)
   // Whether the independent verifier accepted the placement; nullopt for
   // the lower bound, which is not a placement.
@@ -48,14 +53,18 @@ struct CompareTable {
 // bytes / lower bound; 1 when both are 0; nullopt when only the bound is 0.
 std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound);
 
-// The plain-text table (header lines, a blank line, one line per row: name,
+// The plain-text table (header lines, the last saying which rows are on
+// memplan's buffers: "every row on memplan's buffers (...)", or "every row
+// on memplan's buffers (...) but tflite-micro-head" naming each other one;
+// a blank line, one line per row: name,
 // arena bytes, human size, ratio to the lower bound with three decimals or
 // "-", verified yes/no/-, "planner: rule (detail)"). Deterministic.
 std::string FormatCompareTable(const CompareTable& table);
 
 // The JSON form: {"schema": "memplan.compare/1", "input", "alignment",
 // "buffers", "total_bytes", "lower_bound_bytes", "strategies": [{"name",
-// "planner", "rule", "source", "detail" (when set), "arena_bytes",
+// "planner", "rule", "source", "detail" (when set), "on_memplan_buffers"
+// (bool), "arena_bytes",
 // "ratio_to_lower_bound" (number or null), "verified" (bool or null)}]},
 // compact, newline-terminated.
 std::string WriteCompareJson(const CompareTable& table);

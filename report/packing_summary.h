@@ -2,9 +2,10 @@
 // (Plan::packing, packing/portfolio.h): the effort, the gap to the lower
 // bound, and one line per member that ran (its peak and % over the bound),
 // was stopped part way (MemberStopped: its allowance or --time-limit ran
-// out; why) or was skipped before it started (why), e.g.
+// out; why), in the order auto tried them, then one per member skipped
+// before it started (why; a reason may name a member listed above), e.g.
 //   auto (effort default): 2 members ran, 1 stopped, 1 skipped; the lowest peak is chosen, 0 bytes over the lower bound
-//     ...
+//     members in the order auto tried them (most expected gain per estimated cost first), then those it skipped
 //     ran      online-best-fit       1120 bytes (1.82% over)
 //     ran      best-fit-spatial      1100 bytes (0.00% over)  <- chosen
 //     stopped  skyline-longest       stopped by --time-limit before it finished (raise --time-limit)

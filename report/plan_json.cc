@@ -110,7 +110,19 @@ void AppendBufferJson(std::string& out, const Plan& plan, const BufferSet& buffe
     const bool named = program && v >= 0 && v < static_cast<ValueId>(program->values.size());
     AppendJsonString(out, named ? program->values[v].name : std::to_string(v));
   }
-  out += "],\"size\":";
+  out += ']';
+  // Each value's bytes from the buffer's first byte: its address in a
+  // segment is the segment's offset plus this.
+  if (!plan.value_offsets.empty() && !b.values.empty()) {
+    out += ",\"value_offsets\":[";
+    for (std::size_t i = 0; i < b.values.size(); ++i) {
+      const ValueId v = b.values[i];
+      if (i > 0) out += ',';
+      number(v >= 0 && v < static_cast<ValueId>(plan.value_offsets.size()) ? plan.value_offsets[v] : 0);
+    }
+    out += ']';
+  }
+  out += ",\"size\":";
   number(b.size);
   out += ",\"start\":";
   number(b.start);
@@ -191,7 +203,24 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     options["regions"] = extras.input_options->regions_per ? Json(*extras.input_options->regions_per)
                                                            : Json(nullptr);
     options["offline_plan"] = extras.input_options->offline_plan;
+    if (!extras.input_options->input_shapes.empty()) {
+      Json shapes = Json::object();
+      for (const auto& [name, dims] : extras.input_options->input_shapes) shapes[name] = dims;
+      options["input_shapes"] = std::move(shapes);
+    }
+    options["reorder"] = extras.input_options->reorder;
     doc["input_options"] = std::move(options);
+  }
+  if (extras.reorder && extras.schedule != nullptr && program != nullptr) {
+    Json order;
+    order["strategy"] = extras.reorder->strategy;
+    order["input_peak_bytes"] = extras.reorder->input_peak;
+    order["peak_bytes"] = extras.reorder->peak;
+    order["lower_bound_bytes"] = extras.reorder->lower_bound;
+    Json ops = Json::array();
+    for (OpId op : extras.schedule->order) ops.push_back(Json{{"id", op}, {"name", program->OpName(op)}});
+    order["ops"] = std::move(ops);
+    doc["schedule"] = std::move(order);
   }
   doc["algorithm"] = plan.algorithm;
   doc["time_steps"] = plan.time_steps;
@@ -306,6 +335,20 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["prefetch_bytes"] = m.prefetch_bytes;
     j["eviction_bytes"] = m.eviction_bytes;
     j["max_outstanding_copies"] = m.max_outstanding_copies;
+    if (extras.hierarchy) {
+      Json h;
+      h["kept"] = extras.hierarchy->kept;
+      Json candidates = Json::array();
+      for (const auto& [name, seconds] : extras.hierarchy->candidates) {
+        Json c;
+        c["name"] = name;
+        c["estimated_time_s"] = seconds ? Json(*seconds) : Json(nullptr);
+        candidates.push_back(std::move(c));
+      }
+      h["candidates"] = std::move(candidates);
+      h["all_slowest_writable_s"] = extras.hierarchy->all_slowest_writable_s;
+      j["hierarchy"] = std::move(h);
+    }
     doc["msa"] = std::move(j);
   }
   if (plan.regions) doc["regions"] = json_internal::RegionsJson(*plan.regions, buffers, program);
@@ -360,8 +403,10 @@ PoolInfo ReadPool(const ObjectReader& r) {
 }
 
 // Reads buffer entry `id` and checks it describes the input's buffer `id`.
+// `value_offsets` (per ValueId) receives the entry's "value_offsets" when it
+// has them (plans written before the key existed have none).
 BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, const Program* program,
-                           BufferId id) {
+                           BufferId id, std::vector<Bytes>& value_offsets) {
   const Buffer& b = expected.buffers[id];
   const std::string what = fmt::format("the input's buffer {} ('{}')", id, b.name);
   if (const std::int64_t listed = r.Int("id"); listed != id) {
@@ -397,6 +442,21 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, con
                       fmt::format("{} differs from {}, whose values are {}", values.dump(), what,
                                   want.dump()),
                       true};
+  }
+  if (r.Has("value_offsets")) {
+    const Json& offsets = r.Array("value_offsets");
+    if (offsets.size() != b.values.size()) {
+      throw SchemaError{r.Path("value_offsets"),
+                        fmt::format("lists {} offsets for {} values", offsets.size(), b.values.size())};
+    }
+    for (std::size_t i = 0; i < offsets.size(); ++i) {
+      const ValueId v = b.values[i];
+      const std::string where = Pointer(r.Path("value_offsets"), i);
+      const Bytes offset = InRange(AsInt(offsets[i], where), where, 0, kMaxTotalBytes);
+      if (v < 0) continue;
+      if (value_offsets.size() <= static_cast<std::size_t>(v)) value_offsets.resize(v + 1, 0);
+      value_offsets[v] = offset;
+    }
   }
   BufferPlacement placement;
   placement.pool = r.String("pool");
@@ -477,6 +537,22 @@ std::optional<PlanInputOptions> ReadInputOptions(const Json& doc) {
   }
   // Plans written before --offline-plan was recorded have no "offline_plan".
   if (r.Has("offline_plan")) options.offline_plan = r.Bool("offline_plan");
+  if (r.Has("input_shapes")) {
+    const Json& shapes = r.Get("input_shapes");
+    if (!shapes.is_object()) WrongType(shapes, r.Path("input_shapes"), "an object");
+    for (const auto& [name, dims] : shapes.items()) {
+      const std::string pointer = Pointer(r.Path("input_shapes"), name);
+      if (!dims.is_array()) WrongType(dims, pointer, "an array");
+      std::vector<std::int64_t>& out = options.input_shapes[name];
+      for (const Json& d : dims) {
+        const std::int64_t dim = AsInt(d, pointer);
+        if (dim < 1) throw SchemaError{pointer, fmt::format("dims must be at least 1, found {}", dim)};
+        out.push_back(dim);
+      }
+    }
+  }
+  // Plans written before --reorder existed have no "reorder".
+  if (r.Has("reorder")) options.reorder = r.Bool("reorder");
   return options;
 }
 
@@ -526,8 +602,10 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   }
   for (size_t i = 0; i < buffers.size(); ++i) {
     plan.placements.push_back(ReadBuffer(ObjectReader(buffers[i], Pointer("/buffers", i)),
-                                         expected, program, static_cast<BufferId>(i)));
+                                         expected, program, static_cast<BufferId>(i),
+                                         plan.value_offsets));
   }
+  if (program && !plan.value_offsets.empty()) plan.value_offsets.resize(program->values.size(), 0);
   const Json& copies = top.Array("async_copies");
   for (size_t i = 0; i < copies.size(); ++i) {
     plan.copies.push_back(

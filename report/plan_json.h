@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <utility>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,6 +74,13 @@ struct PlanInputOptions {
   // (and sub-allocations), which `memplan verify` then checks again.
   // Written as "offline_plan"; plans without the key read as false.
   bool offline_plan = false;
+  // --input-shape (ONNX): graph input -> dims. Written as "input_shapes"
+  // only when given; plans without the key read as none.
+  std::map<std::string, std::vector<std::int64_t>> input_shapes;
+  // --reorder: the ops ran in the order schedule/reorder.h chose (it is
+  // deterministic, so `memplan verify` reorders again). Written as
+  // "reorder"; plans without the key read as false.
+  bool reorder = false;
   bool operator==(const PlanInputOptions&) const = default;
 };
 
@@ -114,10 +122,33 @@ struct PlanMsaSetup {
   std::optional<PlanMsaKnobs> knobs;  // written as "options"
 };
 
+// The order of the ops after --reorder, written as "schedule": {"strategy",
+// "input_peak_bytes", "peak_bytes", "lower_bound_bytes" (the transient
+// max-live of the input order and of the new one, and the order-independent
+// bound), "ops": [{"id", "name"}, ...] in the flattened schedule's order
+// (the op's id and OpName)}.
+struct PlanReorder {
+  std::string strategy;
+  Bytes input_peak = 0;
+  Bytes peak = 0;
+  Bytes lower_bound = 0;
+};
+
 // What the plan document records besides the plan itself.
+// What a memory-hierarchy plan's portfolio tried (driver/hierarchy_job.h),
+// written as "msa": {"hierarchy": {"kept": NAME, "candidates": [{"name",
+// "estimated_time_s" (null: does not fit)}], "all_slowest_writable_s"}}.
+struct PlanHierarchySummary {
+  std::string kept;
+  std::vector<std::pair<std::string, std::optional<double>>> candidates;
+  double all_slowest_writable_s = 0;
+};
+
 struct PlanJsonExtras {
+  std::optional<PlanReorder> reorder;             // written as "schedule" (needs `schedule`)
   std::optional<PlanInputOptions> input_options;  // written as "input_options"
   std::optional<PlanMsaSetup> msa_setup;          // written only when plan.msa is set
+  std::optional<PlanHierarchySummary> hierarchy;  // likewise
   // Write each space's peak figures (report/space_peaks.h) into its
   // "spaces" entry: "max_live_bytes", "peak_step", "peak_op" and
   // "transient": {"peak_bytes", "lower_bound_bytes", "peak_step", "peak_op",

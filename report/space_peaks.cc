@@ -1,6 +1,8 @@
 #include "report/space_peaks.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "analysis/live_profile.h"
 #include "report/space_view.h"
@@ -18,6 +20,30 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     if (all.peak > 0) {
       peak.max_live_bytes = all.peak;
       peak.peak_step = all.peak_time;
+    }
+    // The pools laid out once for the whole run hold their bytes at every
+    // step; the other segments count when live.
+    std::set<std::string, std::less<>> resident_pools;
+    for (const PoolInfo& pool : plan.pools) {
+      if (pool.space != info.id || pool.start || IsReusable(pool.lifetime)) continue;
+      resident_pools.insert(pool.name);
+      peak.resident_pools.push_back(pool.name);
+      peak.resident_bytes += pool.lower_bound;
+    }
+    peak.resident_max_live_bytes = peak.max_live_bytes;
+    peak.resident_peak_step = peak.peak_step;
+    if (peak.resident_bytes > 0) {
+      std::vector<bool> resident(view.size(), false);
+      for (std::size_t i = 0; i < view.size(); ++i) {
+        const auto origin = static_cast<std::size_t>(view.origin(i));
+        resident[i] = origin < plan.placements.size() &&
+                      resident_pools.contains(static_cast<const std::string&>(plan.placements[origin].pool));
+      }
+      const LivePeak rest = ComputeLivePeak(segments, [&](const Buffer& b) {
+        return !resident[static_cast<std::size_t>(&b - segments.buffers.data())];
+      });
+      peak.resident_max_live_bytes = peak.resident_bytes + rest.peak;
+      peak.resident_peak_step = rest.peak > 0 ? rest.peak_time : peak.peak_step;
     }
     const auto transient = [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; };
     // With only activations holding bytes here (a lifetime CSV) their peak

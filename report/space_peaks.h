@@ -8,12 +8,15 @@
 // Example: a plan whose transient buffers a (4 B, [0,1]) and b (8 B, [1,2])
 // both sit in alternate memory at offsets 0 and 4, with a constant w (16 B,
 // [0,2]) in default memory, gives for the default space max live 16 B at
-// step 0, no transient data (peak 0, lower bound 0, step none); for the
-// alternate space max live 12 B at step 1, transient peak_bytes 12 B (highest
-// end; not an extent of the activations alone: weights may sit below them), lower bound 12 B (max live) at step 1 in 2 buffers.
+// step 0 (with w's pool held all run the same: resident 16 B, 16 B at step
+// 0), no transient data (peak 0, lower bound 0, step none); for the
+// alternate space max live 12 B at step 1, transient peak_bytes 12 B
+// (highest end; not an extent of the activations alone: weights may sit
+// below them), lower bound 12 B (max live) at step 1 in 2 buffers.
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "ir/buffer_set.h"
@@ -27,6 +30,18 @@ struct SpacePeak {
   // first step where that happens (kNoId when the space holds nothing).
   Bytes max_live_bytes = 0;
   TimeStep peak_step = kNoId;
+  // The same with the pools laid out once for the whole run (never reused:
+  // constant, variable, external, without a time range) held at every step,
+  // as the plan holds them: `resident_bytes` (those pools' lower bounds, the
+  // bytes of their buffers) plus the most bytes of the other segments live
+  // at one step, first reached at `resident_peak_step`. No plan of the
+  // space's pools uses fewer bytes, so the space's % over is measured
+  // against it. Equal to max_live_bytes / peak_step when the space has no
+  // such pool.
+  Bytes resident_bytes = 0;
+  std::vector<std::string> resident_pools;  // their names, in plan.pools order
+  Bytes resident_max_live_bytes = 0;
+  TimeStep resident_peak_step = kNoId;
   // The transient buffers' segments (the activations). peak: for the default
   // space the plan's transient pool size (Plan::peak), for another space the
   // highest offset + size of such a segment; lower_bound: their max live

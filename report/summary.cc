@@ -94,6 +94,37 @@ std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const S
                    name + " memory activation peak", peak.transient_buffers);
 }
 
+// "a", "a and b", "a, b and c".
+std::string JoinWithAnd(const std::vector<std::string>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    text += (i == 0 ? "" : i + 1 == names.size() ? " and " : ", ") + names[i];
+  }
+  return text;
+}
+
+// A space's max live after its "used", like with like: when it has pools
+// laid out once for the whole run (weights, inputs and outputs), those held
+// at every step as the plan holds them, then what freeing each buffer after
+// its last use would give, which no plan of these pools reaches, e.g.
+//   , max live 270831252 bytes (258.28 MiB) at step 102 (0.00% over) with
+//   the constant and external pools held for the whole run, as in the plan
+//   (never reused); 197015444 bytes (187.89 MiB) at step 8 if each buffer
+//   were freed after its last use
+std::string MaxLiveText(const SpaceInfo& space, const SpacePeak& peak) {
+  if (peak.resident_bytes == 0 || peak.resident_max_live_bytes == peak.max_live_bytes) {
+    return fmt::format(", max live {} at step {} ({} over)", BytesAndHuman(peak.max_live_bytes),
+                       peak.peak_step, PercentOver(space.peak, peak.max_live_bytes));
+  }
+  return fmt::format(
+      ", max live {} at step {} ({} over) with the {} {} held for the whole run, as in the "
+      "plan (never reused); {} at step {} if each buffer were freed after its last use",
+      BytesAndHuman(peak.resident_max_live_bytes), peak.resident_peak_step,
+      PercentOver(space.peak, peak.resident_max_live_bytes), JoinWithAnd(peak.resident_pools),
+      peak.resident_pools.size() == 1 ? "pool" : "pools", BytesAndHuman(peak.max_live_bytes),
+      peak.peak_step);
+}
+
 // The default-memory transient figures: the pool's extent and bound (with
 // fast memory also how many of the pool's buffers have bytes in default
 // memory, the count the JSON's spaces[0].transient.buffers gives), or, when
@@ -333,10 +364,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
     const SpaceInfo& space = plan.spaces[i];
     text += fmt::format("{} memory: {} used", space.name, BytesAndHuman(space.peak));
     if (space.capacity) text += fmt::format(" of {} capacity", BytesAndHuman(*space.capacity));
-    if (i < peaks.size() && peaks[i].peak_step != kNoId) {
-      text += fmt::format(", max live {} at step {} ({} over)", BytesAndHuman(peaks[i].max_live_bytes),
-                          peaks[i].peak_step, PercentOver(space.peak, peaks[i].max_live_bytes));
-    }
+    if (i < peaks.size() && peaks[i].peak_step != kNoId) text += MaxLiveText(space, peaks[i]);
     text += "\n";
   }
   text += PoolCapacityLines(plan);
@@ -349,6 +377,22 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                       region_alignment,
                       plan.verified ? "verified" : "NOT verified");
   text += PackingLines(plan, with_seconds);
+  return text;
+}
+
+std::string CapacityPeakText(const SummaryInput& input) {
+  constexpr std::size_t kTop = 3;
+  const PeakAttribution peak = AttributePeak(input.buffers, IsTransient, kTop);
+  if (peak.step == kNoId) return "";
+  std::string text = fmt::format("; the activations peak at step {}{} with {} live in {}",
+                                 peak.step, OpAt(input, peak.step), BytesAndHuman(peak.live_bytes),
+                                 CountOf(peak.live_buffers, "buffer"));
+  if (peak.live_buffers == 1) return text + ": " + input.buffers.buffers[peak.largest[0]].name;
+  text += ", largest first:";
+  for (std::size_t i = 0; i < peak.largest.size(); ++i) {
+    const Buffer& b = input.buffers.buffers[peak.largest[i]];
+    text += fmt::format("{} {} {}", i ? "," : "", b.name, BytesAndHuman(HeldBytesAt(b, peak.step)));
+  }
   return text;
 }
 

@@ -74,6 +74,14 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
 // largest buffers and a coarse profile of the activations' live bytes.
 std::string FormatStats(const SummaryInput& input);
 
+// For a plan that does not fit its capacity, in one line (appended to the
+// failure): where the activations (default-memory transient buffers, over
+// their live ranges) peak, the op there and the largest buffers live then,
+// largest first (at most 3), e.g. "; the activations peak at step 1 (op %b =
+// exp) with 12 bytes live in 2 buffers, largest first: b 8 bytes, a 4
+// bytes" (one buffer: "... in 1 buffer: b"); "" when none is live.
+std::string CapacityPeakText(const SummaryInput& input);
+
 // "12.50%" style percentage of `peak` over `bound` ("0.00%" when bound is 0).
 std::string PercentOver(Bytes peak, Bytes bound);
 

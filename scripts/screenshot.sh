@@ -4,8 +4,8 @@
 # way a user sees it.
 #
 # Usage: scripts/screenshot.sh FILE.html[#FRAGMENT] OUT.png [WIDTH,HEIGHT]   (default 1400,900)
-# A fragment is passed on to the page: `map.html#activations` shows the HTML
-# map's activations-only view.
+# A fragment is passed on to the page: `map.html#all` shows the HTML map with
+# the weights (its default view is the activations only).
 # Needs Debian's `chromium` (apt-get install -y chromium). Network features are
 # switched off; the files memplan writes need none.
 set -euo pipefail

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 namespace memplan {
 
@@ -34,6 +35,20 @@ inline std::string ReadExample(const std::string& name) {
   std::stringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+// A path in the test temp folder that no other test can share: ctest runs
+// tests in parallel processes, so a fixed name like "t.json" races (one test
+// reads the file while another rewrites it). The name carries the running
+// test's suite and name and the process id, then `file`.
+inline std::string TestTempPath(const std::string& file) {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  std::string name = "memplan";
+  if (test != nullptr) name += std::string("_") + test->test_suite_name() + "." + test->name();
+  for (char& c : name) {
+    if (c == '/') c = '_';  // parameterised test names contain '/'
+  }
+  return ::testing::TempDir() + "/" + name + "_" + std::to_string(::getpid()) + "_" + file;
 }
 
 }  // namespace memplan

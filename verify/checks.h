@@ -5,6 +5,9 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <string>
 #include <span>
 #include <utility>
 #include <vector>
@@ -25,6 +28,33 @@ inline TimeStep LastHeldStep(const BufferSet& buffers, const Buffer& b) {
                             b.lifetime == Lifetime::kConstant || b.lifetime == Lifetime::kVariable;
   return outlives_run ? std::max(b.end, buffers.time_steps - 1) : b.end;
 }
+
+// Each buffer's *home space*: its pinned space; else the default space when
+// that space has a pool named as the buffer's placement (the two-space
+// case); else the space of the first pool of that name (a memory hierarchy
+// places a buffer's default-memory data in the pools of its home level,
+// msa/hierarchy.h); else the default space. O(P log P + 1) per query.
+class HomeSpaces {
+ public:
+  HomeSpaces(const BufferSet& buffers, const Plan& plan) : buffers_(buffers), plan_(plan) {
+    for (const PoolInfo& pool : plan.pools) {
+      auto [it, fresh] = space_of_.emplace(pool.name, pool.space);
+      if (!fresh && pool.space == kDefaultSpace) it->second = kDefaultSpace;
+    }
+  }
+  MemorySpace operator()(BufferId id) const {
+    const Buffer& b = buffers_.buffers[static_cast<std::size_t>(id)];
+    if (b.space) return *b.space;
+    if (static_cast<std::size_t>(id) >= plan_.placements.size()) return kDefaultSpace;
+    auto it = space_of_.find(plan_.placements[static_cast<std::size_t>(id)].pool.str());
+    return it == space_of_.end() ? kDefaultSpace : it->second;
+  }
+
+ private:
+  const BufferSet& buffers_;
+  const Plan& plan_;
+  std::map<std::string, MemorySpace, std::less<>> space_of_;
+};
 
 // The step from which a copy's destination segment is reserved: its start,
 // or step 0 for a prefetch issued before the first op (start -1).
@@ -91,6 +121,10 @@ absl::Status CheckSingleOrigin(const BufferSet& buffers, const Plan& plan);
 
 // Rule 10: data written in another space than the default one goes back to
 // the default space when it must (program_liveness.h gives the writes).
+// Rule 15 (verify/hierarchy_checks.cc); `program` may be null.
+absl::Status CheckHierarchy(const BufferSet& buffers, const Plan& plan,
+                            const HierarchyRules& rules, const Program* program);
+
 absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, const Program& program);
 
 // Rule 11: results that gather operands (verify/gather_checks.cc).
@@ -103,5 +137,10 @@ absl::Status CheckControlFlow(const BufferSet& buffers, const Plan& plan);
 // the window is contiguous (from the op's `starts` and the dims). O(values
 // x rank).
 absl::Status CheckSliceViews(const Program& program);
+
+// Rule 14: each value's place in its buffer (Plan::value_offsets) follows
+// the program's views, ties and gathers and lies inside the buffer
+// (verify/value_offset_checks.cc). O(values + gathers).
+absl::Status CheckValueOffsets(const BufferSet& buffers, const Plan& plan, const Program& program);
 
 }  // namespace memplan::verify_internal

@@ -83,8 +83,8 @@ bool HoldsEntryParameter(const Program* program, const Buffer& b) {
   });
 }
 
-absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program* program,
-                       SegmentIndexes& index, std::size_t i,
+absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const HomeSpaces& homes,
+                       const Program* program, SegmentIndexes& index, std::size_t i,
                        std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   const AsyncCopy& c = plan.copies[i];
   const auto count = static_cast<BufferId>(buffers.buffers.size());
@@ -94,15 +94,15 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const Program
   }
   const Buffer& b = buffers.buffers[c.buffer];
   const std::string ref = CopyRef(buffers, plan, i);
-  if (c.kind == CopyKind::kPrefetch &&
-      (c.from_space != kDefaultSpace || c.to_space == kDefaultSpace)) {
-    return Violation(absl::StrCat(ref, " must go from the default space ", kDefaultSpace,
-                                  " to another space"));
+  const MemorySpace home = homes(c.buffer);
+  const std::string home_name =
+      home == kDefaultSpace ? absl::StrCat("the default space ", kDefaultSpace)
+                            : absl::StrCat("its home space ", home);
+  if (c.kind == CopyKind::kPrefetch && (c.from_space != home || c.to_space == home)) {
+    return Violation(absl::StrCat(ref, " must go from ", home_name, " to another space"));
   }
-  if (c.kind == CopyKind::kEviction &&
-      (c.from_space == kDefaultSpace || c.to_space != kDefaultSpace)) {
-    return Violation(absl::StrCat(ref, " must go from another space to the default space ",
-                                  kDefaultSpace));
+  if (c.kind == CopyKind::kEviction && (c.from_space == home || c.to_space != home)) {
+    return Violation(absl::StrCat(ref, " must go from another space to ", home_name));
   }
   if (c.start > c.done) return Violation(ref + " is done before it starts");
   // A prefetch may be issued before the first op (start -1) when its data
@@ -189,7 +189,7 @@ absl::Status CheckSourcesFilled(
 // Every segment that begins after its buffer's start is opened by a copy; a
 // use inside a prefetched segment waits for the prefetch.
 absl::Status CheckSegmentsOpened(
-    const BufferSet& buffers, const Plan& plan,
+    const BufferSet& buffers, const Plan& plan, const HomeSpaces& homes,
     const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener) {
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
@@ -205,7 +205,7 @@ absl::Status CheckSegmentsOpened(
         continue;
       }
       const AsyncCopy& c = plan.copies[it->second];
-      if (segs[k].space == kDefaultSpace) continue;
+      if (segs[k].space == homes(id)) continue;
       auto use = std::lower_bound(b.use_times.begin(), b.use_times.end(), segs[k].start);
       if (use != b.use_times.end() && *use <= segs[k].end && *use < c.done) {
         return Violation(absl::StrCat(BufferRef(buffers, id), " is used at time ", *use, " in ",
@@ -252,13 +252,15 @@ absl::Status CheckOutstanding(const Plan& plan, CopyKind kind,
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options) {
   SegmentIndexes index(plan);
   std::map<std::pair<BufferId, std::size_t>, std::size_t> opener;  // segment -> copy
+  const HomeSpaces homes(buffers, plan);
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
-    if (absl::Status s = CheckCopy(buffers, plan, options.program, index, i, opener); !s.ok()) {
+    if (absl::Status s = CheckCopy(buffers, plan, homes, options.program, index, i, opener);
+        !s.ok()) {
       return s;
     }
   }
   if (absl::Status s = CheckSourcesFilled(buffers, plan, index, opener); !s.ok()) return s;
-  if (absl::Status s = CheckSegmentsOpened(buffers, plan, opener); !s.ok()) return s;
+  if (absl::Status s = CheckSegmentsOpened(buffers, plan, homes, opener); !s.ok()) return s;
   if (absl::Status s = CheckOutstanding(plan, CopyKind::kPrefetch,
                                         options.max_outstanding_prefetches);
       !s.ok()) {

@@ -110,7 +110,9 @@
 //     both values: "clobber: <command> reads %u at <resource> [a, b) but
 //     bytes [c, d) hold %w (written by <command>)"; bytes never written:
 //     "uninitialized read: <command> reads ... but bytes [c, d) were never
-//     written"; data of an unordered step: "unordered read: <command> reads
+//     written" (except for a value holding an `alloca`'s storage, through
+//     ties and views: its bytes are scratch, and any bytes no source of it
+//     wrote may be read); data of an unordered step: "unordered read: <command> reads
 //     %u at <resource> [a, b), written by <command> in step N, which step M
 //     does not wait for"; writing over data of an unordered step:
 //     "unordered write: <command> writes %v at <resource> [a, b) over %w,

@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -64,7 +65,12 @@ class ShadowExecution {
         hb_(hb),
         sources_(ctx.program),
         memory_(ctx.regions.resources.size()),
-        reads_(hb, ctx.regions.resources.size()) {}
+        reads_(hb, ctx.regions.resources.size()) {
+    for (const Op& op : ctx.program.ops) {
+      if (op.opcode != "alloca" && op.opcode != "alloc") continue;
+      allocas_.insert(allocas_.end(), op.results.begin(), op.results.end());
+    }
+  }
 
   absl::Status Run() {
     for (std::size_t i = 0; i < ctx_.regions.steps.size(); ++i) {
@@ -113,11 +119,11 @@ class ShadowExecution {
     const Bytes lo = range.offset_bytes;
     const Bytes hi = lo + range.length_bytes;
     std::optional<IntervalMap<Tag>::Piece> bad;
+    const bool scratch = FromAlloca(range.value);
     memory_[range.resource].Visit(lo, hi, [&](const IntervalMap<Tag>::Piece& piece) {
-      if (piece.tag && sources_.IsSource(piece.tag->value, range.value) &&
-          (piece.tag->step == step || hb_.Precedes(piece.tag->step, step))) {
-        return true;
-      }
+      const bool own_data = piece.tag && sources_.IsSource(piece.tag->value, range.value);
+      if (own_data && (piece.tag->step == step || hb_.Precedes(piece.tag->step, step))) return true;
+      if (scratch && !own_data) return true;  // an alloca's bytes: whatever they hold
       bad = piece;
       return false;
     });
@@ -143,6 +149,18 @@ class ShadowExecution {
                             absl::StrCat("unordered read: ", read, ", written by ",
                                          CommandShortRef(ctx_.program, writer), " in step ",
                                          tag.step, ", which step ", step, " does not wait for"));
+  }
+
+  // Whether `value` holds an `alloca`'s or `alloc`'s storage (through ties and views): its
+  // bytes are uninitialised scratch, so reading bytes no source of it wrote
+  // is not an error (IREE's scratch pattern: a dispatch result tied to an
+  // alloca, or an alloca returned as is).
+  bool FromAlloca(ValueId value) {
+    if (auto it = from_alloca_.find(value); it != from_alloca_.end()) return it->second;
+    bool found = false;
+    for (ValueId a : allocas_) found = found || sources_.IsSource(a, value);
+    from_alloca_[value] = found;
+    return found;
   }
 
   // The bytes the range writes were last written, and since read, by this
@@ -245,6 +263,8 @@ class ShadowExecution {
   DataSources sources_;
   std::vector<IntervalMap<Tag>> memory_;  // per resource
   PendingReads reads_;
+  std::vector<ValueId> allocas_;                   // results of alloca and alloc ops
+  std::unordered_map<ValueId, bool> from_alloca_;  // FromAlloca, cached
 };
 
 }  // namespace

@@ -149,9 +149,10 @@ absl::Status CheckPoolMembers(const BufferSet& buffers, const Plan& plan) {
     by_key.emplace(std::make_pair(plan.pools[i].name, plan.pools[i].space), i);
   }
   std::vector<PoolTally> tally(plan.pools.size());
+  const HomeSpaces homes(buffers, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    const MemorySpace home = b.space.value_or(kDefaultSpace);
+    const MemorySpace home = homes(id);
     const std::string& name = plan.placements[id].pool;
     auto found = by_key.find({name, home});
     if (found == by_key.end()) {
@@ -236,8 +237,9 @@ absl::Status CheckSpacePeaks(const BufferSet& buffers, const Plan& plan) {
 // assignment moves buffers between spaces.
 std::optional<std::pair<BufferId, std::size_t>> FirstMovedSegment(const BufferSet& buffers,
                                                                  const Plan& plan) {
+  const HomeSpaces homes(buffers, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
-    const MemorySpace home = buffers.buffers[id].space.value_or(kDefaultSpace);
+    const MemorySpace home = homes(id);
     const AllocationList& segs = plan.placements[id].allocations;
     for (std::size_t k = 0; k < segs.size(); ++k) {
       if (segs[k].space != home) return std::make_pair(id, k);
@@ -300,10 +302,11 @@ Bytes MaxLiveBytesOf(const BufferSet& buffers, const Plan& plan, const std::vect
     by_key.emplace(std::make_pair(plan.pools[i].name, plan.pools[i].space), i);
   }
   std::vector<std::pair<TimeStep, Bytes>> deltas;  // (time, +size at start / -size after end)
+  const HomeSpaces homes(buffers, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     if (b.inside) continue;  // its bytes are its container's (rule 13)
-    const MemorySpace home = b.space.value_or(kDefaultSpace);
+    const MemorySpace home = homes(id);
     auto found = by_key.find({plan.placements[id].pool, home});
     if (found == by_key.end() || !in_group[found->second]) continue;
     for (const Allocation& a : plan.placements[id].allocations) {

@@ -33,10 +33,17 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSingleOrigin(buffers, plan); !s.ok()) return s;
   if (absl::Status s = CheckControlFlow(buffers, plan); !s.ok()) return s;
+  if (options.hierarchy) {
+    if (absl::Status s = CheckHierarchy(buffers, plan, *options.hierarchy, options.program);
+        !s.ok()) {
+      return s;
+    }
+  }
   if (!options.program) return absl::OkStatus();
   if (absl::Status s = CheckWritesEvicted(buffers, plan, *options.program); !s.ok()) return s;
   if (absl::Status s = CheckGathers(buffers, *options.program); !s.ok()) return s;
-  return CheckSliceViews(*options.program);
+  if (absl::Status s = CheckSliceViews(*options.program); !s.ok()) return s;
+  return CheckValueOffsets(buffers, plan, *options.program);
 }
 
 std::optional<BufferId> ViolationBuffer(const absl::Status& status) {

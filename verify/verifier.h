@@ -8,8 +8,11 @@
 //
 // Terms: a *segment* is one Allocation of a buffer: bytes [offset, offset +
 // size) of a memory space during the closed time range [start, end]. A buffer's
-// *home space* is its pinned space, else the default space; its *home pool* is
-// the pool named by its placement in its home space.
+// *home space* is its pinned space; else the default space, unless the
+// default space has no pool named as the buffer's placement and another
+// space has (a memory hierarchy homes a buffer's default-memory data in a
+// slower level: msa/hierarchy.h), then the first such pool's space. Its
+// *home pool* is the pool named by its placement in its home space.
 //
 // Rules, checked in this order; the first violation is reported:
 //  1. Shape: one placement per buffer; plan.time_steps equals the buffer
@@ -48,7 +51,7 @@
 //     bytes both hold, e.g. "... at time 3, where both hold bytes [4, 8)").
 //     Sub-allocations (rule 13) are left out.
 //  4. Async copies, copy by copy: the buffer exists; a prefetch goes from the
-//     default space to another space, an eviction the other way; start <= done,
+//     buffer's home space to another space, an eviction the other way; start <= done,
 //     both within the buffer's live range (extended as in rule 2); start < done unless the copy is a
 //     cross-program prefetch, listed as a prefetch with start = done = the
 //     buffer's start (in a rewritten schedule a step's copy-dones precede its
@@ -65,7 +68,7 @@
 //     buffer's prefetch started at d may share bytes); a segment in to_space begins exactly at start
 //     and lasts at least until done (its chunk is reserved from copy start) —
 //     that copy *opens* it — except that an eviction may instead *refresh* a
-//     default-space segment that begins earlier and lasts until done (data
+//     home-space segment that begins earlier and lasts until done (data
 //     rewritten in place in the other space goes back to its reserved chunk);
 //     no two copies open the same segment. Then a copy whose source segment
 //     is opened by another copy starts no earlier than that copy's done (the
@@ -136,12 +139,12 @@
 //     O(segments x nesting depth + time steps + exit segments x segments).
 // 10. Writes (only with options.program, which gives each buffer's write
 //     steps: its definition and in-place writes by compute and constant ops,
-//     verify/program_liveness.h): for every segment outside the default
+//     verify/program_liveness.h): for every segment outside the home
 //     space of an unpinned buffer that covers a write step, let w be its last
-//     such step. When the buffer is read later from the default space (a use
+//     such step. When the buffer is read later from its home space (a use
 //     time after w that no other space's segment covers), or it holds an
 //     entry parameter or result (the caller provides and receives its data in
-//     default memory), an eviction from that segment must start at or after
+//     its home space), an eviction from that segment must start at or after
 //     w. With rule 4 (its source lasts until done - 1), the eviction then
 //     completes before that read and within the live range.
 // 11. Gathers (only with options.program): for every result r of an op at
@@ -182,6 +185,26 @@
 //     is laid out by whoever addresses the container (e.g. an NPU command
 //     stream), not checked against each other. Rule 7 counts a nested
 //     buffer's bytes once, as its container's. O(nested x segments).
+// 14. Value addresses (only with options.program and plan.value_offsets
+//     non-empty): the plan gives every value of the program its bytes from
+//     its buffer's first byte, so its address in a segment is the segment's
+//     offset plus that; each lies inside its buffer ([offset, offset + size)
+//     within the buffer's size); a view's is its source's plus the view
+//     offset, a tied result's its operand's, a gathered operand's the
+//     gathering result's plus the gather offset, each in the same buffer. A
+//     wrong one would send a runtime to another value's bytes. O(values).
+// 15. Memory hierarchies (only with options.hierarchy, verify/hierarchy_checks.cc):
+//     every space the plan declares or uses is one of the hierarchy's, and
+//     its peak lies within the space's capacity there; every copy goes from
+//     and to spaces joined by a link, never into a read-only space; at no
+//     time step are more copies outstanding on a link (closed [start, done])
+//     than its max_outstanding. With options.program too: every access of
+//     an op (numbered as in verify/program_liveness.h) to a buffer is served
+//     from a space the op's device (its affinity, else "host") may access —
+//     the buffer's segment outside its home space covering that step if
+//     any, else its home segment — and no compute op writes a buffer while
+//     one of its segments in a read-only space covers that step.
+//     O(operands x log segments + copies log copies).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data
@@ -197,6 +220,8 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "absl/status/status.h"
 #include "ir/buffer_set.h"
@@ -205,6 +230,25 @@
 #include "ir/units.h"
 
 namespace memplan {
+
+// The rules of a memory hierarchy (rule 15), as the driver states them from
+// its target (msa/target.h), in the verifier's own terms.
+struct HierarchySpaceRule {
+  MemorySpace id = kDefaultSpace;
+  std::string name;
+  Bytes capacity = 0;
+  bool writable = true;
+  std::vector<std::string> devices;  // empty or "*": every device
+};
+struct HierarchyLinkRule {
+  MemorySpace from = kDefaultSpace;
+  MemorySpace to = kAlternateSpace;
+  std::optional<std::int64_t> max_outstanding;
+};
+struct HierarchyRules {
+  std::vector<HierarchySpaceRule> spaces;
+  std::vector<HierarchyLinkRule> links;
+};
 
 struct VerifyOptions {
   // Capacity in bytes of each listed memory space; unlisted spaces are unbounded.
@@ -222,6 +266,8 @@ struct VerifyOptions {
   // windows (Buffer::windows) are part of the input — a lifetime CSV's `gaps`
   // column — so rule 3 frees their bytes there.
   bool input_gaps = false;
+  // The plan is on a memory hierarchy: rule 15 applies.
+  std::optional<HierarchyRules> hierarchy;
 };
 
 // Checks `plan` against `buffers` and `options` (rules above). Returns OK, or

@@ -15,12 +15,12 @@
 namespace memplan::verify_internal {
 namespace {
 
-// The steps at which a buffer is held outside the default space: its other
+// The steps at which a buffer is held outside its home space: its other
 // spaces' segments merged into sorted, disjoint closed ranges.
-std::vector<StepRange> OutsideDefault(std::span<const Allocation> segs) {
+std::vector<StepRange> OutsideHome(std::span<const Allocation> segs, MemorySpace home) {
   std::vector<StepRange> ranges;
   for (const Allocation& a : segs) {
-    if (a.space != kDefaultSpace) ranges.push_back({a.start, a.end});
+    if (a.space != home) ranges.push_back({a.start, a.end});
   }
   std::sort(ranges.begin(), ranges.end(),
             [](const StepRange& x, const StepRange& y) { return x.first < y.first; });
@@ -57,16 +57,18 @@ absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, cons
   for (const AsyncCopy& c : plan.copies) {
     if (c.kind == CopyKind::kEviction) evictions[c.buffer].push_back(&c);
   }
+  const HomeSpaces homes(buffers, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     const std::vector<TimeStep>& steps = writes[id].steps;
     // A pinned buffer's home is its pinned space, wherever it is written.
     if (b.space || steps.empty()) continue;
     const AllocationList& segs = plan.placements[id].allocations;
-    const std::vector<StepRange> outside = OutsideDefault(segs);
+    const MemorySpace home = homes(id);
+    const std::vector<StepRange> outside = OutsideHome(segs, home);
     for (std::size_t k = 0; k < segs.size(); ++k) {
       const Allocation& s = segs[k];
-      if (s.space == kDefaultSpace) continue;
+      if (s.space == home) continue;
       // The last write into this segment: from then only it holds the data.
       auto it = std::upper_bound(steps.begin(), steps.end(), s.end);
       if (it == steps.begin() || *std::prev(it) < s.start) continue;
@@ -81,7 +83,10 @@ absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, cons
       return Violation(absl::StrCat(
           BufferRef(buffers, id), " is written at time ", last_write, " in ",
           SegmentRef(buffers, plan, id, k), " but no eviction from it starts at or after that write",
-          read ? absl::StrCat(", although the default space is read at time ", *read)
+          read ? absl::StrCat(", although ",
+                              home == kDefaultSpace ? std::string("the default space")
+                                                    : absl::StrCat("its home space ", home),
+                              " is read at time ", *read)
                : std::string(", although it holds an entry parameter or result, whose data must "
                              "end in the default space")));
     }

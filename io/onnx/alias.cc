@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "io/onnx/alias_profile.h"
 #include "io/onnx/slice_view.h"
 
 namespace memplan {
@@ -56,16 +57,19 @@ bool IsTransient(const Value& v) {
 bool IsConstant(const Value& v) { return v.lifetime == Lifetime::kConstant; }
 
 // Union-find over values; each root carries the last use of its whole set,
-// its extent — the bytes the set spans, which lie at offset 0 of the value
-// that created the set (a Concat's result, a Split's or Slice's input, or the
-// first value) — and whether a Slice view is in it (then two members may
-// overlap partly). Join(member, into) is only called when `member`'s whole
-// set lies inside `into`'s bytes, so the merged set keeps `into`'s extent.
+// its first definition, its extent — the bytes the set spans, which lie at
+// offset 0 of the value that created the set (a Concat's result, a Split's
+// or Slice's input, or the first value) — and whether a Slice view is in it
+// (then two members may overlap partly).
+// Join(member, into) is only called when `member`'s whole set lies inside
+// `into`'s bytes, so the merged set keeps `into`'s extent.
 class AliasSets {
  public:
-  AliasSets(std::vector<std::int64_t> last_use, const Program& program)
+  AliasSets(std::vector<std::int64_t> last_use, std::vector<std::int64_t> first_def,
+            const Program& program)
       : parent_(last_use.size()),
         last_use_(std::move(last_use)),
+        first_def_(std::move(first_def)),
         extent_(last_use_.size()),
         has_slice_view_(last_use_.size(), false) {
     std::iota(parent_.begin(), parent_.end(), 0);
@@ -79,18 +83,26 @@ class AliasSets {
   Bytes Extent(ValueId v) { return extent_[Find(v)]; }
   bool HasSliceView(ValueId v) { return has_slice_view_[Find(v)]; }
   void MarkSliceView(ValueId v) { has_slice_view_[Find(v)] = true; }
+  // Where the set of `v` counts in the live profile: its extent from its
+  // first definition to its last use (the definition when never read).
+  AliasInterval Interval(ValueId v) {
+    const ValueId r = Find(v);
+    return AliasInterval{first_def_[r], std::max(last_use_[r], first_def_[r]), extent_[r]};
+  }
   void Join(ValueId member, ValueId into) {
     const ValueId a = Find(member);
     const ValueId b = Find(into);
     if (a == b) return;
     parent_[a] = b;
     last_use_[b] = std::max(last_use_[a], last_use_[b]);
+    first_def_[b] = std::min(first_def_[a], first_def_[b]);
     has_slice_view_[b] = has_slice_view_[a] || has_slice_view_[b];
   }
 
  private:
   std::vector<ValueId> parent_;
   std::vector<std::int64_t> last_use_;
+  std::vector<std::int64_t> first_def_;
   std::vector<Bytes> extent_;
   std::vector<bool> has_slice_view_;
 };
@@ -173,21 +185,69 @@ bool OuterAxisPieces(const Program& program, const std::vector<ValueId>& parts, 
   return total == w.size;
 }
 
+// The alias sets chosen so far and their live profile: Merge joins sets
+// only where the profile's peak does not rise.
+class AliasChoice {
+ public:
+  AliasChoice(const Program& program, AliasSets& sets, std::int64_t positions,
+              const std::vector<std::int64_t>& first_def)
+      : program_(program), sets_(sets), profile_(positions) {
+    for (std::size_t v = 0; v < first_def.size(); ++v) {
+      const auto id = static_cast<ValueId>(v);
+      if (Counted(id)) profile_.Add(sets_.Interval(id));
+    }
+  }
+
+  // Joins every member's set into `into`'s when the merged set does not
+  // raise the peak live bytes; returns whether it did.
+  bool Merge(const std::vector<ValueId>& members, ValueId into) {
+    std::vector<ValueId> roots = {sets_.Find(into)};
+    for (ValueId m : members) roots.push_back(sets_.Find(m));
+    std::sort(roots.begin() + 1, roots.end());
+    roots.erase(std::unique(roots.begin() + 1, roots.end()), roots.end());
+    std::vector<AliasInterval> before;
+    AliasInterval after = sets_.Interval(into);
+    for (ValueId r : roots) {
+      const AliasInterval i = sets_.Interval(r);
+      after.first = std::min(after.first, i.first);
+      after.last = std::max(after.last, i.last);
+      if (Counted(r)) before.push_back(i);
+    }
+    if (!Counted(into)) after.bytes = 0;  // constants are not in the profile
+    if (!profile_.MergeUnlessPeakRises(before, after)) return false;
+    for (ValueId m : members) sets_.Join(m, into);
+    return true;
+  }
+
+ private:
+  bool Counted(ValueId v) {
+    const Value& value = program_.values[sets_.Find(v)];
+    return IsTransient(value) && sets_.Interval(v).first >= 0;
+  }
+
+  const Program& program_;
+  AliasSets& sets_;
+  AliasStepProfile profile_;
+};
+
 }  // namespace
 
 void AssignOnnxAliases(Program& program) {
   if (program.entry == kNoId) return;
   const Computation& entry = program.computations[program.entry];
-  // Last schedule position reading each value; returned values live forever.
+  // Last schedule position reading each value (returned values live
+  // forever) and the position defining it (-1 outside the schedule).
   std::vector<std::int64_t> last_use(program.values.size(), -1);
+  std::vector<std::int64_t> first_def(program.values.size(), -1);
   for (size_t pos = 0; pos < entry.ops.size(); ++pos) {
-    for (ValueId v : program.ops[entry.ops[pos]].operands) {
-      last_use[v] = static_cast<std::int64_t>(pos);
-    }
+    const Op& op = program.ops[entry.ops[pos]];
+    for (ValueId v : op.operands) last_use[v] = static_cast<std::int64_t>(pos);
+    for (ValueId v : op.results) first_def[v] = static_cast<std::int64_t>(pos);
   }
   for (ValueId v : entry.results) last_use[v] = std::numeric_limits<std::int64_t>::max();
   const std::vector<std::int64_t> reach = ReachOfValues(program, entry, last_use);
-  AliasSets sets(std::move(last_use), program);
+  AliasSets sets(std::move(last_use), first_def, program);
+  AliasChoice choice(program, sets, static_cast<std::int64_t>(entry.ops.size()), first_def);
 
   for (size_t pos = 0; pos < entry.ops.size(); ++pos) {
     Op& op = program.ops[entry.ops[pos]];
@@ -201,12 +261,13 @@ void AssignOnnxAliases(Program& program) {
       const Value& in = program.values[data];
       const bool same_class =
           (IsTransient(in) && IsTransient(out)) || (IsConstant(in) && IsConstant(out));
-      if (!same_class || in.size != out.size) continue;
+      if (!same_class || in.size != out.size || !choice.Merge({result}, data)) {
+        continue;
+      }
       out.alias = AliasKind::kView;
       out.alias_of = data;
       out.view_offset = 0;
       op.cost.bytes_accessed = 0;
-      sets.Join(result, data);
     } else if (type == "Concat") {
       if (!IsTransient(out) || !OuterAxisPieces(program, op.operands, result)) continue;
       std::vector<ValueId> roots;
@@ -219,12 +280,14 @@ void AssignOnnxAliases(Program& program) {
         roots.push_back(sets.Find(operand));
       }
       std::sort(roots.begin(), roots.end());
-      if (!eligible || std::adjacent_find(roots.begin(), roots.end()) != roots.end()) continue;
+      if (!eligible || std::adjacent_find(roots.begin(), roots.end()) != roots.end() ||
+          !choice.Merge(op.operands, result)) {
+        continue;
+      }
       Bytes offset = 0;
       for (ValueId operand : op.operands) {
         out.gathers.push_back(GatheredOperand{operand, offset});
         offset += program.values[operand].size;
-        sets.Join(operand, result);
       }
       op.cost.bytes_accessed = 0;
     } else if (type == "Split") {
@@ -232,7 +295,10 @@ void AssignOnnxAliases(Program& program) {
       const Value& in = program.values[data];
       bool eligible = IsTransient(in) && sets.LastUse(data) == here;
       for (ValueId r : op.results) eligible = eligible && IsTransient(program.values[r]);
-      if (!eligible || !OuterAxisPieces(program, op.results, data)) continue;
+      if (!eligible || !OuterAxisPieces(program, op.results, data) ||
+          !choice.Merge(op.results, data)) {
+        continue;
+      }
       Bytes offset = 0;
       for (ValueId r : op.results) {
         Value& piece = program.values[r];
@@ -240,7 +306,6 @@ void AssignOnnxAliases(Program& program) {
         piece.alias_of = data;
         piece.view_offset = offset;
         offset += piece.size;
-        sets.Join(r, data);
       }
       op.cost.bytes_accessed = 0;
     } else if (type == "Slice") {
@@ -254,23 +319,22 @@ void AssignOnnxAliases(Program& program) {
       if (!offset || (sets.LastUse(data) < reach[result] && sets.Extent(data) != out.size)) {
         continue;
       }
+      if (!choice.Merge({result}, data)) continue;
       out.alias = AliasKind::kView;
       out.alias_of = data;
       out.view_offset = *offset;
       op.cost.bytes_accessed = 0;
-      sets.Join(result, data);
       if (out.size != sets.Extent(data)) sets.MarkSliceView(data);
     } else if (std::binary_search(kInPlaceOps.begin(), kInPlaceOps.end(), type) &&
                IsTransient(out)) {
       for (ValueId operand : op.operands) {
         const Value& in = program.values[operand];
         if (!IsTransient(in) || in.size != out.size || sets.LastUse(operand) != here ||
-            ReadsOverlappingMember(sets, op, operand)) {
+            ReadsOverlappingMember(sets, op, operand) || !choice.Merge({result}, operand)) {
           continue;
         }
         out.alias = AliasKind::kTied;
         out.alias_of = operand;
-        sets.Join(result, operand);
         break;
       }
     }

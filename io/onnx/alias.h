@@ -42,8 +42,18 @@
 // Views and ties require the operand and the result to have the same size and a
 // reusable lifetime: transient for ties; transient or constant (a constant
 // viewed stays constant) for views. Graph inputs and outputs (external) are
-// never aliased, and nothing is tied into a constant. Lifetimes are read from
-// Value::lifetime (unset means transient, as the importer leaves them).
+// never aliased, and nothing is tied into a constant. Lifetimes are read from Value::lifetime
+// (unset means transient, as the importer leaves them).
+//  * never a higher peak: every view, concat gather, split, slice view and
+//    tie is taken only when it does not raise the peak of the live bytes per
+//    schedule position of the alias sets chosen so far (a set counts its
+//    extent from its first definition to its last use;
+//    io/onnx/alias_profile.h). A view merges sets, which can keep bytes
+//    alive longer than the copy would: a DenseNet block's last concat
+//    gathering every earlier feature map makes the block's whole output
+//    live from the block's first layer. Decisions are made in schedule
+//    order; each one never raises the peak, so the default's max-live bytes
+//    are never above --no-alias's.
 //
 // Example: a = Conv(x, w1); b = Conv(x, w2); c = Concat(a, b) along axis 1
 // of [1, C, H, W] tensors: c gathers a at 0 and b at a's size: one buffer

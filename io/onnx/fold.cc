@@ -504,4 +504,35 @@ std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
   return FoldMathNode(node, opset, inputs);
 }
 
+bool FoldIntoConstant(onnx::NodeProto& node, int opset,
+                      std::unordered_map<std::string, KnownTensor>& values,
+                      const OnnxKnownDims& dims) {
+  if (node.output_size() != 1 || node.output(0).empty() || values.contains(node.output(0))) {
+    return false;
+  }
+  std::vector<FoldInput> inputs(node.input_size());
+  for (int j = 0; j < node.input_size(); ++j) {
+    auto v = values.find(node.input(j));
+    if (v != values.end()) inputs[j].value = &v->second;
+    auto d = dims.find(node.input(j));
+    if (d != dims.end()) inputs[j].dims = &d->second;
+  }
+  std::optional<KnownTensor> value = FoldNode(node, opset, inputs);
+  if (!value) return false;
+  const bool replaced = node.op_type() != "Constant";
+  if (replaced) {
+    onnx::NodeProto constant;
+    constant.set_name(node.name());
+    constant.set_op_type("Constant");
+    constant.add_output(node.output(0));
+    onnx::AttributeProto* attr = constant.add_attribute();
+    attr->set_name("value");
+    attr->set_type(onnx::AttributeProto::TENSOR);
+    *attr->mutable_t() = KnownTensorToProto(*value);
+    node = std::move(constant);
+  }
+  values.insert_or_assign(node.output(0), *std::move(value));
+  return replaced;
+}
+
 }  // namespace memplan

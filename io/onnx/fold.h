@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "io/onnx/known_tensor.h"
@@ -64,5 +66,18 @@ inline const KnownTensor* ValueAt(std::span<const FoldInput> inputs, size_t i) {
 // same values with dims [2, 2] (0 keeps dim 0, -1 takes the rest).
 std::optional<KnownTensor> FoldNode(const onnx::NodeProto& node, int opset,
                                     std::span<const FoldInput> inputs);
+
+// Static dims by tensor name.
+using OnnxKnownDims = std::unordered_map<std::string, std::vector<std::int64_t>>;
+
+// Folds `node` (one output) in the graph being inferred: when FoldNode
+// evaluates it from the known `values` and static `dims` of its inputs,
+// records the value under its output in `values` and, unless the node is a
+// Constant already, replaces it by a Constant node holding that value (same
+// name and output). Returns whether it replaced the node. Nodes whose output
+// is already in `values` are left as they are.
+bool FoldIntoConstant(onnx::NodeProto& node, int opset,
+                      std::unordered_map<std::string, KnownTensor>& values,
+                      const OnnxKnownDims& dims);
 
 }  // namespace memplan

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "absl/strings/match.h"
 #include "fmt/format.h"
 #include "io/onnx/alias.h"
 #include "io/onnx/cost.h"
@@ -305,16 +306,54 @@ absl::StatusOr<Program> OnnxGraphImporter::Build() && {
   return program;
 }
 
-absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOptions& options) {
+absl::StatusOr<OnnxPrograms> ImportOnnxPrograms(const std::string& path,
+                                                const OnnxImportOptions& options,
+                                                bool also_unaliased) {
   absl::StatusOr<onnx::ModelProto> model = ReadOnnxModel(path);
   if (!model.ok()) return model.status();
-  if (absl::Status s = InferOnnxShapes(*model, options.dims, path); !s.ok()) return s;
-  absl::StatusOr<Program> program = OnnxGraphImporter(*model, path).Build();
+  if (absl::Status s = SetOnnxInputShapes(*model->mutable_graph(), options.input_shapes, path);
+      !s.ok()) {
+    return s;
+  }
+  if (absl::Status s = InferOnnxShapes(*model, options.dims, path); !s.ok()) {
+    // Exporters often bake the traced shapes into constants: name the new
+    // shapes as the likely cause of a failed inference.
+    if (options.input_shapes.empty() ||
+        !absl::StrContains(s.message(), "shape inference failed")) {
+      return s;
+    }
+    std::string given;
+    for (const auto& [name, dims] : options.input_shapes.shapes) {
+      given += fmt::format(" --input-shape {}={}", name, FormatInputShape(dims));
+    }
+    if (options.input_shapes.batch) given += fmt::format(" --batch {}", *options.input_shapes.batch);
+    return absl::Status(s.code(), fmt::format("{}; the model may not allow the input shapes given "
+                                              "with{}",
+                                              std::string(s.message()), given));
+  }
+  const auto build = [&](bool alias) -> absl::StatusOr<Program> {
+    absl::StatusOr<Program> program = OnnxGraphImporter(*model, path).Build();
+    if (!program.ok()) return program.status();
+    if (options.hoist_constants) HoistConstantOps(*program, alias);
+    if (alias) AssignOnnxAliases(*program);
+    if (absl::Status s = ValidateProgram(*program, path); !s.ok()) return s;
+    return program;
+  };
+  absl::StatusOr<Program> program = build(options.alias);
   if (!program.ok()) return program.status();
-  if (options.hoist_constants) HoistConstantOps(*program, options.alias);
-  if (options.alias) AssignOnnxAliases(*program);
-  if (absl::Status s = ValidateProgram(*program, path); !s.ok()) return s;
-  return program;
+  OnnxPrograms programs{*std::move(program), std::nullopt};
+  if (also_unaliased && options.alias) {
+    absl::StatusOr<Program> unaliased = build(false);
+    if (!unaliased.ok()) return unaliased.status();
+    programs.unaliased = *std::move(unaliased);
+  }
+  return programs;
+}
+
+absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOptions& options) {
+  absl::StatusOr<OnnxPrograms> programs = ImportOnnxPrograms(path, options, false);
+  if (!programs.ok()) return programs.status();
+  return std::move(programs->program);
 }
 
 }  // namespace memplan

@@ -44,9 +44,11 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 
 #include "absl/status/statusor.h"
+#include "io/onnx/input_shapes.h"
 #include "ir/program.h"
 
 namespace memplan {
@@ -55,6 +57,9 @@ struct OnnxImportOptions {
   // Values for symbolic dims (dim_param), e.g. {"batch", 8}; naming a dim the
   // model does not have is an error (InferOnnxShapes).
   std::map<std::string, std::int64_t> dims;
+  // New static shapes for graph inputs (--input-shape, sweep --batch);
+  // every other shape is inferred again (SetOnnxInputShapes).
+  OnnxInputShapes input_shapes;
   // Reshape-like outputs become views and elementwise outputs may be tied
   // (written in place) to dying inputs.
   bool alias = true;
@@ -65,12 +70,25 @@ struct OnnxImportOptions {
 
 // Imports the ONNX model at `path` and validates the result (ValidateProgram).
 // Errors: InvalidArgument `path: error: ...` naming the node or tensor — see
-// ReadOnnxModel (unreadable, corrupt, truncated or non-ONNX files, opsets,
+// SetOnnxInputShapes, ReadOnnxModel (unreadable, corrupt, truncated or non-ONNX files, opsets,
 // unknown ops, control flow below opset 11), InferOnnxShapes and SizeOnnxTensor (dims
 // left symbolic, in one error naming every input dim and data-dependent op
 // behind them with a `--dim NAME=VALUE` hint each, unknown shapes, unsupported
 // dtypes such as STRING), and graph structure (a tensor read before it is
 // defined, defined twice, or a graph output nothing defines).
 absl::StatusOr<Program> ImportOnnx(const std::string& path, const OnnxImportOptions& options);
+
+// The programs of one import: reading and shape inference (most of the
+// import's time) run once for both.
+struct OnnxPrograms {
+  Program program;                  // with `options`
+  std::optional<Program> unaliased;  // the same without aliasing, when asked
+};
+
+// ImportOnnx, and with `also_unaliased` (and options.alias) the program
+// OnnxImportOptions::alias = false gives too. Errors: those of ImportOnnx.
+absl::StatusOr<OnnxPrograms> ImportOnnxPrograms(const std::string& path,
+                                                const OnnxImportOptions& options,
+                                                bool also_unaliased);
 
 }  // namespace memplan

@@ -4,6 +4,7 @@
 #include <exception>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "fmt/format.h"
 #include "io/file_io.h"
+#include "io/onnx/wire_damage.h"
 #include "ir/diagnostic.h"
 #include "ir/text_syntax.h"
 #include "onnx/defs/schema.h"
@@ -287,6 +289,12 @@ absl::StatusOr<onnx::ModelProto> ReadOnnxModel(const std::string& path) {
   if (!bytes.ok()) return bytes.status();
   onnx::ModelProto model;
   if (!model.ParseFromString(*bytes)) {
+    // Protobuf does not say where: the wire format walk does.
+    if (const std::optional<WireDamage> damage = FindWireDamage(*bytes)) {
+      return OnnxError(path, fmt::format("not an ONNX model: protobuf parsing failed at byte {} "
+                                         "of {}: {} (corrupt, truncated or another format?)",
+                                         damage->byte, bytes->size(), damage->what));
+    }
     return OnnxError(path,
                      "not an ONNX model: protobuf parsing failed (corrupt, truncated or "
                      "another format?)");

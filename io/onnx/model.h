@@ -18,7 +18,8 @@ namespace memplan {
 //  * unreadable file;
 //  * not a ModelProto (corrupt, truncated or another format: protobuf may
 //    accept garbage, so an ir_version >= 3, a default-domain opset import and
-//    a graph with nodes are required);
+//    a graph with nodes are required); when protobuf fails, the byte where
+//    the wire format breaks and the field there (io/onnx/wire_damage.h);
 //  * an opset newer than libonnx knows, or imported twice;
 //  * a graph, tensor, node, op or domain name that is not UTF-8 text or
 //    contains a NUL byte;

@@ -15,6 +15,7 @@
 #include "io/onnx/inference_message.h"
 #include "io/onnx/model.h"
 #include "io/onnx/symbolic_dims.h"
+#include "io/onnx/windowed_inference.h"
 #include "ir/dtype.h"
 #include "ir/units.h"
 #include "onnx/defs/schema.h"
@@ -189,6 +190,16 @@ void CopySubgraphTypes(const onnx::GraphProto& from, onnx::GraphProto& to) {
   }
 }
 
+// Replaces `graph`'s value_info and output types by the inferred `types`
+// (an InferredTypes result) and copies its subgraph types.
+void ApplyInferredTypes(onnx::GraphProto types, onnx::GraphProto& graph) {
+  *graph.mutable_value_info() = std::move(*types.mutable_value_info());
+  for (int i = 0; i < graph.output_size() && i < types.output_size(); ++i) {
+    *graph.mutable_output(i) = std::move(*types.mutable_output(i));
+  }
+  CopySubgraphTypes(types, graph);
+}
+
 // Runs ONNX shape inference on `model` in a child process (see
 // onnx_child_process.h) and copies the inferred value_info and graph output
 // types back into `model`.
@@ -220,13 +231,27 @@ absl::Status RunShapeInference(onnx::ModelProto& model, std::string_view path) {
       !types.ParseFromArray(reply->data() + 1, static_cast<int>(reply->size() - 1))) {
     return crashed("no result");
   }
-  onnx::GraphProto& graph = *model.mutable_graph();
-  *graph.mutable_value_info() = std::move(*types.mutable_value_info());
-  for (int i = 0; i < graph.output_size() && i < types.output_size(); ++i) {
-    *graph.mutable_output(i) = std::move(*types.mutable_output(i));
-  }
-  CopySubgraphTypes(types, graph);
+  ApplyInferredTypes(std::move(types), *model.mutable_graph());
   return absl::OkStatus();
+}
+
+// Runs InferInWindows in a child process and applies its types to `model`.
+// Returns whether it did; `model`'s nodes stay as they are either way (the
+// child folds its own copy).
+bool InferShapesInWindows(onnx::ModelProto& model,
+                          const std::unordered_map<std::string, KnownTensor>& values) {
+  absl::StatusOr<std::string> reply = RunInChildProcess([&model, &values]() -> std::string {
+    std::unordered_map<std::string, KnownTensor> known = values;
+    std::optional<onnx::GraphProto> types = InferInWindows(model, known);
+    return types ? "O" + types->SerializeAsString() : "F";
+  });
+  onnx::GraphProto types;
+  if (!reply.ok() || reply->empty() || reply->front() != 'O' ||
+      !types.ParseFromArray(reply->data() + 1, static_cast<int>(reply->size() - 1))) {
+    return false;
+  }
+  ApplyInferredTypes(std::move(types), *model.mutable_graph());
+  return true;
 }
 
 // Static dims of every tensor of `graph` whose shape is fully known so far,
@@ -249,18 +274,6 @@ std::unordered_map<std::string, Dims> KnownDims(const onnx::GraphProto& graph,
     known.insert_or_assign(init.name(), Dims(init.dims().begin(), init.dims().end()));
   }
   return known;
-}
-
-onnx::NodeProto ConstantNode(const onnx::NodeProto& node, const KnownTensor& value) {
-  onnx::NodeProto constant;
-  constant.set_name(node.name());
-  constant.set_op_type("Constant");
-  constant.add_output(node.output(0));
-  onnx::AttributeProto* attr = constant.add_attribute();
-  attr->set_name("value");
-  attr->set_type(onnx::AttributeProto::TENSOR);
-  *attr->mutable_t() = KnownTensorToProto(value);
-  return constant;
 }
 
 // ONNX 1.12 types a Loop's loop-carried outputs by element type only ("shape
@@ -336,22 +349,7 @@ bool FoldPass(onnx::GraphProto& graph, int opset,
         AddLoopOutputTypes(graph, node, dims, values)) {
       replaced = true;
     }
-    if (node.output_size() != 1 || node.output(0).empty() || values.contains(node.output(0)))
-      continue;
-    std::vector<FoldInput> inputs(node.input_size());
-    for (int j = 0; j < node.input_size(); ++j) {
-      auto v = values.find(node.input(j));
-      if (v != values.end()) inputs[j].value = &v->second;
-      auto d = dims.find(node.input(j));
-      if (d != dims.end()) inputs[j].dims = &d->second;
-    }
-    std::optional<KnownTensor> value = FoldNode(node, opset, inputs);
-    if (!value) continue;
-    if (node.op_type() != "Constant") {
-      node = ConstantNode(node, *value);
-      replaced = true;
-    }
-    values.insert_or_assign(node.output(0), *std::move(value));
+    if (FoldIntoConstant(node, opset, values, dims)) replaced = true;
   }
   return replaced;
 }
@@ -477,6 +475,12 @@ absl::Status InferOnnxShapes(onnx::ModelProto& model, const OnnxDimBindings& dim
   // again after inference: they may name dims inference created for
   // data-dependent shapes (NonZero's count becomes `unk__0`).
   SubgraphInitializerValues(graph, values);
+  // The fast path; whole-graph rounds below when it cannot finish (their
+  // results and error messages are the reference).
+  if (InferShapesInWindows(model, values)) {
+    if (absl::Status s = UnknownDimBinding(dims, seen, input_dims, path, false); !s.ok()) return s;
+    return SymbolicDimsError(graph, {}, path);
+  }
   google::protobuf::RepeatedPtrField<onnx::NodeProto> original = graph.node();
   absl::Status status;
   do {

@@ -29,13 +29,14 @@ using OnnxDimBindings = std::map<std::string, std::int64_t>;
 //     Reshape chains resolve within one run) runs in a child process
 //     (io/onnx/child_process.h) because libonnx can crash on malformed
 //     models; shape computations whose inputs are now known are evaluated
-//     (io/onnx/fold.h) and, in the graph being inferred, replaced by Constant
-//     nodes; inference repeats until nothing new folds. Each round folds at
-//     least one more node, so there are at most as many rounds as nodes; in
-//     practice as many as the longest chain alternating between a fold and
-//     an inferred shape (a Swin block: pad sizes -> Pad -> Shape -> window
-//     reshape), e.g. 12.7 s for tests/data/onnx/swin_tiny.onnx's 2537 nodes
-//     in a debug build;
+//     (io/onnx/fold.h) and replaced by Constant nodes in the graph being
+//     inferred. A graph without subgraphs is inferred window by window
+//     (io/onnx/windowed_inference.h: a node is inferred again only after a
+//     fold before it in its window, so the cost stays linear in the nodes);
+//     when that does not give every tensor
+//     static dims or libonnx reports an error, whole-graph rounds follow
+//     (infer, fold, repeat until nothing new folds: at most as many rounds
+//     as nodes), whose results and messages are the reference;
 //  4. the bindings apply again, now also to dims that inference named for
 //     data-dependent shapes (e.g. `unk__0` for NonZero's count); if any
 //     applied, back to 3;

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json as _json
 import os
+import re as _re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
@@ -69,12 +70,25 @@ class Buffer:
     pool: str
     lifetime: str
     allocations: tuple
+    value_offsets: tuple = ()
 
     @property
     def offset(self) -> Optional[int]:
         """The byte offset when the buffer has one place for its whole life
         (one allocation), else None (see ``allocations``)."""
         return self.allocations[0].offset if len(self.allocations) == 1 else None
+
+    def value_allocations(self, value: str) -> tuple:
+        """Where value ``value`` (one of ``values``) is: the buffer's
+        allocations shifted by the value's bytes from the buffer's first byte
+        (``value_offsets``, parallel to ``values``; 0 for most values, a view's
+        offset inside its source, a concatenated operand's inside the result).
+        Raises KeyError for a value the buffer does not hold."""
+        if value not in self.values:
+            raise KeyError(value)
+        shift = self.value_offsets[self.values.index(value)] if self.value_offsets else 0
+        return tuple(Allocation(a.space, a.offset + shift, a.start, a.end)
+                     for a in self.allocations)
 
 
 @dataclass(frozen=True)
@@ -132,7 +146,8 @@ class Plan:
             Buffer(b["id"], b["name"], tuple(b["values"]), b["size"], b["start"], b["end"],
                    b["pool"], b["lifetime"],
                    tuple(Allocation(a["space"], a["offset"], a["start"], a["end"])
-                         for a in b["allocations"]))
+                         for a in b["allocations"]),
+                   tuple(b.get("value_offsets", ())))
             for b in doc["buffers"]
         ]
         self.pools = [
@@ -216,8 +231,31 @@ def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "
     else:
         result = _core.plan([name] + args, _buffers_csv(source))
     if isinstance(result, tuple):
-        raise Error(result[1], result[0])
+        raise Error(_in_python_words(result[1], options), result[0])
     return Plan(result)
+
+
+# The command line's words for an option it does not know, e.g.
+# "memplan: error: unexpected argument '--fast-memry' for 'plan' (did you
+# mean --fast-memory?)".
+_UNKNOWN_FLAG = _re.compile(
+    r"unexpected argument '(--[^'=]*)[^']*' for 'plan'(?: \(did you mean --([\w-]+)\?\))?")
+
+
+def _in_python_words(message: str, options: Mapping[str, Any]) -> str:
+    """An unknown-option message as a keyword argument's, spelled as the
+    caller wrote it: "plan() got an unknown keyword argument 'fast_memry='
+    (did you mean fast_memory=?)"; any other message as it is."""
+    match = _UNKNOWN_FLAG.search(message)
+    if match is None:
+        return message
+    keys = [k for k in options if "--" + k.replace("_", "-") == match.group(1)]
+    if not keys:
+        return message
+    text = f"memplan: error: plan() got an unknown keyword argument '{keys[0]}='"
+    if match.group(2):
+        text += f" (did you mean {match.group(2).replace('-', '_')}=?)"
+    return text
 
 
 def _flags(options: Mapping[str, Any]) -> list:

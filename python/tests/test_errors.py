@@ -28,7 +28,16 @@ def test_unknown_option_is_a_usage_error():
     error = error_of([(4, 0, 1)], fastest=True)
     assert error.exit_code == 2
     assert error.message.startswith("memplan: error:")
-    assert "--fastest" in error.message
+    assert "'fastest='" in error.message
+
+
+def test_misspelled_keyword_is_named_as_python_spells_it():
+    error = error_of([(4, 0, 1)], fast_memry="2MiB")
+    assert error.exit_code == 2
+    assert error.message == ("memplan: error: plan() got an unknown keyword argument "
+                             "'fast_memry=' (did you mean fast_memory=?)")
+    error = error_of([(4, 0, 1)], zzzzzz=True)
+    assert error.message == "memplan: error: plan() got an unknown keyword argument 'zzzzzz='"
 
 
 def test_bad_option_value_names_the_flag():

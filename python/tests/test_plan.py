@@ -153,3 +153,15 @@ def test_dict_gaps_errors_name_the_buffer():
     with pytest.raises(memplan.Error) as e:
         memplan.plan([{"size": 4, "start": 0, "end": 9, "gaps": [(1, 2, 3)]}])
     assert "buffers[0]: error: 'gaps' entries are" in str(e.value)
+
+
+def test_every_value_has_its_address():
+    # concat_views.mpir gathers %a at byte 0 and %b at byte 4096 of %c.
+    plan = memplan.plan(str(SOURCE_DIR / "examples/concat_views.mpir"))
+    concat = next(b for b in plan.buffers if "c" in b.values)
+    offsets = dict(zip(concat.values, concat.value_offsets))
+    assert (offsets["a"], offsets["b"], offsets["c"]) == (0, 4096, 0)
+    base = concat.allocations[0].offset
+    assert [a.offset for a in concat.value_allocations("b")] == [base + 4096]
+    with pytest.raises(KeyError):
+        concat.value_allocations("y")

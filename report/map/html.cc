@@ -39,7 +39,7 @@ constexpr std::string_view kCss =
     ".figure{background:#fff;border:1px solid #ddd;display:block;"
     "overflow-x:auto;margin-bottom:6px}"
     ".figure[hidden]{display:none}"
-    ".figure svg{display:block;width:100%;height:auto;min-width:640px}"
+    ".figure svg{display:block;width:100%;height:auto}"
     ".toggle{display:block;font-size:12px;margin:4px 0 6px}"
     "#tip{position:fixed;z-index:10;background:#fff;border:1px solid #888;border-radius:3px;"
     "padding:5px 8px;font-size:12px;max-width:440px;pointer-events:none;"
@@ -189,7 +189,8 @@ constexpr std::string_view kScript = R"JS((function () {
     v.svg.addEventListener("mousemove", onMap);
     v.svg.addEventListener("mouseleave", clear);
   });
-  // The activations-only toggle; the URL hash #activations turns it on.
+  // The activations-only toggle, on by default; the URL hash #all shows the
+  // weights too (#activations, or none, the activations only).
   var toggle = document.getElementById("act");
   function show(act) {
     clear();
@@ -200,10 +201,10 @@ constexpr std::string_view kScript = R"JS((function () {
   if (toggle) {
     toggle.addEventListener("change", function () {
       show(toggle.checked);
-      try { history.replaceState(null, "", toggle.checked ? "#activations" : " "); } catch (err) {}
+      try { history.replaceState(null, "", toggle.checked ? " " : "#all"); } catch (err) {}
     });
-    window.addEventListener("hashchange", function () { show(location.hash === "#activations"); });
-    show(location.hash === "#activations");
+    window.addEventListener("hashchange", function () { show(location.hash !== "#all"); });
+    show(location.hash !== "#all");
   }
   // The value of a (start, bytes) series at t: the last entry starting at or before t.
   function valueAt(v, t) {
@@ -431,7 +432,7 @@ std::string BuildData(const memmap::MapLayout& layout, const memmap::MapLayout* 
   out += fmt::format(
       ",\n\"live\":{{\"x\":{},\"y\":{},\"w\":{},\"h\":{},\"top\":{},\"exact\":{},\"values\":{},"
       "\"series\":[",
-      C(layout.plot_x), C(memmap::kLiveTop), C(layout.plot_w), C(memmap::kLiveHeight),
+      C(layout.plot_x), C(chart.plot_top), C(layout.plot_w), C(memmap::kLiveHeight),
       C(chart.axis.top), exact ? "true" : "false", PointsJson(main.points));
   for (std::size_t s = 0; s < chart.series.size(); ++s) {
     out += fmt::format("{}{{\"space\":{},\"name\":{},\"values\":{}}}", s ? "," : "",
@@ -456,24 +457,33 @@ std::string RenderHtmlMap(const BufferSet& buffers, const Plan& plan, const MapO
   std::string out =
       "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
       "<meta name=\"viewport\" content=\"width=device-width\">\n";
-  // Figures grow with the window up to 1.25x the layout width (plus borders).
-  out += fmt::format("<title>{}</title>\n<style>{}.figure{{max-width:{}px}}</style>\n</head>\n<body>\n",
-                     XmlEscape(layout.title), kCss, FormatCoord(layout.width * 1.25 + 2));
+  // Figures grow with the window up to kHtmlMaxScale times the layout width
+  // (plus borders), and never shrink below it: text stays at least its
+  // nominal size (11 px), and a narrower window scrolls the figure's box.
+  out += fmt::format(
+      "<title>{}</title>\n<style>{}.figure{{max-width:{}px}}.figure svg{{min-width:{}px}}"
+      "</style>\n</head>\n<body>\n",
+      XmlEscape(layout.title), kCss, FormatCoord(layout.width * kHtmlMaxScale + 2),
+      FormatCoord(layout.width));
   out += fmt::format("<header>\n<h1>{}</h1>\n", XmlEscape(layout.title));
   AppendSummary(out, buffers, plan);
   out += "</header>\n<h2>memory map: time step on x, address on y; hover a buffer</h2>\n";
+  // With weights (or other never-reused pools), the activations are shown
+  // first: the weights would squeeze them into a strip. One click (or
+  // #all) shows everything.
   if (act) {
     out += fmt::format(
-        "<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" id=\"act\"> "
-        "activations only: hide the {} of never-reused pools (weights, state, model "
-        "inputs and outputs) and fit the address axis to the rest</label>\n",
+        "<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" id=\"act\" "
+        "checked> activations only: the {} of never-reused pools (weights, state, model "
+        "inputs and outputs) are hidden and the address axis fits the rest; uncheck to show "
+        "them</label>\n",
         CountOf(act->hidden_buffers, "buffer"));
   }
-  out += "<div id=\"map\" class=\"figure\">\n";
+  out += fmt::format("<div id=\"map\" class=\"figure\"{}>\n", act ? " hidden" : "");
   out += memmap::RenderSvgElement(layout, buffers, plan, options, /*standalone=*/false, "map");
   out += "</div>\n";
   if (act) {
-    out += "<div id=\"map-act\" class=\"figure\" hidden>\n";
+    out += "<div id=\"map-act\" class=\"figure\">\n";
     out += memmap::RenderSvgElement(*act, buffers, plan, act_options, /*standalone=*/false, "act");
     out += "</div>\n";
   }

@@ -14,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include "report/map/format.h"
+#include "report/map/labels.h"
 #include "ir/plural.h"
 #include "report/map/live_series.h"
 
@@ -33,9 +34,7 @@ constexpr double kLaneBelow = 36;          // copy lane top below the plot
 constexpr int kMaxLaneRows = 16;
 constexpr double kPanelGap = 26;
 constexpr double kBottomMargin = 16;
-constexpr double kLabelCharWidth = 6.2;    // estimate for 11px sans-serif
 constexpr double kLabelHeight = 12;
-constexpr double kSmallCharWidth = 6;      // estimate for 10px sans-serif labels
 constexpr double kPeakLineClearance = 6;   // from the peak step's line to a line label
 
 struct Palette {
@@ -153,12 +152,12 @@ std::vector<OutlineMark> KeepLargestOutlines(std::vector<OutlineMark> outlines,
 void PlaceOutlineLabel(const std::string& name, const std::vector<LineMark>& lines,
                        OutlineMark& outline) {
   const Box& box = outline.box;
-  const double width = static_cast<double>(name.size()) * kSmallCharWidth;
+  const double width = static_cast<double>(name.size()) * kMapCharWidth;
   outline.labeled = false;
   if (box.h < 14 || box.w < width + 8) return;
   const auto clear = [&](double baseline) {
     for (const LineMark& line : lines) {
-      const double line_width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      const double line_width = static_cast<double>(line.label.size()) * kMapCharWidth;
       const bool vertical =
           baseline - 10 < line.label_y + 2 && line.label_y - kLabelHeight < baseline + 2;
       const bool horizontal =
@@ -227,7 +226,7 @@ void PlaceLineLabels(const Box& plot, std::optional<double> peak_x,
     bool moved = true;
     while (moved) {
       moved = false;
-      const double width = static_cast<double>(line.label.size()) * kLabelCharWidth;
+      const double width = static_cast<double>(line.label.size()) * kMapCharWidth;
       if (peak_x && line.label_x - width - kPeakLineClearance < *peak_x &&
           *peak_x < line.label_x + kPeakLineClearance &&
           *peak_x - kPeakLineClearance - width >= plot.x) {
@@ -236,7 +235,7 @@ void PlaceLineLabels(const Box& plot, std::optional<double> peak_x,
       }
       for (std::size_t k = 0; k < i; ++k) {
         const LineMark& other = lines[k];
-        const double other_width = static_cast<double>(other.label.size()) * kLabelCharWidth;
+        const double other_width = static_cast<double>(other.label.size()) * kMapCharWidth;
         const bool vertical = std::abs(other.label_y - line.label_y) < kLabelHeight;
         const bool horizontal = line.label_x - width < other.label_x &&
                                 other.label_x - other_width < line.label_x;
@@ -375,7 +374,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
   if (!op.empty()) mark.full_label += " · " + op;
   const double right_room = plot.x + plot.w - mark.x - 8;
   const double left_room = mark.x - plot.x - 8;
-  const double full_width = static_cast<double>(mark.full_label.size()) * kLabelCharWidth;
+  const double full_width = static_cast<double>(mark.full_label.size()) * kMapCharWidth;
   mark.label_end = full_width > right_room && left_room > right_room;
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
   // Room for the label at `baseline`, 0 when a line crosses the text.
@@ -385,7 +384,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
       if (line.y > baseline - kLabelHeight && line.y < baseline + 3) return 0.0;
       if (std::abs(line.label_y - baseline) >= kLabelHeight) continue;
       const double right = line.label_x;
-      const double left = right - static_cast<double>(line.label.size()) * kLabelCharWidth;
+      const double left = right - static_cast<double>(line.label.size()) * kMapCharWidth;
       if (mark.label_end) {
         if (left < mark.label_x) room = right < mark.label_x ? std::min(room, mark.label_x - right - 8) : 0;
       } else if (right > mark.label_x) {
@@ -394,7 +393,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
     }
     return std::max(room, 0.0);
   };
-  const double needed = static_cast<double>(head.size()) * kLabelCharWidth;
+  const double needed = static_cast<double>(head.size()) * kMapCharWidth;
   mark.label_y = plot.y + kLabelHeight;
   double room = room_at(mark.label_y);
   for (double row = mark.label_y + kLabelHeight; room < needed && row < plot.y + plot.h;
@@ -406,7 +405,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
     room = mark.label_end ? left_room : right_room;
   }
   // Shorten the op name rather than the step and bytes.
-  const auto chars = static_cast<std::size_t>(std::max(0.0, room / kLabelCharWidth));
+  const auto chars = static_cast<std::size_t>(std::max(0.0, room / kMapCharWidth));
   const std::size_t op_chars = chars > head.size() + 3 ? chars - head.size() - 3 : 0;
   if (mark.full_label.size() <= chars || op.empty() || op_chars < 8) {
     mark.label = ElideMiddle(mark.full_label, chars);
@@ -751,10 +750,11 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       PlaceOutlineLabel(plan.pools[static_cast<std::size_t>(outline.pool)].name, panel.lines,
                         outline);
     }
-    // Pool names tell pools apart; a never-reused pool always says what it is.
+    // Pool names tell pools apart; a never-reused pool always says what it
+    // is (placed once the lines and the peak marker are).
     for (BandMark& band : panel.bands) {
-      const bool resident_band = resident.contains(std::pair(band.pool, space));
-      band.labeled = (resident_band || panel.bands.size() + panel.outlines.size() >= 2) &&
+      band.resident = resident.contains(std::pair(band.pool, space));
+      band.labeled = (band.resident || panel.bands.size() + panel.outlines.size() >= 2) &&
                      band.box.h >= 14;
     }
 
@@ -778,8 +778,19 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     for (const auto& [hover_space, segment] : hover) {
       if (hover_space == space) panel.hover.push_back(segment);
     }
-    if (peak) panel.peak = PlacePeakMark(layout, plot, *peak, options, panel.lines);
+    if (peak) {
+      // The peak label keeps off the pools' edges too, as off the lines.
+      std::vector<LineMark> edges = panel.lines;
+      for (const BandMark& band : panel.bands) {
+        for (double y : {band.box.y, band.box.y + band.box.h}) {
+          if (y > plot.y && y < plot.y + plot.h) edges.push_back({LineMark::Style::kSolid, y, "", 0, 0});
+        }
+      }
+      panel.peak = PlacePeakMark(layout, plot, *peak, options, edges);
+    }
     layout.legend_peak_step |= panel.peak.has_value();
+    PlaceBandLabels(panel);
+    PlaceBlockLabels(panel, buffers, options.block_labels);
 
     // Copies over their chunks, and lane rows.
     std::vector<std::size_t> copies;

@@ -54,6 +54,9 @@ struct MapOptions {
   // transient and staging); weights, state and model inputs/outputs hidden,
   // and each panel's address axis fitted to what is left.
   bool activations_only = false;
+  // Per panel, how many of the largest blocks get their buffer's name
+  // written inside them (report/map/labels.h); 0: none.
+  std::size_t block_labels = 8;
   // The op that runs at a time step (e.g. "%y = onnx.Conv"), for the peak
   // marker's label; unset or empty: the label names only the step.
   std::function<std::string(TimeStep)> describe_step;
@@ -171,9 +174,21 @@ struct BandMark {
   int color = 0;
   Box box;
   bool labeled = false;  // room for the label inside the band
+  bool resident = false;  // a pool laid out once and never reused
   // "transient pool"; a pool laid out once and never reused says so, e.g.
   // "constant pool · 137 buffers, 13.26 MiB · resident for the whole run".
   std::string label;
+  double label_x = 0;    // baseline start (report/map/labels.h)
+  double label_y = 0;
+};
+
+// The name of one of the largest blocks, written inside it
+// (report/map/labels.h).
+struct BlockLabel {
+  BufferId buffer = kNoId;
+  double x = 0;          // baseline start
+  double y = 0;
+  std::string text;      // the buffer's name, maybe elided in the middle
 };
 
 // The time step at which a panel's live bytes peak (the transient pool's in
@@ -225,6 +240,7 @@ struct Panel {
   std::vector<OutlineMark> outlines;    // pools with a time range
   std::vector<PixelRect> coverage;      // merged segments, relative to plot.x/plot.y
   std::vector<SegmentMark> segments;    // drawn one by one, in (buffer, allocation) order
+  std::vector<BlockLabel> block_labels; // names of the largest segments, by area
   std::vector<PixelRect> copy_coverage; // merged copy bars, relative to plot.x/plot.y
   std::vector<CopyMark> copies;         // copy bars over their chunks
   std::vector<LineMark> lines;
@@ -260,7 +276,10 @@ struct MapLayout {
   bool legend_outline = false;          // region allocations are drawn
   bool legend_peak_step = false;        // a panel marks its peak step
   bool regions = false;                 // the plan has execution regions
-  bool activations_only = false;        // MapOptions::activations_only
+  bool activations_only = false;
+  // Per panel, how many of the largest blocks get their buffer's name
+  // written inside them (report/map/labels.h); 0: none.
+  std::size_t block_labels = 8;        // MapOptions::activations_only
   std::size_t hidden_buffers = 0;       // buffers left out by activations_only
   std::vector<Panel> panels;            // by ascending space id
 };

@@ -17,7 +17,6 @@ constexpr double kChartBottomMargin = 34;
 constexpr double kChartTitleY = 14;
 constexpr double kChartLegendY = 30;
 constexpr double kCharWidth = 6.2;    // estimate for 11px sans-serif
-constexpr double kRowHeight = 13;     // peak labels stack one row per series
 // The curve is drawn exactly while it has at most this many steps per pixel
 // column; beyond that, as the per-column maximum.
 constexpr double kExactStepsPerPixel = 2;
@@ -68,10 +67,10 @@ void Downsample(LiveSeries& series, const std::vector<LiveStep>& steps, TimeStep
   }
 }
 
-// The peak marker of series number `row`: the label on the side of the line
-// with room (right first), elided to fit, one row per series under the top.
+// The peak marker of a series: the label on the side of the line with room
+// (right first), elided to fit; BuildLiveChart gives it its row.
 PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std::string& name,
-                    const MapOptions& options, std::size_t row) {
+                    const MapOptions& options) {
   PeakMark mark;
   mark.step = peak.step;
   mark.bytes = peak.bytes;
@@ -87,7 +86,7 @@ PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std:
   const double room = mark.label_end ? left_room : right_room;
   mark.label = ElideMiddle(mark.full_label, static_cast<std::size_t>(std::max(0.0, room / kCharWidth)));
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
-  mark.label_y = kLiveTop + kRowHeight * static_cast<double>(row + 1) - 2;  // BuildLiveChart may move it down
+  mark.label_y = 0;  // BuildLiveChart gives each label its row
   return mark;
 }
 
@@ -97,7 +96,6 @@ LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, cons
                          const MapOptions& options) {
   LiveChart chart;
   chart.lower_bound = plan.lower_bound;
-  chart.height = kLiveTop + kLiveHeight + kChartBottomMargin;
   Bytes top = plan.lower_bound;
   for (const Panel& panel : layout.panels) {
     LiveSeries series;
@@ -112,25 +110,23 @@ LiveChart BuildLiveChart(const MapLayout& layout, const BufferSet& buffers, cons
     series.color = std::string(color.fill);
     Downsample(series, steps, layout.time_top, layout.plot_w);
     if (const std::optional<ProfilePeak> peak = PeakOf(steps)) {
-      series.peak = PeakMarker(layout, *peak, series.name, options, chart.series.size());
+      series.peak = PeakMarker(layout, *peak, series.name, options);
     }
     top = std::max(top, series.max);
     chart.series.push_back(std::move(series));
   }
-  // Room above the highest curve (and the bound) for the peak labels, one
-  // row per series, so that no label sits on a curve.
+  // The peak labels get rows of their own above the plot, so the axis
+  // needs no headroom for them: it ends just above the highest value.
   const auto labels = std::count_if(chart.series.begin(), chart.series.end(),
                                     [](const LiveSeries& s) { return s.peak.has_value(); });
-  const double label_room =
-      std::min(0.5, (static_cast<double>(labels) * kRowHeight + 4) / kLiveHeight);
-  chart.axis = NiceAddressAxis(static_cast<double>(top) / (labels > 0 ? 1 - label_room : 1), 4);
-  // Label rows from the top of the plot, in that room (the lower-bound
-  // line, at most `top`, passes below them).
-  double baseline = kLiveTop + kRowHeight - 2;
+  chart.plot_top = kLiveTop + static_cast<double>(labels) * kLiveLabelRow + (labels > 0 ? 4 : 0);
+  chart.height = chart.plot_top + kLiveHeight + kChartBottomMargin;
+  chart.axis = NiceAddressAxis(static_cast<double>(top), 5);
+  double baseline = kLiveTop + kLiveLabelRow - 3;
   for (LiveSeries& series : chart.series) {
     if (!series.peak) continue;
     series.peak->label_y = baseline;
-    baseline += kRowHeight;
+    baseline += kLiveLabelRow;
   }
   return chart;
 }
@@ -139,7 +135,7 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
   std::string out;
   const double x0 = layout.plot_x;
   const double w = layout.plot_w;
-  const double y0 = kLiveTop;
+  const double y0 = chart.plot_top;
   const double h = kLiveHeight;
   const double bottom = y0 + h;
   const auto y_of = [&](double bytes) { return bottom - bytes / chart.axis.top * h; };
@@ -173,11 +169,19 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
     x += 20 + static_cast<double>(label.size()) * kCharWidth + 18;
   }
   if (chart.lower_bound > 0) {
+    const std::string label = "lower bound " + FormatBytes(chart.lower_bound);
+    const double width = 20 + static_cast<double>(label.size()) * kCharWidth;
+    // Past the picture's right edge (two curves in a narrow map): on the
+    // title row instead, ending at the plot's right edge.
+    double y = kChartLegendY;
+    if (x + width > layout.width - 4) {
+      x = x0 + w - width;
+      y = kChartTitleY;
+    }
     out += fmt::format(
         "<line class=\"bound\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/>"
-        "<text x=\"{}\" y=\"{}\">lower bound {}</text>\n",
-        Px(x), Px(kChartLegendY - 4), Px(x + 16), Px(kChartLegendY - 4), Px(x + 20), Px(kChartLegendY),
-        FormatBytes(chart.lower_bound));
+        "<text x=\"{}\" y=\"{}\">{}</text>\n",
+        Px(x), Px(y - 4), Px(x + 16), Px(y - 4), Px(x + 20), Px(y), label);
   }
   out += fmt::format("<rect class=\"plot\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", Px(x0),
                      Px(y0), Px(w), Px(h));
@@ -221,7 +225,8 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
         "<g class=\"peak-marker\" data-space=\"{}\" data-step=\"{}\"><line class=\"peak-step\" "
         "stroke=\"{}\" x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><text class=\"line-label "
         "peak-label\" fill=\"{}\" x=\"{}\" y=\"{}\"{}>{}</text><title>{}</title></g>\n",
-        chart.series[s].space, peak.step, dark, Px(peak.x), Px(y0), Px(peak.x), Px(bottom), dark,
+        chart.series[s].space, peak.step, dark, Px(peak.x), Px(peak.label_y - 10), Px(peak.x),
+        Px(bottom), dark,
         Px(peak.label_x), Px(peak.label_y), peak.label_end ? " text-anchor=\"end\"" : "",
         XmlEscape(peak.label), XmlEscape(peak.full_label));
   }

@@ -16,9 +16,13 @@
 
 namespace memplan::memmap {
 
-// Geometry (pixels) of the chart's plot inside its <svg>.
+// Geometry (pixels) of the chart inside its <svg>: the peak labels' rows
+// start at kLiveTop, one row per curve with a peak, and the plot (its height
+// kLiveHeight) starts under them, so no label sits on a curve or on the
+// lower bound's line.
 inline constexpr double kLiveTop = 40;
 inline constexpr double kLiveHeight = 130;
+inline constexpr double kLiveLabelRow = 14;
 
 // One curve: (start, bytes) points, each holding until the next one's start.
 // Exact steps while they fit two per pixel column, else the maximum over
@@ -35,7 +39,11 @@ struct LiveSeries {
 
 struct LiveChart {
   std::vector<LiveSeries> series;  // default space first, then by space id
-  AddressAxis axis;                // over every series and the lower bound
+  // Over every series and the lower bound: NiceAddressAxis(max, 5), so it
+  // ends at the first whole step at or above the highest of them (3.83 MiB
+  // -> 4 MiB in steps of 1 MiB).
+  AddressAxis axis;
+  double plot_top = kLiveTop;      // the plot's top edge, under the label rows
   Bytes lower_bound = 0;
   double height = 0;               // of the whole <svg>
 };

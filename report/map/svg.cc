@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -36,7 +37,10 @@ void AppendStyle(std::string& out, const MapLayout& layout) {
       ".grid{stroke:#ececec;stroke-width:1}"
       ".o{stroke:#fff;stroke-width:0.5}"
       ".band{fill-opacity:0.10}"
-      ".band-label{font-size:10px;fill:#555;paint-order:stroke;stroke:#fff;stroke-width:3px;"
+      ".block-label{fill:#111;pointer-events:none;paint-order:stroke;stroke:#fff;"
+      "stroke-width:3px;stroke-linejoin:round;stroke-opacity:0.8}"
+      ".band-bg{fill:#fff;fill-opacity:0.85}"
+      ".band-label{font-size:11px;fill:#555;paint-order:stroke;stroke:#fff;stroke-width:3px;"
       "stroke-linejoin:round}"
       ".copy{stroke:#fff;stroke-width:0.5}"
       ".line{stroke-width:1.5;fill:none}"
@@ -53,7 +57,7 @@ void AppendStyle(std::string& out, const MapLayout& layout) {
     out +=
         ".alloc{fill:none;stroke:#333;stroke-width:1}"
         ".label-bg{fill:#fff;fill-opacity:0.85}"
-        ".alloc-label{font-size:10px;font-weight:bold;fill:#222;paint-order:stroke;stroke:#fff;"
+        ".alloc-label{font-size:11px;font-weight:bold;fill:#222;paint-order:stroke;stroke:#fff;"
         "stroke-width:3px;stroke-linejoin:round}";
   }
   const int colors = layout.regions ? kColorCount : kColorCountWithoutRegions;
@@ -163,10 +167,24 @@ void AppendCoverage(std::string& out, const std::vector<PixelRect>& rects, doubl
 }
 
 void AppendLegend(std::string& out, const MapLayout& layout) {
-  double x = layout.plot_x;
+  // Entries 18 px apart from the plot's left edge; when that would run past
+  // the picture (many colors in a narrow map), closer and from the margin.
+  std::vector<std::string_view> labels;
+  for (int color : layout.legend_colors) labels.push_back(ColorLabel(color));
+  if (layout.legend_outline) labels.push_back("region allocation");
+  if (layout.legend_peak) labels.push_back("extent / used");
+  if (layout.legend_lower_bound) labels.push_back("lower bound");
+  if (layout.legend_capacity) labels.push_back("capacity");
+  if (layout.legend_peak_step) labels.push_back("peak step");
+  double needed = 0;
+  for (std::string_view label : labels) needed += 20 + static_cast<double>(label.size()) * 6.6 + 18;
+  const bool tight = layout.plot_x + needed > layout.width;
+  const double gap = tight ? 8 : 18;
+  const double char_width = tight ? 6.2 : 6.6;
+  double x = tight ? 8 : layout.plot_x;
   const double y = layout.legend_y;
   const auto advance = [&](std::string_view label) {
-    x += 20 + static_cast<double>(label.size()) * 6.6 + 18;
+    x += 20 + static_cast<double>(label.size()) * char_width + gap;
   };
   for (int color : layout.legend_colors) {
     out += fmt::format(
@@ -280,11 +298,22 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
                        C(mark.label_x), C(mark.label_y),
                        XmlEscape(plan.pools[static_cast<std::size_t>(mark.pool)].name));
   }
-  // Pool names go on top of the marks, at the bottom left of their band.
+  // Pool names go on top of the marks, where no line or label is
+  // (report/map/labels.h), and so do the largest blocks' names.
   for (const BandMark& band : panel.bands) {
     if (!band.labeled) continue;
-    out += fmt::format("<text class=\"band-label\" x=\"{}\" y=\"{}\">{}</text>\n",
-                       C(band.box.x + 4), C(band.box.y + band.box.h - 4), XmlEscape(band.label));
+    // A pale box behind the text: the edges of the pool's buffers would
+    // otherwise cross it.
+    const double width = static_cast<double>(band.label.size()) * kLabelBoxCharWidth + 6;
+    out += fmt::format(
+        "<rect class=\"band-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"14\"/>"
+        "<text class=\"band-label\" x=\"{}\" y=\"{}\">{}</text>\n",
+        C(band.label_x - 3), C(band.label_y - 11), C(width), C(band.label_x), C(band.label_y),
+        XmlEscape(band.label));
+  }
+  for (const BlockLabel& label : panel.block_labels) {
+    out += fmt::format("<text class=\"block-label\" data-of=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n",
+                       label.buffer, C(label.x), C(label.y), XmlEscape(label.text));
   }
   // All lines before any label, so that no line strikes through a label.
   for (const LineMark& line : panel.lines) {

@@ -20,10 +20,13 @@ namespace memplan {
 // records the size its plan used, e.g. the --target's).
 struct SweepPoint {
   std::vector<std::pair<std::string, std::int64_t>> dims;  // in SweepDim order
+  // dims.front() is `batch`, the leading dim of every graph input (sweep
+  // --batch), not a symbolic dim.
+  bool batch_first = false;
   std::optional<Bytes> fast_memory;
 };
 
-// `--dim batch=4 --fast-memory 1MiB` style, for messages and labels; "" for
+// `--dim seq=4 --fast-memory 1MiB` style (`--batch 4` for a batch), for messages and labels; "" for
 // an empty point.
 std::string DescribeSweepPoint(const SweepPoint& point);
 

@@ -27,6 +27,7 @@ const std::string kExamples = MEMPLAN_SOURCE_DIR "/examples";
 const char kExpectedTable[] =
     "memplan compare: compare_peers.csv\n"
     "6 transient buffers in default memory, 410 B in all; alignment 1\n"
+    "every row on memplan's buffers (a view shares its input's buffer)\n"
     "\n"
     "strategy                 arena bytes   size  vs LB  verified  rule\n"
     "lower bound                      300  300 B  1.000  -         max over time steps of the bytes "
@@ -88,6 +89,7 @@ TEST(CompareCliTest, JsonFormIsTheSameTable) {
   for (std::size_t i = 1; i < doc["strategies"].size(); ++i) {
     EXPECT_EQ(doc["strategies"][i]["verified"], true) << doc["strategies"][i]["name"];
   }
+  for (const auto& row : doc["strategies"]) EXPECT_EQ(row["on_memplan_buffers"], true);
   // --json - prints the same document alone, byte for byte.
   const CliRun to_stdout = MemplanIn(kCsvDir, "compare compare_peers.csv --json -");
   ASSERT_EQ(to_stdout.exit_code, 0) << to_stdout.err;

@@ -31,9 +31,11 @@ TEST(ExactCapacityCliTest, AProofNamesTheBestPackingFound) {
     EXPECT_EQ(r.out, "") << minimize;
     EXPECT_EQ(r.err,
               "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
-              "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); the exact search "
-              "proved that no packing fits (every packing needs at least 7 bytes); best packing "
-              "found 7 bytes, the lowest possible\n")
+              "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); no plan can fit: "
+              "every plan needs at least the lower bound, 7 bytes; the exact search proved that "
+              "no packing fits (every packing needs at least 7 bytes); best packing found 7 "
+              "bytes, the lowest possible; the activations peak at step 0 with 6 bytes live in "
+              "2 buffers, largest first: a 3 bytes, b 3 bytes\n")
         << minimize;
   }
   std::filesystem::remove_all(dir);
@@ -49,6 +51,11 @@ TEST(ExactCapacityCliTest, OnDTheBestPackingFoundIsTheOneTheSearchStartedFrom) {
   const std::string dir = FreshDir();
   const std::string head =
       "error: plan does not fit: default memory needs 1.14 MiB (1190912 bytes), ";
+  // Where the activations peak, the same for both runs.
+  const std::string d_peak =
+      "; the activations peak at step 205824 with 986112 bytes (963.00 KiB) live in 71 buffers, "
+      "largest first: 46 121856 bytes (119.00 KiB), 148 80896 bytes (79.00 KiB), 1 70656 bytes "
+      "(69.00 KiB)\n";
   const std::string started =
       "best packing found 1190912 bytes (the one it started from: at a capacity the search looks "
       "only for a packing within it; --minimize looks for lower peaks)";
@@ -56,17 +63,19 @@ TEST(ExactCapacityCliTest, OnDTheBestPackingFoundIsTheOneTheSearchStartedFrom) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, d + ": " + head +
                        "196.20 KiB (200912 bytes) over --capacity 990000 (transient extent 1190912 "
-                       "bytes, lower bound 986112 bytes); the exact search stopped at its time "
-                       "limit of 0.2 s without finding a packing that fits or proving that none "
-                       "exists: " +
-                       started + ", proven lower bound 986112 bytes; raise --time-limit\n");
+                       "bytes, lower bound 986112 bytes); a plan within it may exist: the lower "
+                       "bound, 963.00 KiB (986112 bytes), 3.80 KiB (3888 bytes) under it; the "
+                       "exact search stopped at its time limit of 0.2 s without finding a "
+                       "packing that fits or proving that none exists: " +
+                       started + ", proven lower bound 986112 bytes; raise --time-limit" + d_peak);
   r = MemplanIn(dir, "plan '" + d + "' --algorithm exact --capacity 900000");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err, d + ": " + head +
                        "284.09 KiB (290912 bytes) over --capacity 900000 (transient extent 1190912 "
-                       "bytes, lower bound 986112 bytes); the exact search proved that no packing "
-                       "fits (every packing needs at least 986112 bytes); " +
-                       started + "\n");
+                       "bytes, lower bound 986112 bytes); no plan can fit: every plan needs at "
+                       "least the lower bound, 963.00 KiB (986112 bytes); the exact search "
+                       "proved that no packing fits (every packing needs at least 986112 bytes); " +
+                       started + d_peak);
   std::filesystem::remove_all(dir);
 }
 
@@ -97,16 +106,21 @@ TEST(ExactCapacityCliTest, AutoSaysWhatItsExactMemberEstablished) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
             "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
-            "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); auto's exact member "
-            "proved that no packing fits 6 bytes: every packing needs at least 7 bytes\n");
+            "--capacity 6 (transient extent 7 bytes, lower bound 7 bytes); no plan can fit: "
+            "every plan needs at least the lower bound, 7 bytes; auto's exact member proved "
+            "that no packing fits 6 bytes: every packing needs at least 7 bytes; the "
+            "activations peak at step 0 with 6 bytes live in 2 buffers, largest first: a 3 "
+            "bytes, b 3 bytes\n");
   r = MemplanIn(dir, "plan al.csv --capacity 6 --effort fast");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.err,
             "al.csv: error: plan does not fit: default memory needs 7 bytes, 1 byte over "
-            "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); auto's exact member "
-            "not run at --effort fast (it has no exact search budget); --algorithm exact "
-            "--capacity 6 decides it (a packing within it, or a proof that none exists), given "
-            "the --time-limit S it needs (10 s by default)\n");
+            "--capacity 6 (transient extent 7 bytes, lower bound 6 bytes); a plan within it "
+            "may exist: the lower bound, 6 bytes, equals it; auto's exact member not run at "
+            "--effort fast (it has no exact search budget); --algorithm exact --capacity 6 "
+            "decides it (a packing within it, or a proof that none exists), given the "
+            "--time-limit S it needs (10 s by default); the activations peak at step 0 with 6 "
+            "bytes live in 2 buffers, largest first: a 3 bytes, b 3 bytes\n");
   std::filesystem::remove_all(dir);
 }
 
@@ -120,9 +134,11 @@ TEST(ExactCapacityCliTest, MinimizeLowersThePeakAfterAProofThatNothingFits) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("error: plan does not fit: default memory needs 1015.00 KiB (1039360 "
                        "bytes), 360 bytes over --capacity 1039000 (transient extent 1039360 "
-                       "bytes, lower bound 1039360 bytes); the exact search proved that no "
-                       "packing fits (every packing needs at least 1039360 bytes); best packing "
-                       "found 1039360 bytes, the lowest possible\n"),
+                       "bytes, lower bound 1039360 bytes); no plan can fit: every plan needs at "
+                       "least the lower bound, 1015.00 KiB (1039360 bytes); the exact search "
+                       "proved that no packing fits (every packing needs at least 1039360 "
+                       "bytes); best packing found 1039360 bytes, the lowest possible; the "
+                       "activations peak at step "),
             std::string::npos)
       << r.err;
 }
@@ -138,11 +154,13 @@ TEST(ExactCapacityCliTest, AutoOnDLowersThePeakWhenTheCapacityIsOutOfReach) {
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find("error: plan does not fit: default memory needs 1010.00 KiB (1034240 "
                        "bytes), 33.44 KiB (34240 bytes) over --capacity 1000000 (transient extent "
-                       "1034240 bytes, lower bound 986112 bytes); auto's exact member lowered "
-                       "the peak to 1034240 bytes but found no packing within 1000000 bytes in "
-                       "its node budget (raise --effort); --algorithm exact --capacity 1000000 "
-                       "decides it (a packing within it, or a proof that none exists), given the "
-                       "--time-limit S it needs (10 s by default)\n"),
+                       "1034240 bytes, lower bound 986112 bytes); a plan within it may exist: the "
+                       "lower bound, 963.00 KiB (986112 bytes), 13.56 KiB (13888 bytes) under "
+                       "it; auto's exact member lowered the peak to 1034240 bytes but found no "
+                       "packing within 1000000 bytes in its node budget (raise --effort); "
+                       "--algorithm exact --capacity 1000000 decides it (a packing within it, or "
+                       "a proof that none exists), given the --time-limit S it needs (10 s by "
+                       "default); the activations peak at step 205824"),
             std::string::npos)
       << r.err;
 }

@@ -11,6 +11,7 @@
 #include "gtest/gtest.h"
 #include "ir/text_parser.h"
 #include "nlohmann/json.hpp"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -31,7 +32,8 @@ TEST(MsaCliTest, TargetsListsOnePresetPerLineNameFirst) {
   std::string line;
   std::vector<std::string> names;
   while (std::getline(lines, line)) names.push_back(line.substr(0, line.find(':')));
-  EXPECT_EQ(names, (std::vector<std::string>{"edge-npu", "mobile-gpu", "tpu-like"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"edge-npu", "mobile-gpu", "tpu-like",
+                                             "mcu-tcm-sram-psram-flash", "npu-3level"}));
   EXPECT_THAT(r.out, StartsWith("edge-npu: 1 Tflop/s, 25 Gtranscendentals/s, default 8 GB/s, "
                                 "alternate 64 GB/s, copy 8 GB/s, fast memory 2.00 MiB, "
                                 "alignment 64 ("));
@@ -50,7 +52,7 @@ TEST(MsaCliTest, PlanWithFastMemoryPrintsTheMsaSummary) {
 // The time bound (msa/time_bound.h) on the bundled MobileNetV2: on the
 // summary's estimated-time line and in the JSON beside the estimated time.
 TEST(MsaCliTest, PlanReportsTheTimeBound) {
-  const std::string json = ::testing::TempDir() + "/mobilenet.bound.json";
+  const std::string json = TestTempPath("mobilenet.bound.json");
   CliRun r = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mobilenet_v2.onnx --fast-memory 1MiB "
                      "--json " + json);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -69,8 +71,8 @@ TEST(MsaCliTest, PlanReportsTheTimeBound) {
 }
 
 TEST(MsaCliTest, TargetAloneUsesItsFastMemoryAndEmitIrRoundTrips) {
-  const std::string ir = ::testing::TempDir() + "/mlp.rewritten.mpir";
-  const std::string json = ::testing::TempDir() + "/mlp.msa.json";
+  const std::string ir = TestTempPath("mlp.rewritten.mpir");
+  const std::string json = TestTempPath("mlp.msa.json");
   CliRun r = Memplan("plan " + kMlp + " --target tpu-like --msa-mode reference --picker "
                   "instruction-count --emit-ir " + ir + " --json " + json);
   ASSERT_EQ(r.exit_code, 0) << r.err;
@@ -103,14 +105,14 @@ TEST(MsaCliTest, BadFastMemoryFlags) {
   EXPECT_THAT(r.err, StartsWith("memplan: error: unknown target 'gpu9000'"));
   r = Memplan("plan " + kMlp + " --fast-memory 1MiB --max-outstanding-prefetches -2");
   EXPECT_EQ(r.exit_code, 2);
-  r = Memplan("plan " + kMlp + " --emit-ir " + ::testing::TempDir() + "/x.mpir");
+  r = Memplan("plan " + kMlp + " --emit-ir " + TestTempPath("x.mpir"));
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--emit-ir"));
 }
 
 TEST(MsaCliTest, SameInputSameBytes) {
-  const std::string a = ::testing::TempDir() + "/det_a.json";
-  const std::string b = ::testing::TempDir() + "/det_b.json";
+  const std::string a = TestTempPath("det_a.json");
+  const std::string b = TestTempPath("det_b.json");
   ASSERT_EQ(Memplan("plan " + kMlp + " --fast-memory 128KiB -q --json " + a).exit_code, 0);
   ASSERT_EQ(Memplan("plan " + kMlp + " --fast-memory 128KiB -q --json " + b).exit_code, 0);
   EXPECT_EQ(Slurp(a), Slurp(b));

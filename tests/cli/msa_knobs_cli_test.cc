@@ -7,6 +7,7 @@
 #include "cli_runner.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -69,7 +70,7 @@ TEST(MsaKnobsCliTest, BadValuesAreUsageErrors) {
 }
 
 TEST(MsaKnobsCliTest, KnobsAreRecordedInTheJsonPlan) {
-  const std::string json = ::testing::TempDir() + "/knobs.json";
+  const std::string json = TestTempPath("knobs.json");
   CliRun r = Memplan("plan " + kMlp + " --fast-memory 256KiB --msa-mode reference --picker "
                      "instruction-count --min-overlap-ops 1 --max-overlap-ops 6 "
                      "--fast-memory-alignment 16 --max-repacks 0 --assign-first 'h.*' "
@@ -96,12 +97,11 @@ TEST(MsaKnobsCliTest, KnobsAreRecordedInTheJsonPlan) {
 // statistics and the rewritten IR, and the saved plan verifies; without
 // freeing there is no such copy.
 TEST(MsaKnobsCliTest, EndOfProgramRefillIsARealCopy) {
-  const std::string dir = ::testing::TempDir();
-  const std::string input = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/freed_weight.mpir";
+    const std::string input = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/mpir/freed_weight.mpir";
   const std::string flags = " --fast-memory 128 --fast-memory-alignment 8 --msa-mode reference "
                             "--picker instruction-count -q";
-  const std::string json = dir + "/freed_weight.json";
-  const std::string ir = dir + "/freed_weight.rewritten.mpir";
+  const std::string json = TestTempPath("freed_weight.json");
+  const std::string ir = TestTempPath("freed_weight.rewritten.mpir");
   CliRun r = Memplan("plan " + input + flags + " --json " + json + " --emit-ir " + ir);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string plan = Slurp(json);

@@ -59,12 +59,15 @@ struct Exported {
 // the 4096-element bound. The Concat, constant-only, is then computed before
 // the run (hoist_constants.h); the Cast writes graph output 287, so it stays
 // (37 + 1 steps). Buffers: what the plan reports (tensors sharing storage
-// through views, in-place ops and concat views are one buffer).
+// through views, in-place ops and concat views are one buffer). ViT keeps 4
+// more buffers than before views were checked against the live peak
+// (io/onnx/alias_profile.h): 4 views that would have raised it stay copies
+// (its transient extent, 30464 B, is the same).
 // On main before the folding, ViT, GPT and Swin failed with "dim 0 'unk__0'
 // is symbolic", UNet with "'unk__5'", and the FPN/SSD planned in 261 steps.
 TEST_F(OnnxStaticShapesCliTest, ExportedModelsPlanWithoutDims) {
   const std::vector<Exported> models = {
-      {"vit_tiny.onnx", 108, 112},  {"swin_tiny.onnx", 289, 391},
+      {"vit_tiny.onnx", 108, 116},  {"swin_tiny.onnx", 289, 391},
       {"fpn_ssd_tiny.onnx", 38, 56}, {"unet_tiny.onnx", 19, 26},
       {"gpt_tiny.onnx", 50, 62},
   };

@@ -51,7 +51,7 @@ TEST_F(PlanJsonCliTest, RecordsInputOptionsAndVerifyUsesThem) {
   CliRun r = Memplan("plan " + model + " --no-alias --dim batch=2 --json " + json);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const Json plan = Json::parse(Slurp(json));
-  EXPECT_EQ(plan["input_options"], Json::parse(R"({"alias": false, "dims": {"batch": 2}, "regions": null, "offline_plan": false})"));
+  EXPECT_EQ(plan["input_options"], Json::parse(R"({"alias": false, "dims": {"batch": 2}, "regions": null, "offline_plan": false, "reorder": false})"));
   EXPECT_EQ(plan["buffers"].size(), 4u);
 
   // No flags: verify imports the model as the plan records.
@@ -93,7 +93,7 @@ TEST_F(PlanJsonCliTest, CsvAndTextIrRecordDefaultOptions) {
   const std::string json = dir_ + "/plan.json";
   ASSERT_EQ(Memplan("plan " + kMlp + " --json " + json).exit_code, 0);
   EXPECT_EQ(Json::parse(Slurp(json))["input_options"],
-            Json::parse(R"({"alias": true, "dims": {}, "regions": null, "offline_plan": false})"));
+            Json::parse(R"({"alias": true, "dims": {}, "regions": null, "offline_plan": false, "reorder": false})"));
 }
 
 TEST_F(PlanJsonCliTest, DimErrors) {

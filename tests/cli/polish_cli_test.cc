@@ -104,8 +104,8 @@ TEST_F(PolishCliTest, ParseErrorsReadAsSentences) {
                      "memplan: error: unexpected argument '--algoritm=exact' for 'plan' (did you "
                      "mean --algorithm?) (see memplan --help)");
   EXPECT_USAGE_ERROR("pln in.csv", "memplan: error: unknown command 'pln' (did you mean plan? "
-                                   "expected plan, verify, execute, stats, compare, sweep or "
-                                   "targets; see memplan --help)");
+                                   "expected plan, verify, execute, stats, schedule, compare, "
+                                   "sweep or targets; see memplan --help)");
   EXPECT_FALSE(fs::exists(dir_ + "/a1.json"));
   EXPECT_FALSE(fs::exists(dir_ + "/a2.json"));
 }

@@ -84,7 +84,10 @@ TEST(SweepCliTest, OverCapacityPointsExitOne) {
   EXPECT_NE(r.out.find("\n16     2.00 KiB          2.00 KiB     0.0 %       4.06 KiB      does not "
                        "fit: default memory needs 4.06 KiB (4160 bytes), 3.06 KiB (3136 bytes) "
                        "over --capacity 1KiB (transient extent 2048 bytes, lower bound 2048 "
-                       "bytes)\n"),
+                       "bytes); no plan can fit: every plan needs at least the lower bound, 4.06 "
+                       "KiB (4160 bytes); the activations peak at step 1 (op %b = exp) with 2048 "
+                       "bytes (2.00 KiB) live in 2 buffers, largest first: a 1024 bytes (1.00 "
+                       "KiB), b 1024 bytes (1.00 KiB)\n"),
             std::string::npos)
       << r.out;
   EXPECT_NE(r.out.find("\n1      128 B             128 B        0.0 %       320 B         fits\n"),

@@ -266,8 +266,13 @@ TEST(TfliteCliTest, CompareShowsTfliteMicrosOwnHeadFigureBesideThePeers) {
   const nlohmann::json doc = nlohmann::json::parse(run.out);
   EXPECT_EQ(doc.at("strategies").back().at("name"), "tflite-micro-head");
   EXPECT_EQ(doc.at("strategies").back().at("verified"), true);
+  EXPECT_EQ(doc.at("strategies").back().at("on_memplan_buffers"), false);
+  EXPECT_EQ(doc.at("strategies").front().at("on_memplan_buffers"), true);
+  // Said once, in the header, for every input; no row repeats it.
   run = Memplan("compare " + path);
-  EXPECT_THAT(run.out, HasSubstr("(on memplan's buffers)\n"));
+  EXPECT_THAT(run.out, HasSubstr("\nevery row on memplan's buffers (a view shares its input's "
+                                 "buffer) but tflite-micro-head\n\n"));
+  EXPECT_THAT(run.out, ::testing::Not(HasSubstr("(on memplan's buffers)")));
   std::filesystem::remove_all(dir);
   if (!HaveSharedTflite()) return;
   // audio_preprocessor: 2884 on memplan's buffers, 2084 as plan says; with

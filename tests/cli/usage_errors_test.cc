@@ -49,9 +49,9 @@ TEST(UsageErrorsTest, ParseErrorsUseTheMemplanErrorForm) {
                    "9223372036854775807, got '-1' (see memplan --help)");
   ExpectUsageError("frobnicate",
                    "memplan: error: unknown command 'frobnicate' (expected plan, verify, execute, "
-                   "stats, compare, sweep or targets; see memplan --help)");
+                   "stats, schedule, compare, sweep or targets; see memplan --help)");
   ExpectUsageError("", "memplan: error: a command is required (plan, verify, execute, stats, "
-                       "compare, sweep or targets) (see memplan --help)");
+                       "schedule, compare, sweep or targets) (see memplan --help)");
   ExpectUsageError("plan", "memplan: error: INPUT is required (see memplan --help)");
   ExpectUsageError("plan " + kBasic + " --time-limit abc",
                    "memplan: error: --time-limit 'abc': expected a number (see memplan --help)");
@@ -94,7 +94,7 @@ TEST(UsageErrorsTest, BadValuesOfMemplanFlags) {
                    "(4611686018427387904) bytes");
   ExpectUsageError("plan " + kMlp + " --target tpu9",
                    "memplan: error: unknown target 'tpu9' (presets: edge-npu, mobile-gpu, "
-                   "tpu-like; or a .json file)");
+                   "tpu-like, mcu-tcm-sram-psram-flash, npu-3level; or a .json file)");
   ExpectUsageError("plan " + kMlp + " --fast-memory 1MiB --picker best",
                    "memplan: error: --picker expects cost or instruction-count, got 'best'");
   ExpectUsageError("plan " + kMlp + " --fast-memory 1MiB --msa-mode fast",
@@ -115,8 +115,8 @@ TEST(UsageErrorsTest, MsaKnobsNeedFastMemory) {
   EXPECT_EQ(Memplan("plan " + kMlp + " --target edge-npu --msa-mode reference -q").exit_code, 0);
   ExpectUsageError("plan " + kMlp + " --emit-ir x.mpir",
                    "memplan: error: --emit-ir writes the schedule rewritten by memory space "
-                   "assignment (it needs --fast-memory or --target) or the command form of "
-                   "execution regions");
+                   "assignment (it needs --fast-memory or --target), the command form of "
+                   "execution regions or the reordered program (--reorder)");
 }
 
 TEST(UsageErrorsTest, OnnxOnlyFlagsOnOtherInputs) {

@@ -5,6 +5,7 @@
 // constant-only ops that take no step (tests/data/onnx/README.md has the
 // models).
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 
@@ -58,6 +59,7 @@ TEST(ViewsCli, OuterConcatPlansAtHalfTheMemoryOfTheCopy) {
   const auto buffers = BuffersByName(views);
   ASSERT_TRUE(buffers.contains("a"));
   EXPECT_EQ(buffers.at("a")["values"], nlohmann::json::parse(R"(["a", "b", "c"])"));
+  EXPECT_EQ(buffers.at("a")["value_offsets"], nlohmann::json::parse("[0, 4096, 0]"));
   EXPECT_EQ(buffers.at("a")["size"], 8192);
   EXPECT_EQ(buffers.at("a")["start"], 0);
   EXPECT_EQ(buffers.at("a")["end"], 3);
@@ -193,6 +195,33 @@ func @body(%p: 8) {
   EXPECT_NE(run.exit_code, 0);
   EXPECT_THAT(run.err, HasSubstr("holds data in it at time 1, while the operands %c gathers at "
                                  "time 3 are being written there (from time 1)"));
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace memplan
+
+namespace memplan {
+namespace {
+
+// Every value's address is in the plan (the buffer's offset plus its value
+// offset), and `verify` refuses a plan that moves a concatenated operand.
+TEST(ViewsCli, AValueMovedInsideItsBufferFailsVerification) {
+  const std::string dir = FreshDir();
+  const std::string input = kViewModels + "concat_outer.onnx";
+  const std::string json = dir + "/plan.json";
+  ASSERT_EQ(Memplan("plan " + input + " --json " + json).exit_code, 0);
+  nlohmann::json plan = nlohmann::json::parse(Slurp(json));
+  for (nlohmann::json& b : plan["buffers"]) {
+    if (b["name"] == "a") b["value_offsets"][1] = 0;  // %b onto %a
+  }
+  const std::string edited = dir + "/edited.json";
+  std::ofstream(edited) << plan.dump();
+  CliRun v = Memplan("verify " + input + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_EQ(v.err, edited + ": error: verification failed: %b is gathered into %c at +4096 bytes, so "
+                            "its address must be %c's (byte 0 of buffer 'a') + 4096 = 4096, but the "
+                            "plan puts it at byte 0\n");
   fs::remove_all(dir);
 }
 

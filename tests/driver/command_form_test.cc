@@ -80,6 +80,96 @@ region @r(%r/x: 4096, %r/await: timepoint) affinity("gpu0") {
 )");
 }
 
+// tests/data/regions/`name`'s command form.
+std::string CommandFormOf(const std::string& name) {
+  absl::StatusOr<Program> program =
+      ParseProgramFile(std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/regions/" + name);
+  EXPECT_TRUE(program.ok()) << program.status();
+  if (!program.ok()) return "";
+  absl::StatusOr<testing_regions::Planned> p = testing_regions::PlanText(PrintProgram(*program));
+  EXPECT_TRUE(p.ok()) << p.status();
+  return p.ok() ? PrintProgram(CommandProgram(p->program, p->analysis, p->plan)) : "";
+}
+
+// Issue 31, item 1: a symbolic range into a captured operand stays symbolic
+// (it was written at the bound, [64 for 4096], which does not re-read).
+TEST(CommandForm, RangeIntoACapturedOperandStaysSymbolic) {
+  EXPECT_EQ(CommandFormOf("captured_symbolic_range.mpir"), R"(dim %n <= 4096
+
+entry func @main(%x: (%n + 64) external, %ready: timepoint) {
+  %r.await = timepoint.join(%ready) : timepoint
+  %r.done = execute(%x, %r.await) : timepoint {callee = @r}
+  return %x, %r.done
+}
+
+region @r(%r/x: (%n + 64), %r/await: timepoint) affinity("gpu0") {
+  cmd.fill(%r/x[64 for %n]) {access = ["write"], values = ["f"]}
+  return %r/await
+}
+)");
+}
+
+// Issue 31, item 2: the in-order command form of two dynamic slices reads
+// back (the range's end align(%m, 64) + %n is provably within the operand).
+TEST(CommandForm, RangeBesideAnotherAlignTermReReads) {
+  EXPECT_TRUE(ParseProgram(R"(dim %n <= 100
+dim %m <= 100
+entry func @main(%x: (align(%m, 64) + align(%n, 64)) external) {
+  %y = exp(%x[align(%m, 64) for %n]) : 4  return %y }
+)", "t.mpir").ok());
+}
+
+// Issue 31, item 3a: the upload of a constant the region only returns is
+// neither awaited nor passed in; its ready timepoint joins downstream.
+TEST(CommandForm, UnreadUploadJoinsDownstream) {
+  EXPECT_EQ(CommandFormOf("unread_constant.mpir"),
+            R"(entry func @main(%x: 1024 external, %ready: timepoint) {
+  %r.upload.constant, %r.upload.constant.ready = resource.constants() : 256 constant, timepoint {affinity = "gpu0", values = ["k"]}
+  %r.results.external, %r.results.external.ready = resource.alloca(%ready) : 1024 external, timepoint {affinity = "gpu0"}
+  %y = resource.subview(%r.results.external) : 1024 view(%r.results.external, 0)
+  %k = resource.subview(%r.upload.constant) : 256 view(%r.upload.constant, 0)
+  %r.await = timepoint.join(%ready, %r.results.external.ready) : timepoint
+  %r.done = execute(%r.results.external, %x, %r.await) : timepoint {callee = @r}
+  %r.joined = timepoint.join(%r.done, %r.upload.constant.ready) : timepoint
+  return %y, %k, %r.joined
+}
+
+region @r(%r/r.results.external: 1024, %r/x: 1024, %r/await: timepoint) affinity("gpu0") {
+  cmd.dispatch(%r/x[0 for 1024], %r/r.results.external[0 for 1024]) {access = ["read", "write"], values = ["in", "o"], op = "dispatch"}
+  return %r/await
+}
+)");
+}
+
+// Issue 31, item 3b: a transient result reservation is released after its
+// last user, awaiting every execute that touched it, as in the JSON.
+TEST(CommandForm, TransientReservationIsReleased) {
+  EXPECT_EQ(CommandFormOf("transient_results.mpir"),
+            R"(entry func @main(%x: 1024 external, %ready: timepoint) {
+  %first.results, %first.results.ready = resource.alloca(%ready) : 2048 transient, timepoint {affinity = "gpu0"}
+  %h = resource.subview(%first.results) : 2048 view(%first.results, 0)
+  %first.await = timepoint.join(%ready, %first.results.ready) : timepoint
+  %first.done = execute(%first.results, %x, %first.await) : timepoint {callee = @first}
+  %second.results.external, %second.results.external.ready = resource.alloca(%first.done) : 1024 external, timepoint {affinity = "gpu0"}
+  %y = resource.subview(%second.results.external) : 1024 view(%second.results.external, 0)
+  %second.await = timepoint.join(%first.done, %second.results.external.ready) : timepoint
+  %second.done = execute(%second.results.external, %h, %second.await) : timepoint {callee = @second}
+  %first.results.freed = resource.dealloca(%first.results, %first.done, %second.done) : timepoint
+  return %y, %second.done
+}
+
+region @first(%first/first.results: 2048, %first/x: 1024, %first/await: timepoint) affinity("gpu0") {
+  cmd.dispatch(%first/x[0 for 1024], %first/first.results[0 for 2048]) {access = ["read", "write"], values = ["a", "p"], op = "dispatch"}
+  return %first/await
+}
+
+region @second(%second/second.results.external: 1024, %second/h: 2048, %second/await: timepoint) affinity("gpu0") {
+  cmd.dispatch(%second/h[0 for 2048], %second/second.results.external[0 for 1024]) {access = ["read", "write"], values = ["b", "q"], op = "dispatch"}
+  return %second/await
+}
+)");
+}
+
 // Every region example's command form is valid IR at a fixed point of
 // print(parse(...)), and plans and verifies again.
 TEST(CommandForm, EveryRegionExampleRoundTripsAndPlans) {

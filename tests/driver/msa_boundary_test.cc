@@ -26,7 +26,7 @@ using ::testing::HasSubstr;
 // default) at alignment 8; also writes the rewritten program.
 absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::string& text,
                                        Bytes fast_memory = 128) {
-  const std::string path = ::testing::TempDir() + "/" + name + ".mpir";
+  const std::string path = TestTempPath(name + ".mpir");
   FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return absl::InternalError("cannot write " + path);
   std::fputs(text.c_str(), f);
@@ -37,7 +37,7 @@ absl::StatusOr<PlanJobResult> PlanText(const std::string& name, const std::strin
   options.msa->fast_memory_alignment = 8;
   options.msa->msa.mode = MsaMode::kReference;
   options.msa->msa.picker = PickerKind::kInstructionCount;
-  options.emit_ir_path = ::testing::TempDir() + "/" + name + ".out.mpir";
+  options.emit_ir_path = TestTempPath(name + ".out.mpir");
   return RunPlanJob(path, options);
 }
 
@@ -80,7 +80,7 @@ TEST(MsaBoundaryTest, NegateChainPrefetchIsIssuedBeforeTheFirstOp) {
   EXPECT_EQ(segs[1].space, kAlternateSpace);
   EXPECT_EQ(segs[1].start, 0);
   EXPECT_EQ(segs[1].end, 7);
-  const std::string ir = ReadFile(::testing::TempDir() + "/negate_chain.out.mpir");
+  const std::string ir = ReadFile(TestTempPath("negate_chain.out.mpir"));
   EXPECT_THAT(ir, HasSubstr("(%p0: f32[2,3], %p1: f32[2,3]) {\n"
                             "  %p1.prefetch = copy-start(%p1) : f32[2,3] space(1)\n"
                             "  %n0 = negate(%p0)"));
@@ -127,7 +127,7 @@ TEST(MsaBoundaryTest, ParameterOutputWrittenInPlaceInFastMemoryIsEvicted) {
   // The rewrite returns the evicted copy: the output leaves in default
   // memory (as a new value: the IR cannot say that a copy-done writes into
   // the parameter's storage).
-  const std::string ir = ReadFile(::testing::TempDir() + "/in_place_output.out.mpir");
+  const std::string ir = ReadFile(TestTempPath("in_place_output.out.mpir"));
   EXPECT_THAT(ir, HasSubstr("  %p0.prefetched = copy-done(%p0.prefetch) : f32[2,3] space(1)\n"
                             "  %o = add(%p0.prefetched, %n4) : f32[2,3] tied(%p0.prefetched)\n"
                             "  %o2 = relu(%o) : f32[2,3] tied(%o)\n"

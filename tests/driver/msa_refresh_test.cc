@@ -15,6 +15,7 @@
 #include "tests/driver/plan_job_lookup.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -49,7 +50,7 @@ std::string RefreshProgram() {
 }
 
 absl::StatusOr<PlanJobResult> PlanRefreshProgram(MsaMode mode) {
-  const std::string path = ::testing::TempDir() + "/refresh.mpir";
+  const std::string path = TestTempPath("refresh.mpir");
   FILE* f = std::fopen(path.c_str(), "w");
   if (f == nullptr) return absl::InternalError("cannot write " + path);
   std::fputs(RefreshProgram().c_str(), f);

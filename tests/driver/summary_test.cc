@@ -133,10 +133,12 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
             "auto (effort default): 2 members ran, 9 skipped; the lowest peak is chosen, 0 bytes "
             "over the lower bound\n"
-            "  members in the order auto tried them (most expected gain per estimated cost first)\n"
+            "  members in the order auto tried them (most expected gain per estimated cost "
+            "first), then those it skipped\n"
             "  ran      online-best-fit                    12 bytes (0.00% over)\n"
-            "  skipped  skyline-area           not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  ran      best-fit-spatial                   12 bytes (0.00% over)  <- chosen\n"
+            // A skipped member's line comes after the member its reason names.
+            "  skipped  skyline-area           not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  skyline-longest        not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-start-time    not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-busiest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
@@ -158,7 +160,7 @@ TEST(FormatPlanSummaryTest, FastEffortSaysItsOrder) {
   const std::string summary = Summary(input, *plan);
   EXPECT_NE(summary.find("auto (effort fast): "), std::string::npos) << summary;
   EXPECT_NE(summary.find("\n  members in the order auto tried them (most expected gain first, "
-                         "among the members near n log n)\n"),
+                         "among the members near n log n), then those it skipped\n"),
             std::string::npos)
       << summary;
 }

@@ -108,8 +108,7 @@ TEST(BrokenPlans, RegionCommandClobbersAnotherSlice) {
 }
 
 TEST(BrokenPlans, CsvBuffersSharingBytesAtACommonStep) {
-  const std::string dir = ::testing::TempDir();
-  const std::string path = dir + "/execute_overlap.csv";
+    const std::string path = TestTempPath("execute_overlap.csv");
   {
     std::ofstream out(path);
     out << "id,lower,upper,size\nb1,0,3,8\nb2,2,5,8\n";

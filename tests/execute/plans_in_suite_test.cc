@@ -54,7 +54,7 @@ TEST(PlansInSuite, EveryExample) {
     if (!HasRegions(path)) ExpectExecutes(path, Bytes{64} * 1024);
     ++inputs;
   }
-  EXPECT_EQ(inputs, 15);
+  EXPECT_EQ(inputs, 16);
 }
 
 TEST(PlansInSuite, EveryTestModel) {

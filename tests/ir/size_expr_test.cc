@@ -309,6 +309,18 @@ TEST(SizeExprTest, ProvablyLessEqualThroughAlign) {
   EXPECT_FALSE(C(65).ProvablyLessEqual(a, box));
 }
 
+// Issue 31: an align term both sides hold is cancelled before the others are
+// relaxed, so %n <= align(%n, 64) is still seen beside align(%m, 64).
+TEST(SizeExprTest, ProvablyLessEqualBesideACommonAlign) {
+  const DimBox box = Box(1, 100);
+  const SizeExpr am = SizeExpr::AlignUp(M(), 64);
+  const SizeExpr an = SizeExpr::AlignUp(N(), 64);
+  EXPECT_TRUE((am + N()).ProvablyLessEqual(an + am, box));
+  EXPECT_TRUE((am + N() + C(7)).ProvablyLessEqual(an + am + C(7), box));
+  EXPECT_FALSE((am + N() + C(1)).ProvablyLessEqual(an + am, box));  // n = 64: 65 > 64
+  EXPECT_FALSE((am.Scaled(2) + N()).ProvablyLessEqual(an + am, box));  // m = 1: 128 + n > 64 + 64
+}
+
 TEST(SizeExprTest, MaxWithinPrunesWithBox) {
   EXPECT_EQ(SizeExpr::MaxWithin(N(), C(64), Box(1, 4096)), SizeExpr::Max(N(), C(64)));
   EXPECT_EQ(SizeExpr::MaxWithin(N(), C(64), Box(100, 4096)), N());

@@ -35,7 +35,7 @@ constexpr const char* kValid = R"({
 
 TEST(TargetTest, PresetsAreListedAndResolvable) {
   const std::vector<Target>& presets = BuiltinTargets();
-  ASSERT_EQ(presets.size(), 3u);
+  ASSERT_EQ(presets.size(), 5u);
   EXPECT_EQ(presets[0].name, "edge-npu");
   EXPECT_EQ(presets[1].name, "mobile-gpu");
   EXPECT_EQ(presets[2].name, "tpu-like");
@@ -57,8 +57,8 @@ TEST(TargetTest, UnknownPresetListsTheChoices) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
   EXPECT_EQ(r.status().message(),
-            "error: unknown target 'gpu9000' (presets: edge-npu, mobile-gpu, tpu-like; or a "
-            ".json file)");
+            "error: unknown target 'gpu9000' (presets: edge-npu, mobile-gpu, tpu-like, "
+            "mcu-tcm-sram-psram-flash, npu-3level; or a .json file)");
 }
 
 TEST_F(TargetFileTest, ReadsAJsonTarget) {

@@ -68,7 +68,8 @@ TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
             "auto (effort default): 2 members ran, 2 stopped, 1 skipped (cut by --time-limit); the "
             "lowest peak is chosen, 1 byte over the lower bound\n"
             "  members in the order auto tried them (most expected gain per estimated cost "
-            "first); work is in estimated seconds of one core, not measured time\n"
+            "first), then those it skipped; work is in estimated seconds of one core, not "
+            "measured time\n"
             "  ran      online-best-fit               12 bytes (20.00% over)\n"
             "  ran      best-fit-spatial              11 bytes (10.00% over)  <- chosen\n"
             "  stopped  skyline-longest   stopped when it had used the 1.23 s of work allowed to "
@@ -77,6 +78,34 @@ TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
             "--time-limit)\n"
             "  skipped  in-order          earlier members used up --time-limit (raise "
             "--time-limit)\n");
+}
+
+// auto tried skyline-area before skyline-longest ran and reached the bound,
+// so skyline-area is skipped "not needed: skyline-longest reached ...": its
+// line comes after skyline-longest's own, never above it.
+TEST(PackingLinesTest, ASkippedMemberComesAfterTheMemberItsReasonNames) {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = "skyline-longest";
+  plan.peak = 10;
+  plan.lower_bound = 10;
+  PackReport report;
+  report.effort = "default";
+  report.members.push_back(Ran("online-best-fit", 12, 1e6, 1e9));
+  report.members.push_back(
+      NotRun("skyline-area", "not needed: skyline-longest reached the lower bound"));
+  report.members.push_back(Ran("skyline-longest", 10, 1e6, 1e9));
+  report.members.push_back(NotRun("exact", "not needed: the best peak is at the lower bound"));
+  plan.packing = report;
+  EXPECT_EQ(PackingLines(plan, false),
+            "auto (effort default): 2 members ran, 2 skipped; the lowest peak is chosen, 0 "
+            "bytes over the lower bound\n"
+            "  members in the order auto tried them (most expected gain per estimated cost "
+            "first), then those it skipped\n"
+            "  ran      online-best-fit              12 bytes (20.00% over)\n"
+            "  ran      skyline-longest              10 bytes (0.00% over)  <- chosen\n"
+            "  skipped  skyline-area     not needed: skyline-longest reached the lower bound\n"
+            "  skipped  exact            not needed: the best peak is at the lower bound\n");
 }
 
 TEST(PackingLinesTest, OneMemberAndOneByteAreSingular) {
@@ -143,13 +172,15 @@ TEST(PackingLinesTest, WorkSecondsAreExplainedOnlyWhereALineGivesThem) {
       NotRun("in-order", "not needed: best-fit-spatial reached the lower bound and wins ties"));
   std::string text = PackingLines(plan, false);
   EXPECT_NE(text.find("  members in the order auto tried them (most expected gain per estimated "
-                      "cost first)\n"),
+                      "cost first), then those it skipped\n"),
             std::string::npos)
       << text;
   EXPECT_EQ(text.find(note), std::string::npos) << text;
   // --timings shows best-fit-spatial's count in seconds.
   text = PackingLines(plan, true);
-  EXPECT_NE(text.find("(most expected gain per estimated cost first)" + note), std::string::npos)
+  EXPECT_NE(text.find("(most expected gain per estimated cost first), then those it skipped" +
+                      note),
+            std::string::npos)
       << text;
   // A budget in a reason.
   PackMemberReport over =
@@ -158,7 +189,9 @@ TEST(PackingLinesTest, WorkSecondsAreExplainedOnlyWhereALineGivesThem) {
   over.quotes_work = true;
   plan.packing->members.push_back(over);
   text = PackingLines(plan, false);
-  EXPECT_NE(text.find("(most expected gain per estimated cost first)" + note), std::string::npos)
+  EXPECT_NE(text.find("(most expected gain per estimated cost first), then those it skipped" +
+                      note),
+            std::string::npos)
       << text;
 }
 

@@ -39,7 +39,7 @@ SizeExpr N4() { return SizeExpr::Dim(0).Scaled(4); }
 CommandRange Range(std::int32_t resource, SizeExpr offset, SizeExpr length, Bytes offset_bytes,
                    Bytes length_bytes, Access access, ValueId value) {
   return CommandRange{resource, std::move(offset), std::move(length), offset_bytes, length_bytes,
-                      access, value};
+                      access, value, SizeExpr()};
 }
 
 // A hand-built region plan for kProgram at n = 64 (every field set to

@@ -11,6 +11,7 @@
 
 #include "gtest/gtest.h"
 #include "io/csv/reader.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -141,11 +142,7 @@ TEST(CsvStreamingTest, RepeatedIdsInEitherOrder) {
 class CsvFileTest : public testing::Test {
  protected:
   std::string Write(const std::string& text) {
-    const std::string path =
-        (std::filesystem::temp_directory_path() /
-         ("memplan_streaming_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-          "_" + std::to_string(files_++) + ".csv"))
-            .string();
+    const std::string path = TestTempPath(std::to_string(files_++) + ".csv");
     std::ofstream(path, std::ios::binary) << text;
     paths_.push_back(path);
     return path;

@@ -327,9 +327,29 @@ TEST(OnnxImporterTest, TruncatedRealModel) {
   ASSERT_GT(bytes.size(), 1000u);
   const std::string path =
       OnnxModelBuilder::WriteBytes("mobilenet_half.onnx", bytes.substr(0, bytes.size() / 2));
+  // Where the file breaks off, and in which field of the model.
   EXPECT_EQ(ErrorOf(path), path +
-                               ": error: not an ONNX model: protobuf parsing failed (corrupt, "
+                               ": error: not an ONNX model: protobuf parsing failed at byte 29867 "
+                               "of 29867: the file ends inside graph.node[162].attribute[0].name, "
+                               "which declares 9 bytes at byte 29859 (6 present) (corrupt, "
                                "truncated or another format?)");
+}
+
+TEST(OnnxImporterTest, DamagedWireFormatIsLocated) {
+  // ir_version 7, then a tag with wire type 7 at byte 2.
+  std::string path = OnnxModelBuilder::WriteBytes("wire_type.onnx", std::string("\x08\x07\x0f", 3));
+  EXPECT_EQ(ErrorOf(path), path +
+                               ": error: not an ONNX model: protobuf parsing failed at byte 2 of "
+                               "3: invalid wire type 7 in the tag of field 1 of the model "
+                               "(corrupt, truncated or another format?)");
+  // A graph of 3 bytes (4..6) whose node declares 5: it overruns the graph.
+  path = OnnxModelBuilder::WriteBytes(
+      "overrun.onnx", std::string("\x08\x07\x3a\x03\x0a\x05\x41\x42\x43\x44\x45\x46", 12));
+  EXPECT_EQ(ErrorOf(path), path +
+                               ": error: not an ONNX model: protobuf parsing failed at byte 4 of "
+                               "12: graph.node[0], which declares 5 bytes at byte 4 (1 present) "
+                               "runs past its enclosing field's end at byte 7 (corrupt, truncated "
+                               "or another format?)");
 }
 
 TEST(OnnxImporterTest, CorruptModel) {

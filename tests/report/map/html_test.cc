@@ -86,11 +86,11 @@ TEST(HtmlMapTest, HoverDataDescribesBuffersAndSegments) {
 TEST(HtmlMapTest, LiveCurveFollowsTheMapTimeAxis) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
-  // Live: 1 MiB at step 0, 2 MiB at 1, 1.5 MiB at 2-3; axis top 3 MiB (room
-  // above 2 MiB for the peak label's row) over 130 px (bottom at 170); x as
-  // in the map (271 px per step from 88).
+  // Live: 1 MiB at step 0, 2 MiB at 1, 1.5 MiB at 2-3; axis top 2 MiB (the
+  // peak label has its own row above the plot) over 130 px from y 58
+  // (bottom at 188); x as in the map (271 px per step from 88).
   EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"0\" fill=\"#4e79a7\" "
-                      "stroke=\"#4e79a7\" d=\"M88 170V126.67H359V83.33H630V105H1172V170H1172V170Z\"/>"),
+                      "stroke=\"#4e79a7\" d=\"M88 188V123H359V58H630V90.5H1172V188H1172V188Z\"/>"),
             std::string::npos)
       << html;
   EXPECT_NE(html.find(">lower bound 2 MiB</text>"), std::string::npos);
@@ -183,24 +183,26 @@ TEST(HtmlMapLiveChartTest, CoversBothSpacesWithTheirPeaks) {
   EXPECT_EQ(live["series"][1]["name"], "alternate memory");
   EXPECT_EQ(live["series"][1]["values"],
             nlohmann::json({0, 256 * kKiB, 2, 512 * kKiB, 5, 256 * kKiB, 7, 0}));
-  // Axis top 800 KiB (steps of 200 KiB; room above 512 KiB for the two
-  // peak labels' rows) over 130 px from y 40; 108.4 px a step.
-  EXPECT_EQ(live["top"], 800 * 1024);
+  // Axis top 600 KiB (steps of 200 KiB, the first whole step above 512
+  // KiB) over 130 px from y 72, under the two peak labels' rows; 108.4 px a
+  // time step.
+  EXPECT_EQ(live["top"], 600 * 1024);
+  EXPECT_EQ(live["y"], 72);
   EXPECT_NE(html.find(">alternate memory · max 512 KiB</text>"), std::string::npos);
   EXPECT_NE(html.find("<path class=\"live-area\" data-space=\"1\" fill=\"#76b7b2\""),
             std::string::npos);
   // Peak markers: default at step 3 (x 88 + 3.5 * 108.4), alternate at step 2.
   EXPECT_NE(html.find("<g class=\"peak-marker\" data-space=\"0\" data-step=\"3\"><line "
-                      "class=\"peak-step\" stroke=\"#2c4d73\" x1=\"467.4\" y1=\"40\" "
-                      "x2=\"467.4\" y2=\"170\"/><text class=\"line-label peak-label\" "
+                      "class=\"peak-step\" stroke=\"#2c4d73\" x1=\"467.4\" y1=\"41\" "
+                      "x2=\"467.4\" y2=\"202\"/><text class=\"line-label peak-label\" "
                       "fill=\"#2c4d73\" x=\"471.4\" y=\"51\">default memory, transient: peak "
                       "step 3 · 512 KiB</text>"),
             std::string::npos)
       << html;
   EXPECT_NE(html.find("<g class=\"peak-marker\" data-space=\"1\" data-step=\"2\"><line "
-                      "class=\"peak-step\" stroke=\"#2f7a74\" x1=\"359\" y1=\"40\" x2=\"359\" "
-                      "y2=\"170\"/><text class=\"line-label peak-label\" fill=\"#2f7a74\" "
-                      "x=\"363\" y=\"64\">alternate memory: peak step 2 · 512 KiB</text>"),
+                      "class=\"peak-step\" stroke=\"#2f7a74\" x1=\"359\" y1=\"55\" x2=\"359\" "
+                      "y2=\"202\"/><text class=\"line-label peak-label\" fill=\"#2f7a74\" "
+                      "x=\"363\" y=\"65\">alternate memory: peak step 2 · 512 KiB</text>"),
             std::string::npos)
       << html;
 }
@@ -224,14 +226,18 @@ TEST(HtmlMapLiveChartTest, ActivationsAllInFastMemoryAreNotAnEmptyChart) {
 TEST(HtmlMapToggleTest, ActivationsOnlyViewWhenThereAreWeights) {
   const maptest::PlannedBuffers p = maptest::WeightsPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  // The activations view is the default: checked, shown; the full map
+  // hidden until unchecked (or #all).
   EXPECT_NE(html.find("<label id=\"act-toggle\" class=\"toggle\"><input type=\"checkbox\" "
-                      "id=\"act\"> activations only: hide the 2 buffers of never-reused pools"),
+                      "id=\"act\" checked> activations only: the 2 buffers of never-reused pools"),
             std::string::npos);
-  EXPECT_NE(html.find("<div id=\"map-act\" class=\"figure\" hidden>\n<svg width=\"1200\""),
+  EXPECT_NE(html.find("<div id=\"map-act\" class=\"figure\">\n<svg width=\"1200\""),
             std::string::npos);
+  EXPECT_NE(html.find("<div id=\"map\" class=\"figure\" hidden>\n<svg width=\"1200\""),
+            std::string::npos);
+  EXPECT_NE(html.find("show(location.hash !== \"#all\")"), std::string::npos);
   EXPECT_NE(html.find("<rect id=\"act-hl\" class=\"hl\""), std::string::npos);
   EXPECT_NE(html.find("<line id=\"act-cursor\" class=\"cursor\""), std::string::npos);
-  EXPECT_NE(html.find("location.hash === \"#activations\""), std::string::npos);
   EXPECT_NE(html.find(">default memory (space 0) · activations only, up to 2 MiB</text>"),
             std::string::npos);
   const nlohmann::json data = Data(html);
@@ -254,15 +260,18 @@ TEST(HtmlMapToggleTest, NoToggleWithoutAnythingToHide) {
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
   EXPECT_EQ(html.find("id=\"act-toggle\""), std::string::npos);
   EXPECT_EQ(html.find("id=\"map-act\""), std::string::npos);
+  EXPECT_NE(html.find("<div id=\"map\" class=\"figure\">\n"), std::string::npos);
   EXPECT_FALSE(Data(html).contains("act"));
 }
 
 TEST(HtmlMapLayoutTest, FiguresScaleToTheWindow) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
-  EXPECT_NE(html.find(".figure svg{display:block;width:100%;height:auto;min-width:640px}"),
+  EXPECT_NE(html.find(".figure svg{display:block;width:100%;height:auto}"), std::string::npos);
+  // Up to 1.4 x 1200 + 2 borders, never below the layout width: the text
+  // is never drawn under its nominal size.
+  EXPECT_NE(html.find(".figure{max-width:1682px}.figure svg{min-width:1200px}"),
             std::string::npos);
-  EXPECT_NE(html.find(".figure{max-width:1502px}"), std::string::npos);  // 1.25 x 1200 + 2
   EXPECT_NE(html.find("overflow-x:auto"), std::string::npos);
   EXPECT_NE(html.find("<meta name=\"viewport\" content=\"width=device-width\">"),
             std::string::npos);

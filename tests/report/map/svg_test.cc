@@ -181,7 +181,9 @@ TEST(SvgMapWeightsTest, WeightsSpanTheWholeRunInALabelledBand) {
                      "height=\"53.33\"><title>w1\nsize 512 KiB (524288 B)\nlive [0, 1]\n"),
             std::string::npos)
       << svg;
-  EXPECT_NE(svg.find("<text class=\"band-label\" x=\"92\" y=\"216.67\">constant pool · 2 "
+  // At the band's bottom left, 5 px above its edge (the transient extent's
+  // line), on a pale box.
+  EXPECT_NE(svg.find("<text class=\"band-label\" x=\"92\" y=\"212.67\">constant pool · 2 "
                      "buffers, 1 MiB · resident for the whole run</text>"),
             std::string::npos);
 }

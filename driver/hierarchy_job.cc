@@ -1,0 +1,180 @@
+#include "driver/hierarchy_job.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <limits>
+#include <map>
+#include <utility>
+
+#include "fmt/format.h"
+#include "msa/hierarchy.h"
+#include "msa/hierarchy_simulator.h"
+
+namespace memplan {
+namespace {
+
+// The relative slack of the check estimated time >= time bound.
+constexpr double kHierarchyBoundSlack = 1e-9;
+
+// Lays candidate `c` out: its buffers' default-memory data in the pools of
+// their home levels, named "<level>.<lifetime>" outside the default and
+// alternate spaces; packed by the pools' packers, or with `at_home_offsets`
+// at the offsets the home choice found (one transient pool per level, which
+// fits by construction). nullopt when a level's capacity is exceeded.
+absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const HierarchyCandidate& c,
+                                           const Target& target, const MsaOptions& options,
+                                           const PoolPlanOptions& pools, bool at_home_offsets) {
+  BufferSet homed = buffers;
+  for (std::size_t b = 0; b < homed.buffers.size(); ++b) {
+    Buffer& buffer = homed.buffers[b];
+    if (!buffer.space && c.home[b] != kDefaultSpace) buffer.space = c.home[b];
+    if (at_home_offsets && c.home_offset[b] && c.home[b] != kAlternateSpace) {
+      buffer.fixed_offset = *c.home_offset[b];
+      buffer.lifetime = Lifetime::kTransient;
+    }
+  }
+  PoolPlanOptions level_pools = pools;
+  const int slowest = SlowestWritableSpace(target);
+  const Bytes slowest_capacity = target.spaces[static_cast<std::size_t>(slowest)].capacity_bytes;
+  level_pools.capacity = std::min(pools.capacity.value_or(slowest_capacity), slowest_capacity);
+  if (level_pools.capacity_spelled.empty() || !pools.capacity ||
+      *pools.capacity > slowest_capacity) {
+    level_pools.capacity_spelled =
+        fmt::format("the capacity of space '{}'", target.spaces[static_cast<std::size_t>(slowest)].name);
+  }
+  absl::StatusOr<Plan> plan =
+      PlanPoolsWithMsa(homed, c.fast, options.fast_memory_bytes, options.alignment, level_pools);
+  if (!plan.ok()) {
+    if (plan.status().code() == absl::StatusCode::kResourceExhausted) return std::optional<Plan>();
+    return plan.status();
+  }
+  // Name the levels, state their capacities, and check them.
+  std::map<std::pair<MemorySpace, std::string>, std::string> renamed;
+  for (PoolInfo& pool : plan->pools) {
+    if (pool.space == kDefaultSpace || pool.space == kAlternateSpace) continue;
+    const int level = LevelOfSpace(target, pool.space);
+    const std::string name =
+        fmt::format("{}.{}", target.spaces[static_cast<std::size_t>(level)].name, pool.name);
+    renamed[{pool.space, pool.name}] = name;
+    pool.name = name;
+  }
+  for (std::size_t b = 0; b < homed.buffers.size(); ++b) {
+    const MemorySpace home = homed.buffers[b].space.value_or(kDefaultSpace);
+    if (home == kDefaultSpace || home == kAlternateSpace) continue;
+    auto it = renamed.find({home, plan->placements[b].pool.str()});
+    if (it != renamed.end()) plan->placements[b].pool = it->second;
+  }
+  for (SpaceInfo& s : plan->spaces) {
+    const int level = LevelOfSpace(target, s.id);
+    if (level < 0) continue;
+    const MemorySpaceSpec& spec = target.spaces[static_cast<std::size_t>(level)];
+    s.name = spec.name;
+    if (s.id != kDefaultSpace) s.capacity = spec.capacity_bytes;
+    if (s.peak > spec.capacity_bytes) return std::optional<Plan>();
+  }
+  for (AsyncCopy& copy : plan->copies) {
+    // The cross-program prefetch comes from the buffer's home.
+    if (copy.kind == CopyKind::kPrefetch) copy.from_space = c.home[copy.buffer];
+    if (copy.kind == CopyKind::kEviction) copy.to_space = c.home[copy.buffer];
+  }
+  return std::optional<Plan>(*std::move(plan));
+}
+
+}  // namespace
+
+HierarchyRules HierarchyRulesOf(const Target& target) {
+  HierarchyRules rules;
+  for (int level = 0; level < static_cast<int>(target.spaces.size()); ++level) {
+    const MemorySpaceSpec& s = target.spaces[static_cast<std::size_t>(level)];
+    rules.spaces.push_back(HierarchySpaceRule{SpaceIdOfLevel(target, level), s.name,
+                                              s.capacity_bytes, s.writable, s.devices});
+  }
+  for (const LinkSpec& l : target.links) {
+    rules.links.push_back(HierarchyLinkRule{SpaceIdOfLevel(target, l.from),
+                                            SpaceIdOfLevel(target, l.to), l.max_outstanding});
+  }
+  return rules;
+}
+
+absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
+                                                   const ProgramAnalysis& analysis,
+                                                   const CostModel& cost, const Target& target,
+                                                   const MsaOptions& options,
+                                                   const PoolPlanOptions& pools) {
+  if (absl::Status s = CheckHierarchyAccess(program, analysis, target); !s.ok()) return s;
+  absl::StatusOr<std::vector<HierarchyCandidate>> candidates =
+      HierarchyCandidates(program, analysis, cost, target, options, pools.alignment);
+  if (!candidates.ok()) return candidates.status();
+
+  HierarchyJobResult out;
+  std::optional<std::size_t> best;
+  std::vector<std::optional<Plan>> plans;
+  std::vector<SimulationResult> simulations(candidates->size());
+  for (std::size_t i = 0; i < candidates->size(); ++i) {
+    const HierarchyCandidate& c = (*candidates)[i];
+    if (!c.fits) {
+      plans.emplace_back();
+      out.report.candidates.push_back({c.name, std::nullopt});
+      continue;
+    }
+    absl::StatusOr<std::optional<Plan>> plan =
+        LayOut(analysis.buffers, c, target, options, pools, false);
+    if (plan.ok() && !*plan) plan = LayOut(analysis.buffers, c, target, options, pools, true);
+    if (!plan.ok()) return plan.status();
+    plans.push_back(*std::move(plan));
+    std::optional<double> time;
+    if (plans.back()) {
+      simulations[i] = SimulateHierarchy(analysis, cost, target, c.fast, c.home);
+      time = simulations[i].elapsed_s;
+      // Ties: the earlier candidate.
+      if (!best || *time < simulations[*best].elapsed_s) best = i;
+    }
+    out.report.candidates.push_back({c.name, time});
+  }
+  if (!best) {
+    return absl::ResourceExhaustedError(fmt::format(
+        "plan does not fit: no assignment fits the capacities of target '{}' (its slowest "
+        "writable space '{}' holds {} bytes)",
+        target.name, target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))].name,
+        target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))].capacity_bytes));
+  }
+  HierarchyCandidate& chosen = (*candidates)[*best];
+  out.report.chosen = chosen.name;
+  out.report.home = chosen.home;
+  out.report.all_slowest_writable_s =
+      SimulateHierarchy(analysis, cost, target, MsaResult{},
+                        std::vector<MemorySpace>(analysis.buffers.buffers.size(), kDefaultSpace))
+          .elapsed_s;
+  out.assignment = std::move(chosen.fast);
+  out.assignment.variant = chosen.name;
+  out.plan = *std::move(plans[*best]);
+  out.simulation = simulations[*best];
+
+  MsaStats stats;
+  stats.estimated_time_s = out.simulation.elapsed_s;
+  stats.time_all_default_s = HierarchyTimeAllIn(analysis, cost, target, false);
+  stats.time_all_fast_s = HierarchyTimeAllIn(analysis, cost, target, true);
+  stats.time_bound_s = HierarchyTimeBound(analysis, cost, target);
+  if (out.simulation.elapsed_s < *stats.time_bound_s * (1 - kHierarchyBoundSlack)) {
+    return absl::InternalError(fmt::format(
+        "memplan: internal error: the plan's estimated time {:.12g} s is below the hierarchy's "
+        "time bound {:.12g} s",
+        out.simulation.elapsed_s, *stats.time_bound_s));
+  }
+  for (const AsyncCopy& c : out.plan.copies) {
+    if (c.kind == CopyKind::kPrefetch) {
+      ++stats.prefetches;
+      stats.prefetch_bytes += c.bytes;
+    } else {
+      ++stats.evictions;
+      stats.eviction_bytes += c.bytes;
+    }
+  }
+  stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
+  stats.max_outstanding_prefetches = options.max_outstanding_prefetches;
+  stats.max_outstanding_evictions = options.max_outstanding_evictions;
+  out.plan.msa = stats;
+  return out;
+}
+
+}  // namespace memplan

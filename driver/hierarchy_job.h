@@ -1,0 +1,61 @@
+// The memory-hierarchy branch of the MSA step (issue 27): for a target with
+// N memory spaces, plan every candidate of msa/hierarchy.h, lay each out
+// (PlanPoolsWithMsa with every buffer's default-memory data in its home
+// level's pools), keep those within every level's capacity, simulate them
+// (msa/hierarchy_simulator.h) and keep the fastest.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "analysis/analyze.h"
+#include "driver/pools.h"
+#include "ir/plan.h"
+#include "ir/program.h"
+#include "msa/assignment.h"
+#include "msa/cost_model.h"
+#include "msa/simulator.h"
+#include "msa/target.h"
+#include "verify/verifier.h"
+
+namespace memplan {
+
+// What the portfolio tried, for the summary, the JSON and bench/.
+struct HierarchyReport {
+  struct Candidate {
+    std::string name;
+    std::optional<double> estimated_s;  // nullopt: it does not fit
+  };
+  std::vector<Candidate> candidates;    // in portfolio order
+  std::string chosen;
+  // Every buffer in the slowest writable level, no copies (whether it fits
+  // or not): the baseline of the hierarchy table in docs/msa.md.
+  double all_slowest_writable_s = 0;
+  std::vector<MemorySpace> home;        // per buffer, of the chosen plan
+};
+
+struct HierarchyJobResult {
+  MsaResult assignment;  // the chosen candidate's level-0 segments and copies
+  Plan plan;             // not yet verified; plan.msa filled in
+  SimulationResult simulation;
+  HierarchyReport report;
+};
+
+// `target` has spaces; `options` are the level-0 knobs (fast memory and
+// alignment filled in); `cost` is built on the target's two-space view.
+// Errors: InvalidArgument located at an op whose device can access no
+// space for an operand (CheckHierarchyAccess) or for a buffer pinned to a
+// space >= 2; ResourceExhausted when no candidate fits every level;
+// Internal when the chosen plan simulates below its time bound.
+absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
+                                                   const ProgramAnalysis& analysis,
+                                                   const CostModel& cost, const Target& target,
+                                                   const MsaOptions& options,
+                                                   const PoolPlanOptions& pools);
+
+// The verifier's rules (rule 15) for hierarchy target `target`.
+HierarchyRules HierarchyRulesOf(const Target& target);
+
+}  // namespace memplan
