@@ -44,7 +44,7 @@ struct ProgramBuilder::State {
   Bytes TypeBytes(const TensorType& type, const std::string& name) {
     absl::StatusOr<Bytes> bytes = TensorBytes(type);
     if (bytes.ok()) return *bytes;
-    Fail(fmt::format("%{}: {}", name, bytes.status().message()));
+    Fail(fmt::format("%{}: {}", name, std::string(bytes.status().message())));
     return -1;
   }
 };
@@ -155,16 +155,32 @@ OpId ProgramBuilder::AddCall(ComputationId computation, ComputationId callee,
   return op;
 }
 
-absl::StatusOr<Program> ProgramBuilder::Build() && {
+namespace {
+
+memplan::LoadOptions InternalLoadOptions(const LoadOptions& options) {
+  memplan::LoadOptions load;
+  load.dims = options.dims;
+  load.alias = options.alias;
+  load.reorder = options.reorder;
+  load.regions_per = options.regions_per;
+  return load;
+}
+
+}  // namespace
+
+absl::StatusOr<Program> ProgramBuilder::Build(const LoadOptions& options) && {
   std::unique_ptr<State> state = std::move(state_);
   std::string name = state->program().name.empty() ? "program" : state->program().name;
   if (state->error) return absl::InvalidArgumentError(name + ": error: " + *state->error);
   memplan::Program program = std::move(state->builder).Finish();
   program.source = name;
   if (absl::Status s = ValidateProgram(program, name); !s.ok()) return s;
-  absl::StatusOr<LoadedInput> input = LoadProgram(std::move(program), {});
+  memplan::LoadOptions load = InternalLoadOptions(options);
+  load.dims.clear();
+  load.alias = true;
+  absl::StatusOr<LoadedInput> input = LoadProgram(std::move(program), load);
   if (!input.ok()) return input.status();
-  return Program(std::make_shared<const Program::Impl>(Program::Impl{*std::move(input), {}}));
+  return Program(std::make_shared<const Program::Impl>(Program::Impl{*std::move(input), load}));
 }
 
 Program::Program(std::shared_ptr<const Impl> impl) : impl_(std::move(impl)) {}
@@ -179,10 +195,21 @@ std::int64_t Program::buffer_count() const {
 
 std::int64_t Program::time_steps() const { return impl_->input.buffers.time_steps; }
 
+std::vector<std::string> Program::schedule() const {
+  std::vector<std::string> names;
+  if (!impl_->input.program) return names;
+  const memplan::Program& program = *impl_->input.program;
+  const memplan::Computation& entry = program.computations[program.entry];
+  for (std::size_t i = 0; i < entry.ops.size(); ++i) {
+    const memplan::Op& op = program.ops[entry.ops[i]];
+    names.push_back(op.results.empty() ? fmt::format("{}#{}", op.opcode, i)
+                                       : "%" + program.values[op.results[0]].name);
+  }
+  return names;
+}
+
 absl::StatusOr<Program> LoadFile(const std::string& path, const LoadOptions& options) {
-  memplan::LoadOptions load;
-  load.dims = options.dims;
-  load.alias = options.alias;
+  memplan::LoadOptions load = InternalLoadOptions(options);
   // Aliasing applies only to ONNX and TFLite: the loader refuses --no-alias
   // for other inputs, which here is just the default.
   const InputFormat format = DetectFormat(path);

@@ -24,4 +24,11 @@ if grep -hE '#include "' "$tmp/prefix/include/memplan/"*.h | grep -vE '"(memplan
   echo "a public header includes an internal or third-party header" >&2
   exit 1
 fi
+# docs/library.md shows this output: the fenced block after "Its output".
+awk '/^Its output/ {found = 1} found && /^```$/ {if (inside) exit; inside = 1; next} inside' \
+  "$source/docs/library.md" >"$tmp/documented"
+if ! diff "$tmp/documented" "$tmp/out.cmake" >&2; then
+  echo "docs/library.md: the example's documented output differs from its real output" >&2
+  exit 1
+fi
 cat "$tmp/out.cmake"

@@ -37,7 +37,7 @@ int main() {
   const mp::ValueId w1 = weight("w1", {kModel, kHidden});
   const mp::ValueId w2 = weight("w2", {kHidden, kModel});
 
-  const mp::ValueId ln1 = tensor(b.AddOp(main, "layer_norm", {x}), "ln1", {kSeq, kModel});
+  const mp::ValueId ln1 = tensor(b.AddOp(main, "layernorm", {x}), "ln1", {kSeq, kModel});
   const mp::ValueId q = matmul("q", ln1, wq, kSeq, kModel, kModel);
   const mp::ValueId k = matmul("k", ln1, wk, kSeq, kModel, kModel);
   const mp::ValueId v = matmul("v", ln1, wv, kSeq, kModel, kModel);
@@ -48,7 +48,7 @@ int main() {
   const mp::ValueId attn = matmul("attn", probs, v, kSeq, kSeq, kModel);
   const mp::ValueId proj = matmul("proj", attn, wo, kSeq, kModel, kModel);
   const mp::ValueId res1 = tensor(b.AddOp(main, "add", {x, proj}), "res1", {kSeq, kModel});
-  const mp::ValueId ln2 = tensor(b.AddOp(main, "layer_norm", {res1}), "ln2", {kSeq, kModel});
+  const mp::ValueId ln2 = tensor(b.AddOp(main, "layernorm", {res1}), "ln2", {kSeq, kModel});
   const mp::ValueId up = matmul("up", ln2, w1, kSeq, kModel, kHidden);
   const mp::OpId gelu_op = b.AddOp(main, "gelu", {up});
   const mp::ValueId act = tensor(gelu_op, "act", {kSeq, kHidden});

@@ -60,6 +60,21 @@ struct OpCost {
   std::optional<std::int64_t> bytes_accessed;
 };
 
+// How LoadFile reads a file and ProgramBuilder::Build finishes a program.
+struct LoadOptions {
+  // Symbolic dims: ONNX dim_params or text IR `dim`s, e.g. {"batch", 8}.
+  std::map<std::string, std::int64_t> dims;
+  // ONNX and TFLite: views and in-place reuse where the runtime would alias.
+  bool alias = true;
+  // Run the ops in a new order that lowers the transient max-live (`memplan
+  // plan --reorder`, docs/reorder.md); Program::schedule() lists the order.
+  // Not for a lifetime CSV (InvalidArgument).
+  bool reorder = false;
+  // Wrap a flat program into IREE-style execution regions of this many ops
+  // each, 0 for one region (`--regions-per N`, docs/regions.md).
+  std::optional<std::int64_t> regions_per;
+};
+
 class Program;
 
 // Builds a program op by op; ops are appended to their computation's
@@ -115,21 +130,16 @@ class ProgramBuilder {
   // sets, live ranges, lifetimes. Errors: InvalidArgument
   // `<name>: error: ...` naming the first broken rule (an id from another
   // builder, an operand used before it is defined, a tie between values of
-  // different sizes, no entry, ...). The builder is consumed.
-  absl::StatusOr<Program> Build() &&;
+  // different sizes, no entry, ...). The builder is consumed. Of `options`
+  // only reorder and regions_per apply (a built program has no symbolic dims
+  // and states its ties and views itself).
+  absl::StatusOr<Program> Build(const LoadOptions& options = {}) &&;
 
  private:
   struct State;
   std::unique_ptr<State> state_;
 };
 
-// Options for LoadFile.
-struct LoadOptions {
-  // Symbolic dims: ONNX dim_params or text IR `dim`s, e.g. {"batch", 8}.
-  std::map<std::string, std::int64_t> dims;
-  // ONNX and TFLite: views and in-place reuse where the runtime would alias.
-  bool alias = true;
-};
 
 // An analysed program, ready to plan. Cheap to copy (shared, immutable).
 class Program {
@@ -140,6 +150,10 @@ class Program {
   // logical time steps in the flattened schedule.
   std::int64_t buffer_count() const;
   std::int64_t time_steps() const;
+  // The entry computation's ops in execution order (after LoadOptions::
+  // reorder), each named by its first result ("%y") or, without results, by
+  // "opcode#index"; empty for a lifetime CSV.
+  std::vector<std::string> schedule() const;
 
   struct Impl;
   explicit Program(std::shared_ptr<const Impl> impl);

@@ -182,5 +182,43 @@ TEST(ApiTest, WriteJsonWritesTheJson) {
   EXPECT_STREQ(Version(), MEMPLAN_VERSION_FOR_TESTS);
 }
 
+// Two branches from %x: each makes a 4 KiB value and shrinks it to 64 B.
+// As written both 4 KiB values are live together; reordered, each branch
+// finishes before the next starts.
+TEST(ApiTest, ReorderLowersThePeakAndReportsTheSchedule) {
+  const auto build = [](bool reorder) {
+    ProgramBuilder b("branches");
+    const ComputationId main = b.AddFunction("main");
+    b.SetEntry(main);
+    const ValueId x = b.AddParam(main, "x", 64);
+    const ValueId a1 = b.AddResult(b.AddOp(main, "exp", {x}), "a1", 4096);
+    const ValueId b1 = b.AddResult(b.AddOp(main, "exp", {x}), "b1", 4096);
+    const ValueId a2 = b.AddResult(b.AddOp(main, "reduce", {a1}), "a2", 64);
+    const ValueId b2 = b.AddResult(b.AddOp(main, "reduce", {b1}), "b2", 64);
+    const ValueId y = b.AddResult(b.AddOp(main, "add", {a2, b2}), "y", 64);
+    b.SetReturn(main, {y});
+    LoadOptions options;
+    options.reorder = reorder;
+    absl::StatusOr<Program> program = std::move(b).Build(options);
+    EXPECT_TRUE(program.ok()) << program.status();
+    return *std::move(program);
+  };
+  const Program written = build(false);
+  const Program reordered = build(true);
+  EXPECT_EQ(written.schedule(), (std::vector<std::string>{"%a1", "%b1", "%a2", "%b2", "%y"}));
+  const std::vector<std::string> order = reordered.schedule();
+  ASSERT_EQ(order.size(), 5u);
+  EXPECT_EQ(order.back(), "%y");
+  absl::StatusOr<Result> before = Plan(written);
+  absl::StatusOr<Result> after = Plan(reordered);
+  ASSERT_TRUE(before.ok()) << before.status();
+  ASSERT_TRUE(after.ok()) << after.status();
+  // Written: %a2 is made while %a1 and %b1 are live. Reordered: %b2 is made
+  // while %b1 and %a2 are live, the least any order can do.
+  EXPECT_EQ(before->transient_peak, 4096 + 4096 + 64);
+  EXPECT_EQ(after->transient_peak, 4096 + 64 + 64);
+  EXPECT_NE(after->json().find("\"reorder\":true"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace memplan::api
