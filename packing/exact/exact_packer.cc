@@ -423,7 +423,10 @@ PackResult ExactPack(const std::vector<PackItem>& items, const PackOptions& give
     }
     run.subs().push_back(std::move(state));
   }
-  SeedIncumbents(run, items, options.alignment, !decide_only);
+  // The local search seeds only a search without a capacity: with one, the
+  // decision comes first, and the local search's seconds would delay it
+  // (D.1048576 at 1 MiB: 0.2 s to fit without it, over 2 s with it).
+  SeedIncumbents(run, items, options.alignment, !options.capacity);
   // With a capacity, first a packing that fits it (what the plan needs;
   // minimizing alone may stop above it).
   SearchStatus status = SearchStatus::kFeasible;
