@@ -32,11 +32,12 @@ absl::StatusOr<PlanJobOptions> JobOptions(const Options& options) {
   job.pools.alignment = options.alignment;
   if (options.capacity) {
     job.pools.capacity = *options.capacity;
-    job.pools.capacity_spelled = std::to_string(*options.capacity);
+    job.pools.capacity_spelled = "Options::capacity " + std::to_string(*options.capacity);
   }
   if (options.transient_capacity) {
     job.pools.pool_capacity[memplan::Lifetime::kTransient] = {
-        *options.transient_capacity, "transient=" + std::to_string(*options.transient_capacity)};
+        *options.transient_capacity,
+        "Options::transient_capacity " + std::to_string(*options.transient_capacity)};
   }
   if (options.fast_memory_bytes || options.target) {
     MsaJobOptions msa;

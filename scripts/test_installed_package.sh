@@ -24,11 +24,17 @@ if grep -hE '#include "' "$tmp/prefix/include/memplan/"*.h | grep -vE '"(memplan
   echo "a public header includes an internal or third-party header" >&2
   exit 1
 fi
-# docs/library.md shows this output: the fenced block after "Its output".
-awk '/^Its output/ {found = 1} found && /^```$/ {if (inside) exit; inside = 1; next} inside' \
-  "$source/docs/library.md" >"$tmp/documented"
-if ! diff "$tmp/documented" "$tmp/out.cmake" >&2; then
-  echo "docs/library.md: the example's documented output differs from its real output" >&2
-  exit 1
-fi
+# The docs show each example's output: the first fenced block after the
+# line starting with MARKER in DOC must equal what PROGRAM prints.
+check_documented() {  # DOC MARKER PROGRAM
+  awk -v marker="$2" 'index($0, marker) == 1 {found = 1}
+       found && /^```$/ {if (inside) exit; inside = 1; next} inside' "$source/$1" >"$tmp/documented"
+  "$3" >"$tmp/real"
+  if ! diff "$tmp/documented" "$tmp/real" >&2; then
+    echo "$1: the documented output of $(basename "$3") differs from its real output" >&2
+    exit 1
+  fi
+}
+check_documented docs/library.md "Its output" "$tmp/consumer/transformer_block"
+check_documented docs/tutorials/cpp-api.md "## The output" "$tmp/consumer/compiler_buffers"
 cat "$tmp/out.cmake"
