@@ -162,6 +162,7 @@ memplan::LoadOptions InternalLoadOptions(const LoadOptions& options) {
   load.dims = options.dims;
   load.alias = options.alias;
   load.reorder = options.reorder;
+  load.keep_input_order = options.reorder;  // fast memory may prefer it (driver/plan_job.cc)
   load.regions_per = options.regions_per;
   return load;
 }

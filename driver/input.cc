@@ -30,7 +30,16 @@ bool HasSuffixIgnoringCase(const std::string& s, std::string_view suffix) {
 absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
                                         const LoadOptions& options) {
   std::optional<ReorderResult> reorder;
+  std::shared_ptr<const LoadedInput> input_order;
   if (options.reorder) {
+    if (options.keep_input_order) {
+      LoadOptions as_given = options;
+      as_given.reorder = false;
+      as_given.keep_input_order = false;
+      absl::StatusOr<LoadedInput> loaded = FromProgram(format, program, as_given);
+      if (!loaded.ok()) return loaded.status();
+      input_order = std::make_shared<const LoadedInput>(*std::move(loaded));
+    }
     absl::StatusOr<ReorderResult> reordered = ReorderProgram(program);
     if (!reordered.ok()) return reordered.status();
     if (absl::Status s = VerifyReorderedSchedule(program, reordered->program); !s.ok()) {
@@ -40,6 +49,7 @@ absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
     }
     program = std::move(reordered->program);
     reordered->program = Program{};
+    if (reordered->strategy == "input") input_order.reset();  // the same order
     reorder = *std::move(reordered);
   }
   if (options.regions_per) {
@@ -55,6 +65,7 @@ absl::StatusOr<LoadedInput> FromProgram(InputFormat format, Program program,
   input.program = std::move(program);
   input.analysis = *std::move(analysis);
   input.reorder = std::move(reorder);
+  input.input_order = std::move(input_order);
   return input;
 }
 

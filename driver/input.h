@@ -46,6 +46,10 @@ struct LoadOptions {
   // --reorder: run the ops in a new order that lowers the transient
   // max-live (schedule/reorder.h), before any --regions wrapping.
   bool reorder = false;
+  // With reorder, when the order changes: also keep the input in its own
+  // order (LoadedInput::input_order), for fast memory to choose between the
+  // two by estimated time (driver/plan_job.cc).
+  bool keep_input_order = false;
 };
 
 // What a TFLite input keeps beyond its program (io/tflite/).
@@ -68,6 +72,9 @@ struct LoadedInput {
   // With --reorder: what the reordering found (its `program` moved into
   // `program` above, which then runs in the new order).
   std::optional<ReorderResult> reorder;
+  // With LoadOptions::keep_input_order and a changed order: the input as
+  // loaded without reordering.
+  std::shared_ptr<const LoadedInput> input_order;
 };
 
 // What the summaries (report/summary.h) describe of `input`; refers into it.

@@ -172,6 +172,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   phase("importing " + std::filesystem::path(input_path).filename().string());
   LoadOptions load = options.load;
   load.keep_unaliased = options.measure_aliasing;
+  load.keep_input_order = options.msa.has_value();
   absl::StatusOr<LoadedInput> input =
       loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, load);
   if (!input.ok()) return input.status();
@@ -236,6 +237,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 
   PlanJobResult result;
   absl::StatusOr<Plan> plan;
+  std::optional<ReorderFastMemoryChoice> reorder_choice;
   if (options.msa) {
     if (!input->program) {
       return absl::InvalidArgumentError(
@@ -256,6 +258,23 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       return AtInput(job.status(), input_path);
     }
     result.msa = *std::move(job);
+    // --reorder lowers max-live, which is not the run time: with fast memory
+    // the input order is planned too, and the faster of the two is kept.
+    if (input->input_order) {
+      phase("memory space assignment in the input order");
+      absl::StatusOr<MsaJobResult> as_given = RunMsaJob(
+          *input->input_order->program, *input->input_order->analysis, msa, options.pools);
+      if (!as_given.ok()) return AtInput(as_given.status(), input_path);
+      const double reordered_s = result.msa->plan.msa->estimated_time_s;
+      const double as_given_s = as_given->plan.msa->estimated_time_s;
+      reorder_choice = ReorderFastMemoryChoice{as_given_s < reordered_s, reordered_s, as_given_s};
+      if (reorder_choice->kept_input_order) {
+        std::optional<ReorderResult> reorder = std::move(input->reorder);
+        input = LoadedInput(*input->input_order);
+        input->reorder = std::move(reorder);
+        result.msa = *std::move(as_given);
+      }
+    }
     plan = result.msa->plan;
   } else if (regions) {
     phase(fmt::format("allocating execution regions ({})",
@@ -341,9 +360,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         PlanInputOptions{options.load.alias, options.load.dims, options.load.regions_per,
                          options.load.offline_plan, options.load.input_shapes,
                          options.load.reorder};
+    // The input order kept for fast memory: verify loads it without --reorder.
+    if (reorder_choice && reorder_choice->kept_input_order) extras.input_options->reorder = false;
     if (input->reorder) {
       extras.reorder = PlanReorder{input->reorder->strategy, input->reorder->input_peak,
-                                   input->reorder->peak, input->reorder->lower_bound};
+                                   input->reorder->peak, input->reorder->lower_bound, reorder_choice};
     }
     if (result.msa) {
       extras.msa_setup = PlanMsaSetup{options.msa->target.value_or(std::string(kDefaultTarget)),
@@ -422,7 +443,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     // Second, after the input's line: the order every figure below is for.
     const ReorderResult& r = *input->reorder;
     const std::size_t first_line = result.summary.find('\n') + 1;
-    result.summary.insert(first_line, FormatReorderLine(r.strategy, r.input_peak, r.peak, r.lower_bound));
+    result.summary.insert(first_line,
+                          FormatReorderLine(r.strategy, r.input_peak, r.peak, r.lower_bound, reorder_choice));
   }
   if (result.msa) result.summary += FormatMsaSummary(*result.msa);
   if (input->tflite && !result.msa) {

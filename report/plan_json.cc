@@ -217,6 +217,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     order["input_peak_bytes"] = extras.reorder->input_peak;
     order["peak_bytes"] = extras.reorder->peak;
     order["lower_bound_bytes"] = extras.reorder->lower_bound;
+    if (const std::optional<ReorderFastMemoryChoice>& fast = extras.reorder->fast_memory) {
+      order["fast_memory"] = Json{{"kept", fast->kept_input_order ? "input" : "reordered"},
+                                  {"reordered_estimated_time_s", fast->reordered_s},
+                                  {"input_order_estimated_time_s", fast->input_order_s}};
+    }
     Json ops = Json::array();
     for (OpId op : extras.schedule->order) ops.push_back(Json{{"id", op}, {"name", program->OpName(op)}});
     order["ops"] = std::move(ops);

@@ -56,6 +56,7 @@
 #include "ir/buffer_set.h"
 #include "ir/plan.h"
 #include "ir/program.h"
+#include "report/reorder_summary.h"
 
 namespace memplan {
 
@@ -132,6 +133,9 @@ struct PlanReorder {
   Bytes input_peak = 0;
   Bytes peak = 0;
   Bytes lower_bound = 0;
+  // With fast memory: written as "fast_memory": {"kept": "reordered" or
+  // "input", "reordered_estimated_time_s", "input_order_estimated_time_s"}.
+  std::optional<ReorderFastMemoryChoice> fast_memory;
 };
 
 // What the plan document records besides the plan itself.
