@@ -161,18 +161,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
         "time bound {:.12g} s",
         out.simulation.elapsed_s, *stats.time_bound_s));
   }
-  for (const AsyncCopy& c : out.plan.copies) {
-    if (c.kind == CopyKind::kPrefetch) {
-      ++stats.prefetches;
-      stats.prefetch_bytes += c.bytes;
-    } else {
-      ++stats.evictions;
-      stats.eviction_bytes += c.bytes;
-    }
-  }
-  stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
-  stats.max_outstanding_prefetches = options.max_outstanding_prefetches;
-  stats.max_outstanding_evictions = options.max_outstanding_evictions;
+  CountCopies(out.plan.copies, options, stats);
   out.plan.msa = stats;
   return out;
 }

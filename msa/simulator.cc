@@ -126,4 +126,19 @@ std::int64_t MaxOutstandingCopies(std::span<const AsyncCopy> copies) {
   return most;
 }
 
+void CountCopies(std::span<const AsyncCopy> copies, const MsaOptions& options, MsaStats& stats) {
+  for (const AsyncCopy& c : copies) {
+    if (c.kind == CopyKind::kPrefetch) {
+      ++stats.prefetches;
+      stats.prefetch_bytes += c.bytes;
+    } else {
+      ++stats.evictions;
+      stats.eviction_bytes += c.bytes;
+    }
+  }
+  stats.max_outstanding_copies = MaxOutstandingCopies(copies);
+  stats.max_outstanding_prefetches = options.max_outstanding_prefetches;
+  stats.max_outstanding_evictions = options.max_outstanding_evictions;
+}
+
 }  // namespace memplan
