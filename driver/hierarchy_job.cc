@@ -39,8 +39,8 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
   level_pools.capacity = std::min(pools.capacity.value_or(slowest_capacity), slowest_capacity);
   if (level_pools.capacity_spelled.empty() || !pools.capacity ||
       *pools.capacity > slowest_capacity) {
-    level_pools.capacity_spelled =
-        fmt::format("the capacity of space '{}'", target.spaces[static_cast<std::size_t>(slowest)].name);
+    level_pools.capacity_spelled = fmt::format(
+        "the capacity of space '{}'", target.spaces[static_cast<std::size_t>(slowest)].name);
   }
   absl::StatusOr<Plan> plan =
       PlanPoolsWithMsa(homed, c.fast, options.fast_memory_bytes, options.alignment, level_pools);

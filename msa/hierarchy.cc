@@ -86,12 +86,14 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   out.offset.assign(n, std::nullopt);
   std::vector<bool> prefetched(n, false), evicted(n, false);
   for (const AsyncCopy& c : fast.copies) {
-    (c.kind == CopyKind::kPrefetch ? prefetched : evicted)[static_cast<std::size_t>(c.buffer)] = true;
+    std::vector<bool>& copied = c.kind == CopyKind::kPrefetch ? prefetched : evicted;
+    copied[static_cast<std::size_t>(c.buffer)] = true;
   }
   std::vector<AlternateHeap> heaps;
   for (const MemorySpaceSpec& s : target.spaces) {
-    heaps.emplace_back(s.capacity_bytes,
-                       AlignmentLcm(s.alignment, std::max<Bytes>(1, plan_alignment)).value_or(s.alignment));
+    const Bytes alignment =
+        AlignmentLcm(s.alignment, std::max<Bytes>(1, plan_alignment)).value_or(s.alignment);
+    heaps.emplace_back(s.capacity_bytes, alignment);
   }
   std::vector<BufferId> order;
   for (BufferId b = 0; b < static_cast<BufferId>(n); ++b) {
@@ -219,7 +221,9 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     if (!l.max_outstanding) continue;
     std::int64_t& limit =
         l.to == 0 ? level0.max_outstanding_prefetches : level0.max_outstanding_evictions;
-    if (l.to == 0 || l.from == 0) limit = limit < 0 ? *l.max_outstanding : std::min(limit, *l.max_outstanding);
+    if (l.to == 0 || l.from == 0) {
+      limit = limit < 0 ? *l.max_outstanding : std::min(limit, *l.max_outstanding);
+    }
   }
   const CostModel restricted_cost(program, restricted, target);
   absl::StatusOr<MsaResult> fast = AssignMemorySpaces(program, restricted, restricted_cost, level0);
@@ -257,7 +261,9 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   };
   std::vector<bool> needs(n);
   // A buffer pinned to the default space stays there.
-  for (std::size_t b = 0; b < n; ++b) needs[b] = fast->needs_default[b] && !buffers.buffers[b].space;
+  for (std::size_t b = 0; b < n; ++b) {
+    needs[b] = fast->needs_default[b] && !buffers.buffers[b].space;
+  }
   std::vector<int> below;
   for (int l = 1; l < levels; ++l) below.push_back(l);
   add("hierarchy", *fast, needs, HomeRule{below, false, false});
