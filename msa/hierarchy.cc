@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,15 @@
 
 namespace memplan {
 namespace {
+
+// The levels of `target` that `device` may access: bit l for level l.
+std::uint64_t AccessibleLevels(const Target& target, std::string_view device) {
+  std::uint64_t mask = 0;
+  for (std::size_t l = 0; l < target.spaces.size(); ++l) {
+    if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
+  }
+  return mask;
+}
 
 // What the home choice needs to know of one buffer.
 struct HomeFacts {
@@ -30,10 +40,7 @@ std::vector<HomeFacts> HomeFactsOf(const Program& program, const ProgramAnalysis
   std::vector<bool> written(n, false);
   for (OpId op : analysis.schedule.order) {
     const std::string device = OpDevice(program, op);
-    std::uint64_t mask = 0;
-    for (std::size_t l = 0; l < target.spaces.size(); ++l) {
-      if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
-    }
+    const std::uint64_t mask = AccessibleLevels(target, device);
     const OpBuffers& ob = analysis.op_buffers[op];
     auto note = [&](BufferId b, double bytes, bool write) {
       if (b == kNoId) return;
@@ -160,10 +167,7 @@ absl::Status CheckHierarchyAccess(const Program& program, const ProgramAnalysis&
   std::vector<OpId> narrowed_by(analysis.buffers.buffers.size(), kNoId);
   for (OpId op : analysis.schedule.order) {
     const std::string device = OpDevice(program, op);
-    std::uint64_t mask = 0;
-    for (std::size_t l = 0; l < target.spaces.size(); ++l) {
-      if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
-    }
+    const std::uint64_t mask = AccessibleLevels(target, device);
     const OpBuffers& ob = analysis.op_buffers[op];
     std::vector<BufferId> touched = ob.operands;
     touched.insert(touched.end(), ob.results.begin(), ob.results.end());
