@@ -67,53 +67,57 @@ def randwire(n, seed):
     return w, out
 
 
-def inception(blocks, seed):
+def stacked(name, blocks, seed, widths, block):
+    """`blocks` copies of block(w, x, width) in a row, each reading the
+    previous one's output x, each with a width drawn from `widths` (KiB)."""
     rng = random.Random(seed)
-    w = Writer("inception")
+    w = Writer(name)
     x = "x"
     for _ in range(blocks):
-        base = rng.choice([128, 256]) * KIB
-        b1 = w.op([x], base)
-        b2 = w.op([w.op([x], base // 2)], base * 2)
-        b3 = w.op([w.op([w.op([x], base // 4)], base)], base)
-        b4 = w.op([w.op([x], base * 4)], base // 2)
-        x = w.op([b1, b2, b3, b4], base * 4, "concatenate")
+        x = block(w, x, rng.choice(widths) * KIB)
     return w, x
+
+
+def inception_block(w, x, base):
+    b1 = w.op([x], base)
+    b2 = w.op([w.op([x], base // 2)], base * 2)
+    b3 = w.op([w.op([w.op([x], base // 4)], base)], base)
+    b4 = w.op([w.op([x], base * 4)], base // 2)
+    return w.op([b1, b2, b3, b4], base * 4, "concatenate")
+
+
+def inception(blocks, seed):
+    return stacked("inception", blocks, seed, [128, 256], inception_block)
 
 
 def dense(blocks, layers, seed):
-    rng = random.Random(seed)
-    w = Writer("dense")
-    x = "x"
-    for _ in range(blocks):
+    def block(w, x, growth):
         feats = [x]
-        growth = rng.choice([32, 64]) * KIB
         for _ in range(layers):
             bottleneck = w.op(feats, 4 * growth)
             feats.append(w.op([bottleneck], growth))
-        x = w.op(feats, growth * (layers + 1) // 2)
-    return w, x
+        return w.op(feats, growth * (layers + 1) // 2)
+
+    return stacked("dense", blocks, seed, [32, 64], block)
+
+
+def transformer_layer(w, x, d):
+    q = w.op([x], d)
+    k = w.op([x], d)
+    v = w.op([x], d)
+    scores = w.op([q, k], 4 * d)
+    probs = w.op([scores], 4 * d, "softmax")
+    ctx = w.op([probs, v], d)
+    proj = w.op([ctx], d)
+    res = w.op([x, proj], d, "add")
+    up = w.op([res], 4 * d)
+    act = w.op([up], 4 * d, "gelu")
+    down = w.op([act], d)
+    return w.op([res, down], d, "add")
 
 
 def transformer(layers, seed):
-    rng = random.Random(seed)
-    w = Writer("transformer")
-    x = "x"
-    for _ in range(layers):
-        d = rng.choice([256, 512]) * KIB
-        q = w.op([x], d)
-        k = w.op([x], d)
-        v = w.op([x], d)
-        scores = w.op([q, k], 4 * d)
-        probs = w.op([scores], 4 * d, "softmax")
-        ctx = w.op([probs, v], d)
-        proj = w.op([ctx], d)
-        res = w.op([x, proj], d, "add")
-        up = w.op([res], 4 * d)
-        act = w.op([up], 4 * d, "gelu")
-        down = w.op([act], d)
-        x = w.op([res, down], d, "add")
-    return w, x
+    return stacked("transformer", layers, seed, [256, 512], transformer_layer)
 
 
 def main():

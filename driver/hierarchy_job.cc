@@ -39,8 +39,8 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
   level_pools.capacity = std::min(pools.capacity.value_or(slowest_capacity), slowest_capacity);
   if (level_pools.capacity_spelled.empty() || !pools.capacity ||
       *pools.capacity > slowest_capacity) {
-    level_pools.capacity_spelled =
-        fmt::format("the capacity of space '{}'", target.spaces[static_cast<std::size_t>(slowest)].name);
+    level_pools.capacity_spelled = fmt::format(
+        "the capacity of space '{}'", target.spaces[static_cast<std::size_t>(slowest)].name);
   }
   absl::StatusOr<Plan> plan =
       PlanPoolsWithMsa(homed, c.fast, options.fast_memory_bytes, options.alignment, level_pools);
@@ -161,18 +161,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
         "time bound {:.12g} s",
         out.simulation.elapsed_s, *stats.time_bound_s));
   }
-  for (const AsyncCopy& c : out.plan.copies) {
-    if (c.kind == CopyKind::kPrefetch) {
-      ++stats.prefetches;
-      stats.prefetch_bytes += c.bytes;
-    } else {
-      ++stats.evictions;
-      stats.eviction_bytes += c.bytes;
-    }
-  }
-  stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
-  stats.max_outstanding_prefetches = options.max_outstanding_prefetches;
-  stats.max_outstanding_evictions = options.max_outstanding_evictions;
+  CountCopies(out.plan.copies, options, stats);
   out.plan.msa = stats;
   return out;
 }

@@ -100,18 +100,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
         "{:.12g} s for {} of fast memory",
         out.simulation.elapsed_s, *stats.time_bound_s, msa.fast_memory_bytes));
   }
-  for (const AsyncCopy& c : out.plan.copies) {
-    if (c.kind == CopyKind::kPrefetch) {
-      ++stats.prefetches;
-      stats.prefetch_bytes += c.bytes;
-    } else {
-      ++stats.evictions;
-      stats.eviction_bytes += c.bytes;
-    }
-  }
-  stats.max_outstanding_copies = MaxOutstandingCopies(out.plan.copies);
-  stats.max_outstanding_prefetches = msa.max_outstanding_prefetches;
-  stats.max_outstanding_evictions = msa.max_outstanding_evictions;
+  CountCopies(out.plan.copies, msa, stats);
   out.plan.msa = stats;
 
   if (options.rewrite) {

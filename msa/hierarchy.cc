@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <numeric>
 #include <optional>
+#include <string_view>
 #include <utility>
 
 #include "absl/strings/str_cat.h"
@@ -14,6 +15,15 @@
 
 namespace memplan {
 namespace {
+
+// The levels of `target` that `device` may access: bit l for level l.
+std::uint64_t AccessibleLevels(const Target& target, std::string_view device) {
+  std::uint64_t mask = 0;
+  for (std::size_t l = 0; l < target.spaces.size(); ++l) {
+    if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
+  }
+  return mask;
+}
 
 // What the home choice needs to know of one buffer.
 struct HomeFacts {
@@ -30,10 +40,7 @@ std::vector<HomeFacts> HomeFactsOf(const Program& program, const ProgramAnalysis
   std::vector<bool> written(n, false);
   for (OpId op : analysis.schedule.order) {
     const std::string device = OpDevice(program, op);
-    std::uint64_t mask = 0;
-    for (std::size_t l = 0; l < target.spaces.size(); ++l) {
-      if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
-    }
+    const std::uint64_t mask = AccessibleLevels(target, device);
     const OpBuffers& ob = analysis.op_buffers[op];
     auto note = [&](BufferId b, double bytes, bool write) {
       if (b == kNoId) return;
@@ -86,12 +93,14 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   out.offset.assign(n, std::nullopt);
   std::vector<bool> prefetched(n, false), evicted(n, false);
   for (const AsyncCopy& c : fast.copies) {
-    (c.kind == CopyKind::kPrefetch ? prefetched : evicted)[static_cast<std::size_t>(c.buffer)] = true;
+    std::vector<bool>& copied = c.kind == CopyKind::kPrefetch ? prefetched : evicted;
+    copied[static_cast<std::size_t>(c.buffer)] = true;
   }
   std::vector<AlternateHeap> heaps;
   for (const MemorySpaceSpec& s : target.spaces) {
-    heaps.emplace_back(s.capacity_bytes,
-                       AlignmentLcm(s.alignment, std::max<Bytes>(1, plan_alignment)).value_or(s.alignment));
+    const Bytes alignment =
+        AlignmentLcm(s.alignment, std::max<Bytes>(1, plan_alignment)).value_or(s.alignment);
+    heaps.emplace_back(s.capacity_bytes, alignment);
   }
   std::vector<BufferId> order;
   for (BufferId b = 0; b < static_cast<BufferId>(n); ++b) {
@@ -158,10 +167,7 @@ absl::Status CheckHierarchyAccess(const Program& program, const ProgramAnalysis&
   std::vector<OpId> narrowed_by(analysis.buffers.buffers.size(), kNoId);
   for (OpId op : analysis.schedule.order) {
     const std::string device = OpDevice(program, op);
-    std::uint64_t mask = 0;
-    for (std::size_t l = 0; l < target.spaces.size(); ++l) {
-      if (DeviceMayAccess(target.spaces[l], device)) mask |= std::uint64_t{1} << l;
-    }
+    const std::uint64_t mask = AccessibleLevels(target, device);
     const OpBuffers& ob = analysis.op_buffers[op];
     std::vector<BufferId> touched = ob.operands;
     touched.insert(touched.end(), ob.results.begin(), ob.results.end());
@@ -219,7 +225,9 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     if (!l.max_outstanding) continue;
     std::int64_t& limit =
         l.to == 0 ? level0.max_outstanding_prefetches : level0.max_outstanding_evictions;
-    if (l.to == 0 || l.from == 0) limit = limit < 0 ? *l.max_outstanding : std::min(limit, *l.max_outstanding);
+    if (l.to == 0 || l.from == 0) {
+      limit = limit < 0 ? *l.max_outstanding : std::min(limit, *l.max_outstanding);
+    }
   }
   const CostModel restricted_cost(program, restricted, target);
   absl::StatusOr<MsaResult> fast = AssignMemorySpaces(program, restricted, restricted_cost, level0);
@@ -257,7 +265,9 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   };
   std::vector<bool> needs(n);
   // A buffer pinned to the default space stays there.
-  for (std::size_t b = 0; b < n; ++b) needs[b] = fast->needs_default[b] && !buffers.buffers[b].space;
+  for (std::size_t b = 0; b < n; ++b) {
+    needs[b] = fast->needs_default[b] && !buffers.buffers[b].space;
+  }
   std::vector<int> below;
   for (int l = 1; l < levels; ++l) below.push_back(l);
   add("hierarchy", *fast, needs, HomeRule{below, false, false});

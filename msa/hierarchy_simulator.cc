@@ -7,28 +7,10 @@
 #include <utility>
 
 #include "msa/residency.h"
+#include "msa/step_timeline.h"
 
 namespace memplan {
 namespace {
-
-std::size_t LevelStepCount(const ProgramAnalysis& analysis) {
-  return static_cast<std::size_t>(std::max<TimeStep>(1, analysis.schedule.time_steps));
-}
-
-// Per-step seconds (slowest op times its execution count) and per-step
-// execution count, for ops taking `op_seconds(op)`.
-template <typename SecondsOf>
-std::pair<std::vector<double>, std::vector<double>> LevelSteps(const ProgramAnalysis& analysis,
-                                                          const CostModel& cost,
-                                                          SecondsOf op_seconds) {
-  std::vector<double> seconds(LevelStepCount(analysis), 0), count(LevelStepCount(analysis), 1);
-  for (OpId op : analysis.schedule.order) {
-    const auto t = static_cast<std::size_t>(analysis.schedule.op_time[op]);
-    seconds[t] = std::max(seconds[t], op_seconds(op) * cost.ExecutionCount(op));
-    count[t] = cost.ExecutionCount(op);
-  }
-  return {seconds, count};
-}
 
 // Seconds of one execution of `op` when position bytes move at
 // `bandwidth(buffer, write)` bytes/s; unattributed bytes at the slowest
@@ -57,12 +39,6 @@ double LevelOpSeconds(const ProgramAnalysis& analysis, const CostModel& cost, co
   return std::max(cost.ComputeSeconds(op), memory);
 }
 
-double SumOf(const std::vector<double>& v) {
-  double total = 0;
-  for (double x : v) total += x;
-  return total;
-}
-
 }  // namespace
 
 double HierarchyTimeAllIn(const ProgramAnalysis& analysis, const CostModel& cost,
@@ -72,10 +48,10 @@ double HierarchyTimeAllIn(const ProgramAnalysis& analysis, const CostModel& cost
     read = fastest ? std::max(read, s.read_bandwidth) : std::min(read, s.read_bandwidth);
     write = fastest ? std::max(write, s.write_bandwidth) : std::min(write, s.write_bandwidth);
   }
-  return SumOf(LevelSteps(analysis, cost, [&](OpId op) {
-                 return LevelOpSeconds(analysis, cost, target, op,
-                                  [&](BufferId, bool w) { return w ? write : read; });
-               }).first);
+  return TotalSeconds(TimeSteps(analysis, cost, [&](OpId op) {
+    return LevelOpSeconds(analysis, cost, target, op,
+                          [&](BufferId, bool w) { return w ? write : read; });
+  }));
 }
 
 SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostModel& cost,
@@ -89,7 +65,7 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
                           : -1;
     return level < 0 ? slowest : level;
   };
-  const auto [step_seconds, step_count] = LevelSteps(analysis, cost, [&](OpId op) {
+  const StepTimes steps = TimeSteps(analysis, cost, [&](OpId op) {
     const TimeStep t = analysis.schedule.op_time[op];
     return LevelOpSeconds(analysis, cost, target, op, [&](BufferId b, bool write) {
       const int level = residency.InAlternate(b, t) ? 0 : home_level(b);
@@ -97,59 +73,21 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
       return write ? s.write_bandwidth : s.read_bandwidth;
     });
   });
-  const std::size_t steps = step_seconds.size();
-
-  std::vector<std::vector<std::size_t>> issued(steps + 1), awaited(steps + 1);
-  const auto last = static_cast<TimeStep>(steps);
-  for (std::size_t c = 0; c < fast.copies.size(); ++c) {
-    const TimeStep start = std::clamp<TimeStep>(fast.copies[c].start, -1, last - 1);
-    const TimeStep done = std::clamp<TimeStep>(fast.copies[c].done, start + 1, last);
-    issued[static_cast<std::size_t>(start + 1)].push_back(c);
-    awaited[static_cast<std::size_t>(done)].push_back(c);
-  }
   // Queues per (from level, to level): when each of its queues is free.
   std::map<std::pair<int, int>, std::vector<double>> queues;
-  SimulationResult out;
-  std::vector<double> finish(fast.copies.size(), 0);
-  double clock = 0;
-  auto issue = [&](std::size_t slot, double count) {
-    for (std::size_t c : issued[slot]) {
-      const AsyncCopy& copy = fast.copies[c];
-      const int other = home_level(copy.buffer);
-      const int from = copy.kind == CopyKind::kPrefetch ? other : 0;
-      const int to = copy.kind == CopyKind::kPrefetch ? 0 : other;
-      const LinkSpec* link = FindLink(target, from, to);
-      std::vector<double>& free = queues[{from, to}];
-      if (free.empty()) free.assign(static_cast<std::size_t>(link ? link->queues : 1), 0);
-      auto q = std::min_element(free.begin(), free.end());
-      const double begin = std::max(clock, *q);
-      const double busy =
-          (target.spaces[static_cast<std::size_t>(from)].latency_s +
-           static_cast<double>(copy.bytes) / (link ? link->bandwidth : target.copy_bandwidth)) *
-          count;
-      finish[c] = begin + busy;
-      *q = finish[c];
-      out.copy_busy_s += busy;
-    }
-  };
-  auto await = [&](std::size_t slot) {
-    for (std::size_t c : awaited[slot]) {
-      if (finish[c] > clock) {
-        out.copy_wait_s += finish[c] - clock;
-        clock = finish[c];
-      }
-    }
-  };
-  issue(0, 1);
-  for (std::size_t t = 0; t < steps; ++t) {
-    await(t);
-    clock += step_seconds[t];
-    out.op_s += step_seconds[t];
-    issue(t + 1, step_count[t]);
-  }
-  await(steps);
-  out.elapsed_s = clock;
-  return out;
+  return RunStepTimeline(steps, fast.copies, [&](std::size_t c) {
+    const AsyncCopy& copy = fast.copies[c];
+    const int other = home_level(copy.buffer);
+    const int from = copy.kind == CopyKind::kPrefetch ? other : 0;
+    const int to = copy.kind == CopyKind::kPrefetch ? 0 : other;
+    const LinkSpec* link = FindLink(target, from, to);
+    std::vector<double>& free = queues[{from, to}];
+    if (free.empty()) free.assign(static_cast<std::size_t>(link ? link->queues : 1), 0);
+    return CopyService{&*std::min_element(free.begin(), free.end()),
+                       target.spaces[static_cast<std::size_t>(from)].latency_s +
+                           static_cast<double>(copy.bytes) /
+                               (link ? link->bandwidth : target.copy_bandwidth)};
+  });
 }
 
 double HierarchyTimeBound(const ProgramAnalysis& analysis, const CostModel& cost,
@@ -180,7 +118,7 @@ double HierarchyTimeBound(const ProgramAnalysis& analysis, const CostModel& cost
   };
   std::vector<Item> items;
   std::map<BufferId, std::size_t> index;
-  const auto [seconds, count] = LevelSteps(analysis, cost, [&](OpId op) {
+  return TotalSeconds(TimeSteps(analysis, cost, [&](OpId op) {
     items.clear();
     index.clear();
     const OpBuffers& ob = analysis.op_buffers[op];
@@ -226,8 +164,7 @@ double HierarchyTimeBound(const ProgramAnalysis& analysis, const CostModel& cost
       }
     }
     return std::max(cost.ComputeSeconds(op), memory);
-  });
-  return SumOf(seconds);
+  }));
 }
 
 }  // namespace memplan

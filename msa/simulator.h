@@ -67,4 +67,9 @@ double TimeAllFast(const ProgramAnalysis& analysis, const CostModel& cost);
 // rule of the allocator's limits and the verifier). O(n log n).
 std::int64_t MaxOutstandingCopies(std::span<const AsyncCopy> copies);
 
+// Fills the copy fields of `stats` from a plan's `copies`: how many
+// prefetches and evictions, their bytes, the most outstanding at one step,
+// and the limits of `options` they were made under (--max-outstanding-*).
+void CountCopies(std::span<const AsyncCopy> copies, const MsaOptions& options, MsaStats& stats);
+
 }  // namespace memplan

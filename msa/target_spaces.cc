@@ -86,7 +86,9 @@ class Parser {
     Target t;
     for (const char* key : {"name", "description"}) {
       if (!json_.contains(key)) continue;
-      if (!json_[key].is_string()) return Fail(top_, key, absl::StrCat("\"", key, "\" must be a string"));
+      if (!json_[key].is_string()) {
+        return Fail(top_, key, absl::StrCat("\"", key, "\" must be a string"));
+      }
       (std::string_view(key) == "name" ? t.name : t.description) = json_[key].get<std::string>();
     }
     if (t.name.empty()) t.name = std::string(path_);
@@ -193,14 +195,18 @@ class Parser {
         v.is_number_integer() &&
         !(v.is_number_unsigned() && v.get<std::uint64_t>() > static_cast<std::uint64_t>(INT64_MAX));
     if (!representable || v.get<std::int64_t>() < min || v.get<std::int64_t>() > max) {
-      return Fail(at, key, absl::StrCat("\"", key, "\" must be an integer in [", min, ", ", max, "]"));
+      return Fail(at, key,
+                  absl::StrCat("\"", key, "\" must be an integer in [", min, ", ", max, "]"));
     }
     return v.get<std::int64_t>();
   }
 
-  absl::StatusOr<bool> Bool(const Json& object, std::size_t at, const char* key, bool fallback) const {
+  absl::StatusOr<bool> Bool(const Json& object, std::size_t at, const char* key,
+                            bool fallback) const {
     if (!object.contains(key)) return fallback;
-    if (!object[key].is_boolean()) return Fail(at, key, absl::StrCat("\"", key, "\" must be true or false"));
+    if (!object[key].is_boolean()) {
+      return Fail(at, key, absl::StrCat("\"", key, "\" must be true or false"));
+    }
     return object[key].get<bool>();
   }
 

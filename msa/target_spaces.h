@@ -52,7 +52,7 @@ namespace memplan {
 std::optional<std::string> TargetRateProblem(std::string_view key, double value);
 
 // The JSON texts of the hierarchy presets (mcu-tcm-sram-psram-flash,
-// npu-3level), identical to examples/targets/NAME.json.
+// npu-3level): examples/targets/NAME.json, built in (msa/CMakeLists.txt).
 const std::vector<std::string_view>& HierarchyPresetTexts();
 
 absl::StatusOr<Target> HierarchyTargetFromJson(const nlohmann::json& json, std::string_view text,

@@ -10,27 +10,12 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "ir/attributes.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
 namespace memplan::verify_internal {
 namespace {
-
-// The integer list attribute `key` of `op`; nullopt when absent or not a
-// list of integers.
-std::optional<std::vector<std::int64_t>> IntListAttribute(const Op& op, std::string_view key) {
-  for (const Attribute& a : op.attributes) {
-    if (a.key != key) continue;
-    if (a.value.kind != AttrValue::Kind::kList) return std::nullopt;
-    std::vector<std::int64_t> out;
-    for (const AttrValue& v : a.value.list) {
-      if (v.kind != AttrValue::Kind::kInt) return std::nullopt;
-      out.push_back(v.i);
-    }
-    return out;
-  }
-  return std::nullopt;
-}
 
 // Row-major element index of `index` in an array of dims `dims`.
 std::int64_t RowMajorIndex(const std::vector<std::int64_t>& index,

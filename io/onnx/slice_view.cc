@@ -3,32 +3,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "ir/attributes.h"
+
 namespace memplan {
-namespace {
-
-// The op's `starts` attribute as integers, or nullopt when absent or malformed.
-std::optional<std::vector<std::int64_t>> SliceStartsOf(const Op& slice) {
-  for (const Attribute& a : slice.attributes) {
-    if (a.key != "starts") continue;
-    if (a.value.kind != AttrValue::Kind::kList) return std::nullopt;
-    std::vector<std::int64_t> starts;
-    for (const AttrValue& v : a.value.list) {
-      if (v.kind != AttrValue::Kind::kInt) return std::nullopt;
-      starts.push_back(v.i);
-    }
-    return starts;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
 
 std::optional<Bytes> ContiguousSliceOffset(const Op& slice, const Value& data,
                                            const Value& window) {
   if (!data.type || !window.type || data.type->dtype != window.type->dtype) return std::nullopt;
   const std::vector<std::int64_t>& dims = data.type->dims;
   const std::vector<std::int64_t>& sub = window.type->dims;
-  std::optional<std::vector<std::int64_t>> starts = SliceStartsOf(slice);
+  std::optional<std::vector<std::int64_t>> starts = IntListAttribute(slice, "starts");
   if (!starts || starts->size() != dims.size() || sub.size() != dims.size()) return std::nullopt;
   std::int64_t elements = 1;
   std::int64_t window_elements = 1;

@@ -68,6 +68,13 @@ std::string ShortBufferName(std::string_view name) {
   return out;
 }
 
+PeakLabelSide ChoosePeakLabelSide(double x, double width, double left, double right) {
+  const double right_room = right - x - 8;
+  const double left_room = x - left - 8;
+  const bool goes_left = width > right_room && left_room > right_room;
+  return {goes_left, goes_left ? left_room : right_room};
+}
+
 bool ClearOfPanelMarks(const Panel& panel, double x0, double x1, double top, double bottom,
                        bool across_peak_line) {
   for (const LineMark& line : panel.lines) {

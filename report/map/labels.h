@@ -24,6 +24,16 @@ inline constexpr double kMapCharWidth = 6.2;
 bool ClearOfPanelMarks(const Panel& panel, double x0, double x1, double top, double bottom,
                        bool across_peak_line = false);
 
+// The side of the peak step's line at `x` for a label `width` pixels wide in
+// a plot spanning [left, right] pixels: the right, unless the label does not
+// fit there and the left has more room (PeakMark::label_end). `room` is the
+// room on that side, 8 pixels kept clear of the plot's edge (may be < 0).
+struct PeakLabelSide {
+  bool left = false;
+  double room = 0;
+};
+PeakLabelSide ChoosePeakLabelSide(double x, double width, double left, double right);
+
 // A buffer name without the path parts an exporter repeats: a part
 // followed by one that extends it with a dot is left out, as PyTorch's ONNX
 // names nest modules ("features/features.2"). Other names are unchanged.

@@ -372,14 +372,14 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
   mark.full_label = head;
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
   if (!op.empty()) mark.full_label += " · " + op;
-  const double right_room = plot.x + plot.w - mark.x - 8;
-  const double left_room = mark.x - plot.x - 8;
-  const double full_width = static_cast<double>(mark.full_label.size()) * kMapCharWidth;
-  mark.label_end = full_width > right_room && left_room > right_room;
+  const PeakLabelSide side =
+      ChoosePeakLabelSide(mark.x, static_cast<double>(mark.full_label.size()) * kMapCharWidth,
+                          plot.x, plot.x + plot.w);
+  mark.label_end = side.left;
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
   // Room for the label at `baseline`, 0 when a line crosses the text.
   const auto room_at = [&](double baseline) {
-    double room = mark.label_end ? left_room : right_room;
+    double room = side.room;
     for (const LineMark& line : lines) {
       if (line.y > baseline - kLabelHeight && line.y < baseline + 3) return 0.0;
       if (std::abs(line.label_y - baseline) >= kLabelHeight) continue;
@@ -402,7 +402,7 @@ PeakMark PlacePeakMark(const MapLayout& layout, const Box& plot, const ProfilePe
   }
   if (room < needed) {  // no row is clear: the top one, over whatever is there
     mark.label_y = plot.y + kLabelHeight;
-    room = mark.label_end ? left_room : right_room;
+    room = side.room;
   }
   // Shorten the op name rather than the step and bytes.
   const auto chars = static_cast<std::size_t>(std::max(0.0, room / kMapCharWidth));

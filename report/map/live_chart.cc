@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "report/map/format.h"
+#include "report/map/labels.h"
 #include "report/map/live_series.h"
 
 namespace memplan::memmap {
@@ -16,7 +17,6 @@ namespace {
 constexpr double kChartBottomMargin = 34;
 constexpr double kChartTitleY = 14;
 constexpr double kChartLegendY = 30;
-constexpr double kCharWidth = 6.2;    // estimate for 11px sans-serif
 // The curve is drawn exactly while it has at most this many steps per pixel
 // column; beyond that, as the per-column maximum.
 constexpr double kExactStepsPerPixel = 2;
@@ -79,12 +79,12 @@ PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std:
       fmt::format("{}: peak step {} · {}", name, peak.step, FormatBytes(peak.bytes));
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
   if (!op.empty()) mark.full_label += " · " + op;
-  const double right_room = layout.plot_x + layout.plot_w - mark.x - 8;
-  const double left_room = mark.x - layout.plot_x - 8;
-  const double width = static_cast<double>(mark.full_label.size()) * kCharWidth;
-  mark.label_end = width > right_room && left_room > right_room;
-  const double room = mark.label_end ? left_room : right_room;
-  mark.label = ElideMiddle(mark.full_label, static_cast<std::size_t>(std::max(0.0, room / kCharWidth)));
+  const PeakLabelSide side =
+      ChoosePeakLabelSide(mark.x, static_cast<double>(mark.full_label.size()) * kMapCharWidth,
+                          layout.plot_x, layout.plot_x + layout.plot_w);
+  mark.label_end = side.left;
+  const auto chars = static_cast<std::size_t>(std::max(0.0, side.room / kMapCharWidth));
+  mark.label = ElideMiddle(mark.full_label, chars);
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
   mark.label_y = 0;  // BuildLiveChart gives each label its row
   return mark;
@@ -166,11 +166,11 @@ std::string RenderLiveChart(const MapLayout& layout, const LiveChart& chart) {
         "stroke=\"{}\"/><text class=\"series-name\" data-space=\"{}\" x=\"{}\" y=\"{}\">{}</text>\n",
         Px(x), Px(kChartLegendY - 9), series.color, series.color, series.space, Px(x + 20), Px(kChartLegendY),
         XmlEscape(label));
-    x += 20 + static_cast<double>(label.size()) * kCharWidth + 18;
+    x += 20 + static_cast<double>(label.size()) * kMapCharWidth + 18;
   }
   if (chart.lower_bound > 0) {
     const std::string label = "lower bound " + FormatBytes(chart.lower_bound);
-    const double width = 20 + static_cast<double>(label.size()) * kCharWidth;
+    const double width = 20 + static_cast<double>(label.size()) * kMapCharWidth;
     // Past the picture's right edge (two curves in a narrow map): on the
     // title row instead, ending at the plot's right edge.
     double y = kChartLegendY;

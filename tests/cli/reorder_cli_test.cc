@@ -7,15 +7,10 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
-namespace memplan {
+namespace memplan::testing_cli {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_cli::CliRun;
-using testing_cli::FreshDir;
-using testing_cli::Memplan;
-using testing_cli::Slurp;
-using testing_cli::WriteText;
 
 const std::string kDiamond = MEMPLAN_SOURCE_DIR "/examples/reorder_diamond.mpir";
 const std::string kReorderLine =
@@ -119,7 +114,7 @@ TEST(ReorderCliTest, BadInputIsLocatedWithExitTwo) {
   WriteText(dir + "/later.mpir",
             "entry func @main(%x: 16) {\n  %a = exp(%b) : 16\n  %b = exp(%a) : 16\n  return %b\n}\n");
   for (const std::string args : {"plan later.mpir --reorder", "schedule later.mpir"}) {
-    CliRun run = testing_cli::MemplanIn(dir, args);
+    CliRun run = MemplanIn(dir, args);
     EXPECT_EQ(run.exit_code, 2) << args;
     EXPECT_EQ(run.err, "later.mpir:2:12: error: value %b is used before its definition at 3:3\n") << args;
   }
@@ -130,4 +125,4 @@ TEST(ReorderCliTest, BadInputIsLocatedWithExitTwo) {
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_cli

@@ -8,18 +8,11 @@
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
 
-namespace memplan {
+namespace memplan::testing_cli {
 namespace {
 
 using ::testing::HasSubstr;
-using testing_cli::CliRun;
-using testing_cli::FreshDir;
-using testing_cli::Memplan;
-using testing_cli::Slurp;
-using testing_cli::WriteText;
 using Json = nlohmann::ordered_json;
-
-using testing_cli::kMlp;
 
 class VerifyStrictTest : public ::testing::Test {
  protected:
@@ -222,4 +215,4 @@ TEST_F(VerifyStrictTest, StatsOnHugeTimeRanges) {
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_cli

@@ -4,6 +4,8 @@
 #include "report/packing_summary.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "gtest/gtest.h"
 #include "nlohmann/json.hpp"
@@ -29,37 +31,49 @@ PackMemberReport NotRun(std::string name, std::string reason) {
   return m;
 }
 
+// A plan whose `algorithm` auto chose at `peak` bytes over a `lower_bound`,
+// with auto's `members` in the order it tried them, at `effort`.
+Plan AutoPlan(std::string algorithm, Bytes peak, Bytes lower_bound,
+              std::vector<PackMemberReport> members, std::string effort = "default") {
+  Plan plan;
+  plan.input = "t.csv";
+  plan.algorithm = std::move(algorithm);
+  plan.peak = peak;
+  plan.lower_bound = lower_bound;
+  PackReport report;
+  report.effort = std::move(effort);
+  report.members = std::move(members);
+  plan.packing = std::move(report);
+  return plan;
+}
+
+// The plan's JSON (report/plan_json.h) without buffers or a verifier result.
+nlohmann::json PlanJson(const Plan& plan) {
+  BufferSet buffers;
+  return nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+}
+
 // One buffer of 11 bytes; auto's best peak is 1 byte over its bound of 10.
 // skyline-longest ran out of its allowance and skyline-area was stopped by
 // --time-limit (both counted work); in-order never started.
 Plan StoppedPlan() {
-  Plan plan;
-  plan.input = "t.csv";
-  plan.algorithm = "best-fit-spatial";
-  plan.peak = 11;
-  plan.lower_bound = 10;
-  PackReport report;
-  report.effort = "default";
-  report.time_limited = true;
   PackMemberReport online = Ran("online-best-fit", 12, 0, 0);
   online.work.reset();
   online.allowance.reset();
-  report.members.push_back(online);
-  report.members.push_back(Ran("best-fit-spatial", 11, 2.5e8, 5e8));
   PackMemberReport longest =
       NotRun("skyline-longest", "stopped when it had used the 1.23 s of work allowed to it");
   longest.work = 1.23e9;
   longest.allowance = 1.23e9;
   longest.quotes_work = true;
-  report.members.push_back(longest);
   PackMemberReport area =
       NotRun("skyline-area", "stopped by --time-limit before it finished (raise --time-limit)");
   area.work = 4e7;
   area.allowance = 1e9;
-  report.members.push_back(area);
-  report.members.push_back(
-      NotRun("in-order", "earlier members used up --time-limit (raise --time-limit)"));
-  plan.packing = report;
+  Plan plan = AutoPlan(
+      "best-fit-spatial", 11, 10,
+      {online, Ran("best-fit-spatial", 11, 2.5e8, 5e8), longest, area,
+       NotRun("in-order", "earlier members used up --time-limit (raise --time-limit)")});
+  plan.packing->time_limited = true;
   return plan;
 }
 
@@ -84,19 +98,12 @@ TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
 // so skyline-area is skipped "not needed: skyline-longest reached ...": its
 // line comes after skyline-longest's own, never above it.
 TEST(PackingLinesTest, ASkippedMemberComesAfterTheMemberItsReasonNames) {
-  Plan plan;
-  plan.input = "t.csv";
-  plan.algorithm = "skyline-longest";
-  plan.peak = 10;
-  plan.lower_bound = 10;
-  PackReport report;
-  report.effort = "default";
-  report.members.push_back(Ran("online-best-fit", 12, 1e6, 1e9));
-  report.members.push_back(
-      NotRun("skyline-area", "not needed: skyline-longest reached the lower bound"));
-  report.members.push_back(Ran("skyline-longest", 10, 1e6, 1e9));
-  report.members.push_back(NotRun("exact", "not needed: the best peak is at the lower bound"));
-  plan.packing = report;
+  const Plan plan =
+      AutoPlan("skyline-longest", 10, 10,
+               {Ran("online-best-fit", 12, 1e6, 1e9),
+                NotRun("skyline-area", "not needed: skyline-longest reached the lower bound"),
+                Ran("skyline-longest", 10, 1e6, 1e9),
+                NotRun("exact", "not needed: the best peak is at the lower bound")});
   EXPECT_EQ(PackingLines(plan, false),
             "auto (effort default): 2 members ran, 2 skipped; the lowest peak is chosen, 0 "
             "bytes over the lower bound\n"
@@ -109,18 +116,11 @@ TEST(PackingLinesTest, ASkippedMemberComesAfterTheMemberItsReasonNames) {
 }
 
 TEST(PackingLinesTest, OneMemberAndOneByteAreSingular) {
-  Plan plan;
-  plan.algorithm = "online-best-fit";
-  plan.peak = 1;
-  plan.lower_bound = 1;
-  PackReport report;
-  report.effort = "fast";
   PackMemberReport online;
   online.name = "online-best-fit";
   online.ran = true;
   online.peak = 1;
-  report.members.push_back(online);
-  plan.packing = report;
+  const Plan plan = AutoPlan("online-best-fit", 1, 1, {online}, "fast");
   EXPECT_EQ(PackingLines(plan, false),
             "auto (effort fast): 1 member ran, 0 skipped; the lowest peak is chosen, 0 bytes over "
             "the lower bound\n"
@@ -196,9 +196,7 @@ TEST(PackingLinesTest, WorkSecondsAreExplainedOnlyWhereALineGivesThem) {
 }
 
 TEST(PackingJsonTest, StoppedIsItsOwnKey) {
-  const Plan plan = StoppedPlan();
-  BufferSet buffers;
-  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  const nlohmann::json doc = PlanJson(StoppedPlan());
   const nlohmann::json& members = doc["packing"]["members"];
   ASSERT_EQ(members.size(), 5u);
   EXPECT_EQ(members[1]["stopped"], false);
@@ -216,73 +214,43 @@ TEST(PackingJsonTest, StoppedIsItsOwnKey) {
 // The exact member names the capacity it found its packing at, in the
 // summary and the JSON (`--algorithm exact --capacity` that reproduces it).
 TEST(PackingLinesTest, TheExactMemberNamesItsCapacity) {
-  Plan plan;
-  plan.input = "t.csv";
-  plan.algorithm = "exact";
-  plan.peak = 10;
-  plan.lower_bound = 10;
-  PackReport report;
-  report.effort = "default";
   PackMemberReport exact = Ran("exact", 10, 2e6, 1.5e9);
   exact.capacity = 10;
-  report.members.push_back(exact);
-  plan.packing = report;
+  const Plan plan = AutoPlan("exact", 10, 10, {exact});
   EXPECT_NE(PackingLines(plan, false)
                 .find("  ran      exact              10 bytes (0.00% over), found at "
                       "capacity 10 (as by --algorithm exact --capacity 10)  <- chosen\n"),
             std::string::npos)
       << PackingLines(plan, false);
-  BufferSet buffers;
-  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
-  EXPECT_EQ(doc["packing"]["members"][0]["capacity_bytes"], 10);
-  EXPECT_FALSE(nlohmann::json::parse(WritePlanJson(StoppedPlan(), buffers, nullptr))["packing"]
-                   ["members"][1]
-                       .contains("capacity_bytes"));
+  EXPECT_EQ(PlanJson(plan)["packing"]["members"][0]["capacity_bytes"], 10);
+  EXPECT_FALSE(PlanJson(StoppedPlan())["packing"]["members"][1].contains("capacity_bytes"));
 }
 
 // An exact member whose budget ended before it proved its peak the lowest
 // says so, and how to search more, on its line and in the JSON.
 TEST(PackingLinesTest, AnExactPeakNotProvenTheLowestSaysSo) {
-  Plan plan;
-  plan.input = "t.csv";
-  plan.algorithm = "exact";
-  plan.peak = 11;
-  plan.lower_bound = 10;
-  PackReport report;
-  report.effort = "default";
   PackMemberReport exact = Ran("exact", 11, 2e6, 2e6);
   exact.capacity = 11;
   exact.reason = "its node budget ended before it proved this peak the lowest (raise --effort)";
-  report.members.push_back(exact);
-  plan.packing = report;
+  const Plan plan = AutoPlan("exact", 11, 10, {exact});
   EXPECT_NE(PackingLines(plan, false)
                 .find("  ran      exact              11 bytes (10.00% over), found at capacity 11 "
                       "(as by --algorithm exact --capacity 11); its node budget ended before it "
                       "proved this peak the lowest (raise --effort)  <- chosen\n"),
             std::string::npos)
       << PackingLines(plan, false);
-  BufferSet buffers;
-  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
-  EXPECT_EQ(doc["packing"]["members"][0]["reason"], exact.reason);
+  EXPECT_EQ(PlanJson(plan)["packing"]["members"][0]["reason"], exact.reason);
 }
 
 // An exact member that did all its work without a lower peak (here it
 // proved the best optimal) is `searched`: not stopped, not skipped.
 TEST(PackingLinesTest, AMemberThatFinishedWithoutALowerPeakIsSearched) {
-  Plan plan;
-  plan.input = "t.csv";
-  plan.algorithm = "best-fit-spatial";
-  plan.peak = 10;
-  plan.lower_bound = 10;
-  PackReport report;
-  report.effort = "default";
-  report.members.push_back(Ran("best-fit-spatial", 10, 2e6, 1.5e9));
   PackMemberReport exact = NotRun("exact", "proved the best peak, 10 bytes, optimal");
   exact.work = 3e6;
   exact.allowance = 1e9;
   exact.finished = true;
-  report.members.push_back(exact);
-  plan.packing = report;
+  const Plan plan =
+      AutoPlan("best-fit-spatial", 10, 10, {Ran("best-fit-spatial", 10, 2e6, 1.5e9), exact});
   EXPECT_EQ(PackingLines(plan, false),
             "auto (effort default): 1 member ran, 1 searched without a lower peak, 0 skipped; "
             "the lowest peak is chosen, 0 bytes over the lower bound\n"
@@ -290,8 +258,7 @@ TEST(PackingLinesTest, AMemberThatFinishedWithoutALowerPeakIsSearched) {
             "first)\n"
             "  ran      best-fit-spatial              10 bytes (0.00% over)  <- chosen\n"
             "  searched exact             proved the best peak, 10 bytes, optimal\n");
-  BufferSet buffers;
-  const nlohmann::json doc = nlohmann::json::parse(WritePlanJson(plan, buffers, nullptr));
+  const nlohmann::json doc = PlanJson(plan);
   const nlohmann::json& member = doc["packing"]["members"][1];
   EXPECT_EQ(member["ran"], false);
   EXPECT_EQ(member["searched"], true);

@@ -47,10 +47,10 @@ Program WithEntryOrder(const Program& p, const std::vector<std::string>& names) 
   return q;
 }
 
-// Two branches of 1000 bytes each reduced to 10: the file computes both big
-// values first (2010 bytes live at %a2), one branch at a time needs 1020.
-constexpr std::string_view kBadDiamond = R"(
-  entry func @main(%x: 16) {
+// The body of a function of %x: two branches of 1000 bytes each reduced to
+// 10. The file computes both big values first (2010 bytes live at %a2), one
+// branch at a time needs 1020.
+constexpr std::string_view kBadDiamondBody = R"(
     %a = exp(%x) : 1000
     %b = exp(%x) : 1000
     %a2 = negate(%a) : 10
@@ -58,6 +58,7 @@ constexpr std::string_view kBadDiamond = R"(
     %r = add(%a2, %b2) : 16
     return %r
   })";
+const std::string kBadDiamond = "entry func @main(%x: 16) {" + std::string(kBadDiamondBody);
 
 TEST(ReorderTest, DiamondInFileOrderIsReorderedToOneBranchAtATime) {
   const Program p = Parse(kBadDiamond);
@@ -172,18 +173,11 @@ TEST(ReorderTest, VerifierRefusesAUseBeforeItsDefinition) {
 
 TEST(ReorderTest, CalleesAreReorderedInside) {
   const Program p = Parse(R"(
-    entry func @main(%x: 16) {
-      %y = call(%x) : 16 {callee = @f}
+    entry func @main(%in: 16) {
+      %y = call(%in) : 16 {callee = @f}
       return %y
     }
-    func @f(%p: 16) {
-      %a = exp(%p) : 1000
-      %b = exp(%p) : 1000
-      %a2 = negate(%a) : 10
-      %b2 = negate(%b) : 10
-      %r = add(%a2, %b2) : 16
-      return %r
-    })");
+    func @f(%x: 16) {)" + std::string(kBadDiamondBody));
   ASSERT_NE(p.entry, kNoId);
   absl::StatusOr<ReorderResult> r = ReorderProgram(p);
   ASSERT_TRUE(r.ok()) << r.status();

@@ -6,12 +6,10 @@
 
 #include "gtest/gtest.h"
 #include "tests/verify/buffer_builder.h"
-#include "verify/verifier.h"
+#include "tests/verify/hand_made_plan.h"
 
-namespace memplan {
+namespace memplan::testing_verify {
 namespace {
-
-using testing_verify::MakeBuffer;
 
 // Seven steps: the entry's op at 0, a conditional (branch @t [1,2], branch
 // @f [3,4]) whose op takes step 5, and a last op at 6. Alternate memory of
@@ -23,14 +21,8 @@ using testing_verify::MakeBuffer;
 //  y(8)[1,6] the conditional's result, written at 1 by @t and at 3 by @f,
 //    read at 6: produced in alternate memory [1,6] @16 (an origin segment
 //    that begins inside branch @t).
-struct BranchPlan {
-  BufferSet set;
-  Plan plan;
-  VerifyOptions options;
-};
-
-BranchPlan MakeBranchPlan() {
-  BranchPlan m;
+HandMadePlan MakeBranchPlan() {
+  HandMadePlan m;
   m.set.time_steps = 7;
   m.set.buffers = {MakeBuffer("h", 8, 0, 6, {1, 3, 6}), MakeBuffer("w", 8, 0, 6, {4}),
                    MakeBuffer("y", 8, 1, 6, {6})};
@@ -41,12 +33,7 @@ BranchPlan MakeBranchPlan() {
   p.time_steps = 7;
   p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 8},
               SpaceInfo{"alternate", kAlternateSpace, 24, 24}};
-  PoolInfo transient;
-  transient.name = "transient";
-  transient.size = 8;
-  transient.lower_bound = 8;
-  transient.buffers = 3;
-  transient.total_bytes = 24;
+  PoolInfo transient = TransientPool(8, 3, 24);
   p.pools = {transient};
   p.peak = 8;
   p.lower_bound = 8;
@@ -56,23 +43,14 @@ BranchPlan MakeBranchPlan() {
       {"transient", {Allocation{kAlternateSpace, 16, 1, 6}}},
   };
   p.copies = {AsyncCopy{1, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 3, 4, 8}};
-  p.msa = MsaStats{};
-  p.msa->prefetches = 1;
-  p.msa->prefetch_bytes = 8;
+  p.msa = CopyStats(1, 0, 8);
   m.options.capacity[kAlternateSpace] = 24;
   return m;
 }
 
-std::string Verify(const BranchPlan& m) {
-  absl::Status s = VerifyPlan(m.set, m.plan, m.options);
-  if (s.ok()) return "OK";
-  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  return std::string(s.message());
-}
-
 // Adds an eviction of buffer `id` over [start, done] to the plan's counts
 // and the default pool (8 more bytes at offset 8).
-void AddEviction(BranchPlan& m, BufferId id, TimeStep start, TimeStep done) {
+void AddEviction(HandMadePlan& m, BufferId id, TimeStep start, TimeStep done) {
   m.plan.copies.push_back(AsyncCopy{id, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, start, done, 8});
   m.plan.msa->evictions += 1;
   m.plan.msa->eviction_bytes += 8;
@@ -86,7 +64,7 @@ void AddEviction(BranchPlan& m, BufferId id, TimeStep start, TimeStep done) {
 TEST(ControlFlowBranchesTest, TheHandMadeConditionalPlanIsValid) { EXPECT_EQ(Verify(MakeBranchPlan()), "OK"); }
 
 TEST(ControlFlowBranchesTest, APrefetchOpenedInABranchCannotOutliveTheConditional) {
-  BranchPlan m = MakeBranchPlan();
+  HandMadePlan m = MakeBranchPlan();
   // w prefetched in branch @t and kept for a read after the conditional:
   // when @f runs, nothing filled the chunk.
   m.set.buffers[1].use_times = {4, 6};
@@ -101,7 +79,7 @@ TEST(ControlFlowBranchesTest, APrefetchOpenedInABranchCannotOutliveTheConditiona
 }
 
 TEST(ControlFlowBranchesTest, AnEvictionInOneBranchOnlyIsRejected) {
-  BranchPlan m = MakeBranchPlan();
+  HandMadePlan m = MakeBranchPlan();
   // h, written in alternate memory before the conditional, is evicted in
   // branch @t only: after @f runs, the default copy read at 6 is stale.
   m.plan.placements[0].allocations = {Allocation{kAlternateSpace, 0, 0, 2},
@@ -115,7 +93,7 @@ TEST(ControlFlowBranchesTest, AnEvictionInOneBranchOnlyIsRejected) {
 }
 
 TEST(ControlFlowBranchesTest, AConditionalResultIsInOnePlaceInEveryBranch) {
-  BranchPlan m = MakeBranchPlan();
+  HandMadePlan m = MakeBranchPlan();
   // y produced in alternate memory by @t and evicted there, while @f writes
   // it into the default chunk that the eviction fills: valid, as the
   // default segment holds y from its start in both branches.
@@ -151,7 +129,7 @@ TEST(ControlFlowBranchesTest, AConditionalResultIsInOnePlaceInEveryBranch) {
 }
 
 TEST(ControlFlowBranchesTest, NoCopyFromBeforeTheConditionCompletesInABranch) {
-  BranchPlan m = MakeBranchPlan();
+  HandMadePlan m = MakeBranchPlan();
   // Issued before the conditional, awaited in @f: @t never awaits it. The
   // segment itself, covering the conditional from before it, is legal.
   m.plan.copies[0].start = 0;
@@ -164,4 +142,4 @@ TEST(ControlFlowBranchesTest, NoCopyFromBeforeTheConditionCompletesInABranch) {
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_verify

@@ -6,12 +6,10 @@
 
 #include "gtest/gtest.h"
 #include "tests/verify/buffer_builder.h"
-#include "verify/verifier.h"
+#include "tests/verify/hand_made_plan.h"
 
-namespace memplan {
+namespace memplan::testing_verify {
 namespace {
-
-using testing_verify::MakeBuffer;
 
 // Six steps: the entry's op at 0, a loop (condition [1,1], body [2,3]) whose
 // while op takes step 4, and a last op at 5. Alternate memory of 16 bytes.
@@ -20,14 +18,8 @@ using testing_verify::MakeBuffer;
 //  w(8)[0,5] passed into the loop and read at 3: default [0,5] @0;
 //    prefetched (2,3) inside the body into alternate [2,3] @8 (every
 //    iteration).
-struct LoopPlan {
-  BufferSet set;
-  Plan plan;
-  VerifyOptions options;
-};
-
-LoopPlan MakeLoopPlan() {
-  LoopPlan m;
+HandMadePlan MakeLoopPlan() {
+  HandMadePlan m;
   m.set.time_steps = 6;
   m.set.buffers = {MakeBuffer("h", 8, 0, 5, {1, 2, 5}), MakeBuffer("w", 8, 0, 5, {3})};
   m.set.control_regions = {ControlRegion{
@@ -36,12 +28,7 @@ LoopPlan MakeLoopPlan() {
   p.time_steps = 6;
   p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 8},
               SpaceInfo{"alternate", kAlternateSpace, 16, 16}};
-  PoolInfo transient;
-  transient.name = "transient";
-  transient.size = 8;
-  transient.lower_bound = 8;
-  transient.buffers = 2;
-  transient.total_bytes = 16;
+  PoolInfo transient = TransientPool(8, 2, 16);
   p.pools = {transient};
   p.peak = 8;
   p.lower_bound = 8;
@@ -50,18 +37,9 @@ LoopPlan MakeLoopPlan() {
       {"transient", {Allocation{kDefaultSpace, 0, 0, 5}, Allocation{kAlternateSpace, 8, 2, 3}}},
   };
   p.copies = {AsyncCopy{1, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 2, 3, 8}};
-  p.msa = MsaStats{};
-  p.msa->prefetches = 1;
-  p.msa->prefetch_bytes = 8;
+  p.msa = CopyStats(1, 0, 8);
   m.options.capacity[kAlternateSpace] = 16;
   return m;
-}
-
-std::string Verify(const LoopPlan& m) {
-  absl::Status s = VerifyPlan(m.set, m.plan, m.options);
-  if (s.ok()) return "OK";
-  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  return std::string(s.message());
 }
 
 TEST(ControlFlowRulesTest, TheHandMadeLoopPlanIsValid) { EXPECT_EQ(Verify(MakeLoopPlan()), "OK"); }
@@ -69,7 +47,7 @@ TEST(ControlFlowRulesTest, TheHandMadeLoopPlanIsValid) { EXPECT_EQ(Verify(MakeLo
 TEST(ControlFlowRulesTest, WithoutRegionsTheBrokenPlansPass) {
   // The flattened time line alone cannot see the loop: the copy below is fine
   // there.
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   m.set.control_regions.clear();
   m.plan.copies[0].start = 0;
   m.plan.placements[1].allocations[1].start = 0;
@@ -77,7 +55,7 @@ TEST(ControlFlowRulesTest, WithoutRegionsTheBrokenPlansPass) {
 }
 
 TEST(ControlFlowRulesTest, NoCopyFromOutsideALoopCompletesInsideIt) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   m.plan.copies[0].start = 0;  // issued before the loop, awaited in the body
   m.plan.placements[1].allocations[1].start = 0;
   EXPECT_EQ(Verify(m),
@@ -88,7 +66,7 @@ TEST(ControlFlowRulesTest, NoCopyFromOutsideALoopCompletesInsideIt) {
 }
 
 TEST(ControlFlowRulesTest, ALoopCarriedBufferKeepsItsPlaceAcrossTheLoop) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   // h leaves alternate memory in the middle of the body: the next iteration
   // would find it where it was at the loop's start, not where it ended.
   m.plan.placements[0].allocations = {Allocation{kAlternateSpace, 0, 0, 2},
@@ -110,7 +88,7 @@ TEST(ControlFlowRulesTest, ALoopCarriedBufferKeepsItsPlaceAcrossTheLoop) {
 }
 
 TEST(ControlFlowRulesTest, AnExitSegmentNeedsItsBytesDuringTheCondition) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   // w's prefetch in the body now carries w out of the loop in alternate
   // memory: valid, as nothing else uses bytes [8, 16) during the condition.
   m.plan.placements[1].allocations[1].end = 5;
@@ -129,7 +107,7 @@ TEST(ControlFlowRulesTest, AnExitSegmentNeedsItsBytesDuringTheCondition) {
 }
 
 TEST(ControlFlowRulesTest, AnExitSegmentMustStartInTheBody) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   m.set.buffers[1].use_times = {5};
   m.plan.copies[0].start = 1;  // issued in the condition: not an exit of the body
   m.plan.copies[0].done = 2;
@@ -140,7 +118,7 @@ TEST(ControlFlowRulesTest, AnExitSegmentMustStartInTheBody) {
 }
 
 TEST(ControlFlowRulesTest, ABranchRestoresWhatItMoves) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   // The same steps as two branches of a conditional.
   m.set.control_regions[0].kind = ControlRegion::Kind::kBranches;
   m.set.control_regions[0].name = "conditional %y";
@@ -159,7 +137,7 @@ TEST(ControlFlowRulesTest, ABranchRestoresWhatItMoves) {
 }
 
 TEST(ControlFlowRulesTest, AConditionalResultIsProducedInEveryBranch) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   m.set.control_regions[0].kind = ControlRegion::Kind::kBranches;
   m.set.control_regions[0].name = "conditional %y";
   m.set.control_regions[0].parts = {RegionPart{"branch @t", 1, 1}, RegionPart{"branch @f", 2, 3}};
@@ -184,7 +162,7 @@ TEST(ControlFlowRulesTest, AConditionalResultIsProducedInEveryBranch) {
 }
 
 TEST(ControlFlowRulesTest, PartsMustNest) {
-  LoopPlan m = MakeLoopPlan();
+  HandMadePlan m = MakeLoopPlan();
   m.set.control_regions.push_back(ControlRegion{
       ControlRegion::Kind::kLoop, "while %bad", {RegionPart{"body @x", 3, 4}}});
   EXPECT_EQ(Verify(m),
@@ -192,4 +170,4 @@ TEST(ControlFlowRulesTest, PartsMustNest) {
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_verify

@@ -6,37 +6,24 @@
 
 #include "gtest/gtest.h"
 #include "tests/verify/buffer_builder.h"
-#include "verify/verifier.h"
+#include "tests/verify/hand_made_plan.h"
 
-namespace memplan {
+namespace memplan::testing_verify {
 namespace {
-
-using testing_verify::MakeBuffer;
 
 // Eight steps; levels: fast (space 1, 16 B), slow (space 0, 64 B), sram
 // (space 2, 8 B). w(8)[0,7] is homed in sram ([0,7] @0, pool
 // "sram.transient") and prefetched (1,3) into fast [1,6] @0; t(8)[1,7] is
 // produced in fast [1,4] @8 and evicted (2,4) to slow [2,7] @0.
-struct HierarchyPlan {
-  BufferSet set;
-  Plan plan;
-  VerifyOptions options;
-};
-
-HierarchyPlan MakePlan() {
-  HierarchyPlan m;
+HandMadePlan MakePlan() {
+  HandMadePlan m;
   m.set.time_steps = 8;
   m.set.buffers = {MakeBuffer("w", 8, 0, 7, {3, 6}), MakeBuffer("t", 8, 1, 7, {2, 7})};
   Plan& p = m.plan;
   p.time_steps = 8;
   p.spaces = {SpaceInfo{"slow", kDefaultSpace, 64, 8}, SpaceInfo{"fast", kAlternateSpace, 16, 16},
               SpaceInfo{"sram", 2, 8, 8}};
-  PoolInfo transient;
-  transient.name = "transient";
-  transient.size = 8;
-  transient.lower_bound = 8;
-  transient.buffers = 1;
-  transient.total_bytes = 8;
+  PoolInfo transient = TransientPool(8, 1, 8);
   PoolInfo sram = transient;
   sram.name = "sram.transient";
   sram.space = 2;
@@ -49,11 +36,7 @@ HierarchyPlan MakePlan() {
   };
   p.copies = {AsyncCopy{0, CopyKind::kPrefetch, 2, kAlternateSpace, 1, 3, 8},
               AsyncCopy{1, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 2, 4, 8}};
-  p.msa = MsaStats{};
-  p.msa->prefetches = 1;
-  p.msa->evictions = 1;
-  p.msa->prefetch_bytes = 8;
-  p.msa->eviction_bytes = 8;
+  p.msa = CopyStats(1, 1, 8);
   HierarchyRules rules;
   rules.spaces = {HierarchySpaceRule{kAlternateSpace, "fast", 16, true, {}},
                   HierarchySpaceRule{kDefaultSpace, "slow", 64, true, {}},
@@ -65,17 +48,10 @@ HierarchyPlan MakePlan() {
   return m;
 }
 
-std::string Verify(const HierarchyPlan& m) {
-  absl::Status s = VerifyPlan(m.set, m.plan, m.options);
-  if (s.ok()) return "OK";
-  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  return std::string(s.message());
-}
-
 TEST(HierarchyRulesTest, TheHandMadePlanIsValid) { EXPECT_EQ(Verify(MakePlan()), "OK"); }
 
 TEST(HierarchyRulesTest, APrefetchComesFromTheHomeLevel) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.plan.copies[0].from_space = kDefaultSpace;
   EXPECT_EQ(Verify(m),
             "copy 0 (prefetch of buffer 'w' (id 0) from space 0 to space 1, time [1, 3]) must go "
@@ -83,7 +59,7 @@ TEST(HierarchyRulesTest, APrefetchComesFromTheHomeLevel) {
 }
 
 TEST(HierarchyRulesTest, EveryCopyUsesALink) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.options.hierarchy->links.erase(m.options.hierarchy->links.begin());
   EXPECT_EQ(Verify(m),
             "copy 0 (prefetch of buffer 'w' (id 0) from space 2 to space 1, time [1, 3]) uses no "
@@ -91,7 +67,7 @@ TEST(HierarchyRulesTest, EveryCopyUsesALink) {
 }
 
 TEST(HierarchyRulesTest, NoCopyIntoAReadOnlySpace) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.options.hierarchy->spaces[1].writable = false;
   EXPECT_EQ(Verify(m),
             "copy 1 (eviction of buffer 't' (id 1) from space 1 to space 0, time [2, 4]) copies "
@@ -99,7 +75,7 @@ TEST(HierarchyRulesTest, NoCopyIntoAReadOnlySpace) {
 }
 
 TEST(HierarchyRulesTest, PerLinkOutstandingLimit) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.options.hierarchy->links[2].max_outstanding = 0;
   EXPECT_EQ(Verify(m),
             "1 copies are outstanding at time 2 on the link from space 1 to space 0, above its "
@@ -107,17 +83,17 @@ TEST(HierarchyRulesTest, PerLinkOutstandingLimit) {
 }
 
 TEST(HierarchyRulesTest, CapacityPerLevel) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.options.hierarchy->spaces[2].capacity = 4;
   EXPECT_EQ(Verify(m), "space 'sram' (2) peaks at 8 bytes, beyond its capacity 4");
 }
 
 TEST(HierarchyRulesTest, EverySpaceIsALevel) {
-  HierarchyPlan m = MakePlan();
+  HandMadePlan m = MakePlan();
   m.options.hierarchy->spaces.pop_back();
   EXPECT_EQ(Verify(m),
             "the plan's space 'sram' uses memory space 2, which is not a level of the hierarchy");
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_verify

@@ -6,12 +6,10 @@
 
 #include "gtest/gtest.h"
 #include "tests/verify/buffer_builder.h"
-#include "verify/verifier.h"
+#include "tests/verify/hand_made_plan.h"
 
-namespace memplan {
+namespace memplan::testing_verify {
 namespace {
-
-using testing_verify::MakeBuffer;
 
 // Eight steps, alternate memory of 16 bytes:
 //  w(8)[0,7] a weight read at 3 and 6: default [0,7] @0; prefetched (1,3)
@@ -19,14 +17,8 @@ using testing_verify::MakeBuffer;
 //  t(8)[1,7] produced in alternate [1,4] @8 and read at 2; evicted (2,4)
 //    into default [2,7] @8; read from default at 7.
 //  u(8)[5,6] produced in alternate [5,6] @8.
-struct MsaPlan {
-  BufferSet set;
-  Plan plan;
-  VerifyOptions options;
-};
-
-MsaPlan MakeMsaPlan() {
-  MsaPlan m;
+HandMadePlan MakeMsaPlan() {
+  HandMadePlan m;
   m.set.time_steps = 8;
   m.set.buffers = {MakeBuffer("w", 8, 0, 7, {3, 6}), MakeBuffer("t", 8, 1, 7, {2, 7}),
                    MakeBuffer("u", 8, 5, 6, {6})};
@@ -34,12 +26,7 @@ MsaPlan MakeMsaPlan() {
   p.time_steps = 8;
   p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 16},
               SpaceInfo{"alternate", kAlternateSpace, 16, 16}};
-  PoolInfo transient;
-  transient.name = "transient";
-  transient.size = 16;
-  transient.lower_bound = 16;
-  transient.buffers = 3;
-  transient.total_bytes = 24;
+  PoolInfo transient = TransientPool(16, 3, 24);
   p.pools = {transient};
   p.peak = 16;
   p.lower_bound = 16;
@@ -50,22 +37,11 @@ MsaPlan MakeMsaPlan() {
   };
   p.copies = {AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 1, 3, 8},
               AsyncCopy{1, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 2, 4, 8}};
-  p.msa = MsaStats{};
-  p.msa->prefetches = 1;
-  p.msa->evictions = 1;
-  p.msa->prefetch_bytes = 8;
-  p.msa->eviction_bytes = 8;
+  p.msa = CopyStats(1, 1, 8);
   m.options.capacity[kAlternateSpace] = 16;
   m.options.max_outstanding_prefetches = 1;
   m.options.max_outstanding_evictions = 1;
   return m;
-}
-
-std::string Verify(const MsaPlan& m) {
-  absl::Status s = VerifyPlan(m.set, m.plan, m.options);
-  if (s.ok()) return "OK";
-  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
-  return std::string(s.message());
 }
 
 TEST(MsaRulesTest, TheHandMadePlanIsValid) { EXPECT_EQ(Verify(MakeMsaPlan()), "OK"); }
@@ -73,8 +49,8 @@ TEST(MsaRulesTest, TheHandMadePlanIsValid) { EXPECT_EQ(Verify(MakeMsaPlan()), "O
 // Six steps: an entry parameter w (8 B, external: the caller keeps it
 // between runs) is read at 1 and dies at 2; an end-of-program prefetch
 // refills fast memory over [3, 5] for the next run, after w's live range.
-MsaPlan MakeRefillPlan() {
-  MsaPlan m;
+HandMadePlan MakeRefillPlan() {
+  HandMadePlan m;
   m.set.time_steps = 6;
   m.set.buffers = {MakeBuffer("w", 8, 0, 2, {1})};
   m.set.buffers[0].lifetime = Lifetime::kExternal;
@@ -93,9 +69,7 @@ MsaPlan MakeRefillPlan() {
   p.placements = {
       {"external", {Allocation{kDefaultSpace, 0, 0, 5}, Allocation{kAlternateSpace, 0, 3, 5}}}};
   p.copies = {AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 3, 5, 8}};
-  p.msa = MsaStats{};
-  p.msa->prefetches = 1;
-  p.msa->prefetch_bytes = 8;
+  p.msa = CopyStats(1, 0, 8);
   m.options.capacity[kAlternateSpace] = 16;
   return m;
 }
@@ -103,7 +77,7 @@ MsaPlan MakeRefillPlan() {
 TEST(MsaRulesTest, StorageThatOutlivesTheRunMayBeRefilledAfterItsLiveRange) {
   EXPECT_EQ(Verify(MakeRefillPlan()), "OK");
   // A transient buffer's storage ends with its live range.
-  MsaPlan m = MakeRefillPlan();
+  HandMadePlan m = MakeRefillPlan();
   m.set.buffers[0].lifetime = Lifetime::kTransient;
   m.plan.pools[0].name = "transient";
   m.plan.pools[0].lifetime = Lifetime::kTransient;
@@ -122,21 +96,21 @@ TEST(MsaRulesTest, StorageThatOutlivesTheRunMayBeRefilledAfterItsLiveRange) {
 }
 
 TEST(MsaRulesTest, NoOverlapInAlternateMemory) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.placements[1].allocations[0].offset = 4;  // t's [4,12) meets w's [0,8) during 1..4
   EXPECT_EQ(Verify(m), "buffer 't' (id 1) allocation 0 (space 1, bytes [4, 12), time [1, 4]) overlaps buffer 'w' "
             "(id 0) allocation 1 (space 1, bytes [0, 8), time [1, 6]) at time 1");
 }
 
 TEST(MsaRulesTest, AlternateCapacity) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.options.capacity[kAlternateSpace] = 12;
   EXPECT_EQ(Verify(m), "buffer 't' (id 1) allocation 0 (space 1, bytes [8, 16), time [1, 4]) ends at byte 16, "
             "beyond the capacity 12 of space 1");
 }
 
 TEST(MsaRulesTest, AlternateSegmentStartsAtDefinitionOrAtACopy) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   // u is produced in default memory at 5 (a new chunk at 16) and then claimed
   // resident in alternate memory from 6 without a prefetch.
   m.plan.placements[2].allocations = {Allocation{kDefaultSpace, 16, 5, 5},
@@ -150,14 +124,14 @@ TEST(MsaRulesTest, AlternateSegmentStartsAtDefinitionOrAtACopy) {
 }
 
 TEST(MsaRulesTest, UseWaitsForThePrefetch) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.copies[0].done = 4;  // w is read in alternate memory at 3
   EXPECT_EQ(Verify(m), "buffer 'w' (id 0) is used at time 3 in buffer 'w' (id 0) allocation 1 (space 1, bytes "
             "[0, 8), time [1, 6]) before copy 0 is done at time 4");
 }
 
 TEST(MsaRulesTest, CopyStartsAfterTheDataExists) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   // t is prefetched back from default memory at 3, before its eviction has
   // brought the data there (done at 4): the new segment would overlap the
   // eviction's source, which is reserved until 4.
@@ -170,7 +144,7 @@ TEST(MsaRulesTest, CopyStartsAfterTheDataExists) {
 }
 
 TEST(MsaRulesTest, EvictionSourceReservedUntilDone) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   // The eviction (2,4) completes before the op at 4: the source may end at 3.
   m.plan.placements[1].allocations[0].end = 3;
   EXPECT_EQ(Verify(m), "OK");
@@ -183,7 +157,7 @@ TEST(MsaRulesTest, EvictionSourceReservedUntilDone) {
 // is done before the op at 4 writes, so t's source ends at 3 and the two
 // share the chunk. Held one step longer, the source overlaps u.
 TEST(MsaRulesTest, EvictionDoneWhereAnotherBufferStarts) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.set.buffers[2] = MakeBuffer("u", 8, 4, 6, {6});
   m.plan.placements[2].allocations = {Allocation{kAlternateSpace, 8, 4, 6}};
   m.plan.placements[1].allocations[0].end = 3;
@@ -194,7 +168,7 @@ TEST(MsaRulesTest, EvictionDoneWhereAnotherBufferStarts) {
 }
 
 TEST(MsaRulesTest, DefaultCopyOfAlternateDataNeedsAnEviction) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   // t's default chunk claims the data from t's definition, without the eviction.
   m.plan.copies.pop_back();
   m.plan.msa->evictions = 0;
@@ -206,15 +180,22 @@ TEST(MsaRulesTest, DefaultCopyOfAlternateDataNeedsAnEviction) {
             "copy");
 }
 
+// Adds an eviction of w over [start, done] that refreshes its default chunk,
+// with the plan's counts and a limit of two outstanding evictions.
+void AddRefreshOfW(HandMadePlan& m, TimeStep start, TimeStep done) {
+  m.plan.copies.push_back(
+      AsyncCopy{0, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, start, done, 8});
+  m.plan.msa->evictions = 2;
+  m.plan.msa->eviction_bytes = 16;
+  m.options.max_outstanding_evictions = 2;
+}
+
 // w is rewritten in place in alternate memory at 4 and evicted back (4,5)
 // into its default chunk, which is reserved from 0: a refresh, not a new
 // segment. A prefetch may not refresh.
 TEST(MsaRulesTest, EvictionMayRefreshTheDefaultChunk) {
-  MsaPlan m = MakeMsaPlan();
-  m.plan.copies.push_back(AsyncCopy{0, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 4, 5, 8});
-  m.plan.msa->evictions = 2;
-  m.plan.msa->eviction_bytes = 16;
-  m.options.max_outstanding_evictions = 2;
+  HandMadePlan m = MakeMsaPlan();
+  AddRefreshOfW(m, 4, 5);
   EXPECT_EQ(Verify(m), "OK");
   m.plan.copies.back() = AsyncCopy{0, CopyKind::kPrefetch, kDefaultSpace, kAlternateSpace, 4, 5, 8};
   m.plan.msa->evictions = 1;
@@ -230,11 +211,8 @@ TEST(MsaRulesTest, EvictionMayRefreshTheDefaultChunk) {
 // that the prefetch (1,3) is still filling would write back data that is not
 // there yet.
 TEST(MsaRulesTest, RefreshWaitsForItsSourceToFill) {
-  MsaPlan m = MakeMsaPlan();
-  m.plan.copies.push_back(AsyncCopy{0, CopyKind::kEviction, kAlternateSpace, kDefaultSpace, 2, 4, 8});
-  m.plan.msa->evictions = 2;
-  m.plan.msa->eviction_bytes = 16;
-  m.options.max_outstanding_evictions = 2;
+  HandMadePlan m = MakeMsaPlan();
+  AddRefreshOfW(m, 2, 4);
   EXPECT_EQ(Verify(m),
             "copy 2 (eviction of buffer 'w' (id 0) from space 1 to space 0, time [2, 4]) starts at "
             "time 2 but its source buffer 'w' (id 0) allocation 1 (space 1, bytes [0, 8), time "
@@ -244,7 +222,7 @@ TEST(MsaRulesTest, RefreshWaitsForItsSourceToFill) {
 }
 
 TEST(MsaRulesTest, OutstandingPrefetchLimit) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   // u becomes an input prefetched during (2,5), overlapping w's (1,3), in a
   // larger alternate memory.
   m.set.buffers[2].start = 0;
@@ -266,7 +244,7 @@ TEST(MsaRulesTest, OutstandingPrefetchLimit) {
 }
 
 TEST(MsaRulesTest, OutstandingEvictionLimit) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.options.max_outstanding_evictions = 0;
   EXPECT_EQ(Verify(m), "1 eviction is outstanding at time 2, above the limit 0: copies 1");
 }
@@ -275,7 +253,7 @@ TEST(MsaRulesTest, OutstandingEvictionLimit) {
 // alignment); t's chunk at byte 8 honours 8 but not 16, and a chunk shifted
 // by one byte honours nothing.
 TEST(MsaRulesTest, AlternateOffsetsHonourTheSpaceAlignment) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.spaces[1].alignment = 8;
   EXPECT_EQ(Verify(m), "OK");
   m.plan.spaces[1].alignment = 16;
@@ -293,7 +271,7 @@ TEST(MsaRulesTest, AlternateOffsetsHonourTheSpaceAlignment) {
 }
 
 TEST(MsaRulesTest, EstimatedTimeLiesBetweenItsBounds) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.msa->time_all_fast_s = 0.001;
   m.plan.msa->time_all_default_s = 0.004;
   m.plan.msa->estimated_time_s = 0.002;
@@ -328,7 +306,7 @@ TEST(MsaRulesTest, EstimatedTimeLiesBetweenItsBounds) {
 // The time bound (msa/time_bound.h), when the plan records one: no plan
 // with that fast memory is faster, up to the same relative 1e-9.
 TEST(MsaRulesTest, EstimatedTimeIsAtOrAboveTheTimeBound) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.msa->time_all_fast_s = 0.001;
   m.plan.msa->time_all_default_s = 0.004;
   m.plan.msa->estimated_time_s = 0.002;
@@ -345,7 +323,7 @@ TEST(MsaRulesTest, EstimatedTimeIsAtOrAboveTheTimeBound) {
 }
 
 TEST(MsaRulesTest, CopiesNeedMsaStatistics) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.msa.reset();
   EXPECT_EQ(Verify(m), "the plan has 2 async copies but no MSA statistics");
 }
@@ -354,7 +332,7 @@ TEST(MsaRulesTest, CopiesNeedMsaStatistics) {
 // produced in alternate memory without any copy, still needs MSA statistics
 // unless it is pinned there.
 TEST(MsaRulesTest, DataOutsideItsHomeSpaceNeedsMsaStatistics) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.copies.clear();
   m.plan.placements[0].allocations.pop_back();      // w stays in default memory
   m.plan.placements[1].allocations = {Allocation{kDefaultSpace, 8, 1, 7}};
@@ -382,7 +360,7 @@ TEST(MsaRulesTest, DataOutsideItsHomeSpaceNeedsMsaStatistics) {
 // a copy done at its start step would complete before it is issued. Only the
 // cross-program prefetch, at the buffer's start, is listed that way.
 TEST(MsaRulesTest, CopyDoneComesAfterItsStart) {
-  MsaPlan m = MakeMsaPlan();
+  HandMadePlan m = MakeMsaPlan();
   m.plan.copies[0].done = 1;
   EXPECT_EQ(Verify(m),
             "copy 0 (prefetch of buffer 'w' (id 0) from space 0 to space 1, time [1, 1]) is done "
@@ -403,4 +381,4 @@ TEST(MsaRulesTest, CopyDoneComesAfterItsStart) {
 }
 
 }  // namespace
-}  // namespace memplan
+}  // namespace memplan::testing_verify
