@@ -50,11 +50,13 @@ class Checker {
     return c < 0 ? nullptr : &m_.computations[static_cast<std::size_t>(c)];
   }
 
-  // Parameter shapes of `comp` by number (checked contiguous before use).
+  // Parameter shapes of `comp` by number. `comp` may not be checked yet: a
+  // number past its instruction count (a gap, reported when `comp` is
+  // checked) is skipped rather than sized for.
   std::vector<const HloShape*> Params(const HloComputation& comp) const {
     std::vector<const HloShape*> out;
     for (const HloInstruction& i : comp.instructions) {
-      if (!i.parameter_number) continue;
+      if (!i.parameter_number || *i.parameter_number >= static_cast<std::int64_t>(comp.instructions.size())) continue;
       const auto n = static_cast<std::size_t>(*i.parameter_number);
       if (out.size() <= n) out.resize(n + 1, nullptr);
       out[n] = &i.shape;
@@ -139,7 +141,8 @@ class Checker {
                                                  "; the loop-carried shape is " + shapes[0]->ToString() +
                                                  " and the while returns " + instr.shape.ToString());
       }
-    } else if (op == "call" && !callees.control.empty()) {
+    } else if (op == "call") {
+      if (callees.control.size() != 1) return Fail(instr.opcode_loc, "call needs to_apply=%COMPUTATION");
       const HloComputation& callee = *Callee(callees.control[0]);
       if (absl::Status s = Signature(instr, callee, shapes, callees.control_locs[0]); !s.ok()) return s;
       if (absl::Status s = Root(instr, callee, callees.control_locs[0]); !s.ok()) return s;

@@ -165,7 +165,15 @@ class Importer {
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> base;  // [instr][leaf]
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> last_read;
     bool is_loop_body = false;
+    // "" for a computation's first import; else the call sites leading to
+    // this copy ("c2/s1"), which qualify the names of its values.
+    std::string path;
   };
+
+  // The qualifier a computation called by `in` gets when it is imported again.
+  static std::string Site(const Scope& s, const HloInstruction& in) {
+    return s.path.empty() ? in.name : s.path + "/" + in.name;
+  }
 
   absl::Status Fail(SourceLocation loc, const std::string& message) const {
     return LocatedError(path_, loc, message);
@@ -325,11 +333,20 @@ class Importer {
                                        RootRule rule) {
     const HloComputation& hc = m_.computations[c];
     if (on_stack_[c]) return Fail(hc.loc, "computation %" + hc.name + " calls itself");
+    if (depth_ >= kMaxNestingDepth) {
+      return Fail(hc.loc, "computation %" + hc.name + " is nested more than " + std::to_string(kMaxNestingDepth) +
+                              " while/conditional/call levels deep");
+    }
     on_stack_[c] = true;
-    const std::string comp_name = instances_[c]++ == 0 ? hc.name : site + "/" + hc.name;
-    const std::string qualifier = instances_[c] == 1 ? hc.name : site;
+    ++depth_;
+    const bool first = instances_[c]++ == 0;
+    const std::string qualifier = first ? hc.name : site;
+    std::string comp_name = first ? hc.name : site + "/" + hc.name;
+    for (int k = 2; comp_names_.contains(comp_name); ++k) comp_name = site + "/" + hc.name + "." + std::to_string(k);
+    comp_names_.insert(comp_name);
     Scope s;
     s.hc = &hc;
+    s.path = first ? "" : site;
     s.id = b_.AddComputation(comp_name);
     b_.computation(s.id).loc = hc.loc;
     s.is_loop_body = rule == RootRule::kCarried;
@@ -364,6 +381,7 @@ class Importer {
     if (!results.ok()) return results.status();
     b_.SetReturn(s.id, *std::move(results));
     on_stack_[c] = false;
+    --depth_;
     return s.id;
   }
 
@@ -420,9 +438,12 @@ class Importer {
     return out;
   }
 
-  const OpCost& FusedCost(std::size_t c) {
+  // The summed cost of fused computation `c` (memoized). Fusions nested
+  // deeper than kMaxNestingDepth count as nothing rather than recurse on.
+  const OpCost& FusedCost(std::size_t c, int depth = 0) {
     if (fused_cost_[c]) return *fused_cost_[c];
     fused_cost_[c] = OpCost{};  // guards against a fusion calling itself
+    if (depth > kMaxNestingDepth) return *fused_cost_[c];
     OpCost total;
     const HloComputation& hc = m_.computations[c];
     std::map<std::string, const HloShape*> shapes;
@@ -431,7 +452,7 @@ class Importer {
       for (const HloOperand& o : in.operands) operands.push_back(shapes.at(o.name));
       const OpCost* nested = nullptr;
       if (const HloCallees callees = CalleesOf(in); in.opcode == "fusion" && !callees.other.empty()) {
-        nested = &FusedCost(static_cast<std::size_t>(FindHloComputation(m_, callees.other[0])));
+        nested = &FusedCost(static_cast<std::size_t>(FindHloComputation(m_, callees.other[0])), depth + 1);
       }
       const OpCost cost = HloInstructionCost(in, operands, nested);
       total.flops += cost.flops;
@@ -581,9 +602,9 @@ class Importer {
         init[i] = *c;
       }
     }
-    absl::StatusOr<ComputationId> c = Import(cond, in.name, Slots(m_.computations[cond]), RootRule::kEntry);
+    absl::StatusOr<ComputationId> c = Import(cond, Site(s, in), Slots(m_.computations[cond]), RootRule::kEntry);
     if (!c.ok()) return c.status();
-    absl::StatusOr<ComputationId> b = Import(body, in.name, Slots(m_.computations[body]), RootRule::kCarried);
+    absl::StatusOr<ComputationId> b = Import(body, Site(s, in), Slots(m_.computations[body]), RootRule::kCarried);
     if (!b.ok()) return b.status();
     return Structured(s, k, "while", std::move(init), {*c, *b}, qualifier);
   }
@@ -625,7 +646,7 @@ class Importer {
         }
         slots.push_back(std::move(slot));
       }
-      absl::StatusOr<ComputationId> id = Import(c, in.name, slots, RootRule::kReturned);
+      absl::StatusOr<ComputationId> id = Import(c, Site(s, in), slots, RootRule::kReturned);
       if (!id.ok()) return id.status();
       branches.push_back(*id);
     }
@@ -635,7 +656,7 @@ class Importer {
   absl::Status Call(Scope& s, std::size_t k, const std::string& qualifier) {
     const HloInstruction& in = s.hc->instructions[k];
     const auto c = static_cast<std::size_t>(FindHloComputation(m_, CalleesOf(in).control[0]));
-    absl::StatusOr<ComputationId> id = Import(c, in.name, Slots(m_.computations[c]), RootRule::kReturned);
+    absl::StatusOr<ComputationId> id = Import(c, Site(s, in), Slots(m_.computations[c]), RootRule::kReturned);
     if (!id.ok()) return id.status();
     return Structured(s, k, "call", OperandLeaves(s, in), {*id}, qualifier);
   }
@@ -748,6 +769,8 @@ class Importer {
   const std::string& path_;
   ProgramBuilder b_;
   std::set<std::string> names_;
+  std::set<std::string> comp_names_;
+  int depth_ = 0;  // computations being imported (the call stack)
   std::vector<int> instances_;
   std::vector<bool> on_stack_;
   std::vector<std::optional<OpCost>> fused_cost_;

@@ -122,6 +122,30 @@ ENTRY %main (a: f32[4]) -> f32[4] {
   EXPECT_NE(p.FindComputation("cl2/f"), kNoId);
 }
 
+TEST(HloAliasingTest, ComputationsCalledFromClonedCallersGetUniqueNames) {
+  const Program p = Import(R"(HloModule k, is_scheduled=true
+%b (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  ROOT %y = f32[4]{0} exponential(%x)
+}
+%a (u: f32[4]) -> f32[4] {
+  %u = f32[4]{0} parameter(0)
+  %s1 = f32[4]{0} call(%u), to_apply=%b
+  ROOT %s2 = f32[4]{0} call(%s1), to_apply=%b
+}
+ENTRY %main (v: f32[4]) -> f32[4] {
+  %v = f32[4]{0} parameter(0)
+  %c1 = f32[4]{0} call(%v), to_apply=%a
+  ROOT %c2 = f32[4]{0} call(%c1), to_apply=%a
+}
+)");
+  std::vector<std::string> names;
+  for (const Computation& c : p.computations) names.push_back(c.name);
+  // A copy is named by the call sites leading to it.
+  EXPECT_EQ(names, (Names{"main", "a", "b", "s2/b", "c2/a", "c2/s1/b", "c2/s2/b"}));
+  EXPECT_EQ(BufferOf(p, "c1"), (Names{"c1", "c2/s1/x", "c2/u", "s2", "s2/y"}));
+}
+
 TEST(HloAliasingTest, DynamicUpdateSliceWritesInPlaceUnlessTheOperandIsReadLater) {
   const Program p = Import(R"(HloModule d, is_scheduled=true
 ENTRY %main (u: f32[1,4], i: s32[]) -> (f32[8,4], f32[8,4], f32[8,4]) {

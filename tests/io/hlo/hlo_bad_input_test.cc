@@ -125,6 +125,27 @@ ENTRY %main {
             "t.hlo:4:33: error: copy-done operand %a is not a copy-start");
 }
 
+TEST(HloBadInputTest, CallsAndParameters) {
+  EXPECT_EQ(ImportError(R"(HloModule m
+ENTRY %main {
+  %a = f32[4]{0} parameter(0)
+  ROOT %c = f32[4]{0} call(%a)
+}
+)"),
+            "t.hlo:4:23: error: call needs to_apply=%COMPUTATION");
+  // A parameter number far past the parameters is a gap, not an allocation.
+  EXPECT_EQ(ImportError(R"(HloModule m
+%f (x: f32[4]) -> f32[4] {
+  ROOT %x = f32[4]{0} parameter(1000000000)
+}
+ENTRY %main {
+  %a = f32[4]{0} parameter(0)
+  ROOT %c = f32[4]{0} call(%a), to_apply=%f
+}
+)"),
+            "t.hlo:3:8: error: parameter(1000000000) of %f skips parameter(0)");
+}
+
 TEST(HloBadInputTest, MalformedInputOutputAlias) {
   EXPECT_EQ(ImportError(R"(HloModule m, input_output_alias={ {}: (7, {}, may-alias) }
 ENTRY %main {
