@@ -12,7 +12,8 @@
 //    conditional -> memplan conditional (each branch takes every branch's
 //    operand leaves; its own are its parameters' storage, the others unused
 //    parameters), call -> memplan call; a called computation is imported once
-//    per call site ("<site>/<name>" for the second and later);
+//    per call site (the second and later copies, and their values, named by
+//    the call sites leading to them: "c2/s1/x");
 //  * as XLA's copy insertion does, a `copy` op (attribute
 //    inserted = "copy-insertion") is added where a loop-carried or returned
 //    leaf could not share storage: a constant or entry parameter entering a
@@ -47,7 +48,8 @@ namespace memplan {
 
 // Builds and validates the program of a checked module (CheckHloModule).
 // Errors: InvalidArgument `path:line:col: error: ...`: a shape past 2^62
-// bytes, malformed input_output_alias, a call graph that calls itself or
+// bytes, malformed input_output_alias or output_to_operand_aliasing, a call
+// graph that calls itself, nests more than kMaxNestingDepth (256) deep or
 // imports more than 10^6 ops once per call site, ValidateProgram's.
 absl::StatusOr<Program> ImportHloModule(const HloModule& module, const std::string& path);
 
