@@ -482,6 +482,14 @@ class Importer {
     if (op == "call") return Call(s, k, qualifier);
     if (IsAsyncDone(op)) return AsyncDone(s, k, qualifier);
     std::vector<ValueId> operands = OperandLeaves(s, in);
+    if (op == "get-tuple-element") {
+      // Reads only the selected element, so the others' live ranges do not
+      // stretch to it (XLA's live ranges count a use of the element only).
+      const HloLeafRange range =
+          *LeafRangeAt(*s.env.at(in.operands[0].name).shape, {ParseInt(in.Find("index")->value).value_or(0)});
+      operands = std::vector<ValueId>(operands.begin() + static_cast<std::ptrdiff_t>(range.first),
+                                      operands.begin() + static_cast<std::ptrdiff_t>(range.first + range.count));
+    }
     if (op == "async-update") {
       absl::StatusOr<OpId> id = AddOp(s.id, "hlo.async-update", operands, in.loc);
       if (!id.ok()) return id.status();
@@ -505,8 +513,7 @@ class Importer {
     if (op == "tuple") {
       for (std::size_t i = 0; i < results->size(); ++i) View((*results)[i], operands[i]);
     } else if (op == "get-tuple-element") {
-      const HloLeafRange range = *LeafRangeAt(*shapes[0], {ParseInt(in.Find("index")->value).value_or(0)});
-      for (std::size_t i = 0; i < results->size(); ++i) View((*results)[i], operands[range.first + i]);
+      for (std::size_t i = 0; i < results->size(); ++i) View((*results)[i], operands[i]);
     } else if (op == "bitcast") {
       View((*results)[0], operands[0]);
     } else if (IsAsyncStart(op)) {

@@ -26,8 +26,11 @@ ENTRY %main (a: f32[4], b: f32[2]) -> f32[4] {
   EXPECT_EQ(BufferOf(p, "e"), (Names{"e", "g", "t/0"}));
   EXPECT_EQ(BufferOf(p, "b"), (Names{"b", "t/1"}));
   EXPECT_EQ(BufferOf(p, "n"), (Names{"n"}));
-  // Tuple and get-tuple-element move no bytes.
-  EXPECT_EQ(p.ops[static_cast<std::size_t>(p.values[static_cast<std::size_t>(p.FindValue("g"))].defining_op)].cost.bytes_accessed, 0);
+  // Tuple and get-tuple-element move no bytes; the get-tuple-element reads
+  // only the element it selects.
+  const Op& gte = p.ops[static_cast<std::size_t>(p.values[static_cast<std::size_t>(p.FindValue("g"))].defining_op)];
+  EXPECT_EQ(gte.cost.bytes_accessed, 0);
+  EXPECT_EQ(gte.operands, (std::vector<ValueId>{p.FindValue("t/0")}));
 }
 
 TEST(HloAliasingTest, BitcastIsAView) {
