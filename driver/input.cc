@@ -2,12 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <fstream>
 #include <utility>
 
 #include "driver/tflite_offline.h"
 #include "fmt/format.h"
 #include "io/csv/reader.h"
 #include "io/file_io.h"
+#include "io/hlo/importer.h"
+#include "io/hlo/parser.h"
 #include "io/onnx/importer.h"
 #include "io/tflite/importer.h"
 #include "io/tflite/offline_plan.h"
@@ -114,6 +117,11 @@ absl::Status CheckProgramOnlyOptions(const std::string& path, InputFormat format
                         "--regions applies only to programs (ONNX models and memplan text IR); "
                         "this input is read as a lifetime CSV");
   }
+  if (format == InputFormat::kHlo && !options.dims.empty()) {
+    return LocatedError(path, SourceLocation{},
+                        "--dim applies only to ONNX models and memplan text IR; HLO modules have "
+                        "static shapes");
+  }
   if (format == InputFormat::kLifetimeCsv && !options.dims.empty()) {
     return LocatedError(path, SourceLocation{},
                         fmt::format("--dim applies only to ONNX models and memplan text IR; this "
@@ -162,6 +170,16 @@ absl::StatusOr<TfliteLoaded> LoadTflite(const std::string& path, const LoadOptio
   return loaded;
 }
 
+// Whether the file at `path` starts (after whitespace and comments) with
+// `HloModule`: an XLA dump such as module_0001.jit_f.after_optimizations.txt.
+bool HasHloHeader(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string head(4096, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  return LooksLikeHloText(head);
+}
+
 }  // namespace
 
 SummaryInput SummaryInputOf(const LoadedInput& input) {
@@ -175,6 +193,7 @@ const char* InputFormatName(InputFormat format) {
     case InputFormat::kOnnx: return "an ONNX model";
     case InputFormat::kTextIr: return "memplan text IR";
     case InputFormat::kTflite: return "a TFLite model";
+    case InputFormat::kHlo: return "an HLO module";
   }
   return "";
 }
@@ -184,6 +203,10 @@ InputFormat DetectFormat(const std::string& path) {
   if (HasSuffixIgnoringCase(path, ".onnx")) return InputFormat::kOnnx;
   if (HasSuffixIgnoringCase(path, ".tflite") || HasTfliteIdentifier(path)) {
     return InputFormat::kTflite;
+  }
+  if (HasSuffixIgnoringCase(path, ".hlo") || HasSuffixIgnoringCase(path, ".hlo.txt") ||
+      HasHloHeader(path)) {
+    return InputFormat::kHlo;
   }
   return InputFormat::kTextIr;
 }
@@ -226,6 +249,14 @@ absl::StatusOr<LoadedInput> LoadInput(const std::string& path, const LoadOptions
       if (options.offline_plan) {
         if (absl::Status s = FixTfliteOfflineOffsets(*input); !s.ok()) return s;
       }
+      break;
+    }
+    case InputFormat::kHlo: {
+      absl::StatusOr<std::string> text = ReadFile(path);
+      if (!text.ok()) return text.status();
+      absl::StatusOr<Program> program = ImportHloText(*text, path);
+      if (!program.ok()) return program.status();
+      input = FromProgram(InputFormat::kHlo, *std::move(program), options);
       break;
     }
     case InputFormat::kTextIr: {

@@ -24,7 +24,7 @@
 
 namespace memplan {
 
-enum class InputFormat { kTextIr, kLifetimeCsv, kOnnx, kTflite };
+enum class InputFormat { kTextIr, kLifetimeCsv, kOnnx, kTflite, kHlo };
 
 struct LoadOptions {
   // Symbolic dim bindings: ONNX dim_params, or text IR `dim`s (ir/dims.h).
@@ -83,7 +83,8 @@ SummaryInput SummaryInputOf(const LoadedInput& input);
 // "a lifetime CSV", "an ONNX model" or "memplan text IR", for messages.
 const char* InputFormatName(InputFormat format);
 
-// Format implied by `path`'s extension (case-insensitive).
+// Format implied by `path`'s extension (case-insensitive), else by its first
+// bytes (a TFLite file identifier; HLO text starting with `HloModule`).
 InputFormat DetectFormat(const std::string& path);
 
 // Reads and analyses `path`, then checks the input limits (CheckInputLimits
