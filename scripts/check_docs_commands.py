@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
-"""Runs every `$ memplan ...` command shown in the README and the tutorials
-and checks that its output still reads as the page shows it.
+"""Runs every `$ memplan ...` command shown in the README, the tutorials
+and the reference pages' examples, and checks that its output still reads
+as the page shows it.
 
 Usage: check_docs_commands.py MEMPLAN_BINARY [REPO_ROOT]
 
 A documented command is a line starting with `$ memplan ` inside a fenced
-block (``` ... ```); the lines after it, up to the next `$ ` line or the end
+block: any fenced block of README.md and docs/tutorials/*.md, and the blocks
+fenced as ```console in the other docs/*.md pages (their plain ``` blocks
+show commands on inputs the repository does not bundle, such as the shared
+data set's models, and are not run). The lines after it, up to the next `$ ` line or the end
 of the block, are its expected output (standard output and standard error
 together). Rules:
 
@@ -37,9 +41,10 @@ ANY_LINES = "..."
 PROMPT = "$ "
 
 
-def documented_commands(page):
+def documented_commands(page, console_only=False):
     """Yields (line_number, command, expected_lines) for each `$ memplan` line."""
     in_block = False
+    checked = False
     current = None
     for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
         if line.lstrip().startswith("```"):
@@ -47,8 +52,9 @@ def documented_commands(page):
                 yield current
                 current = None
             in_block = not in_block
+            checked = in_block and (not console_only or line.strip() == "```console")
             continue
-        if not in_block:
+        if not checked:
             continue
         if line.startswith(PROMPT):
             if current:
@@ -72,11 +78,11 @@ def matches(expected, actual):
     return bool(actual) and actual[0] == head and matches(expected[1:], actual[1:])
 
 
-def run_page(page, binary, root):
+def run_page(page, binary, root, console_only):
     failures = 0
     with tempfile.TemporaryDirectory(prefix="memplan-docs-") as work:
         os.symlink(root / "examples", pathlib.Path(work) / "examples")
-        for number, command, expected in documented_commands(page):
+        for number, command, expected in documented_commands(page, console_only):
             argv = shlex.split(command)
             argv[0] = str(binary)
             result = subprocess.run(argv, cwd=work, stdout=subprocess.PIPE,
@@ -105,9 +111,12 @@ def main(argv):
     if not os.access(binary, os.X_OK):
         print(f"{binary}: error: not an executable memplan binary", file=sys.stderr)
         return 2
-    pages = [root / "README.md"] + sorted((root / "docs" / "tutorials").glob("*.md"))
-    commands = sum(1 for page in pages for _ in documented_commands(page))
-    failures = sum(run_page(page, binary, root) for page in pages)
+    pages = [(root / "README.md", False)]
+    pages += [(page, False) for page in sorted((root / "docs" / "tutorials").glob("*.md"))]
+    pages += [(page, True) for page in sorted((root / "docs").glob("*.md"))]
+    commands = sum(1 for page, console_only in pages
+                   for _ in documented_commands(page, console_only))
+    failures = sum(run_page(page, binary, root, console_only) for page, console_only in pages)
     print(f"{commands} documented commands on {len(pages)} pages, {failures} mismatched")
     if commands == 0:
         print("error: no documented commands found", file=sys.stderr)
