@@ -19,8 +19,8 @@ together). Rules:
   byte-identical for the same input and options unless `--timings` or
   `--time-limit` is given, so documented commands never use those);
 * the exit code is not checked: an expected error message is the check;
-* the commands of one page run in order, in one temporary folder holding a
-  link to the repository's `examples/`, so a page may write a file
+* the commands of one page run in order, in one temporary folder holding
+  links to the repository's `examples/` and `tests/` (its test data), so a page may write a file
   (`--json plan.json`) and use it in a later command, and nothing is
   written into the repository.
 
@@ -81,7 +81,8 @@ def matches(expected, actual):
 def run_page(page, binary, root, console_only):
     failures = 0
     with tempfile.TemporaryDirectory(prefix="memplan-docs-") as work:
-        os.symlink(root / "examples", pathlib.Path(work) / "examples")
+        for folder in ("examples", "tests"):
+            os.symlink(root / folder, pathlib.Path(work) / folder)
         for number, command, expected in documented_commands(page, console_only):
             argv = shlex.split(command)
             argv[0] = str(binary)
