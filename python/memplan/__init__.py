@@ -27,7 +27,7 @@ import re as _re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from . import _core
+from . import _core, _views
 from ._errors import Error
 from ._fx import from_fx
 from ._program import Program, plan_program as _plan_program
@@ -174,6 +174,20 @@ class Plan:
         if failure is not None:
             raise Error(failure[1], failure[0])
         return True
+
+    def live_bytes(self, space: int = 0, pool: Optional[str] = None) -> Any:
+        """Bytes placed in ``space`` at each time step, a numpy array (see
+        memplan._views.live_bytes); ``pool="transient"`` peaks at
+        ``lower_bound``. Needs numpy."""
+        return _views.live_bytes(self, space, pool)
+
+    def plot(self, space: int = 0, pool: Optional[str] = "transient") -> Any:
+        """A matplotlib Figure: live bytes over time and the memory map of
+        ``space`` (see memplan._views.plot). Needs matplotlib."""
+        return _views.plot(self, space, pool)
+
+    def _repr_html_(self) -> str:
+        return _views.summary_html(self)
 
     def __repr__(self) -> str:
         return (f"<memplan.Plan {self.input!r}: {len(self.buffers)} buffers, peak "
