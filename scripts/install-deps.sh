@@ -12,6 +12,7 @@ packages=(
   libflatbuffers-dev  # TFLite import (io/tflite/)
   jq  # bench scripts read JSON plans
   pybind11-dev python3-dev python3-pytest  # the Python package and its tests
+  python3-torch python3-torchvision python3-matplotlib  # from_fx, Plan.plot and their tests
 )
 # `make fuzz`: clang and its libFuzzer runtime.
 if [[ "${MEMPLAN_WITH_FUZZ:-0}" == 1 ]]; then

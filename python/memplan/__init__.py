@@ -10,11 +10,14 @@ Five lines::
 
 ``memplan.plan`` takes a file (lifetime CSV, ONNX model, text IR — the
 formats of ``memplan plan``) or a list of buffers, and every option of
-``memplan plan`` as a keyword argument spelled with underscores. The result
+``memplan plan`` as a keyword argument spelled with underscores; or a
+``memplan.Program``, built op by op or from a PyTorch module by
+``memplan.from_fx``, planned with the C++ API. The result
 is made of plain Python objects; ``Plan.to_json()`` is byte for byte the
 JSON ``memplan plan --json -`` writes, and ``Plan.verify()`` checks it again
 with memplan's independent verifier. Errors raise ``memplan.Error`` with the
-command line's located message and exit code. No numpy is needed.
+command line's located message and exit code. Planning needs no numpy
+(only ``Plan.live_bytes`` and ``Plan.plot`` do).
 """
 
 from __future__ import annotations
@@ -25,21 +28,13 @@ import re as _re
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
-from . import _core
+from . import _core, _views
+from ._errors import Error
+from ._fx import from_fx
+from ._program import Program, plan_program as _plan_program
 
-__all__ = ["plan", "Plan", "Buffer", "Allocation", "Pool", "Space", "Error"]
-
-
-class Error(Exception):
-    """A memplan failure: ``message`` as the command line prints it
-    (``file:line:col: error: ...`` where a place is known) and ``exit_code``
-    as the command line returns it (2: bad input or options; 1: the plan
-    does not fit or fails verification)."""
-
-    def __init__(self, message: str, exit_code: int):
-        super().__init__(message)
-        self.message = message
-        self.exit_code = exit_code
+__all__ = ["plan", "Plan", "Program", "from_fx", "Buffer", "Allocation", "Pool", "Space",
+           "Error"]
 
 
 @dataclass(frozen=True)
@@ -130,8 +125,11 @@ class Plan:
     (memory space assignment figures, a dict, or None), ``summary`` (the
     text ``memplan plan`` prints) and ``json`` (the parsed JSON document)."""
 
-    def __init__(self, planned: "_core.PlannedInput"):
+    def __init__(self, planned: Any, verifier: Any = None):
+        # planned: a _core.PlannedInput (a file or buffer list) or a
+        # _core.Result (a Program); verifier: how verify() checks the latter.
         self._planned = planned
+        self._verifier = verifier
         doc = _json.loads(planned.json)
         self.json = doc
         self.input = doc["input"]
@@ -173,10 +171,24 @@ class Plan:
         memplan's independent verifier, by the rules ``memplan verify``
         applies. Returns True; raises Error (exit_code 1) naming the first
         violated rule."""
-        failure = _core.verify(self._planned)
+        failure = self._verifier() if self._verifier else _core.verify(self._planned)
         if failure is not None:
             raise Error(failure[1], failure[0])
         return True
+
+    def live_bytes(self, space: int = 0, pool: Optional[str] = None) -> Any:
+        """Bytes placed in ``space`` at each time step, a numpy array (see
+        memplan._views.live_bytes); ``pool="transient"`` peaks at
+        ``lower_bound``. Needs numpy."""
+        return _views.live_bytes(self, space, pool)
+
+    def plot(self, space: int = 0, pool: Optional[str] = "transient") -> Any:
+        """A matplotlib Figure: live bytes over time and the memory map of
+        ``space`` (see memplan._views.plot). Needs matplotlib."""
+        return _views.plot(self, space, pool)
+
+    def _repr_html_(self) -> str:
+        return _views.summary_html(self)
 
     def __repr__(self) -> str:
         return (f"<memplan.Plan {self.input!r}: {len(self.buffers)} buffers, peak "
@@ -187,9 +199,17 @@ class Plan:
 BufferSpec = Union[Sequence[int], Mapping[str, Any]]
 
 
-def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "buffers",
-         **options: Any) -> Plan:
+def plan(source: Union[str, os.PathLike, Iterable[BufferSpec], Program], *,
+         name: str = "buffers", **options: Any) -> Plan:
     """Plans ``source`` and returns the verified Plan.
+
+    ``source`` may be a ``memplan.Program`` (built in Python or by
+    ``from_fx``): it is planned with the C++ API (``memplan::api::Plan``),
+    and the options are ``algorithm``, ``effort``, ``time_limit``
+    (seconds), ``alignment``, ``capacity`` (bytes, or
+    ``{"transient": bytes}``), ``fast_memory`` and ``target``; sizes are
+    ints or strings such as ``"2MiB"``. ``to_json()`` is then byte for byte
+    what ``memplan plan`` writes for the program's ``to_text()``.
 
     ``source`` is either a path (``.csv`` lifetimes, ``.onnx`` model, else
     text IR; as ``memplan plan INPUT``) or an iterable of buffers, each a
@@ -221,6 +241,10 @@ def plan(source: Union[str, os.PathLike, Iterable[BufferSpec]], *, name: str = "
         >>> p.peak, [b.offset for b in p.buffers]
         (12, [8, 0, 8])
     """
+    if isinstance(source, Program):
+        program = source._program()
+        result = _plan_program(source, options)
+        return Plan(result, lambda: _core.verify_result(program, result))
     args = _flags(options)
     if isinstance(source, (bytes, bytearray)) or not isinstance(
             source, (str, os.PathLike, Iterable)):
@@ -365,3 +389,4 @@ def _buffers_csv(buffers: Iterable[BufferSpec]) -> str:
     for row in rows:
         lines.append(",".join(str(row.get(c, 1 if c == "alignment" else "")) for c in columns))
     return "\n".join(lines) + "\n"
+

@@ -165,3 +165,26 @@ def test_every_value_has_its_address():
     assert [a.offset for a in concat.value_allocations("b")] == [base + 4096]
     with pytest.raises(KeyError):
         concat.value_allocations("y")
+
+
+def test_live_bytes_profile_peaks_at_the_lower_bound():
+    np = pytest.importorskip("numpy")
+    plan = memplan.plan(THREE)
+    live = plan.live_bytes()
+    assert isinstance(live, np.ndarray)
+    assert live.tolist() == [4, 12, 12, 12, 4]
+    assert live.max() == plan.lower_bound
+    assert plan.live_bytes(space=1).tolist() == [0] * 5
+
+
+def test_html_repr_and_plot():
+    plan = memplan.plan(THREE, name="three")
+    page = plan._repr_html_()
+    assert "<th style='text-align:left'>peak</th><td>12 bytes</td>" in page
+    assert "three" in page
+    pytest.importorskip("matplotlib")
+    fig = plan.plot()
+    live_ax, map_ax = fig.axes
+    assert len(map_ax.patches) == 3
+    assert map_ax.get_ylim() == (0, 12)
+    assert live_ax.lines[0].get_ydata().tolist() == [4, 12, 12, 12, 4]
