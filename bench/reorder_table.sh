@@ -21,10 +21,7 @@ DATA_DIR=${DATA_DIR:-../shared/data}
 source "$(dirname "$0")/table_lib.sh"
 parse_write_arg "$@"
 
-python3 "$(dirname "$0")/irregular_dags.py" "$tmp"
-inputs=()
-for f in "$DATA_DIR"/onnx/*/*.onnx "$DATA_DIR"/tflite/*.tflite; do [[ -e $f ]] && inputs+=("$f"); done
-for f in $(ls "$tmp"/*.mpir | sort -t- -k1,1 -k2,2n); do inputs+=("$f"); done
+reorder_inputs
 
 kib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1024 }'; }
 

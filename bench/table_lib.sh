@@ -27,3 +27,14 @@ splice_table() {
     !skip { print }' "$doc" >"$tmp/spliced"
   cp "$tmp/spliced" "$doc"
 }
+
+# reorder_inputs: sets `inputs` to the reordering benchmarks' inputs: every
+# shared ONNX and TFLite model under $DATA_DIR, then the irregular DAGs that
+# bench/irregular_dags.py writes into $tmp, by family and size.
+reorder_inputs() {
+  python3 "$(dirname "${BASH_SOURCE[0]}")/irregular_dags.py" "$tmp"
+  inputs=()
+  local f
+  for f in "$DATA_DIR"/onnx/*/*.onnx "$DATA_DIR"/tflite/*.tflite; do [[ -e $f ]] && inputs+=("$f"); done
+  for f in $(ls "$tmp"/*.mpir | sort -t- -k1,1 -k2,2n); do inputs+=("$f"); done
+}
