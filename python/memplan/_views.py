@@ -40,11 +40,15 @@ def plot(plan: Any, space: int = 0, pool: Optional[str] = "transient") -> Any:
     fig = matplotlib.figure.Figure(figsize=(9, 6))
     live_ax, map_ax = fig.subplots(2, 1, sharex=True)
     live = live_bytes(plan, space, pool)
-    live_ax.step(range(len(live)), live, where="post", label="live bytes")
-    live_ax.axhline(plan.peak, color="red", linestyle="--", label=f"peak {plan.peak} B")
+    where = {0: "default memory", 1: "alternate (fast) memory"}.get(space, f"memory space {space}")
+    what = f"{pool} pool" if pool is not None else "all pools"
+    live_ax.step(range(len(live)), live, where="post", label=f"live bytes ({what})")
+    if space == 0 and pool == "transient":
+        # The plan's peak is the default memory's transient extent.
+        live_ax.axhline(plan.peak, color="red", linestyle="--", label=f"extent {plan.peak} B")
     live_ax.set_ylabel("bytes")
     live_ax.legend(loc="upper right")
-    live_ax.set_title(f"{plan.input}: {plan.algorithm}")
+    live_ax.set_title(f"{plan.input}: {where}, {what}; packed by {plan.algorithm}")
     top = 0
     for b in plan.buffers:
         if pool is not None and b.pool != pool:

@@ -188,3 +188,4 @@ def test_html_repr_and_plot():
     assert len(map_ax.patches) == 3
     assert map_ax.get_ylim() == (0, 12)
     assert live_ax.lines[0].get_ydata().tolist() == [4, 12, 12, 12, 4]
+    assert live_ax.get_title() == "three: default memory, transient pool; packed by best-fit-spatial"
