@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include <unistd.h>
+
 #include "cli/plan_command.h"
 #include "driver/plan_job.h"
 #include "io/file_io.h"
@@ -159,6 +161,56 @@ TEST(ApiTest, SameJsonAsTheCommandLine) {
     EXPECT_TRUE(with_fast->estimated_time_s.has_value());
     EXPECT_TRUE(Verify(*program, *with_fast).ok());
   }
+}
+
+// The C++ builder and the command line give byte-identical JSON for the same
+// program: examples/basic.mpir built op by op (as python/tests/
+// test_program.py's basic() builds it with memplan.Program, which it checks
+// against the command line the same way), and the file planned by the
+// command line as "basic" (a built program's input is its name).
+TEST(ApiTest, BuiltProgramPlansAsItsTextDoes) {
+  ProgramBuilder b("basic");
+  const ComputationId main = b.AddFunction("main");
+  b.SetEntry(main);
+  const ValueId x = b.AddParam(main, "x", "f32", {8, 16});
+  const ValueId bias = b.AddParam(main, "bias", "f32", {16});
+  b.SetLifetime(bias, Lifetime::kConstant);
+  OpCost add_cost;
+  add_cost.flops = 128;
+  const ValueId g = b.AddResult(b.AddOp(main, "add", {x, bias}, add_cost), "g", "f32", {8, 16});
+  const ValueId h = b.AddResult(b.AddOp(main, "relu", {g}), "h", "f32", {8, 16});
+  b.Tie(h, g);
+  const ValueId flat = b.AddResult(b.AddOp(main, "reshape", {h}), "flat", "f32", {128});
+  b.View(flat, h, 0);
+  const ValueId row1 = b.AddResult(b.AddOp(main, "slice", {flat}), "row1", "f32", {16});
+  b.View(row1, flat, 64);
+  OpCost exp_cost;
+  exp_cost.transcendentals = 16;
+  const ValueId y = b.AddResult(b.AddOp(main, "exp", {row1}, exp_cost), "y", "f32", {16});
+  b.SetReturn(main, {y});
+  absl::StatusOr<Program> built = std::move(b).Build();
+  ASSERT_TRUE(built.ok()) << built.status();
+
+  // This test runs in a process of its own (ctest): moving into a fresh
+  // folder touches no other test.
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("memplan_api_basic_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  std::filesystem::copy_file(std::string(MEMPLAN_SOURCE_DIR) + "/examples/basic.mpir", dir / "basic",
+                             std::filesystem::copy_options::overwrite_existing);
+  const std::filesystem::path was = std::filesystem::current_path();
+  std::filesystem::current_path(dir);
+  absl::StatusOr<Result> plain = Plan(*built);
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(plain->json(), CliJson({"basic"}));
+  Options fast;
+  fast.fast_memory_bytes = 4096;
+  fast.alignment = 64;
+  absl::StatusOr<Result> with_fast = Plan(*built, fast);
+  ASSERT_TRUE(with_fast.ok()) << with_fast.status();
+  EXPECT_EQ(with_fast->json(), CliJson({"basic", "--fast-memory", "4096", "--alignment", "64"}));
+  std::filesystem::current_path(was);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(ApiTest, LoadFileErrorsAreLocated) {
