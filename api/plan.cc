@@ -49,13 +49,6 @@ absl::StatusOr<PlanJobOptions> JobOptions(const Options& options) {
   return job;
 }
 
-std::string SpaceNameOf(const memplan::Plan& plan, MemorySpace space) {
-  for (const SpaceInfo& info : plan.spaces) {
-    if (info.id == space) return info.name;
-  }
-  return SpaceName(space);
-}
-
 // The public view of a verified plan for `input`.
 Result MakeResult(const LoadedInput& input, PlanJobResult job) {
   auto impl = std::make_shared<Result::Impl>();
@@ -81,15 +74,15 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
     if (b >= plan.placements.size()) continue;
     out.pool = plan.placements[b].pool.str();
     for (const Allocation& a : plan.placements[b].allocations) {
-      out.segments.push_back({SpaceNameOf(plan, a.space), a.offset, a.start, a.end});
+      out.segments.push_back({SpaceNameIn(plan, a.space), a.offset, a.start, a.end});
     }
   }
   for (const AsyncCopy& copy : plan.copies) {
     Copy& out = result.copies.emplace_back();
     out.kind = copy.kind == CopyKind::kPrefetch ? Copy::Kind::kPrefetch : Copy::Kind::kEviction;
     out.buffer = std::string(input.buffers.buffers[copy.buffer].name);
-    out.from_space = SpaceNameOf(plan, copy.from_space);
-    out.to_space = SpaceNameOf(plan, copy.to_space);
+    out.from_space = SpaceNameIn(plan, copy.from_space);
+    out.to_space = SpaceNameIn(plan, copy.to_space);
     out.start = copy.start;
     out.done = copy.done;
     out.bytes = copy.bytes;
@@ -97,7 +90,7 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
   std::stable_sort(result.copies.begin(), result.copies.end(),
                    [](const Copy& a, const Copy& b) { return a.start < b.start; });
   for (const PoolInfo& pool : plan.pools) {
-    result.pools.push_back({pool.name, SpaceNameOf(plan, pool.space),
+    result.pools.push_back({pool.name, SpaceNameIn(plan, pool.space),
                             PublicLifetime(pool.lifetime), pool.offset, pool.size,
                             pool.lower_bound});
   }

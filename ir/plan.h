@@ -142,4 +142,13 @@ struct Plan {
   std::optional<PackReport> packing;
 };
 
+// The name of `space` in `plan`: its SpaceInfo's ("dram", "scratchpad" in a
+// hierarchy; "default", "alternate" in two spaces), else SpaceName(space).
+inline std::string SpaceNameIn(const Plan& plan, MemorySpace space) {
+  for (const SpaceInfo& info : plan.spaces) {
+    if (info.id == space) return info.name;
+  }
+  return SpaceName(space);
+}
+
 }  // namespace memplan

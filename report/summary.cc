@@ -87,7 +87,7 @@ std::string PeakLines(const SummaryInput& input, const BufferSet& buffers,
 // ...") compares its extent with its bound.
 std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const SpacePeak& peak) {
   if (peak.transient_buffers == 0) return "";
-  const std::string name(SpaceName(peak.space));
+  const std::string name = SpaceNameIn(plan, peak.space);
   const SpaceView view = ViewSpace(input.buffers, plan, peak.space);
   return PeakLines(input, view.segments(),
                    [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
@@ -139,9 +139,8 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
   if (plan.peak == 0 && elsewhere > 0) {
     std::int64_t transient = 0;
     for (const Buffer& b : input.buffers.buffers) transient += IsTransient(b) && b.size > 0;
-    return fmt::format(
-        "transient pool in default memory: empty (its {} are held in fast memory only)\n",
-        CountOf(transient, "buffer"));
+    return fmt::format("transient pool in {} memory: empty (its {} are held in fast memory only)\n",
+                       SpaceNameIn(plan, kDefaultSpace), CountOf(transient, "buffer"));
   }
   std::string text =
       fmt::format("transient extent {}, lower bound {} ({} over)", BytesAndHuman(plan.peak),
@@ -153,9 +152,9 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
         pool_buffers += pool.buffers;
       }
     }
-    text += fmt::format("; {} of the pool's {} {} bytes in default memory", here,
-                        CountOf(pool_buffers, "buffer"),
-                        here == 1 ? "has" : "have");
+    text += fmt::format("; {} of the pool's {} {} bytes in {} memory", here,
+                        CountOf(pool_buffers, "buffer"), here == 1 ? "has" : "have",
+                        SpaceNameIn(plan, kDefaultSpace));
   }
   text += "\n";
   if (!plan.search_status.empty()) {
@@ -318,7 +317,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                       "space", "buffers", "bytes", "extent", "lower bound", "over");
   for (const PoolInfo& pool : plan.pools) {
     text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
-                        name_width, SpaceName(pool.space), pool.buffers, pool.total_bytes,
+                        name_width, SpaceNameIn(plan, pool.space), pool.buffers, pool.total_bytes,
                         pool.size, pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
   }
   const std::vector<SpacePeak> peaks = ComputeSpacePeaks(input.buffers, plan);
@@ -337,7 +336,8 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
   }
   const DerivedBufferSet in_default = DefaultMemoryView(input.buffers, plan);
   text += other_spaces ? PeakLines(input, in_default.get(), IsTransient,
-                                   "default memory activation peak", default_transient)
+                                   SpaceNameIn(plan, kDefaultSpace) + " memory activation peak",
+                                   default_transient)
                        : PeakLines(input, in_default.get(), IsTransient, "activation peak");
   for (const SpacePeak& peak : peaks) {
     if (peak.space != kDefaultSpace) text += OtherSpaceLines(input, plan, peak);
