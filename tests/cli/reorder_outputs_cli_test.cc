@@ -100,6 +100,27 @@ TEST(ReorderOutputsCliTest, WriteOnnxNeedsAnOnnxInput) {
   EXPECT_FALSE(std::filesystem::exists(dir + "/x.onnx"));
 }
 
+// The diamond's maps: the input order's beside the reordered one, each
+// titled with its transient peak (an SVG of two nested maps, an HTML page of
+// two frames).
+TEST(ReorderOutputsCliTest, MapsShowBothOrdersSideBySide) {
+  const std::string dir = FreshDir();
+  CliRun run = Memplan("plan " + kDiamond + " --reorder --quiet --svg " + dir + "/m.svg --html " +
+                       dir + "/m.html");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string svg = Slurp(dir + "/m.svg");
+  std::size_t maps = 0;
+  for (std::size_t at = svg.find("<svg"); at != std::string::npos; at = svg.find("<svg", at + 1)) {
+    ++maps;
+  }
+  EXPECT_EQ(maps, 3u);
+  EXPECT_THAT(svg, HasSubstr("input order · transient peak 2.02 MiB"));
+  EXPECT_THAT(svg, HasSubstr("reordered by xla-list · transient peak 1.03 MiB"));
+  const std::string html = Slurp(dir + "/m.html");
+  EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · input order"));
+  EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · reordered by xla-list"));
+}
+
 TEST(ReorderOutputsCliTest, WriteOnnxRoundTripsOnASharedModel) {
   if (!std::filesystem::exists(kSharedOnnx)) GTEST_SKIP() << "../shared not present";
   const PlanJobResult first = ExpectOnnxRoundTrip(kSharedOnnx, FreshDir());
