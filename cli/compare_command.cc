@@ -26,6 +26,10 @@ int RunCompare(const CompareFlags& flags) {
         "--alignment {} is outside the supported range 1 to 2^32 ({})", *alignment, kMaxAlignment)));
   }
   options.alignment = *alignment;
+  options.timings = flags.timings;
+  if (flags.timings && !flags.input.reorder) {
+    return Fail(UsageError("--timings times the reordering strategies; it needs --reorder"));
+  }
   if (Given(flags.json_option)) {
     if (absl::Status s = CheckOutputFileName("--json", flags.json); !s.ok()) return Fail(s);
     options.json_path = flags.json;
@@ -62,6 +66,11 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {
                       "bind a symbolic dim, e.g. --dim batch=8 (repeatable, one per name)");
   compare->add_flag("--no-alias", compare_flags.input.no_alias,
                     "ONNX: no views or in-place reuse (every tensor gets its own buffer)");
+  compare->add_flag("--reorder", compare_flags.input.reorder,
+                    "compare on memplan's reordered schedule, with a row per reordering strategy "
+                    "(its transient max-live) and the order-independent bound (docs/reorder.md)");
+  compare->add_flag("--timings", compare_flags.timings,
+                    "with --reorder: also each reordering strategy's wall-clock seconds");
   compare->add_option("--alignment", compare_flags.alignment,
                       "offset alignment for every strategy, e.g. 64 (default 1)");
   compare_flags.json_option = compare->add_option(

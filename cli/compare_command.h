@@ -14,6 +14,7 @@ struct CompareFlags {
   std::string json;
   const CLI::Option* json_option = nullptr;
   bool quiet = false;  // no table (the JSON still goes to --json) and no progress line
+  bool timings = false;  // with --reorder: the reordering strategies' seconds
 };
 
 // Registers the `compare` verb and its flags on `app`.

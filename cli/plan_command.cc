@@ -136,7 +136,8 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
        {flags.profile_option, &flags.profile, &options.profile_path},
        {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path},
        {flags.csv_option, &flags.csv, &options.csv_path},
-       {flags.write_tflite_option, &flags.write_tflite, &options.tflite_path}};
+       {flags.write_tflite_option, &flags.write_tflite, &options.tflite_path},
+       {flags.write_onnx_option, &flags.write_onnx, &options.onnx_path}};
   for (const auto& [option, text, path] : outputs) {
     if (!Given(option)) continue;
     if (absl::Status s = CheckOutputFileName(option->get_name(), *text); !s.ok()) return s;
@@ -241,6 +242,10 @@ CLI::App* AddPlanCommand(CLI::App& app, PlanFlags& plan_flags) {
       "--write-tflite", plan_flags.write_tflite,
       "TFLite input: write a copy of the model with the plan's arena offsets as its "
       "OfflineMemoryAllocation metadata, which TFLite Micro uses as it is");
+  plan_flags.write_onnx_option = plan->add_option(
+      "--write-onnx", plan_flags.write_onnx,
+      "ONNX input: write a copy of the model with its nodes in the plan's order (with "
+      "--reorder, the new order); nothing else changes");
   plan->add_flag("--offline-plan", plan_flags.offline_plan,
                  "TFLite input: keep the offsets of the model's OfflineMemoryAllocation plan and "
                  "plan the other tensors around them");

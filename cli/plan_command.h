@@ -25,6 +25,7 @@ struct PlanFlags {
   std::string json, svg, html, profile;
   std::string csv;  // the packing in MiniMalloc's output form (lifetime CSV input)
   std::string write_tflite;  // TFLite input: a copy with the plan as its offline plan
+  std::string write_onnx;    // ONNX input: a copy with its nodes in the plan's order
   bool offline_plan = false;  // TFLite input: keep the model's offline plan's offsets
   bool quiet = false;
   bool minimize = false;    // --minimize (--algorithm exact)
@@ -36,6 +37,7 @@ struct PlanFlags {
   const CLI::Option* html_option = nullptr;
   const CLI::Option* csv_option = nullptr;
   const CLI::Option* write_tflite_option = nullptr;
+  const CLI::Option* write_onnx_option = nullptr;
   const CLI::Option* effort_option = nullptr;
   const CLI::Option* time_limit_option = nullptr;
   const CLI::Option* timings_option = nullptr;

@@ -117,6 +117,47 @@ CompareRow TfliteMicroHeadRow(const LoadedInput& input) {
                     "", /*on_memplan_buffers=*/false, packed.peak, verified.ok()};
 }
 
+// Whose order each ReorderResult row is (docs/reorder.md's strategy table).
+std::string OrderPlanner(const std::string& name) {
+  if (name == "input") return "the input's own order";
+  if (name == "xla-list") return "XLA ListMemoryScheduler: ready op freeing the most bytes first";
+  if (name == "xla-dfs") return "XLA DFSMemoryScheduler: post-order DFS, heavier operands first";
+  if (name == "xla-post-order") return "XLA PostOrderMemoryScheduler: plain post-order";
+  if (name == "inductor-lpmf") return "Inductor topological_sort_lpmf: least peak memory first";
+  if (name == "inductor-bfs") return "Inductor topological_sort_bfs: earliest predecessors first";
+  if (name == "inductor-dfs") return "Inductor topological_sort_dfs: smallest ops first";
+  if (name == "local-search") return "memplan: local search from the best order so far";
+  if (name == "exact") return "exact dynamic program over frontiers (SERENITY, HMCOS): optimal";
+  return name;
+}
+
+// The reordering strategies' rows: memplan's (the lowest, ties to the
+// earlier row), then every row ReorderProgram measured; the exact row only
+// where it is proven optimal for the whole program.
+CompareOrders OrdersOf(const ReorderResult& r, bool timings) {
+  CompareOrders orders;
+  orders.input_max_live = r.input_peak;
+  orders.lower_bound = r.lower_bound;
+  orders.kept = r.strategy;
+  double total = 0;
+  for (const ReorderRow& row : r.rows) total += row.seconds;
+  orders.rows.push_back({"memplan",
+                         "memplan --reorder: the lowest row below (kept: " + r.strategy + ")",
+                         r.peak, timings ? std::optional<double>(total) : std::nullopt});
+  for (const ReorderRow& row : r.rows) {
+    if (row.name == "exact" && !r.optimal) continue;
+    orders.rows.push_back({row.name, OrderPlanner(row.name), row.peak,
+                           timings ? std::optional<double>(row.seconds) : std::nullopt});
+  }
+  if (!r.optimal) {
+    orders.note = fmt::format(
+        "exact: no row, not proven optimal for the program ({} proven, {} too large, {} "
+        "stopped at the state limit)",
+        CountOf(r.exact_proven, "computation"), r.exact_too_large, r.exact_state_limit);
+  }
+  return orders;
+}
+
 absl::Status CheckJsonPath(const std::string& input_path, const std::optional<std::string>& path) {
   if (!path || *path == "-") return absl::OkStatus();
   if (absl::Status s = CheckOutputPath(*path); !s.ok()) return s;
@@ -202,6 +243,8 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
       result.failures.push_back("tflite-micro-head: the verifier rejected its placement");
     }
   }
+
+  if (input->reorder) table.orders = OrdersOf(*input->reorder, options.timings);
 
   result.text = FormatCompareTable(table);
   if (options.json_path) {

@@ -27,6 +27,9 @@ struct CompareJobOptions {
   LoadOptions load;                      // --dim, --no-alias
   Bytes alignment = 1;                   // every offset a multiple of this
   std::optional<std::string> json_path;  // "-": into CompareJobResult::json_stdout
+  // With load.reorder: the table also has the reordering strategies' rows
+  // (CompareTable::orders); `timings` adds their wall-clock seconds.
+  bool timings = false;
   // Phases reported as they start (loading, memplan's plan, then the other
   // planners' strategies counted one by one; driver/progress.h); null: none.
   ProgressReporter* progress = nullptr;
@@ -40,7 +43,9 @@ struct CompareJobResult {
   std::vector<std::string> failures;
 };
 
-// Runs the comparison on `input_path`. Errors: InvalidArgument (exit 2) for
+// Runs the comparison on `input_path` (with --reorder: on memplan's order,
+// every reordering strategy's transient max-live in CompareTable::orders).
+// Errors: InvalidArgument (exit 2) for
 // bad input (LoadInput, CheckInputLimits with `alignment`), a bad output
 // path (missing directory, a directory, the input itself), and a program
 // with execution regions (`memplan plan` allocates those per region, not as

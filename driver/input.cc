@@ -162,6 +162,7 @@ absl::StatusOr<TfliteLoaded> LoadTflite(const std::string& path, const LoadOptio
   if (!imported.ok()) return imported.status();
   TfliteLoaded loaded{std::move(imported->program), {}};
   loaded.info.tensor_values = std::move(imported->tensor_values);
+  loaded.info.entry_operator = std::move(imported->entry_operator);
   loaded.info.offline_offsets = *std::move(offline);
   loaded.info.head = TfliteMicroHeadTensors(*model);
   for (const TfliteSubgraph& sg : model->subgraphs) {

@@ -55,6 +55,7 @@ struct LoadOptions {
 // What a TFLite input keeps beyond its program (io/tflite/).
 struct TfliteInputInfo {
   std::vector<ValueId> tensor_values;          // per tensor of subgraph 0
+  std::vector<std::int32_t> entry_operator;    // per op (TfliteImport::entry_operator)
   std::vector<std::int32_t> offline_offsets;   // the model's offline plan, empty if none
   std::int64_t total_tensors = 0;              // over all subgraphs
   // The arena head as TFLite Micro sees it (io/tflite/micro_lifetimes.h).

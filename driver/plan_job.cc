@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/onnx_order.h"
 #include "driver/region_pools.h"
 #include "driver/tflite_offline.h"
 #include "driver/tflite_summary.h"
@@ -12,6 +13,7 @@
 #include "report/summary.h"
 #include "fmt/format.h"
 #include "io/csv/solution_writer.h"
+#include "io/byte_size.h"
 #include "io/file_io.h"
 #include "report/map/html.h"
 #include "report/peak_attribution.h"
@@ -20,6 +22,7 @@
 #include "report/reorder_summary.h"
 #include "ir/diagnostic.h"
 #include "ir/plural.h"
+#include "report/map/side_by_side.h"
 #include "report/map/svg.h"
 #include "ir/text_printer.h"
 #include "regions/allocate_regions.h"
@@ -40,7 +43,8 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--profile", &options.profile_path},
       {"--emit-ir", &options.emit_ir_path},
       {"--csv", &options.csv_path},
-      {"--write-tflite", &options.tflite_path}};
+      {"--write-tflite", &options.tflite_path},
+      {"--write-onnx", &options.onnx_path}};
   for (size_t i = 0; i < std::size(outputs); ++i) {
     const auto& [flag, path] = outputs[i];
     if (!*path || **path == kStdoutPath) continue;
@@ -142,6 +146,36 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   return k;
 }
 
+// The input order's plan for the side-by-side maps of --reorder: its pools
+// packed as the reordered program's are, verified the same way.
+struct InputOrderMap {
+  Plan plan;
+  MapOptions options;
+};
+
+absl::StatusOr<InputOrderMap> PlanInputOrderForMap(const LoadedInput& input,
+                                                   const PlanJobOptions& options,
+                                                   const std::string& input_path) {
+  const LoadedInput& given = *input.input_order;
+  absl::StatusOr<Plan> plan = PlanPools(given.buffers, options.pools);
+  if (!plan.ok()) return AtInput(plan.status(), input_path);
+  if (given.analysis) plan->value_offsets = given.analysis->value_offset;
+  const Program* program = given.program ? &*given.program : nullptr;
+  if (absl::Status s = VerifyAgainst(given.buffers, *plan, -1, -1, program); !s.ok()) {
+    return PlanVerificationFailure(given.format, input_path, "plan", std::string(s.message()));
+  }
+  plan->verified = true;
+  InputOrderMap out{*std::move(plan), {}};
+  out.options.program = program;
+  if (program != nullptr && given.analysis) {
+    const FlatSchedule& schedule = given.analysis->schedule;
+    out.options.describe_step = [program, &schedule](TimeStep step) {
+      return DescribeOpAt(*program, schedule, step).value_or("");
+    };
+  }
+  return out;
+}
+
 }  // namespace
 
 absl::Status VerifyAgainst(const BufferSet& buffers, const Plan& plan,
@@ -172,7 +206,9 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   phase("importing " + std::filesystem::path(input_path).filename().string());
   LoadOptions load = options.load;
   load.keep_unaliased = options.measure_aliasing;
-  load.keep_input_order = options.msa.has_value();
+  // Fast memory chooses between the orders; the maps draw both.
+  load.keep_input_order =
+      options.msa.has_value() || options.svg_path.has_value() || options.html_path.has_value();
   absl::StatusOr<LoadedInput> input =
       loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, load);
   if (!input.ok()) return input.status();
@@ -182,15 +218,20 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                         fmt::format("--write-tflite needs a TFLite model as input (this is {})",
                                     InputFormatName(input->format)));
   }
+  if (options.onnx_path && input->format != InputFormat::kOnnx) {
+    return LocatedError(*options.onnx_path, SourceLocation{},
+                        fmt::format("--write-onnx needs an ONNX model as input (this is {})",
+                                    InputFormatName(input->format)));
+  }
   if (options.tflite_path && options.msa) {
     return absl::InvalidArgumentError(
         "memplan: error: --write-tflite writes one arena (an offline plan); it cannot be "
         "combined with fast memory (--fast-memory, --target)");
   }
-  if (options.load.reorder && (options.tflite_path || options.load.offline_plan)) {
+  if (options.load.reorder && options.load.offline_plan) {
     return absl::InvalidArgumentError(
-        "memplan: error: --reorder cannot be combined with --write-tflite or --offline-plan yet "
-        "(the model's operators would still run in the file's order)");
+        "memplan: error: --reorder cannot be combined with --offline-plan yet (the offline "
+        "plan's offsets are for the file's operator order)");
   }
   if (options.load.offline_plan && options.msa) {
     return absl::InvalidArgumentError(
@@ -399,16 +440,43 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       return DescribeOpAt(*program, schedule, step).value_or("");
     };
   }
+  // --reorder: the input order's map beside the new order's.
+  std::optional<InputOrderMap> input_order_map;
+  if ((options.svg_path || options.html_path) && input->reorder && input->input_order &&
+      !result.msa && !regions) {
+    absl::StatusOr<InputOrderMap> other = PlanInputOrderForMap(*input, options, input_path);
+    if (!other.ok()) return other.status();
+    input_order_map = *std::move(other);
+  }
+  std::optional<std::pair<MapSide, MapSide>> sides;
+  if (input_order_map) {
+    const LoadedInput& given = *input->input_order;
+    MapOptions left = input_order_map->options;
+    left.title = fmt::format("{} · input order · transient peak {}", input_path,
+                             FormatBytes(input_order_map->plan.peak));
+    MapOptions right = map_options;
+    right.title = fmt::format("{} · reordered by {} · transient peak {}", input_path,
+                              input->reorder->strategy, FormatBytes(plan->peak));
+    sides.emplace(MapSide{&given.buffers, &input_order_map->plan, left},
+                  MapSide{&input->buffers, &*plan, right});
+  }
   if (options.svg_path) {
-    outputs.push_back(OutputFile{*options.svg_path, RenderSvgMap(input->buffers, *plan, map_options)});
+    outputs.push_back(OutputFile{*options.svg_path,
+                                 sides ? RenderSvgMapPair(sides->first, sides->second)
+                                       : RenderSvgMap(input->buffers, *plan, map_options)});
   }
   if (options.html_path) {
     // The page is laid out for windows from 800 pixels wide: a narrower map
     // scales down less there (and up at most 1.25x on wide windows).
     MapOptions html_options = map_options;
     html_options.width_px = kHtmlMapWidthPx;
-    outputs.push_back(
-        OutputFile{*options.html_path, RenderHtmlMap(input->buffers, *plan, html_options)});
+    outputs.push_back(OutputFile{
+        *options.html_path,
+        sides ? RenderHtmlMapPair(sides->first, sides->second,
+                                  fmt::format("{}: the input order beside the reordered one, "
+                                              "on one scale",
+                                              input_path))
+              : RenderHtmlMap(input->buffers, *plan, html_options)});
   }
   if (options.profile_path) {
     outputs.push_back(
@@ -434,6 +502,11 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     absl::StatusOr<std::string> model = TfliteWithPlan(*input, *plan);
     if (!model.ok()) return model.status();
     outputs.push_back(OutputFile{*options.tflite_path, *std::move(model)});
+  }
+  if (options.onnx_path) {
+    absl::StatusOr<std::string> model = OnnxInPlanOrder(*input);
+    if (!model.ok()) return model.status();
+    outputs.push_back(OutputFile{*options.onnx_path, *std::move(model)});
   }
   if (absl::Status s = WriteOutputsAtomically(outputs); !s.ok()) return s;
 

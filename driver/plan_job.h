@@ -37,6 +37,9 @@ struct PlanJobOptions {
   // TFLite input: a copy of the model with the plan as its offline plan
   // (driver/tflite_offline.h, TfliteWithPlan).
   std::optional<std::string> tflite_path;
+  // ONNX input: a copy of the model with its main graph's nodes in the
+  // plan's order (driver/onnx_order.h, OnnxInPlanOrder).
+  std::optional<std::string> onnx_path;
   std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
                                            // with regions: the command form
   // Execution-region allocation (regions/): used when the program has
@@ -70,7 +73,8 @@ struct PlanJobResult {
 // an input past the limits with `pools.alignment` (CheckInputLimits), an
 // output path whose directory does not exist, that is a directory, that is
 // the input or that another output also names, --emit-ir without fast memory,
-// --csv for an input that is not a lifetime CSV,
+// --csv for an input that is not a lifetime CSV, --write-tflite or
+// --write-onnx for an input in another format,
 // fast memory for a CSV input (no program, no costs), or a bad target or MSA
 // knob; ResourceExhausted `input: error: ...` when the plan does not fit the
 // capacity (exit 1); FailedPrecondition when the rewrite for --emit-ir is

@@ -206,16 +206,47 @@ absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& i
   return offsets;
 }
 
+absl::StatusOr<std::vector<std::int32_t>> TfliteOperatorOrder(const LoadedInput& input) {
+  const Program& program = *input.program;
+  const std::vector<std::int32_t>& operator_of = input.tflite->entry_operator;
+  std::vector<std::int32_t> order;
+  for (OpId op : program.computations[program.entry].ops) {
+    const std::int32_t i = static_cast<std::size_t>(op) < operator_of.size() ? operator_of[op] : -1;
+    if (i >= 0) order.push_back(i);
+  }
+  // The file holds one order per subgraph; the program one per call site.
+  for (ComputationId c : input.reorder ? input.reorder->changed : std::vector<ComputationId>{}) {
+    if (c == program.entry) continue;
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: --write-tflite with --reorder writes subgraph 0's new operator order, but "
+        "--reorder also reordered the called computation @{} (a subgraph of IF, WHILE or "
+        "CALL_ONCE), which the model cannot hold per call site",
+        input.buffers.input, program.computations[c].name));
+  }
+  return order;
+}
+
 absl::StatusOr<std::string> TfliteWithPlan(const LoadedInput& input, const Plan& plan) {
   absl::StatusOr<std::vector<std::int32_t>> offsets = TflitePlanOffsets(input, plan);
   if (!offsets.ok()) return offsets.status();
+  std::vector<std::int32_t> order;
+  if (input.reorder) {
+    absl::StatusOr<std::vector<std::int32_t>> reordered = TfliteOperatorOrder(input);
+    if (!reordered.ok()) return reordered.status();
+    order = *std::move(reordered);
+  }
   const std::string& path = input.buffers.input;
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
   absl::StatusOr<TfliteModel> model = ParseTfliteModel(
       reinterpret_cast<const std::uint8_t*>(bytes->data()), bytes->size(), path);
   if (!model.ok()) return model.status();
-  return WriteOfflinePlan(*model, *bytes, *offsets, path);
+  if (!order.empty() && order.size() != model->subgraphs[0].operators.size()) {
+    return absl::InternalError(fmt::format("{}: error: --write-tflite: {} of {} operators ordered",
+                                           path, order.size(),
+                                           model->subgraphs[0].operators.size()));
+  }
+  return WriteOfflinePlan(*model, *bytes, *offsets, path, order);
 }
 
 }  // namespace memplan

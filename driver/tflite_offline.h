@@ -64,10 +64,18 @@ std::string FormatTfliteOfflineSummary(const TfliteOfflineCheck& check,
 // `plan`'s offsets as its OfflineMemoryAllocation metadata (WriteOfflinePlan):
 // each tensor of subgraph 0 whose buffer is transient gets its buffer's
 // offset in the default space, every other tensor (weights, variables,
-// tensors of other subgraphs, tensors memplan does not plan) -1. Errors:
-// those of reading the file again and of WriteOfflinePlan; InvalidArgument
+// tensors of other subgraphs, tensors memplan does not plan) -1. With
+// --reorder (input.reorder) subgraph 0's operators are written in the
+// program's order (TfliteOperatorOrder). Errors: those of reading the file
+// again, of TfliteOperatorOrder and of WriteOfflinePlan; InvalidArgument
 // for a plan with more than one segment per buffer (fast memory).
 absl::StatusOr<std::string> TfliteWithPlan(const LoadedInput& input, const Plan& plan);
+
+// Subgraph 0's operator indices in the order the entry computation runs
+// them (the ops memplan adds, copies, left out). Errors: InvalidArgument
+// `path: error: ...` when a called computation's order changed (one
+// subgraph may be imported per call site, in different orders).
+absl::StatusOr<std::vector<std::int32_t>> TfliteOperatorOrder(const LoadedInput& input);
 
 // The offsets TfliteWithPlan writes, one per tensor of every subgraph.
 absl::StatusOr<std::vector<std::int32_t>> TflitePlanOffsets(const LoadedInput& input,

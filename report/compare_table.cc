@@ -73,6 +73,7 @@ std::string FormatCompareTable(const CompareTable& table) {
     }
     out += text + "\n";
   }
+  if (table.orders) out += FormatCompareOrders(*table.orders);
   return out;
 }
 
@@ -101,6 +102,23 @@ std::string WriteCompareJson(const CompareTable& table) {
     strategies.push_back(std::move(entry));
   }
   doc["strategies"] = std::move(strategies);
+  if (table.orders) {
+    Json orders;
+    orders["kept"] = table.orders->kept;
+    orders["input_max_live_bytes"] = table.orders->input_max_live;
+    orders["lower_bound_bytes"] = table.orders->lower_bound;
+    Json rows = Json::array();
+    for (const CompareOrderRow& row : table.orders->rows) {
+      Json entry;
+      entry["name"] = row.name;
+      entry["planner"] = row.planner;
+      entry["max_live_bytes"] = row.max_live;
+      if (row.seconds) entry["seconds"] = *row.seconds;
+      rows.push_back(std::move(entry));
+    }
+    orders["strategies"] = std::move(rows);
+    doc["orders"] = std::move(orders);
+  }
   return json_internal::Dump(doc) + "\n";
 }
 

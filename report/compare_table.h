@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "ir/units.h"
+#include "report/compare_orders.h"
 
 namespace memplan {
 
@@ -48,6 +49,8 @@ struct CompareTable {
   Bytes alignment = 1;       // every offset is a multiple of this
   Bytes lower_bound = 0;     // max live bytes
   std::vector<CompareRow> rows;
+  // With --reorder: the reordering strategies' rows (report/compare_orders.h).
+  std::optional<CompareOrders> orders;
 };
 
 // bytes / lower bound; 1 when both are 0; nullopt when only the bound is 0.
@@ -58,15 +61,18 @@ std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound);
 // on memplan's buffers (...) but tflite-micro-head" naming each other one;
 // a blank line, one line per row: name,
 // arena bytes, human size, ratio to the lower bound with three decimals or
-// "-", verified yes/no/-, "planner: rule (detail)"). Deterministic.
+// "-", verified yes/no/-, "planner: rule (detail)"); then, with orders,
+// FormatCompareOrders. Deterministic (without measured seconds).
 std::string FormatCompareTable(const CompareTable& table);
 
 // The JSON form: {"schema": "memplan.compare/1", "input", "alignment",
 // "buffers", "total_bytes", "lower_bound_bytes", "strategies": [{"name",
 // "planner", "rule", "source", "detail" (when set), "on_memplan_buffers"
 // (bool), "arena_bytes",
-// "ratio_to_lower_bound" (number or null), "verified" (bool or null)}]},
-// compact, newline-terminated.
+// "ratio_to_lower_bound" (number or null), "verified" (bool or null)}]};
+// with orders, "orders": {"kept", "input_max_live_bytes",
+// "lower_bound_bytes", "strategies": [{"name", "planner", "max_live_bytes",
+// "seconds" (when measured)}]}; compact, newline-terminated.
 std::string WriteCompareJson(const CompareTable& table);
 
 }  // namespace memplan

@@ -16,10 +16,11 @@ std::string FormatReorderLine(std::string_view strategy, Bytes input_peak, Bytes
   const double change = 100.0 * static_cast<double>(peak - input_peak) / static_cast<double>(input_peak);
   if (fast_memory && fast_memory->kept_input_order) {
     return fmt::format(
-        "order: kept the input order: reordered by {} (transient max-live {} → {}, {:.1f} %), but "
-        "with fast memory the input order runs faster (estimated {:.6g} s vs {:.6g} s reordered)\n",
-        strategy, FormatBytes(input_peak), FormatBytes(peak), change, fast_memory->input_order_s,
-        fast_memory->reordered_s);
+        "order: kept the input order: reordered by {} (transient max-live {} → {}, {:.1f} %; the "
+        "order-independent bound {}), but with fast memory the input order runs faster (estimated "
+        "{:.6g} s vs {:.6g} s reordered)\n",
+        strategy, FormatBytes(input_peak), FormatBytes(peak), change, FormatBytes(lower_bound),
+        fast_memory->input_order_s, fast_memory->reordered_s);
   }
   std::string line = fmt::format(
       "order: reordered by {} (transient max-live {} → {}, {:.1f} %; the order-independent bound {})",

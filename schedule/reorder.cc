@@ -133,6 +133,11 @@ absl::StatusOr<ReorderResult> ReorderProgram(const Program& program, const Reord
   result.peak = candidates[winner].first.peak;
   result.optimal = result.optimal && result.peak == candidates.back().first.peak;
   result.program = WithOrders(program, problems, candidates[winner].second);
+  for (std::size_t c = 0; c < program.computations.size(); ++c) {
+    if (result.program.computations[c].ops != program.computations[c].ops) {
+      result.changed.push_back(static_cast<ComputationId>(c));
+    }
+  }
   return result;
 }
 

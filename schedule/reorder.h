@@ -43,6 +43,7 @@ struct ReorderResult {
   Bytes peak = 0;               // ... of the winning order
   Bytes lower_bound = 0;        // order-independent (schedule/lower_bound.h)
   std::vector<ReorderRow> rows; // "input", the six peers, "local-search", "exact"
+  std::vector<ComputationId> changed;  // computations whose op order differs from the input's
   // The exact program per computation that could be reordered (more than
   // one unit, not fixed): proven optimal for the model, or skipped.
   std::int32_t exact_proven = 0;

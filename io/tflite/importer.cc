@@ -94,6 +94,7 @@ class TfliteProgramImporter {
   std::vector<bool> on_stack_;
   int depth_ = 0;  // subgraphs being imported, nested (0 in subgraph 0)
   std::int64_t ops_ = 0;
+  std::vector<std::int32_t> entry_operator_;  // TfliteImport::entry_operator
 };
 
 absl::StatusOr<std::pair<Bytes, TensorType>> TfliteProgramImporter::SizeOf(
@@ -430,6 +431,12 @@ absl::Status TfliteProgramImporter::AddOps(TfliteScope& scope) {
     absl::Status s = op.subgraphs.empty() ? AddPlainOp(scope, op, static_cast<int>(i))
                                           : AddControlFlow(scope, op, static_cast<int>(i));
     if (!s.ok()) return s;
+    if (depth_ == 0) {
+      // The operator's op is the last one it added to the entry (copies come first).
+      const OpId id = builder_.program().computations[scope.computation].ops.back();
+      entry_operator_.resize(builder_.program().ops.size(), -1);
+      entry_operator_[id] = static_cast<std::int32_t>(i);
+    }
   }
   return absl::OkStatus();
 }
@@ -479,6 +486,8 @@ absl::StatusOr<TfliteImport> TfliteProgramImporter::Build() && {
   builder_.SetReturn(entry.computation, std::move(results));
   TfliteImport out;
   out.tensor_values = entry.values;
+  out.entry_operator = std::move(entry_operator_);
+  out.entry_operator.resize(builder_.program().ops.size(), -1);
   out.program = std::move(builder_).Finish();
   out.program.source = path_;
   return out;

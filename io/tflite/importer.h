@@ -50,6 +50,9 @@ struct TfliteImport {
   // Per tensor of subgraph 0: its value, kNoId for a tensor no operator or
   // graph input/output touches.
   std::vector<ValueId> tensor_values;
+  // Per op: the index of the subgraph 0 operator it imports, -1 for the
+  // ops memplan adds (copies) and those of called subgraphs.
+  std::vector<std::int32_t> entry_operator;
 };
 
 // Imports `model` (read from `path`) and validates the program. Errors:

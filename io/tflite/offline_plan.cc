@@ -99,7 +99,8 @@ absl::StatusOr<std::vector<std::int32_t>> ReadOfflinePlan(const TfliteModel& mod
 
 absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::string_view bytes,
                                              const std::vector<std::int32_t>& offsets,
-                                             const std::string& path) {
+                                             const std::string& path,
+                                             const std::vector<std::int32_t>& operator_order) {
   const auto fail = [&](std::string_view why) {
     return absl::InvalidArgumentError(fmt::format("{}: error: --write-tflite: {}", path, why));
   };
@@ -115,6 +116,8 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
   const FlatTable root{model.root_pos};
   // The old root's fields: version (scalar) and the targets of 1..7.
   constexpr int kFields = 8;
+  // SubGraph: tensors, inputs, outputs, operators, name, debug_metadata_index.
+  constexpr int kSubgraphFields = 6;
   std::vector<std::optional<std::size_t>> targets(kFields);
   for (int id = 1; id < kFields; ++id) {
     absl::StatusOr<std::optional<std::size_t>> at = r.FieldPos(root, id, 4);
@@ -145,6 +148,53 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
   if (!old_buffers.ok()) return old_buffers.status();
   absl::StatusOr<std::vector<std::size_t>> old_metadata = elements(6);
   if (!old_metadata.ok()) return old_metadata.status();
+  // With a new operator order: subgraph 0's fields (0-4 offsets, 5 an int32
+  // debug_metadata_index) and its old operator tables, in the new order.
+  std::vector<std::size_t> old_subgraphs;
+  std::vector<std::optional<std::size_t>> sg_targets(kSubgraphFields);
+  std::optional<std::int32_t> sg_debug_index;
+  std::vector<std::size_t> reordered_operators;
+  if (!operator_order.empty()) {
+    absl::StatusOr<std::vector<std::size_t>> subgraphs = elements(2);
+    if (!subgraphs.ok()) return subgraphs.status();
+    old_subgraphs = *std::move(subgraphs);
+    if (old_subgraphs.empty()) return fail("the model has no subgraph to reorder");
+    absl::StatusOr<FlatTable> sg = r.TableAtPos(old_subgraphs[0]);
+    if (!sg.ok()) return sg.status();
+    for (int id = 0; id < kSubgraphFields + 64; ++id) {
+      absl::StatusOr<std::optional<std::size_t>> at = r.FieldPos(*sg, id, 4);
+      if (!at.ok()) return at.status();
+      if (!*at) continue;
+      if (id >= kSubgraphFields) {
+        return fail(fmt::format("the SubGraph table has field {}, unknown to memplan", id));
+      }
+      if (id == kSubgraphFields - 1) {
+        absl::StatusOr<std::int32_t> index = r.Scalar<std::int32_t>(*sg, id, -1);
+        if (!index.ok()) return index.status();
+        sg_debug_index = *index;
+        continue;
+      }
+      absl::StatusOr<std::size_t> target = r.Follow(**at);
+      if (!target.ok()) return target.status();
+      sg_targets[id] = *target;
+    }
+    absl::StatusOr<FlatVector> ops = r.Vector(*sg, 3, 4);
+    if (!ops.ok()) return ops.status();
+    std::vector<bool> seen(ops->length, false);
+    if (operator_order.size() != ops->length) {
+      return fail(fmt::format("an order of {} operators for subgraph 0's {}", operator_order.size(),
+                              ops->length));
+    }
+    for (std::int32_t i : operator_order) {
+      if (i < 0 || static_cast<std::uint32_t>(i) >= ops->length || seen[i]) {
+        return fail("the operator order is not a permutation of subgraph 0's operators");
+      }
+      seen[i] = true;
+      absl::StatusOr<std::size_t> t = r.Follow(ops->data + 4 * static_cast<std::size_t>(i));
+      if (!t.ok()) return t.status();
+      reordered_operators.push_back(*t);
+    }
+  }
   std::vector<std::size_t> kept_metadata;
   std::int32_t version = 1;
   for (std::size_t i = 0; i < old_metadata->size(); ++i) {
@@ -159,6 +209,39 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
     kept_metadata.push_back((*old_metadata)[i]);
   }
 
+  // The subgraphs vector (its slot in the Model table at `model_slot`): a new
+  // subgraph 0 sharing every field with the old but its operators vector,
+  // which lists the old operator tables in the new order; the others as they were.
+  const auto PutReorderedSubgraph = [&](TfliteByteWriter& w, std::size_t base,
+                                        std::size_t model_slot) {
+    const auto put_old = [&](std::size_t at, std::size_t target) {
+      w.PutAt<std::uint32_t>(at, static_cast<std::uint32_t>(base + target - at));
+    };
+    const std::size_t vec = w.Put<std::uint32_t>(static_cast<std::uint32_t>(old_subgraphs.size()));
+    w.PutAt<std::uint32_t>(model_slot, static_cast<std::uint32_t>(vec - model_slot));
+    const std::size_t first_slot = w.Put<std::uint32_t>(0);
+    for (std::size_t i = 1; i < old_subgraphs.size(); ++i) {
+      put_old(w.Put<std::uint32_t>(0), old_subgraphs[i]);
+    }
+    std::vector<bool> present(kSubgraphFields, false);
+    for (int id = 0; id < kSubgraphFields - 1; ++id) present[id] = sg_targets[id].has_value();
+    present[3] = true;
+    present[kSubgraphFields - 1] = sg_debug_index.has_value();
+    const std::size_t vtable = PutVtable(w, present);
+    const std::size_t table = PutTableStart(w, vtable);
+    w.PutAt<std::uint32_t>(first_slot, static_cast<std::uint32_t>(table - first_slot));
+    std::vector<std::size_t> field(kSubgraphFields);
+    for (int id = 0; id < kSubgraphFields; ++id) field[id] = w.Put<std::uint32_t>(0);
+    for (int id = 0; id < kSubgraphFields - 1; ++id) {
+      if (id != 3 && sg_targets[id]) put_old(field[id], *sg_targets[id]);
+    }
+    if (sg_debug_index) w.PutAt<std::int32_t>(field[kSubgraphFields - 1], *sg_debug_index);
+    const std::size_t ops_vec =
+        w.Put<std::uint32_t>(static_cast<std::uint32_t>(reordered_operators.size()));
+    w.PutAt<std::uint32_t>(field[3], static_cast<std::uint32_t>(ops_vec - field[3]));
+    for (std::size_t t : reordered_operators) put_old(w.Put<std::uint32_t>(0), t);
+  };
+
   // Sizes of the new head, to know where the old file lands (16-aligned).
   // Laid out in two passes: the first with a placeholder base.
   const auto build = [&](std::size_t base) -> std::pair<std::string, std::size_t> {
@@ -167,7 +250,8 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
     w.Append("TFL3");
     std::vector<bool> present(kFields, false);
     present[0] = present[4] = present[6] = true;
-    for (int id : {1, 2, 3, 5, 7}) present[id] = targets[id].has_value();
+    present[2] = targets[2].has_value() || !operator_order.empty();
+    for (int id : {1, 3, 5, 7}) present[id] = targets[id].has_value();
     const std::size_t model_vtable = PutVtable(w, present);
     const std::size_t model_table = PutTableStart(w, model_vtable);
     std::vector<std::size_t> slot(kFields);
@@ -175,6 +259,7 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
     w.PutAt<std::uint32_t>(0, static_cast<std::uint32_t>(model_table));
     w.PutAt<std::uint32_t>(slot[0], model.version);
     for (int id : {1, 2, 3, 5, 7}) {
+      if (id == 2 && !operator_order.empty()) continue;  // the new subgraphs vector below
       if (targets[id]) {
         w.PutAt<std::uint32_t>(slot[id], static_cast<std::uint32_t>(base + *targets[id] - slot[id]));
       }
@@ -199,6 +284,7 @@ absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::stri
     }
     const std::size_t new_buffer_slot = w.Put<std::uint32_t>(0);
     w.PutAt<std::uint32_t>(slot[4], static_cast<std::uint32_t>(buffers_vec - slot[4]));
+    if (!operator_order.empty()) PutReorderedSubgraph(w, base, slot[2]);
     // Metadata {name, buffer}.
     const std::size_t md_vtable = PutVtable(w, {true, true});
     const std::size_t md_table = PutTableStart(w, md_vtable);

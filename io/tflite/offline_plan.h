@@ -36,11 +36,18 @@ absl::StatusOr<std::vector<std::int32_t>> ReadOfflinePlan(const TfliteModel& mod
 // the original file, which follows unchanged (16-byte aligned, so every
 // offset and alignment inside it still holds); the new root shares every
 // other field with the old one. The old root stays as unused bytes.
+// With `operator_order` (indices into subgraph 0's operators, a
+// permutation), subgraph 0 runs its operators in that order: a new SubGraph
+// table shares every other field with the old one, and its operators vector
+// lists the old Operator tables in the new order; other subgraphs are kept.
 // Errors: InvalidArgument for a model with weights stored past the
 // flatbuffer (Buffer.offset: absolute file positions would move), with Model
-// fields memplan does not know (id > 7), or `offsets` of the wrong length.
+// fields memplan does not know (id > 7) or, with an order, SubGraph fields
+// (id > 5), `offsets` of the wrong length, or an order that is not a
+// permutation of subgraph 0's operators.
 absl::StatusOr<std::string> WriteOfflinePlan(const TfliteModel& model, std::string_view bytes,
                                              const std::vector<std::int32_t>& offsets,
-                                             const std::string& path);
+                                             const std::string& path,
+                                             const std::vector<std::int32_t>& operator_order = {});
 
 }  // namespace memplan

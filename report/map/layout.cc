@@ -681,7 +681,8 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     const Bytes space_peak =
         info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
     std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
-    Bytes range = space_peak;
+    Bytes range = std::max(space_peak, options.activations_only ? options.min_activations_top
+                                                                : options.min_address_top);
     for (const Line& line : lines) {
       range = std::max(range, line.at);
       layout.legend_peak |= line.style == LineMark::Style::kSolid;

@@ -60,6 +60,11 @@ struct MapOptions {
   // The op that runs at a time step (e.g. "%y = onnx.Conv"), for the peak
   // marker's label; unset or empty: the label names only the step.
   std::function<std::string(TimeStep)> describe_step;
+  // Every panel's address axis reaches at least this many bytes (the
+  // activations view: min_activations_top), so that two maps drawn side by
+  // side share one scale (report/map/side_by_side.h); 0: fitted to the plan.
+  Bytes min_address_top = 0;
+  Bytes min_activations_top = 0;
 };
 
 namespace memmap {

@@ -70,9 +70,9 @@ TEST(ReorderCliTest, WithFastMemoryTheFasterOrderIsKept) {
   run = Memplan("plan " + kDiamond + " --reorder --fast-memory 64KiB --json " + json);
   ASSERT_EQ(run.exit_code, 0) << run.err;
   EXPECT_THAT(run.out, HasSubstr("order: kept the input order: reordered by xla-list (transient "
-                                 "max-live 2.02 MiB → 1.03 MiB, -48.8 %), but with fast memory the "
-                                 "input order runs faster (estimated 0.00052992 s vs 0.00053376 s "
-                                 "reordered)\n"));
+                                 "max-live 2.02 MiB → 1.03 MiB, -48.8 %; the order-independent "
+                                 "bound 1.02 MiB), but with fast memory the input order runs "
+                                 "faster (estimated 0.00052992 s vs 0.00053376 s reordered)\n"));
   const nlohmann::json plan = nlohmann::json::parse(Slurp(json));
   EXPECT_EQ(plan["input_options"]["reorder"], false);
   EXPECT_EQ(plan["schedule"]["fast_memory"]["kept"], "input");

@@ -130,6 +130,91 @@ TEST(TfliteCliTest, WriteTfliteRoundTripOnTinyModel) {
   EXPECT_EQ(plan[2], plan[3]);      // a view shares its input's bytes
 }
 
+// Subgraph 0's operators of the model at `path`, each named by its first
+// output tensor.
+std::vector<std::string> OperatorOutputsOf(const std::string& path) {
+  const std::string bytes = Slurp(path);
+  absl::StatusOr<TfliteModel> model =
+      ParseTfliteModel(reinterpret_cast<const std::uint8_t*>(bytes.data()), bytes.size(), path);
+  EXPECT_TRUE(model.ok()) << model.status();
+  std::vector<std::string> names;
+  if (!model.ok()) return names;
+  const TfliteSubgraph& sg = model->subgraphs[0];
+  for (const TfliteOperator& op : sg.operators) {
+    const std::string& name = sg.tensors[op.outputs[0]].name;
+    names.push_back(name.empty() ? fmt::format("t{}", op.outputs[0]) : name);
+  }
+  return names;
+}
+
+// The plan's operator order, from its schedule: the entry's ops, each named
+// by its first result (the tensor names of subgraph 0).
+std::vector<std::string> PlannedOperatorOutputs(const PlanJobResult& result) {
+  const Program& program = *result.input.program;
+  std::vector<std::string> names;
+  for (OpId op : program.computations[program.entry].ops) {
+    if (result.input.tflite->entry_operator[op] < 0) continue;
+    names.push_back(program.values[program.ops[op].results[0]].name);
+  }
+  return names;
+}
+
+// --write-tflite --reorder: the written model runs its operators in the
+// plan's order and carries the plan's offsets; planned again as written
+// (no --reorder), its order and peak are the plan's, and its offline plan
+// verifies and is reproduced by --offline-plan.
+void ExpectReorderedRoundTrip(const std::string& model, const std::string& dir) {
+  PlanJobOptions options;
+  options.load.reorder = true;
+  options.tflite_path = dir + "/reordered.tflite";
+  absl::StatusOr<PlanJobResult> first = RunPlanJob(model, options);
+  ASSERT_TRUE(first.ok()) << first.status();
+  EXPECT_EQ(OperatorOutputsOf(*options.tflite_path), PlannedOperatorOutputs(*first));
+  absl::StatusOr<PlanJobResult> plain = RunPlanJob(*options.tflite_path, PlanJobOptions{});
+  ASSERT_TRUE(plain.ok()) << plain.status();
+  EXPECT_EQ(PlannedOperatorOutputs(*plain), PlannedOperatorOutputs(*first));
+  EXPECT_EQ(plain->plan.peak, first->plan.peak);
+  EXPECT_THAT(plain->summary, HasSubstr(", verified\n"));
+  PlanJobOptions again;
+  again.load.offline_plan = true;
+  absl::StatusOr<PlanJobResult> second = RunPlanJob(*options.tflite_path, again);
+  ASSERT_TRUE(second.ok()) << second.status();
+  // Buffer ids follow the file's operator order, so compare the peaks.
+  EXPECT_EQ(second->plan.peak, first->plan.peak);
+}
+
+// The diamond (tflite_test_models.h): the file order keeps both 1 KiB
+// branches live (2112 B); --reorder reduces each branch before the next.
+TEST(TfliteCliTest, WriteTfliteWithReorderWritesTheNewOrder) {
+  const std::string dir = FreshDir();
+  const std::string path = dir + "/diamond.tflite";
+  tflite_test::WriteFile(path, tflite_test::BuildModel(tflite_test::Diamond()));
+  absl::StatusOr<PlanJobResult> file_order = RunPlanJob(path, PlanJobOptions{});
+  ASSERT_TRUE(file_order.ok()) << file_order.status();
+  EXPECT_EQ(file_order->plan.peak, 2112);
+  ExpectReorderedRoundTrip(path, dir);
+  EXPECT_EQ(OperatorOutputsOf(dir + "/reordered.tflite"),
+            (std::vector<std::string>{"a", "a2", "b", "b2", "output"}));
+  PlanJobOptions plain;
+  absl::StatusOr<PlanJobResult> reordered = RunPlanJob(dir + "/reordered.tflite", plain);
+  ASSERT_TRUE(reordered.ok()) << reordered.status();
+  EXPECT_EQ(reordered->plan.peak, 1152);
+  // The command line says so too, and the file is a model memplan reads.
+  testing_cli::CliRun run =
+      Memplan("plan " + path + " --reorder --write-tflite " + dir + "/cli.tflite");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_THAT(run.out, HasSubstr("order: reordered by"));
+  EXPECT_EQ(Slurp(dir + "/cli.tflite"), Slurp(dir + "/reordered.tflite"));
+}
+
+TEST(TfliteCliTest, WriteTfliteWithReorderRoundTripsOnSharedModels) {
+  if (!HaveSharedTflite()) GTEST_SKIP() << "../shared/data/tflite not present";
+  for (const char* name : {"person_detect", "keyword_scrambled", "audio_preprocessor_int8"}) {
+    SCOPED_TRACE(name);
+    ExpectReorderedRoundTrip(kTfliteDir + name + ".tflite", FreshDir());
+  }
+}
+
 // --write-tflite is an output like the others: never the input, never
 // another output's file (the model would replace the JSON, or itself).
 TEST(TfliteCliTest, WriteTfliteNeverOverwritesTheInputOrAnotherOutput) {

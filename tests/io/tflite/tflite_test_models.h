@@ -185,6 +185,32 @@ inline Model VelaLike() {
   return m;
 }
 
+// Two branches from one input, each a large value reduced before they meet
+// (int8 tensors; CONV_2D, MAX_POOL_2D, ADD):
+//   0 input [1,8,8,1] 64 B   1 filter [16,1,1,1] 16 B (buffer 1)
+//   2 a [1,8,8,16] 1024 B    3 b [1,8,8,16] 1024 B
+//   4 a2 [1,2,2,16] 64 B     5 b2 [1,2,2,16] 64 B   6 output [1,2,2,16] 64 B
+// Operators in file order: a = conv(input), b = conv(input), a2 = pool(a),
+// b2 = pool(b), output = add(a2, b2): a and b are live together (64 + 1024
+// + 1024 = 2112 B at step 1); reducing each branch before starting the
+// next keeps one at a time (1024 + 64 + 64 = 1152 B).
+inline Model Diamond() {
+  Model m;
+  m.opcodes = {{3, ""}, {17, ""}, {0, ""}};
+  m.buffer_bytes = {0, 16};
+  Subgraph sg;
+  sg.tensors = {{{1, 8, 8, 1}, 9, 0, "input"}, {{16, 1, 1, 1}, 9, 1, "filter"},
+                {{1, 8, 8, 16}, 9, 0, "a"},    {{1, 8, 8, 16}, 9, 0, "b"},
+                {{1, 2, 2, 16}, 9, 0, "a2"},   {{1, 2, 2, 16}, 9, 0, "b2"},
+                {{1, 2, 2, 16}, 9, 0, "output"}};
+  sg.inputs = {0};
+  sg.outputs = {6};
+  sg.operators = {{0, {0, 1, -1}, {2}, {}}, {0, {0, 1, -1}, {3}, {}}, {1, {2}, {4}, {}},
+                  {1, {3}, {5}, {}},        {2, {4, 5}, {6}, {}}};
+  m.subgraphs = {sg};
+  return m;
+}
+
 inline void WriteFile(const std::string& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;

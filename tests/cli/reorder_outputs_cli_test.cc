@@ -1,0 +1,132 @@
+// --reorder's outputs: --write-onnx (the nodes in the plan's order),
+// `compare --reorder` (a row per reordering strategy) and the memory maps
+// of both orders side by side. (--write-tflite with --reorder is in
+// tflite_cli_test.cc.)
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cli_runner.h"
+#include "driver/plan_job.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+#include "onnx/checker.h"
+#include "onnx/onnx_pb.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+
+const std::string kFpn = MEMPLAN_SOURCE_DIR "/tests/data/onnx/fpn_ssd_tiny.onnx";
+const std::string kRandwire = MEMPLAN_SOURCE_DIR "/examples/reorder_randwire.mpir";
+const std::string kDiamond = MEMPLAN_SOURCE_DIR "/examples/reorder_diamond.mpir";
+const std::string kSharedOnnx = MEMPLAN_SHARED_DIR "/data/onnx/deeplabv3_resnet50.onnx";
+
+// The entry's ops in schedule order, each named by its first result.
+std::vector<std::string> OrderOf(const PlanJobResult& result) {
+  const Program& program = *result.input.program;
+  std::vector<std::string> names;
+  for (OpId op : program.computations[program.entry].ops) {
+    const Op& o = program.ops[op];
+    names.push_back(o.results.empty() ? o.opcode : program.values[o.results[0]].name);
+  }
+  return names;
+}
+
+// The model at `path` passes libonnx's checker (which requires the nodes in
+// a topological order), and each node reads only tensors defined before it.
+void ExpectValidOnnx(const std::string& path) {
+  onnx::ModelProto model;
+  const std::string bytes = Slurp(path);
+  ASSERT_TRUE(model.ParseFromString(bytes));
+  EXPECT_NO_THROW(onnx::checker::check_model(model));
+  std::set<std::string> defined;
+  for (const auto& input : model.graph().input()) defined.insert(input.name());
+  for (const auto& init : model.graph().initializer()) defined.insert(init.name());
+  for (const auto& node : model.graph().node()) {
+    for (const std::string& in : node.input()) {
+      EXPECT_TRUE(in.empty() || defined.count(in) > 0) << node.name() << " reads " << in;
+    }
+    for (const std::string& out : node.output()) defined.insert(out);
+  }
+}
+
+// Plans `model` with --reorder --write-onnx, then the written model as it
+// is: the same order, the same transient peak; returns the first plan.
+PlanJobResult ExpectOnnxRoundTrip(const std::string& model, const std::string& dir) {
+  PlanJobOptions options;
+  options.load.reorder = true;
+  options.onnx_path = dir + "/reordered.onnx";
+  absl::StatusOr<PlanJobResult> first = RunPlanJob(model, options);
+  EXPECT_TRUE(first.ok()) << first.status();
+  if (!first.ok()) return {};
+  ExpectValidOnnx(*options.onnx_path);
+  absl::StatusOr<PlanJobResult> again = RunPlanJob(*options.onnx_path, PlanJobOptions{});
+  EXPECT_TRUE(again.ok()) << again.status();
+  if (!again.ok()) return {};
+  EXPECT_EQ(OrderOf(*again), OrderOf(*first));
+  EXPECT_EQ(again->plan.peak, first->plan.peak);
+  EXPECT_EQ(again->plan.lower_bound, first->plan.lower_bound);
+  return *std::move(first);
+}
+
+// fpn_ssd_tiny: --reorder lowers the transient max-live to
+// 152320 bytes; the written model, planned without --reorder, runs in the
+// new order at the new peak.
+TEST(ReorderOutputsCliTest, WriteOnnxWritesTheReorderedNodes) {
+  const std::string dir = FreshDir();
+  const PlanJobResult first = ExpectOnnxRoundTrip(kFpn, dir);
+  ASSERT_TRUE(first.input.reorder.has_value());
+  EXPECT_LT(first.input.reorder->peak, first.input.reorder->input_peak);
+  EXPECT_EQ(first.input.reorder->peak, 152320);
+  absl::StatusOr<PlanJobResult> file_order = RunPlanJob(kFpn, PlanJobOptions{});
+  ASSERT_TRUE(file_order.ok());
+  EXPECT_NE(OrderOf(*file_order), OrderOf(first));
+}
+
+TEST(ReorderOutputsCliTest, WriteOnnxNeedsAnOnnxInput) {
+  const std::string dir = FreshDir();
+  CliRun run = Memplan("plan " + kDiamond + " --reorder --write-onnx " + dir + "/x.onnx");
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err, dir + "/x.onnx: error: --write-onnx needs an ONNX model as input (this is "
+                           "memplan text IR)\n");
+  EXPECT_FALSE(std::filesystem::exists(dir + "/x.onnx"));
+}
+
+// The diamond's maps: the input order's beside the reordered one, each
+// titled with its transient peak (an SVG of two nested maps, an HTML page of
+// two frames).
+TEST(ReorderOutputsCliTest, MapsShowBothOrdersSideBySide) {
+  const std::string dir = FreshDir();
+  CliRun run = Memplan("plan " + kDiamond + " --reorder --quiet --svg " + dir + "/m.svg --html " +
+                       dir + "/m.html");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string svg = Slurp(dir + "/m.svg");
+  std::size_t maps = 0;
+  for (std::size_t at = svg.find("<svg"); at != std::string::npos; at = svg.find("<svg", at + 1)) {
+    ++maps;
+  }
+  EXPECT_EQ(maps, 3u);
+  EXPECT_THAT(svg, HasSubstr("input order · transient peak 2.02 MiB"));
+  EXPECT_THAT(svg, HasSubstr("reordered by xla-list · transient peak 1.03 MiB"));
+  const std::string html = Slurp(dir + "/m.html");
+  EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · input order"));
+  EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · reordered by xla-list"));
+}
+
+TEST(ReorderOutputsCliTest, WriteOnnxRoundTripsOnASharedModel) {
+  if (!std::filesystem::exists(kSharedOnnx)) GTEST_SKIP() << "../shared not present";
+  const PlanJobResult first = ExpectOnnxRoundTrip(kSharedOnnx, FreshDir());
+  ASSERT_TRUE(first.input.reorder.has_value());
+  EXPECT_LT(first.input.reorder->peak, first.input.reorder->input_peak);
+}
+
+}  // namespace
+}  // namespace memplan
