@@ -63,7 +63,7 @@ bench: deps
 # $(FUZZ)/crashes/. FUZZ_TARGETS picks some, e.g. FUZZ_TARGETS="csv program".
 FUZZ         ?= build-fuzz
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= text_ir csv onnx tflite plan_json target_json program
+FUZZ_TARGETS ?= text_ir csv onnx tflite hlo plan_json target_json program
 fuzz:
 	MEMPLAN_WITH_FUZZ=1 ./scripts/install-deps.sh
 	cmake -S . -B $(FUZZ) $(CMAKE_GEN) -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \

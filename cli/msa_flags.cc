@@ -99,6 +99,12 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
       cmd->add_option("--emit-ir", flags.emit_ir,
                       "write the schedule rewritten with copy-start/copy-done as text IR")
           ->group(group);
+  // --emit-hlo without fast memory or on another format: RunPlanJob's messages.
+  flags.emit_hlo_option =
+      cmd->add_option("--emit-hlo", flags.emit_hlo,
+                      "HLO input: write the module as XLA's memory space assignment leaves it "
+                      "(S(1) layouts, copy-start/copy-done)")
+          ->group(group);
 }
 
 namespace {

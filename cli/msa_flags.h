@@ -35,8 +35,10 @@ struct MsaFlags {
   std::vector<std::string> pins;  // VALUE[@OP]=default|alternate
   std::string inefficient_ratio = "0";
   std::string emit_ir;
+  std::string emit_hlo;
   // Set by AddMsaFlags: which options were given.
   const CLI::Option* emit_ir_option = nullptr;
+  const CLI::Option* emit_hlo_option = nullptr;
   const CLI::Option* fast_memory_option = nullptr;
   const CLI::Option* target_option = nullptr;
   std::vector<const CLI::Option*> knobs;  // apply only with fast memory

@@ -135,6 +135,7 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
        {flags.html_option, &flags.html, &options.html_path},
        {flags.profile_option, &flags.profile, &options.profile_path},
        {flags.msa.emit_ir_option, &flags.msa.emit_ir, &options.emit_ir_path},
+       {flags.msa.emit_hlo_option, &flags.msa.emit_hlo, &options.emit_hlo_path},
        {flags.csv_option, &flags.csv, &options.csv_path},
        {flags.write_tflite_option, &flags.write_tflite, &options.tflite_path},
        {flags.write_onnx_option, &flags.write_onnx, &options.onnx_path}};

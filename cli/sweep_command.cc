@@ -73,6 +73,9 @@ int RunSweep(const SweepFlags& flags) {
   if (Given(flags.plan.msa.emit_ir_option)) {
     return Fail(UsageError("sweep does not take --emit-ir (plan one point with memplan plan)"));
   }
+  if (Given(flags.plan.msa.emit_hlo_option)) {
+    return Fail(UsageError("sweep does not take --emit-hlo (plan one point with memplan plan)"));
+  }
   absl::StatusOr<std::vector<SweepDim>> dims = ToSweepDims(flags.plan.input.dims);
   if (!dims.ok()) return Fail(dims.status());
   if (Given(flags.batch_option)) {

@@ -25,6 +25,8 @@
 #include "report/map/side_by_side.h"
 #include "report/map/svg.h"
 #include "ir/text_printer.h"
+#include "io/hlo/emitter.h"
+#include "io/hlo/parser.h"
 #include "regions/allocate_regions.h"
 #include "regions/command_form.h"
 #include "verify/region_checks.h"
@@ -42,6 +44,7 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
       {"--html", &options.html_path},
       {"--profile", &options.profile_path},
       {"--emit-ir", &options.emit_ir_path},
+      {"--emit-hlo", &options.emit_hlo_path},
       {"--csv", &options.csv_path},
       {"--write-tflite", &options.tflite_path},
       {"--write-onnx", &options.onnx_path}};
@@ -62,6 +65,17 @@ absl::Status CheckOutputPaths(const std::string& input_path, const PlanJobOption
     }
   }
   return absl::OkStatus();
+}
+
+// --emit-hlo: the input module (read again: the job keeps only its program)
+// rewritten with the plan's memory spaces and copies.
+absl::StatusOr<std::string> EmitHloOfPlan(const std::string& input_path, const Program& program,
+                                          const Program& rewritten) {
+  absl::StatusOr<std::string> text = ReadFile(input_path);
+  if (!text.ok()) return text.status();
+  absl::StatusOr<HloModule> module = ParseHloModule(*text, input_path);
+  if (!module.ok()) return module.status();
+  return EmitHloWithMemorySpaces(*text, *module, program, rewritten);
 }
 
 // A planning failure (capacity, rewrite, internal) located at the input:
@@ -276,6 +290,18 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         "reordered program (--reorder)");
   }
 
+  if (options.emit_hlo_path && input->format != InputFormat::kHlo) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: --emit-hlo writes an HLO module back with its plan; this input is {}, "
+        "not an HLO module (use --emit-ir for the rewritten schedule as text IR)",
+        input_path, InputFormatName(input->format)));
+  }
+  if (options.emit_hlo_path && !options.msa) {
+    return absl::InvalidArgumentError(
+        "memplan: error: --emit-hlo writes the module rewritten by memory space assignment "
+        "(it needs --fast-memory or --target)");
+  }
+
   PlanJobResult result;
   absl::StatusOr<Plan> plan;
   std::optional<ReorderFastMemoryChoice> reorder_choice;
@@ -286,7 +312,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                        "has no op costs to plan it with");
     }
     MsaJobOptions msa = *options.msa;
-    msa.rewrite = options.emit_ir_path.has_value();
+    msa.rewrite = options.emit_ir_path.has_value() || options.emit_hlo_path.has_value();
     phase(fmt::format("memory space assignment ({})", CountOf(input->buffers.buffers.size(), "buffer")));
     absl::StatusOr<MsaJobResult> job =
         RunMsaJob(*input->program, *input->analysis, msa, options.pools);
@@ -481,6 +507,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   if (options.profile_path) {
     outputs.push_back(
         OutputFile{*options.profile_path, WriteProfileCsv(SummaryInputOf(*input), *plan)});
+  }
+  if (options.emit_hlo_path) {
+    absl::StatusOr<std::string> hlo =
+        EmitHloOfPlan(input_path, *input->program, *result.msa->rewritten);
+    if (!hlo.ok()) return AtInput(hlo.status(), input_path);
+    outputs.push_back(OutputFile{*options.emit_hlo_path, *std::move(hlo)});
   }
   if (options.emit_ir_path) {
     outputs.push_back(OutputFile{

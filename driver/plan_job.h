@@ -42,6 +42,9 @@ struct PlanJobOptions {
   std::optional<std::string> onnx_path;
   std::optional<std::string> emit_ir_path; // with msa: the rewritten program (text IR);
                                            // with regions: the command form
+  // HLO input with msa: the module rewritten with the plan's memory spaces
+  // and copies (io/hlo/emitter.h).
+  std::optional<std::string> emit_hlo_path;
   // Execution-region allocation (regions/): used when the program has
   // regions. `regions_given` says the flags were set explicitly (an error
   // for an input without regions).

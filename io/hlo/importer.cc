@@ -12,6 +12,7 @@
 #include "io/hlo/cost.h"
 #include "io/hlo/parser.h"
 #include "io/hlo/shape.h"
+#include "io/hlo/space_copy.h"
 #include "ir/diagnostic.h"
 #include "ir/dtype.h"
 #include "ir/program_builder.h"
@@ -165,6 +166,8 @@ class Importer {
     std::vector<std::vector<std::pair<std::size_t, std::size_t>>> base;  // [instr][leaf]
     std::map<std::pair<std::size_t, std::size_t>, std::size_t> last_read;
     bool is_loop_body = false;
+    // Memory-space copy-starts folded into their source (io/hlo/space_copy.h).
+    std::map<std::string, std::size_t> folded;
     // "" for a computation's first import; else the call sites leading to
     // this copy ("c2/s1"), which qualify the names of its values.
     std::string path;
@@ -276,6 +279,13 @@ class Importer {
           const auto& b = s.base[s.index.at(o.name)];
           out.insert(out.end(), b.begin(), b.end());
         }
+      } else if (s.folded.contains(in.name)) {
+        // A folded copy's destination and source are its operand's storage.
+        const auto& b = s.base[s.index.at(in.operands[0].name)];
+        out = {b[0], b[0], {k, 2}};
+      } else if (in.opcode == "copy-done" && in.operands.size() == 1 &&
+                 s.folded.contains(in.operands[0].name)) {
+        out = {s.base[s.index.at(in.operands[0].name)][0]};
       } else if (in.opcode == "get-tuple-element" || in.opcode == "bitcast") {
         const HloInstruction& src = instrs[s.index.at(in.operands[0].name)];
         std::size_t first = 0;
@@ -310,6 +320,7 @@ class Importer {
     Scope s;
     s.hc = &m_.computations[body];
     for (std::size_t k = 0; k < s.hc->instructions.size(); ++k) s.index.emplace(s.hc->instructions[k].name, k);
+    s.folded = FoldedSpaceCopies(*s.hc);
     ComputeBases(s);
     const auto& root = s.base[s.hc->root];
     std::vector<bool> out(root.size(), false);
@@ -351,6 +362,7 @@ class Importer {
     b_.computation(s.id).loc = hc.loc;
     s.is_loop_body = rule == RootRule::kCarried;
     for (std::size_t k = 0; k < hc.instructions.size(); ++k) s.index.emplace(hc.instructions[k].name, k);
+    s.folded = FoldedSpaceCopies(hc);
     ComputeBases(s);
     std::vector<ValueId> param_leaves;
     for (const ParamSlot& slot : slots) {
@@ -481,6 +493,11 @@ class Importer {
     if (op == "conditional") return Conditional(s, k, qualifier);
     if (op == "call") return Call(s, k, qualifier);
     if (IsAsyncDone(op)) return AsyncDone(s, k, qualifier);
+    if (s.folded.contains(in.name)) {
+      // Memory-space copy: no op; its copy-done reads the source's storage.
+      s.env[in.name] = Leaves{s.env.at(in.operands[0].name).ids, &in.shape, op};
+      return absl::OkStatus();
+    }
     std::vector<ValueId> operands = OperandLeaves(s, in);
     if (op == "get-tuple-element") {
       // Reads only the selected element, so the others' live ranges do not
@@ -677,6 +694,10 @@ class Importer {
     const Leaves& start = s.env.at(in.operands[0].name);
     if (start.opcode != start_opcode) {
       return Fail(in.operands[0].loc, in.opcode + " operand %" + in.operands[0].name + " is not a " + start_opcode);
+    }
+    if (s.folded.contains(in.operands[0].name) && start.shape->elements[0].SameAs(in.shape)) {
+      s.env[in.name] = Leaves{start.ids, &in.shape, in.opcode};
+      return absl::OkStatus();
     }
     std::optional<HloLeafRange> part;
     if (start.shape->SameAs(in.shape)) {

@@ -34,7 +34,9 @@
 //  * every other opcode is `hlo.<opcode>` with fresh results, cost from
 //    io/hlo/cost.h; constants are `constant` ops (constant lifetime).
 // Memory-space annotations S(n) are parsed and not used: memplan plans
-// memory spaces itself.
+// memory spaces itself. For the same reason a memory-space copy (a
+// copy-start/copy-done pair between spaces, io/hlo/space_copy.h) is folded:
+// the copy-done is its source's value and no op is added.
 #pragma once
 
 #include <string>

@@ -1,0 +1,40 @@
+// `memplan plan --emit-hlo`: an HLO module rewritten as XLA's memory space
+// assignment leaves it, from memplan's rewritten schedule (msa/rewrite.h).
+//
+// The output is the input text with, in the ENTRY computation:
+//  * the layout of every leaf whose storage lies in alternate memory marked
+//    `S(n)` (n: the memory space), and `S(n)` removed from the others;
+//  * each async copy as XLA writes it,
+//      %w.prefetch = (f32[4]{0:S(1)}, f32[4]{0}, u32[]) copy-start(%w)
+//      %w.prefetched = f32[4]{0:S(1)} copy-done(%w.prefetch)
+//    at its position in the schedule (the instruction order), and the uses
+//    the plan serves from the copy reading the copy-done; the entry's result
+//    reads each output's default-memory copy (an eviction's copy-done);
+//  * the input's own memory-space copies (io/hlo/space_copy.h) left out,
+//    their uses reading the copied value, as memplan planned it anew.
+// Everything else is printed as read (header, other computations, names,
+// attributes, metadata, comments). Importing the output folds the copies back
+// (importer.h), so planning it again gives the same plan.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "absl/status/statusor.h"
+#include "io/hlo/module.h"
+#include "ir/program.h"
+
+namespace memplan {
+
+// `text` is the module's text, `module` its parse, `original` its import
+// (ImportHloModule) and `rewritten` the schedule RewriteSchedule made of a
+// plan of `original`. Errors: FailedPrecondition naming the instruction when
+// the plan cannot be written as HLO: a copy or a changed use of one leaf of a
+// tuple, a use of part of a buffer, an entry instruction sharing its line
+// with another.
+absl::StatusOr<std::string> EmitHloWithMemorySpaces(std::string_view text,
+                                                    const HloModule& module,
+                                                    const Program& original,
+                                                    const Program& rewritten);
+
+}  // namespace memplan
