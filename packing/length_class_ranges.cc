@@ -108,12 +108,11 @@ std::int64_t LengthClassRanges::TailBound(std::vector<Range> ranges) {
     // The most starts in a window (x - width, x] of this class, by two
     // pointers over the sorted starts.
     const std::int32_t width = longest - shortest;
-    std::int64_t most = 0;
-    for (std::int64_t first = begin, p = begin; p < end; ++p) {
+    std::int64_t most = 0;  // width 0: no tail (every range ends by b or none does)
+    for (std::int64_t first = begin, p = begin; width > 0 && p < end; ++p) {
       while (ranges[first].l <= ranges[p].l - width) ++first;
       most = std::max(most, p - first + 1);
     }
-    if (width == 0) most = 0;  // no tail: every range ends by b or none does
     bound += most;
     begin = end;
   }
