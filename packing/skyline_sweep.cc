@@ -28,9 +28,11 @@
 #include <optional>
 #include <queue>
 #include <tuple>
+#include <variant>
 #include <vector>
 
 #include "packing/contained_ranges.h"
+#include "packing/length_class_ranges.h"
 #include "packing/member_cost.h"
 #include "packing/pack_support.h"
 #include "packing/skyline.h"
@@ -38,12 +40,43 @@
 namespace memplan {
 namespace {
 
+// Above this many ranges one LeastInside may check one by one
+// (LengthClassRanges::TailBound), a class keeps the range tree, whose query
+// is O(log^2 n) whatever the ranges; up to it the length classes, which
+// answer the same in a fraction of the memory (about 20 B a range against
+// 16 B a range per tree level) and remove faster.
+constexpr std::int64_t kTailLimit = 256;
+
+// The index of one alignment class's pending items.
+class RangeIndex {
+ public:
+  RangeIndex(std::vector<ContainedRanges::Range> ranges, std::int32_t ranks, std::int32_t slots)
+      : index_(MakeIndex(std::move(ranges), ranks, slots)) {}
+  std::optional<std::int32_t> LeastInside(std::int32_t a, std::int32_t b) const {
+    return std::visit([&](const auto& index) { return index.LeastInside(a, b); }, index_);
+  }
+  void Remove(std::int32_t rank) {
+    std::visit([&](auto& index) { index.Remove(rank); }, index_);
+  }
+
+ private:
+  using Index = std::variant<LengthClassRanges, ContainedRanges>;
+  static Index MakeIndex(std::vector<ContainedRanges::Range> ranges, std::int32_t ranks,
+                         std::int32_t slots) {
+    if (LengthClassRanges::TailBound(ranges) <= kTailLimit) {
+      return Index(std::in_place_type<LengthClassRanges>, std::move(ranges), ranks);
+    }
+    return Index(std::in_place_type<ContainedRanges>, std::move(ranges), ranks, slots);
+  }
+  Index index_;
+};
+
 // One alignment class: the pending items of one effective alignment, and the
 // best candidate of each run (least rank first; stale entries are skipped).
 struct AlignmentClass {
   Bytes alignment = 1;
   std::vector<ContainedRanges::Range> ranges;
-  std::optional<ContainedRanges> index;
+  std::optional<RangeIndex> index;
   struct Best {
     std::int32_t rank;
     std::int32_t run_start;
@@ -85,7 +118,9 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
     classes[class_of[rank]].ranges.push_back({static_cast<std::int32_t>(first_slot_[i]),
                                               static_cast<std::int32_t>(end_slot_[i]), rank});
   }
-  for (AlignmentClass& c : classes) c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
+  for (AlignmentClass& c : classes) {
+    c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
+  }
   const double step_work = SkylineSweepStepWork(ranks);
 
   // The runs, by slot: run_end[s] is the end of the run starting at s (-1:
