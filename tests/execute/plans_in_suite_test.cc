@@ -54,7 +54,7 @@ TEST(PlansInSuite, EveryExample) {
     if (!HasRegions(path)) ExpectExecutes(path, Bytes{64} * 1024);
     ++inputs;
   }
-  EXPECT_EQ(inputs, 16);
+  EXPECT_EQ(inputs, 17);
 }
 
 TEST(PlansInSuite, EveryTestModel) {

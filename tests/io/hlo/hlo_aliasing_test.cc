@@ -222,12 +222,14 @@ ENTRY %main (s: f32[4]) -> f32[4] {
   EXPECT_EQ(p.values.size(), 6u);  // the five above and the predicate: no copy
 }
 
+// A copy within one memory space (a copy between spaces folds into its
+// source: hlo_space_copy_test.cc).
 TEST(HloAliasingTest, AsyncCopyPairSharesTheDestinationAndViewsTheSource) {
   const Program p = Import(R"(HloModule c, is_scheduled=true
 ENTRY %main (a: f32[64]) -> f32[64] {
   %a = f32[64]{0} parameter(0)
-  %cs = (f32[64]{0:S(1)}, f32[64]{0}, u32[]) copy-start(%a)
-  %cd = f32[64]{0:S(1)} copy-done(%cs)
+  %cs = (f32[64]{0}, f32[64]{0}, u32[]) copy-start(%a)
+  %cd = f32[64]{0} copy-done(%cs)
   ROOT %n = f32[64]{0} negate(%cd)
 }
 )");
