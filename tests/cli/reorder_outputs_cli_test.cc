@@ -4,6 +4,7 @@
 // tflite_cli_test.cc.)
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -129,6 +130,28 @@ TEST(ReorderOutputsCliTest, MapsShowBothOrdersSideBySide) {
   const std::string html = Slurp(dir + "/m.html");
   EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · input order"));
   EXPECT_THAT(html, HasSubstr("<iframe title=\"" + kDiamond + " · reordered by xla-list"));
+}
+
+// compare --reorder on examples/reorder_randwire.mpir (21 ops): every
+// strategy's order with its exact transient max-live; memplan's row is the
+// lowest (xla-list's order, proven optimal by the exact row) and at or below
+// every peer's.
+TEST(ReorderOutputsCliTest, CompareReorderRowsPerStrategy) {
+  const CliRun run = Memplan("compare " + kRandwire + " --reorder --quiet --json -");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const nlohmann::json orders = nlohmann::json::parse(run.out)["orders"];
+  EXPECT_EQ(orders["kept"], "xla-list");
+  EXPECT_EQ(orders["input_max_live_bytes"], 2424832);
+  EXPECT_EQ(orders["lower_bound_bytes"], 1572864);
+  std::map<std::string, std::int64_t> rows;
+  for (const auto& row : orders["strategies"]) rows[row["name"]] = row["max_live_bytes"];
+  const std::map<std::string, std::int64_t> expected = {
+      {"memplan", 1835008},        {"input", 2424832},         {"xla-list", 1835008},
+      {"xla-dfs", 2162688},        {"xla-post-order", 2097152}, {"inductor-lpmf", 1900544},
+      {"inductor-bfs", 2162688},   {"inductor-dfs", 2555904},   {"local-search", 1835008},
+      {"exact", 1835008}};
+  EXPECT_EQ(rows, expected);
+  for (const auto& [name, bytes] : rows) EXPECT_LE(rows["memplan"], bytes) << name;
 }
 
 TEST(ReorderOutputsCliTest, WriteOnnxRoundTripsOnASharedModel) {
