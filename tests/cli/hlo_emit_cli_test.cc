@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/cli/cli_runner.h"
+#include "tests/cli/hlo_examples.h"
 
 namespace memplan {
 namespace {
@@ -64,18 +65,8 @@ TEST_P(HloEmitRoundTripTest, ReplansToTheSamePlan) {
   std::filesystem::remove_all(dir);
 }
 
-INSTANTIATE_TEST_SUITE_P(Bundled, HloEmitRoundTripTest,
-                         ::testing::Values("async_collectives.hlo", "call_remat.hlo",
-                                           "conditional_branches.hlo", "conv_block.hlo",
-                                           "decoder_while.hlo", "mlp.hlo",
-                                           "multi_output_fusion.hlo", "prefetch_after_msa.hlo",
-                                           "scan_rnn.hlo", "sgd_train_step.hlo",
-                                           "transformer_block.hlo"),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string name = info.param.substr(0, info.param.find('.'));
-                           name.erase(std::remove(name.begin(), name.end(), '_'), name.end());
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Bundled, HloEmitRoundTripTest, testing_cli::BundledHloModules(),
+                         testing_cli::HloModuleTestName);
 
 // examples/hlo/mlp.hlo with 1 MiB: w2 (%Arg_3.4, 1 MiB) is prefetched while
 // the first layer runs and read by %dot.9 from alternate memory.
