@@ -43,6 +43,19 @@ class HloEmitter {
     const std::size_t nl = text_.find('\n', LineStart(k));
     return nl == std::string_view::npos ? text_.size() : nl + 1;
   }
+  // Where the last instruction's text ends: at the line that closes the
+  // entry computation (a line starting with '}'), as an instruction may run
+  // over several lines.
+  std::size_t LastInstructionEnd() const {
+    std::size_t at = LineEnd(hc_.instructions.size() - 1);
+    while (at < text_.size()) {
+      const std::size_t first = text_.find_first_not_of(" \t", at);
+      if (first == std::string_view::npos || text_[first] == '}') return at;
+      const std::size_t nl = text_.find('\n', at);
+      at = nl == std::string_view::npos ? text_.size() : nl + 1;
+    }
+    return at;
+  }
   static absl::Status Refuse(const std::string& what) {
     return absl::FailedPreconditionError("--emit-hlo: " + what);
   }
@@ -293,7 +306,7 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
 absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   const HloInstruction& in = hc_.instructions[k];
   const std::size_t begin = LineStart(k);
-  const std::size_t end = k + 1 < hc_.instructions.size() ? LineStart(k + 1) : LineEnd(k);
+  const std::size_t end = k + 1 < hc_.instructions.size() ? LineStart(k + 1) : LastInstructionEnd();
   std::vector<TextEdit> edits;
   // The ROOT marker follows the entry's result.
   const std::size_t name_at = Offset(in.loc);
@@ -400,7 +413,7 @@ absl::StatusOr<std::string> HloEmitter::Run() {
     if (!line.ok()) return line.status();
     out += *line;
   }
-  out.append(text_.substr(LineEnd(hc_.instructions.size() - 1)));
+  out.append(text_.substr(LastInstructionEnd()));
   return out;
 }
 

@@ -150,5 +150,21 @@ TEST(HloEmitCliTest, InstructionsSharingALineAreRefused) {
   std::filesystem::remove_all(dir);
 }
 
+// A ROOT instruction over two lines (fuzz/corpus/hlo/regress-multiline-root.hlo):
+// it is written once, and the written module plans again.
+TEST(HloEmitCliTest, AnInstructionOverTwoLinesIsWrittenOnce) {
+  const std::string dir = FreshDir();
+  const std::string input = MEMPLAN_SOURCE_DIR "/fuzz/corpus/hlo/regress-multiline-root.hlo";
+  const testing_cli::CliRun run =
+      Memplan("plan " + input + " --fast-memory 1MiB --quiet --emit-hlo " + dir + "/out.hlo");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::string text = Slurp(dir + "/out.hlo");
+  EXPECT_EQ(CountLinesWith(text, "ROOT %tuple.44"), 1u);
+  EXPECT_EQ(CountLinesWith(text, "256]{1,0}, f32[128,256]{1,0}, f32[128,256]{1,0}) tuple("), 1u);
+  const testing_cli::CliRun again = Memplan("plan " + dir + "/out.hlo --fast-memory 1MiB --quiet");
+  EXPECT_EQ(again.exit_code, 0) << again.err;
+  std::filesystem::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace memplan
