@@ -29,7 +29,7 @@ using testing_cli::Slurp;
 const std::string kFpn = MEMPLAN_SOURCE_DIR "/tests/data/onnx/fpn_ssd_tiny.onnx";
 const std::string kRandwire = MEMPLAN_SOURCE_DIR "/examples/reorder_randwire.mpir";
 const std::string kDiamond = MEMPLAN_SOURCE_DIR "/examples/reorder_diamond.mpir";
-const std::string kSharedOnnx = MEMPLAN_SHARED_DIR "/data/onnx/torchvision/deeplabv3_resnet50.onnx";
+const std::string kSharedDeeplab = MEMPLAN_SHARED_DIR "/data/onnx/torchvision/deeplabv3_resnet50.onnx";
 
 // The entry's ops in schedule order, each named by its first result.
 std::vector<std::string> OrderOf(const PlanJobResult& result) {
@@ -156,8 +156,8 @@ TEST(ReorderOutputsCliTest, CompareReorderRowsPerStrategy) {
 }
 
 TEST(ReorderOutputsCliTest, WriteOnnxRoundTripsOnASharedModel) {
-  if (!std::filesystem::exists(kSharedOnnx)) GTEST_SKIP() << "../shared not present";
-  const PlanJobResult first = ExpectOnnxRoundTrip(kSharedOnnx, FreshDir());
+  if (!std::filesystem::exists(kSharedDeeplab)) GTEST_SKIP() << "../shared not present";
+  const PlanJobResult first = ExpectOnnxRoundTrip(kSharedDeeplab, FreshDir());
   ASSERT_TRUE(first.input.reorder.has_value());
   EXPECT_LT(first.input.reorder->peak, first.input.reorder->input_peak);
 }

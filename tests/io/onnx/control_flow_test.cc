@@ -16,7 +16,7 @@ using ::testing::ElementsAre;
 using namespace memplan::testing;  // NOLINT
 using onnx::TensorProto;
 
-Program Import(const std::string& path) {
+Program ImportModel(const std::string& path) {
   absl::StatusOr<Program> program = ImportOnnx(path, {});
   EXPECT_TRUE(program.ok()) << program.status();
   return program.ok() ? *std::move(program) : Program{};
@@ -54,7 +54,7 @@ std::vector<std::string> CalleeNames(const Program& p, const Op& op) {
 }
 
 TEST(OnnxControlFlowTest, NestedIfsCaptureThroughEachLevel) {
-  const Program p = Import(NestedIfsModel("nested_ifs.onnx"));
+  const Program p = ImportModel(NestedIfsModel("nested_ifs.onnx"));
   const Op& if1 = OpOf(p, "g", "conditional");
   // Predicate c, then the captures of both branches: c (read by the nested
   // If in the then branch) and x.
@@ -73,7 +73,7 @@ TEST(OnnxControlFlowTest, NestedIfsCaptureThroughEachLevel) {
 }
 
 TEST(OnnxControlFlowTest, LoopWithConstantTripCountAndCapture) {
-  const Program p = Import(LoopReadsOuterModel("loop_reads.onnx"));
+  const Program p = ImportModel(LoopReadsOuterModel("loop_reads.onnx"));
   const Op& loop = OpOf(p, "g", "while");
   EXPECT_EQ(loop.trip_count, 4);
   EXPECT_THAT(CalleeNames(p, loop), ElementsAre("loop1/cond", "loop1/body"));
@@ -107,7 +107,7 @@ TEST(OnnxControlFlowTest, RunTimeTripCountAndAnInitialValueReadLater) {
   onnx::NodeProto& loop = b.Node("Loop", {"n", "", "h0"}, {"h"}, "loop1");
   AddGraphAttr(loop, "body", body.graph());
   b.Node("Add", {"h", "h0"}, {"z"}, "sum");
-  const Program p = Import(b.Write("loop_runtime_m.onnx"));
+  const Program p = ImportModel(b.Write("loop_runtime_m.onnx"));
   const Op& op = OpOf(p, "g", "while");
   EXPECT_EQ(op.trip_count, std::nullopt);
   EXPECT_THAT(Names(p, op.operands),
@@ -132,14 +132,14 @@ TEST(OnnxControlFlowTest, TripCountFoldedFromShapes) {
   body.Output("cond_in", TensorProto::BOOL).Output("y");
   onnx::NodeProto& loop = b.Node("Loop", {"m", ""}, {"ys"}, "loop1");
   AddGraphAttr(loop, "body", body.graph());
-  const Program p = Import(b.Write("loop_shape_m.onnx"));
+  const Program p = ImportModel(b.Write("loop_shape_m.onnx"));
   EXPECT_EQ(OpOf(p, "g", "while").trip_count, 5);
   EXPECT_EQ(p.values[p.FindValue("ys")].size, 5 * 64 * 4);
   EXPECT_EQ(p.values[p.FindValue("ys")].type->dims, (std::vector<std::int64_t>{5, 64}));
 }
 
 TEST(OnnxControlFlowTest, ScanReadsRowsAsViewsAndAccumulatesInPlace) {
-  const Program p = Import(ScanModel("scan.onnx"));
+  const Program p = ImportModel(ScanModel("scan.onnx"));
   const Op& scan = OpOf(p, "g", "while");
   EXPECT_EQ(scan.trip_count, 4);
   EXPECT_THAT(Names(p, scan.operands),
@@ -158,7 +158,7 @@ TEST(OnnxControlFlowTest, ScanReadsRowsAsViewsAndAccumulatesInPlace) {
 }
 
 TEST(OnnxControlFlowTest, CapturesAtTwoLevels) {
-  const Program p = Import(TwoLevelCaptureModel("two_level.onnx"));
+  const Program p = ImportModel(TwoLevelCaptureModel("two_level.onnx"));
   // c and w are read by the If inside the body: captured by the Loop first.
   EXPECT_THAT(Names(p, OpOf(p, "g", "while").operands),
               ElementsAre("loop1/i.init", "loop1/cond_in.init", "h0", "trip", "c", "w"));
@@ -188,7 +188,7 @@ TEST(OnnxControlFlowTest, BranchResultsThatAreNotFreshAreCopied) {
   onnx::NodeProto& node = b.Node("If", {"c"}, {"y"}, "pick");
   AddGraphAttr(node, "then_branch", then_b.graph());
   AddGraphAttr(node, "else_branch", else_b.graph());
-  const Program p = Import(b.Write("if_copies.onnx"));
+  const Program p = ImportModel(b.Write("if_copies.onnx"));
   EXPECT_THAT(Names(p, Comp(p, "pick/then").results), ElementsAre("pick/then/x.out"));
   EXPECT_THAT(Names(p, Comp(p, "pick/else").results), ElementsAre("pick/else/k.out"));
   EXPECT_EQ(OpOf(p, "pick/else", "copy").operands,
@@ -243,7 +243,7 @@ TEST(OnnxControlFlowTest, Refusals) {
 }
 
 TEST(OnnxControlFlowTest, BundledRnnLoop) {
-  const Program p = Import(MEMPLAN_SOURCE_DIR "/examples/rnn_loop.onnx");
+  const Program p = ImportModel(MEMPLAN_SOURCE_DIR "/examples/rnn_loop.onnx");
   const Op& loop = OpOf(p, "torch_jit", "while");
   // M = x.size(0) = 16, exported as a Constant.
   EXPECT_EQ(loop.trip_count, 16);
