@@ -381,4 +381,12 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
   return absl::OkStatus();
 }
 
+ComputationId ReorderedCallee(const LoadedInput& input) {
+  if (!input.reorder || !input.program) return kNoId;
+  for (ComputationId c : input.reorder->changed) {
+    if (c != input.program->entry) return c;
+  }
+  return kNoId;
+}
+
 }  // namespace memplan

@@ -123,4 +123,9 @@ absl::StatusOr<LoadedInput> LoadProgram(Program program, const LoadOptions& opti
 // located at the field).
 absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment);
 
+// The first computation other than the entry whose op order --reorder
+// changed (a loop body, a branch, a callee), or kNoId: a model file holds
+// one order per subgraph, so the --write-onnx/--write-tflite writers refuse it.
+ComputationId ReorderedCallee(const LoadedInput& input);
+
 }  // namespace memplan

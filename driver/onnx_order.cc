@@ -11,15 +11,12 @@ namespace memplan {
 
 absl::StatusOr<std::string> OnnxInPlanOrder(const LoadedInput& input) {
   const Program& program = *input.program;
-  if (input.reorder) {
-    for (ComputationId c : input.reorder->changed) {
-      if (c == program.entry) continue;
-      return absl::InvalidArgumentError(fmt::format(
-          "{}: error: --write-onnx writes the main graph's node order, but --reorder also "
-          "reordered @{} (a subgraph of If, Loop or Scan), whose nodes the file keeps in their "
-          "order",
-          input.buffers.input, program.computations[c].name));
-    }
+  if (const ComputationId c = ReorderedCallee(input); c != kNoId) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: --write-onnx writes the main graph's node order, but --reorder also "
+        "reordered @{} (a subgraph of If, Loop or Scan), whose nodes the file keeps in their "
+        "order",
+        input.buffers.input, program.computations[c].name));
   }
   // Main-graph tensor names are value names unchanged (io/onnx/importer.h).
   std::map<std::string, std::int64_t> position;

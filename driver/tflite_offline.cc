@@ -215,8 +215,7 @@ absl::StatusOr<std::vector<std::int32_t>> TfliteOperatorOrder(const LoadedInput&
     if (i >= 0) order.push_back(i);
   }
   // The file holds one order per subgraph; the program one per call site.
-  for (ComputationId c : input.reorder ? input.reorder->changed : std::vector<ComputationId>{}) {
-    if (c == program.entry) continue;
+  if (const ComputationId c = ReorderedCallee(input); c != kNoId) {
     return absl::InvalidArgumentError(fmt::format(
         "{}: error: --write-tflite with --reorder writes subgraph 0's new operator order, but "
         "--reorder also reordered the called computation @{} (a subgraph of IF, WHILE or "

@@ -1,9 +1,8 @@
 #include "report/compare_orders.h"
 
-#include <algorithm>
-
 #include "fmt/format.h"
 #include "io/byte_size.h"
+#include "report/aligned_rows.h"
 
 namespace memplan {
 namespace {
@@ -46,28 +45,13 @@ std::string FormatCompareOrders(const CompareOrders& orders) {
     line.push_back(row.planner);
     lines.push_back(std::move(line));
   }
-  const std::size_t columns = header.size();
-  std::vector<std::size_t> width(columns, 0);
-  for (const auto& line : lines) {
-    for (std::size_t c = 0; c < columns; ++c) width[c] = std::max(width[c], line[c].size());
-  }
   std::string out =
       "\norders (--reorder): each strategy's transient max-live; the packers above ran on "
       "memplan's\n\n";
-  for (const auto& line : lines) {
-    std::string text;
-    for (std::size_t c = 0; c < columns; ++c) {
-      if (c > 0) text += "  ";
-      if (c + 1 == columns) {
-        text += line[c];
-      } else if (c == 0) {
-        text += fmt::format("{:<{}}", line[c], width[c]);
-      } else {
-        text += fmt::format("{:>{}}", line[c], width[c]);
-      }
-    }
-    out += text + "\n";
-  }
+  // The strategy name left-aligned, numbers right-aligned, the planner last.
+  std::vector<bool> right(header.size(), true);
+  right.front() = false;
+  out += AlignedRows(lines, right);
   if (!orders.note.empty()) out += orders.note + "\n";
   return out;
 }

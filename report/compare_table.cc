@@ -7,6 +7,7 @@
 #include "io/byte_size.h"
 #include "io/json_util.h"
 #include "ir/plural.h"
+#include "report/aligned_rows.h"
 
 namespace memplan {
 namespace {
@@ -51,28 +52,13 @@ std::string FormatCompareTable(const CompareTable& table) {
                      others);
   const std::array<std::string, kColumns> header = {"strategy", "arena bytes", "size",
                                                     "vs LB",    "verified",    "rule"};
-  std::vector<std::array<std::string, kColumns>> lines = {header};
-  for (const CompareRow& row : table.rows) lines.push_back(Cells(row, table.lower_bound));
-  std::array<std::size_t, kColumns> width{};
-  for (const auto& line : lines) {
-    for (std::size_t c = 0; c < kColumns; ++c) width[c] = std::max(width[c], line[c].size());
+  std::vector<std::vector<std::string>> lines = {{header.begin(), header.end()}};
+  for (const CompareRow& row : table.rows) {
+    const std::array<std::string, kColumns> cells = Cells(row, table.lower_bound);
+    lines.emplace_back(cells.begin(), cells.end());
   }
   // Numbers right-aligned, words left-aligned; the last column unpadded.
-  constexpr std::array<bool, kColumns> right = {false, true, true, true, false, false};
-  for (const auto& line : lines) {
-    std::string text;
-    for (std::size_t c = 0; c < kColumns; ++c) {
-      if (c > 0) text += "  ";
-      if (c + 1 == kColumns) {
-        text += line[c];
-      } else if (right[c]) {
-        text += fmt::format("{:>{}}", line[c], width[c]);
-      } else {
-        text += fmt::format("{:<{}}", line[c], width[c]);
-      }
-    }
-    out += text + "\n";
-  }
+  out += AlignedRows(lines, {false, true, true, true, false, false});
   if (table.orders) out += FormatCompareOrders(*table.orders);
   return out;
 }
