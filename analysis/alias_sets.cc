@@ -11,6 +11,7 @@
 
 #include "analysis/lifetimes.h"
 #include "ir/diagnostic.h"
+#include "ir/dims.h"
 
 namespace memplan {
 namespace {
@@ -86,7 +87,10 @@ class AliasBuilder {
       const Value& value = program_.values[v];
       if (value.alias == AliasKind::kNone || !IsValue(value.alias_of)) continue;
       const Bytes delta = value.alias == AliasKind::kView ? value.view_offset : 0;
-      if (absl::Status s = Join(v, value.alias_of, delta); !s.ok()) return s;
+      const SizeExpr* symbolic =
+          value.alias == AliasKind::kView && value.view_offset_expr ? &*value.view_offset_expr : nullptr;
+      if (symbolic) any_symbolic_ = true;
+      if (absl::Status s = Join(v, value.alias_of, delta, symbolic); !s.ok()) return s;
     }
     for (ValueId v = 0; v < NumValues(); ++v) {
       for (const GatheredOperand& g : program_.values[v].gathers) {
@@ -124,6 +128,7 @@ class AliasBuilder {
       for (ValueId v : set.members) set.lifetime = DominantLifetime(set.lifetime, lifetimes[v]);
       if (absl::Status s = CheckConstantWrites(set, lifetimes); !s.ok()) return s;
     }
+    if (absl::Status s = SymbolicOffsets(out, out.symbolic_offset_of_value); !s.ok()) return s;
     return out;
   }
 
@@ -142,11 +147,12 @@ class AliasBuilder {
   std::string Name(ValueId v) const { return "%" + program_.values[v].name; }
 
   // Joins a (the derived value, blamed on conflict) with b at offset(a) = offset(b) + delta.
-  absl::Status Join(ValueId a, ValueId b, Bytes delta) {
+  // `symbolic`: the delta as an expression over dims (a dynamic view), else null.
+  absl::Status Join(ValueId a, ValueId b, Bytes delta, const SizeExpr* symbolic = nullptr) {
     if (program_.values[a].is_timepoint || program_.values[b].is_timepoint) return absl::OkStatus();
     Bytes mismatch = 0;
     if (uf_.Join(a, b, delta, &mismatch)) {
-      links_.emplace_back(a, b);
+      links_.push_back(Link{a, b, delta, symbolic});
       return absl::OkStatus();
     }
     return Error(a, "conflicting aliasing: " + Name(a) + " would sit at two byte offsets " +
@@ -208,9 +214,9 @@ class AliasBuilder {
   // on the error path.
   std::string SharingPath(ValueId from, ValueId to) const {
     std::unordered_map<ValueId, std::vector<ValueId>> next;
-    for (const auto& [a, b] : links_) {
-      next[a].push_back(b);
-      next[b].push_back(a);
+    for (const Link& link : links_) {
+      next[link.a].push_back(link.b);
+      next[link.b].push_back(link.a);
     }
     std::unordered_map<ValueId, ValueId> came_from = {{from, from}};
     std::deque<ValueId> queue = {from};
@@ -284,9 +290,88 @@ class AliasBuilder {
     return absl::OkStatus();
   }
 
+  // A join made: offset(a) = offset(b) + delta (`symbolic` when it is an
+  // expression over dims).
+  struct Link {
+    ValueId a = kNoId;
+    ValueId b = kNoId;
+    Bytes delta = 0;
+    const SizeExpr* symbolic = nullptr;
+  };
+
+  // Each member's offset as an expression, for the sets holding a dynamic
+  // view: breadth-first over the joins from the set's lowest-id member at
+  // offset 0, adding a join's delta forwards and subtracting a constant one
+  // backwards. Two paths to a member must give equal expressions.
+  absl::Status SymbolicOffsets(const AliasSets& out, std::map<ValueId, SizeExpr>& symbolic) const {
+    if (!any_symbolic_) return absl::OkStatus();
+    std::vector<bool> dynamic_set(out.sets.size(), false);
+    for (const Link& link : links_) {
+      if (link.symbolic) dynamic_set[out.set_of_value[link.a]] = true;
+    }
+    std::unordered_map<ValueId, std::vector<std::size_t>> touching;
+    for (std::size_t i = 0; i < links_.size(); ++i) {
+      if (!dynamic_set[out.set_of_value[links_[i].a]]) continue;
+      touching[links_[i].a].push_back(i);
+      touching[links_[i].b].push_back(i);
+    }
+    const std::vector<std::string> names = DimNames(program_);
+    for (std::size_t s = 0; s < out.sets.size(); ++s) {
+      if (!dynamic_set[s]) continue;
+      const std::vector<ValueId>& members = out.sets[s].members;
+      const auto start = std::find_if(members.begin(), members.end(),
+                                      [&](ValueId v) { return out.offset_of_value[v] == 0; });
+      std::unordered_map<ValueId, SizeExpr> at = {{*start, SizeExpr()}};
+      std::deque<ValueId> queue = {*start};
+      while (!queue.empty()) {
+        const ValueId x = queue.front();
+        queue.pop_front();
+        for (std::size_t i : touching[x]) {
+          const Link& link = links_[i];
+          const bool forward = link.b == x;
+          const ValueId y = forward ? link.a : link.b;
+          const SizeExpr delta = link.symbolic ? *link.symbolic : SizeExpr::Constant(link.delta);
+          if (!forward && at.contains(y)) {  // a join already placed: it must agree
+            if (!(at.at(y) + delta == at.at(x))) {
+              return Error(x, "conflicting aliasing: " + Name(x) + " would sit at byte offsets " +
+                                  at.at(x).ToString(names) + " and " +
+                                  (at.at(y) + delta).ToString(names) + " in one buffer");
+            }
+            continue;
+          }
+          std::optional<SizeExpr> offset;
+          if (forward) {
+            offset = at.at(x) + (link.symbolic ? *link.symbolic : SizeExpr::Constant(link.delta));
+          } else if (!link.symbolic) {
+            offset = at.at(x).MinusConstant(link.delta);
+          }
+          if (!offset) {
+            return Error(y, "cannot place " + Name(y) + " in its buffer at an offset given by dims: " +
+                                "it is reached from " + Name(x) + " at " + at.at(x).ToString(names) +
+                                " only by going back through a view; define the view from its operand");
+          }
+          auto [it, fresh] = at.emplace(y, *offset);
+          if (fresh) {
+            queue.push_back(y);
+          } else if (!(it->second == *offset)) {
+            return Error(y, "conflicting aliasing: " + Name(y) + " would sit at byte offsets " +
+                                it->second.ToString(names) + " and " + offset->ToString(names) +
+                                " in one buffer");
+          }
+        }
+      }
+      for (ValueId v : members) {
+        auto it = at.find(v);
+        if (it != at.end() && !it->second.IsConstant()) symbolic.emplace(v, it->second);
+      }
+    }
+    return absl::OkStatus();
+  }
+
   const Program& program_;
   OffsetUnionFind uf_;
-  std::vector<std::pair<ValueId, ValueId>> links_;  // every successful Join, for error messages
+  std::vector<Link> links_;  // every successful Join (error messages, symbolic offsets)
+  bool any_symbolic_ = false;
 };
 
 }  // namespace

@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -47,6 +48,11 @@ struct AliasSets {
   std::vector<std::int32_t> set_of_value;  // per ValueId: index into `sets`; kNoId for timepoints
   std::vector<Bytes> offset_of_value;      // per ValueId: bytes from the set's base (0 for timepoints)
   std::vector<AliasSet> sets;              // ordered by smallest member ValueId
+  // Offsets that depend on dims: the members of sets holding a subview at a
+  // dynamic offset (`view(%x, align(%n, 64))`) whose place in the set is an
+  // expression; offset_of_value holds its value at the evaluation point.
+  // Every other member sits at its constant offset_of_value.
+  std::map<ValueId, SizeExpr> symbolic_offset_of_value;
 };
 
 // Computes the alias sets of `program` (assumed to pass ValidateProgram) in
@@ -67,6 +73,12 @@ struct AliasSets {
 //    one buffer" — joins place a value at two different offsets (e.g. a loop
 //    body returning a view of its own parameter at a nonzero offset, or a
 //    concat gathering an operand and a view of that operand).
+//  * "conflicting aliasing: %a would sit at byte offsets E1 and E2 in one
+//    buffer" — the same for dynamic views, whose offsets must agree as
+//    expressions (for every binding of the dims), not just at one point;
+//  * "cannot place %a in its buffer at an offset given by dims: ..." — a set
+//    whose symbolic offsets would need a subtraction (e.g. a dynamic view
+//    whose operand is only reached through the view).
 absl::StatusOr<AliasSets> ComputeAliasSets(const Program& program);
 
 }  // namespace memplan

@@ -94,6 +94,12 @@ Buffer MakeBuffer(const Program& program, const AliasSet& set,
 
 }  // namespace
 
+SizeExpr ValueOffsetExpr(const ProgramAnalysis& analysis, ValueId v) {
+  auto it = analysis.symbolic_value_offset.find(v);
+  return it != analysis.symbolic_value_offset.end() ? it->second
+                                                    : SizeExpr::Constant(analysis.value_offset[v]);
+}
+
 absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
   ProgramAnalysis a;
   a.schedule = FlattenSchedule(program);
@@ -109,6 +115,7 @@ absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
   for (const AliasSet& set : sets->sets) bs.buffers.push_back(MakeBuffer(program, set, a.value_ranges));
   a.value_buffer = std::move(sets->set_of_value);  // sets and regular buffers share numbering
   a.value_offset = std::move(sets->offset_of_value);
+  a.symbolic_value_offset = std::move(sets->symbolic_offset_of_value);
 
   a.op_buffers.resize(program.ops.size());
   for (OpId op_id : a.schedule.order) {

@@ -47,6 +47,7 @@
 //   2 "z.scratch"  64 B [1,1] transient uses {1}
 #pragma once
 
+#include <map>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -70,6 +71,10 @@ struct ProgramAnalysis {
   BufferSet buffers;
   std::vector<BufferId> value_buffer;    // per ValueId; kNoId for timepoints
   std::vector<Bytes> value_offset;       // per ValueId: byte offset within its buffer
+  // The offsets that depend on dims (members of buffers holding a subview at
+  // a dynamic offset), as expressions; value_offset is their value at the
+  // evaluation point. See ValueOffsetExpr.
+  std::map<ValueId, SizeExpr> symbolic_value_offset;
   std::vector<LiveRange> value_ranges;   // per ValueId
   std::vector<OpBuffers> op_buffers;     // per OpId
 };
@@ -87,5 +92,9 @@ struct ProgramAnalysis {
 //    initializer" (initializers are roots like the entry, flattened before
 //    it; analysis/schedule.h).
 absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program);
+
+// Value `v`'s byte offset within its buffer as an expression over dims: its
+// symbolic_value_offset entry, else the constant value_offset[v]. O(log n).
+SizeExpr ValueOffsetExpr(const ProgramAnalysis& analysis, ValueId v);
 
 }  // namespace memplan

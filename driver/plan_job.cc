@@ -362,7 +362,10 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
   }
   if (!plan.ok()) return AtInput(plan.status(), input_path);
-  if (input->analysis) plan->value_offsets = input->analysis->value_offset;  // every value's place
+  if (input->analysis) {
+    plan->value_offsets = input->analysis->value_offset;  // every value's place
+    plan->symbolic_value_offsets = input->analysis->symbolic_value_offset;
+  }
   const std::int64_t prefetch_limit = options.msa ? options.msa->msa.max_outstanding_prefetches : -1;
   const std::int64_t eviction_limit = options.msa ? options.msa->msa.max_outstanding_evictions : -1;
   const Program* analysed = input->program ? &*input->program : nullptr;

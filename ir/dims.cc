@@ -81,6 +81,15 @@ absl::Status BindDims(Program& program, const std::map<std::string, std::int64_t
   const std::vector<std::int64_t> point = EvaluationPoint(program);
   const std::vector<std::string> names = DimNames(program);
   for (Value& value : program.values) {
+    // A subview at a dynamic offset moves with the dims too.
+    if (value.view_offset_expr) {
+      absl::StatusOr<Bytes> offset = SizeAtPoint(*value.view_offset_expr, point, names);
+      if (!offset.ok()) {
+        return LocatedError(program.source, value.loc,
+                            SigilName('%', value.name) + ": " + std::string(offset.status().message()));
+      }
+      value.view_offset = *offset;
+    }
     if (!value.size_expr) continue;
     absl::StatusOr<Bytes> size = SizeAtPoint(*value.size_expr, point, names);
     if (!size.ok()) {

@@ -27,7 +27,8 @@
 namespace memplan {
 
 // Sets DimDecl::binding from `bindings` (dim name without '%' -> value) and
-// recomputes every Value::size with a size_expr at the evaluation point.
+// recomputes every Value::size with a size_expr, and every
+// Value::view_offset with a view_offset_expr, at the evaluation point.
 // Errors: InvalidArgument `path:line:col: error: ...` (path =
 // program.source)
 //  * at the dim: a binding < 1 or above its bound ("--dim n=0 is below 1 (a

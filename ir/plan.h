@@ -133,6 +133,11 @@ struct Plan {
   // Its address in a segment of its buffer is the segment's offset plus this.
   // Checked by verify/ (rule 14) against the program's views, ties and gathers.
   std::vector<Bytes> value_offsets;
+  // The value offsets that depend on dims (values of a buffer holding a
+  // subview at a dynamic offset, `view(%x, align(%n, 64))`), as expressions;
+  // value_offsets holds their value at the evaluation point. Written as the
+  // buffer's "value_offset_exprs".
+  std::map<ValueId, SizeExpr> symbolic_value_offsets;
   std::vector<AsyncCopy> copies;
   std::optional<MsaStats> msa;
   std::optional<RegionPlan> regions;   // when the program has execution regions

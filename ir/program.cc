@@ -6,6 +6,10 @@ SizeExpr SizeExprOf(const Value& value) {
   return value.size_expr.value_or(SizeExpr::Constant(value.size));
 }
 
+SizeExpr ViewOffsetExprOf(const Value& value) {
+  return value.view_offset_expr.value_or(SizeExpr::Constant(value.view_offset));
+}
+
 std::optional<std::string> StringAttribute(const Op& op, std::string_view key) {
   for (const Attribute& a : op.attributes) {
     if (a.key == key && a.value.kind == AttrValue::Kind::kString) return a.value.s;

@@ -97,6 +97,10 @@ struct Value {
   AliasKind alias = AliasKind::kNone;
   ValueId alias_of = kNoId;              // the operand tied to / viewed
   Bytes view_offset = 0;                 // bytes into alias_of (kView only)
+  // Symbolic view offset when it mentions a dim (`view(%x, align(%n, 64))`,
+  // a subview at a dynamic offset); `view_offset` is its value at the
+  // evaluation point. nullopt for constant offsets.
+  std::optional<SizeExpr> view_offset_expr;
   // Operands of the defining op placed inside this result (alias kNone only),
   // in source order; empty for most values.
   std::vector<GatheredOperand> gathers;
@@ -107,6 +111,10 @@ struct Value {
 
 // `value`'s size as an expression: its size_expr, else its static size.
 SizeExpr SizeExprOf(const Value& value);
+
+// `value`'s view offset as an expression: its view_offset_expr, else the
+// constant view_offset (0 for a value that is not a view).
+SizeExpr ViewOffsetExprOf(const Value& value);
 
 // Copies what describes `from`'s storage — size (and size_expr), type,
 // timepoint flag, lifetime, pinned space — into `to`, not its aliasing (the

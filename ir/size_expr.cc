@@ -444,6 +444,16 @@ SizeExpr operator+(const SizeExpr& a, const SizeExpr& b) {
 
 SizeExpr& SizeExpr::operator+=(const SizeExpr& other) { return *this = *this + other; }
 
+std::optional<SizeExpr> SizeExpr::MinusConstant(Bytes c) const {
+  if (c < 0 || overflow_) return std::nullopt;
+  std::vector<Sum> terms = terms_;
+  for (Sum& sum : terms) {
+    if (sum.constant < c) return std::nullopt;
+    sum.constant -= c;  // every term drops equally: the max keeps its shape
+  }
+  return FromTerms(std::move(terms), false);
+}
+
 SizeExpr SizeExpr::Scaled(std::int64_t k) const {
   k = std::max<std::int64_t>(k, 0);
   bool overflow = overflow_;

@@ -128,6 +128,11 @@ class SizeExpr {
   // whose constant and coefficients are all multiples of `alignment` is unchanged.
   static SizeExpr AlignUp(const SizeExpr& value, Bytes alignment);
 
+  // *this - c for a constant c >= 0, when every term of the max has a
+  // constant part >= c (then the result is exact for every binding); else
+  // nullopt. Example: (4*%n + 64).MinusConstant(64) == 4*%n.
+  std::optional<SizeExpr> MinusConstant(Bytes c) const;
+
   // True when the expression mentions no dim.
   bool IsConstant() const;
   // The value when IsConstant() (and not overflowed), else nullopt.

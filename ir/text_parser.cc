@@ -752,8 +752,11 @@ class Parser {
   // True if the tokens at the cursor read `view(%x, <not a %name>`: the view
   // qualifier, as opposed to a result-less op `view(%x, %y)` that follows.
   bool AtViewQualifier() {
+    // `view(%x, %n + 64)` is the qualifier when %n is a dim (dims and values
+    // share one namespace); `view(%c, %d)` with a value %d is an op.
     return PeekIs(TokenKind::kLParen, 1) && PeekIs(TokenKind::kValueName, 2) &&
-           PeekIs(TokenKind::kComma, 3) && !PeekIs(TokenKind::kValueName, 4);
+           PeekIs(TokenKind::kComma, 3) &&
+           (!PeekIs(TokenKind::kValueName, 4) || dim_ids_.contains(std::string(Peek(4).value)));
   }
 
   // Qualifiers after the type of `v`; `operands` is null for a parameter.
@@ -816,9 +819,22 @@ class Parser {
     value.alias_of = found->second;
     if (kind == AliasKind::kView) {
       if (absl::Status s = Expect(TokenKind::kComma, "',' and the view's byte offset"); !s.ok()) return s;
-      absl::StatusOr<std::int64_t> offset = NonNegativeInt("a view byte offset", "a view byte offset");
-      if (!offset.ok()) return offset.status();
-      program_.values[v].view_offset = *offset;
+      if (PeekIs(TokenKind::kInt) && Peek(1).kind == TokenKind::kRParen) {
+        absl::StatusOr<std::int64_t> offset = NonNegativeInt("a view byte offset", "a view byte offset");
+        if (!offset.ok()) return offset.status();
+        program_.values[v].view_offset = *offset;
+      } else {
+        // A subview at an offset given by dims (`view(%x, align(%n, 64))`).
+        const SourceLocation at = Peek().loc;
+        absl::StatusOr<ParsedSize> offset = ParseSizeExpr(1);
+        if (!offset.ok()) return offset.status();
+        absl::StatusOr<Bytes> bytes = SizeAtPoint(offset->expr, point_, dim_names_);
+        if (!bytes.ok()) {
+          return Error(at, SigilName('%', value.name) + ": " + std::string(bytes.status().message()));
+        }
+        value.view_offset = *bytes;
+        if (!offset->expr.IsConstant()) value.view_offset_expr = std::move(offset->expr);
+      }
     }
     return Expect(TokenKind::kRParen, "')'");
   }

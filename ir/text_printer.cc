@@ -119,7 +119,10 @@ class Printer {
     }
     if (value.alias == AliasKind::kTied) text += " tied(" + ValueName(value.alias_of) + ")";
     if (value.alias == AliasKind::kView) {
-      text += " view(" + ValueName(value.alias_of) + ", " + std::to_string(value.view_offset) + ")";
+      const std::string offset = value.view_offset_expr
+                                     ? value.view_offset_expr->ToString(dim_names_)
+                                     : std::to_string(value.view_offset);
+      text += " view(" + ValueName(value.alias_of) + ", " + offset + ")";
     }
     if (!value.gathers.empty()) {
       text += " gathers(";

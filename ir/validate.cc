@@ -332,8 +332,15 @@ class Validator {
     if (value.space && *value.space < 0) {
       return Fail(value.loc, Name(v) + " is pinned to negative memory space " + std::to_string(*value.space));
     }
-    if (value.alias != AliasKind::kView && value.view_offset != 0) {
+    if (value.alias != AliasKind::kView && (value.view_offset != 0 || value.view_offset_expr)) {
       return Fail(value.loc, Name(v) + " has a view offset but is not a view");
+    }
+    if (value.view_offset_expr && value.computation >= 0 && value.computation < NumComputations() &&
+        p_.computations[value.computation].kind != ComputationKind::kRegion) {
+      return Fail(value.loc, "view " + Name(v) + " at offset " + value.view_offset_expr->ToString(names_) +
+                                 ": a subview at an offset given by dims must be defined in an execution "
+                                 "region (`region @r`), whose slices keep symbolic offsets; buffers outside "
+                                 "regions are laid out at constant byte offsets");
     }
     return absl::OkStatus();
   }
@@ -355,9 +362,17 @@ class Validator {
     }
     if (value.alias == AliasKind::kView &&
         (value.view_offset < 0 ||
-         !(SizeExpr::Constant(value.view_offset) + SizeOf(value)).ProvablyLessEqual(SizeOf(operand), box_))) {
+         !(ViewOffsetExprOf(value) + SizeOf(value)).ProvablyLessEqual(SizeOf(operand), box_))) {
+      const std::string offset = value.view_offset_expr ? value.view_offset_expr->ToString(names_)
+                                                        : std::to_string(value.view_offset);
+      // A dynamic view that fits at the dims' evaluation point may still pass
+      // the operand's end at another binding.
+      const std::string why = value.view_offset_expr && value.view_offset + value.size <= operand.size
+                                  ? " for some binding of the dims within their bounds (not provably "
+                                    "inside it: bound the dims or align the sizes)"
+                                  : "";
       return Fail(value.loc, "view " + Name(v) + " (" + BytesText(SizeOf(value), names_) + " at offset " +
-                                 std::to_string(value.view_offset) + ") exceeds operand " + Describe(base));
+                                 offset + ") exceeds operand " + Describe(base) + why);
     }
     return absl::OkStatus();
   }

@@ -58,8 +58,7 @@ SizeExpr BufferSizeExpr(const Program& program, const ProgramAnalysis& analysis,
   SizeExpr size;
   for (ValueId v : buffer.values) {
     const Value& value = program.values[v];
-    size = SizeExpr::Max(size, SizeExpr::Constant(analysis.value_offset[v]) +
-                                   SizeExprOf(value));
+    size = SizeExpr::Max(size, ValueOffsetExpr(analysis, v) + SizeExprOf(value));
   }
   return size;
 }
@@ -116,9 +115,9 @@ absl::Status ResolveCommandRanges(const Program& program, const ProgramAnalysis&
               range.value == kNoId ? "a scratch range" : "value %" + program.values[range.value].name));
         }
         range.resource = it->second.first;
-        const Bytes in_buffer = range.value == kNoId ? 0 : analysis.value_offset[range.value];
+        const SizeExpr in_buffer = range.value == kNoId ? SizeExpr() : ValueOffsetExpr(analysis, range.value);
         range.value_offset = range.offset;
-        range.offset = it->second.second->offset + SizeExpr::Constant(in_buffer) + range.offset;
+        range.offset = it->second.second->offset + in_buffer + range.offset;
       }
       if (step.kind != HostStepKind::kExecute) continue;
       std::vector<std::int32_t>& used = plan.regions[step.region].resources;

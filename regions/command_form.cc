@@ -111,6 +111,7 @@ class CommandFormBuilder {
     CopyStorageShape(old, value);
     value.alias = old.alias;
     value.view_offset = old.view_offset;
+    value.view_offset_expr = old.view_offset_expr;
     if (old.alias != AliasKind::kNone) value.alias_of = map_.at(old.alias_of);
     value.gathers = old.gathers;
     for (GatheredOperand& g : value.gathers) g.operand = map_.at(g.operand);
@@ -289,7 +290,7 @@ class CommandFormBuilder {
       for (std::int32_t r : allocated) {
         for (const Slice& slice : rp_.resources[r].slices) {
           if (slice.buffer != b) continue;
-          const SizeExpr offset = slice.offset + SizeExpr::Constant(analysis_.value_offset[x]);
+          const SizeExpr offset = slice.offset + ValueOffsetExpr(analysis_, x);
           const Value& old = in_.values[x];
           const bool symbolic = !offset.IsConstant() || old.size_expr ||
                                 !rp_.resources[r].size.IsConstant();
@@ -341,17 +342,22 @@ class CommandFormBuilder {
         // subview when the result sits at another offset (a view's tie).
         for (ValueId v : captured) {
           if (analysis_.value_buffer[v] != analysis_.value_buffer[x] || map_.count(x)) continue;
-          const Bytes delta = analysis_.value_offset[x] - analysis_.value_offset[v];
-          if (delta == 0 && in_.values[x].size == in_.values[v].size) {
+          const SizeExpr delta = OffsetBetween(v, x);
+          if (delta == SizeExpr() && in_.values[x].size == in_.values[v].size) {
             map_[x] = map_.at(v);
             continue;
           }
           const OpId op = out_.AddOp(nc, "resource.subview", {map_.at(v)});
           const ValueId view = out_.AddResult(op, Name(x), in_.values[x].size);
           out_.value(view).size_expr = in_.values[x].size_expr;
-          out_.value(view).alias = AliasKind::kView;
-          out_.value(view).alias_of = map_.at(v);
-          out_.value(view).view_offset = delta;
+          if (!delta.IsConstant()) {
+            // Outside regions a view's offset is a number: a symbolic one is shown as a range.
+            out_.op(op).operand_ranges = {OperandRange{delta, SizeExprOf(in_.values[x])}};
+          } else {
+            out_.value(view).alias = AliasKind::kView;
+            out_.value(view).alias_of = map_.at(v);
+            out_.value(view).view_offset = *delta.ConstantValue();
+          }
           map_[x] = view;
         }
       }
@@ -408,10 +414,9 @@ class CommandFormBuilder {
             // Relative to the captured operand holding the value's buffer,
             // kept symbolic: the value's place in the operand is a constant.
             const auto [old, param] = holder(range.value);
-            const Bytes delta = analysis_.value_offset[range.value] - analysis_.value_offset[old];
             operands.push_back(param);
             const Value& held = in_.values[old];
-            const SizeExpr offset = range.value_offset + SizeExpr::Constant(delta);
+            const SizeExpr offset = range.value_offset + OffsetBetween(old, range.value);
             if (offset == SizeExpr() && range.length == SizeExprOf(held)) {
               ranges.push_back(OperandRange{SizeExpr(), SizeExprOf(held)});  // the whole operand
             } else {
@@ -438,6 +443,21 @@ class CommandFormBuilder {
     }
     out_.SetReturn(rc, {await});
     return rc;
+  }
+
+  // Bytes from `outer`'s start to `inner`'s in their common buffer, kept
+  // symbolic when a subview at a dynamic offset lies between them; the
+  // number at the evaluation point when no expression is found (one of
+  // them at a symbolic offset the other is not a constant away from).
+  SizeExpr OffsetBetween(ValueId outer, ValueId inner) const {
+    const Bytes at_point = analysis_.value_offset[inner] - analysis_.value_offset[outer];
+    const SizeExpr from = ValueOffsetExpr(analysis_, outer);
+    const SizeExpr to = ValueOffsetExpr(analysis_, inner);
+    if (at_point >= 0 && from + SizeExpr::Constant(at_point) == to) return SizeExpr::Constant(at_point);
+    if (std::optional<Bytes> c = from.ConstantValue()) {
+      if (std::optional<SizeExpr> delta = to.MinusConstant(*c)) return *delta;
+    }
+    return SizeExpr::Constant(at_point);
   }
 
   const Program& in_;

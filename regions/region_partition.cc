@@ -176,6 +176,7 @@ class Partitioner {
       value.alias = old.alias;
       value.alias_of = local->at(old.alias_of);
       value.view_offset = old.view_offset;
+      value.view_offset_expr = old.view_offset_expr;
     }
     return nv;
   }

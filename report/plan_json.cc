@@ -20,6 +20,7 @@
 #include "ir/plural.h"
 #include "io/json_util.h"
 #include "ir/diagnostic.h"
+#include "ir/dims.h"
 #include "nlohmann/json.hpp"
 
 namespace memplan {
@@ -91,6 +92,31 @@ void AppendJsonString(std::string& out, std::string_view text) {
   }
 }
 
+// ,"value_offset_exprs":[...] parallel to `b`'s values when one of them
+// sits at an offset given by dims (a subview at a dynamic offset): each
+// value's offset in the buffer as a size expression ("0", "align(4*%n, 64)").
+// Nothing for other buffers.
+void AppendValueOffsetExprs(std::string& out, const Plan& plan, const Buffer& b,
+                            const Program* program) {
+  if (plan.symbolic_value_offsets.empty() || program == nullptr) return;
+  const bool symbolic = std::any_of(b.values.begin(), b.values.end(), [&](ValueId v) {
+    return plan.symbolic_value_offsets.contains(v);
+  });
+  if (!symbolic) return;
+  const std::vector<std::string> names = DimNames(*program);
+  out += ",\"value_offset_exprs\":[";
+  for (std::size_t i = 0; i < b.values.size(); ++i) {
+    const ValueId v = b.values[i];
+    if (i > 0) out += ',';
+    auto it = plan.symbolic_value_offsets.find(v);
+    const bool known = v >= 0 && v < static_cast<ValueId>(plan.value_offsets.size());
+    AppendJsonString(out, it != plan.symbolic_value_offsets.end()
+                              ? it->second.ToString(names)
+                              : std::to_string(known ? plan.value_offsets[v] : 0));
+  }
+  out += ']';
+}
+
 // Dump of buffer `id`'s entry in "buffers", written directly: a JSON
 // document per buffer would cost more than the plan at 10^7 buffers. Its
 // `values` are the names of its values in `program`, else their ids as
@@ -121,6 +147,7 @@ void AppendBufferJson(std::string& out, const Plan& plan, const BufferSet& buffe
       number(v >= 0 && v < static_cast<ValueId>(plan.value_offsets.size()) ? plan.value_offsets[v] : 0);
     }
     out += ']';
+    AppendValueOffsetExprs(out, plan, b, program);
   }
   out += ",\"size\":";
   number(b.size);

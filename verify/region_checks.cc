@@ -13,6 +13,7 @@ absl::Status VerifyRegionPlan(const Program& program, const BufferSet& buffers, 
   const RegionContext ctx = MakeContext(program, buffers, plan, site);
   if (absl::Status s = CheckResources(ctx); !s.ok()) return s;
   if (absl::Status s = CheckSlices(ctx); !s.ok()) return s;
+  if (absl::Status s = CheckDynamicViews(ctx); !s.ok()) return s;
   if (absl::Status s = CheckCommandRanges(ctx); !s.ok()) return s;
   const HappensBefore hb(ctx.regions.steps);
   if (absl::Status s = CheckTimepoints(ctx, hb); !s.ok()) return s;

@@ -43,7 +43,11 @@
 //     limit there and holds exactly one slice; without the option none is
 //     over_limit. After all slices: every buffer homed in the pool of an
 //     upload, results or slab resource (placements[b].pool is its name) is
-//     in a slice of it.
+//     in a slice of it. A view at an offset given by dims (`view(%x,
+//     align(%n, 64))`) in a slice's buffer ends, for every binding of the
+//     dims within their bounds, inside the slice's symbolic size: its offset
+//     is its operand's plus its expression (a tied result's is its
+//     operand's; any other value's is its value_offsets entry).
 //  3. Command ranges: the resource exists; offset_bytes + length_bytes <=
 //     size_bytes; the value is not a timepoint and belongs to a buffer homed
 //     in that resource's pool, and the range lies inside that buffer's

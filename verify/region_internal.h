@@ -71,6 +71,9 @@ bool CheckedAdd(Bytes a, Bytes b, Bytes& sum);
 absl::Status CheckResources(const RegionContext& ctx);
 // Rule 2: slices, and the evaluation of every symbolic size.
 absl::Status CheckSlices(const RegionContext& ctx);
+// Rule 2's last part: every view at an offset given by dims lies in its
+// slice for every binding of the dims (verify/region_view_checks.cc).
+absl::Status CheckDynamicViews(const RegionContext& ctx);
 // Rule 3: every command range lies in its value's segment.
 absl::Status CheckCommandRanges(const RegionContext& ctx);
 // Rule 4: timepoints order allocas, uploads, executes and deallocas.

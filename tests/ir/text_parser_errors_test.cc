@@ -640,7 +640,9 @@ TEST(ParseErrorTest, SymbolicSizeChecks) {
   EXPECT_EQ(Err(head + "  %y = exp(%x) : 16384 tied(%x)\n  return %y\n}"),
             "t.mpir:3:3: error: tied result %y (16384 bytes) must have the size of operand %x (4*%n bytes)");
   EXPECT_EQ(Err(head + "  %v = slice(%x) : (2*%n) view(%x, 2*%n)\n}"),
-            "t.mpir:3:37: error: expected ')', got '*'");  // view offsets are static
+            "t.mpir:3:3: error: view %v at offset 2*%n: a subview at an offset given by dims must "
+            "be defined in an execution region (`region @r`), whose slices keep symbolic offsets; "
+            "buffers outside regions are laid out at constant byte offsets");
   EXPECT_EQ(Err(head + "  %v = slice(%x) : (2*%n + 1) view(%x, 2)\n  return %v\n}"),
             "t.mpir:3:3: error: view %v (2*%n + 1 bytes at offset 2) exceeds operand %x (4*%n bytes)");
   EXPECT_EQ(Err(head + "  %y = call(%x) : (4*%n) {callee = @f}\n  return %y\n}\n"
