@@ -97,35 +97,21 @@ absl::Status AsUsageError(const absl::Status& status) {
 
 // A region plan that failed verification: a bad input when the program fails
 // the same checks with no memory reuse at all (it reads data it overwrote
-// itself, or races inside a wave), else a planner bug.
+// itself, races inside a wave, or has a subview at an offset given by dims
+// that leaves its buffer's memory), else a planner bug.
 absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& options,
                            const std::string& input_path, const absl::Status& failure) {
   absl::StatusOr<Plan> as_written = PlanRegions(*input.program, *input.analysis, options.regions,
                                                 options.pools, /*reuse=*/false);
   if (as_written.ok()) {
+    // Every value's place, as the plan being checked has it.
+    as_written->value_offsets = input.analysis->value_offset;
+    as_written->symbolic_value_offsets = input.analysis->symbolic_value_offset;
     RegionFailureSite site;
     absl::Status own = VerifyRegionPlan(*input.program, input.buffers, *as_written, &site);
     if (!own.ok()) {
-      // Point at the op whose command failed, when one did.
-      SourceLocation where;
-      if (site.has_command) {
-        const OpId op = as_written->regions->steps[site.step].commands[site.command].op;
-        if (op != kNoId) where = input.program->ops[op].loc;
-      }
-      std::string detail(own.message());
-      if (const std::size_t colon = detail.find("): "); colon != std::string::npos) {
-        detail = detail.substr(colon + 3);
-      }
-      const bool race = detail.starts_with("race");
-      return LocatedError(
-          input_path, where,
-          race ? "two ops of one wave touch the same bytes and one of them writes them (so "
-                 "even without memory reuse): " +
-                     detail + "; move one of them to another wave"
-               : "the program reads data it has itself overwritten (so even without memory "
-                 "reuse): " +
-                     detail + "; clone a value before writing it in place, or read the written "
-                              "value");
+      return RegionInputFailure(*input.program, *as_written, input_path, site,
+                                std::string(own.message()));
     }
   }
   return PlanVerificationFailure(input.format, input_path, "region plan", std::string(failure.message()));

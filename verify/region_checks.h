@@ -47,7 +47,9 @@
 //     align(%n, 64))`) in a slice's buffer ends, for every binding of the
 //     dims within their bounds, inside the slice's symbolic size: its offset
 //     is its operand's plus its expression (a tied result's is its
-//     operand's; any other value's is its value_offsets entry).
+//     operand's, a parameter's its argument's, a call or execute result's
+//     its callee's returned value's; any other value's is its
+//     symbolic_value_offsets entry, else its value_offsets entry).
 //  3. Command ranges: the resource exists; offset_bytes + length_bytes <=
 //     size_bytes; the value is not a timepoint and belongs to a buffer homed
 //     in that resource's pool, and the range lies inside that buffer's
@@ -164,18 +166,22 @@ namespace memplan {
 
 // Where a violation lies when it concerns one command (rule 2's range
 // sizes, rule 3, rule 4's touch of a released or unallocated resource, rule
-// 5): steps[step].commands[command], so a caller can point at the op.
+// 5): steps[step].commands[command], so a caller can point at the op; when
+// it concerns one value (rule 2's subview at an offset given by dims that
+// leaves its slice): `value`, so a caller can point at its definition.
 struct RegionFailureSite {
   std::size_t step = 0;
   std::size_t command = 0;
   bool has_command = false;
+  ValueId value = kNoId;
 };
 
 // Checks plan.regions (OK when the plan has none) against `program`, the
 // buffers it was planned for and the plan's pools and placements. Returns
 // OK or FailedPrecondition naming the rule broken, the resources, values,
 // commands and byte ranges involved. Deterministic. `site`, when given, is
-// reset and then filled for a violation that concerns one command.
+// reset and then filled for a violation that concerns one command or one
+// value.
 absl::Status VerifyRegionPlan(const Program& program, const BufferSet& buffers, const Plan& plan,
                               RegionFailureSite* site = nullptr);
 
