@@ -753,10 +753,13 @@ class Parser {
   // qualifier, as opposed to a result-less op `view(%x, %y)` that follows.
   bool AtViewQualifier() {
     // `view(%x, %n + 64)` is the qualifier when %n is a dim (dims and values
-    // share one namespace); `view(%c, %d)` with a value %d is an op.
+    // share one namespace), or when an operator follows the name (`%k + 1`
+    // is an expression whatever %k is: the size parser then names it);
+    // `view(%c, %d)` with a value %d is an op.
     return PeekIs(TokenKind::kLParen, 1) && PeekIs(TokenKind::kValueName, 2) &&
            PeekIs(TokenKind::kComma, 3) &&
-           (!PeekIs(TokenKind::kValueName, 4) || dim_ids_.contains(std::string(Peek(4).value)));
+           (!PeekIs(TokenKind::kValueName, 4) || dim_ids_.contains(std::string(Peek(4).value)) ||
+            PeekIs(TokenKind::kPlus, 5) || PeekIs(TokenKind::kStar, 5));
   }
 
   // Qualifiers after the type of `v`; `operands` is null for a parameter.

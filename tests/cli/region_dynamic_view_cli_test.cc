@@ -250,6 +250,8 @@ INSTANTIATE_TEST_SUITE_P(
                        "got ')'"},
         BadDynamicView{"AlignWithoutItsAlignment", "%w = subview(%in) : 64 view(%in, align(%n))",
                        "7:44", "expected ',' and the alignment, got ')'"},
+        BadDynamicView{"UnknownDimInASum", "%w = subview(%in) : 64 view(%in, %k + 1)", "7:36",
+                       "unknown dim %k"},
         BadDynamicView{"Subtraction", "%w = subview(%in) : 64 view(%in, 2*%n - 1)", "7:41",
                        "unexpected character '-'"}),
     [](const ::testing::TestParamInfo<BadDynamicView>& info) { return std::string(info.param.name); });
