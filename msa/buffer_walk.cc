@@ -443,15 +443,16 @@ class Walker {
     for (int reversed = 0; reversed < 2 && !found; ++reversed) {
       plan.slices = in_byte_order;
       if (reversed) std::reverse(plan.slices.begin(), plan.slices.end());
+      std::optional<Bytes> base;
       if (fits(fit->offset)) {
-        plan.offset = fit->offset;
-        found = true;
-        break;
+        base = fit->offset;
+      } else if (const std::optional<Bytes> first = s_.heap.BestFit(
+                     std::max<TimeStep>(plan.starts[0], 0), fit->end, plan.slices[0].bytes);
+                 first && fits(*first - plan.slices[0].offset)) {
+        base = *first - plan.slices[0].offset;
       }
-      const std::optional<Bytes> first = s_.heap.BestFit(std::max<TimeStep>(plan.starts[0], 0), fit->end,
-                                                         plan.slices[0].bytes);
-      if (first && fits(*first - plan.slices[0].offset)) {
-        plan.offset = *first - plan.slices[0].offset;
+      if (base) {
+        plan.offset = *base;
         found = true;
       }
     }
