@@ -86,6 +86,9 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
     out.start = copy.start;
     out.done = copy.done;
     out.bytes = copy.bytes;
+    out.slice_index = copy.slice_index;
+    out.slice_count = copy.slice_count;
+    out.slice_offset = copy.slice_offset;
   }
   std::stable_sort(result.copies.begin(), result.copies.end(),
                    [](const Copy& a, const Copy& b) { return a.start < b.start; });

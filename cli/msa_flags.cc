@@ -87,6 +87,20 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_option("--inefficient-ratio", flags.inefficient_ratio,
                        "keep a copied segment in default memory when its ops use fewer than R "
                        "x the bytes copied (default 0: off)")->type_name("R"));
+  CLI::Option* sliced = cmd->add_option("--sliced-prefetch", flags.sliced_prefetch,
+                                        "split a prefetch into at most N slices with staggered "
+                                        "starts (XLA's sliced prefetch); 0 or 1: never (default: "
+                                        "reference mode never, default mode tries 4 where it is "
+                                        "faster)")
+                            ->check(Count());
+  knob(sliced);
+  flags.sliced_prefetch_option = sliced;
+  knob(cmd->add_option("--sliced-prefetch-min-bytes", flags.sliced_prefetch_min_bytes,
+                       "slice only buffers of at least this size (default 0)")
+           ->type_name("BYTES"));
+  knob(cmd->add_option("--sliced-prefetch-slice-bytes", flags.sliced_prefetch_slice_bytes,
+                       "at most ceil(size / BYTES) slices per prefetch (default 0: no limit)")
+           ->type_name("BYTES"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
            ->check(Count()));
@@ -256,6 +270,20 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
       RatioFlag("--inefficient-ratio", flags.inefficient_ratio, /*zero_ok=*/true);
   if (!inefficient.ok()) return inefficient.status();
   options.msa.inefficient_use_to_copy_ratio = *inefficient;
+  if (Given(flags.sliced_prefetch_option)) options.msa.sliced_prefetch.max_slices = flags.sliced_prefetch;
+  const std::pair<const char*, const std::string*> slice_sizes[] = {
+      {"--sliced-prefetch-min-bytes", &flags.sliced_prefetch_min_bytes},
+      {"--sliced-prefetch-slice-bytes", &flags.sliced_prefetch_slice_bytes}};
+  for (const auto& [flag, text] : slice_sizes) {
+    absl::StatusOr<Bytes> bytes = SizeFlag(flag, *text);
+    if (!bytes.ok()) return bytes.status();
+    if (*bytes > kMaxTotalBytes) {
+      return UsageError(fmt::format("{} {} is above the limit of 2^62 ({}) bytes", flag, *bytes,
+                                    kMaxTotalBytes));
+    }
+    (text == &flags.sliced_prefetch_min_bytes ? options.msa.sliced_prefetch.min_bytes
+                                              : options.msa.sliced_prefetch.preferred_slice_bytes) = *bytes;
+  }
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);
 }

@@ -34,6 +34,9 @@ struct MsaFlags {
   std::string assign_first;
   std::vector<std::string> pins;  // VALUE[@OP]=default|alternate
   std::string inefficient_ratio = "0";
+  std::int64_t sliced_prefetch = 0;          // most slices per prefetch
+  std::string sliced_prefetch_min_bytes = "0";
+  std::string sliced_prefetch_slice_bytes = "0";
   std::string emit_ir;
   std::string emit_hlo;
   // Set by AddMsaFlags: which options were given.
@@ -44,6 +47,7 @@ struct MsaFlags {
   std::vector<const CLI::Option*> knobs;  // apply only with fast memory
   const CLI::Option* max_repacks_option = nullptr;
   const CLI::Option* alignment_option = nullptr;
+  const CLI::Option* sliced_prefetch_option = nullptr;
   std::vector<const CLI::Option*> count_picker_knobs;  // --picker instruction-count only
   std::vector<const CLI::Option*> cost_picker_knobs;   // --picker cost only
 };

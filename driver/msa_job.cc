@@ -42,6 +42,17 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   const CostModel cost(program, analysis, out.target, options.cost);
   MsaOptions msa = options.msa;
   msa.fast_memory_bytes = out.target.fast_memory_bytes;
+  // The rewrite (--emit-ir, --emit-hlo) writes whole-buffer copies only:
+  // default mode then tries no sliced variants, and asking for slices is an
+  // error.
+  if (options.rewrite) {
+    if (msa.sliced_prefetch.max_slices.value_or(0) >= 2) {
+      return absl::InvalidArgumentError(
+          "memplan: error: --emit-ir and --emit-hlo do not write sliced prefetches yet; drop "
+          "--sliced-prefetch (or give it 0)");
+    }
+    msa.sliced_prefetch.max_slices = 0;
+  }
   // lcm(target, plan): beyond kMaxAlignment it is refused.
   const Bytes target_alignment = std::max<Bytes>(1, out.target.alignment);
   // A hierarchy's pools share one alignment: every level's and the plan's.
@@ -130,9 +141,14 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                                  result.assignment.variant.empty()
                                      ? std::string()
                                      : ", variant " + result.assignment.variant);
-  text += fmt::format("async copies: {} ({}), {} ({}), at most {} outstanding\n",
+  const std::string sliced =
+      s.sliced_prefetches == 0
+          ? std::string()
+          : fmt::format("; {} of them slices of {}", s.prefetch_slices,
+                        CountOf(s.sliced_prefetches, "sliced prefetch", "sliced prefetches"));
+  text += fmt::format("async copies: {} ({}{}), {} ({}), at most {} outstanding\n",
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
-                      CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
+                      sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
                       s.max_outstanding_copies);
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {

@@ -143,6 +143,9 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   }
   k.inefficient_ratio = o.inefficient_use_to_copy_ratio;
   k.while_trip_count = cost.default_trip_count;
+  k.sliced_prefetch = o.sliced_prefetch.max_slices;
+  k.sliced_prefetch_min_bytes = o.sliced_prefetch.min_bytes;
+  k.sliced_prefetch_slice_bytes = o.sliced_prefetch.preferred_slice_bytes;
   return k;
 }
 

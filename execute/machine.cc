@@ -134,8 +134,11 @@ absl::Status ExecutionMachine::PerformCopy(std::size_t index) {
   }
   Arena* source = ArenaOf(from->space);
   Arena* target = ArenaOf(to->space);
-  const Bytes size = buffers_.buffers[static_cast<std::size_t>(copy.buffer)].size;
-  target->CopyFrom(*source, from->offset, to->offset, size, static_cast<std::int64_t>(index));
+  // A slice of a sliced prefetch moves its byte range only (ir/plan.h).
+  const Bytes size = copy.slice_count > 1 ? copy.bytes
+                                          : buffers_.buffers[static_cast<std::size_t>(copy.buffer)].size;
+  target->CopyFrom(*source, from->offset + copy.slice_offset, to->offset + copy.slice_offset, size,
+                   static_cast<std::int64_t>(index));
   ++report_.copies;
   return absl::OkStatus();
 }

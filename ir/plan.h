@@ -39,7 +39,12 @@ static_assert(sizeof(void*) != 8 || sizeof(BufferPlacement) == 48);
 
 enum class CopyKind : std::uint8_t { kPrefetch, kEviction };
 
-// An asynchronous copy (copy-start at `start`, copy-done at `done`).
+// An asynchronous copy (copy-start at `start`, copy-done at `done`) of
+// `bytes` bytes. A slice of a sliced prefetch (msa/sliced_prefetch.h) moves
+// the buffer's bytes [slice_offset, slice_offset + bytes) only: slice
+// `slice_index` of `slice_count` (>= 2), slices numbered in start order and
+// tiling the buffer's bytes; an unsliced copy has slice_count 1,
+// slice_index 0, slice_offset 0 and moves the whole buffer.
 struct AsyncCopy {
   BufferId buffer = kNoId;
   CopyKind kind = CopyKind::kPrefetch;
@@ -48,6 +53,9 @@ struct AsyncCopy {
   TimeStep start = 0;
   TimeStep done = 0;
   Bytes bytes = 0;
+  std::int32_t slice_index = 0;
+  std::int32_t slice_count = 1;
+  Bytes slice_offset = 0;  // first byte of the slice within the buffer
 };
 
 struct SpaceInfo {
@@ -87,6 +95,10 @@ struct MsaStats {
   Bytes prefetch_bytes = 0;
   Bytes eviction_bytes = 0;
   std::int64_t max_outstanding_copies = 0;
+  // Sliced prefetches (msa/sliced_prefetch.h): how many prefetches were
+  // sliced and how many of the `prefetches` copies are their slices.
+  std::int64_t sliced_prefetches = 0;
+  std::int64_t prefetch_slices = 0;
   // Limits the plan was made under (--max-outstanding-*), -1: none; `memplan
   // verify` re-checks them (verify/verifier.h rule 5).
   std::int64_t max_outstanding_prefetches = -1;

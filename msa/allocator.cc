@@ -107,7 +107,8 @@ void AllocateBuffer(AllocatorState& state, BufferId id) {
       UndoAttempt(state, attempt);
       continue;
     }
-    if (attempt.out_of_memory && !repacked && state.repacks < state.config.max_repacks) {
+    if (attempt.out_of_memory && !repacked && state.config.max_slices < 2 &&
+        state.repacks < state.config.max_repacks) {
       UndoAttempt(state, attempt);
       ++state.repacks;
       repacked = true;
@@ -150,7 +151,8 @@ MsaResult CollectResult(const AllocatorState& state) {
   }
   result.copies = state.copies;
   std::sort(result.copies.begin(), result.copies.end(), [](const AsyncCopy& a, const AsyncCopy& b) {
-    return std::tie(a.start, a.done, a.buffer, a.kind) < std::tie(b.start, b.done, b.buffer, b.kind);
+    return std::tie(a.start, a.done, a.buffer, a.kind, a.slice_index) <
+           std::tie(b.start, b.done, b.buffer, b.kind, b.slice_index);
   });
   result.cross_program_prefetch = state.cross_program_prefetch;
   if (result.cross_program_prefetch) {

@@ -65,6 +65,11 @@ struct AllocatorConfig {
   // Only step 1: every other buffer, scratch included, stays in default
   // memory (the empty assignment; the "never slower" guard's last resort).
   bool required_only = false;
+  // >= 2: prefetches may be sliced into up to this many slices
+  // (msa/sliced_prefetch.h; MsaOptions::sliced_prefetch gives the sizes). A
+  // run with slices never repacks (a slice's chunk moves with its segment
+  // but is not one item the packer knows). 0: no slicing.
+  std::int64_t max_slices = 0;
 };
 
 // Runs steps 1-4 and returns the result in msa/assignment.h's conventions

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "msa/allocator.h"
 #include "msa/problem.h"
 #include "msa/simulator.h"
@@ -32,11 +33,16 @@ absl::Status ValidateOptions(const MsaOptions& o) {
   if (!(o.inefficient_use_to_copy_ratio >= 0) || std::isinf(o.inefficient_use_to_copy_ratio)) {
     return bad("inefficient use-to-copy ratio must be a finite number >= 0");
   }
+  const SlicedPrefetchOptions& sliced = o.sliced_prefetch;
+  if (sliced.max_slices && *sliced.max_slices < 0) return bad("max slices must be >= 0");
+  if (sliced.min_bytes < 0 || sliced.preferred_slice_bytes < 0) {
+    return bad("sliced prefetch sizes must be >= 0");
+  }
   return absl::OkStatus();
 }
 
 struct Variant {
-  const char* name;
+  std::string name;
   AllocatorConfig config;
   bool cross_program_prefetch = true;  // false: never, whatever the options say
   bool copies = true;                  // false: copy-free residency only
@@ -50,6 +56,11 @@ struct Variant {
 // prefetch choice can fill the fast memory with a weight read only at the
 // end). The copy-free variant makes kDefault never slower than keeping
 // everything in default memory.
+// Default-mode variants run again with sliced prefetches: the reference
+// configuration, then the first of the list below that model the DMA queue
+// with the spatial packer, this many in all.
+constexpr std::size_t kSlicedVariants = 3;
+
 std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
   const std::int64_t r = options.max_repacks.value_or(0);
@@ -79,6 +90,26 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
     variants.erase(std::find_if(variants.begin(), variants.end(), [](const Variant& v) {
       return v.config.repacker == PackingAlgorithm::kAuto;
     }));
+  }
+  // Sliced prefetch (msa/sliced_prefetch.h): the reference configuration and
+  // the strongest variants again with prefetches sliced, before copy-free. They win only when strictly
+  // faster (ties go to fewer copies), so slicing is on only where it helps.
+  const std::int64_t slices = options.sliced_prefetch.max_slices.value_or(kDefaultMaxSlices);
+  if (slices >= 2) {
+    std::vector<Variant> sliced;
+    std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, 0}}};
+    for (const Variant& v : variants) {
+      if (v.copies && v.config.repacker == spatial && v.config.copy_bandwidth_share > 0) bases.push_back(v);
+    }
+    for (const Variant& v : bases) {
+      if (sliced.size() == kSlicedVariants) break;
+      Variant s = v;
+      s.name = absl::StrCat(v.name, "-sliced-", slices);
+      s.config.max_slices = slices;
+      s.config.max_repacks = 0;  // a run with slices never repacks (msa/allocator.h)
+      sliced.push_back(std::move(s));
+    }
+    variants.insert(variants.end() - 1, sliced.begin(), sliced.end());
   }
   return variants;
 }
@@ -131,9 +162,14 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   absl::StatusOr<PinnedUses> pinned_uses = ApplyUserOverrides(program, analysis, options, problem);
   if (!pinned_uses.ok()) return pinned_uses.status();
 
-  const AllocatorConfig reference{BufferOrder::kMemoryBoundedness, 1,
-                                  PackingAlgorithm::kBestFitSpatial,
-                                  options.max_repacks.value_or(0)};
+  AllocatorConfig reference{BufferOrder::kMemoryBoundedness, 1,
+                            PackingAlgorithm::kBestFitSpatial,
+                            options.max_repacks.value_or(0)};
+  // Reference mode slices only when asked to (XLA's SlicedPrefetchOptions
+  // are off unless configured); default mode's reference run never does.
+  if (options.mode == MsaMode::kReference) {
+    reference.max_slices = options.sliced_prefetch.max_slices.value_or(0);
+  }
   std::vector<Variant> variants = {{"reference", reference}};
   if (options.mode == MsaMode::kDefault) {
     std::vector<Variant> more = DefaultModeVariants(options);

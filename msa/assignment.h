@@ -49,6 +49,7 @@
 #include "ir/plan.h"
 #include "ir/program.h"
 #include "msa/cost_model.h"
+#include "msa/sliced_prefetch.h"
 
 namespace memplan {
 
@@ -104,6 +105,10 @@ struct MsaOptions {
   // memory and the buffer is walked again. 0: off (the reference default).
   double inefficient_use_to_copy_ratio = 0;
   std::vector<MsaPin> pins;
+  // Sliced prefetch (msa/sliced_prefetch.h). Reference mode slices only when
+  // max_slices is given (>= 2), default mode also tries variants sliced into
+  // kDefaultMaxSlices when it is not given (0 or 1: none).
+  SlicedPrefetchOptions sliced_prefetch;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
@@ -148,6 +153,10 @@ struct MsaResult {
 // assignment — and keeps the result
 // with the lowest simulated run time (msa/simulator.h; ties: fewer copies,
 // then the earlier variant). So kDefault is never slower than kReference.
+// Unless options.sliced_prefetch.max_slices is 0 or 1, kDefault also runs
+// the reference configuration and its two strongest copy-bandwidth variants
+// with sliced prefetches (msa/sliced_prefetch.h; suffix "-sliced-N"), which win only when strictly
+// faster. kReference slices only when max_slices >= 2 is given.
 // In both modes, when the kept result simulates slower than keeping
 // everything in default memory (TimeAllDefault), it is replaced by the
 // copy-free residency of the reference order if that is not slower, else by
@@ -171,13 +180,15 @@ struct MsaResult {
 // Errors: InvalidArgument for bad options (negative fast memory, alignment
 // < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
 // <= max, max_retries < 1, negative max_repacks, a negative or non-finite
-// inefficient ratio) and bad overrides (an invalid regex, a pin naming no
-// value or op, or one that can never be honoured); ResourceExhausted when a
+// inefficient ratio, negative sliced-prefetch counts or sizes) and bad
+// overrides (an invalid regex, a pin naming no value or op, or one that can
+// never be honoured); ResourceExhausted when a
 // buffer or use pinned to alternate memory cannot be placed there.
 // The allocator variants kDefault runs after the reference run, by name,
 // each with the repacks it may do under `options` (for tests and tools):
 // max_repacks when given, else 0 — except up to 4 in the portfolio-repack
-// variant, which is left out when max_repacks is given as 0.
+// variant, which is left out when max_repacks is given as 0; the sliced
+// variants never repack (0).
 std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
     const MsaOptions& options);
 

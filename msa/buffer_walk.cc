@@ -4,6 +4,8 @@
 #include <limits>
 #include <optional>
 
+#include "msa/sliced_prefetch.h"
+
 namespace memplan {
 namespace {
 
@@ -30,6 +32,15 @@ struct WalkState {
 struct SegmentFlags {
   bool out_of_memory = false;
   bool copy_limited = false;
+};
+
+// A sliced prefetch chosen for one segment (msa/sliced_prefetch.h).
+struct SlicePlan {
+  std::vector<ByteSlice> slices;  // each slice's bytes, slice 0 first
+  std::vector<TimeStep> starts;   // each slice's copy start, non-decreasing
+  TimeStep opened = 0;            // the whole segment's start: max(last start, 0)
+  Bytes offset = 0;               // the segment's offset
+  TimeStep end = 0;               // the segment's end
 };
 
 class Walker {
@@ -333,11 +344,33 @@ class Walker {
   }
 
   void AddCopy(CopyKind kind, TimeStep start, TimeStep done) {
+    AddCopy(kind, start, done, ByteSlice{0, b_.size}, 0, 1);
+  }
+
+  // Adds one copy of the buffer's bytes `slice` (slice `index` of `count`).
+  void AddCopy(CopyKind kind, TimeStep start, TimeStep done, ByteSlice slice, std::int32_t index,
+               std::int32_t count) {
     const bool prefetch = kind == CopyKind::kPrefetch;
     at_.copies.push_back(AsyncCopy{id_, kind, prefetch ? kDefaultSpace : kAlternateSpace,
-                                   prefetch ? kAlternateSpace : kDefaultSpace, start, done, b_.size});
+                                   prefetch ? kAlternateSpace : kDefaultSpace, start, done,
+                                   slice.bytes, index, count, slice.offset});
     at_.copy_handles.push_back(s_.limits.Add(kind, start, done));
-    if (s_.bandwidth) at_.bandwidth_usage.push_back(s_.bandwidth->Consume(start, done, CopySeconds()));
+    if (s_.bandwidth) {
+      at_.bandwidth_usage.push_back(s_.bandwidth->Consume(start, done, s_.cost.CopySeconds(slice.bytes)));
+    }
+  }
+
+  // Removes the last `n` copies AddCopy added.
+  void DropCopies(std::size_t n) {
+    for (std::size_t k = 0; k < n; ++k) {
+      at_.copies.pop_back();
+      s_.limits.Remove(at_.copy_handles.back());
+      at_.copy_handles.pop_back();
+      if (s_.bandwidth) {
+        s_.bandwidth->Release(at_.bandwidth_usage.back());
+        at_.bandwidth_usage.pop_back();
+      }
+    }
   }
 
   double CopySeconds() const { return s_.cost.CopySeconds(b_.size); }
@@ -345,8 +378,99 @@ class Walker {
   // True if a copy over [start, done] passes the outstanding limit and the
   // copy bandwidth.
   bool CopyFits(CopyKind kind, TimeStep start, TimeStep done, std::int64_t limit) const {
+    return CopyFits(kind, start, done, limit, b_.size);
+  }
+  bool CopyFits(CopyKind kind, TimeStep start, TimeStep done, std::int64_t limit, Bytes bytes) const {
     if (s_.limits.ExceedsLimit(kind, start, done, limit)) return false;
-    return !s_.bandwidth || s_.bandwidth->Fits(start, done, CopySeconds());
+    return !s_.bandwidth || s_.bandwidth->Fits(start, done, s_.cost.CopySeconds(bytes));
+  }
+
+  // Adds the slice copies of `plan` one by one (each counted against the
+  // limits and the DMA queue with the ones before it); false, with none
+  // added, if one does not fit. With `keep` false they are removed again
+  // (a feasibility test).
+  bool AddSliceCopies(const SlicePlan& plan, TimeStep done, bool keep) {
+    const std::int64_t limit = s_.options.max_outstanding_prefetches;
+    const auto count = static_cast<std::int32_t>(plan.slices.size());
+    for (std::int32_t k = 0; k < count; ++k) {
+      if (!CopyFits(CopyKind::kPrefetch, plan.starts[k], done, limit, plan.slices[k].bytes)) {
+        DropCopies(static_cast<std::size_t>(k));
+        return false;
+      }
+      AddCopy(CopyKind::kPrefetch, plan.starts[k], done, plan.slices[k], k, count);
+    }
+    if (!keep) DropCopies(plan.slices.size());
+    return true;
+  }
+
+  // A sliced prefetch for access i started at `start` and done before
+  // `done` (msa/sliced_prefetch.h): the slices' staggered starts and the
+  // whole buffer's chunk from the last slice's start, with every earlier
+  // slice's bytes free from its own start. nullopt when slicing does not
+  // apply, a slice copy does not fit the limits, or no such chunk is free.
+  std::optional<SlicePlan> SlicedFit(std::size_t i, TimeStep start, TimeStep done) {
+    SlicePlan plan;
+    plan.slices = SliceBuffer(b_.size, s_.config.max_slices, s_.options.sliced_prefetch,
+                              s_.heap.alignment());
+    if (plan.slices.size() < 2) return std::nullopt;
+    plan.starts = PickSliceStarts(plan.slices.size(), start, done,
+                                  s_.problem.timeline.StepsOfOwner(done),
+                                  [&](TimeStep a, TimeStep b) { return s_.cost.ElapsedBetween(a, b); });
+    plan.opened = std::max<TimeStep>(plan.starts.back(), 0);
+    // Staggering that leaves every slice at the first start saves nothing.
+    if (plan.opened == std::max<TimeStep>(start, 0)) return std::nullopt;
+    const std::optional<Fit> fit = LookAheadFit(plan.opened, i);
+    if (!fit) return std::nullopt;
+    // Whether the whole chunk at `base` is free from the segment's start and
+    // each earlier slice's bytes from its own start.
+    const auto fits = [&](Bytes base) {
+      if (base < 0 || base + b_.size > s_.heap.capacity()) return false;
+      if (base != fit->offset && !s_.heap.IsFree(base, b_.size, plan.opened, fit->end)) return false;
+      for (std::size_t k = 0; k < plan.slices.size(); ++k) {
+        const TimeStep from = std::max<TimeStep>(plan.starts[k], 0);
+        if (from < plan.opened &&
+            !s_.heap.IsFree(base + plan.slices[k].offset, plan.slices[k].bytes, from, plan.opened - 1)) {
+          return false;
+        }
+      }
+      return true;
+    };
+    // Layouts: slice 0 (the earliest) at the lowest bytes, else at the
+    // highest; bases: the whole buffer's best fit, else the one that puts
+    // slice 0 at its own best fit (from its start through the segment's end).
+    const std::vector<ByteSlice> in_byte_order = plan.slices;
+    bool found = false;
+    for (int reversed = 0; reversed < 2 && !found; ++reversed) {
+      plan.slices = in_byte_order;
+      if (reversed) std::reverse(plan.slices.begin(), plan.slices.end());
+      std::optional<Bytes> base;
+      if (fits(fit->offset)) {
+        base = fit->offset;
+      } else if (const std::optional<Bytes> first = s_.heap.BestFit(
+                     std::max<TimeStep>(plan.starts[0], 0), fit->end, plan.slices[0].bytes);
+                 first && fits(*first - plan.slices[0].offset)) {
+        base = *first - plan.slices[0].offset;
+      }
+      if (base) {
+        plan.offset = *base;
+        found = true;
+      }
+    }
+    if (!found) return std::nullopt;
+    if (!AddSliceCopies(plan, done, /*keep=*/false)) return std::nullopt;
+    plan.end = fit->end;
+    return plan;
+  }
+
+  // Reserves each slice's chunk from its start until the whole segment
+  // (already open) begins.
+  void CommitSliceChunks(const SlicePlan& plan) {
+    for (std::size_t k = 0; k < plan.slices.size(); ++k) {
+      const TimeStep from = std::max<TimeStep>(plan.starts[k], 0);
+      if (from >= plan.opened) continue;
+      at_.chunks.push_back(s_.heap.Commit(from, plan.opened - 1, plan.offset + plan.slices[k].offset,
+                                          plan.slices[k].bytes));
+    }
   }
 
   // Copies the current alternate data to default memory before step `next`.
@@ -426,12 +550,32 @@ class Walker {
     Bytes best_offset = 0;
     TimeStep best_end = a.time;
     Bytes best_room = std::numeric_limits<Bytes>::max();
+    // Slicing: not for loop-exit prefetches (their chunk is also held over
+    // the loop's condition) nor under FIFO ordering.
+    const bool slicing = s_.config.max_slices >= 2 && !exit && !fifo;
+    std::optional<SlicePlan> best_slices;
     while (!s_.picker->Done() && feasible < wanted) {
       const TimeStep start = s_.picker->Next();
       if (start <= exhausted) continue;
       if (fifo && s_.limits.FifoConflict(start, request.done)) {
         flags.copy_limited = true;
         continue;
+      }
+      // A sliced solution is preferred where one exists, as XLA does.
+      if (slicing) {
+        if (std::optional<SlicePlan> sliced = SlicedFit(i, start, request.done)) {
+          ++feasible;
+          const Bytes room =
+              wanted > 1 ? s_.heap.HoleRoom(sliced->offset, b_.size, sliced->opened, sliced->end) : 0;
+          if (room < best_room) {
+            best_start = start;
+            best_offset = sliced->offset;
+            best_end = sliced->end;
+            best_room = room;
+            best_slices = std::move(sliced);
+          }
+          continue;
+        }
       }
       if (!CopyFits(CopyKind::kPrefetch, start, request.done, limit)) {
         flags.copy_limited = true;
@@ -443,7 +587,8 @@ class Walker {
       const std::optional<Fit> fit = exit ? ExitFit(opened, i, *exit) : LookAheadFit(opened, i);
       if (!fit) {
         flags.out_of_memory = true;
-        exhausted = std::max(exhausted, start);
+        // A sliced prefetch from an earlier start may still fit.
+        if (!slicing) exhausted = std::max(exhausted, start);
         continue;
       }
       ++feasible;
@@ -453,9 +598,16 @@ class Walker {
         best_offset = fit->offset;
         best_end = fit->end;
         best_room = room;
+        best_slices.reset();
       }
     }
     if (!best_start) return false;
+    if (best_slices) {
+      Open(best_offset, best_slices->opened, best_end);
+      CommitSliceChunks(*best_slices);
+      AddSliceCopies(*best_slices, request.done, /*keep=*/true);
+      return true;
+    }
     Open(best_offset, std::max<TimeStep>(*best_start, 0), best_end);
     if (exit && exit->body_first > exit->first) {
       at_.reservations.push_back({best_offset, exit->first, exit->body_first - 1});

@@ -221,6 +221,9 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     }
   }
   MsaOptions level0 = options;
+  // Sliced prefetch is a two-space feature: the hierarchy's levels and
+  // their checks move whole buffers.
+  level0.sliced_prefetch.max_slices = 0;
   for (const LinkSpec& l : target.links) {
     if (!l.max_outstanding) continue;
     std::int64_t& limit =

@@ -66,6 +66,10 @@ void CountCopies(std::span<const AsyncCopy> copies, const MsaOptions& options, M
     if (c.kind == CopyKind::kPrefetch) {
       ++stats.prefetches;
       stats.prefetch_bytes += c.bytes;
+      if (c.slice_count > 1) {
+        ++stats.prefetch_slices;
+        if (c.slice_index == 0) ++stats.sliced_prefetches;
+      }
     } else {
       ++stats.evictions;
       stats.eviction_bytes += c.bytes;

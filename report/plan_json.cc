@@ -213,6 +213,14 @@ Json KnobsJson(const PlanMsaKnobs& k) {
   j["pins"] = k.pins;
   j["inefficient_ratio"] = k.inefficient_ratio;
   j["while_trip_count"] = k.while_trip_count;
+  // Only when a sliced-prefetch flag was given, so other plans read as before.
+  if (k.sliced_prefetch || k.sliced_prefetch_min_bytes > 0 || k.sliced_prefetch_slice_bytes > 0) {
+    Json sliced;
+    sliced["max_slices"] = k.sliced_prefetch ? Json(*k.sliced_prefetch) : Json(nullptr);
+    sliced["min_bytes"] = k.sliced_prefetch_min_bytes;
+    sliced["slice_bytes"] = k.sliced_prefetch_slice_bytes;
+    j["sliced_prefetch"] = std::move(sliced);
+  }
   return j;
 }
 
@@ -346,6 +354,12 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["start"] = c.start;
     j["done"] = c.done;
     j["bytes"] = c.bytes;
+    if (c.slice_count > 1) {
+      // Written only for slices, so plans without them read as before.
+      j["slice_index"] = c.slice_index;
+      j["slice_count"] = c.slice_count;
+      j["slice_offset"] = c.slice_offset;
+    }
     copies.push_back(std::move(j));
   }
   doc["async_copies"] = std::move(copies);
@@ -367,6 +381,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["prefetch_bytes"] = m.prefetch_bytes;
     j["eviction_bytes"] = m.eviction_bytes;
     j["max_outstanding_copies"] = m.max_outstanding_copies;
+    if (m.sliced_prefetches > 0) {
+      // Only with slices, so plans without them read as before.
+      j["sliced_prefetches"] = m.sliced_prefetches;
+      j["prefetch_slices"] = m.prefetch_slices;
+    }
     if (extras.hierarchy) {
       Json h;
       h["kept"] = extras.hierarchy->kept;
@@ -519,6 +538,11 @@ AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
   c.start = r.IntIn("start", -1, kMaxTotalBytes);  // -1: issued before the first op
   c.done = r.Amount("done");
   c.bytes = r.Amount("bytes");
+  if (r.Has("slice_count")) {
+    c.slice_count = static_cast<std::int32_t>(r.IntIn("slice_count", 2, 1 << 20));
+    c.slice_index = static_cast<std::int32_t>(r.IntIn("slice_index", 0, c.slice_count - 1));
+    c.slice_offset = r.Amount("slice_offset");
+  }
   return c;
 }
 
@@ -538,6 +562,10 @@ MsaStats ReadMsa(const ObjectReader& r) {
   m.prefetch_bytes = r.Amount("prefetch_bytes");
   m.eviction_bytes = r.Amount("eviction_bytes");
   m.max_outstanding_copies = r.Amount("max_outstanding_copies");
+  if (r.Has("sliced_prefetches")) {
+    m.sliced_prefetches = r.Amount("sliced_prefetches");
+    m.prefetch_slices = r.Amount("prefetch_slices");
+  }
   // The copy limits the plan was made under (null or absent: none).
   if (r.Has("options")) {
     ObjectReader options(r.Get("options"), r.Path("options"));

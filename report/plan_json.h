@@ -113,6 +113,12 @@ struct PlanMsaKnobs {
   std::vector<std::string> pins;                 // "VALUE[@OP]=SPACE", as given
   double inefficient_ratio = 0;
   std::int64_t while_trip_count = 5;
+  // --sliced-prefetch N (nullopt: not given), --sliced-prefetch-min-bytes,
+  // --sliced-prefetch-slice-bytes; written as "sliced_prefetch" {max_slices,
+  // min_bytes, slice_bytes} only when one of them was given.
+  std::optional<std::int64_t> sliced_prefetch;
+  Bytes sliced_prefetch_min_bytes = 0;
+  Bytes sliced_prefetch_slice_bytes = 0;
 };
 
 // How fast memory was planned, written into the "msa" object.

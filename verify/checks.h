@@ -109,6 +109,12 @@ absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
                             const BufferDeadSteps& dead, bool input_windows);
 
+// Rule 4 for the slices of sliced prefetches (verify/slice_checks.cc):
+// checks them as groups and records in `opener` (segment -> copy) the
+// segment each group opens, by its last slice. O(slices x segments).
+absl::Status CheckSlicedPrefetches(const BufferSet& buffers, const Plan& plan,
+                                   std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener);
+
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);
 

@@ -132,7 +132,9 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const HomeSpa
                                   "start ",
                                   b.start, ", may be done when it starts)"));
   }
-  if (c.bytes != b.size) {
+  // A slice moves part of the buffer; CheckSlicedPrefetches checks its group.
+  const bool slice = c.slice_count > 1;
+  if (!slice && c.bytes != b.size) {
     return Violation(absl::StrCat(ref, " moves ", CountOf(c.bytes, "byte"), " but the buffer has ",
                                   b.size));
   }
@@ -147,6 +149,7 @@ absl::Status CheckCopy(const BufferSet& buffers, const Plan& plan, const HomeSpa
     return Violation(absl::StrCat(ref, " needs the buffer resident in space ", c.from_space,
                                   " throughout [", OpenedAt(c), ", ", read_until, "]"));
   }
+  if (slice) return absl::OkStatus();
   std::optional<std::size_t> dest = segs.Holding(c.to_space, OpenedAt(c));
   // An eviction may also refresh a default-space segment that is already
   // reserved (the data was rewritten in place in the other space).
@@ -259,6 +262,7 @@ absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const Verif
       return s;
     }
   }
+  if (absl::Status s = CheckSlicedPrefetches(buffers, plan, opener); !s.ok()) return s;
   if (absl::Status s = CheckSourcesFilled(buffers, plan, index, opener); !s.ok()) return s;
   if (absl::Status s = CheckSegmentsOpened(buffers, plan, homes, opener); !s.ok()) return s;
   if (absl::Status s = CheckOutstanding(plan, CopyKind::kPrefetch,

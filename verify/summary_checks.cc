@@ -375,17 +375,24 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
   if (absl::Status s = CheckMsaTimes(*plan.msa); !s.ok()) return s;
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
+  std::int64_t sliced = 0, slices = 0;
   for (const AsyncCopy& c : plan.copies) {
     const bool prefetch = c.kind == CopyKind::kPrefetch;
     ++(prefetch ? prefetches : evictions);
     Bytes& bytes = prefetch ? prefetch_bytes : eviction_bytes;
     if (__builtin_add_overflow(bytes, c.bytes, &bytes)) bytes = std::numeric_limits<Bytes>::max();
+    if (prefetch && c.slice_count > 1) {
+      ++slices;
+      if (c.slice_index == 0) ++sliced;
+    }
   }
   const std::tuple<const char*, std::int64_t, std::int64_t> figures[] = {
       {"prefetches", plan.msa->prefetches, prefetches},
       {"evictions", plan.msa->evictions, evictions},
       {"prefetch_bytes", plan.msa->prefetch_bytes, prefetch_bytes},
       {"eviction_bytes", plan.msa->eviction_bytes, eviction_bytes},
+      {"sliced_prefetches", plan.msa->sliced_prefetches, sliced},
+      {"prefetch_slices", plan.msa->prefetch_slices, slices},
   };
   for (const auto& [name, reported, actual] : figures) {
     if (reported != actual) {

@@ -62,7 +62,7 @@
 //     the entry computation of options.program (its data exists before the
 //     run; without a program this is refused), and then opens a segment
 //     beginning at step 0 (below, read start as max(start, 0)); bytes ==
-//     the buffer's size; a segment in from_space covers [start, max(start,
+//     the buffer's size (a slice: below); a segment in from_space covers [start, max(start,
 //     done - 1)] (the source must stay intact until the copy is done, which
 //     is before the ops of step done: so an eviction done at d and another
 //     buffer's prefetch started at d may share bytes); a segment in to_space begins exactly at start
@@ -76,6 +76,18 @@
 //     buffer's start is opened by a copy; and every use time
 //     (Buffer::use_times) inside a non-default-space segment opened by a
 //     prefetch is >= that prefetch's done.
+//     Sliced prefetches (msa/sliced_prefetch.h): a copy with slice_count
+//     n >= 2 is slice slice_index of a group — the prefetches of its buffer
+//     into its space done at its done — that has slices 0..n-1 once each,
+//     starting in index order, whose non-empty byte ranges (slice_offset,
+//     bytes) tile the buffer from byte 0 to its size (in any order);
+//     the last slice opens (as above) one segment of the whole buffer
+//     starting at its start and lasting until done, no earlier segment of
+//     the buffer in that space reaches the first slice's start, and each
+//     slice's chunk — [segment offset + slice_offset, + bytes) from its
+//     start until the segment begins — shares no byte at any step with a
+//     segment of its space or another slice's chunk. An unsliced copy is
+//     slice 0 of 1 at byte 0 with bytes == the buffer's size.
 //  5. Outstanding copies: a copy is outstanding at every time step of its
 //     closed range [start, done]; at no time step may more than
 //     options.max_outstanding_prefetches prefetches (resp. evictions) be

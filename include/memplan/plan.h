@@ -74,7 +74,10 @@ struct PlannedBuffer {
 };
 
 // An asynchronous copy between memory spaces: copy-start at `start`,
-// copy-done at `done` (time steps).
+// copy-done at `done` (time steps), moving `bytes` bytes. A slice of a
+// sliced prefetch (docs/msa.md, "Sliced prefetch") moves the buffer's bytes
+// [slice_offset, slice_offset + bytes) and is slice `slice_index` of
+// `slice_count`; a whole-buffer copy is slice 0 of 1 at offset 0.
 struct Copy {
   enum class Kind { kPrefetch, kEviction };
   Kind kind = Kind::kPrefetch;
@@ -84,6 +87,9 @@ struct Copy {
   std::int64_t start = 0;
   std::int64_t done = 0;
   std::int64_t bytes = 0;
+  std::int64_t slice_index = 0;
+  std::int64_t slice_count = 1;
+  std::int64_t slice_offset = 0;  // bytes into the buffer
 };
 
 struct Pool {

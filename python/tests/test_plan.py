@@ -1,5 +1,7 @@
 """memplan.plan on every input kind, its options, and its results."""
 
+import json
+
 import memplan
 import pytest
 
@@ -63,6 +65,22 @@ def test_text_ir_with_fast_memory_equals_the_cli(cli, monkeypatch):
     assert plan.to_json() == out
     assert plan.msa is not None and plan.msa["target"] == "edge-npu"
     assert [s.name for s in plan.spaces] == ["default", "alternate"]
+    assert plan.verify()
+
+
+def test_sliced_prefetch_keyword_slices_a_prefetch(monkeypatch):
+    # docs/msa.md "Sliced prefetch": w2's prefetch in two slices, its high
+    # half first, the whole value at fast-memory offset 32 from step 4.
+    monkeypatch.chdir(SOURCE_DIR)
+    plan = memplan.plan("tests/data/mpir/two_weights.mpir",
+                        target="tests/data/msa/two_weights_target.json",
+                        picker="instruction-count", no_cross_program_prefetch=True,
+                        assign_first="w.*", sliced_prefetch=2)
+    assert plan.msa["variant"] == "reference-sliced-2"
+    assert plan.msa["sliced_prefetches"] == 1 and plan.msa["prefetch_slices"] == 2
+    slices = [(c["start"], c["done"], c["slice_index"], c["slice_offset"], c["bytes"])
+              for c in json.loads(plan.to_json())["async_copies"] if "slice_index" in c]
+    assert slices == [(3, 6, 0, 32, 32), (4, 6, 1, 0, 32)]
     assert plan.verify()
 
 

@@ -70,23 +70,28 @@ TEST(RepackTest, RepackThatDoesNotMakeRoomStillKeepsTheOthers) {
 
 // In default mode an unset max_repacks lets only the portfolio-repack
 // variant repack (up to 4 times); an explicit value holds for every variant,
-// and an explicit 0 drops that variant: no repacking in any variant.
+// and an explicit 0 drops that variant: no repacking in any variant. The
+// three sliced variants (msa/sliced_prefetch.h) never repack.
 TEST(RepackTest, ExplicitMaxRepacksHoldsForEveryDefaultModeVariant) {
   MsaOptions o;
   const auto budgets = DefaultModeRepackBudgets(o);
-  ASSERT_EQ(budgets.size(), 11u);
+  ASSERT_EQ(budgets.size(), 14u);
   for (const auto& [name, repacks] : budgets) {
     EXPECT_EQ(repacks, name == "copy-bandwidth-0.15-portfolio-repack" ? 4 : 0) << name;
   }
   o.max_repacks = 0;
   const auto none = DefaultModeRepackBudgets(o);
-  ASSERT_EQ(none.size(), 10u);
+  ASSERT_EQ(none.size(), 13u);
   for (const auto& [name, repacks] : none) {
     EXPECT_EQ(repacks, 0) << name;
     EXPECT_NE(name, "copy-bandwidth-0.15-portfolio-repack");
   }
   o.max_repacks = 2;
-  for (const auto& [name, repacks] : DefaultModeRepackBudgets(o)) EXPECT_EQ(repacks, 2) << name;
+  for (const auto& [name, repacks] : DefaultModeRepackBudgets(o)) {
+    EXPECT_EQ(repacks, name.ends_with("-sliced-4") ? 0 : 2) << name;
+  }
+  o.sliced_prefetch.max_slices = 0;
+  EXPECT_EQ(DefaultModeRepackBudgets(o).size(), 11u);
 
   // End to end: with 0 the fragmented d still gets a chunk in default mode
   // (the size-order variant places it first), and no repack is needed.

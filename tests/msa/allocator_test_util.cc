@@ -213,14 +213,21 @@ std::string CheckResult(const MsaFixture& f, const MsaOptions& options, const Ms
     if (c.start >= c.done || (c.start < buffer.start && !before_first_op) || c.done > last) {
       return Str("bad copy times", c.buffer, buffer);
     }
-    if (c.bytes != buffer.size) return Str("copy bytes", c.buffer, buffer);
+    // A slice moves its byte range only (msa/sliced_prefetch.h).
+    const bool slice = c.slice_count > 1;
+    if (slice ? c.bytes <= 0 || c.slice_offset + c.bytes > buffer.size : c.bytes != buffer.size) {
+      return Str("copy bytes", c.buffer, buffer);
+    }
     const TimeStep opened = std::max<TimeStep>(c.start, 0);  // the segment a prefetch opens starts here
     if (owner[opened] != owner[c.done]) return Str("copy crosses computations", c.buffer, buffer);
     if (!result.needs_default[c.buffer]) return Str("copied buffer without default memory", c.buffer, buffer);
     const std::vector<Allocation>& segs = result.alternate[c.buffer];
     if (c.kind == CopyKind::kPrefetch) {
       if (c.from_space != kDefaultSpace || c.to_space != kAlternateSpace) return Str("prefetch spaces", c.buffer, buffer);
-      auto seg = std::find_if(segs.begin(), segs.end(), [&](const Allocation& a) { return a.start == opened; });
+      // A slice fills the segment its last slice opens, at or after its own start.
+      auto seg = std::find_if(segs.begin(), segs.end(), [&](const Allocation& a) {
+        return slice ? a.start >= opened && a.start < c.done && c.done <= a.end : a.start == opened;
+      });
       if (seg == segs.end() || seg->end < c.done) return Str("prefetch opens no segment", c.buffer, buffer);
     } else {
       if (c.from_space != kAlternateSpace || c.to_space != kDefaultSpace) return Str("eviction spaces", c.buffer, buffer);
