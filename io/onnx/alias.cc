@@ -55,6 +55,11 @@ bool IsTransient(const Value& v) {
   return !v.lifetime.has_value() || *v.lifetime == Lifetime::kTransient;
 }
 bool IsConstant(const Value& v) { return v.lifetime == Lifetime::kConstant; }
+// A graph output some node produces (not a returned graph input or
+// initializer): the caller's buffer, which its producer may write directly.
+bool IsProducedOutput(const Value& v) {
+  return v.lifetime == Lifetime::kExternal && v.defining_op != kNoId;
+}
 
 // Union-find over values; each root carries the last use of its whole set,
 // its first definition, its extent — the bytes the set spans, which lie at
@@ -71,9 +76,13 @@ class AliasSets {
         last_use_(std::move(last_use)),
         first_def_(std::move(first_def)),
         extent_(last_use_.size()),
-        has_slice_view_(last_use_.size(), false) {
+        has_slice_view_(last_use_.size(), false),
+        has_output_(last_use_.size(), false) {
     std::iota(parent_.begin(), parent_.end(), 0);
-    for (std::size_t v = 0; v < extent_.size(); ++v) extent_[v] = program.values[v].size;
+    for (std::size_t v = 0; v < extent_.size(); ++v) {
+      extent_[v] = program.values[v].size;
+      has_output_[v] = IsProducedOutput(program.values[v]);
+    }
   }
   ValueId Find(ValueId v) {
     while (parent_[v] != v) v = parent_[v] = parent_[parent_[v]];
@@ -83,6 +92,9 @@ class AliasSets {
   Bytes Extent(ValueId v) { return extent_[Find(v)]; }
   bool HasSliceView(ValueId v) { return has_slice_view_[Find(v)]; }
   void MarkSliceView(ValueId v) { has_slice_view_[Find(v)] = true; }
+  // Whether a graph output is in the set: then the whole set lives in the
+  // caller's buffer, outside the transient pool.
+  bool HasOutput(ValueId v) { return has_output_[Find(v)]; }
   // Where the set of `v` counts in the live profile: its extent from its
   // first definition to its last use (the definition when never read).
   AliasInterval Interval(ValueId v) {
@@ -97,6 +109,7 @@ class AliasSets {
     last_use_[b] = std::max(last_use_[a], last_use_[b]);
     first_def_[b] = std::min(first_def_[a], first_def_[b]);
     has_slice_view_[b] = has_slice_view_[a] || has_slice_view_[b];
+    has_output_[b] = has_output_[a] || has_output_[b];
   }
 
  private:
@@ -105,6 +118,7 @@ class AliasSets {
   std::vector<std::int64_t> first_def_;
   std::vector<Bytes> extent_;
   std::vector<bool> has_slice_view_;
+  std::vector<bool> has_output_;
 };
 
 // Per value, the last schedule position at which it or a value that may come
@@ -148,6 +162,13 @@ bool ReadsOverlappingMember(AliasSets& sets, const Op& op, ValueId operand) {
     if (other != operand && sets.Find(other) == sets.Find(operand)) return true;
   }
   return false;
+}
+
+// Whether `out`, a graph output, may hold `operand`'s whole alias set: the
+// set is made by this run and spans exactly the output's bytes, so its
+// producers write straight into the caller's buffer.
+bool WritesOutput(AliasSets& sets, const Value& out, ValueId operand) {
+  return IsProducedOutput(out) && !sets.HasOutput(operand) && sets.Extent(operand) == out.size;
 }
 
 // The axis along which `part` is a piece of `whole` (every other dim equal),
@@ -205,6 +226,10 @@ class AliasChoice {
     for (ValueId m : members) roots.push_back(sets_.Find(m));
     std::sort(roots.begin() + 1, roots.end());
     roots.erase(std::unique(roots.begin() + 1, roots.end()), roots.end());
+    // One caller's buffer per set: two graph outputs never share bytes.
+    const auto outputs = std::count_if(roots.begin(), roots.end(),
+                                       [&](ValueId r) { return sets_.HasOutput(r); });
+    if (outputs > 1) return false;
     std::vector<AliasInterval> before;
     AliasInterval after = sets_.Interval(into);
     for (ValueId r : roots) {
@@ -213,7 +238,8 @@ class AliasChoice {
       after.last = std::max(after.last, i.last);
       if (Counted(r)) before.push_back(i);
     }
-    if (!Counted(into)) after.bytes = 0;  // constants are not in the profile
+    // Constants and sets written into a graph output are not in the profile.
+    if (!Counted(into) || outputs == 1) after.bytes = 0;
     if (!profile_.MergeUnlessPeakRises(before, after)) return false;
     for (ValueId m : members) sets_.Join(m, into);
     return true;
@@ -222,7 +248,7 @@ class AliasChoice {
  private:
   bool Counted(ValueId v) {
     const Value& value = program_.values[sets_.Find(v)];
-    return IsTransient(value) && sets_.Interval(v).first >= 0;
+    return IsTransient(value) && !sets_.HasOutput(v) && sets_.Interval(v).first >= 0;
   }
 
   const Program& program_;
@@ -259,8 +285,9 @@ void AssignOnnxAliases(Program& program) {
     if (std::binary_search(kViewOps.begin(), kViewOps.end(), type)) {
       const ValueId data = op.operands[0];
       const Value& in = program.values[data];
-      const bool same_class =
-          (IsTransient(in) && IsTransient(out)) || (IsConstant(in) && IsConstant(out));
+      const bool same_class = (IsTransient(in) && IsTransient(out)) ||
+                              (IsConstant(in) && IsConstant(out)) ||
+                              (IsTransient(in) && WritesOutput(sets, out, data));
       if (!same_class || in.size != out.size || !choice.Merge({result}, data)) {
         continue;
       }
@@ -269,7 +296,10 @@ void AssignOnnxAliases(Program& program) {
       out.view_offset = 0;
       op.cost.bytes_accessed = 0;
     } else if (type == "Concat") {
-      if (!IsTransient(out) || !OuterAxisPieces(program, op.operands, result)) continue;
+      if (!(IsTransient(out) || IsProducedOutput(out)) ||
+          !OuterAxisPieces(program, op.operands, result)) {
+        continue;
+      }
       std::vector<ValueId> roots;
       bool eligible = true;
       for (ValueId operand : op.operands) {
@@ -326,10 +356,11 @@ void AssignOnnxAliases(Program& program) {
       op.cost.bytes_accessed = 0;
       if (out.size != sets.Extent(data)) sets.MarkSliceView(data);
     } else if (std::binary_search(kInPlaceOps.begin(), kInPlaceOps.end(), type) &&
-               IsTransient(out)) {
+               (IsTransient(out) || IsProducedOutput(out))) {
       for (ValueId operand : op.operands) {
         const Value& in = program.values[operand];
         if (!IsTransient(in) || in.size != out.size || sets.LastUse(operand) != here ||
+            (IsProducedOutput(out) && !WritesOutput(sets, out, operand)) ||
             ReadsOverlappingMember(sets, op, operand) || !choice.Merge({result}, operand)) {
           continue;
         }

@@ -41,9 +41,19 @@
 //    this op: the op may overwrite the input element by element.
 // Views and ties require the operand and the result to have the same size and a
 // reusable lifetime: transient for ties; transient or constant (a constant
-// viewed stays constant) for views. Graph inputs and outputs (external) are
-// never aliased, and nothing is tied into a constant. Lifetimes are read from Value::lifetime
+// viewed stays constant) for views. Nothing is tied into a constant, and a
+// graph input is never aliased. Lifetimes are read from Value::lifetime
 // (unset means transient, as the importer leaves them).
+//  * outputs written in place: a graph output that a node produces (external,
+//    the caller's buffer) may be the result of a view, a tie or a concat
+//    gather of transient values made in this run, when their whole alias set
+//    spans exactly the output's bytes. The set then lives in the caller's
+//    buffer: the producers write straight into it, as ONNX Runtime's
+//    in-place Add into an output does, and its bytes leave the transient
+//    pool. Two graph outputs never share one set. Example: logits =
+//    MatMul(h, w); y = Add(logits, bias) with y a graph output and logits
+//    read only there: y is tied to logits, the MatMul writes into y's buffer
+//    and no transient copy of the logits is kept.
 //  * never a higher peak: every view, concat gather, split, slice view and
 //    tie is taken only when it does not raise the peak of the live bytes per
 //    schedule position of the alias sets chosen so far (a set counts its

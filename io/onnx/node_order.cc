@@ -160,6 +160,9 @@ absl::StatusOr<std::string> OnnxWithNodeOrder(std::string_view bytes, const std:
     }
   }
   // Kahn's algorithm, the ready node with the lowest (key, file index) first.
+  // A node's key is at least its inputs' keys: a node the plan put before a
+  // node it reads through the file's graph (through a folded value, such as
+  // the Shape of an activation) waits for it.
   using Entry = std::tuple<std::int64_t, int>;
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> ready;
   for (int i = 0; i < n; ++i) {
@@ -167,21 +170,12 @@ absl::StatusOr<std::string> OnnxWithNodeOrder(std::string_view bytes, const std:
   }
   std::vector<int> order;
   order.reserve(n);
-  std::int64_t last_key = -1;
   while (!ready.empty()) {
     const auto [k, i] = ready.top();
     ready.pop();
-    if (k >= 0) {
-      if (k < last_key) {
-        return absl::InternalError(fmt::format(
-            "{}: error: --write-onnx: node '{}' must run before an op the plan put earlier (a "
-            "bug in memplan)",
-            path, model.graph().node(i).name()));
-      }
-      last_key = k;
-    }
     order.push_back(i);
     for (int u : users[i]) {
+      key[u] = std::max(key[u], k);
       if (--waiting[u] == 0) ready.emplace(key[u], u);
     }
   }

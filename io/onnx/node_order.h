@@ -19,13 +19,15 @@ namespace memplan {
 // outputs runs (`position[output name]`, the lowest over its outputs); a
 // node with no position (folded or hoisted by the importer: shape
 // arithmetic, constants) as early as its inputs allow; ties in file order.
+// A node never goes before a node it reads in the file: one the plan put
+// before its input's producer (it reads only values the importer folded, such
+// as a Shape of an activation, so the plan saw no dependency) waits for that
+// producer; its result then lives for fewer steps than planned.
 // Only the node order changes, byte for byte: the node records of the
 // file's wire form are permuted, every other byte stays (the same file for
 // an unchanged order); a file whose graph is split over several records is
 // serialized again by protobuf instead. Errors: InvalidArgument `path: error: ...`
-// for bytes that do not parse as a ModelProto or nodes in a dependency cycle;
-// Internal when the placed nodes' positions cannot be kept in order (their
-// dependencies in the graph contradict `position`).
+// for bytes that do not parse as a ModelProto or nodes in a dependency cycle.
 absl::StatusOr<std::string> OnnxWithNodeOrder(std::string_view bytes, const std::string& path,
                                               const std::map<std::string, std::int64_t>& position);
 

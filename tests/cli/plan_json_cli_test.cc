@@ -84,7 +84,7 @@ TEST_F(PlanJsonCliTest, APlanWithoutInputOptionsNamesTheLikelyCause) {
   WriteText(json, plan.dump());
   CliRun v = Memplan("verify " + model + " " + json + " --dim batch=2");
   EXPECT_EQ(v.exit_code, 2);
-  EXPECT_EQ(testing_located::Unlocated(v.err), json + ": error: /buffers: lists 4 buffers but the input has 3; the plan does "
+  EXPECT_EQ(testing_located::Unlocated(v.err), json + ": error: /buffers: lists 4 buffers but the input has 2; the plan does "
                           "not record how the input was loaded (--no-alias, --dim)\n");
   EXPECT_EQ(Memplan("verify " + model + " " + json + " --dim batch=2 --no-alias").exit_code, 0);
 }

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 
 #include "driver/plan_job.h"
+#include "tests/io/onnx/test_models.h"
 
 namespace memplan {
 namespace {
@@ -54,6 +55,27 @@ TEST(OnnxViewsPeakTest, DefaultTransientExtentNeverAboveNoAlias) {
     ASSERT_TRUE(result->aliasing.has_value()) << model;
     EXPECT_LE(result->aliasing->aliased_peak, result->aliasing->unaliased_peak) << model;
   }
+}
+
+// A language-model head: logits = MatMul(Relu(h), W) [1,16,1024] (65,536 B)
+// and the graph output Add(bias, logits), as exporters write it. With the
+// Add writing in place into the output, the MatMul writes the logits into the
+// caller's buffer: the transient pool keeps only Relu's 4,096 B. Without
+// (--no-alias) it holds the Relu result and the logits together at the MatMul.
+TEST(OnnxViewsPeakTest, AnOutputWrittenInPlaceDropsTheLogitsCopy) {
+  testing::OnnxModelBuilder b;
+  b.Input("h", onnx::TensorProto::FLOAT, {1, 16, 64}).Weight("w", {64, 1024});
+  b.Weight("bias", {1024}).Output("out");
+  b.Node("Relu", {"h"}, {"r"});
+  b.Node("MatMul", {"r", "w"}, {"logits"});
+  b.Node("Add", {"bias", "logits"}, {"out"});
+  PlanJobOptions options;
+  options.measure_aliasing = true;
+  absl::StatusOr<PlanJobResult> result = RunPlanJob(b.Write("lm_head.onnx"), options);
+  ASSERT_TRUE(result.ok()) << result.status();
+  ASSERT_TRUE(result->aliasing.has_value());
+  EXPECT_EQ(result->aliasing->aliased_peak, 4096);
+  EXPECT_EQ(result->aliasing->unaliased_peak, 4096 + 65536);
 }
 
 }  // namespace

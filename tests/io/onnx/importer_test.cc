@@ -62,7 +62,9 @@ TEST(OnnxImporterTest, ImportsGemmRelu) {
   EXPECT_EQ(y.type->dims, (std::vector<std::int64_t>{1, 3}));
   const Value& z = ValueNamed(*p, "z");
   EXPECT_EQ(z.lifetime, Lifetime::kExternal);
-  EXPECT_EQ(z.alias, AliasKind::kNone);  // a graph output is never written in place
+  // y dies at the Relu and spans z's bytes: the Relu writes into the output.
+  EXPECT_EQ(z.alias, AliasKind::kTied);
+  EXPECT_EQ(z.alias_of, p->FindValue("y"));
 
   const Op& gemm = DefiningOp(*p, "y");
   EXPECT_EQ(gemm.operands,
@@ -106,7 +108,10 @@ TEST(OnnxImporterTest, ViewsAndInPlaceTies) {
   // Both Add operands die there; the first eligible one is taken.
   EXPECT_EQ(ValueNamed(*p, "h").alias, AliasKind::kTied);
   EXPECT_EQ(ValueNamed(*p, "h").alias_of, p->FindValue("g"));
-  EXPECT_EQ(ValueNamed(*p, "out").alias, AliasKind::kNone);
+  // h's set {g, h} dies at the Neg: the output takes it, so the Sigmoid, the
+  // Add and the Neg all write the caller's buffer.
+  EXPECT_EQ(ValueNamed(*p, "out").alias, AliasKind::kTied);
+  EXPECT_EQ(ValueNamed(*p, "out").alias_of, p->FindValue("h"));
 }
 
 TEST(OnnxImporterTest, AliasingCanBeTurnedOff) {

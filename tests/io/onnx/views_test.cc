@@ -103,6 +103,53 @@ TEST(OnnxViewsTest, ConcatViewsNeedDistinctDeadInputsOfTheirOwn) {
             (std::vector<GatheredOperand>{{p.FindValue("ef"), 0}, {p.FindValue("gh"), 64}}));
 }
 
+// Graph outputs written in place: the caller's buffer holds the whole alias
+// set of a dead transient (a tie, a view, a concat gather), once per set.
+// x[1,2,64] (512 B); every op below is on 512-byte tensors unless noted.
+TEST(OnnxViewsTest, GraphOutputsAreWrittenInPlace) {
+  OnnxModelBuilder b;
+  b.Input("x", TensorProto::FLOAT, {1, 2, 64}).Weight("w", {64, 64}).Weight("bias", {64});
+  b.Ints("flat", {1, 128});
+  b.Output("logits_out").Output("flat_out").Output("cat_out").Output("twin1").Output("twin2");
+  b.Output("kept");
+  b.Node("MatMul", {"x", "w"}, {"logits"});
+  b.Node("Add", {"logits", "bias"}, {"logits_out"});     // tied: logits lives in the output
+  b.Node("Relu", {"x"}, {"r"});
+  b.Node("Reshape", {"r", "flat"}, {"flat_out"});        // a view: r lives in the output
+  b.Node("Exp", {"x"}, {"a"});
+  b.Node("Neg", {"x"}, {"n"});
+  AddIntAttr(b.Node("Concat", {"a", "n"}, {"cat_out"}), "axis", 1);  // [1,4,64], gathered
+  b.Node("Sin", {"x"}, {"s"});
+  b.Node("Reshape", {"s", "flat"}, {"twin1"});           // s lives in twin1 ...
+  b.Node("Reshape", {"s", "flat"}, {"twin2"});           // ... so twin2 stays a copy
+  b.Node("Cos", {"x"}, {"c"});
+  b.Node("Tanh", {"c"}, {"kept"});                       // c read below: kept is no tie
+  b.Node("Exp", {"c"}, {"c2"});
+  b.Output("c2_out");
+  b.Node("Neg", {"c2"}, {"c2_out"});
+  const std::string path = b.Write("outputs_in_place.onnx");
+  const Program p = ImportOk(path);
+  EXPECT_EQ(ValueNamed(p, "logits_out").alias, AliasKind::kTied);
+  EXPECT_EQ(ValueNamed(p, "logits_out").alias_of, p.FindValue("logits"));
+  EXPECT_EQ(ValueNamed(p, "flat_out").alias, AliasKind::kView);
+  EXPECT_EQ(ValueNamed(p, "flat_out").alias_of, p.FindValue("r"));
+  EXPECT_EQ(ValueNamed(p, "cat_out").gathers,
+            (std::vector<GatheredOperand>{{p.FindValue("a"), 0}, {p.FindValue("n"), 512}}));
+  EXPECT_EQ(ValueNamed(p, "twin1").alias, AliasKind::kView);
+  EXPECT_EQ(ValueNamed(p, "twin2").alias, AliasKind::kNone);
+  EXPECT_EQ(ValueNamed(p, "kept").alias, AliasKind::kNone);
+  EXPECT_EQ(ValueNamed(p, "c2_out").alias, AliasKind::kTied);
+  // Every output keeps the external lifetime; --no-alias writes none in place.
+  for (const char* name : {"logits_out", "flat_out", "cat_out", "twin1", "twin2", "kept"}) {
+    EXPECT_EQ(ValueNamed(p, name).lifetime, Lifetime::kExternal) << name;
+  }
+  const Program copy = ImportOk(path, false);
+  for (const char* name : {"logits_out", "flat_out", "twin1", "c2_out"}) {
+    EXPECT_EQ(ValueNamed(copy, name).alias, AliasKind::kNone) << name;
+  }
+  EXPECT_TRUE(ValueNamed(copy, "cat_out").gathers.empty());
+}
+
 // W[4,3] -> Transpose -> Wt; V[3,4] -> Reshape -> Vr (a view);
 // Shape(x) -> Reshape's shape; Constant node -> Add. Only the MatMul, the Add
 // and the Reshape of x stay in the schedule.
