@@ -90,6 +90,22 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
     out.slice_count = copy.slice_count;
     out.slice_offset = copy.slice_offset;
   }
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    Copy& out = result.copies.emplace_back();
+    out.buffer = std::string(input.buffers.buffers[w.buffer].name);
+    out.from_space = SpaceNameIn(plan, kDefaultSpace);
+    out.to_space = SpaceNameIn(plan, w.space);
+    out.start = w.start;
+    out.done = w.done;
+    out.bytes = w.bytes;
+    out.window = true;
+    const bool named = program != nullptr && static_cast<std::size_t>(w.op) < program->ops.size() &&
+                       !program->ops[w.op].results.empty();
+    out.window_op = named ? std::string(program->values[program->ops[w.op].results.front()].name)
+                          : std::to_string(w.op);
+    out.window_operand = w.operand;
+    out.window_offset = w.offset;
+  }
   std::stable_sort(result.copies.begin(), result.copies.end(),
                    [](const Copy& a, const Copy& b) { return a.start < b.start; });
   for (const PoolInfo& pool : plan.pools) {

@@ -101,6 +101,11 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_option("--sliced-prefetch-slice-bytes", flags.sliced_prefetch_slice_bytes,
                        "at most ceil(size / BYTES) slices per prefetch (default 0: no limit)")
            ->type_name("BYTES"));
+  knob(cmd->add_option("--window-prefetch", flags.window_prefetch,
+                       "prefetch a window of BYTES of a large default-memory operand into "
+                       "reserved fast memory for the op that reads it (XLA's window prefetch); "
+                       "default mode keeps the windows only where faster (default 0: off)")
+           ->type_name("BYTES"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
            ->check(Count()));
@@ -284,6 +289,13 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
     (text == &flags.sliced_prefetch_min_bytes ? options.msa.sliced_prefetch.min_bytes
                                               : options.msa.sliced_prefetch.preferred_slice_bytes) = *bytes;
   }
+  absl::StatusOr<Bytes> window = SizeFlag("--window-prefetch", flags.window_prefetch);
+  if (!window.ok()) return window.status();
+  if (*window > kMaxTotalBytes) {
+    return UsageError(fmt::format("--window-prefetch {} is above the limit of 2^62 ({}) bytes",
+                                  *window, kMaxTotalBytes));
+  }
+  options.msa.window_prefetch_bytes = *window;
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);
 }

@@ -52,6 +52,12 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
           "--sliced-prefetch (or give it 0)");
     }
     msa.sliced_prefetch.max_slices = 0;
+    // Nor do they write window prefetches (msa/window_prefetch.h).
+    if (msa.window_prefetch_bytes > 0) {
+      return absl::InvalidArgumentError(
+          "memplan: error: --emit-ir and --emit-hlo do not write window prefetches yet; drop "
+          "--window-prefetch (or give it 0)");
+    }
   }
   // lcm(target, plan): beyond kMaxAlignment it is refused.
   const Bytes target_alignment = std::max<Bytes>(1, out.target.alignment);
@@ -78,6 +84,11 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   msa.alignment = *alignment;
   out.options = msa;
   if (!out.target.spaces.empty()) {
+    if (msa.window_prefetch_bytes > 0) {
+      return absl::InvalidArgumentError(
+          "memplan: error: --window-prefetch does not apply to a memory-hierarchy target "
+          "(spaces[] in the target) yet");
+    }
     absl::StatusOr<HierarchyJobResult> h =
         RunHierarchyJob(program, analysis, cost, out.target, msa, level_pools);
     if (!h.ok()) return h.status();
@@ -96,13 +107,21 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
                        pools);
   if (!plan.ok()) return plan.status();
   out.plan = *std::move(plan);
+  // Window chunks count towards the alternate space's peak.
+  out.plan.window_prefetches = out.assignment.window_prefetches;
+  for (const WindowPrefetch& w : out.plan.window_prefetches) {
+    for (SpaceInfo& space : out.plan.spaces) {
+      if (space.id == w.space) space.peak = std::max(space.peak, w.offset + w.bytes);
+    }
+  }
 
   out.simulation = SimulateMsa(analysis, cost, out.assignment);
   MsaStats stats;
   stats.estimated_time_s = out.simulation.elapsed_s;
   stats.time_all_default_s = TimeAllDefault(analysis, cost);
   stats.time_all_fast_s = TimeAllFast(analysis, cost);
-  stats.time_bound_s = TimeBound(analysis, cost, msa.fast_memory_bytes);
+  stats.time_bound_s =
+      TimeBound(analysis, cost, msa.fast_memory_bytes, msa.window_prefetch_bytes > 0);
   // The bound holds for every plan (msa/time_bound.h); the slack absorbs
   // the different order in which the two sum an op's bytes.
   if (out.simulation.elapsed_s < *stats.time_bound_s * (1 - kTimeBoundSlack)) {
@@ -112,6 +131,8 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
         out.simulation.elapsed_s, *stats.time_bound_s, msa.fast_memory_bytes));
   }
   CountCopies(out.plan.copies, msa, stats);
+  stats.window_prefetches = static_cast<std::int64_t>(out.plan.window_prefetches.size());
+  for (const WindowPrefetch& w : out.plan.window_prefetches) stats.window_prefetch_bytes += w.bytes;
   out.plan.msa = stats;
 
   if (options.rewrite) {
@@ -146,10 +167,15 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
           ? std::string()
           : fmt::format("; {} of them slices of {}", s.prefetch_slices,
                         CountOf(s.sliced_prefetches, "sliced prefetch", "sliced prefetches"));
-  text += fmt::format("async copies: {} ({}{}), {} ({}), at most {} outstanding\n",
+  const std::string windows =
+      s.window_prefetches == 0
+          ? std::string()
+          : fmt::format("; {} ({})", CountOf(s.window_prefetches, "window prefetch", "window prefetches"),
+                        FormatBytes(s.window_prefetch_bytes));
+  text += fmt::format("async copies: {} ({}{}), {} ({}), at most {} outstanding{}\n",
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
                       sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
-                      s.max_outstanding_copies);
+                      s.max_outstanding_copies, windows);
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {
     text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,

@@ -80,7 +80,9 @@ struct ExecuteReport {
 //    destination segment;
 //  * InvalidArgument when the arenas would exceed options.max_arena_bytes,
 //    or the program's schedule or storage sharing disagrees with the plan
-//    (the plan is for another input).
+//    (the plan is for another input);
+//  * Unimplemented when the plan has window prefetches
+//    (Plan::window_prefetches): they are refused, not executed.
 absl::StatusOr<ExecuteReport> ExecutePlan(const BufferSet& buffers, const Plan& plan,
                                           const Program* program,
                                           const ExecuteOptions& options = {});

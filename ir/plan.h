@@ -58,6 +58,25 @@ struct AsyncCopy {
   Bytes slice_offset = 0;  // first byte of the slice within the buffer
 };
 
+// A window prefetch (msa/window_prefetch.h, XLA's window prefetch): before
+// op `op`, which reads `buffer` (in default memory) through operand position
+// `operand`, the buffer's first `bytes` bytes are copied (copy-start at
+// `start`, copy-done at `done`, which is the op's time step) into a window
+// chunk [offset, offset + bytes) of `space` reserved over [max(start, 0),
+// done]. It opens no segment of the buffer: the op reads that window from
+// fast memory and the rest of the operand from default memory.
+struct WindowPrefetch {
+  BufferId buffer = kNoId;
+  OpId op = kNoId;
+  std::int32_t operand = 0;  // position in Op::operands
+  MemorySpace space = kAlternateSpace;
+  TimeStep start = 0;
+  TimeStep done = 0;
+  Bytes bytes = 0;
+  Bytes offset = 0;  // the window chunk's first byte in `space`
+  bool operator==(const WindowPrefetch&) const = default;
+};
+
 struct SpaceInfo {
   std::string name;                    // "default", "alternate"
   MemorySpace id = kDefaultSpace;
@@ -99,6 +118,10 @@ struct MsaStats {
   // sliced and how many of the `prefetches` copies are their slices.
   std::int64_t sliced_prefetches = 0;
   std::int64_t prefetch_slices = 0;
+  // Window prefetches (Plan::window_prefetches): how many and their bytes.
+  // Not counted in `prefetches` or `max_outstanding_copies`.
+  std::int64_t window_prefetches = 0;
+  Bytes window_prefetch_bytes = 0;
   // Limits the plan was made under (--max-outstanding-*), -1: none; `memplan
   // verify` re-checks them (verify/verifier.h rule 5).
   std::int64_t max_outstanding_prefetches = -1;
@@ -151,6 +174,9 @@ struct Plan {
   // buffer's "value_offset_exprs".
   std::map<ValueId, SizeExpr> symbolic_value_offsets;
   std::vector<AsyncCopy> copies;
+  // Window prefetches, by (done, op, operand); written among the JSON's
+  // async_copies with a "window_op" field.
+  std::vector<WindowPrefetch> window_prefetches;
   std::optional<MsaStats> msa;
   std::optional<RegionPlan> regions;   // when the program has execution regions
   // How `auto` packed the transient pool of the default space: the members

@@ -11,6 +11,7 @@
 #include "msa/allocator.h"
 #include "msa/problem.h"
 #include "msa/simulator.h"
+#include "msa/window_prefetch.h"
 #include "msa/user_overrides.h"
 #include "packing/parallel_tasks.h"
 
@@ -38,6 +39,7 @@ absl::Status ValidateOptions(const MsaOptions& o) {
   if (sliced.min_bytes < 0 || sliced.preferred_slice_bytes < 0) {
     return bad("sliced prefetch sizes must be >= 0");
   }
+  if (o.window_prefetch_bytes < 0) return bad("window prefetch bytes must be >= 0");
   return absl::OkStatus();
 }
 
@@ -154,6 +156,38 @@ std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
   return budgets;
 }
 
+namespace {
+
+// Window prefetches on the kept result (msa/window_prefetch.h): kReference
+// keeps them unless the plan would then be slower than default memory
+// alone, kDefault only when they simulate strictly faster.
+void AddWindowPrefetches(const Program& program, const ProgramAnalysis& analysis,
+                         const CostModel& cost, const MsaProblem& problem,
+                         const MsaOptions& options, MsaResult& result) {
+  if (options.window_prefetch_bytes <= 0) return;
+  std::vector<WindowPrefetch> windows =
+      PlanWindowPrefetches(program, analysis, cost, problem, result, options.window_prefetch_bytes,
+                           options.fast_memory_bytes, options.alignment);
+  if (windows.empty()) return;
+  // kReference keeps them unless that makes the plan slower than default
+  // memory alone (the guarantee of AssignMemorySpaces).
+  const double without = options.mode == MsaMode::kReference ? TimeAllDefault(analysis, cost)
+                                                             : SimulateMsa(analysis, cost, result).elapsed_s;
+  result.window_prefetches = std::move(windows);
+  const double with = SimulateMsa(analysis, cost, result).elapsed_s;
+  if (options.mode == MsaMode::kReference) {
+    if (with > without) result.window_prefetches.clear();
+    return;
+  }
+  if (with < without) {
+    result.variant = absl::StrCat(result.variant, "+window-", options.window_prefetch_bytes);
+  } else {
+    result.window_prefetches.clear();
+  }
+}
+
+}  // namespace
+
 absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
                                              const ProgramAnalysis& analysis,
                                              const CostModel& cost, const MsaOptions& options) {
@@ -233,6 +267,7 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     best = std::move(fallback);
   }
   best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
+  AddWindowPrefetches(program, analysis, cost, problem, options, *best);
   return *std::move(best);
 }
 

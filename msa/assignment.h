@@ -109,6 +109,12 @@ struct MsaOptions {
   // max_slices is given (>= 2), default mode also tries variants sliced into
   // kDefaultMaxSlices when it is not given (0 or 1: none).
   SlicedPrefetchOptions sliced_prefetch;
+  // Window prefetch (msa/window_prefetch.h): window size in bytes, 0: off.
+  // Reference mode places windows after its pass wherever the rule of
+  // msa/window_prefetch.h allows (unless the plan would then be slower than
+  // default memory alone); default mode adds them to its chosen plan only
+  // when that simulates strictly faster (variant suffix "+window-W").
+  Bytes window_prefetch_bytes = 0;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
@@ -142,6 +148,7 @@ struct MsaResult {
   std::string mode;                                // "reference" or "default"
   std::string variant;                             // which allocator variant produced it
   std::optional<CrossProgramPrefetch> cross_program_prefetch;
+  std::vector<WindowPrefetch> window_prefetches;   // msa/window_prefetch.h, by (done, op, operand)
 };
 
 // Assigns memory spaces (see the top of this file and msa/allocator.h for
@@ -157,6 +164,11 @@ struct MsaResult {
 // the reference configuration and its two strongest copy-bandwidth variants
 // with sliced prefetches (msa/sliced_prefetch.h; suffix "-sliced-N"), which win only when strictly
 // faster. kReference slices only when max_slices >= 2 is given.
+// With window_prefetch_bytes > 0, window prefetches (msa/window_prefetch.h)
+// are planned on the kept result last (after the fallbacks below): in
+// kReference unless they make it slower than default memory alone, in
+// kDefault only when they make its simulation strictly faster (the variant
+// name then ends in "+window-W").
 // In both modes, when the kept result simulates slower than keeping
 // everything in default memory (TimeAllDefault), it is replaced by the
 // copy-free residency of the reference order if that is not slower, else by
@@ -180,7 +192,8 @@ struct MsaResult {
 // Errors: InvalidArgument for bad options (negative fast memory, alignment
 // < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
 // <= max, max_retries < 1, negative max_repacks, a negative or non-finite
-// inefficient ratio, negative sliced-prefetch counts or sizes) and bad
+// inefficient ratio, negative sliced-prefetch counts or sizes, a negative
+// window size) and bad
 // overrides (an invalid regex, a pin naming no value or op, or one that can
 // never be honoured); ResourceExhausted when a
 // buffer or use pinned to alternate memory cannot be placed there.

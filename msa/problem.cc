@@ -213,6 +213,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     } else {
       mb.policy = AltPolicy::kReadCopies;
     }
+    mb.windowable = !buffer.space && !buffer.values.empty() && buffer.size > 0 && !f.touches_control;
     mb.boundary =
         mb.policy == AltPolicy::kReadCopies && (f.entry_param || f.entry_result) &&
         (buffer.lifetime == Lifetime::kExternal || buffer.lifetime == Lifetime::kTransient);

@@ -105,6 +105,10 @@ struct MsaBuffer {
   // in alternate memory when an eviction restores the default copy before
   // the next read from default memory and before its live range ends.
   bool boundary = false;
+  // A window of it may be prefetched for an op reading it (msa/window_prefetch.h):
+  // not pinned to a space, has values and bytes, and touches no control flow,
+  // region or async op (unlike `policy`, its size does not matter).
+  bool windowable = false;
 };
 
 struct MsaProblem {

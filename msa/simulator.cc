@@ -6,12 +6,21 @@
 
 #include "msa/residency.h"
 #include "msa/step_timeline.h"
+#include "msa/window_prefetch.h"
 
 namespace memplan {
 
 SimulationResult SimulateMsa(const ProgramAnalysis& analysis, const CostModel& cost,
                              const MsaResult& result) {
   const AlternateResidency residency(result);
+  // Window prefetches (msa/window_prefetch.h) by op: each speeds its op up
+  // and its copy takes the DMA queue like any other.
+  std::vector<std::vector<const WindowPrefetch*>> windows(analysis.op_buffers.size());
+  for (const WindowPrefetch& w : result.window_prefetches) {
+    if (w.op >= 0 && static_cast<std::size_t>(w.op) < windows.size()) {
+      windows[static_cast<std::size_t>(w.op)].push_back(&w);
+    }
+  }
   std::vector<int> operands, results;
   const StepTimes steps = TimeSteps(analysis, cost, [&](OpId op) {
     const TimeStep t = analysis.schedule.op_time[op];
@@ -24,12 +33,25 @@ SimulationResult SimulateMsa(const ProgramAnalysis& analysis, const CostModel& c
     for (std::size_t i = 0; i < ob.results.size(); ++i) {
       if (residency.InAlternate(ob.results[i], t)) results.push_back(static_cast<int>(i));
     }
-    return cost.OpElapsed(op, operands, results);
+    return WindowedOpElapsed(cost, op, operands, results, windows[static_cast<std::size_t>(op)],
+                             analysis.buffers.buffers);
   });
-  // One DMA queue serves every copy.
+  // One DMA queue serves every copy; window copies are issued after the
+  // other copies started at their step.
+  std::vector<AsyncCopy> copies = result.copies;
+  for (const WindowPrefetch& w : result.window_prefetches) {
+    AsyncCopy c;
+    c.buffer = w.buffer;
+    c.start = w.start;
+    c.done = w.done;
+    c.bytes = w.bytes;
+    copies.push_back(c);
+  }
+  std::stable_sort(copies.begin(), copies.end(),
+                   [](const AsyncCopy& a, const AsyncCopy& b) { return a.start < b.start; });
   double queue_free = 0;
-  return RunStepTimeline(steps, result.copies, [&](std::size_t c) {
-    return CopyService{&queue_free, cost.CopySeconds(result.copies[c].bytes)};
+  return RunStepTimeline(steps, copies, [&](std::size_t c) {
+    return CopyService{&queue_free, cost.CopySeconds(copies[c].bytes)};
   });
 }
 

@@ -8,11 +8,15 @@
 //     stream until its copy has finished, as a copy-done op does;
 //  2. the ops of step t run (ops sharing a step run concurrently: the slowest
 //     counts); an op takes OpElapsed for the memory spaces it reads and
-//     writes at t, times its execution count (while bodies);
+//     writes at t, times its execution count (while bodies) — an op with
+//     window prefetches (MsaResult::window_prefetches) WindowedOpElapsed
+//     (msa/window_prefetch.h) instead;
 //  3. every copy-start placed after step t (copies with start == t, in
 //     MsaResult::copies order) enters the one DMA queue; the queue serves
 //     copies in issue order, each for CopySeconds(bytes) times the execution
-//     count of step t. A copy with start -1 is issued before step 0.
+//     count of step t. A copy with start -1 is issued before step 0. A
+//     window prefetch's copy (its bytes) is issued after the other copies
+//     started at its step.
 // Dones past the last step are awaited at the end. A conditional's branches
 // lie one after another on the flattened schedule and each runs once here
 // (CostModel counts branch ops once per execution of their caller): the

@@ -41,11 +41,12 @@ void MergeGroups(std::vector<Item>& items) {
 }
 
 // The fractional knapsack's optimum: the most bytes an op can access in
-// alternate memory when its items share `capacity` bytes. Items in order
+// alternate memory when its items share `capacity` bytes (with `windows`,
+// items heavier than the capacity stay in, to be taken in part). Items in order
 // of value per byte (weightless items first; ties keep the order of first
 // access, so the sum is deterministic). O(k log k).
-double MostAlternateBytes(std::vector<Item>& items, Bytes capacity) {
-  std::erase_if(items, [&](const Item& item) { return item.weight > capacity; });
+double MostAlternateBytes(std::vector<Item>& items, Bytes capacity, bool windows) {
+  if (!windows) std::erase_if(items, [&](const Item& item) { return item.weight > capacity; });
   std::stable_sort(items.begin(), items.end(), [](const Item& a, const Item& b) {
     if ((a.weight == 0) != (b.weight == 0)) return a.weight == 0;
     return a.value * static_cast<double>(b.weight) > b.value * static_cast<double>(a.weight);
@@ -66,7 +67,8 @@ double MostAlternateBytes(std::vector<Item>& items, Bytes capacity) {
 
 }  // namespace
 
-double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes capacity_bytes) {
+double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes capacity_bytes,
+                 bool windows) {
   const BufferSet& buffers = analysis.buffers;
   std::vector<double> step_seconds(
       static_cast<std::size_t>(std::max<TimeStep>(1, analysis.schedule.time_steps)), 0);
@@ -89,7 +91,7 @@ double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes c
     }
     MergeGroups(items);
     const double seconds =
-        cost.OpElapsedWithAlternateBytes(op, MostAlternateBytes(items, capacity_bytes));
+        cost.OpElapsedWithAlternateBytes(op, MostAlternateBytes(items, capacity_bytes, windows));
     double& step = step_seconds[static_cast<std::size_t>(analysis.schedule.op_time[op])];
     step = std::max(step, seconds * cost.ExecutionCount(op));
   }

@@ -28,7 +28,8 @@
 //     outermost container, each group weighing its smallest member (a
 //     group with any member resident occupies at least that), and worth
 //     every byte the op accesses through any member. A group heavier than
-//     the capacity can never be resident and is left out.
+//     the capacity can never be resident and is left out (unless window
+//     prefetches are on: see TimeBound).
 //  3. With positions P in alternate memory, OpElapsed = max(compute,
 //     memory(A)) where A = the bytes accessed through P and memory(A) =
 //     A / alternate_bandwidth + (total - A) / default_bandwidth (A clamped
@@ -70,6 +71,12 @@ namespace memplan {
 // `capacity_bytes` bytes at each time step, for the program behind
 // `analysis` and `cost`. Deterministic; O(steps + the sum over ops of
 // k log k) for k operand and result positions per op.
-double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes capacity_bytes);
+// With `windows` (window prefetch, msa/window_prefetch.h, may serve part of
+// an operand of any size) no item is left out for being heavier than the
+// capacity: a window of W bytes of an S-byte buffer weighs W and is worth
+// W / S of the bytes accessed through it, a fraction of the item the
+// fractional relaxation already allows, so the bound stays sound.
+double TimeBound(const ProgramAnalysis& analysis, const CostModel& cost, Bytes capacity_bytes,
+                 bool windows = false);
 
 }  // namespace memplan

@@ -221,6 +221,7 @@ Json KnobsJson(const PlanMsaKnobs& k) {
     sliced["slice_bytes"] = k.sliced_prefetch_slice_bytes;
     j["sliced_prefetch"] = std::move(sliced);
   }
+  if (k.window_prefetch > 0) j["window_prefetch"] = k.window_prefetch;
   return j;
 }
 
@@ -362,6 +363,21 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     }
     copies.push_back(std::move(j));
   }
+  // Window prefetches (msa/window_prefetch.h) follow, marked by "window_op".
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    Json j;
+    j["buffer"] = w.buffer;
+    j["kind"] = CopyKindKeyword(CopyKind::kPrefetch);
+    j["from_space"] = kDefaultSpace;
+    j["to_space"] = w.space;
+    j["start"] = w.start;
+    j["done"] = w.done;
+    j["bytes"] = w.bytes;
+    j["window_op"] = w.op;
+    j["window_operand"] = w.operand;
+    j["window_offset"] = w.offset;
+    copies.push_back(std::move(j));
+  }
   doc["async_copies"] = std::move(copies);
   if (plan.msa) {
     const MsaStats& m = *plan.msa;
@@ -385,6 +401,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       // Only with slices, so plans without them read as before.
       j["sliced_prefetches"] = m.sliced_prefetches;
       j["prefetch_slices"] = m.prefetch_slices;
+    }
+    if (m.window_prefetches > 0) {
+      // Only with windows, so plans without them read as before.
+      j["window_prefetches"] = m.window_prefetches;
+      j["window_prefetch_bytes"] = m.window_prefetch_bytes;
     }
     if (extras.hierarchy) {
       Json h;
@@ -520,6 +541,30 @@ BufferPlacement ReadBuffer(const ObjectReader& r, const BufferSet& expected, con
   return placement;
 }
 
+// A window prefetch: a prefetch entry of async_copies with "window_op",
+// "window_operand" and "window_offset" (the verifier checks the rest).
+WindowPrefetch ReadWindow(const ObjectReader& r, const BufferSet& expected) {
+  WindowPrefetch w;
+  w.buffer = static_cast<BufferId>(
+      r.IntIn("buffer", 0, static_cast<std::int64_t>(expected.buffers.size()) - 1));
+  if (const std::string kind = r.String("kind"); kind != "prefetch") {
+    throw SchemaError{r.Path("kind"),
+                      fmt::format("expected \"prefetch\" for a window prefetch, found \"{}\"", kind)};
+  }
+  if (r.Space("from_space") != kDefaultSpace) {
+    throw SchemaError{r.Path("from_space"), "a window prefetch copies from the default space (0)"};
+  }
+  w.space = r.Space("to_space");
+  w.start = r.IntIn("start", -1, kMaxTotalBytes);
+  w.done = r.Amount("done");
+  w.bytes = r.Amount("bytes");
+  w.op = static_cast<OpId>(r.IntIn("window_op", 0, std::numeric_limits<std::int32_t>::max()));
+  w.operand = static_cast<std::int32_t>(
+      r.IntIn("window_operand", 0, std::numeric_limits<std::int32_t>::max()));
+  w.offset = r.Amount("window_offset");
+  return w;
+}
+
 AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
   AsyncCopy c;
   c.buffer = static_cast<BufferId>(
@@ -562,6 +607,10 @@ MsaStats ReadMsa(const ObjectReader& r) {
   m.prefetch_bytes = r.Amount("prefetch_bytes");
   m.eviction_bytes = r.Amount("eviction_bytes");
   m.max_outstanding_copies = r.Amount("max_outstanding_copies");
+  if (r.Has("window_prefetches")) {
+    m.window_prefetches = r.Amount("window_prefetches");
+    m.window_prefetch_bytes = r.Amount("window_prefetch_bytes");
+  }
   if (r.Has("sliced_prefetches")) {
     m.sliced_prefetches = r.Amount("sliced_prefetches");
     m.prefetch_slices = r.Amount("prefetch_slices");
@@ -668,8 +717,12 @@ Plan ReadDocument(const Json& doc, const BufferSet& expected, const Program* pro
   if (program && !plan.value_offsets.empty()) plan.value_offsets.resize(program->values.size(), 0);
   const Json& copies = top.Array("async_copies");
   for (size_t i = 0; i < copies.size(); ++i) {
-    plan.copies.push_back(
-        ReadCopy(ObjectReader(copies[i], Pointer("/async_copies", i)), expected));
+    const ObjectReader copy(copies[i], Pointer("/async_copies", i));
+    if (copy.Has("window_op")) {
+      plan.window_prefetches.push_back(ReadWindow(copy, expected));
+    } else {
+      plan.copies.push_back(ReadCopy(copy, expected));
+    }
   }
   if (doc.contains("msa")) plan.msa = ReadMsa(ObjectReader(doc["msa"], "/msa"));
   if (doc.contains("regions")) {

@@ -119,6 +119,8 @@ struct PlanMsaKnobs {
   std::optional<std::int64_t> sliced_prefetch;
   Bytes sliced_prefetch_min_bytes = 0;
   Bytes sliced_prefetch_slice_bytes = 0;
+  // --window-prefetch BYTES, written as "window_prefetch" only when > 0.
+  Bytes window_prefetch = 0;
 };
 
 // How fast memory was planned, written into the "msa" object.

@@ -115,6 +115,11 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
 absl::Status CheckSlicedPrefetches(const BufferSet& buffers, const Plan& plan,
                                    std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener);
 
+// Rule 16: window prefetches (verify/window_checks.cc). O(windows x
+// (segments + slices + windows)), plus numbering the program once.
+absl::Status CheckWindowPrefetches(const BufferSet& buffers, const Plan& plan,
+                                   const VerifyOptions& options);
+
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);
 

@@ -217,6 +217,10 @@ absl::Status CheckSpacePeaks(const BufferSet& buffers, const Plan& plan) {
       peak[a.space] = std::max(peak[a.space], a.offset + buffers.buffers[id].size);
     }
   }
+  // Window prefetch chunks (rule 16) count too.
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    peak[w.space] = std::max(peak[w.space], w.offset + w.bytes);
+  }
   for (const SpaceInfo& space : plan.spaces) {
     const Bytes expected = peak[space.id];
     if (space.peak != expected) {
@@ -376,6 +380,12 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
   std::int64_t sliced = 0, slices = 0;
+  Bytes window_bytes = 0;
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    if (__builtin_add_overflow(window_bytes, w.bytes, &window_bytes)) {
+      window_bytes = std::numeric_limits<Bytes>::max();
+    }
+  }
   for (const AsyncCopy& c : plan.copies) {
     const bool prefetch = c.kind == CopyKind::kPrefetch;
     ++(prefetch ? prefetches : evictions);
@@ -393,6 +403,9 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
       {"eviction_bytes", plan.msa->eviction_bytes, eviction_bytes},
       {"sliced_prefetches", plan.msa->sliced_prefetches, sliced},
       {"prefetch_slices", plan.msa->prefetch_slices, slices},
+      {"window_prefetches", plan.msa->window_prefetches,
+       static_cast<std::int64_t>(plan.window_prefetches.size())},
+      {"window_prefetch_bytes", plan.msa->window_prefetch_bytes, window_bytes},
   };
   for (const auto& [name, reported, actual] : figures) {
     if (reported != actual) {

@@ -30,6 +30,7 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
     return s;
   }
   if (absl::Status s = CheckCopies(buffers, plan, options); !s.ok()) return s;
+  if (absl::Status s = CheckWindowPrefetches(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSummaries(buffers, plan, options); !s.ok()) return s;
   if (absl::Status s = CheckSingleOrigin(buffers, plan); !s.ok()) return s;
   if (absl::Status s = CheckControlFlow(buffers, plan); !s.ok()) return s;

@@ -217,6 +217,22 @@
 //     any, else its home segment — and no compute op writes a buffer while
 //     one of its segments in a read-only space covers that step.
 //     O(operands x log segments + copies log copies).
+// 16. Window prefetches (Plan::window_prefetches, msa/window_prefetch.h;
+//     verify/window_checks.cc, checked after rule 4): each names a buffer;
+//     its space is a declared space other than the default; 0 < bytes <=
+//     the buffer's size; its chunk [offset, offset + bytes) starts at a
+//     multiple of the space's, the plan's and options.alignment and ends
+//     within the space's capacity (options.capacity, else SpaceInfo's);
+//     the buffer's start <= start < done <= the buffer's end; a default-
+//     space segment of the buffer covers [start, done - 1] (the source);
+//     with options.program, operand `operand` of op `op` is a value of the
+//     buffer and the op runs at step `done` (numbered as in
+//     verify/program_liveness.h), so the copy is done before it. The chunk,
+//     reserved over [start, done], shares no byte at a common step with a
+//     segment of the space (any buffer, whether live or not), a sliced
+//     prefetch's early chunk (rule 4) or another window. Rule 7 counts the
+//     chunks in the space's peak and the MSA statistics' window_prefetches
+//     and window_prefetch_bytes. O(windows x (segments + copies + windows)).
 // Together, rules 2, 4 and 8 make every read find its data: a segment holds
 // the data from its start if it is the origin, else from the done of the copy
 // opening it; a copy's source covers [start, done - 1] and already holds the data

@@ -77,7 +77,11 @@ struct PlannedBuffer {
 // copy-done at `done` (time steps), moving `bytes` bytes. A slice of a
 // sliced prefetch (docs/msa.md, "Sliced prefetch") moves the buffer's bytes
 // [slice_offset, slice_offset + bytes) and is slice `slice_index` of
-// `slice_count`; a whole-buffer copy is slice 0 of 1 at offset 0.
+// `slice_count`; a whole-buffer copy is slice 0 of 1 at offset 0. A window
+// prefetch (docs/msa.md, "Window prefetch") has `window` set: it copies the
+// buffer's first `bytes` bytes into [window_offset, window_offset + bytes)
+// of `to_space`, reserved from `start` until op `window_op` (at step `done`)
+// has read them through its operand `window_operand`; it opens no segment.
 struct Copy {
   enum class Kind { kPrefetch, kEviction };
   Kind kind = Kind::kPrefetch;
@@ -90,6 +94,10 @@ struct Copy {
   std::int64_t slice_index = 0;
   std::int64_t slice_count = 1;
   std::int64_t slice_offset = 0;  // bytes into the buffer
+  bool window = false;
+  std::string window_op;             // the reading op's name (its first result's), else its id
+  std::int64_t window_operand = 0;   // operand position in that op
+  std::int64_t window_offset = 0;    // the window chunk's first byte in to_space
 };
 
 struct Pool {

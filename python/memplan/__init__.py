@@ -121,7 +121,8 @@ class Plan:
     to a buffer list), ``algorithm``, ``peak`` (bytes: the transient pool's
     size), ``lower_bound`` (bytes: max-live of the transient buffers),
     ``time_steps``, ``alignment``, ``buffers``, ``pools``, ``spaces``,
-    ``async_copies`` (prefetches and evictions, as JSON objects), ``msa``
+    ``async_copies`` (prefetches, evictions and window prefetches — those
+    with ``window_op`` —, as JSON objects), ``msa``
     (memory space assignment figures, a dict, or None), ``summary`` (the
     text ``memplan plan`` prints) and ``json`` (the parsed JSON document)."""
 

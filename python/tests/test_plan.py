@@ -84,6 +84,20 @@ def test_sliced_prefetch_keyword_slices_a_prefetch(monkeypatch):
     assert plan.verify()
 
 
+def test_window_prefetch_keyword_adds_a_window(monkeypatch):
+    # docs/msa.md "Window prefetch": a 64-byte window of the matmul's
+    # 256-byte weight at fast-memory offset 32, copied from step 1 to 3.
+    monkeypatch.chdir(SOURCE_DIR)
+    plan = memplan.plan("tests/data/mpir/window_matmul.mpir",
+                        target="tests/data/msa/window_target.json", window_prefetch=64)
+    assert plan.msa["variant"] == "reference+window-64"
+    assert plan.msa["window_prefetches"] == 1 and plan.msa["window_prefetch_bytes"] == 64
+    windows = [(c["start"], c["done"], c["window_op"], c["window_offset"], c["bytes"])
+               for c in json.loads(plan.to_json())["async_copies"] if "window_op" in c]
+    assert windows == [(1, 3, 3, 32, 64)]
+    assert plan.verify()
+
+
 def test_onnx_model_plans_and_verifies(examples):
     plan = memplan.plan(examples / "mobilenet_v2.onnx")
     assert plan.verified and plan.verify()

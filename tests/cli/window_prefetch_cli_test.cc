@@ -1,0 +1,95 @@
+// Window prefetch on the command line (docs/msa.md, "Window prefetch"): the
+// flag, the window in the JSON plan and the summary, `memplan verify` of a
+// plan with a window, `memplan execute` refusing it, default mode keeping
+// the window only when faster, and the refusals.
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/test_data.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+using testing_cli::CliRun;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+
+const std::string kMatmul = MEMPLAN_SOURCE_DIR "/tests/data/mpir/window_matmul.mpir";
+const std::string kMatmulPlan =
+    "plan " + kMatmul + " --target " MEMPLAN_SOURCE_DIR "/tests/data/msa/window_target.json ";
+
+TEST(WindowPrefetchCliTest, TheWindowIsACopyInTheJsonPlanAndTheSummary) {
+  const std::string json = TestTempPath("window_prefetch_cli.json");
+  CliRun r = Memplan(kMatmulPlan + "--msa-mode reference --window-prefetch 64 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("async copies: 1 prefetch (16 B), 0 evictions (0 B), at most 1 "
+                               "outstanding; 1 window prefetch (64 B)\n"
+                               "estimated time: 2.304e-08 s"));
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, HasSubstr(
+      "\"async_copies\": [\n"
+      "    {\"buffer\":0,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":-1,"
+      "\"done\":0,\"bytes\":16},\n"
+      "    {\"buffer\":1,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":1,"
+      "\"done\":3,\"bytes\":64,\"window_op\":3,\"window_operand\":1,\"window_offset\":32}\n"
+      "  ],"));
+  EXPECT_THAT(plan, HasSubstr("\"window_prefetches\":1,\"window_prefetch_bytes\":64"));
+  EXPECT_THAT(plan, HasSubstr("\"window_prefetch\":64"));
+  // The saved plan re-verifies; execute refuses it.
+  CliRun verify = Memplan("verify " + kMatmul + " " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+  EXPECT_THAT(verify.out, HasSubstr("alternate memory used 96 bytes"));
+  CliRun execute = Memplan("execute " + kMatmul + " " + json);
+  EXPECT_NE(execute.exit_code, 0);
+  EXPECT_THAT(execute.err, HasSubstr("memplan execute does not run window prefetches yet"));
+}
+
+TEST(WindowPrefetchCliTest, DefaultModeKeepsTheWindowOnlyWhenFaster) {
+  CliRun window = Memplan(kMatmulPlan + "--window-prefetch 64");
+  ASSERT_EQ(window.exit_code, 0) << window.err;
+  EXPECT_THAT(window.out, HasSubstr("(default mode, variant reference+window-64)"));
+  EXPECT_THAT(window.out, HasSubstr("estimated time: 2.304e-08 s"));
+  CliRun off = Memplan(kMatmulPlan + "--window-prefetch 0");
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, HasSubstr("(default mode, variant reference)"));
+  EXPECT_THAT(off.out, HasSubstr("estimated time: 2.848e-08 s"));
+  EXPECT_THAT(off.out, Not(HasSubstr("window prefetch")));
+  // A window as large as the weight is no window: nothing changes.
+  CliRun whole = Memplan(kMatmulPlan + "--window-prefetch 256");
+  ASSERT_EQ(whole.exit_code, 0) << whole.err;
+  EXPECT_THAT(whole.out, HasSubstr("(default mode, variant reference)"));
+}
+
+TEST(WindowPrefetchCliTest, ReferenceModeWithoutTheFlagWritesNoWindows) {
+  const std::string json = TestTempPath("window_prefetch_cli_none.json");
+  CliRun r = Memplan(kMatmulPlan + "--msa-mode reference -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, Not(HasSubstr("\"window_")));
+  EXPECT_THAT(plan, HasSubstr("\"estimated_time_s\":2.8479999999999998e-08"));
+}
+
+TEST(WindowPrefetchCliTest, BadUses) {
+  CliRun r = Memplan("plan " + kMatmul + " --window-prefetch 64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "memplan: error: --window-prefetch applies only when fast memory is planned "
+            "(--fast-memory or --target)\n");
+  r = Memplan("plan " + kMatmul + " --fast-memory 96 --window-prefetch 6q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--window-prefetch: invalid byte size '6q'"));
+  const std::string ir = TestTempPath("window_prefetch_cli.mpir");
+  r = Memplan(kMatmulPlan + "--window-prefetch 64 --emit-ir " + ir);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "memplan: error: --emit-ir and --emit-hlo do not write window prefetches yet; drop "
+            "--window-prefetch (or give it 0)\n");
+}
+
+}  // namespace
+}  // namespace memplan
