@@ -1,8 +1,9 @@
 // Block prefetching (msa/block_prefetch.h) on a scenario with exact
-// outcome: three 32-byte weights read at steps 1, 3 and 5, a 64-byte block
-// at the top of 128 bytes of fast memory. w1 and w2 fill the block from
-// before the first op; w3 takes w1's slot once w1's last read (step 1) has
-// passed, its copy issued after the op at step 2.
+// outcome: the 8-byte input x read at step 0 and three 32-byte weights read
+// at steps 1, 3 and 5, a 64-byte block at the top of 128 bytes of fast
+// memory. x and w1 fill the block from before the first op; w2 and w3 take
+// their freed bytes once both have had their last read, copies issued
+// after the op at step 2.
 #include <string>
 #include <vector>
 
