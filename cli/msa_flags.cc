@@ -101,6 +101,11 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_option("--sliced-prefetch-slice-bytes", flags.sliced_prefetch_slice_bytes,
                        "at most ceil(size / BYTES) slices per prefetch (default 0: no limit)")
            ->type_name("BYTES"));
+  knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
+                       "reserve BYTES of fast memory for weights prefetched in FIFO order of "
+                       "first use (XLA's block prefetching; reference mode plans with it, default "
+                       "mode keeps it where it is faster; default 0: off)")
+           ->type_name("BYTES"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
            ->check(Count()));
@@ -284,6 +289,13 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
     (text == &flags.sliced_prefetch_min_bytes ? options.msa.sliced_prefetch.min_bytes
                                               : options.msa.sliced_prefetch.preferred_slice_bytes) = *bytes;
   }
+  absl::StatusOr<Bytes> block = SizeFlag("--block-prefetch", flags.block_prefetch);
+  if (!block.ok()) return block.status();
+  if (*block > kMaxTotalBytes) {
+    return UsageError(fmt::format("--block-prefetch {} is above the limit of 2^62 ({}) bytes",
+                                  *block, kMaxTotalBytes));
+  }
+  options.msa.block_prefetch_bytes = *block;
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);
 }

@@ -37,6 +37,7 @@ struct MsaFlags {
   std::int64_t sliced_prefetch = 0;          // most slices per prefetch
   std::string sliced_prefetch_min_bytes = "0";
   std::string sliced_prefetch_slice_bytes = "0";
+  std::string block_prefetch = "0";          // bytes of the block (0: off)
   std::string emit_ir;
   std::string emit_hlo;
   // Set by AddMsaFlags: which options were given.

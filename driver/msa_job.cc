@@ -112,6 +112,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
         out.simulation.elapsed_s, *stats.time_bound_s, msa.fast_memory_bytes));
   }
   CountCopies(out.plan.copies, msa, stats);
+  stats.block = out.assignment.block;
   out.plan.msa = stats;
 
   if (options.rewrite) {
@@ -150,6 +151,13 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
                       sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
                       s.max_outstanding_copies);
+  if (s.block) {
+    text += fmt::format("block prefetching: block of {} at offset {}, {}\n",
+                        FormatBytes(s.block->size), s.block->offset,
+                        CountOf(s.block_prefetches, "block prefetch", "block prefetches"));
+  } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
+    text += "block prefetching: not chosen (no variant with the block was faster)\n";
+  }
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {
     text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,

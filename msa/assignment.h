@@ -109,6 +109,11 @@ struct MsaOptions {
   // max_slices is given (>= 2), default mode also tries variants sliced into
   // kDefaultMaxSlices when it is not given (0 or 1: none).
   SlicedPrefetchOptions sliced_prefetch;
+  // Block prefetching (msa/block_prefetch.h): bytes of alternate memory to
+  // reserve for weights prefetched in FIFO order; 0: off. Reference mode
+  // then plans with the block; default mode tries it as extra variants,
+  // which win only when strictly faster.
+  Bytes block_prefetch_bytes = 0;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
@@ -142,6 +147,9 @@ struct MsaResult {
   std::string mode;                                // "reference" or "default"
   std::string variant;                             // which allocator variant produced it
   std::optional<CrossProgramPrefetch> cross_program_prefetch;
+  // The block of block prefetching when the result uses one (its copies
+  // have AsyncCopy::block set); nullopt otherwise.
+  std::optional<PrefetchBlock> block = std::nullopt;
 };
 
 // Assigns memory spaces (see the top of this file and msa/allocator.h for

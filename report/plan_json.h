@@ -119,6 +119,9 @@ struct PlanMsaKnobs {
   std::optional<std::int64_t> sliced_prefetch;
   Bytes sliced_prefetch_min_bytes = 0;
   Bytes sliced_prefetch_slice_bytes = 0;
+  // --block-prefetch BYTES (0: not given); written as "block_prefetch_bytes"
+  // only when given.
+  Bytes block_prefetch_bytes = 0;
 };
 
 // How fast memory was planned, written into the "msa" object.

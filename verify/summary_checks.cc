@@ -375,7 +375,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
   if (absl::Status s = CheckMsaTimes(*plan.msa); !s.ok()) return s;
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
-  std::int64_t sliced = 0, slices = 0;
+  std::int64_t sliced = 0, slices = 0, blocks = 0;
   for (const AsyncCopy& c : plan.copies) {
     const bool prefetch = c.kind == CopyKind::kPrefetch;
     ++(prefetch ? prefetches : evictions);
@@ -385,6 +385,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
       ++slices;
       if (c.slice_index == 0) ++sliced;
     }
+    if (c.block) ++blocks;
   }
   const std::tuple<const char*, std::int64_t, std::int64_t> figures[] = {
       {"prefetches", plan.msa->prefetches, prefetches},
@@ -393,6 +394,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
       {"eviction_bytes", plan.msa->eviction_bytes, eviction_bytes},
       {"sliced_prefetches", plan.msa->sliced_prefetches, sliced},
       {"prefetch_slices", plan.msa->prefetch_slices, slices},
+      {"block_prefetches", plan.msa->block_prefetches, blocks},
   };
   for (const auto& [name, reported, actual] : figures) {
     if (reported != actual) {

@@ -77,7 +77,9 @@ struct PlannedBuffer {
 // copy-done at `done` (time steps), moving `bytes` bytes. A slice of a
 // sliced prefetch (docs/msa.md, "Sliced prefetch") moves the buffer's bytes
 // [slice_offset, slice_offset + bytes) and is slice `slice_index` of
-// `slice_count`; a whole-buffer copy is slice 0 of 1 at offset 0.
+// `slice_count`; a whole-buffer copy is slice 0 of 1 at offset 0. A block
+// prefetch (docs/msa.md, "Block prefetching") has `block` set: it fills a
+// weight's slot in the block reserved by --block-prefetch.
 struct Copy {
   enum class Kind { kPrefetch, kEviction };
   Kind kind = Kind::kPrefetch;
@@ -90,6 +92,7 @@ struct Copy {
   std::int64_t slice_index = 0;
   std::int64_t slice_count = 1;
   std::int64_t slice_offset = 0;  // bytes into the buffer
+  bool block = false;
 };
 
 struct Pool {
