@@ -89,6 +89,7 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
     out.slice_index = copy.slice_index;
     out.slice_count = copy.slice_count;
     out.slice_offset = copy.slice_offset;
+    out.block = copy.block;
   }
   for (const WindowPrefetch& w : plan.window_prefetches) {
     Copy& out = result.copies.emplace_back();

@@ -105,6 +105,10 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                        "prefetch a window of BYTES of a large default-memory operand into "
                        "reserved fast memory for the op that reads it (XLA's window prefetch); "
                        "default mode keeps the windows only where faster (default 0: off)")
+  knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
+                       "reserve BYTES of fast memory for weights prefetched in FIFO order of "
+                       "first use (XLA's block prefetching; reference mode plans with it, default "
+                       "mode keeps it where it is faster; default 0: off)")
            ->type_name("BYTES"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
@@ -296,6 +300,13 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
                                   *window, kMaxTotalBytes));
   }
   options.msa.window_prefetch_bytes = *window;
+  absl::StatusOr<Bytes> block = SizeFlag("--block-prefetch", flags.block_prefetch);
+  if (!block.ok()) return block.status();
+  if (*block > kMaxTotalBytes) {
+    return UsageError(fmt::format("--block-prefetch {} is above the limit of 2^62 ({}) bytes",
+                                  *block, kMaxTotalBytes));
+  }
+  options.msa.block_prefetch_bytes = *block;
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);
 }

@@ -38,6 +38,7 @@ struct MsaFlags {
   std::string sliced_prefetch_min_bytes = "0";
   std::string sliced_prefetch_slice_bytes = "0";
   std::string window_prefetch = "0";          // window bytes, 0: off
+  std::string block_prefetch = "0";          // bytes of the block (0: off)
   std::string emit_ir;
   std::string emit_hlo;
   // Set by AddMsaFlags: which options were given.

@@ -133,6 +133,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   CountCopies(out.plan.copies, msa, stats);
   stats.window_prefetches = static_cast<std::int64_t>(out.plan.window_prefetches.size());
   for (const WindowPrefetch& w : out.plan.window_prefetches) stats.window_prefetch_bytes += w.bytes;
+  stats.block = out.assignment.block;
   out.plan.msa = stats;
 
   if (options.rewrite) {
@@ -176,6 +177,13 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
                       sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
                       s.max_outstanding_copies, windows);
+  if (s.block) {
+    text += fmt::format("block prefetching: block of {} at offset {}, {}\n",
+                        FormatBytes(s.block->size), s.block->offset,
+                        CountOf(s.block_prefetches, "block prefetch", "block prefetches"));
+  } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
+    text += "block prefetching: not chosen (no variant with the block was faster)\n";
+  }
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {
     text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,

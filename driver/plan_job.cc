@@ -147,6 +147,7 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   k.sliced_prefetch_min_bytes = o.sliced_prefetch.min_bytes;
   k.sliced_prefetch_slice_bytes = o.sliced_prefetch.preferred_slice_bytes;
   k.window_prefetch = o.window_prefetch_bytes;
+  k.block_prefetch_bytes = o.block_prefetch_bytes;
   return k;
 }
 

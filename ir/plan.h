@@ -56,6 +56,18 @@ struct AsyncCopy {
   std::int32_t slice_index = 0;
   std::int32_t slice_count = 1;
   Bytes slice_offset = 0;  // first byte of the slice within the buffer
+  // A block prefetch (msa/block_prefetch.h): a whole-buffer prefetch of a
+  // weight into its slot of the reserved block (MsaStats::block).
+  bool block = false;
+};
+
+// The block of alternate memory reserved for block prefetching
+// (msa/block_prefetch.h): bytes [offset, offset + size) of the alternate
+// space, which the block prefetches' segments must lie in.
+struct PrefetchBlock {
+  Bytes offset = 0;
+  Bytes size = 0;
+  bool operator==(const PrefetchBlock&) const = default;
 };
 
 // A window prefetch (msa/window_prefetch.h, XLA's window prefetch): before
@@ -122,6 +134,10 @@ struct MsaStats {
   // Not counted in `prefetches` or `max_outstanding_copies`.
   std::int64_t window_prefetches = 0;
   Bytes window_prefetch_bytes = 0;
+  // Block prefetching (msa/block_prefetch.h): the reserved block (nullopt:
+  // none) and how many of the `prefetches` are block prefetches.
+  std::optional<PrefetchBlock> block = std::nullopt;
+  std::int64_t block_prefetches = 0;
   // Limits the plan was made under (--max-outstanding-*), -1: none; `memplan
   // verify` re-checks them (verify/verifier.h rule 5).
   std::int64_t max_outstanding_prefetches = -1;

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "msa/allocator.h"
+#include "msa/block_allocator.h"
 #include "msa/problem.h"
 #include "msa/simulator.h"
 #include "msa/window_prefetch.h"
@@ -40,6 +41,7 @@ absl::Status ValidateOptions(const MsaOptions& o) {
     return bad("sliced prefetch sizes must be >= 0");
   }
   if (o.window_prefetch_bytes < 0) return bad("window prefetch bytes must be >= 0");
+  if (o.block_prefetch_bytes < 0) return bad("block prefetch size must be >= 0");
   return absl::OkStatus();
 }
 
@@ -48,6 +50,7 @@ struct Variant {
   AllocatorConfig config;
   bool cross_program_prefetch = true;  // false: never, whatever the options say
   bool copies = true;                  // false: copy-free residency only
+  bool block = false;                  // with block prefetching (msa/block_allocator.h)
 };
 
 // memplan's variants tried by kDefault after the reference run, picked
@@ -62,6 +65,9 @@ struct Variant {
 // configuration, then the first of the list below that model the DMA queue
 // with the spatial packer, this many in all.
 constexpr std::size_t kSlicedVariants = 3;
+// Default-mode variants run again with block prefetching (when a block size
+// is given), chosen as the sliced ones are.
+constexpr std::size_t kBlockVariants = 3;
 
 std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
@@ -113,6 +119,27 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
     }
     variants.insert(variants.end() - 1, sliced.begin(), sliced.end());
   }
+  // Block prefetching (msa/block_prefetch.h): the reference configuration
+  // and the strongest variants again with the block, before copy-free. They
+  // too win only when strictly faster.
+  if (options.block_prefetch_bytes > 0) {
+    std::vector<Variant> blocked;
+    std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, r}}};
+    for (const Variant& v : variants) {
+      if (v.copies && v.config.repacker == spatial && v.config.copy_bandwidth_share > 0 &&
+          v.config.max_slices == 0) {
+        bases.push_back(v);
+      }
+    }
+    for (const Variant& v : bases) {
+      if (blocked.size() == kBlockVariants) break;
+      Variant b = v;
+      b.name = absl::StrCat(v.name, "-block-", options.block_prefetch_bytes);
+      b.block = true;
+      blocked.push_back(std::move(b));
+    }
+    variants.insert(variants.end() - 1, blocked.begin(), blocked.end());
+  }
   return variants;
 }
 
@@ -133,14 +160,15 @@ constexpr size_t kLargeProgramVariants = 3;
 // 2). Each run reads only const inputs and is deterministic, so the results
 // do not depend on the threads; they come back in variant order.
 std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
-    const std::vector<Variant>& variants, const MsaProblem& problem, const CostModel& cost,
-    const MsaOptions& options) {
+    const std::vector<Variant>& variants, const MsaProblem& problem, ComputationId entry,
+    const CostModel& cost, const MsaOptions& options) {
   std::vector<std::optional<absl::StatusOr<MsaResult>>> results(variants.size());
   RunTasks(variants.size(), PackingThreads(), [&](std::size_t i) {
     const Variant& v = variants[i];
     MsaOptions variant_options = v.copies ? options : WithoutCopies(options);
     variant_options.cross_program_prefetch &= v.cross_program_prefetch;
-    results[i] = RunAllocator(problem, cost, variant_options, v.config);
+    results[i] = v.block ? RunAllocatorWithBlock(problem, entry, cost, variant_options, v.config)
+                         : RunAllocator(problem, cost, variant_options, v.config);
   });
   return results;
 }
@@ -204,7 +232,10 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   if (options.mode == MsaMode::kReference) {
     reference.max_slices = options.sliced_prefetch.max_slices.value_or(0);
   }
-  std::vector<Variant> variants = {{"reference", reference}};
+  Variant first{"reference", reference};
+  // Reference mode plans with the block when one is asked for.
+  first.block = options.mode == MsaMode::kReference && options.block_prefetch_bytes > 0;
+  std::vector<Variant> variants = {first};
   if (options.mode == MsaMode::kDefault) {
     std::vector<Variant> more = DefaultModeVariants(options);
     if (analysis.buffers.buffers.size() > kLargeProgramBuffers) {
@@ -213,7 +244,7 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     variants.insert(variants.end(), more.begin(), more.end());
   }
   std::vector<std::optional<absl::StatusOr<MsaResult>>> results =
-      RunVariants(variants, problem, cost, options);
+      RunVariants(variants, problem, program.entry, cost, options);
 
   // The lowest simulated time wins (ties: fewer copies, then variant order)
   // among the results that serve every use pinned to alternate memory there.
@@ -222,6 +253,9 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   absl::Status unpinned;
   for (size_t i = 0; i < variants.size(); ++i) {
     absl::StatusOr<MsaResult>& candidate = *results[i];
+    // A default-mode block variant that cannot run (a buffer pinned to
+    // alternate memory no longer fits below the block) is skipped.
+    if (!candidate.ok() && variants[i].block && options.mode == MsaMode::kDefault) continue;
     if (!candidate.ok()) return candidate.status();
     if (absl::Status s = CheckPinnedUses(problem, *pinned_uses, *candidate); !s.ok()) {
       if (unpinned.ok()) unpinned = s;

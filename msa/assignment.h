@@ -115,6 +115,11 @@ struct MsaOptions {
   // default memory alone); default mode adds them to its chosen plan only
   // when that simulates strictly faster (variant suffix "+window-W").
   Bytes window_prefetch_bytes = 0;
+  // Block prefetching (msa/block_prefetch.h): bytes of alternate memory to
+  // reserve for weights prefetched in FIFO order; 0: off. Reference mode
+  // then plans with the block; default mode tries it as extra variants,
+  // which win only when strictly faster.
+  Bytes block_prefetch_bytes = 0;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
@@ -149,6 +154,9 @@ struct MsaResult {
   std::string variant;                             // which allocator variant produced it
   std::optional<CrossProgramPrefetch> cross_program_prefetch;
   std::vector<WindowPrefetch> window_prefetches;   // msa/window_prefetch.h, by (done, op, operand)
+  // The block of block prefetching when the result uses one (its copies
+  // have AsyncCopy::block set); nullopt otherwise.
+  std::optional<PrefetchBlock> block = std::nullopt;
 };
 
 // Assigns memory spaces (see the top of this file and msa/allocator.h for

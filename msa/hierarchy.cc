@@ -224,6 +224,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   // Sliced prefetch is a two-space feature: the hierarchy's levels and
   // their checks move whole buffers.
   level0.sliced_prefetch.max_slices = 0;
+  level0.block_prefetch_bytes = 0;  // likewise block prefetching
   for (const LinkSpec& l : target.links) {
     if (!l.max_outstanding) continue;
     std::int64_t& limit =

@@ -92,6 +92,7 @@ void CountCopies(std::span<const AsyncCopy> copies, const MsaOptions& options, M
         ++stats.prefetch_slices;
         if (c.slice_index == 0) ++stats.sliced_prefetches;
       }
+      if (c.block) ++stats.block_prefetches;
     } else {
       ++stats.evictions;
       stats.eviction_bytes += c.bytes;

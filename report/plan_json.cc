@@ -222,6 +222,8 @@ Json KnobsJson(const PlanMsaKnobs& k) {
     j["sliced_prefetch"] = std::move(sliced);
   }
   if (k.window_prefetch > 0) j["window_prefetch"] = k.window_prefetch;
+  // Only when --block-prefetch was given, so other plans read as before.
+  if (k.block_prefetch_bytes > 0) j["block_prefetch_bytes"] = k.block_prefetch_bytes;
   return j;
 }
 
@@ -361,6 +363,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       j["slice_count"] = c.slice_count;
       j["slice_offset"] = c.slice_offset;
     }
+    if (c.block) j["block"] = true;  // only block prefetches, as above
     copies.push_back(std::move(j));
   }
   // Window prefetches (msa/window_prefetch.h) follow, marked by "window_op".
@@ -406,6 +409,14 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       // Only with windows, so plans without them read as before.
       j["window_prefetches"] = m.window_prefetches;
       j["window_prefetch_bytes"] = m.window_prefetch_bytes;
+    }
+    if (m.block) {
+      // Only with a block, so plans without one read as before.
+      Json block;
+      block["offset"] = m.block->offset;
+      block["size"] = m.block->size;
+      block["prefetches"] = m.block_prefetches;
+      j["block_prefetch"] = std::move(block);
     }
     if (extras.hierarchy) {
       Json h;
@@ -588,6 +599,7 @@ AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
     c.slice_index = static_cast<std::int32_t>(r.IntIn("slice_index", 0, c.slice_count - 1));
     c.slice_offset = r.Amount("slice_offset");
   }
+  if (r.Has("block")) c.block = r.Bool("block");
   return c;
 }
 
@@ -614,6 +626,11 @@ MsaStats ReadMsa(const ObjectReader& r) {
   if (r.Has("sliced_prefetches")) {
     m.sliced_prefetches = r.Amount("sliced_prefetches");
     m.prefetch_slices = r.Amount("prefetch_slices");
+  }
+  if (r.Has("block_prefetch")) {
+    ObjectReader block(r.Get("block_prefetch"), r.Path("block_prefetch"));
+    m.block = PrefetchBlock{block.Amount("offset"), block.Amount("size")};
+    m.block_prefetches = block.Amount("prefetches");
   }
   // The copy limits the plan was made under (null or absent: none).
   if (r.Has("options")) {

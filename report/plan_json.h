@@ -121,6 +121,9 @@ struct PlanMsaKnobs {
   Bytes sliced_prefetch_slice_bytes = 0;
   // --window-prefetch BYTES, written as "window_prefetch" only when > 0.
   Bytes window_prefetch = 0;
+  // --block-prefetch BYTES (0: not given); written as "block_prefetch_bytes"
+  // only when given.
+  Bytes block_prefetch_bytes = 0;
 };
 
 // How fast memory was planned, written into the "msa" object.

@@ -119,6 +119,16 @@ absl::Status CheckSlicedPrefetches(const BufferSet& buffers, const Plan& plan,
 // (segments + slices + windows)), plus numbering the program once.
 absl::Status CheckWindowPrefetches(const BufferSet& buffers, const Plan& plan,
                                    const VerifyOptions& options);
+// Rule 4 for block prefetches (verify/block_checks.cc): the block in
+// plan.msa lies in the alternate space; each copy with AsyncCopy::block is
+// a whole-buffer prefetch into alternate memory whose segment (found in
+// `opener`, segment -> copy) lies in the block; their segments share no
+// byte at a common step; in order of done their starts do not decrease
+// (FIFO); no other alternate segment touches the block's bytes; block
+// copies without a block are refused. O(block copies^2 + segments).
+absl::Status CheckBlockPrefetches(
+    const BufferSet& buffers, const Plan& plan,
+    const std::map<std::pair<BufferId, std::size_t>, std::size_t>& opener);
 
 // Rules 4 and 5: async copies and outstanding-copy limits.
 absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const VerifyOptions& options);

@@ -263,6 +263,7 @@ absl::Status CheckCopies(const BufferSet& buffers, const Plan& plan, const Verif
     }
   }
   if (absl::Status s = CheckSlicedPrefetches(buffers, plan, opener); !s.ok()) return s;
+  if (absl::Status s = CheckBlockPrefetches(buffers, plan, opener); !s.ok()) return s;
   if (absl::Status s = CheckSourcesFilled(buffers, plan, index, opener); !s.ok()) return s;
   if (absl::Status s = CheckSegmentsOpened(buffers, plan, homes, opener); !s.ok()) return s;
   if (absl::Status s = CheckOutstanding(plan, CopyKind::kPrefetch,

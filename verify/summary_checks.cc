@@ -379,7 +379,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
   if (absl::Status s = CheckMsaTimes(*plan.msa); !s.ok()) return s;
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
-  std::int64_t sliced = 0, slices = 0;
+  std::int64_t sliced = 0, slices = 0, blocks = 0;
   Bytes window_bytes = 0;
   for (const WindowPrefetch& w : plan.window_prefetches) {
     if (__builtin_add_overflow(window_bytes, w.bytes, &window_bytes)) {
@@ -395,6 +395,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
       ++slices;
       if (c.slice_index == 0) ++sliced;
     }
+    if (c.block) ++blocks;
   }
   const std::tuple<const char*, std::int64_t, std::int64_t> figures[] = {
       {"prefetches", plan.msa->prefetches, prefetches},
@@ -406,6 +407,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
       {"window_prefetches", plan.msa->window_prefetches,
        static_cast<std::int64_t>(plan.window_prefetches.size())},
       {"window_prefetch_bytes", plan.msa->window_prefetch_bytes, window_bytes},
+      {"block_prefetches", plan.msa->block_prefetches, blocks},
   };
   for (const auto& [name, reported, actual] : figures) {
     if (reported != actual) {

@@ -88,6 +88,12 @@
 //     start until the segment begins — shares no byte at any step with a
 //     segment of its space or another slice's chunk. An unsliced copy is
 //     slice 0 of 1 at byte 0 with bytes == the buffer's size.
+//     Block prefetches (msa/block_prefetch.h, AsyncCopy::block): the plan
+//     has a block (MsaStats::block) inside the alternate space's capacity;
+//     each is a whole-buffer prefetch into alternate memory opening a
+//     segment inside the block; two such segments held at a common step
+//     share no byte; ordered by done, their starts do not decrease (FIFO
+//     issue); no other alternate segment touches the block's bytes.
 //  5. Outstanding copies: a copy is outstanding at every time step of its
 //     closed range [start, done]; at no time step may more than
 //     options.max_outstanding_prefetches prefetches (resp. evictions) be

@@ -82,6 +82,8 @@ struct PlannedBuffer {
 // buffer's first `bytes` bytes into [window_offset, window_offset + bytes)
 // of `to_space`, reserved from `start` until op `window_op` (at step `done`)
 // has read them through its operand `window_operand`; it opens no segment.
+// A block prefetch (docs/msa.md, "Block prefetching") has `block` set: it
+// fills a weight's slot in the block reserved by --block-prefetch.
 struct Copy {
   enum class Kind { kPrefetch, kEviction };
   Kind kind = Kind::kPrefetch;
@@ -98,6 +100,7 @@ struct Copy {
   std::string window_op;             // the reading op's name (its first result's), else its id
   std::int64_t window_operand = 0;   // operand position in that op
   std::int64_t window_offset = 0;    // the window chunk's first byte in to_space
+  bool block = false;
 };
 
 struct Pool {

@@ -106,6 +106,18 @@ def test_onnx_model_plans_and_verifies(examples):
     assert "mobilenet_v2.onnx" in plan.summary
 
 
+def test_block_prefetch_keyword_reserves_a_block(monkeypatch):
+    # docs/msa.md "Block prefetching": four weights through a 64-byte block
+    # at offset 32, kept by default mode because it is faster.
+    monkeypatch.chdir(SOURCE_DIR)
+    plan = memplan.plan("tests/data/mpir/three_weights.mpir",
+                        target="tests/data/msa/two_weights_target.json",
+                        picker="instruction-count", block_prefetch=64)
+    assert plan.msa["variant"] == "reference-block-64"
+    assert plan.msa["block_prefetch"] == {"offset": 32, "size": 64, "prefetches": 4}
+    assert plan.verify()
+
+
 def test_dims_and_capacity_dicts_become_repeated_flags(tmp_path):
     ir = tmp_path / "dims.mpir"
     ir.write_text((SOURCE_DIR / "examples/basic.mpir").read_text())

@@ -1,0 +1,135 @@
+// Block prefetching on the command line (docs/msa.md, "Block prefetching"):
+// the flag, the block and its copies in the JSON plan and the summary,
+// `memplan verify` and `memplan execute` of such a plan, a plan whose block
+// breaks the rules refused, default mode keeping the block only when
+// faster, and the refusals.
+#include <fstream>
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/test_data.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+using testing_cli::CliRun;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+
+const std::string kThreeWeights = MEMPLAN_SOURCE_DIR "/tests/data/mpir/three_weights.mpir";
+const std::string kPlan = "plan " + kThreeWeights + " --target " MEMPLAN_SOURCE_DIR
+                          "/tests/data/msa/two_weights_target.json --picker instruction-count ";
+
+TEST(BlockPrefetchCliTest, BlockAndItsCopiesInTheJsonPlanAndTheSummary) {
+  const std::string json = TestTempPath("block_prefetch_cli.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --block-prefetch 64 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("async copies: 4 prefetches (104 B), 0 evictions (0 B), at most 2 "
+                               "outstanding\n"
+                               "block prefetching: block of 64 B at offset 32, 4 block prefetches\n"
+                               "estimated time: 3.2e-09 s"));
+  const std::string plan = Slurp(json);
+  // FIFO by first read: x and w1 before the first op, then w2 and w3 after
+  // op 2, once x's and w1's slots are free.
+  EXPECT_THAT(plan, HasSubstr(
+      "\"async_copies\": [\n"
+      "    {\"buffer\":0,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":-1,"
+      "\"done\":0,\"bytes\":8,\"block\":true},\n"
+      "    {\"buffer\":1,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":-1,"
+      "\"done\":1,\"bytes\":32,\"block\":true},\n"
+      "    {\"buffer\":2,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":2,"
+      "\"done\":3,\"bytes\":32,\"block\":true},\n"
+      "    {\"buffer\":3,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":2,"
+      "\"done\":5,\"bytes\":32,\"block\":true}\n"
+      "  ],"));
+  EXPECT_THAT(plan, HasSubstr("\"block_prefetch\":{\"offset\":32,\"size\":64,\"prefetches\":4}"));
+  EXPECT_THAT(plan, HasSubstr("\"block_prefetch_bytes\":64"));
+  CliRun verify = Memplan("verify " + kThreeWeights + " " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+  CliRun execute = Memplan("execute " + kThreeWeights + " " + json);
+  EXPECT_EQ(execute.exit_code, 0) << execute.err;
+  EXPECT_THAT(execute.out, HasSubstr("every read found its producer's data"));
+}
+
+void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// Replaces the first `from` in `text` by `to`.
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(BlockPrefetchCliTest, VerifierChecksTheBlock) {
+  const std::string json = TestTempPath("block_prefetch_cli_rules.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --block-prefetch 64 -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan = Slurp(json);
+  const std::string bad = TestTempPath("block_prefetch_cli_bad.json");
+  // A block that no longer holds w3's slot [64, 96).
+  WriteFile(bad, Replace(plan, "\"block_prefetch\":{\"offset\":32,\"size\":64",
+                         "\"block_prefetch\":{\"offset\":32,\"size\":48"));
+  CliRun v = Memplan("verify " + kThreeWeights + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("outside the prefetch block [32, 80)"));
+  // w3's copy issued before w2's: not FIFO.
+  WriteFile(bad, Replace(plan,
+                         "\"start\":2,\"done\":5,\"bytes\":32,\"block\":true",
+                         "\"start\":1,\"done\":5,\"bytes\":32,\"block\":true"));
+  v = Memplan("verify " + kThreeWeights + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  // A block prefetch in a plan without a block.
+  WriteFile(bad, Replace(plan, ",\"block_prefetch\":{\"offset\":32,\"size\":64,\"prefetches\":4}", ""));
+  v = Memplan("verify " + kThreeWeights + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("block prefetches but no block"));
+}
+
+TEST(BlockPrefetchCliTest, DefaultModeKeepsTheBlockOnlyWhenFaster) {
+  CliRun on = Memplan(kPlan + "--block-prefetch 64");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_THAT(on.out, HasSubstr("(default mode, variant reference-block-64)"));
+  EXPECT_THAT(on.out, HasSubstr("estimated time: 3.2e-09 s"));
+  CliRun off = Memplan(kPlan);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, HasSubstr("estimated time: 6.24e-09 s"));
+  EXPECT_THAT(off.out, Not(HasSubstr("block prefetching")));
+  // With 128 bytes and copies at 1e10 B/s the queued copies cost more than
+  // they save: default mode says so and keeps its plan without the block.
+  CliRun slow = Memplan("plan " + kThreeWeights + " --fast-memory 128 --target " MEMPLAN_SOURCE_DIR
+                        "/tests/data/msa/three_weights_target.json --picker instruction-count "
+                        "--block-prefetch 64");
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  EXPECT_THAT(slow.out, HasSubstr("block prefetching: not chosen (no variant with the block was "
+                                  "faster)\n"));
+  EXPECT_THAT(slow.out, HasSubstr("estimated time: 7.6e-09 s"));
+}
+
+TEST(BlockPrefetchCliTest, ReferenceModeWithoutTheFlagIsUnchanged) {
+  const std::string json = TestTempPath("block_prefetch_cli_off.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, Not(HasSubstr("\"block")));
+  EXPECT_THAT(plan, HasSubstr("\"estimated_time_s\":6.240000000000001e-09"));
+}
+
+TEST(BlockPrefetchCliTest, BadUses) {
+  CliRun r = Memplan("plan " + kThreeWeights + " --block-prefetch 64");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "memplan: error: --block-prefetch applies only when fast memory is planned "
+            "(--fast-memory or --target)\n");
+  r = Memplan(kPlan + "--block-prefetch 6q");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--block-prefetch: invalid byte size '6q'"));
+}
+
+}  // namespace
+}  // namespace memplan
