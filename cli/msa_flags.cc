@@ -105,6 +105,7 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                        "prefetch a window of BYTES of a large default-memory operand into "
                        "reserved fast memory for the op that reads it (XLA's window prefetch); "
                        "default mode keeps the windows only where faster (default 0: off)")
+           ->type_name("BYTES"));
   knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
                        "reserve BYTES of fast memory for weights prefetched in FIFO order of "
                        "first use (XLA's block prefetching; reference mode plans with it, default "
