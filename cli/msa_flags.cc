@@ -107,9 +107,10 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                        "default mode keeps the windows only where faster (default 0: off)")
            ->type_name("BYTES"));
   knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
-                       "reserve BYTES of fast memory for weights prefetched in FIFO order of "
-                       "first use (XLA's block prefetching; reference mode plans with it, default "
-                       "mode keeps it where it is faster; default 0: off)")
+                       "reserve BYTES of fast memory for weights (constants, not model inputs) "
+                       "prefetched in FIFO order of first use (XLA's block prefetching; reference "
+                       "mode plans with it, default mode keeps it where it is faster; default 0: "
+                       "off)")
            ->type_name("BYTES"));
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")

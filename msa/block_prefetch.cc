@@ -45,8 +45,8 @@ BlockPlan ReserveBlock(Bytes fast_memory_bytes, Bytes requested, Bytes alignment
 
 bool IsBlockWeight(const MsaProblem& problem, BufferId b, ComputationId entry, Bytes block_size) {
   const MsaBuffer& buffer = problem.buffers[static_cast<std::size_t>(b)];
-  if (buffer.policy != AltPolicy::kReadCopies || buffer.size <= 0 || buffer.size > block_size ||
-      buffer.accesses.empty()) {
+  if (buffer.policy != AltPolicy::kReadCopies || !buffer.constant || buffer.size <= 0 ||
+      buffer.size > block_size || buffer.accesses.empty()) {
     return false;
   }
   for (const BufferAccess& a : buffer.accesses) {

@@ -1,12 +1,15 @@
 // Block prefetching (XLA's block-prefetching mode of memory space
-// assignment): before the main pass runs, the weights — constants and entry
-// parameters that ops only read — are prefetched in FIFO order of their
-// first use into a block of alternate memory reserved for them. The copies
-// are issued back to back on the one copy queue (each no earlier than the
-// one before it), a weight's slot in the block is free again once its last
-// read has passed, and the main pass then treats the block's weights as
-// placed: it plans every other buffer in the alternate memory outside the
-// block.
+// assignment): before the main pass runs, the weights — constants that ops
+// only read (buffers of the constant lifetime: ONNX initializers and folded
+// constants, `constant` entry parameters of text IR; a `constant` op's
+// result is written at its step and so is none), never model inputs (entry
+// parameters of another lifetime, such as ONNX graph inputs) — are
+// prefetched in FIFO order of their first use into a block of alternate
+// memory reserved for them. The copies are issued back to back on the one
+// copy queue (each no earlier than the one before it), a weight's slot in
+// the block is free again once its last read has passed, and the main pass
+// then treats the block's weights as placed: it plans every other buffer
+// (model inputs included) in the alternate memory outside the block.
 //
 // memplan's conventions (msa/assignment.h): a block prefetch is an ordinary
 // prefetch (AsyncCopy::block set) that opens one alternate segment of the
@@ -57,15 +60,16 @@ struct BlockPlan {
 BlockPlan ReserveBlock(Bytes fast_memory_bytes, Bytes requested, Bytes alignment);
 
 // Whether buffer `b` of `problem` is a weight block prefetching may take:
-// a kReadCopies buffer (constant or entry parameter and the like) of size
-// in (0, block_size], never written by an op, read at least once, every
+// a kReadCopies buffer holding a constant (MsaBuffer::constant: lifetime
+// constant, so not a model input such as an external entry parameter) of
+// size in (0, block_size], never written by an op, read at least once, every
 // access alternate_ok and not a control-only access, and every step from
 // its first to its last read owned by `entry` (problem.timeline).
 bool IsBlockWeight(const MsaProblem& problem, BufferId b, ComputationId entry, Bytes block_size);
 
 // Plans the block: the weights of `problem` (IsBlockWeight) taken in order
 // of first read (ties: lower BufferId), each given the earliest start t —
-// an own step of `entry` before its first read, or -1 for an entry
+// an own step of `entry` before its first read, or -1 for a constant entry
 // parameter when `entry` runs step 0, and never before the previous
 // weight's start — at which an `alignment`-aligned slot of its size inside
 // `block` is free over [max(t, 0), last read] (lowest such offset). Weights

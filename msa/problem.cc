@@ -197,6 +197,7 @@ MsaProblem BuildMsaProblem(const Program& program, const ProgramAnalysis& analys
     mb.start = buffer.start;
     mb.end = buffer.end;
     mb.outlives_run = !IsReusable(buffer.lifetime);
+    mb.constant = buffer.lifetime == Lifetime::kConstant;
     mb.entry_parameter = f.entry_param;
     mb.defined_by_op = !mb.accesses.empty() && mb.accesses.front().write &&
                        mb.accesses.front().time == buffer.start;

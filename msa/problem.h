@@ -96,6 +96,10 @@ struct MsaBuffer {
   // Its storage outlives the run (a lifetime packed without reuse: external,
   // constant, variable), so a copy may refill it after its live range.
   bool outlives_run = false;
+  // Its storage holds a constant (Lifetime::kConstant): a weight the program
+  // holds, such as an ONNX initializer or a `constant` entry parameter — not
+  // a model input (external lifetime) fed in per run.
+  bool constant = false;
   // It holds an entry parameter: its data is in default memory before the
   // first op, so a prefetch may be issued before that op (copy start -1).
   bool entry_parameter = false;

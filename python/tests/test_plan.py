@@ -107,14 +107,15 @@ def test_onnx_model_plans_and_verifies(examples):
 
 
 def test_block_prefetch_keyword_reserves_a_block(monkeypatch):
-    # docs/msa.md "Block prefetching": four weights through a 64-byte block
-    # at offset 32, kept by default mode because it is faster.
+    # docs/msa.md "Block prefetching": the three constant weights (not the
+    # input x) through a 64-byte block at offset 32, kept by default mode
+    # because it is faster.
     monkeypatch.chdir(SOURCE_DIR)
     plan = memplan.plan("tests/data/mpir/three_weights.mpir",
                         target="tests/data/msa/two_weights_target.json",
                         picker="instruction-count", block_prefetch=64)
     assert plan.msa["variant"] == "reference-block-64"
-    assert plan.msa["block_prefetch"] == {"offset": 32, "size": 64, "prefetches": 4}
+    assert plan.msa["block_prefetch"] == {"offset": 32, "size": 64, "prefetches": 3}
     assert plan.verify()
 
 

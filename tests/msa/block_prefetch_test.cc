@@ -21,11 +21,12 @@ TEST(ReserveBlockTest, TopOfFastMemoryAligned) {
   EXPECT_EQ(b.size, 0);
 }
 
-TEST(IsBlockWeightTest, ReadOnlyParametersThatFitTheBlock) {
+TEST(IsBlockWeightTest, ReadOnlyConstantsThatFitTheBlock) {
   auto f = testing::Load(R"(
-entry func @main(%x: f32[2], %w: f32[8]) {
+entry func @main(%x: f32[2], %w: f32[8] constant, %v: f32[8]) {
   %a = add(%x, %w) : f32[2]
-  %b = negate(%a) : f32[2]
+  %c = add(%a, %v) : f32[2]
+  %b = negate(%c) : f32[2]
   return %b
 }
 )");
@@ -33,7 +34,10 @@ entry func @main(%x: f32[2], %w: f32[8]) {
   const ComputationId entry = f->program.entry;
   EXPECT_TRUE(IsBlockWeight(p, f->Buffer("w"), entry, 32));
   EXPECT_FALSE(IsBlockWeight(p, f->Buffer("w"), entry, 31));  // larger than the block
-  EXPECT_TRUE(IsBlockWeight(p, f->Buffer("x"), entry, 32));   // any read-only parameter
+  // Read-only entry parameters that are no constants are model inputs, not
+  // weights, whatever their size.
+  EXPECT_FALSE(IsBlockWeight(p, f->Buffer("x"), entry, 32));
+  EXPECT_FALSE(IsBlockWeight(p, f->Buffer("v"), entry, 32));
   EXPECT_FALSE(IsBlockWeight(p, f->Buffer("a"), entry, 32));  // written by an op
   EXPECT_FALSE(IsBlockWeight(p, f->Buffer("b"), entry, 32));  // the entry result
 }
