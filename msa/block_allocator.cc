@@ -14,10 +14,14 @@ absl::StatusOr<MsaResult> RunAllocatorWithBlock(const MsaProblem& problem, Compu
       ReserveBlock(options.fast_memory_bytes, options.block_prefetch_bytes, options.alignment);
   PlanBlockPrefetch(problem, entry, options.alignment, block);
   // The main pass sees the block's weights as placed: default memory only
-  // for it, and the alternate memory below the block.
+  // for it (nor may it pick one for the cross-program prefetch, which would
+  // open the weight's one alternate segment a second time), and the
+  // alternate memory below the block.
   MsaProblem rest = problem;
   for (const BlockSlot& s : block.slots) {
-    rest.buffers[static_cast<std::size_t>(s.buffer)].policy = AltPolicy::kDefaultOnly;
+    MsaBuffer& weight = rest.buffers[static_cast<std::size_t>(s.buffer)];
+    weight.policy = AltPolicy::kDefaultOnly;
+    weight.weight_parameter = false;
   }
   MsaOptions below = options;
   below.fast_memory_bytes = block.offset;

@@ -125,5 +125,34 @@ TEST(BlockPrefetchScenarioTest, DefaultModeKeepsTheBlockOnlyWhenFaster) {
   EXPECT_DOUBLE_EQ(SimulateMsa(f->analysis, *f->cost, r).elapsed_s, 7.6e-09);
 }
 
+// A weight read only as a matmul's weight operand is also the
+// cross-program prefetch's candidate (MsaBuffer::weight_parameter). Once
+// the block holds it, the main pass must not pick it again: before, both
+// opened w's one alternate segment and the plan failed verification (found
+// on bert_base_seq128, mobile-gpu, 256 KiB, a 64 KiB block).
+TEST(BlockPrefetchScenarioTest, ABlockWeightIsNotAlsoTheCrossProgramPrefetch) {
+  auto f = Load(R"(
+entry func @main(%x: f32[2], %w: f32[8] constant) {
+  %a = negate(%x) : f32[2]
+  %b = matmul(%a, %w) : f32[2]
+  %c = negate(%b) : f32[2]
+  return %c
+}
+)");
+  const MsaProblem problem = BuildMsaProblem(f->program, f->analysis, *f->cost, 128);
+  ASSERT_TRUE(problem.buffers[static_cast<std::size_t>(f->Buffer("w"))].weight_parameter);
+  const MsaOptions without = HarnessOptions();
+  const MsaResult plain = Assign(*f, without);
+  ASSERT_TRUE(plain.cross_program_prefetch.has_value());  // w, without a block
+  const MsaOptions o = WithBlock(64);
+  const MsaResult r = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, r), "");
+  EXPECT_FALSE(r.cross_program_prefetch.has_value());
+  // w's one segment is its block slot [64, 96), from its block prefetch
+  // issued before the first op and done at its read (step 1).
+  EXPECT_THAT(Segments(r, f->Buffer("w")), ElementsAre("0-1@64"));
+  EXPECT_THAT(Copies(r, f->Buffer("w")), ElementsAre("prefetch -1->1"));
+}
+
 }  // namespace
 }  // namespace memplan
