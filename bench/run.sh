@@ -4,7 +4,8 @@
 #                    ops and the shared lifetime CSVs
 #   packing_bench    each packing algorithm alone
 #   models_table.sh  every shared ONNX model, with and without aliasing
-#   msa_table.sh     fast-memory planning, reference vs default mode
+#   msa_table.sh     fast-memory planning, reference vs default mode, with and
+#                    without sliced, window and block prefetch
 #   time_bound_table.sh  fast-memory plans against their time bound
 #   regions_table.sh every shared ONNX model as one execution region, IREE's layout vs memplan's
 # Usage: bench/run.sh BUILD_DIR
