@@ -30,6 +30,9 @@ int RunCompare(const CompareFlags& flags) {
   if (flags.timings && !flags.input.reorder) {
     return Fail(UsageError("--timings times the reordering strategies; it needs --reorder"));
   }
+  absl::StatusOr<std::optional<MsaJobOptions>> msa = ToMsaOptions(flags.msa);
+  if (!msa.ok()) return Fail(msa.status());
+  options.msa = *std::move(msa);
   if (Given(flags.json_option)) {
     if (absl::Status s = CheckOutputFileName("--json", flags.json); !s.ok()) return Fail(s);
     options.json_path = flags.json;
@@ -73,6 +76,14 @@ CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {
                     "with --reorder: also each reordering strategy's wall-clock seconds");
   compare->add_option("--alignment", compare_flags.alignment,
                       "offset alignment for every strategy, e.g. 64 (default 1)");
+  compare_flags.msa.target_option = compare->add_option(
+      "--target", compare_flags.msa.target,
+      "also compare estimated times on this target (a preset, memplan targets, or a JSON "
+      "file): memplan's plan, ExecuTorch's banked strategy on a hierarchy, XLA's 2021 pass on "
+      "two spaces, and the time bound");
+  compare_flags.msa.fast_memory_option = compare->add_option(
+      "--fast-memory", compare_flags.msa.fast_memory,
+      "with the estimated times: the size of the fast memory (the fastest level), e.g. 1MiB");
   compare_flags.json_option = compare->add_option(
       "--json", compare_flags.json,
       "write the table as JSON (memplan.compare/1); - writes it to standard output instead");

@@ -5,6 +5,7 @@
 
 #include "CLI/CLI.hpp"
 #include "cli/input_flags.h"
+#include "cli/msa_flags.h"
 
 namespace memplan::cli {
 
@@ -15,6 +16,7 @@ struct CompareFlags {
   const CLI::Option* json_option = nullptr;
   bool quiet = false;  // no table (the JSON still goes to --json) and no progress line
   bool timings = false;  // with --reorder: the reordering strategies' seconds
+  MsaFlags msa;          // --target and --fast-memory only
 };
 
 // Registers the `compare` verb and its flags on `app`.

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/compare_times.h"
 #include "driver/fixed_offsets.h"
 #include "driver/pools.h"
 #include "driver/tflite_summary.h"
@@ -245,6 +246,12 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
   }
 
   if (input->reorder) table.orders = OrdersOf(*input->reorder, options.timings);
+  if (options.msa) {
+    phase("planning fast memory");
+    absl::StatusOr<CompareTimes> times = CompareTimesOf(input_path, *input, *options.msa);
+    if (!times.ok()) return times.status();
+    table.times = *std::move(times);
+  }
 
   result.text = FormatCompareTable(table);
   if (options.json_path) {

@@ -18,6 +18,7 @@
 
 #include "absl/status/statusor.h"
 #include "driver/input.h"
+#include "driver/msa_job.h"
 #include "driver/progress.h"
 #include "report/compare_table.h"
 
@@ -30,6 +31,9 @@ struct CompareJobOptions {
   // With load.reorder: the table also has the reordering strategies' rows
   // (CompareTable::orders); `timings` adds their wall-clock seconds.
   bool timings = false;
+  // --target/--fast-memory: the table also has the estimated-time section
+  // (CompareTable::times, driver/compare_times.h).
+  std::optional<MsaJobOptions> msa;
   // Phases reported as they start (loading, memplan's plan, then the other
   // planners' strategies counted one by one; driver/progress.h); null: none.
   ProgressReporter* progress = nullptr;

@@ -11,9 +11,25 @@ ExecutionMachine::ExecutionMachine(const BufferSet& buffers, const Plan& plan,
     : buffers_(buffers),
       plan_(plan),
       report_(report),
-      content_(buffers.buffers.size()) {
+      content_(buffers.buffers.size()),
+      home_(buffers.buffers.size(), kDefaultSpace) {
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     copies_by_done_.emplace(plan.copies[i].done, i);
+  }
+  // A pool name used in several spaces (the two-space plan's "transient"
+  // beside "alternate") homes its buffers in default memory.
+  std::map<std::string, MemorySpace, std::less<>> pool_space;
+  for (const PoolInfo& pool : plan.pools) {
+    auto [it, fresh] = pool_space.emplace(pool.name, pool.space);
+    if (!fresh && pool.space == kDefaultSpace) it->second = kDefaultSpace;
+  }
+  for (std::size_t b = 0; b < home_.size(); ++b) {
+    if (buffers.buffers[b].space) {
+      home_[b] = *buffers.buffers[b].space;
+    } else if (b < plan.placements.size()) {
+      auto it = pool_space.find(plan.placements[b].pool.str());
+      if (it != pool_space.end()) home_[b] = it->second;
+    }
   }
 }
 
@@ -61,7 +77,8 @@ std::string ExecutionMachine::DescribeWriter(std::int64_t writer) const {
 }
 
 MemorySpace ExecutionMachine::HomeSpace(BufferId buffer) const {
-  return buffers_.buffers[static_cast<std::size_t>(buffer)].space.value_or(kDefaultSpace);
+  if (buffer < 0 || static_cast<std::size_t>(buffer) >= home_.size()) return kDefaultSpace;
+  return home_[static_cast<std::size_t>(buffer)];
 }
 
 std::string ExecutionMachine::DescribeBuffer(BufferId buffer) const {
@@ -84,10 +101,11 @@ const Allocation* ExecutionMachine::SegmentIn(BufferId buffer, MemorySpace space
 
 const Allocation* ExecutionMachine::SegmentAt(BufferId buffer, TimeStep time) const {
   if (buffer < 0 || static_cast<std::size_t>(buffer) >= plan_.placements.size()) return nullptr;
+  const MemorySpace home = HomeSpace(buffer);
   const Allocation* found = nullptr;
   for (const Allocation& a : plan_.placements[static_cast<std::size_t>(buffer)].allocations) {
     if (a.start > time || time > a.end) continue;
-    if (a.space != kDefaultSpace) return &a;
+    if (a.space != home) return &a;
     if (found == nullptr) found = &a;
   }
   return found;

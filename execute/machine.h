@@ -60,8 +60,8 @@ class ExecutionMachine {
   // Drops the expected data of positions [lo, hi) (the buffer holds none there).
   void ClearContent(BufferId buffer, Bytes lo, Bytes hi);
 
-  // The segment holding `buffer`'s data at `time`: one outside the default
-  // space first, else the default one; nullptr when none covers `time`.
+  // The segment holding `buffer`'s data at `time`: one outside its home
+  // space first, else the home one; nullptr when none covers `time`.
   const Allocation* SegmentAt(BufferId buffer, TimeStep time) const;
   // The segment of `buffer` in `space` covering `time`, or nullptr.
   const Allocation* SegmentIn(BufferId buffer, MemorySpace space, TimeStep time) const;
@@ -71,7 +71,9 @@ class ExecutionMachine {
   const BufferSet& buffers() const { return buffers_; }
   ExecuteReport& report() { return report_; }
   std::string DescribeBuffer(BufferId buffer) const;
-  // The space `buffer` is pinned to (Buffer::space), else default memory.
+  // The space `buffer` lives in when it is not copied elsewhere: the space
+  // it is pinned to (Buffer::space), else its pool's space (a level of a
+  // memory hierarchy: pools "sram.transient" etc.), else default memory.
   MemorySpace HomeSpace(BufferId buffer) const;
 
   struct Piece {
@@ -96,6 +98,7 @@ class ExecutionMachine {
   ExecuteReport& report_;
   std::map<MemorySpace, Arena> arenas_;
   std::vector<std::vector<Piece>> content_;   // per buffer, sorted, disjoint
+  std::vector<MemorySpace> home_;             // per buffer: HomeSpace
   std::vector<Writer> writers_;
   std::multimap<TimeStep, std::size_t> copies_by_done_;
   TimeStep now_ = -1;

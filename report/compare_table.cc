@@ -60,6 +60,7 @@ std::string FormatCompareTable(const CompareTable& table) {
   // Numbers right-aligned, words left-aligned; the last column unpadded.
   out += AlignedRows(lines, {false, true, true, true, false, false});
   if (table.orders) out += FormatCompareOrders(*table.orders);
+  if (table.times) out += FormatCompareTimes(*table.times);
   return out;
 }
 
@@ -104,6 +105,27 @@ std::string WriteCompareJson(const CompareTable& table) {
     }
     orders["strategies"] = std::move(rows);
     doc["orders"] = std::move(orders);
+  }
+  if (table.times) {
+    Json times;
+    times["target"] = table.times->target;
+    times["fast_memory_bytes"] = table.times->fast_memory_bytes;
+    times["time_bound_s"] = table.times->bound_s;
+    Json rows = Json::array();
+    for (const CompareTimeRow& row : table.times->rows) {
+      Json entry;
+      entry["name"] = row.name;
+      entry["planner"] = row.planner;
+      entry["rule"] = row.rule;
+      entry["source"] = row.source;
+      entry["estimated_s"] = row.estimated_s ? Json(*row.estimated_s) : Json(nullptr);
+      const std::optional<double> ratio = RatioToBound(row.estimated_s, table.times->bound_s);
+      entry["ratio_to_bound"] = ratio ? Json(*ratio) : Json(nullptr);
+      entry["kept"] = row.kept;
+      rows.push_back(std::move(entry));
+    }
+    times["strategies"] = std::move(rows);
+    doc["times"] = std::move(times);
   }
   return json_internal::Dump(doc) + "\n";
 }

@@ -22,6 +22,7 @@
 
 #include "ir/units.h"
 #include "report/compare_orders.h"
+#include "report/compare_times.h"
 
 namespace memplan {
 
@@ -51,6 +52,8 @@ struct CompareTable {
   std::vector<CompareRow> rows;
   // With --reorder: the reordering strategies' rows (report/compare_orders.h).
   std::optional<CompareOrders> orders;
+  // With --target/--fast-memory: the estimated times (report/compare_times.h).
+  std::optional<CompareTimes> times;
 };
 
 // bytes / lower bound; 1 when both are 0; nullopt when only the bound is 0.
@@ -62,7 +65,8 @@ std::optional<double> RatioToLowerBound(Bytes bytes, Bytes lower_bound);
 // a blank line, one line per row: name,
 // arena bytes, human size, ratio to the lower bound with three decimals or
 // "-", verified yes/no/-, "planner: rule (detail)"); then, with orders,
-// FormatCompareOrders. Deterministic (without measured seconds).
+// FormatCompareOrders; then, with times, FormatCompareTimes. Deterministic
+// (without measured seconds).
 std::string FormatCompareTable(const CompareTable& table);
 
 // The JSON form: {"schema": "memplan.compare/1", "input", "alignment",
@@ -72,7 +76,10 @@ std::string FormatCompareTable(const CompareTable& table);
 // "ratio_to_lower_bound" (number or null), "verified" (bool or null)}]};
 // with orders, "orders": {"kept", "input_max_live_bytes",
 // "lower_bound_bytes", "strategies": [{"name", "planner", "max_live_bytes",
-// "seconds" (when measured)}]}; compact, newline-terminated.
+// "seconds" (when measured)}]}; with times, "times": {"target",
+// "fast_memory_bytes", "time_bound_s", "strategies": [{"name", "planner",
+// "rule", "source", "estimated_s" (number or null), "ratio_to_bound"
+// (number or null), "kept" (bool)}]}; compact, newline-terminated.
 std::string WriteCompareJson(const CompareTable& table);
 
 }  // namespace memplan

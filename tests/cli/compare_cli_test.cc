@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "cli_runner.h"
 #include "gmock/gmock.h"
@@ -158,6 +159,88 @@ TEST(CompareCliTest, BundledModelAgreesWithPlan) {
   fs::remove_all(dir);
 }
 
+// name -> estimated seconds (-1 for null) of the "times" section, and the
+// names in row order.
+std::map<std::string, double> EstimatedTimes(const nlohmann::json& times,
+                                             std::vector<std::string>& order) {
+  std::map<std::string, double> seconds;
+  for (const auto& row : times["strategies"]) {
+    order.push_back(row["name"]);
+    seconds[row["name"]] = row["estimated_s"].is_null() ? -1.0 : row["estimated_s"].get<double>();
+  }
+  return seconds;
+}
+
+TEST(CompareCliTest, EstimatedTimesOnAHierarchyAgreeWithPlan) {
+  // The kept row is the plan `memplan plan` reports (the portfolio keeps
+  // the banked layout on mlp: it ties the hierarchy candidate), the bound
+  // is the plan's time bound, and every strategy is at least the bound.
+  const std::string model = kExamples + "/mlp.mpir";
+  const std::string flags = " --target npu-3level --fast-memory 64KiB";
+  const std::string dir = FreshDir();
+  const CliRun c = Memplan("compare " + model + flags + " --json " + dir + "/c.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_THAT(Slurp(dir + "/c.json"), HasSubstr("\"times\""));
+  const CliRun text = Memplan("compare " + model + flags);
+  EXPECT_THAT(text.out, HasSubstr("estimated time on npu-3level (fast memory 64.00 KiB); only the "
+                                  "kept plan is verified"));
+  EXPECT_THAT(text.out, HasSubstr("\nexecutorch-banked (kept)   17.45 us     1.198  ExecuTorch "
+                                  "banked memory planner: no copies;"));
+  const CliRun p = Memplan("plan " + model + flags + " --quiet --json " + dir + "/p.json");
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const nlohmann::json times = nlohmann::json::parse(Slurp(dir + "/c.json"))["times"];
+  const nlohmann::json msa = nlohmann::json::parse(Slurp(dir + "/p.json"))["msa"];
+  std::vector<std::string> order;
+  std::map<std::string, double> seconds = EstimatedTimes(times, order);
+  EXPECT_EQ(order, (std::vector<std::string>{"time bound", "executorch-banked",
+                                              "memplan-hierarchy", "memplan-weights-in-flash",
+                                              "memplan-two-space", "all-slowest-writable"}));
+  EXPECT_EQ(times["target"], "npu-3level");
+  EXPECT_EQ(times["fast_memory_bytes"], 65536);
+  EXPECT_EQ(seconds["time bound"], msa["time_bound_s"].get<double>());
+  EXPECT_EQ(seconds["executorch-banked"], msa["estimated_time_s"].get<double>());
+  int kept = 0;
+  for (const auto& row : times["strategies"]) {
+    kept += row["kept"].get<bool>() ? 1 : 0;
+    EXPECT_GE(row["estimated_s"].get<double>(), seconds["time bound"]) << row["name"];
+  }
+  EXPECT_EQ(kept, 1);
+  EXPECT_TRUE(times["strategies"][1]["kept"].get<bool>());
+  EXPECT_EQ(times["strategies"][1]["source"], "pytorch/executorch exir/memory_planning.py");
+  fs::remove_all(dir);
+}
+
+TEST(CompareCliTest, EstimatedTimesOnTwoSpacesAgreeWithPlan) {
+  // memplan's row is `memplan plan`'s default mode, xla-msa-2021 its
+  // reference mode, all-default/all-fast the plan's two extremes.
+  const std::string model = kExamples + "/mlp.mpir";
+  const std::string dir = FreshDir();
+  const CliRun c = Memplan("compare " + model + " --fast-memory 256KiB --json " + dir + "/c.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const CliRun p = Memplan("plan " + model + " --fast-memory 256KiB --quiet --json " + dir + "/p.json");
+  ASSERT_EQ(p.exit_code, 0) << p.err;
+  const CliRun r = Memplan("plan " + model +
+                           " --fast-memory 256KiB --msa-mode reference --quiet --json " + dir +
+                           "/r.json");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const nlohmann::json times = nlohmann::json::parse(Slurp(dir + "/c.json"))["times"];
+  const nlohmann::json msa = nlohmann::json::parse(Slurp(dir + "/p.json"))["msa"];
+  const nlohmann::json ref = nlohmann::json::parse(Slurp(dir + "/r.json"))["msa"];
+  std::vector<std::string> order;
+  std::map<std::string, double> seconds = EstimatedTimes(times, order);
+  EXPECT_EQ(order, (std::vector<std::string>{"time bound", "all-fast", "memplan", "xla-msa-2021",
+                                              "all-default"}));
+  EXPECT_EQ(times["target"], "edge-npu");
+  EXPECT_EQ(seconds["memplan"], msa["estimated_time_s"].get<double>());
+  EXPECT_EQ(seconds["xla-msa-2021"], ref["estimated_time_s"].get<double>());
+  EXPECT_EQ(seconds["all-default"], msa["time_all_default_s"].get<double>());
+  EXPECT_EQ(seconds["all-fast"], msa["time_all_fast_s"].get<double>());
+  EXPECT_EQ(seconds["time bound"], msa["time_bound_s"].get<double>());
+  // On mlp at 256 KiB default mode gains over the reference pass.
+  EXPECT_LT(seconds["memplan"], seconds["xla-msa-2021"]);
+  fs::remove_all(dir);
+}
+
 TEST(CompareCliTest, BadInputIsALocatedErrorWithExitTwo) {
   const std::string dir = FreshDir();
   testing_cli::WriteText(dir + "/bad.csv", "id,lower,upper,size\na,0,2,4\nb,3,x,4\n");
@@ -193,6 +276,16 @@ TEST(CompareCliTest, BadInputIsALocatedErrorWithExitTwo) {
   r = MemplanIn(kCsvDir, "compare compare_peers.csv --dim n=2");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--dim"));
+
+  // Estimated times need op costs and a known target; nothing is printed.
+  r = MemplanIn(kCsvDir, "compare compare_peers.csv --fast-memory 1KiB");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("compare_peers.csv: error: fast memory needs a program"));
+  r = Memplan("compare " + kExamples + "/mlp.mpir --target nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("unknown target 'nope'"));
   fs::remove_all(dir);
 }
 

@@ -11,18 +11,21 @@
 
 namespace memplan::execute_testing {
 
-// Plans `path` (fast memory of `fast_memory_bytes` when set, text IR dims
-// bound as `dims`); fails the test when planning fails.
+// Plans `path` (fast memory of `fast_memory_bytes` when set, on `target` (a
+// preset name or a target file) when not empty, text IR dims bound as
+// `dims`); fails the test when planning fails.
 inline PlanJobResult PlanForExecution(const std::string& path,
                                       std::optional<Bytes> fast_memory_bytes = std::nullopt,
-                                      std::map<std::string, std::int64_t> dims = {}) {
+                                      std::map<std::string, std::int64_t> dims = {},
+                                      const std::string& target = "") {
   PlanJobOptions options;
   options.load.dims = std::move(dims);
   options.measure_aliasing = false;
   options.pools.effort = PackEffort::kFast;
-  if (fast_memory_bytes) {
+  if (fast_memory_bytes || !target.empty()) {
     options.msa.emplace();
     options.msa->fast_memory_bytes = fast_memory_bytes;
+    if (!target.empty()) options.msa->target = target;
   }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(path, options);
   EXPECT_TRUE(result.ok()) << path << ": " << result.status();

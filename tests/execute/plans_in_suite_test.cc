@@ -57,6 +57,26 @@ TEST(PlansInSuite, EveryExample) {
   EXPECT_EQ(inputs, 17);
 }
 
+// Plans on the memory-hierarchy presets: data lives in levels other than
+// the default and alternate spaces (a buffer's home is its pool's level,
+// e.g. "sram.constant") and is prefetched from there into the first one.
+TEST(PlansInSuite, EveryExampleOnTheHierarchyPresets) {
+  int runs = 0;
+  for (const std::string target : {"npu-3level", "mcu-tcm-sram-psram-flash"}) {
+    for (const std::string& path : InputsIn(MEMPLAN_SOURCE_DIR "/examples", {".mpir", ".onnx"})) {
+      if (HasRegions(path)) continue;  // no fast memory for execution regions
+      SCOPED_TRACE(path + " on " + target);
+      const PlanJobResult planned = PlanForExecution(path, Bytes{16} * 1024, {}, target);
+      ASSERT_TRUE(planned.msa && planned.msa->hierarchy);
+      absl::StatusOr<ExecuteReport> run = Execute(planned, planned.plan);
+      ASSERT_TRUE(run.ok()) << run.status();
+      EXPECT_GE(run->copies, static_cast<std::int64_t>(planned.plan.copies.size()));
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 2 * 12);
+}
+
 TEST(PlansInSuite, EveryTestModel) {
   int inputs = 0;
   for (const std::string& path : InputsIn(MEMPLAN_SOURCE_DIR "/tests/data/onnx", {".onnx"})) {

@@ -1,0 +1,96 @@
+#include "driver/compare_times.h"
+
+#include <algorithm>
+
+#include "driver/plan_job.h"
+
+namespace memplan {
+namespace {
+
+absl::StatusOr<PlanJobResult> PlanWithFastMemory(const std::string& input_path,
+                                                 const LoadedInput& input,
+                                                 const MsaJobOptions& msa) {
+  PlanJobOptions options;
+  options.msa = msa;
+  options.measure_aliasing = false;
+  return RunPlanJob(input_path, options, input);
+}
+
+// The rows of a hierarchy's portfolio candidates, by candidate name.
+CompareTimeRow HierarchyRow(const HierarchyReport::Candidate& c, const std::string& chosen) {
+  CompareTimeRow row;
+  row.estimated_s = c.estimated_s;
+  row.kept = c.name == chosen;
+  if (c.name == "banked") {
+    row.name = "executorch-banked";
+    row.planner = "ExecuTorch banked memory planner";
+    row.rule = "no copies; buffers by size, largest first, fill the fastest bank, then spill to "
+               "the next; constants in a read-only bank first";
+    row.source = "pytorch/executorch exir/memory_planning.py";
+  } else if (c.name == "two-space") {
+    row.name = "memplan-two-space";
+    row.rule = "memplan with only the fastest level: prefetches and evictions into it, every "
+               "other buffer in the slowest writable level";
+  } else if (c.name == "hierarchy-weights-in-flash") {
+    row.name = "memplan-weights-in-flash";
+    row.rule = "memplan over the hierarchy, constants homed in a read-only level first";
+  } else {
+    row.name = "memplan-" + c.name;
+    row.rule = "memplan over the hierarchy: the fastest level planned with copies, then each "
+               "buffer homed in the fastest level that holds it";
+  }
+  return row;
+}
+
+}  // namespace
+
+absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
+                                            const LoadedInput& input, const MsaJobOptions& msa) {
+  absl::StatusOr<PlanJobResult> planned = PlanWithFastMemory(input_path, input, msa);
+  if (!planned.ok()) return planned.status();
+  const MsaJobResult& job = *planned->msa;
+  const MsaStats& stats = *planned->plan.msa;
+  CompareTimes times;
+  times.target = msa.target.value_or(std::string(kDefaultTarget));
+  times.fast_memory_bytes = job.options.fast_memory_bytes;
+  times.bound_s = stats.time_bound_s.value_or(0);
+  std::vector<CompareTimeRow> rows;
+  if (job.hierarchy) {
+    const HierarchyReport& h = *job.hierarchy;
+    for (const HierarchyReport::Candidate& c : h.candidates) rows.push_back(HierarchyRow(c, h.chosen));
+    rows.push_back({"all-slowest-writable", "",
+                    "every buffer in the slowest writable level, no copies", "",
+                    h.all_slowest_writable_s, false});
+  } else {
+    rows.push_back({"memplan", "",
+                    "memplan plan: memory space assignment, default mode (docs/msa.md)", "",
+                    stats.estimated_time_s, true});
+    MsaJobOptions reference = msa;
+    reference.msa.mode = MsaMode::kReference;
+    absl::StatusOr<PlanJobResult> ref = PlanWithFastMemory(input_path, input, reference);
+    if (!ref.ok()) return ref.status();
+    rows.push_back({"xla-msa-2021", "XLA memory space assignment (2021), as memplan re-creates it",
+                    "prefetch and evict by the cost-analysis picker, best fit in fast memory",
+                    "memplan --msa-mode reference (docs/msa.md)", ref->plan.msa->estimated_time_s,
+                    false});
+    rows.push_back({"all-default", "", "every buffer in default memory, no copies", "",
+                    stats.time_all_default_s, false});
+    rows.push_back({"all-fast", "",
+                    "every buffer in fast memory, its capacity ignored (no plan can do this when "
+                    "the data is larger)",
+                    "", stats.time_all_fast_s, false});
+  }
+  // Fastest first; strategies that do not fit last, in portfolio order.
+  std::stable_sort(rows.begin(), rows.end(), [](const CompareTimeRow& a, const CompareTimeRow& b) {
+    if (a.estimated_s.has_value() != b.estimated_s.has_value()) return a.estimated_s.has_value();
+    return a.estimated_s && *a.estimated_s < *b.estimated_s;
+  });
+  times.rows.push_back({"time bound", "",
+                        "no plan is faster: per op, its data fills the fast levels best "
+                        "saved-time-per-byte first, copies free (msa/time_bound.h)",
+                        "docs/msa.md, Time bound", times.bound_s, false});
+  times.rows.insert(times.rows.end(), rows.begin(), rows.end());
+  return times;
+}
+
+}  // namespace memplan

@@ -1,0 +1,26 @@
+// The estimated-time section of `memplan compare` (report/compare_times.h):
+// plans the input with fast memory as `memplan plan` does and reads every
+// strategy's estimate off that run — on a memory hierarchy, the candidates
+// of the hierarchy portfolio (msa/hierarchy.h), ExecuTorch's banked
+// strategy among them; on two spaces, memplan's default mode, a second run
+// in reference mode, and the all-default and all-fast times.
+#pragma once
+
+#include <string>
+
+#include "absl/status/statusor.h"
+#include "driver/input.h"
+#include "driver/msa_job.h"
+#include "report/compare_times.h"
+
+namespace memplan {
+
+// `input` is the loaded input (`input_path` names it in messages). Errors:
+// those of RunPlanJob with fast memory: InvalidArgument (exit 2) for a bad
+// target or knob, or an input without costs (a lifetime CSV);
+// ResourceExhausted (exit 1) when the plan does not fit; Internal when a
+// plan fails verification.
+absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
+                                            const LoadedInput& input, const MsaJobOptions& msa);
+
+}  // namespace memplan

@@ -1,0 +1,34 @@
+#include "report/compare_times.h"
+
+#include <array>
+
+#include "fmt/format.h"
+#include "io/byte_size.h"
+#include "report/aligned_rows.h"
+#include "report/map/format.h"
+
+namespace memplan {
+
+std::optional<double> RatioToBound(std::optional<double> estimated_s, double bound_s) {
+  if (!estimated_s) return std::nullopt;
+  if (bound_s > 0) return *estimated_s / bound_s;
+  if (*estimated_s == 0) return 1.0;
+  return std::nullopt;
+}
+
+std::string FormatCompareTimes(const CompareTimes& times) {
+  std::string out = fmt::format(
+      "\nestimated time on {} (fast memory {}); only the kept plan is verified\n\n", times.target,
+      FormatBytes(times.fast_memory_bytes));
+  std::vector<std::vector<std::string>> lines = {{"strategy", "est. time", "vs bound", "rule"}};
+  for (const CompareTimeRow& row : times.rows) {
+    const std::optional<double> ratio = RatioToBound(row.estimated_s, times.bound_s);
+    lines.push_back({row.kept ? row.name + " (kept)" : row.name,
+                     row.estimated_s ? memmap::FormatSeconds(*row.estimated_s) : "does not fit",
+                     ratio ? fmt::format("{:.3f}", *ratio) : std::string("-"),
+                     row.planner.empty() ? row.rule : row.planner + ": " + row.rule});
+  }
+  return out + AlignedRows(lines, {false, true, true, false});
+}
+
+}  // namespace memplan
