@@ -37,13 +37,6 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
                                    const Target& target, const MsaResult& fast,
                                    const std::vector<MemorySpace>& home);
 
-// A lower bound on SimulateHierarchy's elapsed_s of any plan on `target`
-// (msa/time_bound.h's relaxation with N levels): copies free, latencies
-// (a copy's) left out, each level charging max(read, write) bandwidth for every byte,
-// and per op a fractional knapsack over the levels: the op's buffers by
-// bytes accessed per byte of size fill the fastest level's capacity, then
-// the next one's, the rest at the slowest writable level's bandwidth. A
-// buffer nested in another (Buffer::inside) weighs 0. O(ops k log k).
 // The time with every operand byte read at the highest (`fastest`) or the
 // lowest read bandwidth of any level and every result byte written at the
 // highest or lowest write bandwidth, no copies: bounds every plan's
@@ -52,6 +45,13 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
 double HierarchyTimeAllIn(const ProgramAnalysis& analysis, const CostModel& cost,
                           const Target& target, bool fastest);
 
+// A lower bound on SimulateHierarchy's elapsed_s of any plan on `target`
+// (msa/time_bound.h's relaxation with N levels): copies free, latencies
+// (a copy's) left out, each level charging max(read, write) bandwidth for every byte,
+// and per op a fractional knapsack over the levels: the op's buffers by
+// bytes accessed per byte of size fill the fastest level's capacity, then
+// the next one's, the rest at the slowest writable level's bandwidth. A
+// buffer nested in another (Buffer::inside) weighs 0. O(ops k log k).
 double HierarchyTimeBound(const ProgramAnalysis& analysis, const CostModel& cost,
                           const Target& target);
 
