@@ -9,6 +9,7 @@
 #include <iterator>
 #include <vector>
 
+#include "analysis/analyze.h"
 #include "ir/plan.h"
 #include "msa/assignment.h"
 
@@ -35,6 +36,21 @@ class AlternateResidency {
           arrival_[c.buffer][k] = std::max(c.start, c.done);
         }
       }
+    }
+  }
+
+  // Which of an op's operand and result positions (indices into
+  // `ob.operands` / `ob.results`) alternate memory serves at step `t`,
+  // into `operands` and `results` (cleared first). O(positions log segments).
+  void AlternatePositions(const OpBuffers& ob, TimeStep t, std::vector<int>& operands,
+                          std::vector<int>& results) const {
+    operands.clear();
+    results.clear();
+    for (std::size_t i = 0; i < ob.operands.size(); ++i) {
+      if (InAlternate(ob.operands[i], t)) operands.push_back(static_cast<int>(i));
+    }
+    for (std::size_t i = 0; i < ob.results.size(); ++i) {
+      if (InAlternate(ob.results[i], t)) results.push_back(static_cast<int>(i));
     }
   }
 

@@ -25,14 +25,7 @@ SimulationResult SimulateMsa(const ProgramAnalysis& analysis, const CostModel& c
   const StepTimes steps = TimeSteps(analysis, cost, [&](OpId op) {
     const TimeStep t = analysis.schedule.op_time[op];
     const OpBuffers& ob = analysis.op_buffers[op];
-    operands.clear();
-    results.clear();
-    for (std::size_t i = 0; i < ob.operands.size(); ++i) {
-      if (residency.InAlternate(ob.operands[i], t)) operands.push_back(static_cast<int>(i));
-    }
-    for (std::size_t i = 0; i < ob.results.size(); ++i) {
-      if (residency.InAlternate(ob.results[i], t)) results.push_back(static_cast<int>(i));
-    }
+    residency.AlternatePositions(ob, t, operands, results);
     return WindowedOpElapsed(cost, op, operands, results, windows[static_cast<std::size_t>(op)],
                              analysis.buffers.buffers);
   });

@@ -159,14 +159,7 @@ std::vector<WindowPrefetch> PlanWindowPrefetches(const Program& program,
     const TimeStep t = analysis.schedule.op_time[static_cast<std::size_t>(op)];
     if (o.kind != OpKind::kCompute || t < 1) continue;
     const OpBuffers& ob = analysis.op_buffers[static_cast<std::size_t>(op)];
-    operands.clear();
-    results.clear();
-    for (std::size_t i = 0; i < ob.operands.size(); ++i) {
-      if (residency.InAlternate(ob.operands[i], t)) operands.push_back(static_cast<int>(i));
-    }
-    for (std::size_t i = 0; i < ob.results.size(); ++i) {
-      if (residency.InAlternate(ob.results[i], t)) results.push_back(static_cast<int>(i));
-    }
+    residency.AlternatePositions(ob, t, operands, results);
     std::vector<const WindowPrefetch*> mine;
     std::vector<WindowPrefetch> placed;
     for (std::size_t i = 0; i < ob.operands.size(); ++i) {

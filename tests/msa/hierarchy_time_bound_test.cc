@@ -15,6 +15,7 @@
 #include "msa/target_spaces.h"
 #include "nlohmann/json.hpp"
 #include "tests/msa/msa_test_util.h"
+#include "tests/msa/random_program.h"
 
 namespace memplan {
 namespace {
@@ -23,32 +24,7 @@ using testing::Alt;
 using testing::Analyze;
 using testing::Analyzed;
 using testing::EmptyResult;
-
-// A random straight-line program of 1-4 ops and at most 5 values: 1-2
-// parameters, one result per op reading one or two earlier values, sizes
-// 0-160 bytes, random flops.
-std::string RandomProgram(std::mt19937& rng) {
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const int params = pick(1, 2);
-  const int ops = pick(1, 5 - params);
-  std::vector<std::string> names;
-  std::string header;
-  for (int p = 0; p < params; ++p) {
-    names.push_back(fmt::format("%p{}", p));
-    header += fmt::format("{}{}: u8[{}]", p ? ", " : "", names.back(), pick(0, 4) * 40);
-  }
-  std::string body;
-  for (int o = 0; o < ops; ++o) {
-    const int arity = pick(1, 2);
-    std::string operands = names[pick(0, static_cast<int>(names.size()) - 1)];
-    if (arity == 2) operands += ", " + names[pick(0, static_cast<int>(names.size()) - 1)];
-    const std::string result = fmt::format("%v{}", o);
-    body += fmt::format("  {} = custom.op{}({}) : u8[{}] {{flops = {}}}\n", result, o, operands,
-                        pick(0, 4) * 40, pick(0, 3) * 100);
-    names.push_back(result);
-  }
-  return fmt::format("entry func @main({}) {{\n{}  return {}\n}}\n", header, body, names.back());
-}
+using testing::RandomProgram;
 
 // Three levels: a small fast one, a middle one of random size, a large
 // slow one; random bandwidths, fastest first; links both ways between the
@@ -157,7 +133,7 @@ TEST(HierarchyTimeBoundTest, NeverAboveTheBestFreeCopyPlanNorAnyCandidate) {
   constexpr double kSlack = 1e-9;  // the bound and the simulator sum bytes in different orders
   int candidates = 0;
   for (int round = 0; round < 200; ++round) {
-    const std::string text = RandomProgram(rng);
+    const std::string text = RandomProgram(rng, 5);
     SCOPED_TRACE(text);
     auto a = Analyze(text);
     ASSERT_NE(a, nullptr);

@@ -12,6 +12,7 @@
 #include "msa/assignment.h"
 #include "msa/simulator.h"
 #include "tests/msa/msa_test_util.h"
+#include "tests/msa/random_program.h"
 
 namespace memplan {
 namespace {
@@ -21,6 +22,7 @@ using testing::Analyze;
 using testing::Analyzed;
 using testing::BufferOf;
 using testing::EmptyResult;
+using testing::RandomProgram;
 using testing::RoundTarget;
 
 // Three ops on the round target (compute 1000 flop/s, default memory
@@ -135,36 +137,6 @@ entry func @main(%x: u8[200], %y: u8[100]) {
 
 // --- Soundness on random programs ---------------------------------------------
 
-// A random straight-line program of 1-5 ops and at most 6 values: 1-2
-// parameters, one result per op reading one or two earlier values (maybe
-// one twice), sizes 0-160 bytes, random flops, sometimes bytes_accessed.
-std::string RandomProgram(std::mt19937& rng) {
-  auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  const int params = pick(1, 2);
-  const int ops = pick(1, 6 - params);
-  std::vector<std::string> names;
-  std::string header;
-  for (int p = 0; p < params; ++p) {
-    names.push_back(fmt::format("%p{}", p));
-    header += fmt::format("{}{}: u8[{}]", p ? ", " : "", names.back(), pick(0, 4) * 40);
-  }
-  std::string body;
-  for (int o = 0; o < ops; ++o) {
-    const int arity = pick(1, 2);
-    std::vector<std::string> operands;
-    for (int k = 0; k < arity; ++k) {
-      operands.push_back(names[pick(0, static_cast<int>(names.size()) - 1)]);
-    }
-    std::string attrs = fmt::format("flops = {}", pick(0, 3) * 100);
-    if (pick(0, 3) == 0) attrs += fmt::format(", bytes_accessed = {}", pick(0, 4) * 50);
-    const std::string result = fmt::format("%v{}", o);
-    body += fmt::format("  {} = custom.op{}({}{}) : u8[{}] {{{}}}\n", result, o, operands[0],
-                        arity == 2 ? ", " + operands[1] : "", pick(0, 4) * 40, attrs);
-    names.push_back(result);
-  }
-  return fmt::format("entry func @main({}) {{\n{}  return {}\n}}\n", header, body, names.back());
-}
-
 // The best simulated time over every residency with free copies: at each
 // step any set of the step's buffers that fits `capacity` sits in fast
 // memory for that step only. Steps are independent without copies, so each
@@ -215,7 +187,7 @@ TEST(TimeBoundTest, NeverAboveTheBestFreeCopyPlanNorAnyMsaPlan) {
   std::mt19937 rng(27);
   constexpr double kSlack = 1e-9;  // the bound and the simulator sum bytes in different orders
   for (int round = 0; round < 200; ++round) {
-    const std::string text = RandomProgram(rng);
+    const std::string text = RandomProgram(rng, 6);
     SCOPED_TRACE(text);
     auto a = Analyze(text);
     ASSERT_NE(a, nullptr);
