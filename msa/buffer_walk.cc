@@ -150,7 +150,7 @@ class Walker {
       const std::optional<TimeStep> end = scopes_.SegmentEnd(st.anchor, a.time);
       if (end && (!st.copy_anchored || Within(a.time, st.anchor)) &&
           AlternateOkThrough(seg.end, *end) &&
-          s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
+          AllowsNoCopy(prev + 1, a.time)) {
         if (s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, *end) == *end) {
           Extend(*end);
           Arrive(a, st);
@@ -260,9 +260,31 @@ class Walker {
   bool NoCopyThrough(std::size_t i, std::size_t last) const {
     if (last >= acc_.size() || !AlternateOkThrough(acc_[i - 1].time, acc_[last].time)) return false;
     for (std::size_t k = i; k <= last; ++k) {
-      if (!s_.picker->AllowsNoCopy(b_.size, acc_[k - 1].time + 1, acc_[k].time)) return false;
+      if (!AllowsNoCopy(acc_[k - 1].time + 1, acc_[k].time)) return false;
     }
     return true;
+  }
+
+  // True if the data may stay in alternate memory from step `from` through
+  // `to` without a copy: the picker allows it, or the loop optimizer keeps
+  // the buffer resident (msa/loop_optimizer.h).
+  bool AllowsNoCopy(TimeStep from, TimeStep to) const {
+    const LoopPlan* loop = s_.config.loop;
+    if (loop && loop->resident[static_cast<std::size_t>(id_)]) return true;
+    return s_.picker->AllowsNoCopy(b_.size, from, to);
+  }
+
+  // The loop optimizer's preferred start for this buffer's prefetch done at
+  // `done` when it is an own step of done's computation (or -1 there) in
+  // [earliest, done - 1]; else nullopt.
+  std::optional<TimeStep> PreferredStart(TimeStep earliest, TimeStep done) const {
+    const LoopPlan* loop = s_.config.loop;
+    if (!loop) return std::nullopt;
+    const TimeStep start = loop->preferred_start[static_cast<std::size_t>(id_)];
+    if (start == kNoId || start < earliest || start >= done) return std::nullopt;
+    const std::vector<TimeStep>& starts = s_.problem.timeline.StartsOfOwner(done);
+    if (!std::binary_search(starts.begin(), starts.end(), start)) return std::nullopt;
+    return start;
   }
 
   // True if every access in (after, through] may use alternate memory.
@@ -304,7 +326,7 @@ class Walker {
     if (!own_end) return std::nullopt;
     std::size_t last = i;
     while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, anchor) &&
-           s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time) &&
+           AllowsNoCopy(acc[last].time, acc[last + 1].time) &&
            legal_end(last + 1)) {
       ++last;
     }
@@ -554,8 +576,18 @@ class Walker {
     // the loop's condition) nor under FIFO ordering.
     const bool slicing = s_.config.max_slices >= 2 && !exit && !fifo;
     std::optional<SlicePlan> best_slices;
-    while (!s_.picker->Done() && feasible < wanted) {
-      const TimeStep start = s_.picker->Next();
+    // The loop optimizer's start, if any, is tried before the picker's.
+    std::optional<TimeStep> preferred = PreferredStart(request.earliest_start, request.done);
+    const std::optional<TimeStep> tried = preferred;
+    while ((preferred || !s_.picker->Done()) && feasible < wanted) {
+      TimeStep start = 0;
+      if (preferred) {
+        start = *preferred;
+        preferred.reset();
+      } else {
+        start = s_.picker->Next();
+        if (start == tried) continue;
+      }
       if (start <= exhausted) continue;
       if (fifo && s_.limits.FifoConflict(start, request.done)) {
         flags.copy_limited = true;
