@@ -73,10 +73,9 @@ struct AllocatorConfig {
   std::int64_t max_slices = 0;
   // The memory-bound loop optimizer's preferences (msa/loop_optimizer.h),
   // or null: its chosen buffers are allocated right after the assign-first
-  // ones, in its order; a buffer it marks resident may stay in alternate
-  // memory between any two of its accesses without a copy; a prefetch tries
-  // the buffer's preferred start first (when it lies in the range the walk
-  // allows), then the picker's candidates.
+  // ones, in its order, and a prefetch tries the buffer's preferred start
+  // first (when it lies in the range the walk allows), then the picker's
+  // candidates.
   const LoopPlan* loop = nullptr;
 };
 

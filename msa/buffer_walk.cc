@@ -150,7 +150,7 @@ class Walker {
       const std::optional<TimeStep> end = scopes_.SegmentEnd(st.anchor, a.time);
       if (end && (!st.copy_anchored || Within(a.time, st.anchor)) &&
           AlternateOkThrough(seg.end, *end) &&
-          AllowsNoCopy(prev + 1, a.time)) {
+          s_.picker->AllowsNoCopy(b_.size, prev + 1, a.time)) {
         if (s_.heap.FreeUntil(seg.offset, b_.size, seg.end + 1, *end) == *end) {
           Extend(*end);
           Arrive(a, st);
@@ -260,18 +260,9 @@ class Walker {
   bool NoCopyThrough(std::size_t i, std::size_t last) const {
     if (last >= acc_.size() || !AlternateOkThrough(acc_[i - 1].time, acc_[last].time)) return false;
     for (std::size_t k = i; k <= last; ++k) {
-      if (!AllowsNoCopy(acc_[k - 1].time + 1, acc_[k].time)) return false;
+      if (!s_.picker->AllowsNoCopy(b_.size, acc_[k - 1].time + 1, acc_[k].time)) return false;
     }
     return true;
-  }
-
-  // True if the data may stay in alternate memory from step `from` through
-  // `to` without a copy: the picker allows it, or the loop optimizer keeps
-  // the buffer resident (msa/loop_optimizer.h).
-  bool AllowsNoCopy(TimeStep from, TimeStep to) const {
-    const LoopPlan* loop = s_.config.loop;
-    if (loop && loop->resident[static_cast<std::size_t>(id_)]) return true;
-    return s_.picker->AllowsNoCopy(b_.size, from, to);
   }
 
   // The loop optimizer's preferred start for this buffer's prefetch done at
@@ -326,7 +317,7 @@ class Walker {
     if (!own_end) return std::nullopt;
     std::size_t last = i;
     while (last + 1 < acc.size() && acc[last + 1].alternate_ok && Within(acc[last + 1].time, anchor) &&
-           AllowsNoCopy(acc[last].time, acc[last + 1].time) &&
+           s_.picker->AllowsNoCopy(b_.size, acc[last].time, acc[last + 1].time) &&
            legal_end(last + 1)) {
       ++last;
     }

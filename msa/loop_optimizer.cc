@@ -198,7 +198,6 @@ LoopPlan PlanMemoryBoundLoop(const MsaProblem& problem, const ProgramAnalysis& a
   ClassifyLoopBuffers(problem, loop, plan);
   const std::size_t n = problem.buffers.size();
   plan.preferred_start.assign(n, kNoId);
-  plan.resident.assign(n, false);
 
   // Every plannable buffer's use; the candidates are iteration 1's.
   std::vector<Candidate> all;
@@ -259,10 +258,7 @@ LoopPlan PlanMemoryBoundLoop(const MsaProblem& problem, const ProgramAnalysis& a
   for (auto& [k, list] : representative) std::sort(list.begin(), list.end());
   std::vector<std::tuple<std::size_t, std::int64_t, BufferId>> order;  // (rank, iteration, buffer)
   for (std::size_t k = 0; k < chosen.size(); ++k) {
-    if (chosen[k].cls == LoopValueClass::kPinned) {
-      plan.resident[static_cast<std::size_t>(chosen[k].buffer)] = true;
-      order.emplace_back(rank[k], 0, chosen[k].buffer);
-    }
+    if (chosen[k].cls == LoopValueClass::kPinned) order.emplace_back(rank[k], 0, chosen[k].buffer);
   }
   std::map<std::pair<std::int64_t, Key>, std::size_t> seen;  // buffers matched per (iteration, key)
   for (const Candidate& c : all) {  // by BufferId
@@ -271,12 +267,11 @@ LoopPlan PlanMemoryBoundLoop(const MsaProblem& problem, const ProgramAnalysis& a
     if (it == representative.end()) continue;
     const std::size_t nth = seen[{c.use.iteration, key(c)}]++;
     if (nth >= it->second.size() || it->second[nth].second == kNotChosen) continue;
+    if (c.cls != LoopValueClass::kPrefetch) continue;  // a temporary keeps only its budget
     const Candidate& pattern = chosen[it->second[nth].second];
     order.emplace_back(rank[it->second[nth].second], c.use.iteration, c.buffer);
-    if (c.cls == LoopValueClass::kPrefetch) {
-      const TimeStep step = loop.start + (c.use.iteration - 1) * loop.period + pattern.issue;
-      plan.preferred_start[static_cast<std::size_t>(c.buffer)] = std::max<TimeStep>(step, -1);
-    }
+    const TimeStep step = loop.start + (c.use.iteration - 1) * loop.period + pattern.issue;
+    plan.preferred_start[static_cast<std::size_t>(c.buffer)] = std::max<TimeStep>(step, -1);
   }
   std::sort(order.begin(), order.end());
   for (const auto& [r, iteration, buffer] : order) plan.order.push_back(buffer);

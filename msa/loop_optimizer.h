@@ -2,8 +2,7 @@
 // loop found in the flat schedule (msa/loop_detect.h), classify the buffers
 // the loop touches, plan one steady-state iteration within the fast memory,
 // and hand the result to the allocator as *preferences* — which buffers it
-// allocates first, which start it tries first for a prefetch, which buffers
-// may stay in alternate memory across the whole loop without a copy. The
+// allocates first and which start it tries first for a prefetch. The
 // allocator (msa/allocator.h) still makes every decision, so a preference
 // it cannot honour falls back to its usual choices, and the verifier checks
 // the plan as any other.
@@ -16,7 +15,7 @@
 //    before it (no preference: the allocator plans it as usual);
 //  * kPinned: not written in the loop, read only in the loop, in every
 //    iteration at the same positions (a weight shared by the iterations):
-//    kept in alternate memory for the whole loop;
+//    budgeted in alternate memory for the whole loop;
 //  * kPrefetch: not written in the loop, read only in the loop and in one
 //    iteration (a per-iteration weight): prefetched during the previous
 //    iteration;
@@ -37,6 +36,13 @@
 // its read, all within one iteration's time. Times are per position the op's
 // all-alternate elapsed seconds (CostModel::OpElapsedAllAlternate: the
 // shortest the op can run, so a copy planned to hide behind it does).
+// The chosen pinned and prefetch buffers are the allocator's preferences;
+// the chosen temporaries only keep their room in the budget, the allocator
+// places them in its own order (allocating them first made BERT's plans
+// slower, docs/msa.md). A chosen pinned buffer is allocated first but, as
+// any buffer, stays in alternate memory between reads only as far as the
+// picker allows (forcing it resident over the whole loop, as XLA pins it,
+// was slower on BERT too).
 // The same decision then holds in every iteration: a temporary or prefetch
 // buffer of iteration i follows the candidate of iteration 1 with the same
 // class, first and last positions and size (the n-th such buffer of i the
@@ -69,15 +75,13 @@ struct LoopPlan {
   DetectedLoop loop;
   std::vector<std::optional<LoopValueClass>> classes;  // per BufferId; nullopt: not in the loop
   std::array<std::int64_t, kLoopValueClasses> counts{};  // buffers per class
-  // The chosen buffers of every iteration, allocated before all others in
-  // this order (the candidates' order, then iteration, then BufferId).
+  // The chosen pinned and prefetch buffers of every iteration, allocated
+  // before all others in this order (the candidates' order, then
+  // iteration, then BufferId).
   std::vector<BufferId> order;
   // Per BufferId: the step after whose op its prefetch should be issued
   // (chosen prefetch buffers), kNoId for none.
   std::vector<TimeStep> preferred_start;
-  // Per BufferId: a chosen pinned buffer, which may stay in alternate
-  // memory from one read to the next without a copy.
-  std::vector<bool> resident;
   // Most bytes held at one position of the steady state by the chosen ones.
   Bytes steady_state_bytes = 0;
 };

@@ -87,7 +87,11 @@ TEST(LoopOptimizerScenarioTest, ClassesAndPreferences) {
   EXPECT_EQ(start("w2"), 4);
   EXPECT_EQ(start("w3"), 7);
   EXPECT_EQ(start("s"), kNoId);
-  EXPECT_TRUE(plan.resident[static_cast<std::size_t>(f->Buffer("s"))]);
+  // The allocator's order: s and the weights of iterations 1..3 (w0 is read
+  // in iteration 0, whose pattern is iteration 1's too); no temporary.
+  const BufferId s = f->Buffer("s"), w0 = f->Buffer("w0"), w1 = f->Buffer("w1"),
+                 w2 = f->Buffer("w2"), w3 = f->Buffer("w3");
+  EXPECT_THAT(plan.order, ::testing::UnorderedElementsAre(s, w0, w1, w2, w3));
   // The most bytes are held at position 0: two weights (the one read there
   // and the next one, whose copy is issued after that read: double
   // buffering), the scale and the temporary a: 512 + 64 + 64 bytes.
