@@ -2,6 +2,7 @@
 // "Memory-bound loop optimizer"): the flags, the loop in the summary and the
 // JSON plan, `memplan verify` and `memplan execute` of such a plan, default
 // mode keeping it only when faster, and the refusals.
+#include <fstream>
 #include <string>
 
 #include "cli_runner.h"
@@ -47,6 +48,46 @@ TEST(LoopOptimizerCliTest, LoopInTheSummaryAndTheJsonPlan) {
   CliRun execute = Memplan("execute " + kLoop + " " + json);
   EXPECT_EQ(execute.exit_code, 0) << execute.err;
   EXPECT_THAT(execute.out, HasSubstr("every read found its producer's data"));
+}
+
+void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// Replaces the first `from` in `text` by `to`.
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(LoopOptimizerCliTest, VerifierChecksTheLoop) {
+  const std::string json = TestTempPath("loop_optimizer_cli_rules.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --loop-optimizer -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan = Slurp(json);
+  const std::string bad = TestTempPath("loop_optimizer_cli_bad.json");
+  // Four iterations of 3 steps from step 3 end past the 14 steps.
+  WriteFile(bad, Replace(plan, "\"loops\":[{\"start\":1,", "\"loops\":[{\"start\":3,"));
+  CliRun v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("the MSA statistics' loop 0 (start 3, period 3, 4 iterations) "
+                               "does not lie in the schedule's 14 steps"));
+  // A steady state slower than the whole run.
+  WriteFile(bad, Replace(plan, "\"steady_state_iteration_s\":7.039999999999998e-09",
+                         "\"steady_state_iteration_s\":1.0"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("reports a steady-state iteration of"));
+  // A time without the optimizer for a loop the plan did not use.
+  WriteFile(bad, Replace(plan, "\"chosen\":true", "\"chosen\":false"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("(chosen: false)"));
+  // A malformed loop entry is bad input, located.
+  WriteFile(bad, Replace(plan, "\"period\":3", "\"period\":0"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_THAT(v.err, HasSubstr("/msa/loops/0/period"));
 }
 
 TEST(LoopOptimizerCliTest, WithoutTheFlagNothingChanges) {
