@@ -242,13 +242,14 @@ LoopPlan PlanMemoryBoundLoop(const MsaProblem& problem, const ProgramAnalysis& a
     }
   }
 
-  // The same decision in every iteration, matched by (class, positions, size).
+  // The same decision in every iteration for the prefetch buffers, matched
+  // by (class, positions, size); chosen temporaries only keep their budget.
   using Key = std::tuple<LoopValueClass, TimeStep, TimeStep, Bytes>;
   auto key = [](const Candidate& c) { return Key{c.cls, c.use.first, c.use.last, c.size}; };
   std::map<Key, std::vector<std::pair<BufferId, std::size_t>>> representative;  // (buffer, chosen index or npos)
   constexpr std::size_t kNotChosen = static_cast<std::size_t>(-1);
   for (const Candidate& c : candidates) {
-    if (c.cls == LoopValueClass::kPinned) continue;
+    if (c.cls != LoopValueClass::kPrefetch) continue;
     std::size_t index = kNotChosen;
     for (std::size_t k = 0; k < chosen.size(); ++k) {
       if (chosen[k].buffer == c.buffer) index = k;
@@ -262,12 +263,11 @@ LoopPlan PlanMemoryBoundLoop(const MsaProblem& problem, const ProgramAnalysis& a
   }
   std::map<std::pair<std::int64_t, Key>, std::size_t> seen;  // buffers matched per (iteration, key)
   for (const Candidate& c : all) {  // by BufferId
-    if (c.cls == LoopValueClass::kPinned) continue;
+    if (c.cls != LoopValueClass::kPrefetch) continue;
     const auto it = representative.find(key(c));
     if (it == representative.end()) continue;
     const std::size_t nth = seen[{c.use.iteration, key(c)}]++;
     if (nth >= it->second.size() || it->second[nth].second == kNotChosen) continue;
-    if (c.cls != LoopValueClass::kPrefetch) continue;  // a temporary keeps only its budget
     const Candidate& pattern = chosen[it->second[nth].second];
     order.emplace_back(rank[it->second[nth].second], c.use.iteration, c.buffer);
     const TimeStep step = loop.start + (c.use.iteration - 1) * loop.period + pattern.issue;
