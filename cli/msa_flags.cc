@@ -112,6 +112,19 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                        "mode plans with it, default mode keeps it where it is faster; default 0: "
                        "off)")
            ->type_name("BYTES"));
+  CLI::Option* loop = cmd->add_flag("--loop-optimizer", flags.loop_optimizer,
+                                    "find an unrolled loop in the schedule and plan its steady "
+                                    "state first (XLA's memory-bound loop optimizer; reference "
+                                    "mode plans with it, default mode keeps it where it is faster)");
+  knob(loop);
+  flags.loop_optimizer_option = loop;
+  CLI::Option* loop_min = cmd->add_option("--loop-optimizer-min-iterations",
+                                          flags.loop_optimizer_min_iterations,
+                                          "fewest iterations a repeating run of ops needs to be "
+                                          "taken for an unrolled loop (default 3, at least 3)")
+                              ->check(Count(3));
+  knob(loop_min);
+  flags.loop_min_iterations_option = loop_min;
   knob(cmd->add_option("--while-trip-count", flags.trip_count,
                        "iterations assumed per while loop without a trip_count (default 5)")
            ->check(Count()));
@@ -309,6 +322,11 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
                                   *block, kMaxTotalBytes));
   }
   options.msa.block_prefetch_bytes = *block;
+  if (Given(flags.loop_min_iterations_option) && !Given(flags.loop_optimizer_option)) {
+    return UsageError("--loop-optimizer-min-iterations applies only with --loop-optimizer");
+  }
+  options.msa.loop_optimizer = flags.loop_optimizer;
+  options.msa.loop_optimizer_min_iterations = flags.loop_optimizer_min_iterations;
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);
 }

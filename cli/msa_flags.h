@@ -39,6 +39,8 @@ struct MsaFlags {
   std::string sliced_prefetch_slice_bytes = "0";
   std::string window_prefetch = "0";          // window bytes, 0: off
   std::string block_prefetch = "0";          // bytes of the block (0: off)
+  bool loop_optimizer = false;               // the memory-bound loop optimizer
+  std::int64_t loop_optimizer_min_iterations = 3;
   std::string emit_ir;
   std::string emit_hlo;
   // Set by AddMsaFlags: which options were given.
@@ -50,6 +52,8 @@ struct MsaFlags {
   const CLI::Option* max_repacks_option = nullptr;
   const CLI::Option* alignment_option = nullptr;
   const CLI::Option* sliced_prefetch_option = nullptr;
+  const CLI::Option* loop_optimizer_option = nullptr;
+  const CLI::Option* loop_min_iterations_option = nullptr;
   std::vector<const CLI::Option*> count_picker_knobs;  // --picker instruction-count only
   std::vector<const CLI::Option*> cost_picker_knobs;   // --picker cost only
 };

@@ -134,6 +134,14 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   stats.window_prefetches = static_cast<std::int64_t>(out.plan.window_prefetches.size());
   for (const WindowPrefetch& w : out.plan.window_prefetches) stats.window_prefetch_bytes += w.bytes;
   stats.block = out.assignment.block;
+  if (const std::optional<LoopReport>& loop = out.assignment.loop) {
+    const auto count = [&](LoopValueClass c) { return loop->counts[static_cast<std::size_t>(c)]; };
+    stats.loops.push_back(LoopStats{loop->loop.start, loop->loop.period, loop->loop.iterations,
+                                    loop->chosen, loop->steady_state_iteration_s,
+                                    loop->steady_state_without_s, count(LoopValueClass::kTemporary),
+                                    count(LoopValueClass::kLoopCarried), count(LoopValueClass::kPinned),
+                                    count(LoopValueClass::kPrefetch), count(LoopValueClass::kOther)});
+  }
   out.plan.msa = stats;
 
   if (options.rewrite) {
@@ -184,6 +192,7 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
   } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
     text += "block prefetching: not chosen (no variant with the block was faster)\n";
   }
+  text += FormatLoopSummary(result);
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {
     text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,
@@ -194,6 +203,28 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
       s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
   if (result.hierarchy) text += FormatHierarchySummary(result);
   return text;
+}
+
+std::string FormatLoopSummary(const MsaJobResult& result) {
+  const MsaOptions& o = result.options;
+  if (!o.loop_optimizer || result.hierarchy) return "";
+  const MsaStats& s = *result.plan.msa;
+  if (s.loops.empty()) {
+    return fmt::format("memory-bound loop: none found (no ops repeating for {} or more iterations)\n",
+                       o.loop_optimizer_min_iterations);
+  }
+  const LoopStats& l = s.loops.front();
+  std::string text = fmt::format(
+      "memory-bound loop: steps {}..{}, period {}, {} iterations ({} temporary, {} loop-carried, "
+      "{} pinned, {} prefetch, {} other); ",
+      l.start, l.start + l.period * l.iterations - 1, l.period, l.iterations, l.temporary,
+      l.loop_carried, l.pinned, l.prefetch, l.other);
+  if (!l.chosen) text += "not chosen: no variant with the loop optimizer was faster; ";
+  text += fmt::format("steady-state iteration {:.6g} s", l.steady_state_iteration_s);
+  if (l.steady_state_without_s) {
+    text += fmt::format(" (was {:.6g} s without the loop optimizer)", *l.steady_state_without_s);
+  }
+  return text + "\n";
 }
 
 std::string FormatHierarchySummary(const MsaJobResult& result) {

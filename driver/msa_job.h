@@ -75,6 +75,13 @@ double FromTimeBound(const MsaStats& stats);
 // all-fast times, and the captured speed-up.
 std::string FormatMsaSummary(const MsaJobResult& result);
 
+// With --loop-optimizer (two-space targets): the loop it found (steps,
+// period, iterations, buffers per class), whether the plan uses it, and the
+// steady-state iteration time in seconds (with the time without the
+// optimizer when it was chosen), or that none was found. Part of
+// FormatMsaSummary; empty without the option.
+std::string FormatLoopSummary(const MsaJobResult& result);
+
 // For a hierarchy target (result.hierarchy set): one line per space of the
 // plan (level, peak of capacity, buffers homed there) and the portfolio's
 // candidates with their estimated times. Part of FormatMsaSummary.

@@ -148,6 +148,8 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   k.sliced_prefetch_slice_bytes = o.sliced_prefetch.preferred_slice_bytes;
   k.window_prefetch = o.window_prefetch_bytes;
   k.block_prefetch_bytes = o.block_prefetch_bytes;
+  k.loop_optimizer = o.loop_optimizer;
+  k.loop_optimizer_min_iterations = o.loop_optimizer_min_iterations;
   return k;
 }
 

@@ -116,6 +116,28 @@ struct PoolInfo {
   std::optional<TimeStep> end;
 };
 
+// An unrolled loop found by the memory-bound loop optimizer
+// (msa/loop_optimizer.h): `iterations` runs of `period` time steps from
+// step `start`, and how the plan runs it.
+struct LoopStats {
+  TimeStep start = 0;
+  TimeStep period = 0;
+  std::int64_t iterations = 0;
+  bool chosen = false;  // the plan was made with the optimizer's preferences
+  // The plan's steady-state iteration, seconds (the time between the starts
+  // of the middle iterations, per iteration) and, when chosen, that of the
+  // fastest plan made without the optimizer.
+  double steady_state_iteration_s = 0;
+  std::optional<double> steady_state_without_s = std::nullopt;
+  // Buffers the loop touches, per class (msa/loop_optimizer.h).
+  std::int64_t temporary = 0;
+  std::int64_t loop_carried = 0;
+  std::int64_t pinned = 0;
+  std::int64_t prefetch = 0;
+  std::int64_t other = 0;
+  bool operator==(const LoopStats&) const = default;
+};
+
 // Memory-space-assignment statistics (present when fast memory is planned).
 struct MsaStats {
   double estimated_time_s = 0;
@@ -138,6 +160,8 @@ struct MsaStats {
   // none) and how many of the `prefetches` are block prefetches.
   std::optional<PrefetchBlock> block = std::nullopt;
   std::int64_t block_prefetches = 0;
+  // The memory-bound loop optimizer's loop (empty: off, or none found).
+  std::vector<LoopStats> loops = {};
   // Limits the plan was made under (--max-outstanding-*), -1: none; `memplan
   // verify` re-checks them (verify/verifier.h rule 5).
   std::int64_t max_outstanding_prefetches = -1;

@@ -30,7 +30,8 @@ bool MayUseAlternate(const MsaBuffer& b) {
 }
 
 // The buffers of step 4 in allocation order.
-std::vector<BufferId> SortedBuffers(const MsaProblem& problem, BufferOrder order) {
+std::vector<BufferId> SortedBuffers(const MsaProblem& problem, BufferOrder order,
+                                   const LoopPlan* loop) {
   std::vector<BufferId> ids;
   for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
     if (MayUseAlternate(problem.buffers[id])) ids.push_back(id);
@@ -48,11 +49,19 @@ std::vector<BufferId> SortedBuffers(const MsaProblem& problem, BufferOrder order
     }
     return std::make_tuple(0.0, Bytes{0}, TimeStep{0}, id);
   };
+  // The loop optimizer's buffers, in its order, after the assign-first ones.
+  std::vector<std::size_t> loop_rank(problem.buffers.size(), problem.buffers.size());
+  if (loop) {
+    for (std::size_t r = 0; r < loop->order.size(); ++r) loop_rank[static_cast<std::size_t>(loop->order[r])] = r;
+  }
   // Buffers named by the user's assign-first override come first.
   std::sort(ids.begin(), ids.end(), [&](BufferId a, BufferId b) {
     const bool first_a = problem.buffers[a].assign_first;
     const bool first_b = problem.buffers[b].assign_first;
     if (first_a != first_b) return first_a;
+    const std::size_t rank_a = loop_rank[static_cast<std::size_t>(a)];
+    const std::size_t rank_b = loop_rank[static_cast<std::size_t>(b)];
+    if (rank_a != rank_b) return rank_a < rank_b;
     return key(a) < key(b);
   });
   return ids;
@@ -233,7 +242,7 @@ absl::StatusOr<MsaResult> RunAllocator(const MsaProblem& problem, const CostMode
   }
 
   // 4. Everything else, in order.
-  for (BufferId id : SortedBuffers(problem, config.order)) {
+  for (BufferId id : SortedBuffers(problem, config.order, config.loop)) {
     if (id == prefetched) continue;
     state.needs_default[id] = true;  // unless an attempt is kept
     AllocateBuffer(state, id);

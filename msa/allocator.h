@@ -34,6 +34,7 @@
 #include "absl/status/statusor.h"
 #include "msa/assignment.h"
 #include "msa/cost_model.h"
+#include "msa/loop_optimizer.h"
 #include "msa/problem.h"
 #include "packing/packer.h"
 
@@ -70,6 +71,12 @@ struct AllocatorConfig {
   // run with slices never repacks (a slice's chunk moves with its segment
   // but is not one item the packer knows). 0: no slicing.
   std::int64_t max_slices = 0;
+  // The memory-bound loop optimizer's preferences (msa/loop_optimizer.h),
+  // or null: its chosen buffers are allocated right after the assign-first
+  // ones, in its order, and a prefetch tries the buffer's preferred start
+  // first (when it lies in the range the walk allows), then the picker's
+  // candidates.
+  const LoopPlan* loop = nullptr;
 };
 
 // Runs steps 1-4 and returns the result in msa/assignment.h's conventions

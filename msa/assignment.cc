@@ -10,6 +10,8 @@
 #include "absl/strings/str_cat.h"
 #include "msa/allocator.h"
 #include "msa/block_allocator.h"
+#include "msa/loop_detect.h"
+#include "msa/loop_optimizer.h"
 #include "msa/problem.h"
 #include "msa/simulator.h"
 #include "msa/window_prefetch.h"
@@ -42,6 +44,7 @@ absl::Status ValidateOptions(const MsaOptions& o) {
   }
   if (o.window_prefetch_bytes < 0) return bad("window prefetch bytes must be >= 0");
   if (o.block_prefetch_bytes < 0) return bad("block prefetch size must be >= 0");
+  if (o.loop_optimizer_min_iterations < 3) return bad("loop optimizer minimum iterations must be >= 3");
   return absl::OkStatus();
 }
 
@@ -51,6 +54,8 @@ struct Variant {
   bool cross_program_prefetch = true;  // false: never, whatever the options say
   bool copies = true;                  // false: copy-free residency only
   bool block = false;                  // with block prefetching (msa/block_allocator.h)
+  bool loop = false;                   // with the loop optimizer's preferences (msa/loop_optimizer.h)
+  bool compare_only = false;           // run for LoopReport's comparison, never kept
 };
 
 // memplan's variants tried by kDefault after the reference run, picked
@@ -68,6 +73,9 @@ constexpr std::size_t kSlicedVariants = 3;
 // Default-mode variants run again with block prefetching (when a block size
 // is given), chosen as the sliced ones are.
 constexpr std::size_t kBlockVariants = 3;
+// Default-mode variants run again with the loop optimizer's preferences
+// (when it is on), chosen as the block ones are.
+constexpr std::size_t kLoopVariants = 3;
 
 std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
@@ -139,6 +147,25 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
       blocked.push_back(std::move(b));
     }
     variants.insert(variants.end() - 1, blocked.begin(), blocked.end());
+  }
+  // The memory-bound loop optimizer (msa/loop_optimizer.h): likewise.
+  if (options.loop_optimizer) {
+    std::vector<Variant> looped;
+    std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, r}}};
+    for (const Variant& v : variants) {
+      if (v.copies && v.config.repacker == spatial && v.config.copy_bandwidth_share > 0 &&
+          v.config.max_slices == 0 && !v.block) {
+        bases.push_back(v);
+      }
+    }
+    for (const Variant& v : bases) {
+      if (looped.size() == kLoopVariants) break;
+      Variant l = v;
+      l.name = absl::StrCat(v.name, "-loop");
+      l.loop = true;
+      looped.push_back(std::move(l));
+    }
+    variants.insert(variants.end() - 1, looped.begin(), looped.end());
   }
   return variants;
 }
@@ -232,16 +259,38 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   if (options.mode == MsaMode::kReference) {
     reference.max_slices = options.sliced_prefetch.max_slices.value_or(0);
   }
+  // The memory-bound loop optimizer's plan, when it is on and finds a loop.
+  std::optional<LoopPlan> loop_plan;
+  if (options.loop_optimizer) {
+    if (std::optional<DetectedLoop> loop =
+            DetectLoop(program, analysis, options.loop_optimizer_min_iterations)) {
+      loop_plan = PlanMemoryBoundLoop(problem, analysis, cost, *loop, options.fast_memory_bytes);
+    }
+  }
   Variant first{"reference", reference};
   // Reference mode plans with the block when one is asked for.
   first.block = options.mode == MsaMode::kReference && options.block_prefetch_bytes > 0;
   std::vector<Variant> variants = {first};
+  // Reference mode plans with the loop optimizer when it finds a loop, and
+  // once without it for the comparison.
+  if (options.mode == MsaMode::kReference && loop_plan) {
+    variants.front().loop = true;
+    Variant without = first;
+    without.compare_only = true;
+    variants.push_back(without);
+  }
   if (options.mode == MsaMode::kDefault) {
     std::vector<Variant> more = DefaultModeVariants(options);
+    if (!loop_plan) {
+      std::erase_if(more, [](const Variant& v) { return v.loop; });
+    }
     if (analysis.buffers.buffers.size() > kLargeProgramBuffers) {
       more.erase(more.begin() + kLargeProgramVariants, more.end() - 1);  // keep copy-free
     }
     variants.insert(variants.end(), more.begin(), more.end());
+  }
+  for (Variant& v : variants) {
+    if (v.loop) v.config.loop = &*loop_plan;
   }
   std::vector<std::optional<absl::StatusOr<MsaResult>>> results =
       RunVariants(variants, problem, program.entry, cost, options);
@@ -250,6 +299,9 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   // among the results that serve every use pinned to alternate memory there.
   std::optional<MsaResult> best;
   double best_seconds = 0;
+  bool best_loop = false;
+  // The fastest result without the loop optimizer, for LoopReport.
+  std::optional<SimulationResult> fastest_without;
   absl::Status unpinned;
   for (size_t i = 0; i < variants.size(); ++i) {
     absl::StatusOr<MsaResult>& candidate = *results[i];
@@ -261,12 +313,19 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
       if (unpinned.ok()) unpinned = s;
       continue;
     }
-    const double seconds = SimulateMsa(analysis, cost, *candidate).elapsed_s;
+    SimulationResult simulated = SimulateMsa(analysis, cost, *candidate);
+    const double seconds = simulated.elapsed_s;
+    if (loop_plan && !variants[i].loop &&
+        (!fastest_without || seconds < fastest_without->elapsed_s)) {
+      fastest_without = std::move(simulated);
+    }
+    if (variants[i].compare_only) continue;
     if (!best || seconds < best_seconds ||
         (seconds == best_seconds && candidate->copies.size() < best->copies.size())) {
       best_seconds = seconds;
       best = *std::move(candidate);
       best->variant = variants[i].name;
+      best_loop = variants[i].loop;
     }
   }
   // Never report a plan slower than using no fast memory (the reference can
@@ -299,9 +358,25 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
       fallback->variant = "empty (" + why + ", also without copies)";
     }
     best = std::move(fallback);
+    best_loop = false;
   }
   best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
   AddWindowPrefetches(program, analysis, cost, problem, options, *best);
+  if (loop_plan) {
+    LoopReport report;
+    report.loop = loop_plan->loop;
+    report.counts = loop_plan->counts;
+    report.preferred_buffers = static_cast<std::int64_t>(loop_plan->order.size());
+    report.steady_state_bytes = loop_plan->steady_state_bytes;
+    report.chosen = best_loop;
+    report.steady_state_iteration_s =
+        SteadyStateIterationSeconds(SimulateMsa(analysis, cost, *best).step_start_s, report.loop);
+    if (best_loop && fastest_without) {
+      report.steady_state_without_s =
+          SteadyStateIterationSeconds(fastest_without->step_start_s, report.loop);
+    }
+    best->loop = report;
+  }
   return *std::move(best);
 }
 

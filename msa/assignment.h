@@ -37,6 +37,7 @@
 //    touches b, so no op ever waits on data that is not there.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -49,6 +50,7 @@
 #include "ir/plan.h"
 #include "ir/program.h"
 #include "msa/cost_model.h"
+#include "msa/loop_optimizer.h"
 #include "msa/sliced_prefetch.h"
 
 namespace memplan {
@@ -120,6 +122,27 @@ struct MsaOptions {
   // then plans with the block; default mode tries it as extra variants,
   // which win only when strictly faster.
   Bytes block_prefetch_bytes = 0;
+  // Memory-bound loop optimizer (msa/loop_optimizer.h): find an unrolled
+  // loop of at least loop_optimizer_min_iterations (>= 3) iterations and
+  // plan its steady state. Reference mode then plans with its preferences;
+  // default mode tries them as extra variants, which win only when
+  // strictly faster.
+  bool loop_optimizer = false;
+  std::int64_t loop_optimizer_min_iterations = 3;
+};
+
+// What the memory-bound loop optimizer found and what it did.
+struct LoopReport {
+  DetectedLoop loop;
+  std::array<std::int64_t, kLoopValueClasses> counts{};  // buffers per LoopValueClass
+  std::int64_t preferred_buffers = 0;  // buffers the optimizer chose (LoopPlan::order)
+  Bytes steady_state_bytes = 0;        // LoopPlan::steady_state_bytes
+  bool chosen = false;                 // the kept result was planned with its preferences
+  // The kept result's steady-state iteration (SteadyStateIterationSeconds),
+  // seconds, and, when chosen, that of the fastest result planned without
+  // the optimizer (reference mode: the reference run without it).
+  double steady_state_iteration_s = 0;
+  std::optional<double> steady_state_without_s;
 };
 
 // The entry parameter prefetched across program runs (msa.md §3 step 4). Its
@@ -157,6 +180,8 @@ struct MsaResult {
   // The block of block prefetching when the result uses one (its copies
   // have AsyncCopy::block set); nullopt otherwise.
   std::optional<PrefetchBlock> block = std::nullopt;
+  // With MsaOptions::loop_optimizer, the loop it found (nullopt: none).
+  std::optional<LoopReport> loop = std::nullopt;
 };
 
 // Assigns memory spaces (see the top of this file and msa/allocator.h for
@@ -177,6 +202,12 @@ struct MsaResult {
 // kReference unless they make it slower than default memory alone, in
 // kDefault only when they make its simulation strictly faster (the variant
 // name then ends in "+window-W").
+// With loop_optimizer, a loop found in the entry computation
+// (msa/loop_detect.h) is planned by msa/loop_optimizer.h: kReference plans
+// with its preferences (and once without, for LoopReport's comparison);
+// kDefault runs the reference configuration and its two strongest
+// copy-bandwidth variants with them (suffix "-loop"), which win only when
+// strictly faster. MsaResult::loop reports the loop either way.
 // In both modes, when the kept result simulates slower than keeping
 // everything in default memory (TimeAllDefault), it is replaced by the
 // copy-free residency of the reference order if that is not slower, else by
@@ -201,7 +232,7 @@ struct MsaResult {
 // < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
 // <= max, max_retries < 1, negative max_repacks, a negative or non-finite
 // inefficient ratio, negative sliced-prefetch counts or sizes, a negative
-// window size) and bad
+// window size, a loop optimizer minimum below 3 iterations) and bad
 // overrides (an invalid regex, a pin naming no value or op, or one that can
 // never be honoured); ResourceExhausted when a
 // buffer or use pinned to alternate memory cannot be placed there.

@@ -265,6 +265,19 @@ class Walker {
     return true;
   }
 
+  // The loop optimizer's preferred start for this buffer's prefetch done at
+  // `done` when it is an own step of done's computation (or -1 there) in
+  // [earliest, done - 1]; else nullopt.
+  std::optional<TimeStep> PreferredStart(TimeStep earliest, TimeStep done) const {
+    const LoopPlan* loop = s_.config.loop;
+    if (!loop) return std::nullopt;
+    const TimeStep start = loop->preferred_start[static_cast<std::size_t>(id_)];
+    if (start == kNoId || start < earliest || start >= done) return std::nullopt;
+    const std::vector<TimeStep>& starts = s_.problem.timeline.StartsOfOwner(done);
+    if (!std::binary_search(starts.begin(), starts.end(), start)) return std::nullopt;
+    return start;
+  }
+
   // True if every access in (after, through] may use alternate memory.
   bool AlternateOkThrough(TimeStep after, TimeStep through) const {
     return refusals_before_[AccessIndex(through + 1)] == refusals_before_[AccessIndex(after + 1)];
@@ -554,8 +567,18 @@ class Walker {
     // the loop's condition) nor under FIFO ordering.
     const bool slicing = s_.config.max_slices >= 2 && !exit && !fifo;
     std::optional<SlicePlan> best_slices;
-    while (!s_.picker->Done() && feasible < wanted) {
-      const TimeStep start = s_.picker->Next();
+    // The loop optimizer's start, if any, is tried before the picker's.
+    std::optional<TimeStep> preferred = PreferredStart(request.earliest_start, request.done);
+    const std::optional<TimeStep> tried = preferred;
+    while ((preferred || !s_.picker->Done()) && feasible < wanted) {
+      TimeStep start = 0;
+      if (preferred) {
+        start = *preferred;
+        preferred.reset();
+      } else {
+        start = s_.picker->Next();
+        if (start == tried) continue;
+      }
       if (start <= exhausted) continue;
       if (fifo && s_.limits.FifoConflict(start, request.done)) {
         flags.copy_limited = true;

@@ -225,6 +225,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   // their checks move whole buffers.
   level0.sliced_prefetch.max_slices = 0;
   level0.block_prefetch_bytes = 0;  // likewise block prefetching
+  level0.loop_optimizer = false;    // and the memory-bound loop optimizer
   for (const LinkSpec& l : target.links) {
     if (!l.max_outstanding) continue;
     std::int64_t& limit =

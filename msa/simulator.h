@@ -36,6 +36,7 @@
 
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "analysis/analyze.h"
 #include "ir/plan.h"
@@ -49,6 +50,8 @@ struct SimulationResult {
   double op_s = 0;          // sum of the steps' op times
   double copy_wait_s = 0;   // time the stream stood still at copy-dones
   double copy_busy_s = 0;   // time the DMA queue was busy
+  // Per time step: when its ops begin (after the copy-dones before it).
+  std::vector<double> step_start_s;
 };
 
 // Simulates `result` (copies sorted by start, as MsaResult promises) for the

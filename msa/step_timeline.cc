@@ -44,8 +44,10 @@ SimulationResult RunStepTimeline(const StepTimes& steps, std::span<const AsyncCo
     }
   };
   issue(0, 1);
+  out.step_start_s.assign(n, 0);
   for (std::size_t t = 0; t < n; ++t) {
     await(t);
+    out.step_start_s[t] = clock;
     clock += steps.seconds[t];
     out.op_s += steps.seconds[t];
     issue(t + 1, steps.count[t]);

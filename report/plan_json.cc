@@ -224,6 +224,8 @@ Json KnobsJson(const PlanMsaKnobs& k) {
   if (k.window_prefetch > 0) j["window_prefetch"] = k.window_prefetch;
   // Only when --block-prefetch was given, so other plans read as before.
   if (k.block_prefetch_bytes > 0) j["block_prefetch_bytes"] = k.block_prefetch_bytes;
+  // Only with --loop-optimizer, likewise.
+  if (k.loop_optimizer) j["loop_optimizer_min_iterations"] = k.loop_optimizer_min_iterations;
   return j;
 }
 
@@ -417,6 +419,26 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       block["size"] = m.block->size;
       block["prefetches"] = m.block_prefetches;
       j["block_prefetch"] = std::move(block);
+    }
+    if (!m.loops.empty()) {
+      // Only with a loop, so plans without one read as before.
+      Json loops = Json::array();
+      for (const LoopStats& l : m.loops) {
+        Json loop;
+        loop["start"] = l.start;
+        loop["period"] = l.period;
+        loop["iterations"] = l.iterations;
+        loop["chosen"] = l.chosen;
+        loop["steady_state_iteration_s"] = l.steady_state_iteration_s;
+        if (l.steady_state_without_s) loop["steady_state_without_s"] = *l.steady_state_without_s;
+        loop["temporary"] = l.temporary;
+        loop["loop_carried"] = l.loop_carried;
+        loop["pinned"] = l.pinned;
+        loop["prefetch"] = l.prefetch;
+        loop["other"] = l.other;
+        loops.push_back(std::move(loop));
+      }
+      j["loops"] = std::move(loops);
     }
     if (extras.hierarchy) {
       Json h;
@@ -631,6 +653,28 @@ MsaStats ReadMsa(const ObjectReader& r) {
     ObjectReader block(r.Get("block_prefetch"), r.Path("block_prefetch"));
     m.block = PrefetchBlock{block.Amount("offset"), block.Amount("size")};
     m.block_prefetches = block.Amount("prefetches");
+  }
+  // Absent from plans without a loop (and from plans written before it).
+  if (r.Has("loops")) {
+    const Json& loops = r.Array("loops");
+    for (std::size_t k = 0; k < loops.size(); ++k) {
+      ObjectReader loop(loops[k], Pointer(r.Path("loops"), k));
+      LoopStats l;
+      l.start = loop.Amount("start");
+      l.period = loop.IntIn("period", 1, kMaxTotalBytes);
+      l.iterations = loop.IntIn("iterations", 1, kMaxTotalBytes);
+      l.chosen = loop.Bool("chosen");
+      l.steady_state_iteration_s = loop.Number("steady_state_iteration_s");
+      if (loop.Has("steady_state_without_s")) {
+        l.steady_state_without_s = loop.Number("steady_state_without_s");
+      }
+      l.temporary = loop.Amount("temporary");
+      l.loop_carried = loop.Amount("loop_carried");
+      l.pinned = loop.Amount("pinned");
+      l.prefetch = loop.Amount("prefetch");
+      l.other = loop.Amount("other");
+      m.loops.push_back(l);
+    }
   }
   // The copy limits the plan was made under (null or absent: none).
   if (r.Has("options")) {

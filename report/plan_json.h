@@ -124,6 +124,10 @@ struct PlanMsaKnobs {
   // --block-prefetch BYTES (0: not given); written as "block_prefetch_bytes"
   // only when given.
   Bytes block_prefetch_bytes = 0;
+  // --loop-optimizer and --loop-optimizer-min-iterations; written as
+  // "loop_optimizer_min_iterations" only with --loop-optimizer.
+  bool loop_optimizer = false;
+  std::int64_t loop_optimizer_min_iterations = 3;
 };
 
 // How fast memory was planned, written into the "msa" object.

@@ -259,6 +259,37 @@ std::string Seconds(double s) { return fmt::format("{:.12g} s", s); }
 // slower than none), and at or above the time bound when the plan has one
 // (msa/time_bound.h: no plan with that fast memory is faster). The relative
 // slack absorbs decimal round trips.
+// The memory-bound loops (MsaStats::loops, msa/loop_optimizer.h): each lies
+// within the schedule with at least 3 iterations of at least one step, its
+// steady-state times are finite, >= 0 and at most the whole run's estimate,
+// and a time without the optimizer is given only for a chosen loop.
+absl::Status CheckLoops(const Plan& plan) {
+  const MsaStats& m = *plan.msa;
+  for (std::size_t i = 0; i < m.loops.size(); ++i) {
+    const LoopStats& l = m.loops[i];
+    const std::string loop = absl::StrCat("the MSA statistics' loop ", i);
+    TimeStep steps = 0, end = 0;
+    if (l.period < 1 || l.iterations < 3 || __builtin_mul_overflow(l.period, l.iterations, &steps) ||
+        __builtin_add_overflow(l.start, steps, &end) || end > plan.time_steps) {
+      return Violation(absl::StrCat(loop, " (start ", l.start, ", period ", l.period, ", ",
+                                    l.iterations, " iterations) does not lie in the schedule's ",
+                                    plan.time_steps, " steps with at least 3 iterations"));
+    }
+    for (const std::optional<double>& t : {std::optional<double>(l.steady_state_iteration_s),
+                                           l.steady_state_without_s}) {
+      if (t && (!std::isfinite(*t) || *t < 0 || *t > m.estimated_time_s)) {
+        return Violation(absl::StrCat(loop, " reports a steady-state iteration of ", Seconds(*t),
+                                      ", not a finite time in [0, estimated_time_s]"));
+      }
+    }
+    if (l.steady_state_without_s && !l.chosen) {
+      return Violation(absl::StrCat(loop, " reports a time without the loop optimizer but the "
+                                          "plan was not made with it (chosen: false)"));
+    }
+  }
+  return absl::OkStatus();
+}
+
 absl::Status CheckMsaTimes(const MsaStats& m) {
   const std::pair<const char*, double> times[] = {
       {"estimated_time_s", m.estimated_time_s},
@@ -377,6 +408,7 @@ absl::Status CheckPlanFigures(const BufferSet& buffers, const Plan& plan) {
     return absl::OkStatus();
   }
   if (absl::Status s = CheckMsaTimes(*plan.msa); !s.ok()) return s;
+  if (absl::Status s = CheckLoops(plan); !s.ok()) return s;
   std::int64_t prefetches = 0, evictions = 0;
   Bytes prefetch_bytes = 0, eviction_bytes = 0;
   std::int64_t sliced = 0, slices = 0, blocks = 0;

@@ -127,7 +127,11 @@
 //     totals match the copies, and the times are finite, >= 0 and satisfy
 //     time_all_fast_s <= estimated_time_s <= time_all_default_s up to a
 //     relative 1e-9 (decimal round trips); time_bound_s, when present, is
-//     finite, >= 0 and <= estimated_time_s up to the same slack.
+//     finite, >= 0 and <= estimated_time_s up to the same slack. Each
+//     memory-bound loop (MsaStats::loops) lies within the schedule with at
+//     least 3 iterations of at least one step, its steady-state times are
+//     finite, >= 0 and <= estimated_time_s, and only a chosen loop reports
+//     a time without the loop optimizer.
 //  8. Origin: at most one segment of a buffer begins at the buffer's start
 //     without a copy opening it — the data is produced (or provided by the
 //     caller) in one place, so e.g. a default-memory copy of data produced in

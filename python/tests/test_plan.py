@@ -234,3 +234,16 @@ def test_html_repr_and_plot():
     assert map_ax.get_ylim() == (0, 12)
     assert live_ax.lines[0].get_ydata().tolist() == [4, 12, 12, 12, 4]
     assert live_ax.get_title() == "three: default memory, transient pool; packed by best-fit-spatial"
+
+
+def test_loop_optimizer_keyword_plans_the_unrolled_loop(monkeypatch):
+    # docs/msa.md "Memory-bound loop optimizer": the loop of period 3 at
+    # steps 1..12, kept by default mode because it is faster.
+    monkeypatch.chdir(SOURCE_DIR)
+    plan = memplan.plan("tests/data/mpir/unrolled_loop.mpir",
+                        target="tests/data/msa/unrolled_loop_target.json", loop_optimizer=True)
+    assert plan.msa["variant"] == "reference-loop"
+    (loop,) = plan.msa["loops"]
+    assert (loop["start"], loop["period"], loop["iterations"], loop["chosen"]) == (1, 3, 4, True)
+    assert (loop["pinned"], loop["prefetch"]) == (1, 5)
+    assert plan.verify()

@@ -91,7 +91,7 @@ TEST(PlansInSuite, EveryTestModel) {
     ExpectExecutes(path, 24);
     ++inputs;
   }
-  EXPECT_EQ(inputs, 17);  // 10 ONNX models, 7 text IR programs
+  EXPECT_EQ(inputs, 18);  // 10 ONNX models, 8 text IR programs
 }
 
 TEST(PlansInSuite, ExactFiguresOfBasic) {

@@ -1,0 +1,142 @@
+// The memory-bound loop optimizer on the command line (docs/msa.md,
+// "Memory-bound loop optimizer"): the flags, the loop in the summary and the
+// JSON plan, `memplan verify` and `memplan execute` of such a plan, default
+// mode keeping it only when faster, and the refusals.
+#include <fstream>
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "tests/test_data.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+using testing_cli::CliRun;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+
+const std::string kLoop = MEMPLAN_SOURCE_DIR "/tests/data/mpir/unrolled_loop.mpir";
+const std::string kPlan = "plan " + kLoop + " --target " MEMPLAN_SOURCE_DIR
+                          "/tests/data/msa/unrolled_loop_target.json ";
+
+TEST(LoopOptimizerCliTest, LoopInTheSummaryAndTheJsonPlan) {
+  const std::string json = TestTempPath("loop_optimizer_cli.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --loop-optimizer --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(
+      "memory-bound loop: steps 1..12, period 3, 4 iterations (8 temporary, 4 loop-carried, "
+      "1 pinned, 5 prefetch, 0 other); steady-state iteration 7.04e-09 s (was 9.6e-09 s without "
+      "the loop optimizer)\n"
+      "estimated time: 3.776e-08 s"));
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, HasSubstr(
+      "\"loops\":[{\"start\":1,\"period\":3,\"iterations\":4,\"chosen\":true,"
+      "\"steady_state_iteration_s\":7.039999999999998e-09,"
+      "\"steady_state_without_s\":9.599999999999998e-09,\"temporary\":8,\"loop_carried\":4,"
+      "\"pinned\":1,\"prefetch\":5,\"other\":0}]"));
+  EXPECT_THAT(plan, HasSubstr("\"loop_optimizer_min_iterations\":3"));
+  // Each weight's copy issued after the previous iteration's matmul.
+  EXPECT_THAT(plan, HasSubstr("\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":4,"
+                              "\"done\":7,\"bytes\":256}"));
+  CliRun verify = Memplan("verify " + kLoop + " " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+  CliRun execute = Memplan("execute " + kLoop + " " + json);
+  EXPECT_EQ(execute.exit_code, 0) << execute.err;
+  EXPECT_THAT(execute.out, HasSubstr("every read found its producer's data"));
+}
+
+void WriteFile(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+// Replaces the first `from` in `text` by `to`.
+std::string Replace(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  if (at != std::string::npos) text.replace(at, from.size(), to);
+  return text;
+}
+
+TEST(LoopOptimizerCliTest, VerifierChecksTheLoop) {
+  const std::string json = TestTempPath("loop_optimizer_cli_rules.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --loop-optimizer -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string plan = Slurp(json);
+  const std::string bad = TestTempPath("loop_optimizer_cli_bad.json");
+  // Four iterations of 3 steps from step 3 end past the 14 steps.
+  WriteFile(bad, Replace(plan, "\"loops\":[{\"start\":1,", "\"loops\":[{\"start\":3,"));
+  CliRun v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("the MSA statistics' loop 0 (start 3, period 3, 4 iterations) "
+                               "does not lie in the schedule's 14 steps"));
+  // A steady state slower than the whole run.
+  WriteFile(bad, Replace(plan, "\"steady_state_iteration_s\":7.039999999999998e-09",
+                         "\"steady_state_iteration_s\":1.0"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("reports a steady-state iteration of"));
+  // A time without the optimizer for a loop the plan did not use.
+  WriteFile(bad, Replace(plan, "\"chosen\":true", "\"chosen\":false"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_NE(v.exit_code, 0);
+  EXPECT_THAT(v.err, HasSubstr("(chosen: false)"));
+  // A malformed loop entry is bad input, located.
+  WriteFile(bad, Replace(plan, "\"period\":3", "\"period\":0"));
+  v = Memplan("verify " + kLoop + " " + bad);
+  EXPECT_EQ(v.exit_code, 2);
+  EXPECT_THAT(v.err, HasSubstr("/msa/loops/0/period"));
+}
+
+TEST(LoopOptimizerCliTest, WithoutTheFlagNothingChanges) {
+  const std::string json = TestTempPath("loop_optimizer_cli_off.json");
+  CliRun r = Memplan(kPlan + "--msa-mode reference --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, Not(HasSubstr("memory-bound loop")));
+  EXPECT_THAT(r.out, HasSubstr("estimated time: 4.544e-08 s"));
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, Not(HasSubstr("\"loops\"")));
+  EXPECT_THAT(plan, Not(HasSubstr("loop_optimizer")));
+}
+
+TEST(LoopOptimizerCliTest, DefaultModeKeepsItOnlyWhenFaster) {
+  CliRun on = Memplan(kPlan + "--loop-optimizer");
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_THAT(on.out, HasSubstr("(default mode, variant reference-loop)"));
+  EXPECT_THAT(on.out, HasSubstr("estimated time: 3.776e-08 s"));
+  CliRun off = Memplan(kPlan);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, HasSubstr("estimated time: 4.224e-08 s"));
+  CliRun tight = Memplan(kPlan + "--fast-memory 448 --loop-optimizer");
+  ASSERT_EQ(tight.exit_code, 0) << tight.err;
+  EXPECT_THAT(tight.out, HasSubstr("4 iterations (8 temporary, 4 loop-carried, 1 pinned, 5 "
+                                   "prefetch, 0 other); not chosen: no variant with the loop "
+                                   "optimizer was faster; steady-state iteration 8.32e-09 s\n"));
+  CliRun none = Memplan(kPlan + "--loop-optimizer --loop-optimizer-min-iterations 5");
+  ASSERT_EQ(none.exit_code, 0) << none.err;
+  EXPECT_THAT(none.out, HasSubstr("memory-bound loop: none found (no ops repeating for 5 or more "
+                                  "iterations)\n"));
+}
+
+TEST(LoopOptimizerCliTest, BadUses) {
+  CliRun r = Memplan("plan " + kLoop + " --loop-optimizer");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err,
+            "memplan: error: --loop-optimizer applies only when fast memory is planned "
+            "(--fast-memory or --target)\n");
+  r = Memplan(kPlan + "--loop-optimizer --loop-optimizer-min-iterations 2");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--loop-optimizer-min-iterations: expected an integer from 3"));
+  r = Memplan(kPlan + "--loop-optimizer --loop-optimizer-min-iterations x");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("got 'x'"));
+  r = Memplan(kPlan + "--loop-optimizer-min-iterations 4");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "memplan: error: --loop-optimizer-min-iterations applies only with "
+                   "--loop-optimizer\n");
+}
+
+}  // namespace
+}  // namespace memplan
