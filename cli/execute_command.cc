@@ -19,7 +19,10 @@ int RunExecute(const ExecuteFlags& execute_flags) {
   absl::StatusOr<SavedPlan> saved = LoadSavedPlan(execute_flags.input, *flags, plan_path);
   if (!saved.ok()) return Fail(saved.status());
   absl::StatusOr<ExecuteReport> report = ExecuteSavedPlan(saved->input, saved->plan);
-  if (report.status().code() == absl::StatusCode::kInvalidArgument) {
+  // A plan that is not for this input, or one the executor cannot run
+  // (window prefetches): usage, not a clobbered read.
+  if (report.status().code() == absl::StatusCode::kInvalidArgument ||
+      report.status().code() == absl::StatusCode::kUnimplemented) {
     return Fail(LocatedError(plan_path, SourceLocation{}, std::string(report.status().message())));
   }
   if (!report.ok()) {

@@ -248,7 +248,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
   if (input->reorder) table.orders = OrdersOf(*input->reorder, options.timings);
   if (options.msa) {
     phase("planning fast memory");
-    absl::StatusOr<CompareTimes> times = CompareTimesOf(input_path, *input, *options.msa);
+    absl::StatusOr<CompareTimes> times = CompareTimesOf(input_path, *input, *options.msa, options.alignment);
     if (!times.ok()) return times.status();
     table.times = *std::move(times);
   }

@@ -9,9 +9,10 @@ namespace {
 
 absl::StatusOr<PlanJobResult> PlanWithFastMemory(const std::string& input_path,
                                                  const LoadedInput& input,
-                                                 const MsaJobOptions& msa) {
+                                                 const MsaJobOptions& msa, Bytes alignment) {
   PlanJobOptions options;
   options.msa = msa;
+  options.pools.alignment = alignment;
   options.measure_aliasing = false;
   return RunPlanJob(input_path, options, input);
 }
@@ -45,8 +46,9 @@ CompareTimeRow HierarchyRow(const HierarchyReport::Candidate& c, const std::stri
 }  // namespace
 
 absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
-                                            const LoadedInput& input, const MsaJobOptions& msa) {
-  absl::StatusOr<PlanJobResult> planned = PlanWithFastMemory(input_path, input, msa);
+                                            const LoadedInput& input, const MsaJobOptions& msa,
+                                            Bytes alignment) {
+  absl::StatusOr<PlanJobResult> planned = PlanWithFastMemory(input_path, input, msa, alignment);
   if (!planned.ok()) return planned.status();
   const MsaJobResult& job = *planned->msa;
   const MsaStats& stats = *planned->plan.msa;
@@ -67,7 +69,7 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
                     stats.estimated_time_s, true});
     MsaJobOptions reference = msa;
     reference.msa.mode = MsaMode::kReference;
-    absl::StatusOr<PlanJobResult> ref = PlanWithFastMemory(input_path, input, reference);
+    absl::StatusOr<PlanJobResult> ref = PlanWithFastMemory(input_path, input, reference, alignment);
     if (!ref.ok()) return ref.status();
     rows.push_back({"xla-msa-2021", "XLA memory space assignment (2021), as memplan re-creates it",
                     "prefetch and evict by the cost-analysis picker, best fit in fast memory",

@@ -15,12 +15,15 @@
 
 namespace memplan {
 
-// `input` is the loaded input (`input_path` names it in messages). Errors:
+// `input` is the loaded input (`input_path` names it in messages);
+// `alignment` is compare's --alignment, the plan's as with `memplan plan
+// --alignment`. Errors:
 // those of RunPlanJob with fast memory: InvalidArgument (exit 2) for a bad
 // target or knob, or an input without costs (a lifetime CSV);
 // ResourceExhausted (exit 1) when the plan does not fit; Internal when a
 // plan fails verification.
 absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
-                                            const LoadedInput& input, const MsaJobOptions& msa);
+                                            const LoadedInput& input, const MsaJobOptions& msa,
+                                            Bytes alignment);
 
 }  // namespace memplan

@@ -84,10 +84,14 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   msa.alignment = *alignment;
   out.options = msa;
   if (!out.target.spaces.empty()) {
-    if (msa.window_prefetch_bytes > 0) {
-      return absl::InvalidArgumentError(
-          "memplan: error: --window-prefetch does not apply to a memory-hierarchy target "
-          "(spaces[] in the target) yet");
+    for (const auto& [given, flag] : {std::pair{msa.window_prefetch_bytes > 0, "--window-prefetch"},
+                                      std::pair{msa.block_prefetch_bytes > 0, "--block-prefetch"},
+                                      std::pair{msa.loop_optimizer, "--loop-optimizer"}}) {
+      if (!given) continue;
+      return absl::InvalidArgumentError(fmt::format(
+          "memplan: error: {} does not apply to a memory-hierarchy target (spaces[] in the "
+          "target) yet",
+          flag));
     }
     absl::StatusOr<HierarchyJobResult> h =
         RunHierarchyJob(program, analysis, cost, out.target, msa, level_pools);

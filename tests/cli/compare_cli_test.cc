@@ -241,6 +241,37 @@ TEST(CompareCliTest, EstimatedTimesOnTwoSpacesAgreeWithPlan) {
   fs::remove_all(dir);
 }
 
+TEST(CompareCliTest, EstimatedTimesUseTheAlignment) {
+  // --alignment is the plan's alignment for the times too: the kept row is
+  // `memplan plan --alignment` (on a hierarchy it can change which candidate
+  // is kept), and an alignment the fast memory cannot take is refused.
+  const std::string model = kExamples + "/mobilenet_v2.onnx";
+  const std::string dir = FreshDir();
+  for (const std::string target : {"edge-npu", "npu-3level"}) {
+    SCOPED_TRACE(target);
+    const std::string flags = " --target " + target + " --fast-memory 256KiB --alignment 65536";
+    const CliRun c = Memplan("compare " + model + flags + " --json " + dir + "/c.json");
+    ASSERT_EQ(c.exit_code, 0) << c.err;
+    const CliRun p = Memplan("plan " + model + flags + " --quiet --json " + dir + "/p.json");
+    ASSERT_EQ(p.exit_code, 0) << p.err;
+    const nlohmann::json times = nlohmann::json::parse(Slurp(dir + "/c.json"))["times"];
+    const double planned =
+        nlohmann::json::parse(Slurp(dir + "/p.json"))["msa"]["estimated_time_s"].get<double>();
+    int kept = 0;
+    for (const auto& row : times["strategies"]) {
+      if (!row["kept"].get<bool>()) continue;
+      EXPECT_EQ(row["estimated_s"].get<double>(), planned) << row["name"];
+      ++kept;
+    }
+    EXPECT_EQ(kept, 1);
+  }
+  const CliRun r = Memplan("compare " + kExamples + "/mlp.mpir --target edge-npu --alignment 4294967295");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_THAT(r.err, HasSubstr("exceeds 2^32"));
+  fs::remove_all(dir);
+}
+
 TEST(CompareCliTest, BadInputIsALocatedErrorWithExitTwo) {
   const std::string dir = FreshDir();
   testing_cli::WriteText(dir + "/bad.csv", "id,lower,upper,size\na,0,2,4\nb,3,x,4\n");
