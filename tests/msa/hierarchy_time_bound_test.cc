@@ -23,6 +23,7 @@ namespace {
 using testing::Alt;
 using testing::Analyze;
 using testing::Analyzed;
+using testing::BuffersAccessedAt;
 using testing::EmptyResult;
 using testing::RandomProgram;
 
@@ -90,18 +91,7 @@ double BestFreeCopyTime(const Analyzed& a, const CostModel& cost, const Target& 
     if (MaxLiveIn(a, home, mid) > target.spaces[1].capacity_bytes) continue;
     MsaResult plan = EmptyResult(a);
     for (TimeStep t = 0; t < a.analysis.schedule.time_steps; ++t) {
-      std::vector<BufferId> accessed;
-      for (OpId op : a.analysis.schedule.order) {
-        if (a.analysis.schedule.op_time[op] != t) continue;
-        const OpBuffers& ob = a.analysis.op_buffers[op];
-        for (const std::vector<BufferId>* list : {&ob.operands, &ob.results}) {
-          for (BufferId b : *list) {
-            if (b != kNoId && std::find(accessed.begin(), accessed.end(), b) == accessed.end()) {
-              accessed.push_back(b);
-            }
-          }
-        }
-      }
+      const std::vector<BufferId> accessed = BuffersAccessedAt(a, t);
       double step_best = SimulateHierarchy(a.analysis, cost, target, plan, home).elapsed_s;
       std::uint32_t best_mask = 0;
       for (std::uint32_t mask = 1; mask < (1u << accessed.size()); ++mask) {

@@ -1,8 +1,10 @@
 // Shared helpers for the msa tests: parse a text-IR program and analyse it.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "analysis/analyze.h"
 #include "gtest/gtest.h"
@@ -59,6 +61,24 @@ inline MsaResult EmptyResult(const Analyzed& a) {
 // The buffer holding the value named `value` (e.g. "%y") in `a`.
 inline BufferId BufferOf(const Analyzed& a, const char* value) {
   return a.analysis.value_buffer[a.program.FindValue(value)];
+}
+
+// The buffers the ops at step `t` read or write, each once, in schedule
+// and operand order.
+inline std::vector<BufferId> BuffersAccessedAt(const Analyzed& a, TimeStep t) {
+  std::vector<BufferId> accessed;
+  for (OpId op : a.analysis.schedule.order) {
+    if (a.analysis.schedule.op_time[op] != t) continue;
+    const OpBuffers& ob = a.analysis.op_buffers[op];
+    for (const std::vector<BufferId>* list : {&ob.operands, &ob.results}) {
+      for (BufferId b : *list) {
+        if (b != kNoId && std::find(accessed.begin(), accessed.end(), b) == accessed.end()) {
+          accessed.push_back(b);
+        }
+      }
+    }
+  }
+  return accessed;
 }
 
 // A segment in alternate memory at byte `offset` over steps [start, end].

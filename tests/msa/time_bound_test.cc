@@ -21,6 +21,7 @@ using testing::Alt;
 using testing::Analyze;
 using testing::Analyzed;
 using testing::BufferOf;
+using testing::BuffersAccessedAt;
 using testing::EmptyResult;
 using testing::RandomProgram;
 using testing::RoundTarget;
@@ -147,18 +148,7 @@ double BestFreeCopyTime(const Analyzed& a, const CostModel& cost, Bytes capacity
   const TimeStep steps = a.analysis.schedule.time_steps;
   MsaResult best = EmptyResult(a);
   for (TimeStep t = 0; t < steps; ++t) {
-    std::vector<BufferId> accessed;
-    for (OpId op : a.analysis.schedule.order) {
-      if (a.analysis.schedule.op_time[op] != t) continue;
-      const OpBuffers& ob = a.analysis.op_buffers[op];
-      for (const std::vector<BufferId>* list : {&ob.operands, &ob.results}) {
-        for (BufferId b : *list) {
-          if (b != kNoId && std::find(accessed.begin(), accessed.end(), b) == accessed.end()) {
-            accessed.push_back(b);
-          }
-        }
-      }
-    }
+    const std::vector<BufferId> accessed = BuffersAccessedAt(a, t);
     double best_time = SimulateMsa(a.analysis, cost, EmptyResult(a)).elapsed_s;
     std::uint32_t best_mask = 0;
     for (std::uint32_t mask = 1; mask < (1u << accessed.size()); ++mask) {
