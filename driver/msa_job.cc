@@ -224,9 +224,15 @@ std::string FormatLoopSummary(const MsaJobResult& result) {
       l.start, l.start + l.period * l.iterations - 1, l.period, l.iterations, l.temporary,
       l.loop_carried, l.pinned, l.prefetch, l.other);
   if (!l.chosen) text += "not chosen: no variant with the loop optimizer was faster; ";
-  text += fmt::format("steady-state iteration {:.6g} s", l.steady_state_iteration_s);
+  const std::string steady = fmt::format("{:.6g}", l.steady_state_iteration_s);
+  text += "steady-state iteration " + steady + " s";
   if (l.steady_state_without_s) {
-    text += fmt::format(" (was {:.6g} s without the loop optimizer)", *l.steady_state_without_s);
+    // Equal as printed: the gain lies in the iterations outside the steady
+    // state; say so rather than "was X", which reads as no gain.
+    const std::string without = fmt::format("{:.6g}", *l.steady_state_without_s);
+    text += without == steady ? std::string(" (the same without the loop optimizer: the gain is "
+                                            "outside the steady state)")
+                              : " (was " + without + " s without the loop optimizer)";
   }
   return text + "\n";
 }
