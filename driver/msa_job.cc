@@ -196,6 +196,13 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
   } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
     text += "block prefetching: not chosen (no variant with the block was faster)\n";
   }
+  if (result.options.window_prefetch_bytes > 0 && s.window_prefetches == 0) {
+    // Asked for and absent: say so, as for the block and the loop.
+    text += fmt::format(
+        "window prefetch: none kept (no window of {} both fits the free fast memory and makes the "
+        "plan faster)\n",
+        FormatBytes(result.options.window_prefetch_bytes));
+  }
   text += FormatLoopSummary(result);
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
   if (s.time_bound_s) {

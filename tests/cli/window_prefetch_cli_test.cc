@@ -61,10 +61,14 @@ TEST(WindowPrefetchCliTest, DefaultModeKeepsTheWindowOnlyWhenFaster) {
   EXPECT_THAT(off.out, HasSubstr("(default mode, variant reference)"));
   EXPECT_THAT(off.out, HasSubstr("estimated time: 2.848e-08 s"));
   EXPECT_THAT(off.out, Not(HasSubstr("window prefetch")));
-  // A window as large as the weight is no window: nothing changes.
+  // A window as large as the weight is no window: nothing changes, and the
+  // summary says none was kept.
   CliRun whole = Memplan(kMatmulPlan + "--window-prefetch 256");
   ASSERT_EQ(whole.exit_code, 0) << whole.err;
   EXPECT_THAT(whole.out, HasSubstr("(default mode, variant reference)"));
+  EXPECT_THAT(whole.out, HasSubstr("\nwindow prefetch: none kept (no window of 256 B both fits the "
+                                   "free fast memory and makes the plan faster)\n"));
+  EXPECT_THAT(window.out, Not(HasSubstr("none kept")));
 }
 
 TEST(WindowPrefetchCliTest, ReferenceModeWithoutTheFlagWritesNoWindows) {
