@@ -16,7 +16,7 @@ int RunExecute(const ExecuteFlags& execute_flags) {
   const std::string& plan_path = execute_flags.plan;
   absl::StatusOr<LoadOptions> flags = ToLoadOptions(execute_flags.input);
   if (!flags.ok()) return Fail(flags.status());
-  absl::StatusOr<SavedPlan> saved = LoadSavedPlan(execute_flags.input, *flags, plan_path);
+  absl::StatusOr<SavedPlan> saved = LoadSavedPlan(execute_flags.input, *flags, plan_path, "execute");
   if (!saved.ok()) return Fail(saved.status());
   absl::StatusOr<ExecuteReport> report = ExecuteSavedPlan(saved->input, saved->plan);
   // A plan that is not for this input, or one the executor cannot run

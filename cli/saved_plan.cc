@@ -89,19 +89,19 @@ absl::StatusOr<LoadOptions> VerifyLoadOptions(const LoadOptions& flags, bool dim
 }  // namespace
 
 absl::StatusOr<SavedPlan> LoadSavedPlan(const InputFlags& input_flags, const LoadOptions& flags,
-                                        const std::string& plan_path) {
+                                        const std::string& plan_path, std::string_view command) {
   absl::StatusOr<std::string> text = ReadFile(plan_path);
   if (!text.ok()) return text.status();
   absl::StatusOr<std::optional<PlanInputOptions>> recorded =
       ReadPlanInputOptions(*text, plan_path);
   if (!recorded.ok()) {
     // Not JSON at all: perhaps a CSV solution under another name, which
-    // verify tells apart by its extension.
+    // verify (only) tells apart by its extension.
     if (!nlohmann::json::accept(*text)) {
       return absl::InvalidArgumentError(fmt::format(
-          "{} (verify reads a plan JSON written by memplan plan --json, or a MiniMalloc CSV "
-          "solution named *.csv)",
-          std::string(recorded.status().message())));
+          "{} ({} reads a plan JSON written by memplan plan --json{})",
+          std::string(recorded.status().message()), command,
+          command == "verify" ? ", or a MiniMalloc CSV solution named *.csv" : ""));
     }
     return recorded.status();
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "absl/status/statusor.h"
 #include "cli/input_flags.h"
@@ -28,8 +29,9 @@ struct SavedPlan {
 // input, flags that disagree with the record, a plan made for another input
 // (named: `plan.json: error: this plan is for 'a.mpir', not 'b.mpir'
 // (/time_steps: 6 differs from the input, which has 5)` when the recorded
-// input's file name differs from the one given).
+// input's file name differs from the one given). A plan file that is not
+// JSON at all gets a hint of what `command` ("verify" or "execute") reads.
 absl::StatusOr<SavedPlan> LoadSavedPlan(const InputFlags& input_flags, const LoadOptions& flags,
-                                        const std::string& plan_path);
+                                        const std::string& plan_path, std::string_view command);
 
 }  // namespace memplan::cli

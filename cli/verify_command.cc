@@ -69,7 +69,7 @@ int RunVerify(const VerifyFlags& verify_flags) {
     return RunVerifyCsvSolution(input_flags, *flags, plan_path, capacity, verify_flags.capacity,
                                 quiet);
   }
-  absl::StatusOr<SavedPlan> saved = LoadSavedPlan(input_flags, *flags, plan_path);
+  absl::StatusOr<SavedPlan> saved = LoadSavedPlan(input_flags, *flags, plan_path, "verify");
   if (!saved.ok()) return Fail(saved.status());
   const LoadedInput* input = &saved->input;
   const Plan* plan = &saved->plan;

@@ -52,6 +52,14 @@ TEST(ExecuteCli, BadInputIsExitTwo) {
   const std::string dir = FreshDir();
   CliRun missing = Memplan("execute " + kExecuteBasic + " " + dir + "/none.json");
   EXPECT_EQ(missing.exit_code, 2);
+  // A plan file that is not JSON: the hint names what execute reads (not
+  // verify's MiniMalloc CSV solutions).
+  WriteText(dir + "/cut.json", "{\"schema\": \"memplan.plan/1\", \"input\"");
+  CliRun cut = Memplan("execute " + kExecuteBasic + " " + dir + "/cut.json");
+  EXPECT_EQ(cut.exit_code, 2);
+  EXPECT_THAT(cut.err, ::testing::HasSubstr("(execute reads a plan JSON written by memplan plan "
+                                            "--json)\n"));
+  EXPECT_EQ(cut.out, "");
   const std::string json = dir + "/plan.json";
   ASSERT_EQ(Memplan("plan " + kExecuteBasic + " -q --json " + json).exit_code, 0);
   const std::string mlp = testing_cli::kMlp;
