@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "fmt/format.h"
+#include "ir/home_spaces.h"
 
 namespace memplan {
 
@@ -16,21 +17,8 @@ ExecutionMachine::ExecutionMachine(const BufferSet& buffers, const Plan& plan,
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     copies_by_done_.emplace(plan.copies[i].done, i);
   }
-  // A pool name used in several spaces (the two-space plan's "transient"
-  // beside "alternate") homes its buffers in default memory.
-  std::map<std::string, MemorySpace, std::less<>> pool_space;
-  for (const PoolInfo& pool : plan.pools) {
-    auto [it, fresh] = pool_space.emplace(pool.name, pool.space);
-    if (!fresh && pool.space == kDefaultSpace) it->second = kDefaultSpace;
-  }
-  for (std::size_t b = 0; b < home_.size(); ++b) {
-    if (buffers.buffers[b].space) {
-      home_[b] = *buffers.buffers[b].space;
-    } else if (b < plan.placements.size()) {
-      auto it = pool_space.find(plan.placements[b].pool.str());
-      if (it != pool_space.end()) home_[b] = it->second;
-    }
-  }
+  const PlanHomeSpaces homes(buffers, plan);
+  for (std::size_t b = 0; b < home_.size(); ++b) home_[b] = homes(static_cast<BufferId>(b));
 }
 
 absl::Status ExecutionMachine::AllocateArenas(Bytes max_bytes) {

@@ -14,6 +14,7 @@
 
 #include "absl/status/status.h"
 #include "ir/buffer_set.h"
+#include "ir/home_spaces.h"
 #include "ir/plan.h"
 #include "verify/verifier.h"
 
@@ -29,32 +30,8 @@ inline TimeStep LastHeldStep(const BufferSet& buffers, const Buffer& b) {
   return outlives_run ? std::max(b.end, buffers.time_steps - 1) : b.end;
 }
 
-// Each buffer's *home space*: its pinned space; else the default space when
-// that space has a pool named as the buffer's placement (the two-space
-// case); else the space of the first pool of that name (a memory hierarchy
-// places a buffer's default-memory data in the pools of its home level,
-// msa/hierarchy.h); else the default space. O(P log P + 1) per query.
-class HomeSpaces {
- public:
-  HomeSpaces(const BufferSet& buffers, const Plan& plan) : buffers_(buffers), plan_(plan) {
-    for (const PoolInfo& pool : plan.pools) {
-      auto [it, fresh] = space_of_.emplace(pool.name, pool.space);
-      if (!fresh && pool.space == kDefaultSpace) it->second = kDefaultSpace;
-    }
-  }
-  MemorySpace operator()(BufferId id) const {
-    const Buffer& b = buffers_.buffers[static_cast<std::size_t>(id)];
-    if (b.space) return *b.space;
-    if (static_cast<std::size_t>(id) >= plan_.placements.size()) return kDefaultSpace;
-    auto it = space_of_.find(plan_.placements[static_cast<std::size_t>(id)].pool.str());
-    return it == space_of_.end() ? kDefaultSpace : it->second;
-  }
-
- private:
-  const BufferSet& buffers_;
-  const Plan& plan_;
-  std::map<std::string, MemorySpace, std::less<>> space_of_;
-};
+// A buffer's home space in the plan (ir/home_spaces.h).
+using HomeSpaces = PlanHomeSpaces;
 
 // The step from which a copy's destination segment is reserved: its start,
 // or step 0 for a prefetch issued before the first op (start -1).
