@@ -8,6 +8,11 @@
 namespace memplan {
 namespace {
 
+// About this many ranges per directory bucket: enough to keep the directory
+// small (1 entry per 4 ranges, 1 byte a range), few enough that the search
+// inside a bucket stays within a cache line or two.
+constexpr std::int64_t kStartsPerBucket = 4;
+
 int ClassOf(const ContainedRanges::Range& range) {
   return std::bit_width(static_cast<std::uint32_t>(range.r - range.l)) - 1;
 }
@@ -27,12 +32,12 @@ LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ran
   const auto n = static_cast<std::int32_t>(ranges.size());
   l_.resize(ranges.size());
   r_.resize(ranges.size());
-  tree_.assign(2 * ranges.size(), kNone);
+  std::vector<std::int32_t> ranks_by_position(ranges.size());
   for (std::int32_t p = 0; p < n; ++p) {
     const Range& range = ranges[p];
     l_[p] = range.l;
     r_[p] = range.r;
-    tree_[n + p] = range.rank;
+    ranks_by_position[p] = range.rank;
     position_[range.rank] = p;
     const std::int32_t length = range.r - range.l;
     if (p == 0 || ClassOf(ranges[p - 1]) != ClassOf(range)) {
@@ -43,54 +48,55 @@ LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ran
     c.shortest = std::min(c.shortest, length);
     c.longest = std::max(c.longest, length);
   }
-  for (std::int32_t x = n - 1; x >= 1; --x) tree_[x] = std::min(tree_[2 * x], tree_[2 * x + 1]);
+  tree_ = WideMinTree(std::move(ranks_by_position));
+  for (LengthClass& c : classes_) BuildDirectory(c);
 }
 
-std::int32_t LengthClassRanges::LeastIn(std::int32_t lo, std::int32_t hi) const {
-  const auto n = static_cast<std::int32_t>(l_.size());
-  std::int32_t best = kNone;
-  for (lo += n, hi += n; lo < hi; lo /= 2, hi /= 2) {
-    if (lo & 1) best = std::min(best, tree_[lo++]);
-    if (hi & 1) best = std::min(best, tree_[--hi]);
+void LengthClassRanges::BuildDirectory(LengthClass& c) {
+  c.first_start = l_[c.begin];
+  const std::int64_t span = std::int64_t{l_[c.end - 1]} - c.first_start + 1;
+  const std::int64_t want = std::max<std::int64_t>(1, (c.end - c.begin) / kStartsPerBucket);
+  while ((span >> c.shift) > want) ++c.shift;
+  c.buckets = static_cast<std::int32_t>(((span - 1) >> c.shift) + 1);
+  c.directory_at = static_cast<std::int32_t>(directory_.size());
+  std::int32_t p = c.begin;
+  for (std::int32_t b = 0; b < c.buckets; ++b) {
+    const std::int64_t bucket_start = c.first_start + (std::int64_t{b} << c.shift);
+    while (p < c.end && l_[p] < bucket_start) ++p;
+    directory_.push_back(p);
   }
-  return best;
+  directory_.push_back(c.end);
+}
+
+std::int32_t LengthClassRanges::FirstStartAtLeast(const LengthClass& c, std::int32_t x) const {
+  if (x <= c.first_start) return c.begin;
+  const std::int64_t bucket = (std::int64_t{x} - c.first_start) >> c.shift;
+  if (bucket >= c.buckets) return c.end;
+  const std::int32_t* entry = directory_.data() + c.directory_at + bucket;
+  return static_cast<std::int32_t>(
+      std::lower_bound(l_.data() + entry[0], l_.data() + entry[1], x) - l_.data());
 }
 
 std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
                                                            std::int32_t b) const {
-  const auto n = static_cast<std::int32_t>(l_.size());
   std::int32_t best = kNone;
   for (const LengthClass& c : classes_) {
     if (c.shortest > b - a) break;  // classes ascend in length
-    const std::int32_t* first = l_.data() + c.begin;
-    const std::int32_t* last = l_.data() + c.end;
     // Starts in [a, b - longest] end by b; in (b - longest, b - shortest]
     // they may; after b - shortest they cannot.
-    const std::int32_t* lo = std::lower_bound(first, last, a);
-    const std::int32_t* whole = std::upper_bound(lo, last, b - c.longest);
-    const std::int32_t* tail = std::upper_bound(whole, last, b - c.shortest);
-    const auto lo_at = static_cast<std::int32_t>(lo - l_.data());
-    const auto whole_at = static_cast<std::int32_t>(whole - l_.data());
-    const auto tail_at = static_cast<std::int32_t>(tail - l_.data());
-    if (lo_at < whole_at) best = std::min(best, LeastIn(lo_at, whole_at));
+    const std::int32_t lo_at = FirstStartAtLeast(c, a);
+    const std::int32_t whole_at = std::max(lo_at, FirstStartAtLeast(c, b - c.longest + 1));
+    const std::int32_t tail_at = std::max(whole_at, FirstStartAtLeast(c, b - c.shortest + 1));
+    best = std::min(best, tree_.Least(lo_at, whole_at));
     for (std::int32_t p = whole_at; p < tail_at; ++p) {
-      if (r_[p] <= b) best = std::min(best, tree_[n + p]);
+      if (r_[p] <= b) best = std::min(best, tree_.At(p));
     }
   }
   if (best == kNone) return std::nullopt;
   return best;
 }
 
-void LengthClassRanges::Remove(std::int32_t rank) {
-  const auto n = static_cast<std::int32_t>(l_.size());
-  std::int32_t x = n + position_[rank];
-  tree_[x] = kNone;
-  for (x /= 2; x >= 1; x /= 2) {
-    const std::int32_t least = std::min(tree_[2 * x], tree_[2 * x + 1]);
-    if (tree_[x] == least) break;  // the ancestors above are unchanged too
-    tree_[x] = least;
-  }
-}
+void LengthClassRanges::Remove(std::int32_t rank) { tree_.Remove(position_[rank]); }
 
 std::int64_t LengthClassRanges::TailBound(std::vector<Range> ranges) {
   SortByClassAndStart(ranges);

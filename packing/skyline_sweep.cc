@@ -113,10 +113,20 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
       class_of[rank] = it->second;
     }
   }
+  // What a placement reads, in rank order: read here in one pass, where
+  // the loads are independent, instead of 3-4 dependent cache misses per
+  // placement in the sweep (a third of its time at 10^7 items).
+  struct RankItem {
+    Bytes size;
+    std::int32_t first;  // slots [first, end)
+    std::int32_t end;
+  };
+  std::vector<RankItem> by_rank(priority.size());
   for (std::int32_t rank = 0; rank < ranks; ++rank) {
     const std::int32_t i = priority[rank];
-    classes[class_of[rank]].ranges.push_back({static_cast<std::int32_t>(first_slot_[i]),
-                                              static_cast<std::int32_t>(end_slot_[i]), rank});
+    by_rank[rank] = {items_[i].size, static_cast<std::int32_t>(first_slot_[i]),
+                     static_cast<std::int32_t>(end_slot_[i])};
+    classes[class_of[rank]].ranges.push_back({by_rank[rank].first, by_rank[rank].end, rank});
   }
   for (AlignmentClass& c : classes) {
     c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
@@ -178,15 +188,15 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
     }
     if (chosen) {
       const AlignmentClass::Best best = chosen->best.top();
-      const std::int32_t i = priority[best.rank];
-      const Bytes top = level + items_[i].size;
+      const RankItem& item = by_rank[best.rank];
+      const Bytes top = level + item.size;
       if (top >= cutoff) return std::nullopt;
-      offsets[i] = level;
+      offsets[priority[best.rank]] = level;
       chosen->index->Remove(best.rank);
       *work += step_work;
       ++placed;
-      const auto first = static_cast<std::int32_t>(first_slot_[i]);
-      const auto end = static_cast<std::int32_t>(end_slot_[i]);
+      const std::int32_t first = item.first;
+      const std::int32_t end = item.end;
       const std::int32_t split_end = run_end[best.run_start];
       erase_run(best.run_start);
       if (best.run_start < first) {
