@@ -77,6 +77,21 @@ std::int32_t LengthClassRanges::FirstStartAtLeast(const LengthClass& c, std::int
       std::lower_bound(l_.data() + entry[0], l_.data() + entry[1], x) - l_.data());
 }
 
+std::int32_t LengthClassRanges::FirstStartAtLeastFrom(std::int32_t from, std::int32_t end,
+                                                      std::int32_t x) const {
+  // Gallop: the answer is usually a few positions on, in the lines the
+  // previous search just read.
+  std::int32_t step = 1;
+  std::int32_t lo = from;
+  while (lo + step < end && l_[lo + step - 1] < x) {
+    lo += step;
+    step *= 2;
+  }
+  const std::int32_t hi = std::min(end, lo + step);
+  return static_cast<std::int32_t>(std::lower_bound(l_.data() + lo, l_.data() + hi, x) -
+                                   l_.data());
+}
+
 std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
                                                            std::int32_t b) const {
   std::int32_t best = kNone;
@@ -85,8 +100,8 @@ std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
     // Starts in [a, b - longest] end by b; in (b - longest, b - shortest]
     // they may; after b - shortest they cannot.
     const std::int32_t lo_at = FirstStartAtLeast(c, a);
-    const std::int32_t whole_at = std::max(lo_at, FirstStartAtLeast(c, b - c.longest + 1));
-    const std::int32_t tail_at = std::max(whole_at, FirstStartAtLeast(c, b - c.shortest + 1));
+    const std::int32_t whole_at = FirstStartAtLeastFrom(lo_at, c.end, b - c.longest + 1);
+    const std::int32_t tail_at = FirstStartAtLeastFrom(whole_at, c.end, b - c.shortest + 1);
     best = std::min(best, tree_.Least(lo_at, whole_at));
     for (std::int32_t p = whole_at; p < tail_at; ++p) {
       if (r_[p] <= b) best = std::min(best, tree_.At(p));

@@ -10,11 +10,12 @@
 // by b (a prefix minimum of the tree), one starting after b - lo cannot, and
 // the few starting in between (the *tail*) are checked one by one.
 //
-// The three searches by start in each class go through a directory of the
-// class's starts (the first position at every 2^k slots, about one entry per
-// kStartsPerBucket ranges), so each searches a few neighbouring starts
-// instead of the whole class: at 10^6-10^7 ranges the binary searches were
-// most of a query's cache misses.
+// A query's first search by start in each class goes through a directory
+// of the class's starts (the first position at every 2^k slots, about one
+// entry per 4 ranges), so it reads a few neighbouring starts instead of
+// binary-searching the whole class; the other two gallop forward from it.
+// At 10^6-10^7 ranges the binary searches were most of a query's cache
+// misses.
 //
 // The ranks sit in a min-tree of fan-out 16 (wide_min_tree.h).
 //
@@ -74,6 +75,10 @@ class LengthClassRanges {
 
   // The first position of class `c` whose start is at least `x` (c.end: none).
   std::int32_t FirstStartAtLeast(const LengthClass& c, std::int32_t x) const;
+
+  // The first position in [from, end) whose start is at least `x` (end:
+  // none), searched forward from `from`; positions before it start below x.
+  std::int32_t FirstStartAtLeastFrom(std::int32_t from, std::int32_t end, std::int32_t x) const;
 
   // Fills the directory fields of `c` and appends its buckets to directory_.
   void BuildDirectory(LengthClass& c);
