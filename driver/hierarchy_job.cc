@@ -72,6 +72,19 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
     if (s.id != kDefaultSpace) s.capacity = spec.capacity_bytes;
     if (s.peak > spec.capacity_bytes) return std::optional<Plan>();
   }
+  // Every level is a space of the plan, those that hold nothing too (peak
+  // 0), so the JSON's spaces[] and the map list the whole target.
+  for (int level = 0; level < static_cast<int>(target.spaces.size()); ++level) {
+    const MemorySpace id = SpaceIdOfLevel(target, level);
+    if (std::any_of(plan->spaces.begin(), plan->spaces.end(),
+                    [&](const SpaceInfo& s) { return s.id == id; })) {
+      continue;
+    }
+    const MemorySpaceSpec& spec = target.spaces[static_cast<std::size_t>(level)];
+    plan->spaces.push_back(SpaceInfo{spec.name, id, spec.capacity_bytes, 0, plan->alignment});
+  }
+  std::sort(plan->spaces.begin(), plan->spaces.end(),
+            [](const SpaceInfo& a, const SpaceInfo& b) { return a.id < b.id; });
   for (AsyncCopy& copy : plan->copies) {
     // The cross-program prefetch comes from the buffer's home.
     if (copy.kind == CopyKind::kPrefetch) copy.from_space = c.home[copy.buffer];
@@ -114,7 +127,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
     const HierarchyCandidate& c = (*candidates)[i];
     if (!c.fits) {
       plans.emplace_back();
-      out.report.candidates.push_back({c.name, std::nullopt});
+      out.report.candidates.push_back({c.name, std::nullopt, c.not_run});
       continue;
     }
     absl::StatusOr<std::optional<Plan>> plan =
@@ -129,7 +142,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
       // Ties: the earlier candidate.
       if (!best || *time < simulations[*best].elapsed_s) best = i;
     }
-    out.report.candidates.push_back({c.name, time});
+    out.report.candidates.push_back({c.name, time, ""});
   }
   if (!best) {
     return absl::ResourceExhaustedError(fmt::format(

@@ -26,7 +26,8 @@ namespace memplan {
 struct HierarchyReport {
   struct Candidate {
     std::string name;
-    std::optional<double> estimated_s;  // nullopt: it does not fit
+    std::optional<double> estimated_s;  // nullopt: it does not fit, or was not run
+    std::string not_run;                // why it was not run ("" when it was)
   };
   std::vector<Candidate> candidates;    // in portfolio order
   std::string chosen;

@@ -247,12 +247,19 @@ std::string FormatLoopSummary(const MsaJobResult& result) {
 std::string FormatHierarchySummary(const MsaJobResult& result) {
   const HierarchyReport& h = *result.hierarchy;
   std::string text;
-  for (const SpaceInfo& space : result.plan.spaces) {
-    const int level = LevelOfSpace(result.target, space.id);
-    if (level < 0) continue;
+  for (int level = 0; level < static_cast<int>(result.target.spaces.size()); ++level) {
+    const MemorySpace id = SpaceIdOfLevel(result.target, level);
+    const auto found = std::find_if(result.plan.spaces.begin(), result.plan.spaces.end(),
+                                    [&](const SpaceInfo& s) { return s.id == id; });
+    if (found == result.plan.spaces.end()) continue;
+    const SpaceInfo& space = *found;
     const MemorySpaceSpec& spec = result.target.spaces[static_cast<std::size_t>(level)];
+    // Buffers whose data this level holds at some step: a buffer homed here
+    // that lives wholly in the fastest level never takes bytes here.
     std::int64_t homed = 0;
-    for (MemorySpace home : h.home) homed += home == space.id ? 1 : 0;
+    for (std::size_t b = 0; b < h.home.size(); ++b) {
+      homed += h.home[b] == space.id && result.assignment.needs_default[b] ? 1 : 0;
+    }
     text += fmt::format("  space {} (level {}, id {}{}): peak {} of {}{}\n", spec.name, level,
                         space.id, spec.writable ? "" : ", read-only", FormatBytes(space.peak),
                         FormatBytes(spec.capacity_bytes),
@@ -262,8 +269,11 @@ std::string FormatHierarchySummary(const MsaJobResult& result) {
   }
   std::vector<std::string> tried;
   for (const HierarchyReport::Candidate& c : h.candidates) {
-    tried.push_back(c.estimated_s ? fmt::format("{} {:.6g} s", c.name, *c.estimated_s)
-                                  : c.name + " does not fit");
+    if (c.estimated_s) {
+      tried.push_back(fmt::format("{} {:.6g} s", c.name, *c.estimated_s));
+    } else {
+      tried.push_back(c.name + (c.not_run.empty() ? " does not fit" : " not run (" + c.not_run + ")"));
+    }
   }
   text += fmt::format("hierarchy: kept {}; tried {}; all in the slowest writable space {:.6g} s\n",
                       h.chosen, fmt::join(tried, ", "), h.all_slowest_writable_s);

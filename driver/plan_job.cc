@@ -436,7 +436,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       if (const std::optional<HierarchyReport>& h = result.msa->hierarchy) {
         PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s};
         for (const HierarchyReport::Candidate& c : h->candidates) {
-          summary.candidates.emplace_back(c.name, c.estimated_s);
+          summary.candidates.push_back({c.name, c.estimated_s, c.not_run});
         }
         extras.hierarchy = std::move(summary);
       }

@@ -251,7 +251,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
       out.push_back(std::move(c));
       return;
     }
-    HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset};
+    HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset, true, ""};
     for (AsyncCopy& copy : c.fast.copies) {
       (copy.kind == CopyKind::kPrefetch ? copy.from_space : copy.to_space) = c.home[copy.buffer];
     }
@@ -276,14 +276,30 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   std::vector<int> below;
   for (int l = 1; l < levels; ++l) below.push_back(l);
   add("hierarchy", *fast, needs, HomeRule{below, false, false});
-  add("hierarchy-weights-in-flash", *fast, needs, HomeRule{below, true, false});
+  // Constants in a read-only level first: only where there is one (else it
+  // is the hierarchy candidate again).
+  if (std::any_of(below.begin(), below.end(), [&](int l) {
+        return !target.spaces[static_cast<std::size_t>(l)].writable;
+      })) {
+    add("hierarchy-weights-in-flash", *fast, needs, HomeRule{below, true, false});
+  }
   add("two-space", *fast, needs, HomeRule{{slowest}, false, false});
 
-  // Banked: no copies, every buffer a home (skipped when some buffer is
+  // Banked: no copies, every buffer a home (not run when some buffer is
   // pinned to level 0: the bank order could not honour the pin).
-  if (std::none_of(buffers.buffers.begin(), buffers.buffers.end(), [](const Buffer& b) {
+  const auto pinned_fastest =
+      std::find_if(buffers.buffers.begin(), buffers.buffers.end(), [](const Buffer& b) {
         return b.space && *b.space == kAlternateSpace;
-      })) {
+      });
+  if (pinned_fastest != buffers.buffers.end()) {
+    HierarchyCandidate c;
+    c.name = "banked";
+    c.fits = false;
+    c.not_run = absl::StrCat("buffer '", pinned_fastest->name.str(),
+                             "' is pinned to the fastest level, which filling the banks by "
+                             "size without copies cannot honour");
+    out.push_back(std::move(c));
+  } else {
     MsaResult banked;
     banked.mode = fast->mode;
     banked.alternate.assign(n, {});

@@ -56,6 +56,7 @@ struct HierarchyCandidate {
   // level.
   std::vector<std::optional<Bytes>> home_offset;
   bool fits = true;                // false: some buffer found no home (the rest is empty)
+  std::string not_run;             // why it was not tried ("" when it was; fits is false)
 };
 
 // The device each op's accesses are checked against: its affinity, else

@@ -122,6 +122,7 @@ std::string WriteCompareJson(const CompareTable& table) {
       const std::optional<double> ratio = RatioToBound(row.estimated_s, table.times->bound_s);
       entry["ratio_to_bound"] = ratio ? Json(*ratio) : Json(nullptr);
       entry["kept"] = row.kept;
+      if (!row.not_run.empty()) entry["not_run"] = row.not_run;
       rows.push_back(std::move(entry));
     }
     times["strategies"] = std::move(rows);

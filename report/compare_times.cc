@@ -23,10 +23,16 @@ std::string FormatCompareTimes(const CompareTimes& times) {
   std::vector<std::vector<std::string>> lines = {{"strategy", "est. time", "vs bound", "rule"}};
   for (const CompareTimeRow& row : times.rows) {
     const std::optional<double> ratio = RatioToBound(row.estimated_s, times.bound_s);
-    lines.push_back({row.kept ? row.name + " (kept)" : row.name,
-                     row.estimated_s ? memmap::FormatSeconds(*row.estimated_s) : "does not fit",
-                     ratio ? fmt::format("{:.3f}", *ratio) : std::string("-"),
-                     row.planner.empty() ? row.rule : row.planner + ": " + row.rule});
+    std::string time = "does not fit";
+    if (row.estimated_s) {
+      time = memmap::FormatSeconds(*row.estimated_s);
+    } else if (!row.not_run.empty()) {
+      time = "not run";
+    }
+    std::string rule = row.planner.empty() ? row.rule : row.planner + ": " + row.rule;
+    if (!row.not_run.empty()) rule += " (not run: " + row.not_run + ")";
+    lines.push_back({row.kept ? row.name + " (kept)" : row.name, time,
+                     ratio ? fmt::format("{:.3f}", *ratio) : std::string("-"), rule});
   }
   return out + AlignedRows(lines, {false, true, true, false});
 }

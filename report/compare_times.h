@@ -34,9 +34,11 @@ struct CompareTimeRow {
   std::string planner;  // whose strategy, e.g. "ExecuTorch banked memory planner"
   std::string rule;     // one line: how it places data
   std::string source;   // the files or paper it follows; "" for memplan's own
-  // Seconds; nullopt when the strategy's placement does not fit the target.
+  // Seconds; nullopt when the strategy's placement does not fit the target
+  // or it was not run.
   std::optional<double> estimated_s;
   bool kept = false;    // the plan `memplan plan` reports (verified)
+  std::string not_run;  // why the strategy was not run ("" when it was)
 };
 
 struct CompareTimes {
@@ -47,7 +49,8 @@ struct CompareTimes {
 };
 
 // The section (a blank line, its title, a blank line, one line per row):
-// name (with " (kept)" on the kept plan's row), estimated time (4 significant digits, "does not fit" when none),
+// name (with " (kept)" on the kept plan's row), estimated time (4 significant digits, "does not fit"
+// or "not run" when none; a row not run gives its reason after the rule),
 // ratio to the bound (3 decimals), "planner: rule". Deterministic.
 std::string FormatCompareTimes(const CompareTimes& times);
 

@@ -444,10 +444,12 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       Json h;
       h["kept"] = extras.hierarchy->kept;
       Json candidates = Json::array();
-      for (const auto& [name, seconds] : extras.hierarchy->candidates) {
+      for (const PlanHierarchyCandidate& candidate : extras.hierarchy->candidates) {
         Json c;
-        c["name"] = name;
-        c["estimated_time_s"] = seconds ? Json(*seconds) : Json(nullptr);
+        c["name"] = candidate.name;
+        c["estimated_time_s"] =
+            candidate.estimated_s ? Json(*candidate.estimated_s) : Json(nullptr);
+        if (!candidate.not_run.empty()) c["not_run"] = candidate.not_run;
         candidates.push_back(std::move(c));
       }
       h["candidates"] = std::move(candidates);

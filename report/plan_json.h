@@ -156,10 +156,16 @@ struct PlanReorder {
 // What the plan document records besides the plan itself.
 // What a memory-hierarchy plan's portfolio tried (driver/hierarchy_job.h),
 // written as "msa": {"hierarchy": {"kept": NAME, "candidates": [{"name",
-// "estimated_time_s" (null: does not fit)}], "all_slowest_writable_s"}}.
+// "estimated_time_s" (null: does not fit or not run), "not_run" (only when
+// not run: why)}], "all_slowest_writable_s"}}.
+struct PlanHierarchyCandidate {
+  std::string name;
+  std::optional<double> estimated_s;
+  std::string not_run;  // "" when it ran
+};
 struct PlanHierarchySummary {
   std::string kept;
-  std::vector<std::pair<std::string, std::optional<double>>> candidates;
+  std::vector<PlanHierarchyCandidate> candidates;
   double all_slowest_writable_s = 0;
 };
 

@@ -192,9 +192,10 @@ TEST(CompareCliTest, EstimatedTimesOnAHierarchyAgreeWithPlan) {
   const nlohmann::json msa = nlohmann::json::parse(Slurp(dir + "/p.json"))["msa"];
   std::vector<std::string> order;
   std::map<std::string, double> seconds = EstimatedTimes(times, order);
+  // No memplan-weights-in-flash: npu-3level has no read-only level.
   EXPECT_EQ(order, (std::vector<std::string>{"time bound", "executorch-banked",
-                                              "memplan-hierarchy", "memplan-weights-in-flash",
-                                              "memplan-two-space", "all-slowest-writable"}));
+                                              "memplan-hierarchy", "memplan-two-space",
+                                              "all-slowest-writable"}));
   EXPECT_EQ(times["target"], "npu-3level");
   EXPECT_EQ(times["fast_memory_bytes"], 65536);
   EXPECT_EQ(seconds["time bound"], msa["time_bound_s"].get<double>());
@@ -208,6 +209,32 @@ TEST(CompareCliTest, EstimatedTimesOnAHierarchyAgreeWithPlan) {
   EXPECT_TRUE(times["strategies"][1]["kept"].get<bool>());
   EXPECT_EQ(times["strategies"][1]["source"], "pytorch/executorch exir/memory_planning.py");
   fs::remove_all(dir);
+}
+
+// A strategy that cannot run says why, in the table and the JSON, instead
+// of missing: the banked planner cannot honour async_copy's pinned buffer.
+TEST(CompareCliTest, AStrategyNotRunSaysWhy) {
+  const std::string dir = FreshDir();
+  const CliRun c = Memplan("compare " + kExamples + "/async_copy.mpir --target "
+                           "mcu-tcm-sram-psram-flash --json " + dir + "/c.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_THAT(c.out, HasSubstr("\nexecutorch-banked           not run         -  ExecuTorch banked "
+                               "memory planner: no copies;"));
+  EXPECT_THAT(c.out, HasSubstr("(not run: buffer 'w_start' is pinned to the fastest level, which "
+                               "filling the banks by size without copies cannot honour)\n"));
+  const nlohmann::json strategies = nlohmann::json::parse(Slurp(dir + "/c.json"))["times"]["strategies"];
+  ASSERT_FALSE(strategies.empty());
+  const nlohmann::json& last = strategies.back();
+  EXPECT_EQ(last["name"], "executorch-banked");
+  EXPECT_TRUE(last["estimated_s"].is_null());
+  EXPECT_EQ(last["not_run"],
+            "buffer 'w_start' is pinned to the fastest level, which filling the banks by size "
+            "without copies cannot honour");
+  for (const nlohmann::json& row : strategies) {
+    if (row["name"] != "executorch-banked") {
+      EXPECT_FALSE(row.contains("not_run")) << row["name"];
+    }
+  }
 }
 
 TEST(CompareCliTest, EstimatedTimesOnTwoSpacesAgreeWithPlan) {
