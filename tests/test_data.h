@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "tests/temp_cleanup.h"
+
 namespace memplan {
 
 // The text of tests/data/`relative` (e.g. "mpir/freed_weight.mpir"); records
@@ -48,7 +50,10 @@ inline std::string TestTempPath(const std::string& file) {
   for (char& c : name) {
     if (c == '/') c = '_';  // parameterised test names contain '/'
   }
-  return ::testing::TempDir() + "/" + name + "_" + std::to_string(::getpid()) + "_" + file;
+  const std::string path =
+      ::testing::TempDir() + "/" + name + "_" + std::to_string(::getpid()) + "_" + file;
+  TempCleanup::Register(path);
+  return path;
 }
 
 }  // namespace memplan

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "gtest/gtest.h"
+#include "tests/temp_cleanup.h"
 
 namespace memplan::testing_cli {
 
@@ -36,6 +37,7 @@ inline std::string FreshDir() {
   std::string pattern = ::testing::TempDir() + "/memplan_cli_XXXXXX";
   char* made = mkdtemp(pattern.data());
   EXPECT_NE(made, nullptr);
+  TempCleanup::Register(pattern);
   return pattern;
 }
 

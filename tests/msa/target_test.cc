@@ -9,6 +9,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -18,9 +19,7 @@ using ::testing::HasSubstr;
 class TargetFileTest : public ::testing::Test {
  protected:
   std::string Write(const std::string& text) {
-    const std::string path = ::testing::TempDir() + "/" +
-                             ::testing::UnitTest::GetInstance()->current_test_info()->name() +
-                             ".json";
+    const std::string path = TestTempPath("target.json");
     std::ofstream(path) << text;
     return path;
   }
