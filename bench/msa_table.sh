@@ -3,24 +3,25 @@
 # MODELS_DIR, every preset target (`memplan targets`) and fast-memory sizes
 # 256KiB, 1MiB, 4MiB and 16MiB, plan
 #   * in reference mode,
-#   * in default mode without sliced prefetch (--sliced-prefetch 0),
-#   * in default mode (which also tries sliced prefetches, kept only where
-#     faster),
-#   * in default mode with --window-prefetch W, W = fast memory / 8
-#     (window prefetches kept only where faster),
+#   * in default mode with no automatic feature (--sliced-prefetch 0
+#     --window-prefetch 0 --no-loop-optimizer),
+#   * in default mode with only its automatic sliced prefetch
+#     (--window-prefetch 0 --no-loop-optimizer: the default mode before
+#     window prefetch and the loop optimizer were tried by default),
+#   * in default mode (which also tries sliced prefetches, windows of fast
+#     memory / 2, / 4 and / 8 and, when it finds a loop, the loop optimizer,
+#     each kept only where faster),
 #   * in default mode with --block-prefetch B, B = fast memory / 4
 #     (block-prefetching variants kept only where faster),
-#   * in default mode with --loop-optimizer (its variants kept only where
-#     faster; BERT's twelve layers are the shared models' unrolled loop),
 # and report the captured speed-up fraction
 #   (time_all_default - estimated) / (time_all_default - time_all_fast)
-# side by side; for each feature whether the default plan kept it (the
-# plan JSON's msa.sliced_prefetches, msa.window_prefetches — the
-# async_copies entries with window_op — and msa.block_prefetch.prefetches;
-# msa.loops[].chosen for the loop optimizer; 0 where default mode kept a
-# variant without the feature); the wall time
-# of the reference and default `memplan plan` runs (load, analysis,
-# assignment, packing, verification); and whether all six plans verified
+# side by side; for each feature whether the plan kept it (the plan JSON's
+# msa.sliced_prefetches, msa.window_prefetches — the async_copies entries
+# with window_op — and msa.loops[].chosen in the default plan;
+# msa.block_prefetch.prefetches in the block plan; 0 where default mode
+# kept a variant without the feature); the wall time of the reference, the
+# previous default and the default `memplan plan` runs (load, analysis,
+# assignment, packing, verification); and whether all five plans verified
 # and kept time_all_fast <= estimated <= time_all_default.
 #
 # Usage: bench/msa_table.sh [--write docs/msa.md]
@@ -28,13 +29,14 @@
 #   MODELS_DIR  models (default ../shared/data/onnx/torchvision)
 #   MODELS      model names to take from MODELS_DIR (default: every *.onnx)
 #   SIZES       fast-memory sizes, each N KiB or N MiB (default "256KiB 1MiB 4MiB 16MiB")
-# Prints the Markdown table, a tally and the mean captured fraction per
-# fast-memory size for the six runs; with --write, also replaces the text
-# between the `<!-- msa-table:begin -->` and `<!-- msa-table:end -->` lines of
-# the given file. Needs jq. Exits 1 if any run fails, is unverified or breaks
+# Prints the Markdown table, a tally, the total wall time of the previous
+# and the new default runs, and the mean captured fraction per fast-memory
+# size for the five runs; with --write, also replaces the text between the
+# `<!-- msa-table:begin -->` and `<!-- msa-table:end -->` lines of the
+# given file. Needs jq. Exits 1 if any run fails, is unverified or breaks
 # the bounds, if any default-mode run is slower than reference mode on some
-# row, or if default mode with a feature (slicing, window, block, loop) is slower
-# than without it.
+# row, or if default mode with more features (its automatic ones, the
+# block) is slower than with fewer.
 set -euo pipefail
 
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
@@ -96,16 +98,15 @@ add() {
 
 table="$tmp/table.md"
 {
-  echo "| model | target | fast memory | captured, reference | captured, default without slicing | captured, default | sliced prefetches | captured, default with window | window prefetches | captured, default with block | block prefetches | captured, default with loop optimizer | loops chosen | reference ms | default ms | verified, in bounds |"
+  echo "| model | target | fast memory | captured, reference | captured, default without automatic features | captured, previous default | captured, default | sliced prefetches | window prefetches | loops chosen | captured, default with block | block prefetches | reference ms | previous default ms | default ms | verified, in bounds |"
   echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$table"
 
 rows=0 bad=0 slower_than_reference=0 better=0
-slicing_not_worse=0 slicing_better=0 sliced_kept=0
-window_not_worse=0 window_better=0 window_kept=0
+auto_not_worse=0 auto_better=0 sliced_kept=0 window_kept=0 loop_kept=0
 block_not_worse=0 block_better=0 block_kept=0
-loop_not_worse=0 loop_better=0 loop_kept=0
-declare -A sum_ref sum_uns sum_def sum_win sum_blk sum_loop count
+ms_previous=0 ms_default=0
+declare -A sum_ref sum_none sum_prev sum_def sum_blk count
 if [[ -n $MODELS ]]; then
   models=()
   for m in $MODELS; do models+=("$MODELS_DIR/$m.onnx"); done
@@ -119,89 +120,82 @@ for model in "${models[@]}"; do
   for target in $targets; do
     for size in $SIZES; do
       fast=$(bytes "$size")
-      window=$((fast / 8))
       block=$((fast / 4))
       line=$(run "$model" "$target" "$size" reference)
       read -r rv re rd rf rms _ <<<"$line"
-      line=$(run "$model" "$target" "$size" default --sliced-prefetch 0)
-      read -r uv ue ud uf _ <<<"$line"
+      line=$(run "$model" "$target" "$size" default --sliced-prefetch 0 --window-prefetch 0 \
+        --no-loop-optimizer)
+      read -r nv ne nd nf _ <<<"$line"
+      line=$(run "$model" "$target" "$size" default --window-prefetch 0 --no-loop-optimizer)
+      read -r pv pe pd pf pms _ <<<"$line"
       line=$(run "$model" "$target" "$size" default)
-      read -r dv de dd df dms dsl _ <<<"$line"
-      line=$(run "$model" "$target" "$size" default --window-prefetch "$window")
-      read -r wv we wd wf _ _ wn _ <<<"$line"
+      read -r dv de dd df dms dsl dwn _ dln <<<"$line"
       line=$(run "$model" "$target" "$size" default --block-prefetch "$block")
       read -r bv be bd bf _ _ _ bn _ <<<"$line"
-      line=$(run "$model" "$target" "$size" default --loop-optimizer)
-      read -r lv le ld lf _ _ _ _ ln <<<"$line"
       rc=$(captured "$re" "$rd" "$rf")
-      uc=$(captured "$ue" "$ud" "$uf")
+      nc=$(captured "$ne" "$nd" "$nf")
+      pc=$(captured "$pe" "$pd" "$pf")
       dc=$(captured "$de" "$dd" "$df")
-      wc=$(captured "$we" "$wd" "$wf")
       bc=$(captured "$be" "$bd" "$bf")
-      lc=$(captured "$le" "$ld" "$lf")
       ok=yes
-      if [[ $rv != true || $uv != true || $dv != true || $wv != true || $bv != true ||
-            $lv != true ]] ||
-          ! in_bounds "$re" "$rd" "$rf" || ! in_bounds "$ue" "$ud" "$uf" ||
-          ! in_bounds "$de" "$dd" "$df" || ! in_bounds "$we" "$wd" "$wf" ||
-          ! in_bounds "$be" "$bd" "$bf" || ! in_bounds "$le" "$ld" "$lf"; then
+      if [[ $rv != true || $nv != true || $pv != true || $dv != true || $bv != true ]] ||
+          ! in_bounds "$re" "$rd" "$rf" || ! in_bounds "$ne" "$nd" "$nf" ||
+          ! in_bounds "$pe" "$pd" "$pf" || ! in_bounds "$de" "$dd" "$df" ||
+          ! in_bounds "$be" "$bd" "$bf"; then
         ok=NO
         bad=$((bad + 1))
       fi
       rows=$((rows + 1))
       add sum_ref "$size" "$rc"
-      add sum_uns "$size" "$uc"
+      add sum_none "$size" "$nc"
+      add sum_prev "$size" "$pc"
       add sum_def "$size" "$dc"
-      add sum_win "$size" "$wc"
       add sum_blk "$size" "$bc"
-      add sum_loop "$size" "$lc"
       count[$size]=$(( ${count[$size]:-0} + 1 ))
-      if ! not_worse "$re" "$ue" || ! not_worse "$re" "$de" || ! not_worse "$re" "$we" ||
-          ! not_worse "$re" "$be" || ! not_worse "$re" "$le"; then
+      ms_previous=$((ms_previous + pms))
+      ms_default=$((ms_default + dms))
+      if ! not_worse "$re" "$ne" || ! not_worse "$re" "$pe" || ! not_worse "$re" "$de" ||
+          ! not_worse "$re" "$be"; then
         slower_than_reference=$((slower_than_reference + 1))
         echo "slower than reference mode: $name $target $size" >&2
       fi
       if better "$re" "$de"; then better=$((better + 1)); fi
-      if not_worse "$ue" "$de"; then slicing_not_worse=$((slicing_not_worse + 1)); fi
-      if better "$ue" "$de"; then slicing_better=$((slicing_better + 1)); fi
-      if not_worse "$de" "$we"; then window_not_worse=$((window_not_worse + 1)); fi
-      if better "$de" "$we"; then window_better=$((window_better + 1)); fi
+      # Each automatic feature only adds: none <= sliced only <= all.
+      if not_worse "$ne" "$pe" && not_worse "$pe" "$de"; then auto_not_worse=$((auto_not_worse + 1)); fi
+      if better "$pe" "$de"; then auto_better=$((auto_better + 1)); fi
       if not_worse "$de" "$be"; then block_not_worse=$((block_not_worse + 1)); fi
       if better "$de" "$be"; then block_better=$((block_better + 1)); fi
-      if not_worse "$de" "$le"; then loop_not_worse=$((loop_not_worse + 1)); fi
-      if better "$de" "$le"; then loop_better=$((loop_better + 1)); fi
       if [[ $dsl -gt 0 ]]; then sliced_kept=$((sliced_kept + 1)); fi
-      if [[ $wn -gt 0 ]]; then window_kept=$((window_kept + 1)); fi
+      if [[ $dwn -gt 0 ]]; then window_kept=$((window_kept + 1)); fi
+      if [[ $dln -gt 0 ]]; then loop_kept=$((loop_kept + 1)); fi
       if [[ $bn -gt 0 ]]; then block_kept=$((block_kept + 1)); fi
-      if [[ $ln -gt 0 ]]; then loop_kept=$((loop_kept + 1)); fi
-      echo "| $name | $target | $size | $rc | $uc | $dc | $dsl | $wc | $wn | $bc | $bn | $lc | $ln | $rms | $dms | $ok |" >>"$table"
+      echo "| $name | $target | $size | $rc | $nc | $pc | $dc | $dsl | $dwn | $dln | $bc | $bn | $rms | $pms | $dms | $ok |" >>"$table"
     done
   done
 done
 {
   echo
   echo "$rows rows: every default-mode run at least as fast as reference mode (simulated) on" \
-       "$((rows - slower_than_reference)), default mode strictly faster on $better; with sliced" \
-       "prefetch at least as fast as without on $slicing_not_worse, strictly faster on" \
-       "$slicing_better, kept on $sliced_kept; with --window-prefetch at least as fast as" \
-       "without on $window_not_worse, strictly faster on $window_better, kept on $window_kept;" \
+       "$((rows - slower_than_reference)), default mode strictly faster on $better; each" \
+       "automatic feature at least as fast as without on $auto_not_worse, default mode" \
+       "strictly faster than the previous default on $auto_better; sliced prefetch kept on" \
+       "$sliced_kept, window prefetch on $window_kept, the loop optimizer on $loop_kept;" \
        "with --block-prefetch at least as fast as without on $block_not_worse, strictly faster" \
-       "on $block_better, kept on $block_kept; with --loop-optimizer at least as fast as" \
-       "without on $loop_not_worse, strictly faster on $loop_better, kept on $loop_kept;" \
-       "$bad rows unverified or out of bounds."
+       "on $block_better, kept on $block_kept; $bad rows unverified or out of bounds." \
+       "Wall time of all previous default runs $(awk -v m="$ms_previous" 'BEGIN { printf "%.1f", m / 1000 }') s," \
+       "of all default runs $(awk -v m="$ms_default" 'BEGIN { printf "%.1f", m / 1000 }') s."
   echo
-  echo "| fast memory | mean captured, reference | mean captured, default without slicing | mean captured, default | mean captured, default with window | mean captured, default with block | mean captured, default with loop optimizer |"
-  echo "|---|---:|---:|---:|---:|---:|---:|"
+  echo "| fast memory | mean captured, reference | mean captured, default without automatic features | mean captured, previous default | mean captured, default | mean captured, default with block |"
+  echo "|---|---:|---:|---:|---:|---:|"
   for size in $SIZES; do
     [[ -n ${count[$size]:-} ]] || continue
-    awk -v s="$size" -v r="${sum_ref[$size]}" -v u="${sum_uns[$size]}" -v d="${sum_def[$size]}" \
-      -v w="${sum_win[$size]}" -v b="${sum_blk[$size]}" -v l="${sum_loop[$size]}" \
-      -v n="${count[$size]}" \
-      'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s, r / n, u / n, d / n, w / n, b / n, l / n }'
+    awk -v s="$size" -v r="${sum_ref[$size]}" -v u="${sum_none[$size]}" -v p="${sum_prev[$size]}" \
+      -v d="${sum_def[$size]}" -v b="${sum_blk[$size]}" -v n="${count[$size]}" \
+      'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s, r / n, u / n, p / n, d / n, b / n }'
   done
 } >>"$table"
 
 cat "$table"
 if [[ -n $WRITE ]]; then splice_table msa-table "$table" "$WRITE"; fi
-[[ $bad -eq 0 && $slower_than_reference -eq 0 && $slicing_not_worse -eq $rows &&
-   $window_not_worse -eq $rows && $block_not_worse -eq $rows && $loop_not_worse -eq $rows ]]
+[[ $bad -eq 0 && $slower_than_reference -eq 0 && $auto_not_worse -eq $rows &&
+   $block_not_worse -eq $rows ]]

@@ -101,11 +101,16 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   knob(cmd->add_option("--sliced-prefetch-slice-bytes", flags.sliced_prefetch_slice_bytes,
                        "at most ceil(size / BYTES) slices per prefetch (default 0: no limit)")
            ->type_name("BYTES"));
-  knob(cmd->add_option("--window-prefetch", flags.window_prefetch,
-                       "prefetch a window of BYTES of a large default-memory operand into "
-                       "reserved fast memory for the op that reads it (XLA's window prefetch); "
-                       "default mode keeps the windows only where faster (default 0: off)")
-           ->type_name("BYTES"));
+  CLI::Option* window = cmd->add_option(
+                            "--window-prefetch", flags.window_prefetch,
+                            "prefetch a window of BYTES of a large default-memory operand into "
+                            "reserved fast memory for the op that reads it (XLA's window "
+                            "prefetch); 0: never (default: reference mode never, default mode "
+                            "tries fast memory / 2, / 4 and / 8 and keeps windows only where "
+                            "faster)")
+                            ->type_name("BYTES");
+  knob(window);
+  flags.window_prefetch_option = window;
   knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
                        "reserve BYTES of fast memory for weights (constants, not model inputs) "
                        "prefetched in FIFO order of first use (XLA's block prefetching; reference "
@@ -115,9 +120,13 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
   CLI::Option* loop = cmd->add_flag("--loop-optimizer", flags.loop_optimizer,
                                     "find an unrolled loop in the schedule and plan its steady "
                                     "state first (XLA's memory-bound loop optimizer; reference "
-                                    "mode plans with it, default mode keeps it where it is faster)");
+                                    "mode plans with it, default mode keeps it where it is faster, "
+                                    "and tries it without the flag too)");
   knob(loop);
   flags.loop_optimizer_option = loop;
+  knob(cmd->add_flag("--no-loop-optimizer", flags.no_loop_optimizer,
+                     "nor let default mode try the loop optimizer by itself")
+           ->excludes(loop));
   CLI::Option* loop_min = cmd->add_option("--loop-optimizer-min-iterations",
                                           flags.loop_optimizer_min_iterations,
                                           "fewest iterations a repeating run of ops needs to be "
@@ -315,6 +324,8 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
                                   *window, kMaxTotalBytes));
   }
   options.msa.window_prefetch_bytes = *window;
+  // A size given, 0 included, replaces default mode's automatic sizes.
+  options.msa.auto_window_prefetch = !Given(flags.window_prefetch_option);
   absl::StatusOr<Bytes> block = SizeFlag("--block-prefetch", flags.block_prefetch);
   if (!block.ok()) return block.status();
   if (*block > kMaxTotalBytes) {
@@ -326,6 +337,7 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
     return UsageError("--loop-optimizer-min-iterations applies only with --loop-optimizer");
   }
   options.msa.loop_optimizer = flags.loop_optimizer;
+  options.msa.auto_loop_optimizer = !flags.no_loop_optimizer;
   options.msa.loop_optimizer_min_iterations = flags.loop_optimizer_min_iterations;
   options.cost.default_trip_count = flags.trip_count;
   return std::optional<MsaJobOptions>(options);

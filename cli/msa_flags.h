@@ -37,9 +37,10 @@ struct MsaFlags {
   std::int64_t sliced_prefetch = 0;          // most slices per prefetch
   std::string sliced_prefetch_min_bytes = "0";
   std::string sliced_prefetch_slice_bytes = "0";
-  std::string window_prefetch = "0";          // window bytes, 0: off
+  std::string window_prefetch = "0";          // window bytes, 0: none
   std::string block_prefetch = "0";          // bytes of the block (0: off)
   bool loop_optimizer = false;               // the memory-bound loop optimizer
+  bool no_loop_optimizer = false;            // nor default mode's automatic try
   std::int64_t loop_optimizer_min_iterations = 3;
   std::string emit_ir;
   std::string emit_hlo;
@@ -52,6 +53,7 @@ struct MsaFlags {
   const CLI::Option* max_repacks_option = nullptr;
   const CLI::Option* alignment_option = nullptr;
   const CLI::Option* sliced_prefetch_option = nullptr;
+  const CLI::Option* window_prefetch_option = nullptr;
   const CLI::Option* loop_optimizer_option = nullptr;
   const CLI::Option* loop_min_iterations_option = nullptr;
   std::vector<const CLI::Option*> count_picker_knobs;  // --picker instruction-count only

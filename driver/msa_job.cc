@@ -9,6 +9,7 @@
 #include "ir/plural.h"
 #include "msa/rewrite.h"
 #include "msa/time_bound.h"
+#include "msa/window_prefetch.h"
 
 namespace memplan {
 namespace {
@@ -52,7 +53,9 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
           "--sliced-prefetch (or give it 0)");
     }
     msa.sliced_prefetch.max_slices = 0;
-    // Nor do they write window prefetches (msa/window_prefetch.h).
+    // Nor do they write window prefetches (msa/window_prefetch.h), so
+    // default mode tries none by itself either.
+    msa.auto_window_prefetch = false;
     if (msa.window_prefetch_bytes > 0) {
       return absl::InvalidArgumentError(
           "memplan: error: --emit-ir and --emit-hlo do not write window prefetches yet; drop "
@@ -124,8 +127,10 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   stats.estimated_time_s = out.simulation.elapsed_s;
   stats.time_all_default_s = TimeAllDefault(analysis, cost);
   stats.time_all_fast_s = TimeAllFast(analysis, cost);
+  // Looser with windows: with the flag, or when default mode kept some.
   stats.time_bound_s =
-      TimeBound(analysis, cost, msa.fast_memory_bytes, msa.window_prefetch_bytes > 0);
+      TimeBound(analysis, cost, msa.fast_memory_bytes,
+                msa.window_prefetch_bytes > 0 || !out.plan.window_prefetches.empty());
   // The bound holds for every plan (msa/time_bound.h); the slack absorbs
   // the different order in which the two sum an op's bytes.
   if (out.simulation.elapsed_s < *stats.time_bound_s * (1 - kTimeBoundSlack)) {
@@ -202,6 +207,18 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
         "window prefetch: none kept (no window of {} both fits the free fast memory and makes the "
         "plan faster)\n",
         FormatBytes(result.options.window_prefetch_bytes));
+  } else if (result.options.window_prefetch_bytes == 0 && s.window_prefetches > 0) {
+    // Kept by default mode's automatic try: say which share of fast memory.
+    const Bytes window = result.plan.window_prefetches.front().bytes;
+    const Bytes fast = result.options.fast_memory_bytes;
+    const auto* divisor = std::find_if(kAutoWindowDivisors.begin(), kAutoWindowDivisors.end(),
+                                       [&](Bytes d) { return fast / d == window; });
+    const std::string share =
+        divisor == kAutoWindowDivisors.end() ? "" : fmt::format(" (fast memory / {})", *divisor);
+    text += fmt::format(
+        "window prefetch: windows of {}{} kept by default mode's automatic try "
+        "(--window-prefetch 0: none)\n",
+        FormatBytes(window), share);
   }
   text += FormatLoopSummary(result);
   text += fmt::format("estimated time: {:.6g} s", s.estimated_time_s);
@@ -218,16 +235,18 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
 
 std::string FormatLoopSummary(const MsaJobResult& result) {
   const MsaOptions& o = result.options;
-  if (!o.loop_optimizer || result.hierarchy) return "";
   const MsaStats& s = *result.plan.msa;
+  // Without the flag a loop is reported only when the automatic try kept it.
+  if ((!o.loop_optimizer && s.loops.empty()) || result.hierarchy) return "";
   if (s.loops.empty()) {
     return fmt::format("memory-bound loop: none found (no ops repeating for {} or more iterations)\n",
                        o.loop_optimizer_min_iterations);
   }
   const LoopStats& l = s.loops.front();
   std::string text = fmt::format(
-      "memory-bound loop: steps {}..{}, period {}, {} iterations ({} temporary, {} loop-carried, "
+      "memory-bound loop{}: steps {}..{}, period {}, {} iterations ({} temporary, {} loop-carried, "
       "{} pinned, {} prefetch, {} other); ",
+      o.loop_optimizer ? "" : " (kept by default mode's automatic try; --no-loop-optimizer: off)",
       l.start, l.start + l.period * l.iterations - 1, l.period, l.iterations, l.temporary,
       l.loop_carried, l.pinned, l.prefetch, l.other);
   if (!l.chosen) text += "not chosen: no variant with the loop optimizer was faster; ";

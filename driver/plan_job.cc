@@ -147,9 +147,11 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   k.sliced_prefetch_min_bytes = o.sliced_prefetch.min_bytes;
   k.sliced_prefetch_slice_bytes = o.sliced_prefetch.preferred_slice_bytes;
   k.window_prefetch = o.window_prefetch_bytes;
+  k.automatic_window_prefetch = job.msa.auto_window_prefetch;  // as given: --emit-ir turns it off
   k.block_prefetch_bytes = o.block_prefetch_bytes;
   k.loop_optimizer = o.loop_optimizer;
   k.loop_optimizer_min_iterations = o.loop_optimizer_min_iterations;
+  k.automatic_loop_optimizer = job.msa.auto_loop_optimizer;
   return k;
 }
 

@@ -21,7 +21,7 @@ absl::StatusOr<ExecuteReport> ExecutePlan(const BufferSet& buffers, const Plan& 
   if (!plan.window_prefetches.empty()) {
     return absl::UnimplementedError(fmt::format(
         "the plan has {} window prefetch(es) (--window-prefetch); memplan execute does not run "
-        "window prefetches yet: plan without --window-prefetch to execute it",
+        "window prefetches yet: plan with --window-prefetch 0 to execute it",
         plan.window_prefetches.size()));
   }
   ExecuteReport report;

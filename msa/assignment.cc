@@ -74,10 +74,10 @@ constexpr std::size_t kSlicedVariants = 3;
 // is given), chosen as the sliced ones are.
 constexpr std::size_t kBlockVariants = 3;
 // Default-mode variants run again with the loop optimizer's preferences
-// (when it is on), chosen as the block ones are.
+// (when a loop is to be planned), chosen as the block ones are.
 constexpr std::size_t kLoopVariants = 3;
 
-std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
+std::vector<Variant> DefaultModeVariants(const MsaOptions& options, bool loop) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
   const std::int64_t r = options.max_repacks.value_or(0);
   const BufferOrder bounded = BufferOrder::kMemoryBoundedness;
@@ -149,7 +149,7 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options) {
     variants.insert(variants.end() - 1, blocked.begin(), blocked.end());
   }
   // The memory-bound loop optimizer (msa/loop_optimizer.h): likewise.
-  if (options.loop_optimizer) {
+  if (loop) {
     std::vector<Variant> looped;
     std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, r}}};
     for (const Variant& v : variants) {
@@ -205,7 +205,7 @@ std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
 std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
     const MsaOptions& options) {
   std::vector<std::pair<std::string, std::int64_t>> budgets;
-  for (const Variant& v : DefaultModeVariants(options)) {
+  for (const Variant& v : DefaultModeVariants(options, options.loop_optimizer)) {
     budgets.emplace_back(v.name, v.config.max_repacks);
   }
   return budgets;
@@ -215,30 +215,44 @@ namespace {
 
 // Window prefetches on the kept result (msa/window_prefetch.h): kReference
 // keeps them unless the plan would then be slower than default memory
-// alone, kDefault only when they simulate strictly faster.
+// alone, kDefault only when they simulate strictly faster — with the given
+// size, else with the fastest of AutoWindowSizes (ties: the earlier).
 void AddWindowPrefetches(const Program& program, const ProgramAnalysis& analysis,
                          const CostModel& cost, const MsaProblem& problem,
                          const MsaOptions& options, MsaResult& result) {
-  if (options.window_prefetch_bytes <= 0) return;
-  std::vector<WindowPrefetch> windows =
-      PlanWindowPrefetches(program, analysis, cost, problem, result, options.window_prefetch_bytes,
-                           options.fast_memory_bytes, options.alignment);
-  if (windows.empty()) return;
-  // kReference keeps them unless that makes the plan slower than default
-  // memory alone (the guarantee of AssignMemorySpaces).
-  const double without = options.mode == MsaMode::kReference ? TimeAllDefault(analysis, cost)
-                                                             : SimulateMsa(analysis, cost, result).elapsed_s;
-  result.window_prefetches = std::move(windows);
-  const double with = SimulateMsa(analysis, cost, result).elapsed_s;
-  if (options.mode == MsaMode::kReference) {
-    if (with > without) result.window_prefetches.clear();
-    return;
+  const bool reference = options.mode == MsaMode::kReference;
+  std::vector<Bytes> sizes;
+  if (options.window_prefetch_bytes > 0) {
+    sizes.push_back(options.window_prefetch_bytes);
+  } else if (!reference && options.auto_window_prefetch) {
+    sizes = AutoWindowSizes(options.fast_memory_bytes);
   }
-  if (with < without) {
-    result.variant = absl::StrCat(result.variant, "+window-", options.window_prefetch_bytes);
-  } else {
-    result.window_prefetches.clear();
+  std::optional<double> best;  // simulated only once some size yields windows
+  std::vector<WindowPrefetch> kept;
+  Bytes kept_size = 0;
+  for (Bytes size : sizes) {
+    std::vector<WindowPrefetch> windows =
+        PlanWindowPrefetches(program, analysis, cost, problem, result, size,
+                             options.fast_memory_bytes, options.alignment);
+    if (windows.empty()) continue;
+    // kReference keeps them unless that makes the plan slower than default
+    // memory alone (the guarantee of AssignMemorySpaces).
+    if (!best) {
+      best = reference ? TimeAllDefault(analysis, cost)
+                       : SimulateMsa(analysis, cost, result).elapsed_s;
+    }
+    std::swap(result.window_prefetches, windows);
+    const double with = SimulateMsa(analysis, cost, result).elapsed_s;
+    std::swap(result.window_prefetches, windows);
+    if (reference ? with <= *best : with < *best) {
+      best = with;
+      kept = std::move(windows);
+      kept_size = size;
+    }
   }
+  if (kept.empty()) return;
+  result.window_prefetches = std::move(kept);
+  if (!reference) result.variant = absl::StrCat(result.variant, "+window-", kept_size);
 }
 
 }  // namespace
@@ -259,9 +273,12 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   if (options.mode == MsaMode::kReference) {
     reference.max_slices = options.sliced_prefetch.max_slices.value_or(0);
   }
-  // The memory-bound loop optimizer's plan, when it is on and finds a loop.
+  // The memory-bound loop optimizer's plan, when it is on (or default mode
+  // tries it by itself) and finds a loop.
+  const bool auto_loop = !options.loop_optimizer && options.mode == MsaMode::kDefault &&
+                         options.auto_loop_optimizer;
   std::optional<LoopPlan> loop_plan;
-  if (options.loop_optimizer) {
+  if (options.loop_optimizer || auto_loop) {
     if (std::optional<DetectedLoop> loop =
             DetectLoop(program, analysis, options.loop_optimizer_min_iterations)) {
       loop_plan = PlanMemoryBoundLoop(problem, analysis, cost, *loop, options.fast_memory_bytes);
@@ -280,10 +297,7 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     variants.push_back(without);
   }
   if (options.mode == MsaMode::kDefault) {
-    std::vector<Variant> more = DefaultModeVariants(options);
-    if (!loop_plan) {
-      std::erase_if(more, [](const Variant& v) { return v.loop; });
-    }
+    std::vector<Variant> more = DefaultModeVariants(options, loop_plan.has_value());
     if (analysis.buffers.buffers.size() > kLargeProgramBuffers) {
       more.erase(more.begin() + kLargeProgramVariants, more.end() - 1);  // keep copy-free
     }
@@ -300,6 +314,14 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   std::optional<MsaResult> best;
   double best_seconds = 0;
   bool best_loop = false;
+  bool best_block = false;
+  // In kDefault with a block, also the fastest result without it: windows
+  // are planned after the choice and may favour that one (below).
+  const bool track_unblocked =
+      options.mode == MsaMode::kDefault && options.block_prefetch_bytes > 0;
+  std::optional<MsaResult> unblocked;
+  double unblocked_seconds = 0;
+  bool unblocked_loop = false;
   // The fastest result without the loop optimizer, for LoopReport.
   std::optional<SimulationResult> fastest_without;
   absl::Status unpinned;
@@ -320,12 +342,22 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
       fastest_without = std::move(simulated);
     }
     if (variants[i].compare_only) continue;
-    if (!best || seconds < best_seconds ||
-        (seconds == best_seconds && candidate->copies.size() < best->copies.size())) {
+    const auto wins = [&](const std::optional<MsaResult>& kept, double kept_seconds) {
+      return !kept || seconds < kept_seconds ||
+             (seconds == kept_seconds && candidate->copies.size() < kept->copies.size());
+    };
+    if (track_unblocked && !variants[i].block && wins(unblocked, unblocked_seconds)) {
+      unblocked_seconds = seconds;
+      unblocked = *candidate;
+      unblocked->variant = variants[i].name;
+      unblocked_loop = variants[i].loop;
+    }
+    if (wins(best, best_seconds)) {
       best_seconds = seconds;
       best = *std::move(candidate);
       best->variant = variants[i].name;
       best_loop = variants[i].loop;
+      best_block = variants[i].block;
     }
   }
   // Never report a plan slower than using no fast memory (the reference can
@@ -359,10 +391,25 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     }
     best = std::move(fallback);
     best_loop = false;
+    best_block = false;
   }
   best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
   AddWindowPrefetches(program, analysis, cost, problem, options, *best);
-  if (loop_plan) {
+  // A block variant that won before the windows may lose after them: plan
+  // windows on the fastest result without the block too and keep the faster
+  // (ties: the block's), so --block-prefetch never makes kDefault slower.
+  if (best_block && unblocked) {
+    unblocked->mode = best->mode;
+    AddWindowPrefetches(program, analysis, cost, problem, options, *unblocked);
+    if (SimulateMsa(analysis, cost, *unblocked).elapsed_s <
+        SimulateMsa(analysis, cost, *best).elapsed_s) {
+      best = std::move(unblocked);
+      best_loop = unblocked_loop;
+    }
+  }
+  // An automatic try that kept nothing leaves no trace: the plan is as
+  // without it.
+  if (loop_plan && (best_loop || !auto_loop)) {
     LoopReport report;
     report.loop = loop_plan->loop;
     report.counts = loop_plan->counts;

@@ -111,12 +111,16 @@ struct MsaOptions {
   // max_slices is given (>= 2), default mode also tries variants sliced into
   // kDefaultMaxSlices when it is not given (0 or 1: none).
   SlicedPrefetchOptions sliced_prefetch;
-  // Window prefetch (msa/window_prefetch.h): window size in bytes, 0: off.
-  // Reference mode places windows after its pass wherever the rule of
-  // msa/window_prefetch.h allows (unless the plan would then be slower than
-  // default memory alone); default mode adds them to its chosen plan only
-  // when that simulates strictly faster (variant suffix "+window-W").
+  // Window prefetch (msa/window_prefetch.h): window size in bytes, 0: none
+  // given. Reference mode places windows after its pass wherever the rule
+  // of msa/window_prefetch.h allows (unless the plan would then be slower
+  // than default memory alone); default mode adds them to its chosen plan
+  // only when that simulates strictly faster (variant suffix "+window-W").
   Bytes window_prefetch_bytes = 0;
+  // With no window size given, default mode tries the sizes of
+  // AutoWindowSizes (msa/window_prefetch.h) in the same way; false: it does
+  // not (the CLI's --window-prefetch, any value, turns this off).
+  bool auto_window_prefetch = true;
   // Block prefetching (msa/block_prefetch.h): bytes of alternate memory to
   // reserve for weights prefetched in FIFO order; 0: off. Reference mode
   // then plans with the block; default mode tries it as extra variants,
@@ -129,6 +133,10 @@ struct MsaOptions {
   // strictly faster.
   bool loop_optimizer = false;
   std::int64_t loop_optimizer_min_iterations = 3;
+  // Without loop_optimizer, default mode still runs its loop variants when
+  // a loop is found, kept only when strictly faster; false: it does not
+  // (--no-loop-optimizer).
+  bool auto_loop_optimizer = true;
 };
 
 // What the memory-bound loop optimizer found and what it did.
@@ -180,7 +188,8 @@ struct MsaResult {
   // The block of block prefetching when the result uses one (its copies
   // have AsyncCopy::block set); nullopt otherwise.
   std::optional<PrefetchBlock> block = std::nullopt;
-  // With MsaOptions::loop_optimizer, the loop it found (nullopt: none).
+  // With MsaOptions::loop_optimizer, the loop it found (nullopt: none);
+  // with the automatic try alone, the loop only when its variant was kept.
   std::optional<LoopReport> loop = std::nullopt;
 };
 
@@ -201,13 +210,19 @@ struct MsaResult {
 // are planned on the kept result last (after the fallbacks below): in
 // kReference unless they make it slower than default memory alone, in
 // kDefault only when they make its simulation strictly faster (the variant
-// name then ends in "+window-W").
+// name then ends in "+window-W"). With window_prefetch_bytes 0 and
+// auto_window_prefetch, kDefault tries each of AutoWindowSizes so and keeps
+// the fastest strictly faster one (ties: the earlier size). When kDefault
+// kept a block variant, windows are planned on the fastest result without
+// the block too, and that one is kept if then strictly faster.
 // With loop_optimizer, a loop found in the entry computation
 // (msa/loop_detect.h) is planned by msa/loop_optimizer.h: kReference plans
 // with its preferences (and once without, for LoopReport's comparison);
 // kDefault runs the reference configuration and its two strongest
 // copy-bandwidth variants with them (suffix "-loop"), which win only when
-// strictly faster. MsaResult::loop reports the loop either way.
+// strictly faster. MsaResult::loop reports the loop either way. Without
+// loop_optimizer, kDefault with auto_loop_optimizer does the same but
+// reports the loop only when a "-loop" variant is kept.
 // In both modes, when the kept result simulates slower than keeping
 // everything in default memory (TimeAllDefault), it is replaced by the
 // copy-free residency of the reference order if that is not slower, else by
@@ -240,7 +255,8 @@ struct MsaResult {
 // each with the repacks it may do under `options` (for tests and tools):
 // max_repacks when given, else 0 — except up to 4 in the portfolio-repack
 // variant, which is left out when max_repacks is given as 0; the sliced
-// variants never repack (0).
+// variants never repack (0). The loop variants are listed only with
+// loop_optimizer (automatically they run only when a loop is found).
 std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
     const MsaOptions& options);
 

@@ -226,6 +226,8 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   level0.sliced_prefetch.max_slices = 0;
   level0.block_prefetch_bytes = 0;  // likewise block prefetching
   level0.loop_optimizer = false;    // and the memory-bound loop optimizer
+  level0.auto_loop_optimizer = false;
+  level0.auto_window_prefetch = false;  // and window prefetch
   for (const LinkSpec& l : target.links) {
     if (!l.max_outstanding) continue;
     std::int64_t& limit =

@@ -198,4 +198,12 @@ std::vector<WindowPrefetch> PlanWindowPrefetches(const Program& program,
   return windows;
 }
 
+std::vector<Bytes> AutoWindowSizes(Bytes fast_memory_bytes) {
+  std::vector<Bytes> sizes;
+  for (Bytes divisor : kAutoWindowDivisors) {
+    if (fast_memory_bytes / divisor >= 1) sizes.push_back(fast_memory_bytes / divisor);
+  }
+  return sizes;
+}
+
 }  // namespace memplan

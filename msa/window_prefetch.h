@@ -44,6 +44,7 @@
 // --max-outstanding-prefetches.
 #pragma once
 
+#include <array>
 #include <span>
 #include <vector>
 
@@ -70,6 +71,15 @@ std::vector<WindowPrefetch> PlanWindowPrefetches(const Program& program,
                                                  const CostModel& cost, const MsaProblem& problem,
                                                  const MsaResult& result, Bytes window_bytes,
                                                  Bytes fast_memory_bytes, Bytes alignment);
+
+// Default mode's window sizes when none is given (MsaOptions::
+// auto_window_prefetch): fast memory / each divisor, in this order, sizes
+// below 1 byte left out: a large window where the plan leaves room for it,
+// smaller ones where it does not. The set of at most three of fast memory
+// / 2, 4, 8, 16, 32 with the most mean captured speed-up over all 120 rows
+// of bench/msa_table.sh (docs/msa.md "Window prefetch").
+inline constexpr std::array<Bytes, 3> kAutoWindowDivisors = {2, 4, 8};
+std::vector<Bytes> AutoWindowSizes(Bytes fast_memory_bytes);
 
 // Seconds of one execution of `op` with the listed operand / result
 // positions in alternate memory and `windows` (those whose op is `op`) read

@@ -221,11 +221,12 @@ Json KnobsJson(const PlanMsaKnobs& k) {
     sliced["slice_bytes"] = k.sliced_prefetch_slice_bytes;
     j["sliced_prefetch"] = std::move(sliced);
   }
-  if (k.window_prefetch > 0) j["window_prefetch"] = k.window_prefetch;
+  if (!k.automatic_window_prefetch) j["window_prefetch"] = k.window_prefetch;
   // Only when --block-prefetch was given, so other plans read as before.
   if (k.block_prefetch_bytes > 0) j["block_prefetch_bytes"] = k.block_prefetch_bytes;
   // Only with --loop-optimizer, likewise.
   if (k.loop_optimizer) j["loop_optimizer_min_iterations"] = k.loop_optimizer_min_iterations;
+  if (!k.automatic_loop_optimizer) j["no_loop_optimizer"] = true;
   return j;
 }
 

@@ -119,8 +119,10 @@ struct PlanMsaKnobs {
   std::optional<std::int64_t> sliced_prefetch;
   Bytes sliced_prefetch_min_bytes = 0;
   Bytes sliced_prefetch_slice_bytes = 0;
-  // --window-prefetch BYTES, written as "window_prefetch" only when > 0.
+  // --window-prefetch BYTES, written as "window_prefetch" only when given
+  // (automatic_window_prefetch false: a size, 0 included, was given).
   Bytes window_prefetch = 0;
+  bool automatic_window_prefetch = true;
   // --block-prefetch BYTES (0: not given); written as "block_prefetch_bytes"
   // only when given.
   Bytes block_prefetch_bytes = 0;
@@ -128,6 +130,8 @@ struct PlanMsaKnobs {
   // "loop_optimizer_min_iterations" only with --loop-optimizer.
   bool loop_optimizer = false;
   std::int64_t loop_optimizer_min_iterations = 3;
+  // false: --no-loop-optimizer, written as "no_loop_optimizer": true.
+  bool automatic_loop_optimizer = true;
 };
 
 // How fast memory was planned, written into the "msa" object.

@@ -100,9 +100,15 @@ TEST(BlockPrefetchCliTest, DefaultModeKeepsTheBlockOnlyWhenFaster) {
   // 3.36 ns against 6.24 ns without the block.
   EXPECT_THAT(on.out, HasSubstr("(default mode, variant reference-block-64)"));
   EXPECT_THAT(on.out, HasSubstr("estimated time: 3.36e-09 s"));
-  CliRun off = Memplan(kPlan);
+  CliRun off = Memplan(kPlan + "--window-prefetch 0");
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_THAT(off.out, HasSubstr("estimated time: 6.24e-09 s"));
+  // Without the block, default mode's automatic window (12 bytes, fast
+  // memory / 8) gains less than the block: 5.28 ns.
+  CliRun windowed = Memplan(kPlan);
+  ASSERT_EQ(windowed.exit_code, 0) << windowed.err;
+  EXPECT_THAT(windowed.out, HasSubstr("(default mode, variant reference+window-12)"));
+  EXPECT_THAT(windowed.out, HasSubstr("estimated time: 5.28e-09 s"));
   EXPECT_THAT(off.out, Not(HasSubstr("block prefetching")));
   // With 128 bytes and copies at 1e10 B/s the queued copies cost more than
   // they save (10.8 ns with the block, tests/msa/scenario_block_prefetch_test.cc):

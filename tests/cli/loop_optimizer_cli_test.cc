@@ -111,9 +111,10 @@ TEST(LoopOptimizerCliTest, DefaultModeKeepsItOnlyWhenFaster) {
   // the iterations outside the steady state, and the line says so.
   EXPECT_THAT(on.out, HasSubstr("steady-state iteration 7.04e-09 s (the same without the loop "
                                 "optimizer: the gain is outside the steady state)\n"));
-  CliRun off = Memplan(kPlan);
+  CliRun off = Memplan(kPlan + "--no-loop-optimizer");
   ASSERT_EQ(off.exit_code, 0) << off.err;
   EXPECT_THAT(off.out, HasSubstr("estimated time: 4.224e-08 s"));
+  EXPECT_THAT(off.out, Not(HasSubstr("memory-bound loop")));
   CliRun tight = Memplan(kPlan + "--fast-memory 448 --loop-optimizer");
   ASSERT_EQ(tight.exit_code, 0) << tight.err;
   EXPECT_THAT(tight.out, HasSubstr("4 iterations (8 temporary, 4 loop-carried, 1 pinned, 5 "
@@ -123,6 +124,50 @@ TEST(LoopOptimizerCliTest, DefaultModeKeepsItOnlyWhenFaster) {
   ASSERT_EQ(none.exit_code, 0) << none.err;
   EXPECT_THAT(none.out, HasSubstr("memory-bound loop: none found (no ops repeating for 5 or more "
                                   "iterations)\n"));
+}
+
+// Without the flag default mode tries the loop optimizer when it finds a
+// loop: here it keeps the same plan as with the flag (3.776e-08 s against
+// 4.224e-08 s with --no-loop-optimizer) and says the try kept it.
+TEST(LoopOptimizerCliTest, DefaultModeTriesItWithoutTheFlag) {
+  const std::string json = TestTempPath("loop_optimizer_cli_auto.json");
+  CliRun r = Memplan(kPlan + "--json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("(default mode, variant reference-loop)"));
+  EXPECT_THAT(r.out, HasSubstr(
+      "memory-bound loop (kept by default mode's automatic try; --no-loop-optimizer: off): "
+      "steps 1..12, period 3, 4 iterations (8 temporary, 4 loop-carried, 1 pinned, 5 prefetch, "
+      "0 other); steady-state iteration 7.04e-09 s"));
+  EXPECT_THAT(r.out, HasSubstr("estimated time: 3.776e-08 s"));
+  const std::string plan = Slurp(json);
+  EXPECT_THAT(plan, HasSubstr("\"loops\":[{\"start\":1,\"period\":3,\"iterations\":4,"
+                              "\"chosen\":true"));
+  EXPECT_THAT(plan, Not(HasSubstr("loop_optimizer")));  // no flag recorded
+  CliRun verify = Memplan("verify " + kLoop + " " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+}
+
+// With 448 bytes neither the loop (found, not kept) nor a window of 224, 112
+// or 56 bytes makes the plan faster: the summary and the JSON plan are
+// those with both tries off, but for the flags recorded in msa.options.
+TEST(LoopOptimizerCliTest, TriesThatKeepNothingLeaveThePlanAsWithoutThem) {
+  const std::string auto_json = TestTempPath("loop_optimizer_cli_auto_none.json");
+  const std::string off_json = TestTempPath("loop_optimizer_cli_off_none.json");
+  CliRun tried = Memplan(kPlan + "--fast-memory 448 --json " + auto_json);
+  CliRun off = Memplan(kPlan + "--fast-memory 448 --window-prefetch 0 --no-loop-optimizer --json " +
+                       off_json);
+  ASSERT_EQ(tried.exit_code, 0) << tried.err;
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_EQ(tried.out, off.out);
+  EXPECT_THAT(tried.out, HasSubstr("estimated time: 4.608e-08 s"));
+  EXPECT_THAT(tried.out, Not(HasSubstr("window prefetch")));
+  EXPECT_THAT(tried.out, Not(HasSubstr("memory-bound loop")));
+  std::string off_plan = Slurp(off_json);
+  const std::string flags = ",\"window_prefetch\":0,\"no_loop_optimizer\":true";
+  const std::size_t at = off_plan.find(flags);
+  ASSERT_NE(at, std::string::npos);
+  off_plan.erase(at, flags.size());
+  EXPECT_EQ(Slurp(auto_json), off_plan);
 }
 
 TEST(LoopOptimizerCliTest, BadUses) {
@@ -137,6 +182,9 @@ TEST(LoopOptimizerCliTest, BadUses) {
   r = Memplan(kPlan + "--loop-optimizer --loop-optimizer-min-iterations x");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("got 'x'"));
+  r = Memplan(kPlan + "--loop-optimizer --no-loop-optimizer");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("--loop-optimizer excludes --no-loop-optimizer"));
   r = Memplan(kPlan + "--loop-optimizer-min-iterations 4");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err, "memplan: error: --loop-optimizer-min-iterations applies only with "

@@ -72,12 +72,14 @@ TEST(ReorderCliTest, WithFastMemoryTheFasterOrderIsKept) {
   EXPECT_THAT(run.out, HasSubstr("order: kept the input order: reordered by xla-list (transient "
                                  "max-live 2.02 MiB → 1.03 MiB, -48.8 %; the order-independent "
                                  "bound 1.02 MiB), but with fast memory the input order runs "
-                                 "faster (estimated 0.00052992 s vs 0.00053376 s reordered)\n"));
+                                 "faster (estimated 0.000526336 s vs 0.00053376 s reordered)\n"));
   const nlohmann::json plan = nlohmann::json::parse(Slurp(json));
   EXPECT_EQ(plan["input_options"]["reorder"], false);
   EXPECT_EQ(plan["schedule"]["fast_memory"]["kept"], "input");
+  // 0.00052992 s without the 32 KiB windows (fast memory / 2) that default
+  // mode keeps on the input order's plan; the reordered plan keeps none.
   EXPECT_DOUBLE_EQ(plan["schedule"]["fast_memory"]["input_order_estimated_time_s"].get<double>(),
-                   0.00052992);
+                   0.000526336);
   std::string names;
   for (const nlohmann::json& op : plan["schedule"]["ops"]) names += op["name"].get<std::string>() + " ";
   EXPECT_EQ(names, "a b a2 b2 r ");

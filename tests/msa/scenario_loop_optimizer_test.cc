@@ -26,6 +26,7 @@ using testing::CheckResult;
 using testing::Copies;
 using testing::Load;
 using testing::MsaFixture;
+using testing::Segments;
 
 std::string Slurp(const std::string& path) {
   std::ifstream in(path);
@@ -137,6 +138,7 @@ TEST(LoopOptimizerScenarioTest, DefaultModeKeepsItOnlyWhenFaster) {
   EXPECT_EQ(CheckResult(*f, o, r), "");
   MsaOptions off = o;
   off.loop_optimizer = false;
+  off.auto_loop_optimizer = false;  // nor the automatic try
   const MsaResult without = Assign(*f, off);
   EXPECT_FALSE(without.loop.has_value());
   EXPECT_EQ(without.variant, "copy-bandwidth-0.15");
@@ -166,6 +168,45 @@ TEST(LoopOptimizerScenarioTest, DefaultModeSaysWhenNotChosen) {
   EXPECT_FALSE(r.loop->chosen);
   EXPECT_FALSE(r.variant.ends_with("-loop"));
   EXPECT_FALSE(r.loop->steady_state_without_s.has_value());
+}
+
+// Without the flag default mode finds the loop and tries the same "-loop"
+// variants: it keeps reference-loop, as with the flag (3.776e-08 s against
+// 4.224e-08 s without the try), and reports the loop.
+TEST(LoopOptimizerScenarioTest, DefaultModeTriesItWithoutTheFlag) {
+  auto f = LoadScenario();
+  MsaOptions o = Options(false);
+  o.mode = MsaMode::kDefault;
+  const MsaResult r = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, r), "");
+  EXPECT_EQ(r.variant, "reference-loop");
+  EXPECT_DOUBLE_EQ(SimulateMsa(f->analysis, *f->cost, r).elapsed_s, 3.776e-08);
+  ASSERT_TRUE(r.loop.has_value());
+  EXPECT_TRUE(r.loop->chosen);
+  EXPECT_EQ(r.loop->loop, (DetectedLoop{1, 3, 4}));
+  EXPECT_DOUBLE_EQ(r.loop->steady_state_iteration_s, 7.04e-09);
+}
+
+// With 448 bytes the loop is found but no "-loop" variant is faster: the
+// automatic try leaves no trace, the result is the one without it.
+TEST(LoopOptimizerScenarioTest, AnAutomaticTryNotKeptLeavesNoTrace) {
+  auto f = LoadScenario();
+  MsaOptions o = Options(false);
+  o.mode = MsaMode::kDefault;
+  o.fast_memory_bytes = 448;
+  ASSERT_TRUE(DetectLoop(f->program, f->analysis, 3).has_value());
+  const MsaResult tried = Assign(*f, o);
+  MsaOptions off = o;
+  off.auto_loop_optimizer = false;
+  const MsaResult without = Assign(*f, off);
+  EXPECT_FALSE(tried.loop.has_value());
+  EXPECT_EQ(tried.variant, without.variant);
+  EXPECT_FALSE(tried.variant.ends_with("-loop"));
+  EXPECT_EQ(tried.copies.size(), without.copies.size());
+  for (BufferId b = 0; b < static_cast<BufferId>(f->analysis.buffers.buffers.size()); ++b) {
+    EXPECT_EQ(Segments(tried, b), Segments(without, b)) << b;
+  }
+  EXPECT_DOUBLE_EQ(SimulateMsa(f->analysis, *f->cost, tried).elapsed_s, 4.608e-08);
 }
 
 }  // namespace

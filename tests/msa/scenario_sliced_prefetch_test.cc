@@ -106,11 +106,21 @@ TEST(SlicedPrefetchScenarioTest, DefaultModeKeepsTheSlicedPlanOnlyWhenFaster) {
   // Four slices of 16 bytes: w1's prefetch is sliced instead (starts -1,
   // -1, 0, 1) and w2 stays in default memory: 9.6 ns, a tie that the
   // unsliced plan wins with fewer copies.
+  // (Automatic windows off: they would speed up that plan, below.)
   o.sliced_prefetch.max_slices = 4;
+  o.auto_window_prefetch = false;
   const MsaResult four = Assign(*f, o);
   EXPECT_EQ(four.variant, "reference");
   EXPECT_DOUBLE_EQ(SimulateMsa(f->analysis, *f->cost, four).elapsed_s, 9.6e-09);
+  // With them default mode keeps a window of 48 bytes (fast memory / 2)
+  // of w2, which stays in default memory: strictly faster, and valid.
+  o.auto_window_prefetch = true;
+  const MsaResult windowed = Assign(*f, o);
+  EXPECT_EQ(CheckResult(*f, o, windowed), "");
+  EXPECT_EQ(windowed.variant, "reference+window-48");
+  EXPECT_LT(SimulateMsa(f->analysis, *f->cost, windowed).elapsed_s, 9.6e-09);
   o.sliced_prefetch.max_slices = 0;
+  o.auto_window_prefetch = false;
   EXPECT_EQ(Assign(*f, o).variant, "reference");
 }
 
