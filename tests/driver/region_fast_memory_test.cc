@@ -98,7 +98,9 @@ TEST(RegionFastMemory, HandDerivedScenario) {
       for (const CommandRange& range : c.ranges) {
         if (range.value == kNoId) continue;
         const std::string& value = p->program.values[range.value].name;
-        if (value == "a" || value == "b") EXPECT_EQ(rp.resources[range.resource].name, "r.fast");
+        if (value == "a" || value == "b") {
+          EXPECT_EQ(rp.resources[range.resource].name, "r.fast");
+        }
       }
     }
   }
