@@ -119,6 +119,23 @@ TEST(RegionFastMemory, RegionExample) {
   EXPECT_DOUBLE_EQ(p->plan.regions->regions[0].estimated_s, 3.968e-6);
 }
 
+// tests/data/regions/fast_concurrent.mpir: @p and @q may run at once, so
+// their fast slabs take separate bytes; 8192 bytes do not hold %a, %b and %c,
+// and %b (2 accesses against 3) goes back to @p's slab.
+TEST(RegionFastMemory, ConcurrentRegionsDropTheLeastBeneficialSlice) {
+  absl::StatusOr<FastPlanned> p =
+      PlanWithFastMemory("tests/data/regions/fast_concurrent.mpir", 8192);
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(FastSlabLines(*p), ElementsAre("p.slab default 4096: b@0",
+                                             "p.fast alternate 4096: a@0",
+                                             "q.fast alternate 4096: c@0"));
+  std::vector<Bytes> offsets;
+  for (const PoolInfo& pool : p->plan.pools) {
+    if (pool.space == kAlternateSpace) offsets.push_back(pool.offset);
+  }
+  EXPECT_THAT(offsets, ::testing::UnorderedElementsAre(0, 4096));
+}
+
 // Fast memory smaller than every slice: nothing moves, and the plan is the
 // one without fast memory plus an empty fast space.
 TEST(RegionFastMemory, TooSmallForAnySliceKeepsAllInDefault) {
