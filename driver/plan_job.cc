@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "driver/onnx_order.h"
+#include "driver/region_fast_memory.h"
 #include "driver/region_pools.h"
 #include "driver/tflite_offline.h"
 #include "driver/tflite_summary.h"
@@ -100,8 +101,9 @@ absl::Status AsUsageError(const absl::Status& status) {
 // itself, races inside a wave, or has a subview at an offset given by dims
 // that leaves its buffer's memory), else a planner bug.
 absl::Status RegionFailure(const LoadedInput& input, const PlanJobOptions& options,
+                           const RegionPlanOptions& region_options,
                            const std::string& input_path, const absl::Status& failure) {
-  absl::StatusOr<Plan> as_written = PlanRegions(*input.program, *input.analysis, options.regions,
+  absl::StatusOr<Plan> as_written = PlanRegions(*input.program, *input.analysis, region_options,
                                                 options.pools, /*reuse=*/false);
   if (as_written.ok()) {
     // Every value's place, as the plan being checked has it.
@@ -273,11 +275,6 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                      "--max-allocation-size apply to programs with execution regions; this "
                      "input has none");
   }
-  if (regions && options.msa) {
-    return absl::InvalidArgumentError(
-        input_path + ": error: fast memory (--fast-memory, --target) is not supported yet for "
-                     "programs with execution regions");
-  }
   if (options.emit_ir_path && !options.msa && !regions && !input->reorder) {
     return absl::InvalidArgumentError(
         "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment "
@@ -300,7 +297,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   PlanJobResult result;
   absl::StatusOr<Plan> plan;
   std::optional<ReorderFastMemoryChoice> reorder_choice;
-  if (options.msa) {
+  RegionPlanOptions region_options = options.regions;
+  if (options.msa && !regions) {
     if (!input->program) {
       return absl::InvalidArgumentError(
           input_path + ": error: fast memory needs a program (text IR or ONNX): a lifetime CSV "
@@ -341,10 +339,22 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   } else if (regions) {
     phase(fmt::format("allocating execution regions ({})",
                       CountOf(input->buffers.buffers.size(), "buffer")));
-    plan = PlanRegions(*input->program, *input->analysis, options.regions, options.pools);
+    std::optional<RegionFastMemorySetup> fast;
+    if (options.msa) {
+      absl::StatusOr<RegionFastMemorySetup> setup = SetUpRegionFastMemory(
+          *input->program, *input->analysis, *options.msa, options.pools.alignment);
+      if (!setup.ok()) return AsUsageError(setup.status());
+      fast = *std::move(setup);
+      region_options.fast_memory = fast->memory;
+    }
+    plan = PlanRegions(*input->program, *input->analysis, region_options, options.pools);
     // Bad region input is located already; other failures at the input.
     if (!plan.ok() && plan.status().code() == absl::StatusCode::kInvalidArgument) {
       return plan.status();
+    }
+    if (plan.ok() && fast) {
+      EstimateRegionTimes(*input->program, *input->analysis, fast->target, options.msa->cost,
+                          *plan);
     }
   } else {
     phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));
@@ -376,7 +386,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   }
   if (regions) {
     if (absl::Status s = VerifyRegionPlan(*input->program, input->buffers, *plan); !s.ok()) {
-      return RegionFailure(*input, options, input_path, s);
+      return RegionFailure(*input, options, region_options, input_path, s);
     }
   }
   plan->verified = true;

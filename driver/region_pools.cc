@@ -1,6 +1,7 @@
 #include "driver/region_pools.h"
 
 #include <algorithm>
+#include <numeric>
 #include <utility>
 #include <vector>
 
@@ -16,7 +17,7 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
   TimedPool timed;
   timed.pool.name = r.name;
   timed.pool.lifetime = r.lifetime;
-  timed.pool.space = kDefaultSpace;
+  timed.pool.space = r.space;
   timed.pool.size = r.size_bytes;
   timed.pool.buffers = static_cast<std::int64_t>(r.slices.size());
   // Uploads exist for the whole run; their time range says so explicitly,
@@ -32,6 +33,128 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
                                                          : timed.pool.total_bytes;
   timed.alignment = std::max<Bytes>(1, offset_alignment);
   return timed;
+}
+
+// Places the fast slabs over their time ranges in the fast memory's space
+// (slabs never alive together share bytes) and declares the space, whose
+// peak (the arena's extent, bytes) may exceed the capacity.
+void PlaceFastSlabs(std::vector<TimedPool>& fast, const RegionFastMemory& memory,
+                     const PoolPlanOptions& options, Plan& plan) {
+  Bytes alignment = std::max<Bytes>(1, plan.alignment);
+  std::vector<PackItem> items;
+  for (const TimedPool& t : fast) {
+    alignment = std::lcm(alignment, std::max<Bytes>(1, t.alignment));
+    items.push_back(PackItem{t.pool.size, 1, t.pool.start.value_or(0),
+                             t.pool.end.value_or(plan.time_steps - 1)});
+  }
+  const PackResult packed = Pack(items, options.algorithm, alignment);
+  for (std::size_t i = 0; i < fast.size(); ++i) {
+    fast[i].pool.offset = packed.offsets[i];
+    plan.pools.push_back(fast[i].pool);
+  }
+  plan.spaces.push_back(SpaceInfo{std::string(SpaceName(memory.space)), memory.space,
+                                  memory.capacity, packed.peak, alignment});
+}
+
+// The fast slice with the lowest benefit per byte (ties: the higher buffer
+// id), to leave in default memory when the fast slabs do not fit together.
+BufferId LeastFastSlice(const RegionPlan& regions, const RegionFastMemory& memory) {
+  BufferId least = kNoId;
+  double least_density = 0;
+  for (const Resource& r : regions.resources) {
+    if (r.space == kDefaultSpace) continue;
+    for (const Slice& s : r.slices) {
+      const double density =
+          memory.benefit[s.buffer] / static_cast<double>(std::max<Bytes>(1, s.size_bytes));
+      if (least == kNoId || density < least_density ||
+          (density == least_density && s.buffer > least)) {
+        least = s.buffer;
+        least_density = density;
+      }
+    }
+  }
+  return least;
+}
+
+// Places the allocations of `placed` (evaluated): the default space's among
+// the program pools, the fast slabs in the fast memory; resolves the
+// command ranges. Errors: those of PlanPoolsAround and ResolveCommandRanges.
+absl::StatusOr<Plan> PlaceRegions(const Program& program, const ProgramAnalysis& analysis,
+                                  const RegionPlanOptions& region_options,
+                                  const PoolPlanOptions& options, bool reuse,
+                                  RegionPlan regions) {
+  const BufferSet& buffers = analysis.buffers;
+  std::vector<bool> excluded(buffers.buffers.size(), false);
+  std::vector<TimedPool> timed, fast;
+  std::vector<const TimedPool*> pool_of;  // per resource
+  for (const Resource& r : regions.resources) {
+    for (const Slice& s : r.slices) excluded[s.buffer] = true;
+    std::vector<TimedPool>& into = r.space == kDefaultSpace ? timed : fast;
+    into.push_back(ToTimedPool(r, region_options.offset_alignment));
+    if (!reuse) {
+      into.back().pool.start = 0;
+      into.back().pool.end = buffers.time_steps - 1;
+    }
+  }
+  // A region may still run when the host's text order has moved past it: the
+  // host buffers it touches keep their bytes to the end of the run.
+  std::vector<bool> held(buffers.buffers.size(), false);
+  for (const Op& op : program.ops) {
+    if (op.kind != OpKind::kExecute) continue;
+    for (ValueId v : op.operands) {
+      const BufferId b = analysis.value_buffer[v];
+      if (b != kNoId && !excluded[b]) held[b] = true;
+    }
+  }
+  absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, held, timed, options);
+  if (!plan.ok()) return plan.status();
+  if (region_options.fast_memory) PlaceFastSlabs(fast, *region_options.fast_memory, options, *plan);
+  std::size_t next_default = 0, next_fast = 0;
+  for (const Resource& r : regions.resources) {
+    pool_of.push_back(r.space == kDefaultSpace ? &timed[next_default++] : &fast[next_fast++]);
+  }
+
+  for (std::size_t i = 0; i < regions.resources.size(); ++i) {
+    const Resource& r = regions.resources[i];
+    for (const Slice& s : r.slices) {
+      BufferPlacement& placement = plan->placements[s.buffer];
+      placement.pool = r.name;
+      placement.allocations = {Allocation{r.space, pool_of[i]->pool.offset + s.offset_bytes,
+                                          buffers.buffers[s.buffer].start,
+                                          buffers.buffers[s.buffer].end}};
+    }
+  }
+  // The program pools, as resources commands can name.
+  for (const PoolInfo& pool : plan->pools) {
+    if (pool.start || pool.space != kDefaultSpace) continue;
+    bool is_region_resource = false;
+    for (const Resource& r : regions.resources) is_region_resource |= r.name == pool.name;
+    if (is_region_resource) continue;
+    Resource r;
+    r.name = pool.name;
+    r.kind = ResourceKind::kPool;
+    r.lifetime = pool.lifetime;
+    r.size = SizeExpr::Constant(pool.size);
+    r.start = 0;
+    r.end = buffers.time_steps - 1;
+    for (BufferId b = 0; b < static_cast<BufferId>(buffers.buffers.size()); ++b) {
+      if (excluded[b] || plan->placements[b].pool != pool.name) continue;
+      const Allocation& a = plan->placements[b].allocations.front();
+      Slice s;
+      s.buffer = b;
+      s.offset = SizeExpr::Constant(a.offset - pool.offset);
+      s.size = SizeExpr::Constant(buffers.buffers[b].size);
+      s.start = a.start;
+      s.end = a.end;
+      r.slices.push_back(std::move(s));
+    }
+    regions.resources.push_back(std::move(r));
+  }
+  if (absl::Status s = ResolveCommandRanges(program, analysis, regions); !s.ok()) return s;
+  if (absl::Status s = EvaluateRegionPlan(program, regions); !s.ok()) return s;
+  if (plan->algorithm == "auto" || plan->algorithm.empty()) plan->algorithm = region_options.pack;
+  plan->regions = std::move(regions);
+  return plan;
 }
 
 }  // namespace
@@ -64,74 +187,25 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
                               "execution regions");
     }
   }
-  absl::StatusOr<RegionPlan> regions = AllocateRegions(program, analysis, region_options);
-  if (!regions.ok()) return regions.status();
-  if (absl::Status s = EvaluateRegionPlan(program, *regions); !s.ok()) return s;
-
-  std::vector<bool> excluded(buffers.buffers.size(), false);
-  std::vector<TimedPool> timed;
-  for (const Resource& r : regions->resources) {
-    for (const Slice& s : r.slices) excluded[s.buffer] = true;
-    timed.push_back(ToTimedPool(r, region_options.offset_alignment));
-    if (!reuse) {
-      timed.back().pool.start = 0;
-      timed.back().pool.end = buffers.time_steps - 1;
+  // Fast slabs that do not fit together (regions that may run at once) lose
+  // their least beneficial slice until they do; each round re-plans.
+  for (;;) {
+    absl::StatusOr<RegionPlan> regions = AllocateRegions(program, analysis, region_options);
+    if (!regions.ok()) return regions.status();
+    if (absl::Status s = EvaluateRegionPlan(program, *regions); !s.ok()) return s;
+    absl::StatusOr<Plan> plan = PlaceRegions(program, analysis, region_options, options, reuse,
+                                             *std::move(regions));
+    if (!plan.ok() || !region_options.fast_memory) return plan;
+    RegionFastMemory& memory = *region_options.fast_memory;
+    const auto space = std::find_if(plan->spaces.begin(), plan->spaces.end(),
+                                    [&](const SpaceInfo& i) { return i.id == memory.space; });
+    if (space == plan->spaces.end() || space->peak <= memory.capacity) return plan;
+    const BufferId least = LeastFastSlice(*plan->regions, memory);
+    if (least == kNoId) {
+      return absl::InternalError("internal error: fast slabs over capacity without slices");
     }
+    memory.benefit[least] = 0;
   }
-  // A region may still run when the host's text order has moved past it: the
-  // host buffers it touches keep their bytes to the end of the run.
-  std::vector<bool> held(buffers.buffers.size(), false);
-  for (const Op& op : program.ops) {
-    if (op.kind != OpKind::kExecute) continue;
-    for (ValueId v : op.operands) {
-      const BufferId b = analysis.value_buffer[v];
-      if (b != kNoId && !excluded[b]) held[b] = true;
-    }
-  }
-  absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, held, timed, options);
-  if (!plan.ok()) return plan.status();
-
-  for (std::size_t i = 0; i < regions->resources.size(); ++i) {
-    const Resource& r = regions->resources[i];
-    for (const Slice& s : r.slices) {
-      BufferPlacement& placement = plan->placements[s.buffer];
-      placement.pool = r.name;
-      placement.allocations = {Allocation{kDefaultSpace, timed[i].pool.offset + s.offset_bytes,
-                                          buffers.buffers[s.buffer].start,
-                                          buffers.buffers[s.buffer].end}};
-    }
-  }
-  // The program pools, as resources commands can name.
-  for (const PoolInfo& pool : plan->pools) {
-    if (pool.start || pool.space != kDefaultSpace) continue;
-    bool is_region_resource = false;
-    for (const Resource& r : regions->resources) is_region_resource |= r.name == pool.name;
-    if (is_region_resource) continue;
-    Resource r;
-    r.name = pool.name;
-    r.kind = ResourceKind::kPool;
-    r.lifetime = pool.lifetime;
-    r.size = SizeExpr::Constant(pool.size);
-    r.start = 0;
-    r.end = buffers.time_steps - 1;
-    for (BufferId b = 0; b < static_cast<BufferId>(buffers.buffers.size()); ++b) {
-      if (excluded[b] || plan->placements[b].pool != pool.name) continue;
-      const Allocation& a = plan->placements[b].allocations.front();
-      Slice s;
-      s.buffer = b;
-      s.offset = SizeExpr::Constant(a.offset - pool.offset);
-      s.size = SizeExpr::Constant(buffers.buffers[b].size);
-      s.start = a.start;
-      s.end = a.end;
-      r.slices.push_back(std::move(s));
-    }
-    regions->resources.push_back(std::move(r));
-  }
-  if (absl::Status s = ResolveCommandRanges(program, analysis, *regions); !s.ok()) return s;
-  if (absl::Status s = EvaluateRegionPlan(program, *regions); !s.ok()) return s;
-  if (plan->algorithm == "auto" || plan->algorithm.empty()) plan->algorithm = region_options.pack;
-  plan->regions = *std::move(regions);
-  return plan;
 }
 
 }  // namespace memplan

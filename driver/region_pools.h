@@ -11,7 +11,12 @@
 // a host buffer a region reads or writes keeps its bytes to the end of the
 // run (the region may still run when the host's text order has moved on).
 // Finally every command range is placed in its resource and every figure is
-// evaluated at the dims' evaluation point (ir/dims.h).
+// evaluated at the dims' evaluation point (ir/dims.h). With
+// RegionPlanOptions::fast_memory, the regions' fast slabs are packed over
+// their time ranges into the fast memory's space (declared with its
+// capacity); while that arena exceeds the capacity (regions that may run at
+// once), the fast slice with the lowest benefit per byte is left in default
+// memory and the regions are planned again.
 #pragma once
 
 #include "absl/status/statusor.h"

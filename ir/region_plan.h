@@ -72,6 +72,9 @@ struct Resource {
   // span for slabs.
   TimeStep start = 0;
   TimeStep end = 0;
+  // The memory space holding it: the default space, or the fast memory's
+  // for a region's fast slab (RegionFastMemory).
+  MemorySpace space = kDefaultSpace;
 };
 
 // Access bits of a command's range (IREE's binding access).
@@ -163,6 +166,24 @@ struct RegionInfo {
   Bytes slab_bytes = 0;              // at the evaluation point
   Bytes slab_lower_bound = 0;        // max live bytes of its slab slices (evaluation point)
   std::string downstream;            // timepoint later users of the region wait on
+  // With fast memory (RegionPlanOptions::fast_memory): the estimated seconds
+  // of one run of the region's commands as planned and with every slice in
+  // default memory (the cost model of msa/cost_model.h); 0 otherwise.
+  double estimated_s = 0;
+  double all_default_s = 0;
+};
+
+// Fast memory for region slabs: per region, the slab slices that save the
+// most run time per byte go to a fast slab "<region>.fast" in `space`
+// (regions/fast_slab.h); result reservations, uploads and captured buffers
+// stay in default memory.
+struct RegionFastMemory {
+  MemorySpace space = kAlternateSpace;
+  Bytes capacity = 0;                // bytes of the space
+  Bytes alignment = 1;               // fast slab offsets are multiples (with offset_alignment)
+  // Per BufferId: seconds one run of the program saves when the buffer is in
+  // fast memory (0: never chosen).
+  std::vector<double> benefit;
 };
 
 // The options the plan was made with (echoed into the JSON plan).
@@ -174,6 +195,9 @@ struct RegionPlanOptions {
   // pack == "exact": the search's wall-clock limit per slab (seconds; 0: its
   // default, kExactDefaultTimeLimitSeconds). From --time-limit; not echoed.
   double pack_time_limit_seconds = 0;
+  // Fast slabs (--fast-memory, --target); not echoed (the plan's spaces and
+  // resources say where everything is).
+  std::optional<RegionFastMemory> fast_memory = std::nullopt;
 };
 
 struct RegionPlan {
@@ -182,6 +206,10 @@ struct RegionPlan {
   std::vector<RegionInfo> regions;
   std::vector<HostStep> steps;       // program order
   std::vector<std::string> warnings; // e.g. an item over --max-allocation-size
+  // With fast memory: the estimated seconds of one run of the program as
+  // planned and with everything in default memory (RegionInfo::estimated_s).
+  double estimated_s = 0;
+  double all_default_s = 0;
 };
 
 }  // namespace memplan

@@ -72,6 +72,7 @@ absl::StatusOr<RegionPlan> AllocateRegions(const Program& program,
   build.layout.planning_point = PlanningPoint(program);
   build.layout.box = DimRanges(program);
   build.max_allocation_size = options.max_allocation_size;
+  build.fast_memory = options.fast_memory;
   build.layout.time_limit_seconds = options.pack_time_limit_seconds;
   build.in_order = options.pack == "in-order";
   if (!build.in_order) {

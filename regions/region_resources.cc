@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -9,6 +10,7 @@
 #include "fmt/format.h"
 #include "regions/allocate_regions.h"
 #include "regions/allocation_split.h"
+#include "regions/fast_slab.h"
 
 namespace memplan {
 namespace {
@@ -84,15 +86,18 @@ class ResourceBuilder {
     return items;
   }
 
-  // Lays out `group` (split at the size limit) and appends the resources.
+  // Lays out `group` (split at the size limit) with `layout` and appends the
+  // resources, in `space`.
   void AddResources(std::size_t s, const Group& group, ResourceKind kind, Lifetime lifetime,
-                    std::string affinity, const std::string& name, bool escaping) {
+                    std::string affinity, const std::string& name, bool escaping,
+                    MemorySpace space = kDefaultSpace, const LayoutOptions* layout = nullptr) {
+    const LayoutOptions& lo = layout ? *layout : options_.layout;
     const std::vector<LayoutItem> items = Items(group);
     const bool packed = kind == ResourceKind::kSlab;
     std::vector<SplitGroup> parts;
     if (options_.max_allocation_size) {
-      parts = packed ? SplitPacked(items, options_.layout, *options_.max_allocation_size)
-                     : SplitStacked(items, options_.layout, *options_.max_allocation_size);
+      parts = packed ? SplitPacked(items, lo, *options_.max_allocation_size)
+                     : SplitStacked(items, lo, *options_.max_allocation_size);
     } else {
       SplitGroup all;
       for (std::size_t i = 0; i < items.size(); ++i) all.items.push_back(i);
@@ -103,11 +108,10 @@ class ResourceBuilder {
       const SplitGroup& part = parts[p];
       std::vector<LayoutItem> part_items;
       for (std::size_t i : part.items) part_items.push_back(items[i]);
-      LayoutResult layout = Layout(part_items, packed);
+      LayoutResult layout = Layout(part_items, packed, lo);
       if (packed && options_.max_allocation_size && !part.over_limit &&
-          layout.total.Evaluate(options_.layout.planning_point).value_or(0) >
-              *options_.max_allocation_size) {
-        layout = OrientedLayout(part_items, part.planning_offsets, options_.layout, "first-fit");
+          layout.total.Evaluate(lo.planning_point).value_or(0) > *options_.max_allocation_size) {
+        layout = OrientedLayout(part_items, part.planning_offsets, lo, "first-fit");
       }
       Resource r;
       r.name = parts.size() == 1 ? name : fmt::format("{}.part{}", name, p + 1);
@@ -115,6 +119,7 @@ class ResourceBuilder {
       r.lifetime = lifetime;
       r.affinity = affinity;
       r.region = program_.computations[scopes_.regions[s].region].name;
+      r.space = space;
       r.size = layout.total;
       r.escaping = escaping;
       r.over_limit = part.over_limit;
@@ -139,7 +144,7 @@ class ResourceBuilder {
         plan_.warnings.push_back(fmt::format(
             "{} holds {} alone: it needs {} bytes{}, more than --max-allocation-size {}", r.name,
             analysis_.buffers.buffers[r.slices.front().buffer].name,
-            PlanningBytes(part_items.front(), options_.layout),
+            PlanningBytes(part_items.front(), lo),
             program_.dims.empty() ? "" : " at the dims' bounds", *options_.max_allocation_size));
       }
       if (kind == ResourceKind::kSlab) plan_.regions[s].slab_size += r.size;
@@ -148,10 +153,44 @@ class ResourceBuilder {
     }
   }
 
-  LayoutResult Layout(const std::vector<LayoutItem>& items, bool packed) const {
-    if (!packed) return StackLayout(items, options_.layout);
-    if (options_.in_order) return InOrderLayout(items, options_.layout);
-    return PackedLayout(items, options_.algorithm, options_.layout);
+  LayoutResult Layout(const std::vector<LayoutItem>& items, bool packed,
+                      const LayoutOptions& layout) const {
+    if (!packed) return StackLayout(items, layout);
+    if (options_.in_order) return InOrderLayout(items, layout);
+    return PackedLayout(items, options_.algorithm, layout);
+  }
+
+  // Splits `slab` into the slices a fast slab holds (ChooseFastSlices) and
+  // the rest, which stays in `slab`.
+  Group TakeFastSlices(Group& slab) const {
+    const RegionFastMemory& fast = *options_.fast_memory;
+    std::vector<double> benefit;
+    for (BufferId b : slab) {
+      benefit.push_back(static_cast<std::size_t>(b) < fast.benefit.size() ? fast.benefit[b] : 0);
+    }
+    const FastSlabChoice choice = ChooseFastSlices(Items(slab), benefit, fast.capacity,
+                                                   FastLayout(), options_.in_order,
+                                                   options_.algorithm);
+    Group taken, rest;
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < slab.size(); ++i) {
+      if (k < choice.fast.size() && choice.fast[k] == i) {
+        taken.push_back(slab[i]);
+        ++k;
+      } else {
+        rest.push_back(slab[i]);
+      }
+    }
+    slab = std::move(rest);
+    return taken;
+  }
+
+  // The slab layout with offsets also multiples of the fast memory's alignment.
+  LayoutOptions FastLayout() const {
+    LayoutOptions layout = options_.layout;
+    layout.offset_alignment =
+        std::lcm(layout.offset_alignment, std::max<Bytes>(1, options_.fast_memory->alignment));
+    return layout;
   }
 
   void BuildRegion(std::size_t s) {
@@ -217,9 +256,16 @@ class ResourceBuilder {
                    true);
     }
 
-    if (!scope.slab.empty()) {
-      AddResources(s, scope.slab, ResourceKind::kSlab, Lifetime::kTransient, here,
+    Group slab = scope.slab;
+    const Group fast = options_.fast_memory && !slab.empty() ? TakeFastSlices(slab) : Group{};
+    if (!slab.empty()) {
+      AddResources(s, slab, ResourceKind::kSlab, Lifetime::kTransient, here,
                    region.name + ".slab", false);
+    }
+    if (!fast.empty()) {
+      const LayoutOptions layout = FastLayout();
+      AddResources(s, fast, ResourceKind::kSlab, Lifetime::kTransient, here,
+                   region.name + ".fast", false, options_.fast_memory->space, &layout);
     }
   }
 

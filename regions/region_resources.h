@@ -17,6 +17,7 @@ struct ResourceBuildOptions {
   bool in_order = false;                 // IREE's LayoutSlices for slabs
   PackingAlgorithm algorithm = PackingAlgorithm::kAuto;  // otherwise
   std::optional<Bytes> max_allocation_size;
+  std::optional<RegionFastMemory> fast_memory;  // fast slabs (regions/fast_slab.h)
 };
 
 // Appends to plan.resources and plan.regions (one RegionInfo per scope, in

@@ -75,6 +75,8 @@ Json ResourceJson(const Resource& r, const BufferSet& buffers, const Names& name
   j["end"] = r.end;
   j["escaping"] = r.escaping;
   j["over_limit"] = r.over_limit;
+  // Only a fast slab names its space: default-memory plans stay as they were.
+  if (r.space != kDefaultSpace) j["space"] = r.space;
   j["slices"] = std::move(slices);
   return j;
 }
@@ -212,6 +214,7 @@ class RegionReader {
     res.end = r.Amount("end");
     res.escaping = r.Bool("escaping");
     res.over_limit = r.Bool("over_limit");
+    if (r.Has("space")) res.space = static_cast<MemorySpace>(r.IntIn("space", 0, 1 << 30));
     const Json& slices = r.Array("slices");
     for (std::size_t i = 0; i < slices.size(); ++i) {
       res.slices.push_back(ReadSlice(ObjectReader(slices[i], Pointer(r.Path("slices"), i))));

@@ -235,10 +235,38 @@ std::size_t Steps(const std::vector<Command>& commands) {
   return waves;
 }
 
+// How much faster `estimated` is than `baseline`, in percent (0 when the
+// baseline is 0).
+double PercentFaster(double estimated, double baseline) {
+  return baseline > 0 ? 100.0 * (baseline - estimated) / baseline : 0.0;
+}
+
+// "  fast slab stage.fast: 16384 bytes in alternate memory, 2 slices (zeros,
+// t1); estimated 1.2e-06 s, 2.0e-06 s all in default memory (40.00% faster)",
+// or "  fast slab: none (no slice fits ...)".
+std::string FastSlabLine(const RegionPlan& rp, const RegionInfo& info, const BufferSet& buffers) {
+  const RegionFastMemory& fast = *rp.options.fast_memory;
+  const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in default memory ({:.2f}% "
+                                 "faster)",
+                                 info.estimated_s, info.all_default_s,
+                                 PercentFaster(info.estimated_s, info.all_default_s));
+  for (const Resource& r : rp.resources) {
+    if (r.region != info.name || r.space == kDefaultSpace) continue;
+    std::vector<std::string> names;
+    for (const Slice& slice : r.slices) names.push_back(buffers.buffers[slice.buffer].name.str());
+    return fmt::format("  fast slab {}: {} in {} memory, {} ({}); {}\n", r.name,
+                       CountOf(r.size_bytes, "byte"), SpaceName(r.space),
+                       CountOf(r.slices.size(), "slice"), fmt::join(names, ", "), times);
+  }
+  return fmt::format("  fast slab: none (no slice both saves time and fits the {} of fast "
+                     "memory); {}\n",
+                     CountOf(fast.capacity, "byte"), times);
+}
+
 // One line per region (slab, results, uploads, commands). Warnings are not
 // part of the summary: the CLI prints them on stderr, where --quiet and
 // --json - do not hide them.
-std::string RegionLines(const Plan& plan, const Program& program) {
+std::string RegionLines(const Plan& plan, const Program& program, const BufferSet& buffers) {
   const RegionPlan& rp = *plan.regions;
   std::string text;
   for (std::size_t i = 0; i < rp.regions.size(); ++i) {
@@ -271,6 +299,13 @@ std::string RegionLines(const Plan& plan, const Program& program) {
         amount(results, result_allocations), amount(uploads, upload_allocations),
         CountOf(commands, "command"),
         CountOf(waves, "step"));
+    if (rp.options.fast_memory) text += FastSlabLine(rp, info, buffers);
+  }
+  if (rp.options.fast_memory) {
+    text += fmt::format("fast slabs: estimated {:.4g} s per run, {:.4g} s with every slice in "
+                        "default memory ({:.2f}% faster)\n",
+                        rp.estimated_s, rp.all_default_s,
+                        PercentFaster(rp.estimated_s, rp.all_default_s));
   }
   return text;
 }
@@ -357,7 +392,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
                           BytesAndHuman(aliasing->unaliased_peak), saving);
     }
   }
-  if (plan.regions && input.program) text += RegionLines(plan, *input.program);
+  if (plan.regions && input.program) text += RegionLines(plan, *input.program, input.buffers);
   // Each space: its extent from address 0 ("used": weights, inputs and
   // activations together) against the most bytes live there at one step.
   for (std::size_t i = 0; i < plan.spaces.size(); ++i) {

@@ -30,12 +30,15 @@ class ReuseChecker {
     for (std::int32_t i = 0; i < static_cast<std::int32_t>(ctx_.regions.resources.size()); ++i) {
       if (ctx_.regions.resources[i].size_bytes > 0) order.push_back(i);  // empty: no bytes
     }
+    // Bytes are shared only within a memory space.
     std::sort(order.begin(), order.end(), [&](std::int32_t a, std::int32_t b) {
-      return std::pair(Begin(a), a) < std::pair(Begin(b), b);
+      return std::tuple(Space(a), Begin(a), a) < std::tuple(Space(b), Begin(b), b);
     });
     std::vector<std::int32_t> active;  // earlier by offset, in that order
     for (std::int32_t next : order) {
-      std::erase_if(active, [&](std::int32_t a) { return End(a) <= Begin(next); });
+      std::erase_if(active, [&](std::int32_t a) {
+        return Space(a) != Space(next) || End(a) <= Begin(next);
+      });
       for (std::int32_t earlier : active) {
         if (absl::Status s = CheckPair(std::min(earlier, next), std::max(earlier, next)); !s.ok()) {
           return s;
@@ -47,6 +50,7 @@ class ReuseChecker {
   }
 
  private:
+  MemorySpace Space(std::int32_t r) const { return ctx_.regions.resources[r].space; }
   Bytes Begin(std::int32_t r) const { return ctx_.plan.pools[ctx_.pool_of[r]].offset; }
   Bytes End(std::int32_t r) const { return Begin(r) + ctx_.regions.resources[r].size_bytes; }
   const std::string& Name(std::int32_t r) const { return ctx_.regions.resources[r].name; }

@@ -13,15 +13,13 @@ namespace memplan::region_verify {
 RegionContext MakeContext(const Program& program, const BufferSet& buffers, const Plan& plan,
                           RegionFailureSite* site) {
   RegionContext ctx{program, buffers, plan, *plan.regions, {}, {}, site};
-  // First default-space pool of each name (the plan verifier rejects repeats).
-  std::map<std::string, std::int32_t, std::less<>> pools;
+  // First pool of each (name, space) (the plan verifier rejects repeats).
+  std::map<std::pair<std::string, MemorySpace>, std::int32_t, std::less<>> pools;
   for (std::size_t i = 0; i < plan.pools.size(); ++i) {
-    if (plan.pools[i].space == kDefaultSpace) {
-      pools.emplace(plan.pools[i].name, static_cast<std::int32_t>(i));
-    }
+    pools.emplace(std::pair(plan.pools[i].name, plan.pools[i].space), static_cast<std::int32_t>(i));
   }
   for (const Resource& r : ctx.regions.resources) {
-    auto it = pools.find(r.name);
+    auto it = pools.find(std::pair(r.name, r.space));
     ctx.pool_of.push_back(it == pools.end() ? -1 : it->second);
   }
   ctx.buffer_of.assign(program.values.size(), kNoId);

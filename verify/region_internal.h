@@ -25,8 +25,8 @@ struct RegionContext {
   const BufferSet& buffers;
   const Plan& plan;
   const RegionPlan& regions;
-  // Per resource: index into plan.pools of the default-space pool with its
-  // name, or -1 (rule 1 reports that).
+  // Per resource: index into plan.pools of the pool with its name in its
+  // memory space, or -1 (rule 1 reports that).
   std::vector<std::int32_t> pool_of;
   // Per value: the buffer whose alias set holds it, or kNoId (timepoints).
   std::vector<BufferId> buffer_of;

@@ -16,16 +16,16 @@ namespace {
 
 using verify_internal::BufferRef;
 
-// The buffer's default-space segment whose time range holds `time`.
-const Allocation* SegmentAt(const BufferPlacement& placement, TimeStep time) {
+// The buffer's segment in `space` whose time range holds `time`.
+const Allocation* SegmentAt(const BufferPlacement& placement, MemorySpace space, TimeStep time) {
   for (const Allocation& a : placement.allocations) {
-    if (a.space == kDefaultSpace && a.start <= time && time <= a.end) return &a;
+    if (a.space == space && a.start <= time && time <= a.end) return &a;
   }
   return nullptr;
 }
 
-// The default-space segments of buffers without values (ops' scratch) per
-// resource, sorted by start time. A query scans those starting within the
+// The segments of buffers without values (ops' scratch) per resource, in
+// its space, sorted by start time. A query scans those starting within the
 // longest one's live range before its time: only those starting at its time
 // for scratch that lives at its op only.
 class ScratchIndex {
@@ -46,7 +46,7 @@ class ScratchIndex {
       PerResource& per = resources_[it->second];
       const Bytes base = ctx.plan.pools[ctx.pool_of[it->second]].offset;
       for (const Allocation& a : ctx.plan.placements[b].allocations) {
-        if (a.space != kDefaultSpace) continue;
+        if (a.space != ctx.regions.resources[it->second].space) continue;
         per.segments.push_back({a.start, a.end, a.offset - base, a.offset - base + buffer.size});
         per.longest = std::max(per.longest, a.end - a.start);
       }
@@ -134,10 +134,10 @@ absl::Status CheckRange(const RegionContext& ctx, const ScratchIndex& scratch, s
                              " is homed in pool '", placement.pool.str(), "' of space ", home,
                              ", not in ", r.name, "'s pool"));
   }
-  const Allocation* segment = SegmentAt(placement, command.time);
+  const Allocation* segment = SegmentAt(placement, r.space, command.time);
   if (!segment) {
-    return fail(absl::StrCat(ref, ": ", BufferRef(ctx.buffers, b),
-                             " has no default-space segment at time ", command.time));
+    return fail(absl::StrCat(ref, ": ", BufferRef(ctx.buffers, b), " has no ",
+                             SpaceName(r.space), "-space segment at time ", command.time));
   }
   // Within the resource's pool, so both are relative to its start.
   const Bytes pool_offset = ctx.plan.pools[ctx.pool_of[range.resource]].offset;

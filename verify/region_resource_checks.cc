@@ -72,15 +72,16 @@ struct Event {
 std::string Placed(const RegionContext& ctx, std::int32_t i) {
   const Resource& r = ctx.regions.resources[i];
   const Bytes offset = ctx.plan.pools[ctx.pool_of[i]].offset;
-  return absl::StrCat(r.name, " (bytes ", ByteRange(offset, offset + r.size_bytes),
-                      " of the default space, time [", r.start, ", ", r.end, "])");
+  return absl::StrCat(r.name, " (bytes ", ByteRange(offset, offset + r.size_bytes), " of the ",
+                      SpaceName(r.space), " space, time [", r.start, ", ", r.end, "])");
 }
 
-absl::Status CheckNoSharedBytes(const RegionContext& ctx) {
+// Resources of `space` alive at one time step are disjoint.
+absl::Status CheckNoSharedBytes(const RegionContext& ctx, MemorySpace space) {
   const std::vector<Resource>& resources = ctx.regions.resources;
   std::vector<Event> events;
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(resources.size()); ++i) {
-    if (resources[i].size_bytes == 0) continue;  // occupies no bytes
+    if (resources[i].size_bytes == 0 || resources[i].space != space) continue;  // no bytes here
     events.push_back({resources[i].start, 0, i});
     events.push_back({resources[i].end, 1, i});
   }
@@ -135,7 +136,8 @@ absl::Status CheckResources(const RegionContext& ctx) {
       return RuleViolation(1, absl::StrCat(ref, " has the name of resource ", it->second));
     }
     if (ctx.pool_of[i] < 0) {
-      return RuleViolation(1, absl::StrCat(ref, " names no pool of the default space"));
+      return RuleViolation(1, absl::StrCat(ref, " names no pool of the ", SpaceName(r.space),
+                                           " space"));
     }
     const PoolInfo& pool = ctx.plan.pools[ctx.pool_of[i]];
     if (pool.size < 0 || pool.size > r.size_bytes) {
@@ -143,15 +145,31 @@ absl::Status CheckResources(const RegionContext& ctx) {
           1, absl::StrCat(ref, " has size_bytes ", r.size_bytes, " but its pool spans ",
                           CountOf(pool.size, "byte"), " (must be within [0, size_bytes])"));
     }
-    if (Bytes end = 0; !CheckedAdd(pool.offset, r.size_bytes, end)) {
+    Bytes end = 0;
+    if (!CheckedAdd(pool.offset, r.size_bytes, end)) {
       return RuleViolation(1, ref + " ends beyond the largest representable offset");
+    }
+    for (const SpaceInfo& space : ctx.plan.spaces) {
+      if (space.id == r.space && space.capacity && end > *space.capacity) {
+        return RuleViolation(
+            1, absl::StrCat(ref, " (bytes ", ByteRange(pool.offset, end), " of the ",
+                            SpaceName(r.space), " space) exceeds the space's capacity of ",
+                            CountOf(*space.capacity, "byte")));
+      }
     }
     if (r.start < 0 || r.start > r.end || r.end >= ctx.buffers.time_steps) {
       return RuleViolation(1, absl::StrCat(ref, " has time range [", r.start, ", ", r.end,
                                            "] outside [0, ", ctx.buffers.time_steps, ")"));
     }
   }
-  return CheckNoSharedBytes(ctx);
+  std::vector<MemorySpace> spaces;
+  for (const Resource& r : resources) spaces.push_back(r.space);
+  std::sort(spaces.begin(), spaces.end());
+  spaces.erase(std::unique(spaces.begin(), spaces.end()), spaces.end());
+  for (MemorySpace space : spaces) {
+    if (absl::Status s = CheckNoSharedBytes(ctx, space); !s.ok()) return s;
+  }
+  return absl::OkStatus();
 }
 
 }  // namespace memplan::region_verify

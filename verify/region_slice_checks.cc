@@ -74,7 +74,8 @@ bool IsRegionAllocation(ResourceKind kind) {
 }
 
 // The slice's buffer: it exists, is homed in the resource's pool, is in no
-// other slice, and every default-space segment of it is where the slice says.
+// other slice, and every segment of it in the resource's space is where the
+// slice says.
 // `slice_of` maps a buffer to the "slice k of <resource>" already holding it.
 absl::Status CheckSliceBuffer(const RegionContext& ctx, std::int32_t resource, std::size_t index,
                               std::vector<std::string>& slice_of) {
@@ -99,23 +100,26 @@ absl::Status CheckSliceBuffer(const RegionContext& ctx, std::int32_t resource, s
   }
   slice_of[s.buffer] = where;
 
-  // A slice has one offset, so every default-space segment must sit there
+  // A slice has one offset, so every segment in its space must sit there
   // (more than one only when fast-memory planning moves the buffer out and back).
   const PoolInfo& pool = ctx.plan.pools[ctx.pool_of[resource]];
   Bytes at = 0;
   const bool representable = CheckedAdd(pool.offset, s.offset_bytes, at);
   bool any = false;
   for (const Allocation& a : placement.allocations) {
-    if (a.space != kDefaultSpace) continue;
+    if (a.space != r.space) continue;
     any = true;
     if (!representable || a.offset != at) {
       return RuleViolation(
-          2, absl::StrCat(ref, ": the buffer's default-space segment over time [", a.start, ", ",
+          2, absl::StrCat(ref, ": the buffer's ", SpaceName(r.space), "-space segment over time [", a.start, ", ",
                           a.end, "] is at byte ", a.offset, " but the slice is at pool offset ",
                           pool.offset, " + offset_bytes ", s.offset_bytes));
     }
   }
-  if (!any) return RuleViolation(2, ref + ": the buffer has no default-space segment");
+  if (!any) {
+    return RuleViolation(2, absl::StrCat(ref, ": the buffer has no ", SpaceName(r.space),
+                                         "-space segment"));
+  }
   return absl::OkStatus();
 }
 

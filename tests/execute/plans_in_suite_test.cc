@@ -64,7 +64,8 @@ TEST(PlansInSuite, EveryExampleOnTheHierarchyPresets) {
   int runs = 0;
   for (const std::string target : {"npu-3level", "mcu-tcm-sram-psram-flash"}) {
     for (const std::string& path : InputsIn(MEMPLAN_SOURCE_DIR "/examples", {".mpir", ".onnx"})) {
-      if (HasRegions(path)) continue;  // no fast memory for execution regions
+      // Fast slabs of regions: tests/cli/region_fast_memory_cli_test.cc.
+      if (HasRegions(path)) continue;
       SCOPED_TRACE(path + " on " + target);
       const PlanJobResult planned = PlanForExecution(path, Bytes{16} * 1024, {}, target);
       ASSERT_TRUE(planned.msa && planned.msa->hierarchy);

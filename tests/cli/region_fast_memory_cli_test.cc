@@ -1,0 +1,144 @@
+// `memplan plan --fast-memory` / `--target` on programs with execution
+// regions: the plan verifies and executes, a corrupted fast slab is rejected
+// by verify and execute, and bad input is a located error (exit 2).
+#include <filesystem>
+#include <string>
+
+#include "cli_runner.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "nlohmann/json.hpp"
+
+namespace memplan {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using testing_cli::CliRun;
+using testing_cli::FreshDir;
+using testing_cli::Memplan;
+using testing_cli::Slurp;
+using testing_cli::WriteText;
+using Json = nlohmann::ordered_json;
+
+const std::string kRegionExample = MEMPLAN_SOURCE_DIR "/examples/region.mpir";
+const std::string kFastScenario = MEMPLAN_SOURCE_DIR "/tests/data/regions/fast_slab.mpir";
+
+class RegionFastMemoryCliTest : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = FreshDir(); }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Plans `input` with `flags` into plan.json; returns its path.
+  std::string Planned(const std::string& input, const std::string& flags) {
+    const std::string json = dir_ + "/plan.json";
+    CliRun r = Memplan("plan " + input + " " + flags + " --json " + json + " -q");
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return json;
+  }
+  std::string dir_;
+};
+
+TEST_F(RegionFastMemoryCliTest, PlanVerifyExecute) {
+  for (const char* flags : {"--fast-memory 16KiB", "--fast-memory 64KiB",
+                                   "--target npu-3level", "--target mcu-tcm-sram-psram-flash"}) {
+    SCOPED_TRACE(flags);
+    const std::string json = Planned(kRegionExample, flags);
+    CliRun v = Memplan("verify " + kRegionExample + " " + json);
+    EXPECT_EQ(v.exit_code, 0) << v.err;
+    CliRun x = Memplan("execute " + kRegionExample + " " + json);
+    EXPECT_EQ(x.exit_code, 0) << x.err;
+    EXPECT_THAT(x.out, HasSubstr("5 region commands"));
+  }
+}
+
+TEST_F(RegionFastMemoryCliTest, SummaryAndJson) {
+  CliRun r = Memplan("plan " + kFastScenario + " --fast-memory 8192");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("r.fast             alternate        2           8192           "
+                               "8192           8192    0.00%\n"));
+  EXPECT_THAT(r.out, HasSubstr("  fast slab r.fast: 8192 bytes in alternate memory, 2 slices "
+                               "(a, b); estimated 2.752e-06 s, 5.888e-06 s all in default memory "
+                               "(53.26% faster)\n"));
+  EXPECT_THAT(r.out, HasSubstr("fast slabs: estimated 2.752e-06 s per run, 5.888e-06 s with "
+                               "every slice in default memory (53.26% faster)\n"));
+  const Json plan = Json::parse(Slurp(Planned(kFastScenario, "--fast-memory 8192")));
+  int fast = 0;
+  for (const Json& r : plan["regions"]["resources"]) {
+    if (r["name"] != "r.fast") continue;
+    EXPECT_EQ(r["space"], 1);
+    ++fast;
+  }
+  EXPECT_EQ(fast, 1);
+  for (const Json& pool : plan["pools"]) {
+    if (pool["name"] == "r.fast") {
+      EXPECT_EQ(pool["space"], 1);
+    }
+  }
+}
+
+TEST_F(RegionFastMemoryCliTest, TooSmallForAnySliceSaysSo) {
+  CliRun r = Memplan("plan " + kFastScenario + " --fast-memory 2KiB");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  fast slab: none (no slice both saves time and fits the 2048 "
+                               "bytes of fast memory); estimated 5.888e-06 s, 5.888e-06 s all in "
+                               "default memory (0.00% faster)\n"));
+}
+
+TEST_F(RegionFastMemoryCliTest, InaccessibleFastMemoryExitsTwo) {
+  CliRun r = Memplan("plan " + kFastScenario + " --target " MEMPLAN_SOURCE_DIR
+                     "/tests/data/targets/npu0_scratchpad.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "");
+  EXPECT_EQ(r.err, kFastScenario + ":14:8: error: region @r runs on gpu0, which cannot access memory "
+                               "space 'scratchpad' of target 'npu0-scratchpad' (its fast memory, "
+                               "where region slabs go); choose a target whose fastest level it "
+                               "may write\n");
+}
+
+// The fast slab moved past the fast memory's 8192 bytes: both verifiers
+// refuse it (the region verifier names the space's capacity).
+TEST_F(RegionFastMemoryCliTest, FastSlabOverCapacityIsRejected) {
+  Json plan = Json::parse(Slurp(Planned(kFastScenario, "--fast-memory 8192")));
+  for (Json& pool : plan["pools"]) {
+    if (pool["name"] == "r.fast") pool["offset_bytes"] = 4096;
+  }
+  for (Json& b : plan["buffers"]) {
+    for (Json& a : b["allocations"]) {
+      if (a["space"] == 1) a["offset"] = a["offset"].get<int>() + 4096;
+    }
+  }
+  const std::string edited = dir_ + "/edited.json";
+  WriteText(edited, plan.dump());
+  CliRun v = Memplan("verify " + kFastScenario + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_THAT(v.err, HasSubstr("capacity"));
+}
+
+// A command range of %b moved outside the fast slab's 8192 bytes.
+TEST_F(RegionFastMemoryCliTest, RangeOutsideTheFastSlabIsRejected) {
+  Json plan = Json::parse(Slurp(Planned(kFastScenario, "--fast-memory 8192")));
+  int moved = 0;
+  for (Json& step : plan["regions"]["steps"]) {
+    for (Json& command : step["commands"]) {
+      if (command["op"] != "c") continue;
+      Json& range = command["ranges"][1];
+      EXPECT_EQ(range["value"], "b");
+      range["offset"] = "8192";
+      range["offset_bytes"] = 8192;
+      ++moved;
+    }
+  }
+  ASSERT_EQ(moved, 1);
+  const std::string edited = dir_ + "/edited.json";
+  WriteText(edited, plan.dump());
+  CliRun v = Memplan("verify " + kFastScenario + " " + edited);
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_THAT(v.err, HasSubstr("region rule 3 (command ranges)"));
+  EXPECT_THAT(v.err, HasSubstr("r.fast [8192, 12288)"));
+  CliRun x = Memplan("execute " + kFastScenario + " " + edited);
+  EXPECT_NE(x.exit_code, 0);
+}
+
+}  // namespace
+}  // namespace memplan
