@@ -15,15 +15,6 @@ absl::StatusOr<ExecuteReport> ExecutePlan(const BufferSet& buffers, const Plan& 
         "the plan places {} buffers but the input has {}: this plan is for another input",
         plan.placements.size(), buffers.buffers.size()));
   }
-  // A window's reads come from the op's own kernel (msa/window_prefetch.h),
-  // which the executor does not model: such plans are refused, not run
-  // without them.
-  if (!plan.window_prefetches.empty()) {
-    return absl::UnimplementedError(fmt::format(
-        "the plan has {} window prefetch(es) (--window-prefetch); memplan execute does not run "
-        "window prefetches yet: plan with --window-prefetch 0 to execute it",
-        plan.window_prefetches.size()));
-  }
   ExecuteReport report;
   std::optional<ProgramLayout> layout;
   if (program != nullptr) {

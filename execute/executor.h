@@ -23,7 +23,11 @@
 //    control flow, derived here);
 //  * async copies of the plan move real bytes: at the start of step `done`,
 //    before its ops, the buffer's bytes are copied from its `from_space`
-//    segment (as held after step done - 1) to its `to_space` segment;
+//    segment (as held after step done - 1) to its `to_space` segment; a
+//    window prefetch (Plan::window_prefetches) likewise copies its buffer's
+//    bytes [0, bytes) into its window chunk, and the op it serves checks
+//    them there with its operands (the kernel streams the rest through the
+//    window, which the executor does not model byte by byte);
 //  * while loops run their condition and body min(trip count, 2) times (2
 //    when unknown, 0 for a trip count of 0) and the condition once more;
 //    every branch of a conditional runs, in order, each on the arguments as
@@ -80,9 +84,7 @@ struct ExecuteReport {
 //    destination segment;
 //  * InvalidArgument when the arenas would exceed options.max_arena_bytes,
 //    or the program's schedule or storage sharing disagrees with the plan
-//    (the plan is for another input);
-//  * Unimplemented when the plan has window prefetches
-//    (Plan::window_prefetches): they are refused, not executed.
+//    (the plan is for another input).
 absl::StatusOr<ExecuteReport> ExecutePlan(const BufferSet& buffers, const Plan& plan,
                                           const Program* program,
                                           const ExecuteOptions& options = {});

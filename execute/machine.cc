@@ -17,6 +17,9 @@ ExecutionMachine::ExecutionMachine(const BufferSet& buffers, const Plan& plan,
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     copies_by_done_.emplace(plan.copies[i].done, i);
   }
+  for (std::size_t i = 0; i < plan.window_prefetches.size(); ++i) {
+    windows_by_done_.emplace(plan.window_prefetches[i].done, i);
+  }
   const PlanHomeSpaces homes(buffers, plan);
   for (std::size_t b = 0; b < home_.size(); ++b) home_[b] = homes(static_cast<BufferId>(b));
 }
@@ -33,6 +36,10 @@ absl::Status ExecutionMachine::AllocateArenas(Bytes max_bytes) {
   for (const PoolInfo& pool : plan_.pools) {
     Bytes& size = sizes[pool.space];
     size = std::max(size, pool.offset + pool.size);
+  }
+  for (const WindowPrefetch& w : plan_.window_prefetches) {
+    Bytes& size = sizes[w.space];
+    size = std::max(size, w.offset + w.bytes);
   }
   Bytes total = 0;
   std::string parts;
@@ -110,10 +117,56 @@ absl::Status ExecutionMachine::PerformCopiesDone(TimeStep time) {
   for (auto it = first; it != last; ++it) {
     if (absl::Status s = PerformCopy(it->second); !s.ok()) return s;
   }
+  auto [window, windows_end] = windows_by_done_.equal_range(time);
+  for (; window != windows_end; ++window) {
+    if (absl::Status s = PerformWindow(window->second); !s.ok()) return s;
+  }
+  return absl::OkStatus();
+}
+
+absl::Status ExecutionMachine::PerformWindow(std::size_t index) {
+  const WindowPrefetch& w = plan_.window_prefetches[index];
+  const std::string name = DescribeCopy(plan_.copies.size() + index);
+  // As a prefetch: the source holds the data until done - 1.
+  const TimeStep source_time = std::max<TimeStep>({w.start, w.done - 1, 0});
+  const Allocation* from = SegmentAt(w.buffer, source_time);
+  if (from == nullptr) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} has no source: the plan gives the buffer no segment at step {}", name, source_time));
+  }
+  Arena* source = ArenaOf(from->space);
+  Arena* target = ArenaOf(w.space);
+  if (target == nullptr || w.offset < 0 || w.bytes > target->size() - w.offset ||
+      w.bytes > buffers_.buffers[static_cast<std::size_t>(w.buffer)].size) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} goes to bytes [{}, {}) of {} memory, outside what the plan uses there", name,
+        w.offset, w.offset + w.bytes, SpaceName(w.space)));
+  }
+  target->CopyFrom(*source, from->offset, w.offset, w.bytes,
+                   static_cast<std::int64_t>(plan_.copies.size() + index));
+  ++report_.copies;
+  return absl::OkStatus();
+}
+
+absl::Status ExecutionMachine::CheckWindows(OpId op, const std::string& reader) {
+  for (std::size_t i = 0; i < plan_.window_prefetches.size(); ++i) {
+    const WindowPrefetch& w = plan_.window_prefetches[i];
+    if (w.op != op) continue;
+    const std::string what = fmt::format("the window of operand {} ({} bytes of {})", w.operand,
+                                         w.bytes, DescribeBuffer(w.buffer));
+    if (absl::Status s = CheckRaw(w.space, w.offset, w.buffer, 0, w.bytes, reader, what); !s.ok()) {
+      return s;
+    }
+  }
   return absl::OkStatus();
 }
 
 std::string ExecutionMachine::DescribeCopy(std::size_t index) const {
+  if (index >= plan_.copies.size()) {
+    const WindowPrefetch& w = plan_.window_prefetches[index - plan_.copies.size()];
+    return fmt::format("the window prefetch of {} (start {}, done {})", DescribeBuffer(w.buffer),
+                       w.start, w.done);
+  }
   const AsyncCopy& copy = plan_.copies[index];
   const char* kind = copy.kind == CopyKind::kPrefetch ? "prefetch" : "eviction";
   return fmt::format("the {} of {} (start {}, done {})", kind, DescribeBuffer(copy.buffer),

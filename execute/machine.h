@@ -35,8 +35,13 @@ class ExecutionMachine {
   // Sets the clock to step 0 without performing its copies (the caller's
   // inputs are written first); PerformCopiesDone(0) follows.
   void StartClock() { now_ = 0; }
-  // Performs the async copies done at `time` (in plan order).
+  // Performs the async copies done at `time` (in plan order), then the
+  // window prefetches done at it: each copies bytes [0, bytes) of its
+  // buffer into its window chunk.
   absl::Status PerformCopiesDone(TimeStep time);
+  // Checks that each window prefetch of op `op` still holds its buffer's
+  // bytes [0, bytes) in its window chunk when the op reads it.
+  absl::Status CheckWindows(OpId op, const std::string& reader);
 
   // Writes bytes [lo, hi) of buffer `buffer` (positions from its base) at
   // its place at the current step, as writer `writer`.
@@ -89,7 +94,10 @@ class ExecutionMachine {
   Arena* ArenaOf(MemorySpace space);
   // Performs plan_.copies[index].
   absl::Status PerformCopy(std::size_t index);
-  // "the eviction of buffer 'x' (start 1, done 2)".
+  // Performs plan_.window_prefetches[index].
+  absl::Status PerformWindow(std::size_t index);
+  // "the eviction of buffer 'x' (start 1, done 2)"; an index past the
+  // copies names window prefetch index - copies.size() (a mover in arenas).
   std::string DescribeCopy(std::size_t index) const;
   std::string DescribeWriter(std::int64_t writer) const;
 
@@ -101,6 +109,7 @@ class ExecutionMachine {
   std::vector<MemorySpace> home_;             // per buffer: HomeSpace
   std::vector<Writer> writers_;
   std::multimap<TimeStep, std::size_t> copies_by_done_;
+  std::multimap<TimeStep, std::size_t> windows_by_done_;
   TimeStep now_ = -1;
 };
 

@@ -196,6 +196,7 @@ absl::Status ProgramRun::RunCompute(OpId id) {
     return absl::OkStatus();
   };
   if (absl::Status s = check_operands({}); !s.ok()) return s;
+  if (absl::Status s = machine_.CheckWindows(id, reader); !s.ok()) return s;
   // An async done: the start's operands had to stay intact until now.
   if (op.kind == OpKind::kAsyncDone && !op.operands.empty() && op.operands[0] >= 0) {
     const OpId start = program_.values[static_cast<std::size_t>(op.operands[0])].defining_op;

@@ -1,6 +1,6 @@
 // Window prefetch on the command line (docs/msa.md, "Window prefetch"): the
 // flag, the window in the JSON plan and the summary, `memplan verify` of a
-// plan with a window, `memplan execute` refusing it, default mode keeping
+// plan with a window, `memplan execute` running it, default mode keeping
 // the window only when faster, and the refusals.
 #include <string>
 
@@ -18,6 +18,7 @@ using ::testing::Not;
 using testing_cli::CliRun;
 using testing_cli::Memplan;
 using testing_cli::Slurp;
+using testing_cli::WriteText;
 
 const std::string kMatmul = MEMPLAN_SOURCE_DIR "/tests/data/mpir/window_matmul.mpir";
 const std::string kMatmulPlan =
@@ -40,15 +41,31 @@ TEST(WindowPrefetchCliTest, TheWindowIsACopyInTheJsonPlanAndTheSummary) {
       "  ],"));
   EXPECT_THAT(plan, HasSubstr("\"window_prefetches\":1,\"window_prefetch_bytes\":64"));
   EXPECT_THAT(plan, HasSubstr("\"window_prefetch\":64"));
-  // The saved plan re-verifies; execute refuses it.
+  // The saved plan re-verifies and executes: the window copy is one of the
+  // two async copies, and the op checks the window's 64 bytes.
   CliRun verify = Memplan("verify " + kMatmul + " " + json);
   EXPECT_EQ(verify.exit_code, 0) << verify.err;
   EXPECT_THAT(verify.out, HasSubstr("alternate memory used 96 bytes"));
   CliRun execute = Memplan("execute " + kMatmul + " " + json);
-  EXPECT_EQ(execute.exit_code, 2);  // unsupported, not a clobbered read (exit 1)
-  EXPECT_EQ(execute.err, json + ": error: the plan has 1 window prefetch(es) (--window-prefetch); "
-                                "memplan execute does not run window prefetches yet: plan with "
-                                "--window-prefetch 0 to execute it\n");
+  EXPECT_EQ(execute.exit_code, 0) << execute.err;
+  EXPECT_THAT(execute.out, HasSubstr(", 2 async copies;"));
+}
+
+// The window copy writes real bytes: moved onto the prefetched buffer 0
+// (alternate [0, 16)), it clobbers what op 3 reads there, and execute names
+// the window prefetch as the cause (exit 1).
+TEST(WindowPrefetchCliTest, ExecuteCatchesAWindowOverAnotherBuffer) {
+  const std::string json = TestTempPath("window_prefetch_clobber.json");
+  CliRun r = Memplan(kMatmulPlan + "--msa-mode reference --window-prefetch 64 --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string plan = Slurp(json);
+  const std::string at = "\"window_offset\":32";
+  ASSERT_NE(plan.find(at), std::string::npos);
+  plan.replace(plan.find(at), at.size(), "\"window_offset\":0");
+  WriteText(json, plan);
+  CliRun execute = Memplan("execute " + kMatmul + " " + json);
+  EXPECT_EQ(execute.exit_code, 1) << execute.err;
+  EXPECT_THAT(execute.err, HasSubstr("moved there by the window prefetch of"));
 }
 
 TEST(WindowPrefetchCliTest, DefaultModeKeepsTheWindowOnlyWhenFaster) {

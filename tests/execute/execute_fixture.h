@@ -26,9 +26,6 @@ inline PlanJobResult PlanForExecution(const std::string& path,
     options.msa.emplace();
     options.msa->fast_memory_bytes = fast_memory_bytes;
     if (!target.empty()) options.msa->target = target;
-    // The executor does not run window prefetches (execute/executor.h):
-    // no automatic windows, as --window-prefetch 0.
-    options.msa->msa.auto_window_prefetch = false;
   }
   absl::StatusOr<PlanJobResult> result = RunPlanJob(path, options);
   EXPECT_TRUE(result.ok()) << path << ": " << result.status();
