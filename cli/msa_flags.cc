@@ -340,6 +340,11 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
   options.msa.auto_loop_optimizer = !flags.no_loop_optimizer;
   options.msa.loop_optimizer_min_iterations = flags.loop_optimizer_min_iterations;
   options.cost.default_trip_count = flags.trip_count;
+  for (const CLI::Option* knob : flags.knobs) {
+    if (Given(knob) && knob != flags.alignment_option) {
+      options.assignment_flags.push_back(knob->get_name());
+    }
+  }
   return std::optional<MsaJobOptions>(options);
 }
 

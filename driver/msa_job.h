@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "absl/status/statusor.h"
@@ -35,6 +36,10 @@ struct MsaJobOptions {
   MsaOptions msa;
   CostModelOptions cost;
   bool rewrite = false;  // produce MsaJobResult::rewritten
+  // The assignment knobs given on the command line (e.g. "--window-prefetch"),
+  // beyond the fast memory's size, alignment and target: a program with
+  // execution regions takes none of them.
+  std::vector<std::string> assignment_flags;
 };
 
 struct MsaJobResult {

@@ -275,6 +275,13 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                      "--max-allocation-size apply to programs with execution regions; this "
                      "input has none");
   }
+  if (regions && options.msa && !options.msa->assignment_flags.empty()) {
+    return absl::InvalidArgumentError(fmt::format(
+        "{}: error: {} is a memory space assignment option; a program with execution regions "
+        "places its fast memory per slab (docs/regions.md, Fast memory) and takes only "
+        "--fast-memory, --fast-memory-alignment and --target",
+        input_path, options.msa->assignment_flags.front()));
+  }
   if (options.emit_ir_path && !options.msa && !regions && !input->reorder) {
     return absl::InvalidArgumentError(
         "memplan: error: --emit-ir writes the schedule rewritten by memory space assignment "

@@ -1,6 +1,7 @@
 #include "regions/allocate_regions.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -164,14 +165,17 @@ absl::Status EvaluateRegionPlan(const Program& program, RegionPlan& plan) {
   }
   for (RegionInfo& region : plan.regions) {
     region.slab_bytes = eval(region.slab_size, region.name + " slab");
-    std::vector<PackItem> items;
+    // Per memory space: a fast slab's slices never share bytes with the
+    // default slab's, so the bound is the sum of each space's max live.
+    std::map<MemorySpace, std::vector<PackItem>> items;
     for (std::int32_t r : region.resources) {
       if (plan.resources[r].kind != ResourceKind::kSlab) continue;
       for (const Slice& s : plan.resources[r].slices) {
-        items.push_back(PackItem{s.size_bytes, 1, s.start, s.end});
+        items[plan.resources[r].space].push_back(PackItem{s.size_bytes, 1, s.start, s.end});
       }
     }
-    region.slab_lower_bound = MaxLiveBytes(items);
+    region.slab_lower_bound = 0;
+    for (const auto& [space, space_items] : items) region.slab_lower_bound += MaxLiveBytes(space_items);
   }
   return status;
 }

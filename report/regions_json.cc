@@ -183,6 +183,8 @@ class RegionReader {
       }
       plan_.warnings.push_back(warnings[i].get<std::string>());
     }
+    if (r.Has("estimated_time_s")) plan_.estimated_s = r.Number("estimated_time_s");
+    if (r.Has("all_default_time_s")) plan_.all_default_s = r.Number("all_default_time_s");
     return std::move(plan_);
   }
 
@@ -274,6 +276,8 @@ class RegionReader {
     info.slab_size = Expr(r, "slab_size");
     info.slab_bytes = r.Amount("slab_bytes");
     info.slab_lower_bound = r.Amount("slab_lower_bound_bytes");
+    if (r.Has("estimated_time_s")) info.estimated_s = r.Number("estimated_time_s");
+    if (r.Has("all_default_time_s")) info.all_default_s = r.Number("all_default_time_s");
     info.downstream = r.String("downstream");
     plan_.regions.push_back(std::move(info));
   }
@@ -415,6 +419,10 @@ Json RegionsJson(const RegionPlan& regions, const BufferSet& buffers, const Prog
     j["slab_size"] = names.Expr(info.slab_size);
     j["slab_bytes"] = info.slab_bytes;
     j["slab_lower_bound_bytes"] = info.slab_lower_bound;
+    if (regions.options.fast_memory) {
+      j["estimated_time_s"] = info.estimated_s;
+      j["all_default_time_s"] = info.all_default_s;
+    }
     j["downstream"] = info.downstream;
     infos.push_back(std::move(j));
   }
@@ -437,6 +445,10 @@ Json RegionsJson(const RegionPlan& regions, const BufferSet& buffers, const Prog
   doc["regions"] = std::move(infos);
   doc["steps"] = std::move(steps);
   doc["warnings"] = regions.warnings;
+  if (regions.options.fast_memory) {
+    doc["estimated_time_s"] = regions.estimated_s;
+    doc["all_default_time_s"] = regions.all_default_s;
+  }
   return doc;
 }
 

@@ -12,7 +12,9 @@
 //                   "slices": [{"buffer" (id), "name" (buffer name), "offset",
 //                               "offset_bytes", "size", "size_bytes", "start", "end"}]}],
 //    "regions": [{"name", "execute" (op), "affinity", "once", "resources" (names),
-//                 "slab_size", "slab_bytes", "slab_lower_bound_bytes", "downstream"}],
+//                 "slab_size", "slab_bytes", "slab_lower_bound_bytes",
+//                 with fast memory "estimated_time_s", "all_default_time_s",
+//                 "downstream"}],
 //    "steps": [{"kind", "signal", "awaits", "resource" (name|null),
 //               "region" (name|null),
 //               "commands": [{"kind", "op" (Program::OpName|null), "time",
@@ -20,7 +22,8 @@
 //                             "ranges": [{"resource" (name), "offset",
 //                                         "offset_bytes", "length", "length_bytes",
 //                                         "access", "value" (name|null)}]}]}],
-//    "warnings": [text]}
+//    "warnings": [text],
+//    with fast memory "estimated_time_s", "all_default_time_s" (the program)}
 // Op and value names are written without their sigil.
 #pragma once
 

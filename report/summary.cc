@@ -243,13 +243,18 @@ double PercentFaster(double estimated, double baseline) {
 
 // "  fast slab stage.fast: 16384 bytes in alternate memory, 2 slices (zeros,
 // t1); estimated 1.2e-06 s, 2.0e-06 s all in default memory (40.00% faster)",
-// or "  fast slab: none (no slice fits ...)".
+// or "  fast slab: none (no slice fits ...)" / "(the region has no slab slices)".
 std::string FastSlabLine(const RegionPlan& rp, const RegionInfo& info, const BufferSet& buffers) {
   const RegionFastMemory& fast = *rp.options.fast_memory;
   const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in default memory ({:.2f}% "
                                  "faster)",
                                  info.estimated_s, info.all_default_s,
                                  PercentFaster(info.estimated_s, info.all_default_s));
+  std::size_t slab_slices = 0;
+  for (const Resource& r : rp.resources) {
+    if (r.region == info.name && r.kind == ResourceKind::kSlab) slab_slices += r.slices.size();
+  }
+  if (slab_slices == 0) return fmt::format("  fast slab: none (the region has no slab slices); {}\n", times);
   for (const Resource& r : rp.resources) {
     if (r.region != info.name || r.space == kDefaultSpace) continue;
     std::vector<std::string> names;

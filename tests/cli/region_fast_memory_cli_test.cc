@@ -75,6 +75,46 @@ TEST_F(RegionFastMemoryCliTest, SummaryAndJson) {
       EXPECT_EQ(pool["space"], 1);
     }
   }
+  // The times of the summary, per region and for the program.
+  EXPECT_DOUBLE_EQ(plan["regions"]["estimated_time_s"].get<double>(), 2.752e-06);
+  EXPECT_DOUBLE_EQ(plan["regions"]["all_default_time_s"].get<double>(), 5.888e-06);
+  EXPECT_DOUBLE_EQ(plan["regions"]["regions"][0]["estimated_time_s"].get<double>(), 2.752e-06);
+  EXPECT_DOUBLE_EQ(plan["regions"]["regions"][0]["all_default_time_s"].get<double>(), 5.888e-06);
+}
+
+// When every slice is fast, the region's bound is the fast slab's max live
+// plus the default slab's (o.scratch): 24576 + 1024, met exactly.
+TEST_F(RegionFastMemoryCliTest, BoundSumsTheSlabsOfEachSpace) {
+  CliRun r = Memplan("plan " + kRegionExample + " --fast-memory 1MiB");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("region @stage on gpu0: slab 25600 bytes (lower bound 25600, 0.00% "
+                               "over)"));
+}
+
+// Memory space assignment's knobs do not apply to region programs: refused,
+// not ignored. The fast memory's alignment does apply.
+TEST_F(RegionFastMemoryCliTest, AssignmentFlagsAreRefused) {
+  for (const char* flag : {"--window-prefetch 4KiB", "--no-loop-optimizer", "--picker cost"}) {
+    SCOPED_TRACE(flag);
+    CliRun r = Memplan("plan " + kRegionExample + " --fast-memory 16KiB " + flag);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_EQ(r.out, "");
+    const std::string name = std::string(flag).substr(0, std::string(flag).find(' '));
+    EXPECT_EQ(r.err, kRegionExample + ": error: " + name + " is a memory space assignment option; "
+                     "a program with execution regions places its fast memory per slab "
+                     "(docs/regions.md, Fast memory) and takes only --fast-memory, "
+                     "--fast-memory-alignment and --target\n");
+  }
+  EXPECT_EQ(Memplan("plan " + kRegionExample + " --fast-memory 16KiB --fast-memory-alignment 64 -q")
+                .exit_code,
+            0);
+}
+
+// A region without slab slices says so, not that none fits.
+TEST_F(RegionFastMemoryCliTest, RegionWithoutSlicesSaysSo) {
+  CliRun r = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/region_ops.mpir --target npu-3level");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("  fast slab: none (the region has no slab slices); "));
 }
 
 TEST_F(RegionFastMemoryCliTest, TooSmallForAnySliceSaysSo) {
