@@ -322,8 +322,11 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   std::optional<MsaResult> unblocked;
   double unblocked_seconds = 0;
   bool unblocked_loop = false;
-  // The fastest result without the loop optimizer, for LoopReport.
+  // The fastest result without the loop optimizer, for LoopReport; and, in
+  // kDefault, that result itself: windows may favour it (below).
   std::optional<SimulationResult> fastest_without;
+  std::optional<MsaResult> without_loop;
+  double without_loop_seconds = 0;
   absl::Status unpinned;
   for (size_t i = 0; i < variants.size(); ++i) {
     absl::StatusOr<MsaResult>& candidate = *results[i];
@@ -346,6 +349,12 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
       return !kept || seconds < kept_seconds ||
              (seconds == kept_seconds && candidate->copies.size() < kept->copies.size());
     };
+    if (loop_plan && options.mode == MsaMode::kDefault && !variants[i].loop &&
+        wins(without_loop, without_loop_seconds)) {
+      without_loop_seconds = seconds;
+      without_loop = *candidate;
+      without_loop->variant = variants[i].name;
+    }
     if (track_unblocked && !variants[i].block && wins(unblocked, unblocked_seconds)) {
       unblocked_seconds = seconds;
       unblocked = *candidate;
@@ -405,6 +414,22 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
         SimulateMsa(analysis, cost, *best).elapsed_s) {
       best = std::move(unblocked);
       best_loop = unblocked_loop;
+    }
+  }
+  // Likewise a loop variant that won before the windows: plan windows on the
+  // fastest result without the loop optimizer and keep the loop only if
+  // still faster (the automatic try strictly; --loop-optimizer on ties), so
+  // its steady state is compared with the plan a user gets without it.
+  if (best_loop && without_loop) {
+    without_loop->mode = best->mode;
+    AddWindowPrefetches(program, analysis, cost, problem, options, *without_loop);
+    SimulationResult plain = SimulateMsa(analysis, cost, *without_loop);
+    const double with_loop = SimulateMsa(analysis, cost, *best).elapsed_s;
+    if (plain.elapsed_s < with_loop || (auto_loop && plain.elapsed_s == with_loop)) {
+      best = std::move(without_loop);
+      best_loop = false;
+    } else {
+      fastest_without = std::move(plain);
     }
   }
   // An automatic try that kept nothing leaves no trace: the plan is as
