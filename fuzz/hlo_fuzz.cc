@@ -56,9 +56,13 @@ void CheckEmitHloRoundTrip(const std::string& path, PlanJobOptions options) {
   fuzz::CheckPlanningError(first.status(), "plan --emit-hlo", {path});
   if (!first.ok()) return;
   options.emit_hlo_path.reset();
-  // --emit-hlo plans without sliced prefetches (it writes whole-buffer copies
-  // only, driver/msa_job.cc); the re-plan must not slice either.
-  if (options.msa) options.msa->msa.sliced_prefetch.max_slices = 0;
+  // --emit-hlo plans without sliced or window prefetches (it writes
+  // whole-buffer copies only, driver/msa_job.cc); the re-plan must take
+  // neither.
+  if (options.msa) {
+    options.msa->msa.sliced_prefetch.max_slices = 0;
+    options.msa->msa.auto_window_prefetch = false;
+  }
   absl::StatusOr<PlanJobResult> again = RunPlanJob(emitted, options);
   if (!again.ok()) fuzz::Fail("the module --emit-hlo wrote does not plan", again.status().ToString());
   const std::string difference = HloPlanDifference(first->plan, again->plan);
