@@ -41,12 +41,12 @@ double LevelOpSeconds(const ProgramAnalysis& analysis, const CostModel& cost, co
 
 }  // namespace
 
-double HierarchyTimeAllIn(const ProgramAnalysis& analysis, const CostModel& cost,
-                          const Target& target, bool fastest) {
+double HierarchyTimeAllFastest(const ProgramAnalysis& analysis, const CostModel& cost,
+                               const Target& target) {
   double read = target.spaces[0].read_bandwidth, write = target.spaces[0].write_bandwidth;
   for (const MemorySpaceSpec& s : target.spaces) {
-    read = fastest ? std::max(read, s.read_bandwidth) : std::min(read, s.read_bandwidth);
-    write = fastest ? std::max(write, s.write_bandwidth) : std::min(write, s.write_bandwidth);
+    read = std::max(read, s.read_bandwidth);
+    write = std::max(write, s.write_bandwidth);
   }
   return TotalSeconds(TimeSteps(analysis, cost, [&](OpId op) {
     return LevelOpSeconds(analysis, cost, target, op,

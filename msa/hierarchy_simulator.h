@@ -37,13 +37,14 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
                                    const Target& target, const MsaResult& fast,
                                    const std::vector<MemorySpace>& home);
 
-// The time with every operand byte read at the highest (`fastest`) or the
-// lowest read bandwidth of any level and every result byte written at the
-// highest or lowest write bandwidth, no copies: bounds every plan's
-// SimulateHierarchy time from below and above (time_all_fast_s and
-// time_all_default_s of a hierarchy plan).
-double HierarchyTimeAllIn(const ProgramAnalysis& analysis, const CostModel& cost,
-                          const Target& target, bool fastest);
+// The time with every operand byte read at the highest read bandwidth of
+// any level and every result byte written at the highest write bandwidth,
+// no copies: bounds every plan's SimulateHierarchy time from below (a
+// hierarchy plan's time_all_fast_s). Its time_all_default_s is
+// SimulateHierarchy with every buffer in the slowest writable level, the
+// default space.
+double HierarchyTimeAllFastest(const ProgramAnalysis& analysis, const CostModel& cost,
+                               const Target& target);
 
 // A lower bound on SimulateHierarchy's elapsed_s of any plan on `target`
 // (msa/time_bound.h's relaxation with N levels): copies free, latencies

@@ -135,7 +135,7 @@ TEST(HierarchyTimeBoundTest, NeverAboveTheBestFreeCopyPlanNorAnyCandidate) {
                              target.spaces[1].capacity_bytes));
     CostModel cost(a->program, a->analysis, target);
     const double bound = HierarchyTimeBound(a->analysis, cost, target);
-    // (It may lie below HierarchyTimeAllIn(fastest): each level charges
+    // (It may lie below HierarchyTimeAllFastest: each level charges
     // max(read, write) bandwidth for every byte here.)
     EXPECT_LE(bound, BestFreeCopyTime(*a, cost, target) * (1 + kSlack));
 
