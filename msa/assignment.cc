@@ -404,30 +404,33 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   }
   best->mode = options.mode == MsaMode::kReference ? "reference" : "default";
   AddWindowPrefetches(program, analysis, cost, problem, options, *best);
-  // A block variant that won before the windows may lose after them: plan
-  // windows on the fastest result without the block too and keep the faster
-  // (ties: the block's), so --block-prefetch never makes kDefault slower.
+  SimulationResult kept = SimulateMsa(analysis, cost, *best);
+  // Windows are planned after the choice, so a variant that won before them
+  // may lose after them: `rival` (the fastest result without the block, or
+  // without the loop optimizer) gets its windows too and is simulated.
+  const auto windowed = [&](MsaResult& rival) {
+    rival.mode = best->mode;
+    AddWindowPrefetches(program, analysis, cost, problem, options, rival);
+    return SimulateMsa(analysis, cost, rival);
+  };
+  // The block's rival wins only when strictly faster, so --block-prefetch
+  // never makes kDefault slower.
   if (best_block && unblocked) {
-    unblocked->mode = best->mode;
-    AddWindowPrefetches(program, analysis, cost, problem, options, *unblocked);
-    if (SimulateMsa(analysis, cost, *unblocked).elapsed_s <
-        SimulateMsa(analysis, cost, *best).elapsed_s) {
+    if (SimulationResult plain = windowed(*unblocked); plain.elapsed_s < kept.elapsed_s) {
       best = std::move(unblocked);
       best_loop = unblocked_loop;
+      kept = std::move(plain);
     }
   }
-  // Likewise a loop variant that won before the windows: plan windows on the
-  // fastest result without the loop optimizer and keep the loop only if
-  // still faster (the automatic try strictly; --loop-optimizer on ties), so
-  // its steady state is compared with the plan a user gets without it.
+  // The loop is kept only if still faster (the automatic try strictly;
+  // --loop-optimizer on ties), so its steady state is compared with the
+  // plan a user gets without it.
   if (best_loop && without_loop) {
-    without_loop->mode = best->mode;
-    AddWindowPrefetches(program, analysis, cost, problem, options, *without_loop);
-    SimulationResult plain = SimulateMsa(analysis, cost, *without_loop);
-    const double with_loop = SimulateMsa(analysis, cost, *best).elapsed_s;
-    if (plain.elapsed_s < with_loop || (auto_loop && plain.elapsed_s == with_loop)) {
+    SimulationResult plain = windowed(*without_loop);
+    if (plain.elapsed_s < kept.elapsed_s || (auto_loop && plain.elapsed_s == kept.elapsed_s)) {
       best = std::move(without_loop);
       best_loop = false;
+      kept = std::move(plain);
     } else {
       fastest_without = std::move(plain);
     }
@@ -441,8 +444,7 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     report.preferred_buffers = static_cast<std::int64_t>(loop_plan->order.size());
     report.steady_state_bytes = loop_plan->steady_state_bytes;
     report.chosen = best_loop;
-    report.steady_state_iteration_s =
-        SteadyStateIterationSeconds(SimulateMsa(analysis, cost, *best).step_start_s, report.loop);
+    report.steady_state_iteration_s = SteadyStateIterationSeconds(kept.step_start_s, report.loop);
     if (best_loop && fastest_without) {
       report.steady_state_without_s =
           SteadyStateIterationSeconds(fastest_without->step_start_s, report.loop);
