@@ -2,65 +2,78 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <optional>
+#include <cstdint>
 #include <utility>
 
 namespace memplan {
 
 namespace {
 
-// The (time, delta) events of the live bytes of the included buffers
-// (ComputeLiveProfile), sorted by time: bytes become live at a buffer's
-// start and dead one step after its end. Reserved to their exact number, so
-// no growth doubles them at 10^7 buffers.
-std::vector<LiveChange> SortedEvents(const BufferSet& buffers, TimeStep time_steps,
-                                     absl::FunctionRef<bool(const Buffer&)> include) {
-  // A buffer's clamped range, or nullopt when it adds no events.
-  const auto range = [&](const Buffer& b) -> std::optional<StepRange> {
+// Calls event(t, delta) for the changes of the live bytes of the included
+// buffers (ComputeLiveProfile), buffer by buffer: bytes become live at a
+// buffer's start and dead one step after its end. Returns the number of
+// calls made.
+template <typename Fn>
+std::size_t ForEachEvent(const BufferSet& buffers, TimeStep time_steps,
+                         absl::FunctionRef<bool(const Buffer&)> include, Fn event) {
+  std::size_t count = 0;
+  const auto add = [&](TimeStep t, Bytes delta) {
+    event(t, delta);
+    ++count;
+  };
+  for (const Buffer& b : buffers.buffers) {
     const TimeStep start = std::max<TimeStep>(b.start, 0);
     const TimeStep end = std::min<TimeStep>(b.end, time_steps - 1);
     // A sub-allocation's bytes are its container's (Buffer::inside).
-    if (start > end || b.size == 0 || b.inside || !include(b)) return std::nullopt;
-    return StepRange{start, end};
-  };
-  std::size_t count = 0;
-  for (const Buffer& b : buffers.buffers) {
-    if (range(b)) count += 2 * (1 + b.gaps.size() + b.windows.size());
-  }
-  std::vector<LiveChange> events;
-  events.reserve(count);
-  for (const Buffer& b : buffers.buffers) {
-    const std::optional<StepRange> live = range(b);
-    if (!live) continue;
-    const auto [start, end] = *live;
+    if (start > end || b.size == 0 || b.inside || !include(b)) continue;
     // end <= time_steps - 1, so end + 1 cannot overflow.
-    events.push_back({start, b.size});
-    if (end + 1 < time_steps) events.push_back({end + 1, -b.size});
+    add(start, b.size);
+    if (end + 1 < time_steps) add(end + 1, -b.size);
     // A dead gap holds no data: the bytes leave at its first step and come
     // back after its last (gaps lie strictly inside [start, end]).
     for (const StepRange& gap : b.gaps) {
       if (gap.first <= start || gap.last >= end) continue;
-      events.push_back({gap.first, -b.size});
-      events.push_back({gap.last + 1, b.size});
+      add(gap.first, -b.size);
+      add(gap.last + 1, b.size);
     }
     // In an occupancy window it holds only hi - lo of its bytes.
     for (const OccupancyWindow& w : b.windows) {
       if (w.steps.first < start || w.steps.last > end) continue;
       const Bytes freed = b.size - (w.hi - w.lo);
-      events.push_back({w.steps.first, -freed});
-      if (w.steps.last + 1 < time_steps) events.push_back({w.steps.last + 1, freed});
+      add(w.steps.first, -freed);
+      if (w.steps.last + 1 < time_steps) add(w.steps.last + 1, freed);
     }
   }
-  std::sort(events.begin(), events.end(), [](const LiveChange& x, const LiveChange& y) {
-    return x.start < y.start;
-  });
-  return events;
+  return count;
 }
 
-// Calls change(t, live) for each time t of `events` (sorted), with the
-// bytes live from t on.
+// Calls change(t, live) in increasing t with the bytes live from t on, at
+// least at every t where an event falls (and perhaps at others, where live
+// is unchanged). Where time_steps is at most about twice the events (every
+// compiler trace: a buffer or more per op), the events' deltas are summed
+// in a table over the steps, O(n + time_steps) and 8 bytes a step; above,
+// the events are sorted, O(n log n) and 16 bytes an event.
 template <typename Fn>
-void SweepEvents(const std::vector<LiveChange>& events, Fn change) {
+void SweepLiveBytes(const BufferSet& buffers, TimeStep time_steps,
+                    absl::FunctionRef<bool(const Buffer&)> include, Fn change) {
+  const std::size_t count = ForEachEvent(buffers, time_steps, include, [](TimeStep, Bytes) {});
+  if (static_cast<std::uint64_t>(time_steps) <= 2 * static_cast<std::uint64_t>(count) + 4096) {
+    std::vector<Bytes> delta(static_cast<std::size_t>(time_steps), 0);
+    ForEachEvent(buffers, time_steps, include,
+                 [&](TimeStep t, Bytes d) { delta[static_cast<std::size_t>(t)] += d; });
+    Bytes live = 0;
+    for (TimeStep t = 0; t < time_steps; ++t) {
+      live += delta[static_cast<std::size_t>(t)];
+      change(t, live);
+    }
+    return;
+  }
+  std::vector<LiveChange> events;
+  events.reserve(count);
+  ForEachEvent(buffers, time_steps, include,
+               [&](TimeStep t, Bytes d) { events.push_back({t, d}); });
+  std::sort(events.begin(), events.end(),
+            [](const LiveChange& x, const LiveChange& y) { return x.start < y.start; });
   Bytes live = 0;
   for (std::size_t i = 0; i < events.size();) {
     const TimeStep t = events[i].start;
@@ -76,18 +89,14 @@ LiveProfile ComputeLiveProfile(const BufferSet& buffers,
   LiveProfile p;
   p.time_steps = std::max<TimeStep>(0, buffers.time_steps);
   if (p.time_steps == 0) return p;
-  // The changes are written over the events they sum: one vector for both.
-  // A change is written when the next one begins, so after k distinct times
-  // at most k - 1 are written while at least k events are read.
-  std::vector<LiveChange> events = SortedEvents(buffers, p.time_steps, include);
-  std::size_t written = 0;
+  // A change is kept when the live bytes differ from the last one kept.
   LiveChange pending{0, 0};
   p.peak_time = 0;
-  SweepEvents(events, [&](TimeStep t, Bytes live) {
+  SweepLiveBytes(buffers, p.time_steps, include, [&](TimeStep t, Bytes live) {
     if (pending.start == t) {  // only at time 0
       pending.bytes = live;
     } else if (pending.bytes != live) {
-      events[written++] = pending;
+      p.changes.push_back(pending);
       pending = {t, live};
     }
     if (live > p.peak) {
@@ -95,9 +104,7 @@ LiveProfile ComputeLiveProfile(const BufferSet& buffers,
       p.peak_time = t;
     }
   });
-  events.resize(written);
-  events.push_back(pending);
-  p.changes = std::move(events);
+  p.changes.push_back(pending);
   return p;
 }
 
@@ -106,7 +113,7 @@ LivePeak ComputeLivePeak(const BufferSet& buffers, absl::FunctionRef<bool(const 
   const TimeStep time_steps = std::max<TimeStep>(0, buffers.time_steps);
   if (time_steps == 0) return p;
   p.peak_time = 0;
-  SweepEvents(SortedEvents(buffers, time_steps, include), [&](TimeStep t, Bytes live) {
+  SweepLiveBytes(buffers, time_steps, include, [&](TimeStep t, Bytes live) {
     if (live > p.peak) {
       p.peak = live;
       p.peak_time = t;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
+#include <optional>
 #include <utility>
 
 #include "packing/pack_support.h"
@@ -46,6 +48,27 @@ StartProfile ProfileAtStarts(const std::vector<PackItem>& items) {
   return profile;
 }
 
+// The first and last of the times the live bytes may change at (the
+// non-empty items' starts and ends + 1), when they lie no more than about
+// two steps an item apart (compiler traces: a buffer or more per op): the
+// functions below then count into a table over those steps, O(n + span) and
+// sequential, where sorting the times (1-3 s at 10^7 items) is O(n log n).
+std::optional<std::pair<TimeStep, TimeStep>> DenseSpan(const std::vector<PackItem>& items) {
+  TimeStep lo = std::numeric_limits<TimeStep>::max();
+  TimeStep hi = std::numeric_limits<TimeStep>::min();
+  std::uint64_t count = 0;
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    lo = std::min(lo, item.start);
+    hi = std::max(hi, EndOf(item) + 1);
+    ++count;
+  }
+  if (count == 0) return std::nullopt;
+  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  if (span > 2 * count + 4096) return std::nullopt;
+  return std::make_pair(lo, hi);
+}
+
 }  // namespace
 
 bool AnyItemHasGaps(const std::vector<PackItem>& items) {
@@ -53,6 +76,25 @@ bool AnyItemHasGaps(const std::vector<PackItem>& items) {
 }
 
 Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
+  if (const auto span = DenseSpan(items)) {
+    const auto [lo, hi] = *span;
+    std::vector<Bytes> delta(static_cast<std::size_t>(hi - lo) + 1, 0);
+    for (const PackItem& item : items) {
+      if (IsEmpty(item)) continue;
+      const TimeStep end = EndOf(item);
+      delta[item.start - lo] += item.size;
+      delta[end + 1 - lo] -= item.size;
+      for (const StepRange& gap : item.gaps) {
+        if (gap.first <= item.start || gap.last >= end || gap.first > gap.last) continue;
+        delta[gap.first - lo] -= item.size;
+        delta[gap.last + 1 - lo] += item.size;
+      }
+    }
+    Bytes best = 0;
+    Bytes live = 0;
+    for (const Bytes d : delta) best = std::max(best, live += d);
+    return best;
+  }
   // (time, delta) events of the live-bytes step function: an item arrives at
   // its start and leaves after its end; a gap takes it away for its steps.
   std::vector<std::pair<TimeStep, Bytes>> events;
@@ -109,6 +151,32 @@ std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items) {
 }
 
 std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
+  // Item i meets every j with start_j <= end_i except those with
+  // end_j < start_i (which also start before end_i); i itself is counted too.
+  if (const auto span = DenseSpan(items)) {
+    const auto [lo, hi] = *span;
+    // started[t - lo]: starts <= t; ended[t - lo]: ends < t.
+    std::vector<std::uint32_t> started(static_cast<std::size_t>(hi - lo) + 1, 0);
+    std::vector<std::uint32_t> ended(started.size(), 0);
+    std::int64_t count = 0;
+    for (const PackItem& item : items) {
+      if (IsEmpty(item)) continue;
+      ++started[item.start - lo];
+      ++ended[EndOf(item) + 1 - lo];
+      ++count;
+    }
+    for (std::size_t t = 1; t < started.size(); ++t) {
+      started[t] += started[t - 1];
+      ended[t] += ended[t - 1];
+    }
+    std::int64_t ordered = 0;
+    for (const PackItem& item : items) {
+      if (IsEmpty(item)) continue;
+      ordered += static_cast<std::int64_t>(started[EndOf(item) - lo]) -
+                 static_cast<std::int64_t>(ended[item.start - lo]);
+    }
+    return (ordered - count) / 2;
+  }
   std::vector<TimeStep> starts;
   std::vector<TimeStep> ends;
   starts.reserve(items.size());
@@ -120,8 +188,6 @@ std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
   }
   std::sort(starts.begin(), starts.end());
   std::sort(ends.begin(), ends.end());
-  // Item i meets every j with start_j <= end_i except those with
-  // end_j < start_i (which also start before end_i); i itself is counted too.
   // The first count depends only on end_i and the second only on start_i, so
   // each can be summed over its own sorted list.
   // Both lists are sorted, so each count comes from a pointer that only

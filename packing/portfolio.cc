@@ -307,14 +307,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   };
 
   // The skyline members share one packer (built when one of them fits).
+  const bool skyline_admitted = std::any_of(runs.begin(), runs.end(), [](const MemberRun& run) {
+    return run.admitted && (run.member == PackingAlgorithm::kSkylineLongest ||
+                            run.member == PackingAlgorithm::kSkylineArea);
+  });
   std::optional<SkylinePacker> skyline;
-  for (const MemberRun& run : runs) {
-    if (run.admitted && (run.member == PackingAlgorithm::kSkylineLongest ||
-                         run.member == PackingAlgorithm::kSkylineArea)) {
-      skyline.emplace(items, options.alignment);
-      break;
-    }
-  }
   // The best tie-break rank among the runs that reached the bound: a member
   // of a worse rank can no longer win (nothing is below the bound, and ties
   // go to the better rank), so it need not start, and is reported skipped
@@ -329,9 +326,16 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     }
   };
   const int threads = PackingThreads();
-  // online-best-fit (the fallback, O(n log n)) runs alone first.
-  RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
-  reached_bound(runs[0]);
+  // online-best-fit (the fallback, O(n log n)) runs first, beside the
+  // skyline packer's construction (both O(n log n), 3-5 s each at 10^7).
+  RunTasks(kLanes, threads, [&](std::size_t task) {
+    if (task == 0) {
+      RunMember(items, options.alignment, nullptr, std::nullopt, runs[0]);
+      reached_bound(runs[0]);
+    } else if (skyline_admitted) {
+      skyline.emplace(items, options.alignment);
+    }
+  });
   RunTasks(kLanes, threads, [&](std::size_t lane) {
     for (std::size_t k = 1; k < runs.size(); ++k) {
       MemberRun& run = runs[k];

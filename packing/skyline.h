@@ -94,8 +94,8 @@ class SkylinePacker {
   Bytes alignment_;
   FixedObstacles fixed_;
   std::size_t slots_ = 0;               // number of compressed time slots
-  std::vector<std::size_t> first_slot_;  // item i covers slots [first_slot_, end_slot_)
-  std::vector<std::size_t> end_slot_;
+  std::vector<std::int32_t> first_slot_;  // item i covers slots [first_slot_, end_slot_)
+  std::vector<std::int32_t> end_slot_;
 };
 
 // SortForSkyline + SkylinePacker::Run, with peak and algorithm name. Every

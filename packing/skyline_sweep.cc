@@ -27,7 +27,6 @@
 #include <utility>
 #include <optional>
 #include <queue>
-#include <tuple>
 #include <variant>
 #include <vector>
 
@@ -35,6 +34,7 @@
 #include "packing/length_class_ranges.h"
 #include "packing/member_cost.h"
 #include "packing/pack_support.h"
+#include "packing/radix_queue.h"
 #include "packing/skyline.h"
 
 namespace memplan {
@@ -86,13 +86,10 @@ struct AlignmentClass {
   std::priority_queue<Best, std::vector<Best>, std::greater<Best>> best;
 };
 
+// A high segment: slots [first, end), whose skyline is above the level.
 struct HighSegment {
-  Bytes height;
-  std::int32_t first;  // slots [first, end)
+  std::int32_t first;
   std::int32_t end;
-  bool operator>(const HighSegment& other) const {
-    return std::tie(height, first) > std::tie(other.height, other.first);
-  }
 };
 
 }  // namespace
@@ -124,8 +121,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   std::vector<RankItem> by_rank(priority.size());
   for (std::int32_t rank = 0; rank < ranks; ++rank) {
     const std::int32_t i = priority[rank];
-    by_rank[rank] = {items_[i].size, static_cast<std::int32_t>(first_slot_[i]),
-                     static_cast<std::int32_t>(end_slot_[i])};
+    by_rank[rank] = {items_[i].size, first_slot_[i], end_slot_[i]};
     classes[class_of[rank]].ranges.push_back({by_rank[rank].first, by_rank[rank].end, rank});
   }
   for (AlignmentClass& c : classes) {
@@ -170,7 +166,8 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   };
 
   std::vector<Bytes> offsets = InitialOffsets(items_);
-  std::priority_queue<HighSegment, std::vector<HighSegment>, std::greater<HighSegment>> high;
+  // By height; the level only rises and new segments sit above it.
+  RadixQueue<HighSegment> high;
   Bytes level = 0;
   if (slots_ > 0) {
     make_run(0, static_cast<std::int32_t>(slots_));
@@ -207,20 +204,19 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
         make_run(end, split_end);
         ask(end);
       }
-      high.push({top, first, end});
+      high.Push(static_cast<std::uint64_t>(top), {first, end});
       continue;
     }
     // No candidate: rise to the next level where one can be.
     Bytes next = std::numeric_limits<Bytes>::max();
-    if (!high.empty()) next = high.top().height;
+    if (!high.empty()) next = static_cast<Bytes>(high.MinKey());
     for (AlignmentClass& c : classes) {
       if (clean(c)) next = std::min(next, AlignUp(level + 1, c.alignment));
     }
     level = next;
     reached.clear();
-    while (!high.empty() && high.top().height <= level) {
-      const HighSegment segment = high.top();
-      high.pop();
+    while (!high.empty() && static_cast<Bytes>(high.MinKey()) <= level) {
+      const HighSegment segment = high.PopMin();
       std::int32_t start = segment.first;
       std::int32_t end = segment.end;
       if (const std::int32_t before = start_at_end[segment.first]; before >= 0) {
