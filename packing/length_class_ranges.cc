@@ -17,11 +17,38 @@ int ClassOf(const ContainedRanges::Range& range) {
   return std::bit_width(static_cast<std::uint32_t>(range.r - range.l)) - 1;
 }
 
+// Sorts by (length class, start, rank). The skyline sweep gives its ranges
+// in rank order with starts below 2 per range: then two stable counting
+// passes (by start, then by class) give the same order in O(n + starts),
+// where the comparison sort took 1-2 s at 10^7 ranges.
 void SortByClassAndStart(std::vector<ContainedRanges::Range>& ranges) {
-  std::sort(ranges.begin(), ranges.end(),
-            [](const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
-              return std::tuple(ClassOf(x), x.l, x.rank) < std::tuple(ClassOf(y), y.l, y.rank);
-            });
+  const auto by_rank = [](const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
+    return x.rank < y.rank;
+  };
+  std::int32_t max_start = 0;
+  for (const ContainedRanges::Range& range : ranges) max_start = std::max(max_start, range.l);
+  const auto n = static_cast<std::int64_t>(ranges.size());
+  if (max_start < 0 || max_start > 2 * n + 4096 ||
+      !std::is_sorted(ranges.begin(), ranges.end(), by_rank)) {
+    std::sort(ranges.begin(), ranges.end(),
+              [](const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
+                return std::tuple(ClassOf(x), x.l, x.rank) < std::tuple(ClassOf(y), y.l, y.rank);
+              });
+    return;
+  }
+  std::vector<ContainedRanges::Range> sorted(ranges.size());
+  const auto counting_pass = [&](std::size_t keys, auto key_of) {
+    std::vector<std::uint32_t> first(keys + 1, 0);
+    for (const ContainedRanges::Range& range : ranges) ++first[key_of(range) + 1];
+    for (std::size_t k = 1; k <= keys; ++k) first[k] += first[k - 1];
+    for (const ContainedRanges::Range& range : ranges) sorted[first[key_of(range)]++] = range;
+    ranges.swap(sorted);
+  };
+  counting_pass(static_cast<std::size_t>(max_start) + 1,
+                [](const ContainedRanges::Range& range) { return static_cast<std::size_t>(range.l); });
+  counting_pass(32, [](const ContainedRanges::Range& range) {
+    return static_cast<std::size_t>(ClassOf(range));
+  });
 }
 
 }  // namespace
