@@ -5,6 +5,8 @@
 #include <tuple>
 #include <utility>
 
+#include "ir/counting_sort.h"
+
 namespace memplan {
 namespace {
 
@@ -36,19 +38,9 @@ void SortByClassAndStart(std::vector<ContainedRanges::Range>& ranges) {
               });
     return;
   }
-  std::vector<ContainedRanges::Range> sorted(ranges.size());
-  const auto counting_pass = [&](std::size_t keys, auto key_of) {
-    std::vector<std::uint32_t> first(keys + 1, 0);
-    for (const ContainedRanges::Range& range : ranges) ++first[key_of(range) + 1];
-    for (std::size_t k = 1; k <= keys; ++k) first[k] += first[k - 1];
-    for (const ContainedRanges::Range& range : ranges) sorted[first[key_of(range)]++] = range;
-    ranges.swap(sorted);
-  };
-  counting_pass(static_cast<std::size_t>(max_start) + 1,
-                [](const ContainedRanges::Range& range) { return static_cast<std::size_t>(range.l); });
-  counting_pass(32, [](const ContainedRanges::Range& range) {
-    return static_cast<std::size_t>(ClassOf(range));
-  });
+  StableSortBySmallKey(ranges, static_cast<std::size_t>(max_start) + 1,
+                       [](const ContainedRanges::Range& range) { return range.l; });
+  StableSortBySmallKey(ranges, 32, ClassOf);
 }
 
 }  // namespace

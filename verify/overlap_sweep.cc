@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "ir/counting_sort.h"
 #include "verify/checks.h"
 #include "verify/describe.h"
 
@@ -100,6 +101,30 @@ void AddLivePieces(TimeStep first, TimeStep last, std::span<const StepRange> dea
   if (from <= last) add_live(from, last);
 }
 
+// Sorts by Key(). The events were added by buffer, then segment index, and
+// no segment has two with one (time, phase); so when the times span at most
+// about two steps an event (every compiler trace), a stable counting sort by
+// (time, phase) gives the same order in O(n + span), where the comparison
+// sort took 2 s at 10^7 buffers.
+void SortWholeEvents(std::vector<WholeEvent>& whole) {
+  if (whole.empty()) return;
+  TimeStep lo = whole.front().time;
+  TimeStep hi = lo;
+  for (const WholeEvent& e : whole) {
+    lo = std::min(lo, e.time);
+    hi = std::max(hi, e.time);
+  }
+  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
+  if (span > 2 * static_cast<std::uint64_t>(whole.size()) + 4096) {
+    std::sort(whole.begin(), whole.end(),
+              [](const WholeEvent& x, const WholeEvent& y) { return x.Key() < y.Key(); });
+    return;
+  }
+  StableSortBySmallKey(whole, 2 * (static_cast<std::size_t>(span) + 1), [&](const WholeEvent& e) {
+    return 2 * static_cast<std::size_t>(e.time - lo) + static_cast<std::size_t>(e.phase());
+  });
+}
+
 }  // namespace
 
 absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
@@ -125,8 +150,7 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
                     events);
     }
   }
-  std::sort(whole.begin(), whole.end(),
-            [](const WholeEvent& x, const WholeEvent& y) { return x.Key() < y.Key(); });
+  SortWholeEvents(whole);
   std::sort(events.begin(), events.end(),
             [](const Event& x, const Event& y) { return x.Key() < y.Key(); });
 

@@ -3,6 +3,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <random>
 #include <vector>
 
 #include "packing/packer.h"
@@ -60,6 +62,50 @@ TEST(IntersectingPairsTest, TouchingClosedRangesMeetAndEmptyItemsDoNot) {
   EXPECT_EQ(IntersectingPairs({{5, 1, 0, 0}, {7, 1, 1, 2}}), 0);
   EXPECT_EQ(IntersectingPairs({{0, 1, 0, 9}, {7, 1, 1, 2}, {3, 1, 2, 4}}), 1);
   EXPECT_EQ(IntersectingPairs({}), 0);
+}
+
+// Both ways of counting: times a step or two apart (summed in a table over
+// the steps) and the same items with their times spread 10^6 apart (sorted).
+// Spreading the times keeps which items meet and what is live together, so
+// both answers must agree; with the gaps kept inside their items.
+TEST(LiveProfileTest, DenseAndSparseTimesAgree) {
+  std::mt19937 rng(5);
+  for (int trial = 0; trial < 200; ++trial) {
+    std::vector<PackItem> dense;
+    const int n = 1 + static_cast<int>(rng() % 40);
+    for (int i = 0; i < n; ++i) {
+      PackItem item;
+      item.size = static_cast<Bytes>(rng() % 5 == 0 ? 0 : 1 + rng() % 100);
+      item.start = static_cast<TimeStep>(rng() % 30);
+      item.end = item.start + static_cast<TimeStep>(rng() % 10);
+      if (item.end - item.start >= 4 && rng() % 3 == 0) {
+        item.gaps = {StepRange{item.start + 1, item.start + 2}};
+      }
+      dense.push_back(item);
+    }
+    std::vector<PackItem> sparse = dense;
+    for (PackItem& item : sparse) {
+      item.start *= 1'000'000;
+      item.end *= 1'000'000;
+      for (StepRange& gap : item.gaps) {
+        // [s+1, s+2] -> the same steps' images, still strictly inside.
+        gap.first *= 1'000'000;
+        gap.last = gap.last * 1'000'000 + 999'999;
+      }
+    }
+    ASSERT_EQ(MaxLiveBytes(dense), MaxLiveBytes(sparse)) << "trial " << trial;
+    ASSERT_EQ(IntersectingPairs(dense), IntersectingPairs(sparse)) << "trial " << trial;
+    // Against a count of every pair.
+    std::int64_t pairs = 0;
+    for (int i = 0; i < n; ++i) {
+      for (int j = i + 1; j < n; ++j) {
+        const PackItem& a = dense[static_cast<std::size_t>(i)];
+        const PackItem& b = dense[static_cast<std::size_t>(j)];
+        if (a.size > 0 && b.size > 0 && a.start <= b.end && b.start <= a.end) ++pairs;
+      }
+    }
+    ASSERT_EQ(IntersectingPairs(dense), pairs) << "trial " << trial;
+  }
 }
 
 }  // namespace

@@ -263,6 +263,23 @@ TEST(VerifierTest, ClosedIntervalsMeetingAtOneStepConflict) {
             "'b' (id 1) allocation 0 (space 0, bytes [8, 16), time [1, 2]) at time 2");
 }
 
+// Times far apart next to the number of buffers: the sweep sorts its events
+// by comparison instead of counting them over the steps; the same conflict
+// is found at the same step.
+TEST(VerifierTest, ConflictFoundWhenTheStepsAreSparse) {
+  BufferSet set;
+  set.time_steps = 2'000'001;
+  set.buffers = {MakeBuffer("a", 8, 0, 1), MakeBuffer("b", 8, 1, 1'000'000),
+                 MakeBuffer("c", 8, 1'000'000, 2'000'000)};
+  Plan plan = PackedPlan(set, {0, 8, 8});
+  EXPECT_EQ(Verify(set, plan),
+            "buffer 'c' (id 2) allocation 0 (space 0, bytes [8, 16), time [1000000, 2000000]) "
+            "overlaps buffer 'b' (id 1) allocation 0 (space 0, bytes [8, 16), time [1, 1000000]) "
+            "at time 1000000");
+  plan = PackedPlan(set, {0, 8, 0});
+  EXPECT_EQ(Verify(set, plan), "OK");
+}
+
 TEST(VerifierTest, NewChunkIsComparedWithBothNeighbours) {
   BufferSet set;
   set.time_steps = 2;
