@@ -46,6 +46,26 @@ TEST(LiveProfileTest, PeakTimeIsTheFirstStepReachingThePeak) {
   EXPECT_EQ(p.peak_time, 2);
 }
 
+// The same buffers with their steps a million apart: far more steps than
+// events, so the events are sorted instead of summed in a table over the
+// steps; the changes and the peak are the same, at the spread-out steps.
+TEST(LiveProfileTest, SparseStepsGiveTheSameProfile) {
+  constexpr TimeStep kM = 1'000'000;
+  BufferSet set;
+  set.time_steps = 6 * kM;
+  set.buffers = {Make("long", 10, 0, 4 * kM), Make("x", 20, 2 * kM, 2 * kM),
+                 Make("y", 20, 4 * kM, 4 * kM)};
+  LiveProfile p = ComputeLiveProfile(set, All);
+  EXPECT_THAT(p.changes, ElementsAre(LiveChange{0, 10}, LiveChange{2 * kM, 30},
+                                     LiveChange{2 * kM + 1, 10}, LiveChange{4 * kM, 30},
+                                     LiveChange{4 * kM + 1, 0}));
+  EXPECT_EQ(p.peak, 30);
+  EXPECT_EQ(p.peak_time, 2 * kM);
+  const LivePeak peak = ComputeLivePeak(set, All);
+  EXPECT_EQ(peak.peak, 30);
+  EXPECT_EQ(peak.peak_time, 2 * kM);
+}
+
 TEST(LiveProfileTest, SimultaneousStartAndEndMakeNoChange) {
   BufferSet set;
   set.time_steps = 4;
