@@ -19,31 +19,31 @@ int ClassOf(const ContainedRanges::Range& range) {
   return std::bit_width(static_cast<std::uint32_t>(range.r - range.l)) - 1;
 }
 
-// Sorts by (length class, start, rank). The skyline sweep gives its ranges
-// in rank order with starts below 2 per range: then two stable counting
-// passes (by start, then by class) give the same order in O(n + starts),
-// where the comparison sort took 1-2 s at 10^7 ranges.
-void SortByClassAndStart(std::vector<ContainedRanges::Range>& ranges) {
-  const auto by_rank = [](const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
-    return x.rank < y.rank;
-  };
-  std::int32_t max_start = 0;
-  for (const ContainedRanges::Range& range : ranges) max_start = std::max(max_start, range.l);
-  const auto n = static_cast<std::int64_t>(ranges.size());
-  if (max_start < 0 || max_start > 2 * n + 4096 ||
-      !std::is_sorted(ranges.begin(), ranges.end(), by_rank)) {
-    std::sort(ranges.begin(), ranges.end(),
-              [](const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
-                return std::tuple(ClassOf(x), x.l, x.rank) < std::tuple(ClassOf(y), y.l, y.rank);
-              });
-    return;
-  }
-  StableSortBySmallKey(ranges, static_cast<std::size_t>(max_start) + 1,
-                       [](const ContainedRanges::Range& range) { return range.l; });
-  StableSortBySmallKey(ranges, 32, ClassOf);
+bool ByClassAndStart(const ContainedRanges::Range& x, const ContainedRanges::Range& y) {
+  return std::tuple(ClassOf(x), x.l, x.rank) < std::tuple(ClassOf(y), y.l, y.rank);
 }
 
 }  // namespace
+
+// The skyline sweep gives its ranges in rank order with starts below 2 per
+// range: then two stable counting passes (by start, then by class) give
+// the order in O(n + starts), where the comparison sort took 1-2 s at 10^7
+// ranges.
+void LengthClassRanges::SortByClassAndStart(std::vector<Range>& ranges) {
+  if (std::is_sorted(ranges.begin(), ranges.end(), ByClassAndStart)) return;
+  const auto by_rank = [](const Range& x, const Range& y) { return x.rank < y.rank; };
+  std::int32_t max_start = 0;
+  for (const Range& range : ranges) max_start = std::max(max_start, range.l);
+  const auto n = static_cast<std::int64_t>(ranges.size());
+  if (max_start < 0 || max_start > 2 * n + 4096 ||
+      !std::is_sorted(ranges.begin(), ranges.end(), by_rank)) {
+    std::sort(ranges.begin(), ranges.end(), ByClassAndStart);
+    return;
+  }
+  StableSortBySmallKey(ranges, static_cast<std::size_t>(max_start) + 1,
+                       [](const Range& range) { return range.l; });
+  StableSortBySmallKey(ranges, 32, ClassOf);
+}
 
 LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ranks)
     : position_(static_cast<std::size_t>(ranks), -1) {
@@ -132,8 +132,7 @@ std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
 
 void LengthClassRanges::Remove(std::int32_t rank) { tree_.Remove(position_[rank]); }
 
-std::int64_t LengthClassRanges::TailBound(std::vector<Range> ranges) {
-  SortByClassAndStart(ranges);
+std::int64_t LengthClassRanges::TailBound(const std::vector<Range>& ranges) {
   std::int64_t bound = 0;
   const auto n = static_cast<std::int64_t>(ranges.size());
   for (std::int64_t begin = 0; begin < n;) {

@@ -42,7 +42,8 @@ class LengthClassRanges {
  public:
   using Range = ContainedRanges::Range;
 
-  // `ranks` bounds every rank (rank < ranks); every range has l < r.
+  // `ranks` bounds every rank (rank < ranks); every range has l < r. Sorts
+  // the ranges (SortByClassAndStart: nothing to do when they come sorted).
   LengthClassRanges(std::vector<Range> ranges, std::int32_t ranks);
 
   // The least rank of a range not removed with a <= l and r <= b, or nullopt.
@@ -54,10 +55,17 @@ class LengthClassRanges {
   // Number of ranges (removed ones included).
   std::size_t size() const { return l_.size(); }
 
+  // Sorts `ranges` into the order the constructor keeps them in: by length
+  // class (lengths in [2^j, 2^(j+1))), then start, then rank. O(n) when
+  // already sorted; O(n + slots) for ranges in rank order whose starts are
+  // below 2 per range (the skyline sweep's); else O(n log n).
+  static void SortByClassAndStart(std::vector<Range>& ranges);
+
   // The most ranges one LeastInside can check one by one: per length class
   // [lo, hi], the most of its ranges whose starts lie in one window of
-  // hi - lo slots, summed over the classes. O(n log n).
-  static std::int64_t TailBound(std::vector<Range> ranges);
+  // hi - lo slots, summed over the classes. `ranges` sorted by
+  // SortByClassAndStart. O(n).
+  static std::int64_t TailBound(const std::vector<Range>& ranges);
 
  private:
   static constexpr std::int32_t kNone = WideMinTree::kAbsent;

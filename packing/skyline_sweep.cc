@@ -63,6 +63,7 @@ class RangeIndex {
   using Index = std::variant<LengthClassRanges, ContainedRanges>;
   static Index MakeIndex(std::vector<ContainedRanges::Range> ranges, std::int32_t ranks,
                          std::int32_t slots) {
+    LengthClassRanges::SortByClassAndStart(ranges);
     if (LengthClassRanges::TailBound(ranges) <= kTailLimit) {
       return Index(std::in_place_type<LengthClassRanges>, std::move(ranges), ranks);
     }

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
 #include <optional>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "packing/contained_ranges.h"
@@ -41,10 +43,39 @@ TEST(LengthClassRangesTest, TailOfAClassIsCheckedOneByOne) {
 // starts 0, 1, 2, 9 (width 3: three in (-1, 2]); lengths of one value
 // (class [1, 1]) have no tail.
 TEST(LengthClassRangesTest, TailBoundCountsTheBusiestWindowPerClass) {
-  const std::vector<ContainedRanges::Range> ranges = {
+  std::vector<ContainedRanges::Range> ranges = {
       {0, 2, 0}, {0, 3, 1}, {1, 3, 2},  {5, 7, 3},  {0, 4, 4},
       {1, 8, 5}, {2, 6, 6}, {9, 13, 7}, {4, 5, 8}, {6, 7, 9}};
+  LengthClassRanges::SortByClassAndStart(ranges);
   EXPECT_EQ(LengthClassRanges::TailBound(ranges), 2 + 3);
+}
+
+// The counting passes (ranges in rank order, starts dense) and the
+// comparison sort (any order) give one order: by class, start, rank.
+TEST(LengthClassRangesTest, SortByClassAndStartBothWays) {
+  std::mt19937 rng(9);
+  for (int trial = 0; trial < 100; ++trial) {
+    std::vector<ContainedRanges::Range> ranges;
+    const int n = 1 + static_cast<int>(rng() % 200);
+    for (int rank = 0; rank < n; ++rank) {
+      const auto l = static_cast<std::int32_t>(rng() % static_cast<unsigned>(n));
+      ranges.push_back({l, l + 1 + static_cast<std::int32_t>(rng() % 40), rank});
+    }
+    std::vector<ContainedRanges::Range> shuffled = ranges;
+    std::shuffle(shuffled.begin(), shuffled.end(), rng);
+    LengthClassRanges::SortByClassAndStart(ranges);    // counting passes
+    LengthClassRanges::SortByClassAndStart(shuffled);  // comparison sort
+    ASSERT_EQ(ranges.size(), shuffled.size());
+    for (std::size_t k = 0; k < ranges.size(); ++k) {
+      ASSERT_EQ(ranges[k].rank, shuffled[k].rank) << "trial " << trial << " position " << k;
+      if (k == 0) continue;
+      const auto length_class = [](const ContainedRanges::Range& r) {
+        return std::bit_width(static_cast<std::uint32_t>(r.r - r.l));
+      };
+      ASSERT_LE(std::make_tuple(length_class(ranges[k - 1]), ranges[k - 1].l, ranges[k - 1].rank),
+                std::make_tuple(length_class(ranges[k]), ranges[k].l, ranges[k].rank));
+    }
+  }
 }
 
 // Against a scan of every range and against the range tree, with removals
