@@ -4,25 +4,28 @@
 # 256KiB, 1MiB, 4MiB and 16MiB, plan
 #   * in reference mode,
 #   * in default mode with no automatic feature (--sliced-prefetch 0
-#     --window-prefetch 0 --no-loop-optimizer),
+#     --window-prefetch 0 --no-loop-optimizer --block-prefetch 0),
 #   * in default mode with only its automatic sliced prefetch
-#     (--window-prefetch 0 --no-loop-optimizer: the default mode before
-#     window prefetch and the loop optimizer were tried by default),
+#     (--window-prefetch 0 --no-loop-optimizer --block-prefetch 0: the
+#     default mode before window prefetch, the loop optimizer and block
+#     prefetching were tried by default),
+#   * in default mode without its automatic block (--block-prefetch 0: the
+#     default mode before block prefetching was tried by default),
 #   * in default mode (which also tries sliced prefetches, windows of fast
-#     memory / 2, / 4 and / 8 and, when it finds a loop, the loop optimizer,
-#     each kept only where faster),
-#   * in default mode with --block-prefetch B, B = fast memory / 4
-#     (block-prefetching variants kept only where faster),
+#     memory / 2, / 4 and / 8, when it finds a loop the loop optimizer, and,
+#     when the block would take weights its plan reads from default memory,
+#     a block of fast memory / 32, each kept only where faster),
 # and report the captured speed-up fraction
 #   (time_all_default - estimated) / (time_all_default - time_all_fast)
-# side by side; for each feature whether the plan kept it (the plan JSON's
-# msa.sliced_prefetches, msa.window_prefetches — the async_copies entries
-# with window_op — and msa.loops[].chosen in the default plan;
-# msa.block_prefetch.prefetches in the block plan; 0 where default mode
-# kept a variant without the feature); the wall time of the reference, the
-# previous default and the default `memplan plan` runs (load, analysis,
-# assignment, packing, verification); and whether all five plans verified
-# and kept time_all_fast <= estimated <= time_all_default.
+# side by side; for each feature whether the default plan kept it (the
+# plan JSON's msa.sliced_prefetches, msa.window_prefetches — the
+# async_copies entries with window_op —, msa.loops[].chosen and
+# msa.block_prefetch.prefetches; 0 where default mode kept a variant
+# without the feature); the wall time of the reference, the previous
+# default, the default without block and the default `memplan plan` runs
+# (load, analysis, assignment, packing, verification); and whether all
+# five plans verified and kept time_all_fast <= estimated <=
+# time_all_default.
 #
 # Usage: bench/msa_table.sh [--write docs/msa.md]
 #   MEMPLAN     memplan binary (default build/cli/memplan)
@@ -30,13 +33,13 @@
 #   MODELS      model names to take from MODELS_DIR (default: every *.onnx)
 #   SIZES       fast-memory sizes, each N KiB or N MiB (default "256KiB 1MiB 4MiB 16MiB")
 # Prints the Markdown table, a tally, the total wall time of the previous
-# and the new default runs, and the mean captured fraction per fast-memory
-# size for the five runs; with --write, also replaces the text between the
+# default, the default without block and the default runs, and the mean
+# captured fraction per fast-memory size for the five runs; with --write, also replaces the text between the
 # `<!-- msa-table:begin -->` and `<!-- msa-table:end -->` lines of the
 # given file. Needs jq. Exits 1 if any run fails, is unverified or breaks
 # the bounds, if any default-mode run is slower than reference mode on some
-# row, or if default mode with more features (its automatic ones, the
-# block) is slower than with fewer.
+# row, or if default mode with more automatic features is slower than with
+# fewer.
 set -euo pipefail
 
 MEMPLAN=${MEMPLAN:-build/cli/memplan}
@@ -98,14 +101,14 @@ add() {
 
 table="$tmp/table.md"
 {
-  echo "| model | target | fast memory | captured, reference | captured, default without automatic features | captured, previous default | captured, default | sliced prefetches | window prefetches | loops chosen | captured, default with block | block prefetches | reference ms | previous default ms | default ms | verified, in bounds |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| model | target | fast memory | captured, reference | captured, default without automatic features | captured, previous default | captured, default without block | captured, default | sliced prefetches | window prefetches | loops chosen | block prefetches | reference ms | previous default ms | default without block ms | default ms | verified, in bounds |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } >"$table"
 
 rows=0 bad=0 slower_than_reference=0 better=0
 auto_not_worse=0 auto_better=0 sliced_kept=0 window_kept=0 loop_kept=0
 block_not_worse=0 block_better=0 block_kept=0
-ms_previous=0 ms_default=0
+ms_previous=0 ms_unblocked=0 ms_default=0
 declare -A sum_ref sum_none sum_prev sum_def sum_blk count
 if [[ -n $MODELS ]]; then
   models=()
@@ -120,18 +123,18 @@ for model in "${models[@]}"; do
   for target in $targets; do
     for size in $SIZES; do
       fast=$(bytes "$size")
-      block=$((fast / 4))
       line=$(run "$model" "$target" "$size" reference)
       read -r rv re rd rf rms _ <<<"$line"
       line=$(run "$model" "$target" "$size" default --sliced-prefetch 0 --window-prefetch 0 \
-        --no-loop-optimizer)
+        --no-loop-optimizer --block-prefetch 0)
       read -r nv ne nd nf _ <<<"$line"
-      line=$(run "$model" "$target" "$size" default --window-prefetch 0 --no-loop-optimizer)
+      line=$(run "$model" "$target" "$size" default --window-prefetch 0 --no-loop-optimizer \
+        --block-prefetch 0)
       read -r pv pe pd pf pms _ <<<"$line"
+      line=$(run "$model" "$target" "$size" default --block-prefetch 0)
+      read -r bv be bd bf bms _ <<<"$line"
       line=$(run "$model" "$target" "$size" default)
-      read -r dv de dd df dms dsl dwn _ dln <<<"$line"
-      line=$(run "$model" "$target" "$size" default --block-prefetch "$block")
-      read -r bv be bd bf _ _ _ bn _ <<<"$line"
+      read -r dv de dd df dms dsl dwn dbn dln <<<"$line"
       rc=$(captured "$re" "$rd" "$rf")
       nc=$(captured "$ne" "$nd" "$nf")
       pc=$(captured "$pe" "$pd" "$pf")
@@ -153,6 +156,7 @@ for model in "${models[@]}"; do
       add sum_blk "$size" "$bc"
       count[$size]=$(( ${count[$size]:-0} + 1 ))
       ms_previous=$((ms_previous + pms))
+      ms_unblocked=$((ms_unblocked + bms))
       ms_default=$((ms_default + dms))
       if ! not_worse "$re" "$ne" || ! not_worse "$re" "$pe" || ! not_worse "$re" "$de" ||
           ! not_worse "$re" "$be"; then
@@ -160,16 +164,17 @@ for model in "${models[@]}"; do
         echo "slower than reference mode: $name $target $size" >&2
       fi
       if better "$re" "$de"; then better=$((better + 1)); fi
-      # Each automatic feature only adds: none <= sliced only <= all.
-      if not_worse "$ne" "$pe" && not_worse "$pe" "$de"; then auto_not_worse=$((auto_not_worse + 1)); fi
-      if better "$pe" "$de"; then auto_better=$((auto_better + 1)); fi
-      if not_worse "$de" "$be"; then block_not_worse=$((block_not_worse + 1)); fi
-      if better "$de" "$be"; then block_better=$((block_better + 1)); fi
+      # Each automatic feature only adds: none <= sliced only <= all but
+      # the block <= all.
+      if not_worse "$ne" "$pe" && not_worse "$pe" "$be"; then auto_not_worse=$((auto_not_worse + 1)); fi
+      if better "$pe" "$be"; then auto_better=$((auto_better + 1)); fi
+      if not_worse "$be" "$de"; then block_not_worse=$((block_not_worse + 1)); fi
+      if better "$be" "$de"; then block_better=$((block_better + 1)); fi
       if [[ $dsl -gt 0 ]]; then sliced_kept=$((sliced_kept + 1)); fi
       if [[ $dwn -gt 0 ]]; then window_kept=$((window_kept + 1)); fi
       if [[ $dln -gt 0 ]]; then loop_kept=$((loop_kept + 1)); fi
-      if [[ $bn -gt 0 ]]; then block_kept=$((block_kept + 1)); fi
-      echo "| $name | $target | $size | $rc | $nc | $pc | $dc | $dsl | $dwn | $dln | $bc | $bn | $rms | $pms | $dms | $ok |" >>"$table"
+      if [[ $dbn -gt 0 ]]; then block_kept=$((block_kept + 1)); fi
+      echo "| $name | $target | $size | $rc | $nc | $pc | $bc | $dc | $dsl | $dwn | $dln | $dbn | $rms | $pms | $bms | $dms | $ok |" >>"$table"
     done
   done
 done
@@ -177,21 +182,23 @@ done
   echo
   echo "$rows rows: every default-mode run at least as fast as reference mode (simulated) on" \
        "$((rows - slower_than_reference)), default mode strictly faster on $better; each" \
-       "automatic feature at least as fast as without on $auto_not_worse, default mode" \
-       "strictly faster than the previous default on $auto_better; sliced prefetch kept on" \
-       "$sliced_kept, window prefetch on $window_kept, the loop optimizer on $loop_kept;" \
-       "with --block-prefetch at least as fast as without on $block_not_worse, strictly faster" \
-       "on $block_better, kept on $block_kept; $bad rows unverified or out of bounds." \
+       "automatic feature but the block at least as fast as without on $auto_not_worse, the" \
+       "default without block strictly faster than the previous default on $auto_better;" \
+       "sliced prefetch kept on $sliced_kept, window prefetch on $window_kept, the loop" \
+       "optimizer on $loop_kept; default mode at least as fast as without its block on" \
+       "$block_not_worse, strictly faster on $block_better, the block kept on $block_kept;" \
+       "$bad rows unverified or out of bounds." \
        "Wall time of all previous default runs $(awk -v m="$ms_previous" 'BEGIN { printf "%.1f", m / 1000 }') s," \
+       "of all default runs without block $(awk -v m="$ms_unblocked" 'BEGIN { printf "%.1f", m / 1000 }') s," \
        "of all default runs $(awk -v m="$ms_default" 'BEGIN { printf "%.1f", m / 1000 }') s."
   echo
-  echo "| fast memory | mean captured, reference | mean captured, default without automatic features | mean captured, previous default | mean captured, default | mean captured, default with block |"
+  echo "| fast memory | mean captured, reference | mean captured, default without automatic features | mean captured, previous default | mean captured, default without block | mean captured, default |"
   echo "|---|---:|---:|---:|---:|---:|"
   for size in $SIZES; do
     [[ -n ${count[$size]:-} ]] || continue
     awk -v s="$size" -v r="${sum_ref[$size]}" -v u="${sum_none[$size]}" -v p="${sum_prev[$size]}" \
       -v d="${sum_def[$size]}" -v b="${sum_blk[$size]}" -v n="${count[$size]}" \
-      'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s, r / n, u / n, p / n, d / n, b / n }'
+      'BEGIN { printf "| %s | %.3f | %.3f | %.3f | %.3f | %.3f |\n", s, r / n, u / n, p / n, b / n, d / n }'
   done
 } >>"$table"
 

@@ -111,12 +111,16 @@ void AddMsaFlags(CLI::App* cmd, MsaFlags& flags) {
                             ->type_name("BYTES");
   knob(window);
   flags.window_prefetch_option = window;
-  knob(cmd->add_option("--block-prefetch", flags.block_prefetch,
-                       "reserve BYTES of fast memory for weights (constants, not model inputs) "
-                       "prefetched in FIFO order of first use (XLA's block prefetching; reference "
-                       "mode plans with it, default mode keeps it where it is faster; default 0: "
-                       "off)")
-           ->type_name("BYTES"));
+  CLI::Option* block = cmd->add_option(
+                           "--block-prefetch", flags.block_prefetch,
+                           "reserve BYTES of fast memory for weights (constants, not model "
+                           "inputs) prefetched in FIFO order of first use (XLA's block "
+                           "prefetching); 0: never (default: reference mode never, default mode "
+                           "tries fast memory / 32 where the block would take weights its plan "
+                           "reads from default memory, kept only where faster)")
+                           ->type_name("BYTES");
+  knob(block);
+  flags.block_prefetch_option = block;
   CLI::Option* loop = cmd->add_flag("--loop-optimizer", flags.loop_optimizer,
                                     "find an unrolled loop in the schedule and plan its steady "
                                     "state first (XLA's memory-bound loop optimizer; reference "
@@ -333,6 +337,8 @@ absl::StatusOr<std::optional<MsaJobOptions>> ToMsaOptions(const MsaFlags& flags)
                                   *block, kMaxTotalBytes));
   }
   options.msa.block_prefetch_bytes = *block;
+  // Likewise a block size, 0 included, replaces default mode's automatic one.
+  options.msa.auto_block_prefetch = !Given(flags.block_prefetch_option);
   if (Given(flags.loop_min_iterations_option) && !Given(flags.loop_optimizer_option)) {
     return UsageError("--loop-optimizer-min-iterations applies only with --loop-optimizer");
   }

@@ -54,6 +54,7 @@ struct MsaFlags {
   const CLI::Option* alignment_option = nullptr;
   const CLI::Option* sliced_prefetch_option = nullptr;
   const CLI::Option* window_prefetch_option = nullptr;
+  const CLI::Option* block_prefetch_option = nullptr;
   const CLI::Option* loop_optimizer_option = nullptr;
   const CLI::Option* loop_min_iterations_option = nullptr;
   std::vector<const CLI::Option*> count_picker_knobs;  // --picker instruction-count only

@@ -7,6 +7,7 @@
 #include "fmt/ranges.h"
 #include "io/byte_size.h"
 #include "ir/plural.h"
+#include "msa/block_prefetch.h"
 #include "msa/rewrite.h"
 #include "msa/time_bound.h"
 #include "msa/window_prefetch.h"
@@ -195,9 +196,17 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                       sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
                       s.max_outstanding_copies, windows);
   if (s.block) {
-    text += fmt::format("block prefetching: block of {} at offset {}, {}\n",
+    // Kept by default mode's automatic try: say which share of fast memory.
+    const std::string automatic =
+        result.options.auto_block_prefetch
+            ? fmt::format(" (fast memory / {}) kept by default mode's automatic try "
+                          "(--block-prefetch 0: none)",
+                          kAutoBlockDivisor)
+            : "";
+    text += fmt::format("block prefetching: block of {} at offset {}, {}{}\n",
                         FormatBytes(s.block->size), s.block->offset,
-                        CountOf(s.block_prefetches, "block prefetch", "block prefetches"));
+                        CountOf(s.block_prefetches, "block prefetch", "block prefetches"),
+                        automatic);
   } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
     text += "block prefetching: not chosen (no variant with the block was faster)\n";
   }

@@ -151,6 +151,7 @@ PlanMsaKnobs MsaKnobs(const MsaOptions& o, const MsaJobOptions& job) {
   k.window_prefetch = o.window_prefetch_bytes;
   k.automatic_window_prefetch = job.msa.auto_window_prefetch;  // as given: --emit-ir turns it off
   k.block_prefetch_bytes = o.block_prefetch_bytes;
+  k.automatic_block_prefetch = o.auto_block_prefetch;
   k.loop_optimizer = o.loop_optimizer;
   k.loop_optimizer_min_iterations = o.loop_optimizer_min_iterations;
   k.automatic_loop_optimizer = job.msa.auto_loop_optimizer;

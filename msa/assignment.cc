@@ -10,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "msa/allocator.h"
 #include "msa/block_allocator.h"
+#include "msa/block_prefetch.h"
 #include "msa/loop_detect.h"
 #include "msa/loop_optimizer.h"
 #include "msa/problem.h"
@@ -44,6 +45,10 @@ absl::Status ValidateOptions(const MsaOptions& o) {
   }
   if (o.window_prefetch_bytes < 0) return bad("window prefetch bytes must be >= 0");
   if (o.block_prefetch_bytes < 0) return bad("block prefetch size must be >= 0");
+  if (o.block_prefetch_bytes > 0 && !BlockHonoursCopyLimits(o)) {
+    return bad("block prefetching does not honour a limit on outstanding prefetches or FIFO "
+               "prefetches yet");
+  }
   if (o.loop_optimizer_min_iterations < 3) return bad("loop optimizer minimum iterations must be >= 3");
   return absl::OkStatus();
 }
@@ -53,7 +58,7 @@ struct Variant {
   AllocatorConfig config;
   bool cross_program_prefetch = true;  // false: never, whatever the options say
   bool copies = true;                  // false: copy-free residency only
-  bool block = false;                  // with block prefetching (msa/block_allocator.h)
+  Bytes block = 0;                     // bytes of the block (msa/block_allocator.h), 0: none
   bool loop = false;                   // with the loop optimizer's preferences (msa/loop_optimizer.h)
   bool compare_only = false;           // run for LoopReport's comparison, never kept
 };
@@ -70,12 +75,38 @@ struct Variant {
 // configuration, then the first of the list below that model the DMA queue
 // with the spatial packer, this many in all.
 constexpr std::size_t kSlicedVariants = 3;
-// Default-mode variants run again with block prefetching (when a block size
-// is given), chosen as the sliced ones are.
+// Default-mode variants run again with block prefetching (a block size
+// given, or the automatic one), chosen as the sliced ones are.
 constexpr std::size_t kBlockVariants = 3;
 // Default-mode variants run again with the loop optimizer's preferences
 // (when a loop is to be planned), chosen as the block ones are.
 constexpr std::size_t kLoopVariants = 3;
+
+// Block prefetching (msa/block_prefetch.h): the reference configuration
+// and the strongest variants of `variants` (copy-bandwidth ones without
+// slices, the loop optimizer or a block) again with a block of `bytes`.
+// They win only when strictly faster.
+std::vector<Variant> BlockVariants(const MsaOptions& options, const std::vector<Variant>& variants,
+                                   Bytes bytes) {
+  const std::int64_t r = options.max_repacks.value_or(0);
+  std::vector<Variant> blocked;
+  std::vector<Variant> bases = {
+      {"reference", {BufferOrder::kMemoryBoundedness, 1, PackingAlgorithm::kBestFitSpatial, r}}};
+  for (const Variant& v : variants) {
+    if (v.copies && v.config.repacker == PackingAlgorithm::kBestFitSpatial &&
+        v.config.copy_bandwidth_share > 0 && v.config.max_slices == 0 && v.block == 0 && !v.loop) {
+      bases.push_back(v);
+    }
+  }
+  for (const Variant& v : bases) {
+    if (blocked.size() == kBlockVariants) break;
+    Variant b = v;
+    b.name = absl::StrCat(v.name, "-block-", bytes);
+    b.block = bytes;
+    blocked.push_back(std::move(b));
+  }
+  return blocked;
+}
 
 std::vector<Variant> DefaultModeVariants(const MsaOptions& options, bool loop) {
   const PackingAlgorithm spatial = PackingAlgorithm::kBestFitSpatial;
@@ -127,25 +158,10 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options, bool loop) {
     }
     variants.insert(variants.end() - 1, sliced.begin(), sliced.end());
   }
-  // Block prefetching (msa/block_prefetch.h): the reference configuration
-  // and the strongest variants again with the block, before copy-free. They
-  // too win only when strictly faster.
+  // A given block size's variants, before copy-free (the automatic size's
+  // run later, behind their gate: AssignMemorySpaces).
   if (options.block_prefetch_bytes > 0) {
-    std::vector<Variant> blocked;
-    std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, r}}};
-    for (const Variant& v : variants) {
-      if (v.copies && v.config.repacker == spatial && v.config.copy_bandwidth_share > 0 &&
-          v.config.max_slices == 0) {
-        bases.push_back(v);
-      }
-    }
-    for (const Variant& v : bases) {
-      if (blocked.size() == kBlockVariants) break;
-      Variant b = v;
-      b.name = absl::StrCat(v.name, "-block-", options.block_prefetch_bytes);
-      b.block = true;
-      blocked.push_back(std::move(b));
-    }
+    std::vector<Variant> blocked = BlockVariants(options, variants, options.block_prefetch_bytes);
     variants.insert(variants.end() - 1, blocked.begin(), blocked.end());
   }
   // The memory-bound loop optimizer (msa/loop_optimizer.h): likewise.
@@ -154,7 +170,7 @@ std::vector<Variant> DefaultModeVariants(const MsaOptions& options, bool loop) {
     std::vector<Variant> bases = {{"reference", {bounded, 1, spatial, r}}};
     for (const Variant& v : variants) {
       if (v.copies && v.config.repacker == spatial && v.config.copy_bandwidth_share > 0 &&
-          v.config.max_slices == 0 && !v.block) {
+          v.config.max_slices == 0 && v.block == 0) {
         bases.push_back(v);
       }
     }
@@ -194,8 +210,10 @@ std::vector<std::optional<absl::StatusOr<MsaResult>>> RunVariants(
     const Variant& v = variants[i];
     MsaOptions variant_options = v.copies ? options : WithoutCopies(options);
     variant_options.cross_program_prefetch &= v.cross_program_prefetch;
-    results[i] = v.block ? RunAllocatorWithBlock(problem, entry, cost, variant_options, v.config)
-                         : RunAllocator(problem, cost, variant_options, v.config);
+    variant_options.block_prefetch_bytes = v.block;
+    results[i] = v.block > 0
+                     ? RunAllocatorWithBlock(problem, entry, cost, variant_options, v.config)
+                     : RunAllocator(problem, cost, variant_options, v.config);
   });
   return results;
 }
@@ -286,7 +304,7 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   }
   Variant first{"reference", reference};
   // Reference mode plans with the block when one is asked for.
-  first.block = options.mode == MsaMode::kReference && options.block_prefetch_bytes > 0;
+  if (options.mode == MsaMode::kReference) first.block = options.block_prefetch_bytes;
   std::vector<Variant> variants = {first};
   // Reference mode plans with the loop optimizer when it finds a loop, and
   // once without it for the comparison.
@@ -296,9 +314,10 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
     without.compare_only = true;
     variants.push_back(without);
   }
+  const bool large = analysis.buffers.buffers.size() > kLargeProgramBuffers;
   if (options.mode == MsaMode::kDefault) {
     std::vector<Variant> more = DefaultModeVariants(options, loop_plan.has_value());
-    if (analysis.buffers.buffers.size() > kLargeProgramBuffers) {
+    if (large) {
       more.erase(more.begin() + kLargeProgramVariants, more.end() - 1);  // keep copy-free
     }
     variants.insert(variants.end(), more.begin(), more.end());
@@ -328,45 +347,74 @@ absl::StatusOr<MsaResult> AssignMemorySpaces(const Program& program,
   std::optional<MsaResult> without_loop;
   double without_loop_seconds = 0;
   absl::Status unpinned;
-  for (size_t i = 0; i < variants.size(); ++i) {
-    absl::StatusOr<MsaResult>& candidate = *results[i];
+  // Weighs one variant's result against those before it.
+  const auto consider = [&](const Variant& variant,
+                            absl::StatusOr<MsaResult>& candidate) -> absl::Status {
     // A default-mode block variant that cannot run (a buffer pinned to
     // alternate memory no longer fits below the block) is skipped.
-    if (!candidate.ok() && variants[i].block && options.mode == MsaMode::kDefault) continue;
+    if (!candidate.ok() && variant.block > 0 && options.mode == MsaMode::kDefault) {
+      return absl::OkStatus();
+    }
     if (!candidate.ok()) return candidate.status();
     if (absl::Status s = CheckPinnedUses(problem, *pinned_uses, *candidate); !s.ok()) {
       if (unpinned.ok()) unpinned = s;
-      continue;
+      return absl::OkStatus();
     }
     SimulationResult simulated = SimulateMsa(analysis, cost, *candidate);
     const double seconds = simulated.elapsed_s;
-    if (loop_plan && !variants[i].loop &&
-        (!fastest_without || seconds < fastest_without->elapsed_s)) {
+    if (loop_plan && !variant.loop && (!fastest_without || seconds < fastest_without->elapsed_s)) {
       fastest_without = std::move(simulated);
     }
-    if (variants[i].compare_only) continue;
+    if (variant.compare_only) return absl::OkStatus();
     const auto wins = [&](const std::optional<MsaResult>& kept, double kept_seconds) {
       return !kept || seconds < kept_seconds ||
              (seconds == kept_seconds && candidate->copies.size() < kept->copies.size());
     };
-    if (loop_plan && options.mode == MsaMode::kDefault && !variants[i].loop &&
+    if (loop_plan && options.mode == MsaMode::kDefault && !variant.loop &&
         wins(without_loop, without_loop_seconds)) {
       without_loop_seconds = seconds;
       without_loop = *candidate;
-      without_loop->variant = variants[i].name;
+      without_loop->variant = variant.name;
     }
-    if (track_unblocked && !variants[i].block && wins(unblocked, unblocked_seconds)) {
+    if (track_unblocked && variant.block == 0 && wins(unblocked, unblocked_seconds)) {
       unblocked_seconds = seconds;
       unblocked = *candidate;
-      unblocked->variant = variants[i].name;
-      unblocked_loop = variants[i].loop;
+      unblocked->variant = variant.name;
+      unblocked_loop = variant.loop;
     }
     if (wins(best, best_seconds)) {
       best_seconds = seconds;
       best = *std::move(candidate);
-      best->variant = variants[i].name;
-      best_loop = variants[i].loop;
-      best_block = variants[i].block;
+      best->variant = variant.name;
+      best_loop = variant.loop;
+      best_block = variant.block > 0;
+    }
+    return absl::OkStatus();
+  };
+  for (size_t i = 0; i < variants.size(); ++i) {
+    if (absl::Status s = consider(variants[i], *results[i]); !s.ok()) return s;
+  }
+  // Default mode's automatic block (no size given): its variants run only
+  // when the block would take a weight that the fastest plan so far
+  // without the loop optimizer (the block variants' own kind) reads from
+  // default memory; else they could only squeeze that plan into less fast
+  // memory. The fastest plan so far, none with a block, is the block's
+  // rival for the windows (below).
+  if (options.mode == MsaMode::kDefault && options.block_prefetch_bytes == 0 &&
+      options.auto_block_prefetch && BlockHonoursCopyLimits(options) && !large && best) {
+    const Bytes bytes = AutoBlockSize(options.fast_memory_bytes);
+    if (bytes > 0 &&
+        BlockWouldTakeDefaultReads(problem, program.entry, options, bytes,
+                                   without_loop ? *without_loop : *best)) {
+      const std::vector<Variant> blocked = BlockVariants(options, variants, bytes);
+      std::vector<std::optional<absl::StatusOr<MsaResult>>> more =
+          RunVariants(blocked, problem, program.entry, cost, options);
+      unblocked = best;
+      unblocked_seconds = best_seconds;
+      unblocked_loop = best_loop;
+      for (size_t i = 0; i < blocked.size(); ++i) {
+        if (absl::Status s = consider(blocked[i], *more[i]); !s.ok()) return s;
+      }
     }
   }
   // Never report a plan slower than using no fast memory (the reference can

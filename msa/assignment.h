@@ -122,10 +122,16 @@ struct MsaOptions {
   // not (the CLI's --window-prefetch, any value, turns this off).
   bool auto_window_prefetch = true;
   // Block prefetching (msa/block_prefetch.h): bytes of alternate memory to
-  // reserve for weights prefetched in FIFO order; 0: off. Reference mode
-  // then plans with the block; default mode tries it as extra variants,
-  // which win only when strictly faster.
+  // reserve for weights prefetched in FIFO order; 0: none given. Reference
+  // mode then plans with the block; default mode tries it as extra
+  // variants, which win only when strictly faster.
   Bytes block_prefetch_bytes = 0;
+  // With no block size given, default mode tries a block of AutoBlockSize
+  // (msa/block_prefetch.h) in the same way, after its other variants and
+  // only when the block would take a weight the fastest of them without
+  // the loop optimizer reads from default memory (BlockWouldTakeDefaultReads);
+  // false: it does not (the CLI's --block-prefetch, any value, turns this off).
+  bool auto_block_prefetch = true;
   // Memory-bound loop optimizer (msa/loop_optimizer.h): find an unrolled
   // loop of at least loop_optimizer_min_iterations (>= 3) iterations and
   // plan its steady state. Reference mode then plans with its preferences;
@@ -215,6 +221,15 @@ struct MsaResult {
 // the fastest strictly faster one (ties: the earlier size). When kDefault
 // kept a block variant, windows are planned on the fastest result without
 // the block too, and that one is kept if then strictly faster.
+// With block_prefetch_bytes > 0 (msa/block_prefetch.h), kReference plans
+// with the block; kDefault also runs the reference configuration and its
+// two strongest copy-bandwidth variants with it (suffix "-block-B"), which
+// win only when strictly faster. With block_prefetch_bytes 0 and
+// auto_block_prefetch, kDefault runs those three with a block of
+// AutoBlockSize after its other variants, when BlockWouldTakeDefaultReads
+// holds for the fastest of them without the loop optimizer (never above
+// 20000 buffers, nor with max_outstanding_prefetches >= 0 or
+// enforce_prefetch_fifo).
 // With loop_optimizer, a loop found in the entry computation
 // (msa/loop_detect.h) is planned by msa/loop_optimizer.h: kReference plans
 // with its preferences (and once without, for LoopReport's comparison);
@@ -247,7 +262,8 @@ struct MsaResult {
 // < 1, negative overlap counts or min > max, ratios not 0 < min <= preferred
 // <= max, max_retries < 1, negative max_repacks, a negative or non-finite
 // inefficient ratio, negative sliced-prefetch counts or sizes, a negative
-// window size, a loop optimizer minimum below 3 iterations) and bad
+// window size, a loop optimizer minimum below 3 iterations, a block size
+// given with max_outstanding_prefetches >= 0 or enforce_prefetch_fifo) and bad
 // overrides (an invalid regex, a pin naming no value or op, or one that can
 // never be honoured); ResourceExhausted when a
 // buffer or use pinned to alternate memory cannot be placed there.
@@ -256,7 +272,9 @@ struct MsaResult {
 // max_repacks when given, else 0 — except up to 4 in the portfolio-repack
 // variant, which is left out when max_repacks is given as 0; the sliced
 // variants never repack (0). The loop variants are listed only with
-// loop_optimizer (automatically they run only when a loop is found).
+// loop_optimizer (automatically they run only when a loop is found), the
+// block variants only with block_prefetch_bytes > 0 (automatically they
+// run only when the gate above holds).
 std::vector<std::pair<std::string, std::int64_t>> DefaultModeRepackBudgets(
     const MsaOptions& options);
 

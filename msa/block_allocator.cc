@@ -49,4 +49,22 @@ absl::StatusOr<MsaResult> RunAllocatorWithBlock(const MsaProblem& problem, Compu
   return result;
 }
 
+bool BlockWouldTakeDefaultReads(const MsaProblem& problem, ComputationId entry,
+                                const MsaOptions& options, Bytes block_bytes,
+                                const MsaResult& result) {
+  BlockPlan block = ReserveBlock(options.fast_memory_bytes, block_bytes, options.alignment);
+  PlanBlockPrefetch(problem, entry, options.alignment, block);
+  for (const BlockSlot& s : block.slots) {
+    const std::size_t b = static_cast<std::size_t>(s.buffer);
+    const std::vector<Allocation>& segments = result.alternate[b];
+    for (const BufferAccess& a : problem.buffers[b].accesses) {
+      const bool in_fast = std::any_of(segments.begin(), segments.end(), [&](const Allocation& g) {
+        return g.start <= a.time && a.time <= g.end;
+      });
+      if (!in_fast) return true;
+    }
+  }
+  return false;
+}
+
 }  // namespace memplan

@@ -26,4 +26,23 @@ absl::StatusOr<MsaResult> RunAllocatorWithBlock(const MsaProblem& problem, Compu
                                                 const CostModel& cost, const MsaOptions& options,
                                                 const AllocatorConfig& config);
 
+// Whether block prefetching can run under `options`' copy limits: the
+// block's copies are planned before the main pass and counted by neither
+// max_outstanding_prefetches nor enforce_prefetch_fifo, so only when
+// neither is set (AssignMemorySpaces refuses a block size given with them).
+inline bool BlockHonoursCopyLimits(const MsaOptions& options) {
+  return options.max_outstanding_prefetches < 0 && !options.enforce_prefetch_fifo;
+}
+
+// The gate of default mode's automatic block (msa/assignment.h): whether a
+// block of `block_bytes` (ReserveBlock, PlanBlockPrefetch with
+// options.alignment and options.fast_memory_bytes) would hold a weight
+// that `result`, a plan without a block, reads from default memory at
+// some step (no alternate segment of it covers the read). When it holds
+// none, the block's variants could only move weights that are already in
+// fast memory into less of it, so they are not run. O(PlanBlockPrefetch).
+bool BlockWouldTakeDefaultReads(const MsaProblem& problem, ComputationId entry,
+                                const MsaOptions& options, Bytes block_bytes,
+                                const MsaResult& result);
+
 }  // namespace memplan

@@ -59,6 +59,15 @@ struct BlockPlan {
 // Example: fast 1000, requested 300, alignment 64: offset 640, size 300.
 BlockPlan ReserveBlock(Bytes fast_memory_bytes, Bytes requested, Bytes alignment);
 
+// Default mode's block size when none is given (MsaOptions::
+// auto_block_prefetch): fast memory / kAutoBlockDivisor. A small share, so
+// that the block takes little from the main pass: the one size of fast
+// memory / 2, 4, 8, ..., 256 (and the pair of two of them hardly adds) with
+// the most mean captured speed-up over the 120 rows of bench/msa_table.sh
+// (docs/msa.md "Block prefetching").
+inline constexpr Bytes kAutoBlockDivisor = 32;
+inline Bytes AutoBlockSize(Bytes fast_memory_bytes) { return fast_memory_bytes / kAutoBlockDivisor; }
+
 // Whether buffer `b` of `problem` is a weight block prefetching may take:
 // a kReadCopies buffer holding a constant (MsaBuffer::constant: lifetime
 // constant, so not a model input such as an external entry parameter) of

@@ -225,6 +225,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   // their checks move whole buffers.
   level0.sliced_prefetch.max_slices = 0;
   level0.block_prefetch_bytes = 0;  // likewise block prefetching
+  level0.auto_block_prefetch = false;
   level0.loop_optimizer = false;    // and the memory-bound loop optimizer
   level0.auto_loop_optimizer = false;
   level0.auto_window_prefetch = false;  // and window prefetch

@@ -222,8 +222,8 @@ Json KnobsJson(const PlanMsaKnobs& k) {
     j["sliced_prefetch"] = std::move(sliced);
   }
   if (!k.automatic_window_prefetch) j["window_prefetch"] = k.window_prefetch;
-  // Only when --block-prefetch was given, so other plans read as before.
-  if (k.block_prefetch_bytes > 0) j["block_prefetch_bytes"] = k.block_prefetch_bytes;
+  // Only when --block-prefetch was given (0 included), so other plans read as before.
+  if (!k.automatic_block_prefetch) j["block_prefetch_bytes"] = k.block_prefetch_bytes;
   // Only with --loop-optimizer, likewise.
   if (k.loop_optimizer) j["loop_optimizer_min_iterations"] = k.loop_optimizer_min_iterations;
   if (!k.automatic_loop_optimizer) j["no_loop_optimizer"] = true;

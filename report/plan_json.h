@@ -123,9 +123,10 @@ struct PlanMsaKnobs {
   // (automatic_window_prefetch false: a size, 0 included, was given).
   Bytes window_prefetch = 0;
   bool automatic_window_prefetch = true;
-  // --block-prefetch BYTES (0: not given); written as "block_prefetch_bytes"
-  // only when given.
+  // --block-prefetch BYTES; written as "block_prefetch_bytes" only when
+  // given (automatic_block_prefetch false: a size, 0 included, was given).
   Bytes block_prefetch_bytes = 0;
+  bool automatic_block_prefetch = true;
   // --loop-optimizer and --loop-optimizer-min-iterations; written as
   // "loop_optimizer_min_iterations" only with --loop-optimizer.
   bool loop_optimizer = false;

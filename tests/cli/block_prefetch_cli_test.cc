@@ -122,6 +122,63 @@ TEST(BlockPrefetchCliTest, DefaultModeKeepsTheBlockOnlyWhenFaster) {
   EXPECT_THAT(slow.out, HasSubstr("estimated time: 7.6e-09 s"));
 }
 
+// Default mode's automatic block (no --block-prefetch): fast memory / 32.
+// tests/data/mpir/mlp_scratch.mpir on 1 KiB of fast memory (1e10 B/s
+// default memory and copies, 1e11 B/s fast memory; every op memory-bound,
+// its time its operand and result bytes over their memories' bandwidths,
+// the scratch not counted). Without a block the main pass gives h2's 1 KiB
+// scratch the whole fast memory at step 3, and only b1's read comes from
+// fast memory: 2032 B / 1e10 - 32 B x (1/1e10 - 1/1e11) = 200.32 ns. The
+// block of 1024 / 32 = 32 B at offset 992 takes b1 (32 B, read at 1) before
+// the first op and b2 (16 B, read at 4) in b1's bytes once b1's last read
+// is past (issued after op 2), in FIFO order; below it, 992 B no longer
+// hold the scratch, so the main pass prefetches w2 and cross-program
+// prefetches w1, and every op but the reads of x and the write of y runs
+// from fast memory: 32 + 2.88 + 2.56 + 3.2 + 1.44 + 7.04 = 49.12 ns.
+TEST(BlockPrefetchCliTest, DefaultModeTriesABlockOfFastMemoryOver32) {
+  const std::string plan = "plan " MEMPLAN_SOURCE_DIR "/tests/data/mpir/mlp_scratch.mpir --target "
+                           MEMPLAN_SOURCE_DIR "/tests/data/msa/mlp_scratch_target.json ";
+  const std::string json = TestTempPath("block_prefetch_cli_auto.json");
+  CliRun on = Memplan(plan + "--json " + json);
+  ASSERT_EQ(on.exit_code, 0) << on.err;
+  EXPECT_THAT(on.out, HasSubstr("(default mode, variant copy-bandwidth-0.15-block-32)\n"
+                                "async copies: 4 prefetches (688 B), 0 evictions (0 B), at most 3 "
+                                "outstanding\n"
+                                "block prefetching: block of 32 B at offset 992, 2 block prefetches "
+                                "(fast memory / 32) kept by default mode's automatic try "
+                                "(--block-prefetch 0: none)\n"
+                                "estimated time: 4.912e-08 s"));
+  const std::string kept = Slurp(json);
+  EXPECT_THAT(kept, HasSubstr(
+      "\"async_copies\": [\n"
+      "    {\"buffer\":2,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":-1,"
+      "\"done\":1,\"bytes\":32,\"block\":true},\n"
+      "    {\"buffer\":3,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":-1,"
+      "\"done\":3,\"bytes\":128},\n"
+      "    {\"buffer\":1,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":0,"
+      "\"done\":0,\"bytes\":512},\n"
+      "    {\"buffer\":4,\"kind\":\"prefetch\",\"from_space\":0,\"to_space\":1,\"start\":2,"
+      "\"done\":4,\"bytes\":16,\"block\":true}\n"
+      "  ],"));
+  EXPECT_THAT(kept, HasSubstr("\"block_prefetch\":{\"offset\":992,\"size\":32,\"prefetches\":2}"));
+  // The automatic try is no option given: msa.options does not name it.
+  EXPECT_THAT(kept, Not(HasSubstr("\"block_prefetch_bytes\"")));
+  CliRun verify = Memplan("verify " MEMPLAN_SOURCE_DIR "/tests/data/mpir/mlp_scratch.mpir " + json);
+  EXPECT_EQ(verify.exit_code, 0) << verify.err;
+  // --block-prefetch 0 turns it off, and msa.options records that.
+  CliRun off = Memplan(plan + "--block-prefetch 0 --json " + json);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  EXPECT_THAT(off.out, HasSubstr("(default mode, variant copy-bandwidth-0.15-no-cross-program-prefetch)\n"
+                                 "async copies: 1 prefetch (32 B), 0 evictions (0 B), at most 1 "
+                                 "outstanding\n"
+                                 "estimated time: 2.0032e-07 s"));
+  EXPECT_THAT(Slurp(json), HasSubstr("\"block_prefetch_bytes\":0"));
+  // Reference mode never tries it.
+  CliRun reference = Memplan(plan + "--msa-mode reference");
+  ASSERT_EQ(reference.exit_code, 0) << reference.err;
+  EXPECT_THAT(reference.out, Not(HasSubstr("block prefetching")));
+}
+
 TEST(BlockPrefetchCliTest, ReferenceModeWithoutTheFlagIsUnchanged) {
   const std::string json = TestTempPath("block_prefetch_cli_off.json");
   CliRun r = Memplan(kPlan + "--msa-mode reference -q --json " + json);
@@ -140,6 +197,16 @@ TEST(BlockPrefetchCliTest, BadUses) {
   r = Memplan(kPlan + "--block-prefetch 6q");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr("--block-prefetch: invalid byte size '6q'"));
+  // The block's copies are planned before the main pass, outside its copy
+  // limits: the two are not combined (default mode's automatic try is then
+  // not made either).
+  for (const char* limit : {"--max-outstanding-prefetches 1", "--fifo-prefetches"}) {
+    r = Memplan(kPlan + "--block-prefetch 64 " + limit);
+    EXPECT_EQ(r.exit_code, 2) << limit;
+    EXPECT_THAT(r.err, HasSubstr("block prefetching does not honour a limit on outstanding "
+                                 "prefetches or FIFO prefetches yet"))
+        << limit;
+  }
 }
 
 }  // namespace

@@ -92,7 +92,7 @@ TEST(PlansInSuite, EveryTestModel) {
     ExpectExecutes(path, 24);
     ++inputs;
   }
-  EXPECT_EQ(inputs, 18);  // 10 ONNX models, 8 text IR programs
+  EXPECT_EQ(inputs, 19);  // 10 ONNX models, 9 text IR programs
 }
 
 TEST(PlansInSuite, ExactFiguresOfBasic) {
