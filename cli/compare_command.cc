@@ -54,7 +54,11 @@ int RunCompare(const CompareFlags& flags) {
   for (const std::string& failure : result->failures) {
     PrintError(fmt::format("{}: error: verification failed: {}", flags.input.input, failure));
   }
-  return result->failures.empty() ? kExitOk : kExitPlanningFailure;
+  if (!result->does_not_fit.empty()) {
+    PrintError(fmt::format("{}: error: {}", flags.input.input, result->does_not_fit));
+  }
+  return result->failures.empty() && result->does_not_fit.empty() ? kExitOk
+                                                                   : kExitPlanningFailure;
 }
 
 CLI::App* AddCompareCommand(CLI::App& app, CompareFlags& compare_flags) {

@@ -250,6 +250,7 @@ absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
     phase("planning fast memory");
     absl::StatusOr<CompareTimes> times = CompareTimesOf(input_path, *input, *options.msa, options.alignment);
     if (!times.ok()) return times.status();
+    result.does_not_fit = times->does_not_fit;
     table.times = *std::move(times);
   }
 

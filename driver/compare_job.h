@@ -45,6 +45,9 @@ struct CompareJobResult {
   std::optional<std::string> json_stdout;  // the JSON when json_path is "-"
   // "name: verifier message" for each placement the verifier rejected.
   std::vector<std::string> failures;
+  // With --target/--fast-memory: memplan's plan does not fit the target
+  // (CompareTimes::does_not_fit); `memplan compare` exits 1 after the table.
+  std::string does_not_fit;
 };
 
 // Runs the comparison on `input_path` (with --reorder: on memplan's order,
@@ -57,7 +60,9 @@ struct CompareJobResult {
 // (a bug). A strategy whose placement the verifier rejects (an emulation
 // bug) is reported with verified = false and its reason in `failures`, not
 // as an error; the JSON is written all the same (atomically), and `memplan
-// compare` then exits 1.
+// compare` then exits 1. So too when, with fast memory, memplan's plan does
+// not fit the target: the arena table and the JSON are complete, the
+// estimated-time section says why it has no rows (does_not_fit).
 absl::StatusOr<CompareJobResult> RunCompareJob(const std::string& input_path,
                                                const CompareJobOptions& options);
 

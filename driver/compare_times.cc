@@ -2,7 +2,10 @@
 
 #include <algorithm>
 
+#include "absl/status/status.h"
+#include "absl/strings/strip.h"
 #include "driver/plan_job.h"
+#include "msa/target.h"
 
 namespace memplan {
 namespace {
@@ -50,6 +53,20 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
                                             const LoadedInput& input, const MsaJobOptions& msa,
                                             Bytes alignment) {
   absl::StatusOr<PlanJobResult> planned = PlanWithFastMemory(input_path, input, msa, alignment);
+  if (absl::IsResourceExhausted(planned.status())) {
+    // The arena table stands without the plan: say why there are no times.
+    CompareTimes times;
+    times.target = msa.target.value_or(std::string(kDefaultTarget));
+    absl::StatusOr<Target> target = ResolveTarget(times.target);
+    if (!target.ok()) return planned.status();
+    times.fast_memory_bytes = msa.fast_memory_bytes.value_or(target->fast_memory_bytes);
+    // The planner's message is located ("INPUT: error: plan does not fit:
+    // ..."); the section names no file.
+    absl::string_view message = planned.status().message();
+    absl::ConsumePrefix(&message, input_path + ": error: ");
+    times.does_not_fit = std::string(message);
+    return times;
+  }
   if (!planned.ok()) return planned.status();
   const MsaJobResult& job = *planned->msa;
   const MsaStats& stats = *planned->plan.msa;

@@ -20,8 +20,10 @@ namespace memplan {
 // --alignment`. Errors:
 // those of RunPlanJob with fast memory: InvalidArgument (exit 2) for a bad
 // target or knob, or an input without costs (a lifetime CSV);
-// ResourceExhausted (exit 1) when the plan does not fit; Internal when a
-// plan fails verification.
+// Internal when a plan fails verification. When memplan's plan does not
+// fit the target (RunPlanJob's ResourceExhausted) the result has no rows
+// and CompareTimes::does_not_fit says why (memplan compare prints its
+// arena table, then exits 1).
 absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
                                             const LoadedInput& input, const MsaJobOptions& msa,
                                             Bytes alignment);

@@ -110,7 +110,9 @@ std::string WriteCompareJson(const CompareTable& table) {
     Json times;
     times["target"] = table.times->target;
     times["fast_memory_bytes"] = table.times->fast_memory_bytes;
-    times["time_bound_s"] = table.times->bound_s;
+    times["time_bound_s"] =
+        table.times->does_not_fit.empty() ? Json(table.times->bound_s) : Json(nullptr);
+    if (!table.times->does_not_fit.empty()) times["does_not_fit"] = table.times->does_not_fit;
     Json rows = Json::array();
     for (const CompareTimeRow& row : table.times->rows) {
       Json entry;

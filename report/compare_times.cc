@@ -17,6 +17,10 @@ std::optional<double> RatioToBound(std::optional<double> estimated_s, double bou
 }
 
 std::string FormatCompareTimes(const CompareTimes& times) {
+  if (!times.does_not_fit.empty()) {
+    return fmt::format("\nestimated time on {} (fast memory {}): none: {}\n", times.target,
+                       FormatBytes(times.fast_memory_bytes), times.does_not_fit);
+  }
   std::string out = fmt::format(
       "\nestimated time on {} (fast memory {}); only the kept plan is verified\n\n", times.target,
       FormatBytes(times.fast_memory_bytes));

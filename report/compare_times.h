@@ -46,9 +46,16 @@ struct CompareTimes {
   Bytes fast_memory_bytes = 0;  // of the fastest level
   double bound_s = 0;          // the time bound (the first row)
   std::vector<CompareTimeRow> rows;  // the bound first, then fastest to slowest
+  // Why there are no rows: memplan's plan does not fit the target (the
+  // planner's message, e.g. "plan does not fit: buffer 'h1' (32768 bytes)
+  // fits in no memory space of target 'tiny' ..."); "" when it fits.
+  std::string does_not_fit;
 };
 
-// The section (a blank line, its title, a blank line, one line per row):
+// The section (a blank line, its title, a blank line, one line per row;
+// when the plan does not fit, the title and the reason on one line:
+// "estimated time on tiny (fast memory 4.00 KiB): none: plan does not
+// fit: ..."):
 // name (with " (kept)" on the kept plan's row), estimated time (4 significant digits, "does not fit"
 // or "not run" when none; a row not run gives its reason after the rule),
 // ratio to the bound (3 decimals), "planner: rule". Deterministic.

@@ -237,6 +237,32 @@ TEST(CompareCliTest, AStrategyNotRunSaysWhy) {
   }
 }
 
+// A target too small for the plan: the arena table is printed and written
+// whole, the estimated-time section says why it has no rows, and the exit
+// code is 1 (does not fit) with the planner's located message.
+TEST(CompareCliTest, APlanThatDoesNotFitKeepsTheArenaTable) {
+  const std::string dir = FreshDir();
+  const std::string target = MEMPLAN_SOURCE_DIR "/tests/data/msa/tiny_3level_target.json";
+  const CliRun c =
+      Memplan("compare " + kExamples + "/mlp.mpir --target " + target + " --json " + dir + "/c.json");
+  EXPECT_EQ(c.exit_code, 1) << c.err;
+  const std::string reason =
+      "plan does not fit: buffer 'h1' (32768 bytes) fits in no memory space of target "
+      "'tiny-3level' that its ops can access (capacities are full)";
+  EXPECT_THAT(c.out, HasSubstr("\nmemplan                        99584  97.25 KiB  1.000  yes"));
+  EXPECT_THAT(c.out, HasSubstr("\nestimated time on " + target + " (fast memory 4.00 KiB): none: " +
+                               reason + "\n"));
+  EXPECT_EQ(c.err, kExamples + "/mlp.mpir: error: " + reason + "\n");
+  const nlohmann::json doc = nlohmann::json::parse(Slurp(dir + "/c.json"));
+  ASSERT_EQ(doc["strategies"].size(), 8u);  // the lower bound, memplan and six peers
+  EXPECT_EQ(doc["strategies"][1]["name"], "memplan");
+  EXPECT_EQ(doc["strategies"][1]["arena_bytes"], 99584);
+  EXPECT_EQ(doc["times"]["does_not_fit"], reason);
+  EXPECT_TRUE(doc["times"]["time_bound_s"].is_null());
+  EXPECT_TRUE(doc["times"]["strategies"].empty());
+  EXPECT_EQ(doc["times"]["fast_memory_bytes"], 4096);
+}
+
 TEST(CompareCliTest, EstimatedTimesOnTwoSpacesAgreeWithPlan) {
   // memplan's row is `memplan plan`'s default mode, xla-msa-2021 its
   // reference mode, all-default/all-fast the plan's two extremes.
