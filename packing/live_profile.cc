@@ -48,11 +48,9 @@ StartProfile ProfileAtStarts(const std::vector<PackItem>& items) {
   return profile;
 }
 
-// The first and last of the times the live bytes may change at (the
-// non-empty items' starts and ends + 1), when they lie no more than about
-// two steps an item apart (compiler traces: a buffer or more per op): the
-// functions below then count into a table over those steps, O(n + span) and
-// sequential, where sorting the times (1-3 s at 10^7 items) is O(n log n).
+
+}  // namespace
+
 std::optional<std::pair<TimeStep, TimeStep>> DenseSpan(const std::vector<PackItem>& items) {
   TimeStep lo = std::numeric_limits<TimeStep>::max();
   TimeStep hi = std::numeric_limits<TimeStep>::min();
@@ -68,8 +66,6 @@ std::optional<std::pair<TimeStep, TimeStep>> DenseSpan(const std::vector<PackIte
   if (span > 2 * count + 4096) return std::nullopt;
   return std::make_pair(lo, hi);
 }
-
-}  // namespace
 
 bool AnyItemHasGaps(const std::vector<PackItem>& items) {
   return std::any_of(items.begin(), items.end(), [](const PackItem& item) { return !item.gaps.empty(); });

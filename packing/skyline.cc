@@ -7,6 +7,7 @@
 #include <utility>
 #include <queue>
 
+#include "packing/live_profile.h"
 #include "packing/member_cost.h"
 #include "packing/pack_support.h"
 
@@ -102,23 +103,13 @@ SkylinePacker::SkylinePacker(const std::vector<PackItem>& items, Bytes alignment
       end_slot_(items.size(), 0) {
   // Compress time to the slots between consecutive range boundaries: a
   // boundary's slot is the number of distinct boundaries below it.
-  TimeStep lo = std::numeric_limits<TimeStep>::max();
-  TimeStep hi = std::numeric_limits<TimeStep>::min();
-  std::size_t live_items = 0;
-  for (const PackItem& item : items) {
-    if (IsEmpty(item)) continue;
-    lo = std::min(lo, item.start);
-    hi = std::max(hi, EndOf(item) + 1);
-    ++live_items;
-  }
-  if (live_items == 0) return;
-  // Boundaries span at most 2 steps per item (compiler traces: one or
-  // more buffers per op): rank them in a table over the span, O(n + span),
-  // sequential; sorting 2n boundaries and searching them per item took 3 s
-  // at 10^7 items. Wider spans sort.
-  const auto span = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo);
-  if (span <= 2 * static_cast<std::uint64_t>(live_items)) {
-    std::vector<std::int32_t> rank(span + 1, 0);
+  // Dense boundaries (DenseSpan: compiler traces, one or more buffers per
+  // op) are ranked in a table over their span, O(n + span), sequential;
+  // sorting 2n boundaries and searching them per item took 3 s at 10^7
+  // items. Wider spans sort; both give the same slots.
+  if (const auto dense = DenseSpan(items)) {
+    const auto [lo, hi] = *dense;
+    std::vector<std::int32_t> rank(static_cast<std::size_t>(hi - lo) + 1, 0);
     for (const PackItem& item : items) {
       if (IsEmpty(item)) continue;
       rank[item.start - lo] = 1;
@@ -135,12 +126,13 @@ SkylinePacker::SkylinePacker(const std::vector<PackItem>& items, Bytes alignment
     return;
   }
   std::vector<TimeStep> bounds;
-  bounds.reserve(2 * live_items);
+  bounds.reserve(2 * items.size());
   for (const PackItem& item : items) {
     if (IsEmpty(item)) continue;
     bounds.push_back(item.start);
     bounds.push_back(EndOf(item) + 1);
   }
+  if (bounds.empty()) return;  // no non-empty items: no slots
   std::sort(bounds.begin(), bounds.end());
   bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
   slots_ = bounds.size() - 1;
