@@ -4,6 +4,7 @@
 // wall time instead of only keeping members from starting.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <optional>
@@ -11,21 +12,48 @@
 namespace memplan {
 
 using PackClock = std::chrono::steady_clock;
-// No value: no deadline.
-using PackDeadline = std::optional<PackClock::time_point>;
 
-// Polls a deadline cheaply: reads the clock once every kEvery calls of
-// Passed() (a step of every polling packer costs hundreds of ns, a clock
-// read about 20 ns), and remembers once it has passed.
+// When a run's result becomes moot before it finishes: auto stops a member
+// once a member of a better tie-break rank has reached the lower bound
+// (packing/portfolio.h), since its result could no longer win. Read where
+// the deadline is polled. Default: never.
+struct MootWhen {
+  const std::atomic<int>* best_rank = nullptr;  // the best rank at the bound so far
+  int rank = 0;                                 // this run's rank
+  bool Now() const {
+    return best_rank != nullptr && best_rank->load(std::memory_order_relaxed) < rank;
+  }
+};
+
+// A wall-clock deadline (none: no deadline; read as an optional time
+// point) and when the run is moot. Both stop a polling packer early.
+struct PackDeadline {
+  PackDeadline() = default;
+  PackDeadline(std::nullopt_t) {}  // NOLINT: read as an optional
+  PackDeadline(std::optional<PackClock::time_point> at) : at(at) {}  // NOLINT: likewise
+  PackDeadline(std::optional<PackClock::time_point> at, MootWhen moot) : at(at), moot(moot) {}
+
+  explicit operator bool() const { return at.has_value(); }
+  const PackClock::time_point& operator*() const { return *at; }
+
+  std::optional<PackClock::time_point> at;
+  MootWhen moot;
+};
+
+// Polls a deadline cheaply: reads the clock (and whether the run is moot)
+// once every kEvery calls of Passed() (a step of every polling packer costs
+// hundreds of ns, a clock read about 20 ns), and remembers once it has
+// passed.
 class DeadlinePoll {
  public:
   explicit DeadlinePoll(const PackDeadline& deadline) : deadline_(deadline) {}
 
-  // True once the deadline has passed (false forever without one).
+  // True once the deadline has passed or the run is moot (false forever
+  // without either).
   bool Passed() {
-    if (!deadline_ || passed_) return passed_;
+    if (passed_ || (!deadline_.at && deadline_.moot.best_rank == nullptr)) return passed_;
     if (++calls_ % kEvery != 0) return false;
-    passed_ = PackClock::now() >= *deadline_;
+    passed_ = deadline_.moot.Now() || (deadline_.at && PackClock::now() >= *deadline_.at);
     return passed_;
   }
 
@@ -39,8 +67,9 @@ class DeadlinePoll {
 // The deadline `seconds` from now; none for seconds <= 0.
 inline PackDeadline DeadlineAfter(double seconds) {
   if (!(seconds > 0)) return std::nullopt;
-  return PackClock::now() + std::chrono::duration_cast<PackClock::duration>(
-                                std::chrono::duration<double>(seconds));
+  return std::optional<PackClock::time_point>(
+      PackClock::now() +
+      std::chrono::duration_cast<PackClock::duration>(std::chrono::duration<double>(seconds)));
 }
 
 }  // namespace memplan

@@ -229,8 +229,10 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
 // left is admitted there, charged its estimate and allowed min(left,
 // kAllowanceFactor x its estimate); then each member that did not fit
 // starts anyway in the lane with the most left, capped at all that is left
-// there and charged it (it may still finish: an estimate is only an
-// estimate). A member is skipped only when both lanes are used up.
+// there and in the other lane (it may still finish: an estimate is only an
+// estimate; a member that fits the whole budget run alone gets that much),
+// charged up to its estimate, its own lane first. A member is skipped only
+// when both lanes are used up.
 // `capped_starts` false (kFast, whose contract is to stay near n log n):
 // the second step is left out, and a member that does not fit is skipped
 // with its estimate. `lane_budget` infinite (every_member): every member is
@@ -245,10 +247,23 @@ void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_sta
     run.allowance = run.left;
     if (run.left <= 0 || (only_if_it_fits && run.estimate > run.left)) return;
     run.admitted = true;
-    run.capped = run.estimate > run.left;
     if (unlimited) return;
-    run.allowance = std::min(run.left, kAllowanceFactor * run.estimate);
-    charged[lane] += std::min(run.left, run.estimate);
+    // A capped start may also take what the other lane has left: a member
+    // that fits the whole budget run alone gets that much (its lane then
+    // runs longer than the other; the total stays the budget's).
+    const int other = 1 - lane;
+    const double borrowable = only_if_it_fits ? 0 : std::max(0.0, lane_budget - charged[other]);
+    const double left = run.left + borrowable;
+    // Started in the second pass (did not fit its lane), it ranks after the
+    // members that fitted, even when what it borrows covers its estimate:
+    // once one of those reaches the bound it need not start.
+    run.capped = !only_if_it_fits;
+    run.allowance = std::min(left, kAllowanceFactor * run.estimate);
+    const double charge = std::min(left, run.estimate);
+    const double own = std::min(run.left, charge);
+    charged[lane] += own;
+    charged[other] += charge - own;
+    run.left = left;
   };
   runs[0].lane = 0;
   runs[0].admitted = true;
@@ -345,7 +360,10 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
         run.hit_deadline = true;
         continue;
       }
-      RunMember(items, options.alignment, skyline ? &*skyline : nullptr, deadline, run);
+      // It stops early once a member of a better rank reaches the bound:
+      // it is then reported not needed, whether it finished or not.
+      const PackDeadline stop(deadline.at, MootWhen{&bound_rank, RankOf(run)});
+      RunMember(items, options.alignment, skyline ? &*skyline : nullptr, stop, run);
       reached_bound(run);
     }
   });
@@ -478,7 +496,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     SearchOutcome searched =
         SearchSkyline(*skyline, *search_start, search_start_peak, lower_bound, steps,
                       search_limit, RestartsOnPlateau(options.effort), threads,
-                      deadline);
+                      deadline.at);
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
     report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),

@@ -26,7 +26,9 @@
 //    estimate and allowed up to 2 x it (the estimates are within 0.5-2x of
 //    the measured work, docs/packing.md), never more than the lane has
 //    left; then each member that did not fit starts anyway in the lane
-//    with the most left, capped at (and charged) all that is left there.
+//    with the most left, capped at all that is left there and in the other
+//    lane (so a member that fits the whole budget run alone gets it), and
+//    charged up to its estimate, its own lane first.
 //    Best fit, in-order and skyline count their work as they run and stop
 //    at their allowance ("stopped when it had used the ... of work allowed
 //    to it"): a stopped member costs at most its cap. A member is skipped
@@ -41,7 +43,8 @@
 //    a worse tie-break rank cannot win and are skipped ("lower bound reached
 //    by" the best-ranked member at the bound, even one that already ran);
 //    members of a better rank still run, so the outcome and the report are
-//    the same for any thread count.
+//    the same for any thread count. A member of a worse rank that is
+//    running stops within 16 of its steps (packing/deadline.h, MootWhen).
 // 4. When the best peak is still above the bound and both skyline members
 //    ran, two local searches (local_search.h) share the effort's search
 //    budget; each counts its re-packs and stops at its half (plus one

@@ -52,7 +52,7 @@ std::vector<Bytes> ExactIncumbent(const std::vector<PackItem>& items, Bytes alig
     constexpr PackEffort kEffort = PackEffort::kDefault;
     keep_if_lower(SearchSkyline(skyline, start->priority, start->peak, MaxLiveBytes(items),
                                 LocalSearchSteps(items, kEffort), LocalSearchWorkLimit(items, kEffort),
-                                RestartsOnPlateau(kEffort), PackingThreads(), deadline)
+                                RestartsOnPlateau(kEffort), PackingThreads(), deadline.at)
                       .improved);
   }
   return std::move(best->offsets);

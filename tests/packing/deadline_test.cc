@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "packing/baselines.h"
@@ -19,8 +21,8 @@ namespace {
 // and above the skyline's scan limit so its queue is tested).
 std::vector<PackItem> DeadlineTestItems() { return testing::RandomItems(3000, 400, 1000, 5); }
 
-const PackDeadline kDeadlinePassed = PackClock::now() - std::chrono::seconds(1);
-const PackDeadline kDeadlineFarAway = PackClock::now() + std::chrono::hours(1);
+const PackDeadline kDeadlinePassed = std::optional(PackClock::now() - std::chrono::seconds(1));
+const PackDeadline kDeadlineFarAway = std::optional(PackClock::now() + std::chrono::hours(1));
 
 TEST(DeadlineTest, PollReadsTheClockEverySixteenCalls) {
   DeadlinePoll passed(kDeadlinePassed);
@@ -29,8 +31,32 @@ TEST(DeadlineTest, PollReadsTheClockEverySixteenCalls) {
   EXPECT_TRUE(passed.Passed());  // and stays passed
   DeadlinePoll none(std::nullopt);
   for (int k = 0; k < 64; ++k) EXPECT_FALSE(none.Passed());
-  EXPECT_FALSE(DeadlineAfter(0).has_value());
-  EXPECT_TRUE(DeadlineAfter(0.5).has_value());
+  EXPECT_FALSE(DeadlineAfter(0).at.has_value());
+  EXPECT_TRUE(DeadlineAfter(0.5).at.has_value());
+}
+
+// auto's members stop once a member of a better tie-break rank is at the
+// bound (packing/portfolio.cc): moot from then on, read with the clock.
+TEST(DeadlineTest, PollStopsARunOnceItIsMoot) {
+  std::atomic<int> best_rank{7};
+  DeadlinePoll poll(PackDeadline(std::nullopt, MootWhen{&best_rank, 5}));
+  for (int k = 0; k < 64; ++k) EXPECT_FALSE(poll.Passed()) << k;  // 7 > 5: not moot
+  best_rank = 5;  // a tie with the same rank is not better
+  for (int k = 0; k < 64; ++k) EXPECT_FALSE(poll.Passed()) << k;
+  best_rank = 4;
+  for (int k = 1; k < 16; ++k) EXPECT_FALSE(poll.Passed()) << k;
+  EXPECT_TRUE(poll.Passed());
+  EXPECT_TRUE(poll.Passed());  // and stays stopped
+  // A moot skyline run gives up like one past its deadline.
+  const std::vector<PackItem> items = DeadlineTestItems();
+  const SkylinePacker packer(items, 1);
+  const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLargestArea);
+  double work = 0;
+  EXPECT_FALSE(packer
+                   .RunWithin(priority, std::numeric_limits<Bytes>::max(),
+                              std::numeric_limits<double>::infinity(), &work,
+                              PackDeadline(std::nullopt, MootWhen{&best_rank, 5}))
+                   .has_value());
 }
 
 TEST(DeadlineTest, BestFitGivesUpOnceThePassedDeadlineIsPolled) {

@@ -56,7 +56,7 @@ TEST(ExactIncumbentTest, HonoursTheAlignmentAndTheSearchLowersThePeak) {
 // PanGu's 18,692 buffers spent 5 s here before it honoured the deadline.
 TEST(ExactIncumbentTest, APassedDeadlineSkipsTheSearch) {
   const std::vector<PackItem> items = SkylineExample();
-  const PackDeadline passed = PackClock::now() - std::chrono::seconds(1);
+  const PackDeadline passed = std::optional(PackClock::now() - std::chrono::seconds(1));
   const std::vector<Bytes> offsets = exact::ExactIncumbent(items, 16, /*search=*/true, passed);
   EXPECT_EQ(CheckPacking(items, offsets, PeakOf(items, offsets), 16), "");
   EXPECT_EQ(PeakOf(items, offsets), 164);
