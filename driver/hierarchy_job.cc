@@ -68,23 +68,10 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
     const int level = LevelOfSpace(target, s.id);
     if (level < 0) continue;
     const MemorySpaceSpec& spec = target.spaces[static_cast<std::size_t>(level)];
-    s.name = spec.name;
     if (s.id != kDefaultSpace) s.capacity = spec.capacity_bytes;
     if (s.peak > spec.capacity_bytes) return std::optional<Plan>();
   }
-  // Every level is a space of the plan, those that hold nothing too (peak
-  // 0), so the JSON's spaces[] and the map list the whole target.
-  for (int level = 0; level < static_cast<int>(target.spaces.size()); ++level) {
-    const MemorySpace id = SpaceIdOfLevel(target, level);
-    if (std::any_of(plan->spaces.begin(), plan->spaces.end(),
-                    [&](const SpaceInfo& s) { return s.id == id; })) {
-      continue;
-    }
-    const MemorySpaceSpec& spec = target.spaces[static_cast<std::size_t>(level)];
-    plan->spaces.push_back(SpaceInfo{spec.name, id, spec.capacity_bytes, 0, plan->alignment});
-  }
-  std::sort(plan->spaces.begin(), plan->spaces.end(),
-            [](const SpaceInfo& a, const SpaceInfo& b) { return a.id < b.id; });
+  NameTargetLevels(target, *plan);
   for (AsyncCopy& copy : plan->copies) {
     // The cross-program prefetch comes from the buffer's home.
     if (copy.kind == CopyKind::kPrefetch) copy.from_space = c.home[copy.buffer];
@@ -107,6 +94,24 @@ HierarchyRules HierarchyRulesOf(const Target& target) {
                                             SpaceIdOfLevel(target, l.to), l.max_outstanding});
   }
   return rules;
+}
+
+void NameTargetLevels(const Target& target, Plan& plan) {
+  for (SpaceInfo& s : plan.spaces) {
+    const int level = LevelOfSpace(target, s.id);
+    if (level >= 0) s.name = target.spaces[static_cast<std::size_t>(level)].name;
+  }
+  for (int level = 0; level < static_cast<int>(target.spaces.size()); ++level) {
+    const MemorySpace id = SpaceIdOfLevel(target, level);
+    if (std::any_of(plan.spaces.begin(), plan.spaces.end(),
+                    [&](const SpaceInfo& s) { return s.id == id; })) {
+      continue;
+    }
+    const MemorySpaceSpec& spec = target.spaces[static_cast<std::size_t>(level)];
+    plan.spaces.push_back(SpaceInfo{spec.name, id, spec.capacity_bytes, 0, plan.alignment});
+  }
+  std::sort(plan.spaces.begin(), plan.spaces.end(),
+            [](const SpaceInfo& a, const SpaceInfo& b) { return a.id < b.id; });
 }
 
 absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,

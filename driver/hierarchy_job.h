@@ -59,4 +59,10 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
 // The verifier's rules (rule 15) for hierarchy target `target`.
 HierarchyRules HierarchyRulesOf(const Target& target);
 
+// Names `plan`'s spaces by their levels of hierarchy target `target` and adds
+// the levels it lacks as spaces holding nothing (their capacity, peak 0),
+// sorted by id, so the summary, the JSON's spaces[] and the maps list the
+// whole target by the levels' names.
+void NameTargetLevels(const Target& target, Plan& plan);
+
 }  // namespace memplan

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/hierarchy_job.h"
 #include "driver/onnx_order.h"
 #include "driver/region_fast_memory.h"
 #include "driver/region_pools.h"
@@ -363,6 +364,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (plan.ok() && fast) {
       EstimateRegionTimes(*input->program, *input->analysis, fast->target, options.msa->cost,
                           *plan);
+      if (!fast->target.spaces.empty()) NameTargetLevels(fast->target, *plan);
     }
   } else {
     phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));

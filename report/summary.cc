@@ -235,21 +235,29 @@ std::size_t Steps(const std::vector<Command>& commands) {
   return waves;
 }
 
-// How much faster `estimated` is than `baseline`, in percent (0 when the
-// baseline is 0).
-double PercentFaster(double estimated, double baseline) {
-  return baseline > 0 ? 100.0 * (baseline - estimated) / baseline : 0.0;
+// How much faster `estimated` is than `baseline`: "40.00% faster"; a
+// saving that rounds to 0.00% gives its seconds, "9.92e-07 s faster, under
+// 0.01%", so a slice moved for it does not seem to save nothing.
+std::string Faster(double estimated, double baseline) {
+  const double percent = baseline > 0 ? 100.0 * (baseline - estimated) / baseline : 0.0;
+  if (estimated < baseline && fmt::format("{:.2f}", percent) == "0.00") {
+    return fmt::format("{:.3g} s faster, under 0.01%", baseline - estimated);
+  }
+  return fmt::format("{:.2f}% faster", percent);
 }
 
 // "  fast slab stage.fast: 16384 bytes in alternate memory, 2 slices (zeros,
 // t1); estimated 1.2e-06 s, 2.0e-06 s all in default memory (40.00% faster)",
 // or "  fast slab: none (no slice fits ...)" / "(the region has no slab slices)".
-std::string FastSlabLine(const RegionPlan& rp, const RegionInfo& info, const BufferSet& buffers) {
+// Spaces go by their names in `plan` (a hierarchy's levels: "scratchpad",
+// "dram").
+std::string FastSlabLine(const Plan& plan, const RegionInfo& info, const BufferSet& buffers) {
+  const RegionPlan& rp = *plan.regions;
   const RegionFastMemory& fast = *rp.options.fast_memory;
-  const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in default memory ({:.2f}% "
-                                 "faster)",
+  const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in {} memory ({})",
                                  info.estimated_s, info.all_default_s,
-                                 PercentFaster(info.estimated_s, info.all_default_s));
+                                 SpaceNameIn(plan, kDefaultSpace),
+                                 Faster(info.estimated_s, info.all_default_s));
   std::size_t slab_slices = 0;
   for (const Resource& r : rp.resources) {
     if (r.region == info.name && r.kind == ResourceKind::kSlab) slab_slices += r.slices.size();
@@ -260,7 +268,7 @@ std::string FastSlabLine(const RegionPlan& rp, const RegionInfo& info, const Buf
     std::vector<std::string> names;
     for (const Slice& slice : r.slices) names.push_back(buffers.buffers[slice.buffer].name.str());
     return fmt::format("  fast slab {}: {} in {} memory, {} ({}); {}\n", r.name,
-                       CountOf(r.size_bytes, "byte"), SpaceName(r.space),
+                       CountOf(r.size_bytes, "byte"), SpaceNameIn(plan, r.space),
                        CountOf(r.slices.size(), "slice"), fmt::join(names, ", "), times);
   }
   return fmt::format("  fast slab: none (no slice both saves time and fits the {} of fast "
@@ -304,13 +312,13 @@ std::string RegionLines(const Plan& plan, const Program& program, const BufferSe
         amount(results, result_allocations), amount(uploads, upload_allocations),
         CountOf(commands, "command"),
         CountOf(waves, "step"));
-    if (rp.options.fast_memory) text += FastSlabLine(rp, info, buffers);
+    if (rp.options.fast_memory) text += FastSlabLine(plan, info, buffers);
   }
   if (rp.options.fast_memory) {
     text += fmt::format("fast slabs: estimated {:.4g} s per run, {:.4g} s with every slice in "
-                        "default memory ({:.2f}% faster)\n",
-                        rp.estimated_s, rp.all_default_s,
-                        PercentFaster(rp.estimated_s, rp.all_default_s));
+                        "{} memory ({})\n",
+                        rp.estimated_s, rp.all_default_s, SpaceNameIn(plan, kDefaultSpace),
+                        Faster(rp.estimated_s, rp.all_default_s));
   }
   return text;
 }

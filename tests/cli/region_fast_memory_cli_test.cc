@@ -136,6 +136,74 @@ TEST_F(RegionFastMemoryCliTest, InaccessibleFastMemoryExitsTwo) {
                                "may write\n");
 }
 
+// On a hierarchy target the spaces go by their levels' names (the fast slab
+// in the fastest level, the rest in the slowest writable one) and every
+// level is listed, as memory space assignment's hierarchy plans do.
+TEST_F(RegionFastMemoryCliTest, HierarchyTargetNamesItsLevels) {
+  CliRun r = Memplan("plan " + kFastScenario + " --target npu-3level");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out,
+            kFastScenario + ": 6 buffers, 6 time steps, 6 ops\n"
+            "pool               space      buffers          bytes         extent    lower bound     over\n"
+            "external           dram             1           1024           1024           1024    0.00%\n"
+            "r.results.external dram             1           1024           1024           1024    0.00%\n"
+            "r.fast             scratchpad        4          16384          16384          16384    0.00%\n"
+            "transient pool in dram memory: empty (its 4 buffers are held in fast memory only)\n"
+            "  (transient: the region slabs, packed over time; allocations never alive together share bytes)\n"
+            "scratchpad memory activation peak: 16384 bytes live at step 3 (op %d = dispatch) in 4 buffers (of 4 with bytes there):\n"
+            "   25.00%  a: 4096 bytes (4.00 KiB)\n"
+            "   25.00%  b: 4096 bytes (4.00 KiB)\n"
+            "   25.00%  c: 4096 bytes (4.00 KiB)\n"
+            "   25.00%  d: 4096 bytes (4.00 KiB)\n"
+            "region @r on gpu0: slab 16384 bytes (lower bound 16384, 0.00% over), results 1024 bytes in 1 allocation, uploads 0 bytes, 5 commands in 5 steps\n"
+            "  fast slab r.fast: 16384 bytes in scratchpad memory, 4 slices (a, b, c, d); estimated 4.32e-07 s, 5.888e-06 s all in dram memory (92.66% faster)\n"
+            "fast slabs: estimated 4.32e-07 s per run, 5.888e-06 s with every slice in dram memory (92.66% faster)\n"
+            "dram memory: 2048 bytes (2.00 KiB) used, max live 2048 bytes (2.00 KiB) at step 4 (0.00% over)\n"
+            "scratchpad memory: 16384 bytes (16.00 KiB) used of 262144 bytes (256.00 KiB) capacity, max live 16384 bytes (16.00 KiB) at step 3 (0.00% over)\n"
+            "sram memory: 0 bytes used of 4194304 bytes (4.00 MiB) capacity\n"
+            "algorithm: auto; alignment 1 (region slices: offsets 64, sizes padded to 64); plan verified\n");
+
+  const std::string json = Planned(kFastScenario, "--target npu-3level");
+  const Json plan = Json::parse(Slurp(json));
+  Json spaces = Json::array();
+  for (const Json& s : plan["spaces"]) {
+    spaces.push_back({{"name", s["name"]},
+                      {"id", s["id"]},
+                      {"capacity_bytes", s["capacity_bytes"]},
+                      {"peak_bytes", s["peak_bytes"]}});
+  }
+  EXPECT_EQ(spaces.dump(),
+            R"([{"name":"dram","id":0,"capacity_bytes":null,"peak_bytes":2048},)"
+            R"({"name":"scratchpad","id":1,"capacity_bytes":262144,"peak_bytes":16384},)"
+            R"({"name":"sram","id":2,"capacity_bytes":4194304,"peak_bytes":0}])");
+  CliRun v = Memplan("verify " + kFastScenario + " " + json);
+  EXPECT_EQ(v.exit_code, 0) << v.err;
+  CliRun x = Memplan("execute " + kFastScenario + " " + json);
+  EXPECT_EQ(x.exit_code, 0) << x.err;
+
+  const std::string svg = dir_ + "/map.svg";
+  ASSERT_EQ(Memplan("plan " + kFastScenario + " --target npu-3level -q --svg " + svg).exit_code, 0);
+  EXPECT_THAT(Slurp(svg), HasSubstr("scratchpad memory (space 1)"));
+}
+
+// %norm saves 9.92e-07 s of a 0.5463 s run (its splat writes and a dispatch
+// reads 4096 bytes at 256 instead of 8 GB/s: 2 * (4096 / 8e9 - 4096 /
+// 256e9)): a real saving, below 0.01%, printed in seconds.
+TEST_F(RegionFastMemoryCliTest, TinySavingIsPrintedInSeconds) {
+  const std::string example = MEMPLAN_SOURCE_DIR "/examples/region_dynamic.mpir";
+  CliRun r = Memplan("plan " + example + " --target npu-3level");
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr("\n  fast slab model.fast: 4096 bytes in scratchpad memory, 1 slice "
+                               "(norm); estimated 0.5463 s, 0.5463 s all in dram memory (9.92e-07 "
+                               "s faster, under 0.01%)\n"
+                               "fast slabs: estimated 0.5463 s per run, 0.5463 s with every slice "
+                               "in dram memory (9.92e-07 s faster, under 0.01%)\n"));
+  const Json plan = Json::parse(Slurp(Planned(example, "--target npu-3level")));
+  EXPECT_NEAR(plan["regions"]["all_default_time_s"].get<double>() -
+                  plan["regions"]["estimated_time_s"].get<double>(),
+              9.92e-07, 1e-12);
+}
+
 // The fast slab moved past the fast memory's 8192 bytes: both verifiers
 // refuse it (the region verifier names the space's capacity).
 TEST_F(RegionFastMemoryCliTest, FastSlabOverCapacityIsRejected) {
