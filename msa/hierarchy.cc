@@ -315,10 +315,24 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   }
   if (std::none_of(out.begin(), out.end(), [](const HierarchyCandidate& c) { return c.fits; })) {
     const Buffer& b = buffers.buffers[failed];
+    // Too large for any of them, or they are full where it is live.
+    Bytes largest = 0;
+    for (int l = 0; l < levels; ++l) {
+      const MemorySpaceSpec& space = target.spaces[static_cast<std::size_t>(l)];
+      if ((facts[failed].levels >> l & 1) && (space.writable || facts[failed].constant)) {
+        largest = std::max(largest, space.capacity_bytes);
+      }
+    }
+    if (b.size > largest) {
+      return absl::ResourceExhaustedError(absl::StrCat(
+          "plan does not fit: buffer '", b.name.str(), "' (", b.size,
+          " bytes) is larger than every memory space of target '", target.name,
+          "' that its ops can access (the largest holds ", largest, " bytes)"));
+    }
     return absl::ResourceExhaustedError(absl::StrCat(
         "plan does not fit: buffer '", b.name.str(), "' (", b.size,
         " bytes) fits in no memory space of target '", target.name,
-        "' that its ops can access (capacities are full)"));
+        "' that its ops can access: each is full at some step of its live range"));
   }
   return out;
 }

@@ -247,8 +247,8 @@ TEST(CompareCliTest, APlanThatDoesNotFitKeepsTheArenaTable) {
       Memplan("compare " + kExamples + "/mlp.mpir --target " + target + " --json " + dir + "/c.json");
   EXPECT_EQ(c.exit_code, 1) << c.err;
   const std::string reason =
-      "plan does not fit: buffer 'h1' (32768 bytes) fits in no memory space of target "
-      "'tiny-3level' that its ops can access (capacities are full)";
+      "plan does not fit: buffer 'h1' (32768 bytes) is larger than every memory space of "
+      "target 'tiny-3level' that its ops can access (the largest holds 4096 bytes)";
   EXPECT_THAT(c.out, HasSubstr("\nmemplan                        99584  97.25 KiB  1.000  yes"));
   EXPECT_THAT(c.out, HasSubstr("\nestimated time on " + target + " (fast memory 4.00 KiB): none: " +
                                reason + "\n"));

@@ -167,5 +167,30 @@ TEST(UsageErrorsTest, CapacityFailureIsLocatedAtTheInput) {
   fs::remove_all(dir);
 }
 
+
+// A hierarchy too small for the program: a buffer larger than every level
+// its ops can access says so; one that would fit a level, were the levels
+// not full where it is live, says that (exit 1, located at the input, no
+// plan written).
+TEST(UsageErrorsTest, HierarchyThatDoesNotFitSaysWhy) {
+  const std::string target = MEMPLAN_SOURCE_DIR "/tests/data/msa/tiny_3level_target.json";
+  const std::string dir = FreshDir();
+  const std::string mlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
+  CliRun large = Memplan("plan " + mlp + " --target " + target + " --json " + dir + "/a.json");
+  EXPECT_EQ(large.exit_code, 1);
+  EXPECT_EQ(large.err, mlp + ": error: plan does not fit: buffer 'h1' (32768 bytes) is larger "
+                             "than every memory space of target 'tiny-3level' that its ops can "
+                             "access (the largest holds 4096 bytes)\n");
+  const std::string five = MEMPLAN_SOURCE_DIR "/tests/data/msa/five_live.mpir";
+  CliRun full = Memplan("plan " + five + " --target " + target + " --json " + dir + "/b.json");
+  EXPECT_EQ(full.exit_code, 1);
+  EXPECT_EQ(full.err, five + ": error: plan does not fit: buffer 'c' (3072 bytes) fits in no "
+                             "memory space of target 'tiny-3level' that its ops can access: "
+                             "each is full at some step of its live range\n");
+  EXPECT_FALSE(fs::exists(dir + "/a.json"));
+  EXPECT_FALSE(fs::exists(dir + "/b.json"));
+  fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace memplan
