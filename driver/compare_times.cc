@@ -26,6 +26,7 @@ CompareTimeRow HierarchyRow(const HierarchyReport::Candidate& c, const std::stri
   row.estimated_s = c.estimated_s;
   row.kept = c.name == chosen;
   row.not_run = c.not_run;
+  row.does_not_fit = c.does_not_fit;
   if (c.name == "banked") {
     row.name = "executorch-banked";
     row.planner = "ExecuTorch banked memory planner";
@@ -79,7 +80,8 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
     const HierarchyReport& h = *job.hierarchy;
     for (const HierarchyReport::Candidate& c : h.candidates) rows.push_back(HierarchyRow(c, h.chosen));
     rows.push_back({"all-slowest-writable", "",
-                    "every buffer in the slowest writable level, no copies", "",
+                    "every buffer in the slowest writable level, no copies, its capacity "
+                    "ignored (a baseline: the data may not fit it)", "",
                     h.all_slowest_writable_s, false, ""});
   } else {
     rows.push_back({"memplan", "",

@@ -132,7 +132,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
     const HierarchyCandidate& c = (*candidates)[i];
     if (!c.fits) {
       plans.emplace_back();
-      out.report.candidates.push_back({c.name, std::nullopt, c.not_run});
+      out.report.candidates.push_back({c.name, std::nullopt, c.not_run, c.does_not_fit});
       continue;
     }
     absl::StatusOr<std::optional<Plan>> plan =
@@ -147,7 +147,8 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
       // Ties: the earlier candidate.
       if (!best || *time < simulations[*best].elapsed_s) best = i;
     }
-    out.report.candidates.push_back({c.name, time, ""});
+    out.report.candidates.push_back(
+        {c.name, time, "", time ? "" : "its layout exceeds the capacity of a level"});
   }
   if (!best) {
     return absl::ResourceExhaustedError(fmt::format(

@@ -28,6 +28,7 @@ struct HierarchyReport {
     std::string name;
     std::optional<double> estimated_s;  // nullopt: it does not fit, or was not run
     std::string not_run;                // why it was not run ("" when it was)
+    std::string does_not_fit;           // why it does not fit ("" when it fits or was not run)
   };
   std::vector<Candidate> candidates;    // in portfolio order
   std::string chosen;

@@ -300,7 +300,8 @@ std::string FormatHierarchySummary(const MsaJobResult& result) {
     if (c.estimated_s) {
       tried.push_back(fmt::format("{} {:.6g} s", c.name, *c.estimated_s));
     } else {
-      tried.push_back(c.name + (c.not_run.empty() ? " does not fit" : " not run (" + c.not_run + ")"));
+      tried.push_back(c.name + (c.not_run.empty() ? " does not fit (" + c.does_not_fit + ")"
+                                                  : " not run (" + c.not_run + ")"));
     }
   }
   text += fmt::format("hierarchy: kept {}; tried {}; all in the slowest writable space {:.6g} s\n",

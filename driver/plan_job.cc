@@ -458,7 +458,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       if (const std::optional<HierarchyReport>& h = result.msa->hierarchy) {
         PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s};
         for (const HierarchyReport::Candidate& c : h->candidates) {
-          summary.candidates.push_back({c.name, c.estimated_s, c.not_run});
+          summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit});
         }
         extras.hierarchy = std::move(summary);
       }

@@ -251,10 +251,13 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
       HierarchyCandidate c;
       c.name = std::move(name);
       c.fits = false;
+      const Buffer& b = buffers.buffers[homes.failed];
+      c.does_not_fit = absl::StrCat("buffer '", b.name.str(), "' (", b.size,
+                                    " bytes) finds no room in a level its ops can access");
       out.push_back(std::move(c));
       return;
     }
-    HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset, true, ""};
+    HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset, true, "", ""};
     for (AsyncCopy& copy : c.fast.copies) {
       (copy.kind == CopyKind::kPrefetch ? copy.from_space : copy.to_space) = c.home[copy.buffer];
     }

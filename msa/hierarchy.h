@@ -57,6 +57,9 @@ struct HierarchyCandidate {
   std::vector<std::optional<Bytes>> home_offset;
   bool fits = true;                // false: some buffer found no home (the rest is empty)
   std::string not_run;             // why it was not tried ("" when it was; fits is false)
+  // When it was tried and some buffer found no home: which, e.g. "buffer
+  // 'h1' (32768 bytes) finds no room in a level its ops can access".
+  std::string does_not_fit;
 };
 
 // The device each op's accesses are checked against: its affinity, else

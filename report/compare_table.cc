@@ -125,6 +125,7 @@ std::string WriteCompareJson(const CompareTable& table) {
       entry["ratio_to_bound"] = ratio ? Json(*ratio) : Json(nullptr);
       entry["kept"] = row.kept;
       if (!row.not_run.empty()) entry["not_run"] = row.not_run;
+      if (!row.does_not_fit.empty()) entry["does_not_fit"] = row.does_not_fit;
       rows.push_back(std::move(entry));
     }
     times["strategies"] = std::move(rows);

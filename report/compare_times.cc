@@ -35,6 +35,7 @@ std::string FormatCompareTimes(const CompareTimes& times) {
     }
     std::string rule = row.planner.empty() ? row.rule : row.planner + ": " + row.rule;
     if (!row.not_run.empty()) rule += " (not run: " + row.not_run + ")";
+    if (!row.does_not_fit.empty()) rule += " (does not fit: " + row.does_not_fit + ")";
     lines.push_back({row.kept ? row.name + " (kept)" : row.name, time,
                      ratio ? fmt::format("{:.3f}", *ratio) : std::string("-"), rule});
   }

@@ -39,6 +39,7 @@ struct CompareTimeRow {
   std::optional<double> estimated_s;
   bool kept = false;    // the plan `memplan plan` reports (verified)
   std::string not_run;  // why the strategy was not run ("" when it was)
+  std::string does_not_fit;  // why its placement does not fit ("" when it fits or was not run)
 };
 
 struct CompareTimes {

@@ -451,6 +451,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
         c["estimated_time_s"] =
             candidate.estimated_s ? Json(*candidate.estimated_s) : Json(nullptr);
         if (!candidate.not_run.empty()) c["not_run"] = candidate.not_run;
+        if (!candidate.does_not_fit.empty()) c["does_not_fit"] = candidate.does_not_fit;
         candidates.push_back(std::move(c));
       }
       h["candidates"] = std::move(candidates);

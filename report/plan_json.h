@@ -166,7 +166,8 @@ struct PlanReorder {
 struct PlanHierarchyCandidate {
   std::string name;
   std::optional<double> estimated_s;
-  std::string not_run;  // "" when it ran
+  std::string not_run;       // "" when it ran
+  std::string does_not_fit;  // why it does not fit ("" when it fits or did not run)
 };
 struct PlanHierarchySummary {
   std::string kept;

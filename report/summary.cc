@@ -139,8 +139,23 @@ std::string DefaultTransientLine(const SummaryInput& input, const Plan& plan,
   if (plan.peak == 0 && elsewhere > 0) {
     std::int64_t transient = 0;
     for (const Buffer& b : input.buffers.buffers) transient += IsTransient(b) && b.size > 0;
-    return fmt::format("transient pool in {} memory: empty (its {} are held in fast memory only)\n",
-                       SpaceNameIn(plan, kDefaultSpace), CountOf(transient, "buffer"));
+    if (plan.spaces.size() <= 2) {
+      return fmt::format(
+          "transient pool in {} memory: empty (its {} are held in fast memory only)\n",
+          SpaceNameIn(plan, kDefaultSpace), CountOf(transient, "buffer"));
+    }
+    // A hierarchy: say which levels hold them (a buffer may have bytes in
+    // more than one).
+    std::vector<std::string> held;
+    for (const SpacePeak& p : peaks) {
+      if (p.space != kDefaultSpace && p.transient_buffers > 0) {
+        held.push_back(fmt::format("{} in {}", p.transient_buffers, SpaceNameIn(plan, p.space)));
+      }
+    }
+    return fmt::format("transient pool in {} memory: empty (its {} are held in other levels "
+                       "only: {})\n",
+                       SpaceNameIn(plan, kDefaultSpace), CountOf(transient, "buffer"),
+                       fmt::join(held, ", "));
   }
   std::string text =
       fmt::format("transient extent {}, lower bound {} ({} over)", BytesAndHuman(plan.peak),

@@ -263,6 +263,36 @@ TEST(CompareCliTest, APlanThatDoesNotFitKeepsTheArenaTable) {
   EXPECT_EQ(doc["times"]["fast_memory_bytes"], 4096);
 }
 
+// On the MCU preset mobilenet_v2's hierarchy candidates that do not fit say
+// which buffer found no room (text and JSON), and the plan's summary lists
+// the same reasons.
+TEST(CompareCliTest, ACandidateThatDoesNotFitSaysWhichBuffer) {
+  const std::string dir = FreshDir();
+  const std::string model = kExamples + "/mobilenet_v2.onnx";
+  const CliRun c =
+      Memplan("compare " + model + " --target mcu-tcm-sram-psram-flash --json " + dir + "/c.json");
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  const std::string input = "buffer 'input' (602112 bytes) finds no room in a level its ops can access";
+  const std::string weight =
+      "buffer 'classifier.1.weight' (5120000 bytes) finds no room in a level its ops can access";
+  EXPECT_THAT(c.out, HasSubstr("\nmemplan-hierarchy         does not fit         -  memplan over "
+                               "the hierarchy: the fastest level planned with copies, then each "
+                               "buffer homed in the fastest level that holds it (does not fit: " +
+                               input + ")\n"));
+  EXPECT_THAT(c.out, HasSubstr("(does not fit: " + weight + ")\n"));
+  std::map<std::string, std::string> reasons;
+  const nlohmann::json doc = nlohmann::json::parse(Slurp(dir + "/c.json"));  // outlives the loop
+  for (const nlohmann::json& row : doc["times"]["strategies"]) {
+    if (row.contains("does_not_fit")) reasons[row["name"]] = row["does_not_fit"];
+  }
+  EXPECT_EQ(reasons, (std::map<std::string, std::string>{{"memplan-hierarchy", input},
+                                                         {"memplan-two-space", weight}}));
+  const CliRun plan = Memplan("plan " + model + " --target mcu-tcm-sram-psram-flash");
+  ASSERT_EQ(plan.exit_code, 0) << plan.err;
+  EXPECT_THAT(plan.out, HasSubstr("tried hierarchy does not fit (" + input + "), "));
+  EXPECT_THAT(plan.out, HasSubstr("two-space does not fit (" + weight + "), "));
+}
+
 TEST(CompareCliTest, EstimatedTimesOnTwoSpacesAgreeWithPlan) {
   // memplan's row is `memplan plan`'s default mode, xla-msa-2021 its
   // reference mode, all-default/all-fast the plan's two extremes.
