@@ -1,6 +1,7 @@
 #include "report/space_peaks.h"
 
 #include <algorithm>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -8,6 +9,29 @@
 #include "report/space_view.h"
 
 namespace memplan {
+namespace {
+
+// The segments plus the window chunks of `space` (Plan::window_prefetches:
+// reserved from the copy's start through the reading op, holding no
+// segment), so that the space's max live counts every byte the plan holds
+// there. `storage` keeps the copy; without windows there the segments
+// themselves are returned (no copy).
+const BufferSet& WithWindows(const BufferSet& segments, const Plan& plan, MemorySpace space,
+                             std::optional<BufferSet>& storage) {
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    if (w.space != space) continue;
+    if (!storage) storage = segments;
+    Buffer chunk;
+    chunk.size = w.bytes;
+    chunk.start = std::max<TimeStep>(w.start, 0);
+    chunk.end = w.done;
+    chunk.lifetime = Lifetime::kTransient;
+    storage->buffers.push_back(std::move(chunk));
+  }
+  return storage ? *storage : segments;
+}
+
+}  // namespace
 
 std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& plan) {
   std::vector<SpacePeak> peaks;
@@ -16,7 +40,9 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     peak.space = info.id;
     const SpaceView view = ViewSpace(buffers, plan, info.id);
     const BufferSet& segments = view.segments();
-    const LivePeak all = ComputeLivePeak(segments, [](const Buffer&) { return true; });
+    std::optional<BufferSet> with_windows;
+    const LivePeak all = ComputeLivePeak(WithWindows(segments, plan, info.id, with_windows),
+                                         [](const Buffer&) { return true; });
     if (all.peak > 0) {
       peak.max_live_bytes = all.peak;
       peak.peak_step = all.peak_time;

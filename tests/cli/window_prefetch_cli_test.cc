@@ -31,6 +31,11 @@ TEST(WindowPrefetchCliTest, TheWindowIsACopyInTheJsonPlanAndTheSummary) {
   EXPECT_THAT(r.out, HasSubstr("async copies: 1 prefetch (16 B), 0 evictions (0 B), at most 1 "
                                "outstanding; 1 window prefetch (64 B)\n"
                                "estimated time: 2.304e-08 s"));
+  // The window's 64 bytes, reserved over steps 1-3, count in the fast
+  // memory's max live beside a's and b's 32 at step 1: the space is full
+  // (it read 32 bytes at step 0 and 200% over without them).
+  EXPECT_THAT(r.out, HasSubstr("alternate memory: 96 bytes used of 96 bytes capacity, max live "
+                               "96 bytes at step 1 (0.00% over)\n"));
   const std::string plan = Slurp(json);
   EXPECT_THAT(plan, HasSubstr(
       "\"async_copies\": [\n"
@@ -40,6 +45,7 @@ TEST(WindowPrefetchCliTest, TheWindowIsACopyInTheJsonPlanAndTheSummary) {
       "\"done\":3,\"bytes\":64,\"window_op\":3,\"window_operand\":1,\"window_offset\":32}\n"
       "  ],"));
   EXPECT_THAT(plan, HasSubstr("\"window_prefetches\":1,\"window_prefetch_bytes\":64"));
+  EXPECT_THAT(plan, HasSubstr("\"peak_bytes\":96,\"alignment\":8,\"max_live_bytes\":96,\"peak_step\":1"));
   EXPECT_THAT(plan, HasSubstr("\"window_prefetch\":64"));
   // The saved plan re-verifies and executes: the window copy is one of the
   // two async copies, and the op checks the window's 64 bytes.
