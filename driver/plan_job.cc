@@ -226,13 +226,14 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
       loaded ? absl::StatusOr<LoadedInput>(*std::move(loaded)) : LoadInput(input_path, load);
   if (!input.ok()) return input.status();
   if (absl::Status s = CheckInputLimits(*input, options.pools.alignment); !s.ok()) return s;
+  // Located at the input: it is the input that is of the wrong kind.
   if (options.tflite_path && input->format != InputFormat::kTflite) {
-    return LocatedError(*options.tflite_path, SourceLocation{},
+    return LocatedError(input_path, SourceLocation{},
                         fmt::format("--write-tflite needs a TFLite model as input (this is {})",
                                     InputFormatName(input->format)));
   }
   if (options.onnx_path && input->format != InputFormat::kOnnx) {
-    return LocatedError(*options.onnx_path, SourceLocation{},
+    return LocatedError(input_path, SourceLocation{},
                         fmt::format("--write-onnx needs an ONNX model as input (this is {})",
                                     InputFormatName(input->format)));
   }

@@ -287,6 +287,7 @@ int DefaultOpset(const onnx::ModelProto& model) {
 absl::StatusOr<onnx::ModelProto> ReadOnnxModel(const std::string& path) {
   absl::StatusOr<std::string> bytes = ReadFile(path);
   if (!bytes.ok()) return bytes.status();
+  if (bytes->empty()) return OnnxError(path, "not an ONNX model: the file is empty");
   onnx::ModelProto model;
   if (!model.ParseFromString(*bytes)) {
     // Protobuf does not say where: the wire format walk does.

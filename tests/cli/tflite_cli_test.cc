@@ -402,7 +402,9 @@ TEST(TfliteCliTest, FlagsOnTheWrongInput) {
   EXPECT_THAT(run.err, HasSubstr("--offline-plan applies only to TFLite models"));
   run = Memplan("plan " + testing_cli::kMlp + " --write-tflite " + dir + "/x.tflite");
   EXPECT_EQ(run.exit_code, 2);
-  EXPECT_THAT(run.err, HasSubstr("--write-tflite needs a TFLite model as input"));
+  // Located at the input, the file of the wrong kind, not at the output.
+  EXPECT_EQ(run.err, testing_cli::kMlp + ": error: --write-tflite needs a TFLite model as input "
+                                         "(this is memplan text IR)\n");
   const std::string tiny = WriteTinyModel(dir, "tiny.tflite");
   run = Memplan("plan " + tiny + " --offline-plan");
   EXPECT_EQ(run.exit_code, 2);
