@@ -84,10 +84,11 @@ int RunVerify(const VerifyFlags& verify_flags) {
   std::cout << plan_path << ": plan verified: " << CountOf(input->buffers.buffers.size(), "buffer")
             << ", transient extent " << CountOf(plan->peak, "byte") << ", lower bound "
             << CountOf(plan->lower_bound, "byte");
-  // With fast memory the activations may all be there (transient extent 0).
+  // With fast memory the activations may all be there (transient extent 0):
+  // every other space, by its name ("alternate", or a hierarchy's levels).
   for (const SpaceInfo& space : plan->spaces) {
-    if (space.id == kAlternateSpace) {
-      std::cout << ", alternate memory used " << CountOf(space.peak, "byte");
+    if (space.id != kDefaultSpace) {
+      std::cout << ", " << space.name << " memory used " << CountOf(space.peak, "byte");
     }
   }
   std::cout << "\n";

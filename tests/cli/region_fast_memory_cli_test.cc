@@ -179,6 +179,9 @@ TEST_F(RegionFastMemoryCliTest, HierarchyTargetNamesItsLevels) {
             R"({"name":"sram","id":2,"capacity_bytes":4194304,"peak_bytes":0}])");
   CliRun v = Memplan("verify " + kFastScenario + " " + json);
   EXPECT_EQ(v.exit_code, 0) << v.err;
+  // verify names every level but the default one as the plan does.
+  EXPECT_THAT(v.out, HasSubstr(", transient extent 0 bytes, lower bound 0 bytes, scratchpad memory "
+                               "used 16384 bytes, sram memory used 0 bytes\n"));
   CliRun x = Memplan("execute " + kFastScenario + " " + json);
   EXPECT_EQ(x.exit_code, 0) << x.err;
 
