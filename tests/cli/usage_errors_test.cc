@@ -3,6 +3,7 @@
 // and writes no output file.
 #include <filesystem>
 #include <string>
+#include <utility>
 
 #include "cli_runner.h"
 #include "gmock/gmock.h"
@@ -176,19 +177,18 @@ TEST(UsageErrorsTest, HierarchyThatDoesNotFitSaysWhy) {
   const std::string target = MEMPLAN_SOURCE_DIR "/tests/data/msa/tiny_3level_target.json";
   const std::string dir = FreshDir();
   const std::string mlp = MEMPLAN_SOURCE_DIR "/examples/mlp.mpir";
-  CliRun large = Memplan("plan " + mlp + " --target " + target + " --json " + dir + "/a.json");
-  EXPECT_EQ(large.exit_code, 1);
-  EXPECT_EQ(large.err, mlp + ": error: plan does not fit: buffer 'h1' (32768 bytes) is larger "
-                             "than every memory space of target 'tiny-3level' that its ops can "
-                             "access (the largest holds 4096 bytes)\n");
   const std::string five = MEMPLAN_SOURCE_DIR "/tests/data/msa/five_live.mpir";
-  CliRun full = Memplan("plan " + five + " --target " + target + " --json " + dir + "/b.json");
-  EXPECT_EQ(full.exit_code, 1);
-  EXPECT_EQ(full.err, five + ": error: plan does not fit: buffer 'c' (3072 bytes) fits in no "
-                             "memory space of target 'tiny-3level' that its ops can access: "
-                             "each is full at some step of its live range\n");
-  EXPECT_FALSE(fs::exists(dir + "/a.json"));
-  EXPECT_FALSE(fs::exists(dir + "/b.json"));
+  const std::pair<std::string, std::string> cases[] = {
+      {mlp, "buffer 'h1' (32768 bytes) is larger than every memory space of target "
+            "'tiny-3level' that its ops can access (the largest holds 4096 bytes)"},
+      {five, "buffer 'c' (3072 bytes) fits in no memory space of target 'tiny-3level' that its "
+             "ops can access: each is full at some step of its live range"}};
+  for (const auto& [input, why] : cases) {
+    const CliRun r = Memplan("plan " + input + " --target " + target + " --json " + dir + "/p.json");
+    EXPECT_EQ(r.exit_code, 1) << input;
+    EXPECT_EQ(r.err, input + ": error: plan does not fit: " + why + "\n");
+    EXPECT_FALSE(fs::exists(dir + "/p.json")) << input;
+  }
   fs::remove_all(dir);
 }
 
