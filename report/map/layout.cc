@@ -455,7 +455,17 @@ int PoolColor(const Plan& plan, std::string_view pool) {
       case ResourceKind::kPool: break;
     }
   }
-  return PoolColor(pool);
+  // A hierarchy level's pool, "<level>.<lifetime>" (driver/hierarchy_job.cc),
+  // is colored like its lifetime's pool.
+  if (const int color = PoolColor(pool); color != kColorOtherPool) return color;
+  for (const PoolInfo& info : plan.pools) {
+    const std::string_view lifetime = LifetimeName(info.lifetime);
+    if (info.name == pool && pool.size() > lifetime.size() + 1 && pool.ends_with(lifetime) &&
+        pool[pool.size() - lifetime.size() - 1] == '.') {
+      return PoolColor(lifetime);
+    }
+  }
+  return kColorOtherPool;
 }
 
 std::string PoolLabel(const Plan& plan, std::string_view pool) {
@@ -593,7 +603,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   std::vector<bool> hover_whole_run;
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
-  const std::vector<Lifetime> lifetimes = PoolLifetimes(buffers, plan);
+  const std::vector<bool> activations = ActivationBuffers(buffers, plan);
   // Pools laid out once for the whole run (never reused), by (name, space).
   std::set<std::pair<std::string, MemorySpace>, std::less<>> resident;
   for (const PoolInfo& pool : plan.pools) {
@@ -606,8 +616,12 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     const std::string pool = PoolOf(buffers, plan, static_cast<BufferId>(i));
     auto [known, added] = pool_colors.emplace(pool, 0);
     if (added) known->second = PoolColor(plan, pool);
-    const int color = known->second;
-    hidden[i] = options.activations_only && !IsActivationLifetime(lifetimes[i]);
+    // The pool "alternate" holds buffers pinned to fast memory, of any
+    // lifetime (driver/pools.cc): each is colored by its own.
+    const int color = known->second == kColorOtherPool && pool == "alternate"
+                          ? PoolColor(LifetimeName(buffer.lifetime))
+                          : known->second;
+    hidden[i] = options.activations_only && !activations[i];
     if (hidden[i] && buffer.size > 0) ++layout.hidden_buffers;
     const AllocationList& allocations = plan.placements[i].allocations;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
@@ -642,6 +656,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     spaces.insert(CopyPanelSpace(copy));
     time_top = std::max(time_top, SaturatingNext(copy.done));
   }
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    if (w.done < w.start || w.space < 0) continue;
+    spaces.insert(w.space);
+    time_top = std::max(time_top, SaturatingNext(w.done));
+  }
+  // The prefetch block is reserved in the alternate space (msa/block_prefetch.h).
+  const bool has_block = plan.msa && plan.msa->block && plan.msa->block->size > 0;
+  const PrefetchBlock block = has_block ? *plan.msa->block : PrefetchBlock{};
+  if (has_block) spaces.insert(kAlternateSpace);
   // The bytes of a never-reused pool are reserved over the whole run.
   for (Segment& s : segments) {
     if (s.whole_run) s.start = 0, s.end = time_top - 1;
@@ -677,6 +700,19 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
         ++panel.segment_count;
       }
     }
+    // Windows and the prefetch block hold no segment but reserve bytes.
+    std::vector<std::size_t> windows;
+    for (std::size_t w = 0; w < plan.window_prefetches.size(); ++w) {
+      const WindowPrefetch& window = plan.window_prefetches[w];
+      if (window.space != space || window.done < window.start || window.bytes <= 0 ||
+          !shown(window.buffer)) {
+        continue;
+      }
+      windows.push_back(w);
+      used_top = std::max(used_top, window.offset + window.bytes);
+    }
+    const bool block_here = has_block && space == kAlternateSpace;
+    if (block_here) used_top = std::max(used_top, block.offset + block.size);
     // The activations view fits the axis to what it shows.
     const Bytes space_peak =
         info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
@@ -735,7 +771,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       if (options.activations_only && !IsActivationLifetime(pool.lifetime)) continue;
       BandMark band;
       band.pool = pool.name;
-      band.color = PoolColor(pool.name);
+      band.color = PoolColor(plan, pool.name);
       band.label = pool.name + " pool";
       if (!IsActivationLifetime(pool.lifetime)) {
         band.label += fmt::format(" · {}, {} · resident for the whole run",
@@ -823,6 +859,40 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     CoverageGrid copy_grid(static_cast<int>(plot.w), static_cast<int>(plot.h), kColorCount);
     panel.copies = SplitByBudget(std::move(chunk_bars), options, plot, copy_grid);
     panel.copy_coverage = copy_grid.Rects();
+
+    // Window chunks from copy-start (a copy issued before the first op at
+    // step 0) through the op's step; the largest max_rects of them.
+    for (std::size_t w : windows) {
+      const WindowPrefetch& window = plan.window_prefetches[w];
+      WindowMark mark{static_cast<int>(w), {}};
+      if (ClipBox(TimeX(layout, static_cast<double>(std::max<TimeStep>(window.start, 0))),
+                  TimeX(layout, static_cast<double>(SaturatingNext(window.done))),
+                  address_y(static_cast<double>(window.offset + window.bytes)),
+                  address_y(static_cast<double>(window.offset)), plot, mark.box)) {
+        panel.windows.push_back(mark);
+      }
+    }
+    if (panel.windows.size() > options.max_rects) {
+      std::stable_sort(panel.windows.begin(), panel.windows.end(),
+                       [](const WindowMark& a, const WindowMark& b) {
+                         return a.box.w * a.box.h > b.box.w * b.box.h;
+                       });
+      panel.windows.resize(options.max_rects);
+      std::stable_sort(panel.windows.begin(), panel.windows.end(),
+                       [](const WindowMark& a, const WindowMark& b) { return a.window < b.window; });
+    }
+    layout.legend_window |= !panel.windows.empty();
+    if (block_here) {
+      BlockMark mark;
+      if (ClipBox(plot.x, plot.x + plot.w, address_y(static_cast<double>(block.offset + block.size)),
+                  address_y(static_cast<double>(block.offset)), plot, mark.box)) {
+        mark.labeled = mark.box.h >= 14;
+        mark.label_x = mark.box.x + 4;
+        mark.label_y = mark.box.y + 11;
+        panel.prefetch_block = mark;
+        layout.legend_block = true;
+      }
+    }
 
     panel.time_label_y = bottom + kTickLabelBelow;
     panel.bottom = panel.time_label_y + 4;
