@@ -309,10 +309,10 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
     }
     if (msa.block) {
       AppendRow(out, "prefetch block",
-                XmlEscape(fmt::format("{} at offset {}, {} of the prefetches",
-                                      FormatBytes(msa.block->size),
+                XmlEscape(fmt::format("{} at offset {}, {}", FormatBytes(msa.block->size),
                                       memmap::FormatOffset(msa.block->offset),
-                                      msa.block_prefetches)));
+                                      CountOf(msa.block_prefetches, "block prefetch",
+                                              "block prefetches"))));
     }
     AppendRow(out, "evictions",
               fmt::format("{} ({})", msa.evictions, FormatBytes(msa.eviction_bytes)));
