@@ -176,6 +176,31 @@ void PlaceOutlineLabel(const std::string& name, const std::vector<LineMark>& lin
   }
 }
 
+// Names the prefetch block at its top left, else its bottom left, where the
+// peak step's line and label are not; unlabelled when neither is clear or
+// the block is under a label high (text widths are estimates).
+void PlaceBlockLabel(const std::optional<PeakMark>& peak, BlockMark& block) {
+  constexpr double kWidth = 14 * kMapCharWidth;  // "prefetch block"
+  block.label_x = block.box.x + 4;
+  const auto clear = [&](double baseline) {
+    if (!peak) return true;
+    if (peak->x > block.label_x - 4 && peak->x < block.label_x + kWidth + 4) return false;
+    const double width = static_cast<double>(peak->label.size()) * kMapCharWidth;
+    const double left = peak->label_end ? peak->label_x - width : peak->label_x;
+    return std::abs(peak->label_y - baseline) >= kLabelHeight ||
+           left >= block.label_x + kWidth + 4 || left + width <= block.label_x - 4;
+  };
+  block.labeled = false;
+  if (block.box.h < 14) return;
+  for (double baseline : {block.box.y + 11, block.box.y + block.box.h - 4}) {
+    if (clear(baseline)) {
+      block.label_y = baseline;
+      block.labeled = true;
+      return;
+    }
+  }
+}
+
 // Clips the pixel rectangle [x0, x1) x [y0, y1) to `area`; false when empty.
 bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& out) {
   x0 = std::max(x0, area.x);
@@ -700,25 +725,26 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
         ++panel.segment_count;
       }
     }
-    // Windows and the prefetch block hold no segment but reserve bytes.
+    // Windows and the prefetch block hold no segment but reserve fast
+    // memory, so both views show them (a window of a weight too: it is the
+    // only sign of that fast memory in use) and the axis reaches them.
     std::vector<std::size_t> windows;
+    Bytes reserved_top = 0;
     for (std::size_t w = 0; w < plan.window_prefetches.size(); ++w) {
       const WindowPrefetch& window = plan.window_prefetches[w];
-      if (window.space != space || window.done < window.start || window.bytes <= 0 ||
-          !shown(window.buffer)) {
-        continue;
-      }
+      if (window.space != space || window.done < window.start || window.bytes <= 0) continue;
       windows.push_back(w);
-      used_top = std::max(used_top, window.offset + window.bytes);
+      reserved_top = std::max(reserved_top, window.offset + window.bytes);
     }
     const bool block_here = has_block && space == kAlternateSpace;
-    if (block_here) used_top = std::max(used_top, block.offset + block.size);
+    if (block_here) reserved_top = std::max(reserved_top, block.offset + block.size);
     // The activations view fits the axis to what it shows.
     const Bytes space_peak =
         info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
     std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
-    Bytes range = std::max(space_peak, options.activations_only ? options.min_activations_top
-                                                                : options.min_address_top);
+    Bytes range = std::max({space_peak, reserved_top,
+                            options.activations_only ? options.min_activations_top
+                                                     : options.min_address_top});
     for (const Line& line : lines) {
       range = std::max(range, line.at);
       layout.legend_peak |= line.style == LineMark::Style::kSolid;
@@ -886,9 +912,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       BlockMark mark;
       if (ClipBox(plot.x, plot.x + plot.w, address_y(static_cast<double>(block.offset + block.size)),
                   address_y(static_cast<double>(block.offset)), plot, mark.box)) {
-        mark.labeled = mark.box.h >= 14;
-        mark.label_x = mark.box.x + 4;
-        mark.label_y = mark.box.y + 11;
+        PlaceBlockLabel(panel.peak, mark);
         panel.prefetch_block = mark;
         layout.legend_block = true;
       }

@@ -249,8 +249,9 @@ struct WindowMark {
 };
 
 // The block reserved for block prefetching (MsaStats::block) across the
-// whole run, outlined and labelled "prefetch block" at its top left when it
-// is at least a label high.
+// whole run, outlined and labelled "prefetch block" at its top left (else
+// bottom left) where the peak step's line and label leave room, when it is
+// at least a label high. Shown, like windows, in the activations view too.
 struct BlockMark {
   Box box;
   bool labeled = false;
