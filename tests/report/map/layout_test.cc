@@ -240,6 +240,22 @@ TEST(LayoutMapTest, WindowChunksAndThePrefetchBlockAreDrawn) {
   EXPECT_FALSE(layout.panels[0].prefetch_block.has_value());
 }
 
+// A window of a weight is the only mark of that fast memory in use: the
+// activations view hides the weight's segments, not its window or the block.
+TEST(LayoutMapTest, ActivationsOnlyKeepsWindowsAndTheBlock) {
+  maptest::PlannedBuffers p = maptest::WindowAndBlockPlan();
+  p.buffers.buffers[0].lifetime = Lifetime::kConstant;  // x, the window's buffer
+  MapOptions options;
+  options.activations_only = true;
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  EXPECT_EQ(layout.hidden_buffers, 1u);
+  const Panel& fast = layout.panels[1];
+  EXPECT_EQ(fast.segment_count, 1u);
+  ASSERT_EQ(fast.windows.size(), 1u);
+  EXPECT_TRUE(fast.prefetch_block.has_value());
+  EXPECT_NEAR(fast.axis.top, kMiB, 1e-6);  // reaches the block
+}
+
 TEST(LayoutMapTest, MapsWithoutWindowsOrBlockHaveNoSuchLegend) {
   const maptest::PlannedBuffers p = maptest::MsaPlan();
   const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
