@@ -176,6 +176,31 @@ void PlaceOutlineLabel(const std::string& name, const std::vector<LineMark>& lin
   }
 }
 
+// Names the prefetch block at its top left, else its bottom left, where the
+// peak step's line and label are not; unlabelled when neither is clear or
+// the block is under a label high (text widths are estimates).
+void PlaceBlockLabel(const std::optional<PeakMark>& peak, BlockMark& block) {
+  constexpr double kWidth = 14 * kMapCharWidth;  // "prefetch block"
+  block.label_x = block.box.x + 4;
+  const auto clear = [&](double baseline) {
+    if (!peak) return true;
+    if (peak->x > block.label_x - 4 && peak->x < block.label_x + kWidth + 4) return false;
+    const double width = static_cast<double>(peak->label.size()) * kMapCharWidth;
+    const double left = peak->label_end ? peak->label_x - width : peak->label_x;
+    return std::abs(peak->label_y - baseline) >= kLabelHeight ||
+           left >= block.label_x + kWidth + 4 || left + width <= block.label_x - 4;
+  };
+  block.labeled = false;
+  if (block.box.h < 14) return;
+  for (double baseline : {block.box.y + 11, block.box.y + block.box.h - 4}) {
+    if (clear(baseline)) {
+      block.label_y = baseline;
+      block.labeled = true;
+      return;
+    }
+  }
+}
+
 // Clips the pixel rectangle [x0, x1) x [y0, y1) to `area`; false when empty.
 bool ClipBox(double x0, double x1, double y0, double y1, const Box& area, Box& out) {
   x0 = std::max(x0, area.x);
@@ -455,7 +480,17 @@ int PoolColor(const Plan& plan, std::string_view pool) {
       case ResourceKind::kPool: break;
     }
   }
-  return PoolColor(pool);
+  // A hierarchy level's pool, "<level>.<lifetime>" (driver/hierarchy_job.cc),
+  // is colored like its lifetime's pool.
+  if (const int color = PoolColor(pool); color != kColorOtherPool) return color;
+  for (const PoolInfo& info : plan.pools) {
+    const std::string_view lifetime = LifetimeName(info.lifetime);
+    if (info.name == pool && pool.size() > lifetime.size() + 1 && pool.ends_with(lifetime) &&
+        pool[pool.size() - lifetime.size() - 1] == '.') {
+      return PoolColor(lifetime);
+    }
+  }
+  return kColorOtherPool;
 }
 
 std::string PoolLabel(const Plan& plan, std::string_view pool) {
@@ -593,7 +628,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   std::vector<bool> hover_whole_run;
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
-  const std::vector<Lifetime> lifetimes = PoolLifetimes(buffers, plan);
+  const std::vector<bool> activations = ActivationBuffers(buffers, plan);
   // Pools laid out once for the whole run (never reused), by (name, space).
   std::set<std::pair<std::string, MemorySpace>, std::less<>> resident;
   for (const PoolInfo& pool : plan.pools) {
@@ -606,8 +641,12 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     const std::string pool = PoolOf(buffers, plan, static_cast<BufferId>(i));
     auto [known, added] = pool_colors.emplace(pool, 0);
     if (added) known->second = PoolColor(plan, pool);
-    const int color = known->second;
-    hidden[i] = options.activations_only && !IsActivationLifetime(lifetimes[i]);
+    // The pool "alternate" holds buffers pinned to fast memory, of any
+    // lifetime (driver/pools.cc): each is colored by its own.
+    const int color = known->second == kColorOtherPool && pool == "alternate"
+                          ? PoolColor(LifetimeName(buffer.lifetime))
+                          : known->second;
+    hidden[i] = options.activations_only && !activations[i];
     if (hidden[i] && buffer.size > 0) ++layout.hidden_buffers;
     const AllocationList& allocations = plan.placements[i].allocations;
     for (std::size_t j = 0; j < allocations.size(); ++j) {
@@ -642,6 +681,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     spaces.insert(CopyPanelSpace(copy));
     time_top = std::max(time_top, SaturatingNext(copy.done));
   }
+  for (const WindowPrefetch& w : plan.window_prefetches) {
+    if (w.done < w.start || w.space < 0) continue;
+    spaces.insert(w.space);
+    time_top = std::max(time_top, SaturatingNext(w.done));
+  }
+  // The prefetch block is reserved in the alternate space (msa/block_prefetch.h).
+  const bool has_block = plan.msa && plan.msa->block && plan.msa->block->size > 0;
+  const PrefetchBlock block = has_block ? *plan.msa->block : PrefetchBlock{};
+  if (has_block) spaces.insert(kAlternateSpace);
   // The bytes of a never-reused pool are reserved over the whole run.
   for (Segment& s : segments) {
     if (s.whole_run) s.start = 0, s.end = time_top - 1;
@@ -677,12 +725,26 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
         ++panel.segment_count;
       }
     }
+    // Windows and the prefetch block hold no segment but reserve fast
+    // memory, so both views show them (a window of a weight too: it is the
+    // only sign of that fast memory in use) and the axis reaches them.
+    std::vector<std::size_t> windows;
+    Bytes reserved_top = 0;
+    for (std::size_t w = 0; w < plan.window_prefetches.size(); ++w) {
+      const WindowPrefetch& window = plan.window_prefetches[w];
+      if (window.space != space || window.done < window.start || window.bytes <= 0) continue;
+      windows.push_back(w);
+      reserved_top = std::max(reserved_top, window.offset + window.bytes);
+    }
+    const bool block_here = has_block && space == kAlternateSpace;
+    if (block_here) reserved_top = std::max(reserved_top, block.offset + block.size);
     // The activations view fits the axis to what it shows.
     const Bytes space_peak =
         info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
     std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
-    Bytes range = std::max(space_peak, options.activations_only ? options.min_activations_top
-                                                                : options.min_address_top);
+    Bytes range = std::max({space_peak, reserved_top,
+                            options.activations_only ? options.min_activations_top
+                                                     : options.min_address_top});
     for (const Line& line : lines) {
       range = std::max(range, line.at);
       layout.legend_peak |= line.style == LineMark::Style::kSolid;
@@ -735,7 +797,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       if (options.activations_only && !IsActivationLifetime(pool.lifetime)) continue;
       BandMark band;
       band.pool = pool.name;
-      band.color = PoolColor(pool.name);
+      band.color = PoolColor(plan, pool.name);
       band.label = pool.name + " pool";
       if (!IsActivationLifetime(pool.lifetime)) {
         band.label += fmt::format(" · {}, {} · resident for the whole run",
@@ -823,6 +885,38 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     CoverageGrid copy_grid(static_cast<int>(plot.w), static_cast<int>(plot.h), kColorCount);
     panel.copies = SplitByBudget(std::move(chunk_bars), options, plot, copy_grid);
     panel.copy_coverage = copy_grid.Rects();
+
+    // Window chunks from copy-start (a copy issued before the first op at
+    // step 0) through the op's step; the largest max_rects of them.
+    for (std::size_t w : windows) {
+      const WindowPrefetch& window = plan.window_prefetches[w];
+      WindowMark mark{static_cast<int>(w), {}};
+      if (ClipBox(TimeX(layout, static_cast<double>(std::max<TimeStep>(window.start, 0))),
+                  TimeX(layout, static_cast<double>(SaturatingNext(window.done))),
+                  address_y(static_cast<double>(window.offset + window.bytes)),
+                  address_y(static_cast<double>(window.offset)), plot, mark.box)) {
+        panel.windows.push_back(mark);
+      }
+    }
+    if (panel.windows.size() > options.max_rects) {
+      std::stable_sort(panel.windows.begin(), panel.windows.end(),
+                       [](const WindowMark& a, const WindowMark& b) {
+                         return a.box.w * a.box.h > b.box.w * b.box.h;
+                       });
+      panel.windows.resize(options.max_rects);
+      std::stable_sort(panel.windows.begin(), panel.windows.end(),
+                       [](const WindowMark& a, const WindowMark& b) { return a.window < b.window; });
+    }
+    layout.legend_window |= !panel.windows.empty();
+    if (block_here) {
+      BlockMark mark;
+      if (ClipBox(plot.x, plot.x + plot.w, address_y(static_cast<double>(block.offset + block.size)),
+                  address_y(static_cast<double>(block.offset)), plot, mark.box)) {
+        PlaceBlockLabel(panel.peak, mark);
+        panel.prefetch_block = mark;
+        layout.legend_block = true;
+      }
+    }
 
     panel.time_label_y = bottom + kTickLabelBelow;
     panel.bottom = panel.time_label_y + 4;

@@ -7,7 +7,8 @@
 // flattened schedule, one column per step: a segment live over the closed
 // range [start, end] spans x(start)..x(end + 1)) and the address along y
 // (bytes, 0 at the bottom). Every allocation segment is one rectangle
-// [offset, offset + size) x [start, end], colored by its buffer's pool. The
+// [offset, offset + size) x [start, end], colored by its buffer's pool (a
+// buffer of the pool "alternate", pinned to fast memory, by its lifetime). The
 // default panel carries the transient pool's peak (solid line) and lower
 // bound (dashed); other panels their peak and, when it is in range, their
 // capacity (dotted). Pools of a space appear as faint bands at their pool
@@ -18,6 +19,10 @@
 // as a translucent bar over the chunk they fill (prefetch) or drain
 // (eviction) from copy-start to copy-done, and again in a lane under the
 // panel, one row per overlapping copy, so concurrency is visible.
+// A window prefetch reserves a chunk of its space without a segment of its
+// buffer: it is drawn hatched and outlined over [offset, offset + bytes) from
+// copy-start to the op's step. The block of block prefetching is outlined
+// (dashed) across the whole alternate panel and labelled "prefetch block".
 //
 // Scaling: a segment or copy thinner than MapOptions::min_rect_px in either
 // dimension, and every one beyond the MapOptions::max_rects largest of its
@@ -93,8 +98,9 @@ inline constexpr int kColorCountWithoutRegions = kColorSlab;
 // anything else is kColorOtherPool.
 int PoolColor(std::string_view pool);
 // Color of a pool of `plan`: a region allocation (a resource of
-// plan.regions) by its kind, kColorSlab, kColorResults or kColorUpload;
-// anything else PoolColor(pool).
+// plan.regions) by its kind, kColorSlab, kColorResults or kColorUpload; a
+// hierarchy level's pool "<level>.<lifetime>" (e.g. "sram.transient") like
+// its lifetime's; anything else PoolColor(pool).
 int PoolColor(const Plan& plan, std::string_view pool);
 // The region resource named `pool` (a program pool has one of kind "pool"
 // too), or null.
@@ -234,6 +240,25 @@ struct OutlineMark {
   double label_y = 0;
 };
 
+// A window prefetch's chunk (Plan::window_prefetches): [offset, offset +
+// bytes) of its space, reserved over [max(start, 0), done]; drawn hatched and
+// outlined, since it holds no segment of its buffer.
+struct WindowMark {
+  int window = 0;  // index into Plan::window_prefetches
+  Box box;
+};
+
+// The block reserved for block prefetching (MsaStats::block) across the
+// whole run, outlined and labelled "prefetch block" at its top left (else
+// bottom left) where the peak step's line and label leave room, when it is
+// at least a label high. Shown, like windows, in the activations view too.
+struct BlockMark {
+  Box box;
+  bool labeled = false;
+  double label_x = 0;
+  double label_y = 0;
+};
+
 struct Panel {
   MemorySpace space = kDefaultSpace;
   std::string title;                    // e.g. "default memory (space 0) · used 1.5 MiB"
@@ -248,6 +273,8 @@ struct Panel {
   std::vector<BlockLabel> block_labels; // names of the largest segments, by area
   std::vector<PixelRect> copy_coverage; // merged copy bars, relative to plot.x/plot.y
   std::vector<CopyMark> copies;         // copy bars over their chunks
+  std::vector<WindowMark> windows;      // the largest max_rects, by window index
+  std::optional<BlockMark> prefetch_block;
   std::vector<LineMark> lines;
   std::optional<PeakMark> peak;         // none when nothing is live in this view
   std::vector<HoverSegment> hover;      // every allocation shown, by (buffer, allocation)
@@ -280,6 +307,8 @@ struct MapLayout {
   bool legend_capacity = false;
   bool legend_outline = false;          // region allocations are drawn
   bool legend_peak_step = false;        // a panel marks its peak step
+  bool legend_window = false;           // window prefetches are drawn
+  bool legend_block = false;            // a prefetch block is drawn
   bool regions = false;                 // the plan has execution regions
   bool activations_only = false;
   // Per panel, how many of the largest blocks get their buffer's name

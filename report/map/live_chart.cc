@@ -75,8 +75,9 @@ PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std:
   mark.step = peak.step;
   mark.bytes = peak.bytes;
   mark.x = TimeX(layout, static_cast<double>(peak.step) + 0.5);
-  mark.full_label =
-      fmt::format("{}: peak step {} · {}", name, peak.step, FormatBytes(peak.bytes));
+  const std::string numbers = fmt::format("peak step {} · {}", peak.step, FormatBytes(peak.bytes));
+  const std::string head = name + ": " + numbers;
+  mark.full_label = head;
   const std::string op = options.describe_step ? options.describe_step(peak.step) : std::string();
   if (!op.empty()) mark.full_label += " · " + op;
   const PeakLabelSide side =
@@ -84,7 +85,18 @@ PeakMark PeakMarker(const MapLayout& layout, const ProfilePeak& peak, const std:
                           layout.plot_x, layout.plot_x + layout.plot_w);
   mark.label_end = side.left;
   const auto chars = static_cast<std::size_t>(std::max(0.0, side.room / kMapCharWidth));
-  mark.label = ElideMiddle(mark.full_label, chars);
+  // Shorten the op name, then drop it, then shorten the space name: the step
+  // and bytes are what the label is for.
+  if (mark.full_label.size() <= chars) {
+    mark.label = mark.full_label;
+  } else if (!op.empty() && chars >= head.size() + 3 + 8) {
+    mark.label = head + " · " + ElideMiddle(op, chars - head.size() - 3);
+  } else if (head.size() <= chars) {
+    mark.label = head;
+  } else {
+    const std::size_t name_chars = chars > numbers.size() + 3 ? chars - numbers.size() - 2 : 1;
+    mark.label = ElideMiddle(name, name_chars) + ": " + numbers;
+  }
   mark.label_x = mark.label_end ? mark.x - 4 : mark.x + 4;
   mark.label_y = 0;  // BuildLiveChart gives each label its row
   return mark;

@@ -23,15 +23,25 @@ std::vector<Lifetime> PoolLifetimes(const BufferSet& buffers, const Plan& plan) 
   return lifetimes;
 }
 
+std::vector<bool> ActivationBuffers(const BufferSet& buffers, const Plan& plan) {
+  const std::vector<Lifetime> lifetimes = PoolLifetimes(buffers, plan);
+  std::vector<bool> shown(buffers.buffers.size());
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    shown[i] = IsActivationLifetime(lifetimes[i]) &&
+               IsActivationLifetime(buffers.buffers[i].lifetime);
+  }
+  return shown;
+}
+
 std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& plan,
                                        MemorySpace space, bool activations_only) {
-  const std::vector<Lifetime> lifetimes =
-      activations_only ? PoolLifetimes(buffers, plan) : std::vector<Lifetime>{};
+  const std::vector<bool> activations =
+      activations_only ? ActivationBuffers(buffers, plan) : std::vector<bool>{};
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   std::vector<std::pair<TimeStep, Bytes>> events;
   for (std::size_t i = 0; i < placed; ++i) {
     const Bytes size = buffers.buffers[i].size;
-    if (size <= 0 || (activations_only && !IsActivationLifetime(lifetimes[i]))) continue;
+    if (size <= 0 || (activations_only && !activations[i])) continue;
     // Steps covered by the buffer's allocations in `space`, as merged ranges.
     std::vector<std::pair<TimeStep, TimeStep>> ranges;
     for (const Allocation& a : plan.placements[i].allocations) {

@@ -25,11 +25,17 @@ bool IsActivationLifetime(Lifetime lifetime);
 // buffers.buffers. O(n log pools).
 std::vector<Lifetime> PoolLifetimes(const BufferSet& buffers, const Plan& plan);
 
+// Whether each buffer is shown in the activations-only view: its pool holds
+// activations (PoolLifetimes) and it is not itself a weight, state or model
+// input or output (a hierarchy places weights in the fast level's
+// "alternate" pool, whose lifetime is transient). Parallel to buffers.buffers.
+std::vector<bool> ActivationBuffers(const BufferSet& buffers, const Plan& plan);
+
 // Live bytes of a memory space other than the default one over time: the
 // sum of the sizes of the buffers with an allocation in `space` covering the
 // step (a buffer counted once per step even with several allocations there),
 // in the same step form as TransientLiveProfile. With `activations_only`,
-// only buffers whose pool holds activations (IsActivationLifetime).
+// only the buffers of ActivationBuffers.
 // Example: x 256 KiB in space 1 over [2,6], y 256 KiB over [0,4] ->
 // {0: 256 KiB}, {2: 512 KiB}, {5: 256 KiB}, {7: 0}. O(n log n).
 std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& plan,

@@ -24,7 +24,7 @@ constexpr double kLabelBoxCharWidth = 5.8;
 
 std::string C(double value) { return FormatCoord(value); }
 
-void AppendStyle(std::string& out, const MapLayout& layout) {
+void AppendStyle(std::string& out, const MapLayout& layout, std::string_view id_prefix) {
   out +=
       "<style>"
       "text{font-family:sans-serif;font-size:11px;fill:#333}"
@@ -60,11 +60,31 @@ void AppendStyle(std::string& out, const MapLayout& layout) {
         ".alloc-label{font-size:11px;font-weight:bold;fill:#222;paint-order:stroke;stroke:#fff;"
         "stroke-width:3px;stroke-linejoin:round}";
   }
+  // Maps without window prefetches or a prefetch block keep theirs too.
+  if (layout.legend_window) {
+    out += ".win{stroke:#f28e2b;stroke-width:1}";
+  }
+  if (layout.legend_block) {
+    out +=
+        ".pblock{fill:none;stroke:#555;stroke-width:1.5;stroke-dasharray:8 3}"
+        ".pblock-label{font-size:11px;font-weight:bold;fill:#555;paint-order:stroke;"
+        "stroke:#fff;stroke-width:3px;stroke-linejoin:round}";
+  }
   const int colors = layout.regions ? kColorCount : kColorCountWithoutRegions;
   for (int color = 0; color < colors; ++color) {
     out += fmt::format(".k{}{{fill:{}}}", color, ColorHex(color));
   }
   out += "</style>\n";
+  // Windows are hatched in the prefetch color: they reserve bytes no
+  // buffer's segment holds.
+  if (layout.legend_window) {
+    out += fmt::format(
+        "<defs><pattern id=\"{}-hatch\" width=\"4\" height=\"4\" "
+        "patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+        "<rect width=\"4\" height=\"4\" fill=\"#fdebd9\"/>"
+        "<rect width=\"1.5\" height=\"4\" fill=\"#f28e2b\"/></pattern></defs>\n",
+        id_prefix);
+  }
 }
 
 std::string_view LineClass(LineMark::Style style) {
@@ -141,6 +161,33 @@ std::string DescribeCopy(const BufferSet& buffers, const Plan& plan, int index) 
                      copy.start, copy.done, FormatBytesExact(copy.bytes));
 }
 
+// Tooltip text of a window prefetch's chunk (plain text; escaped by the caller).
+std::string DescribeWindow(const BufferSet& buffers, const Plan& plan, const MapOptions& options,
+                           int index) {
+  const WindowPrefetch& w = plan.window_prefetches[static_cast<std::size_t>(index)];
+  const auto b = static_cast<std::size_t>(w.buffer);
+  const std::string name = w.buffer >= 0 && b < buffers.buffers.size()
+                               ? buffers.buffers[b].name.str()
+                               : fmt::format("buffer {}", w.buffer);
+  // The op runs at the window's copy-done step.
+  std::string op = options.describe_step ? options.describe_step(w.done) : std::string();
+  if (op.empty()) op = fmt::format("op {}", w.op);
+  return fmt::format(
+      "window of {} for {}\nfirst {} of the buffer, operand {}\nspace {}, offset {}\n"
+      "reserved from copy-start {} through copy-done {}",
+      name, op, FormatBytesExact(w.bytes), w.operand, SpaceLabel(plan, w.space),
+      FormatOffset(w.offset), w.start, w.done);
+}
+
+std::string DescribeBlock(const Plan& plan) {
+  const MsaStats& msa = *plan.msa;
+  return fmt::format(
+      "prefetch block\n{} reserved for the whole run, offset {}\n{} into it; the weights "
+      "prefetched there share it over time",
+      FormatBytesExact(msa.block->size), FormatOffset(msa.block->offset),
+      CountOf(msa.block_prefetches, "block prefetch", "block prefetches"));
+}
+
 void AppendRect(std::string& out, std::string_view attributes, const Box& box,
                 const std::string& tooltip) {
   out += fmt::format("<rect {} x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"", attributes, C(box.x),
@@ -166,11 +213,13 @@ void AppendCoverage(std::string& out, const std::vector<PixelRect>& rects, doubl
   }
 }
 
-void AppendLegend(std::string& out, const MapLayout& layout) {
+void AppendLegend(std::string& out, const MapLayout& layout, std::string_view id_prefix) {
   // Entries 18 px apart from the plot's left edge; when that would run past
   // the picture (many colors in a narrow map), closer and from the margin.
   std::vector<std::string_view> labels;
   for (int color : layout.legend_colors) labels.push_back(ColorLabel(color));
+  if (layout.legend_window) labels.push_back("window prefetch");
+  if (layout.legend_block) labels.push_back("prefetch block");
   if (layout.legend_outline) labels.push_back("region allocation");
   if (layout.legend_peak) labels.push_back("extent / used");
   if (layout.legend_lower_bound) labels.push_back("lower bound");
@@ -193,6 +242,22 @@ void AppendLegend(std::string& out, const MapLayout& layout) {
         color, color == kColorPrefetch || color == kColorEviction ? " copy" : "", C(x), C(y - 10),
         C(x + 20), C(y), ColorLabel(color));
     advance(ColorLabel(color));
+  }
+  if (layout.legend_window) {
+    constexpr std::string_view kLabel = "window prefetch";
+    out += fmt::format(
+        "<rect class=\"win\" fill=\"url(#{}-hatch)\" x=\"{}\" y=\"{}\" width=\"14\" "
+        "height=\"12\"/><text x=\"{}\" y=\"{}\">{}</text>",
+        id_prefix, C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
+    advance(kLabel);
+  }
+  if (layout.legend_block) {
+    constexpr std::string_view kLabel = "prefetch block";
+    out += fmt::format(
+        "<rect class=\"pblock\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/>"
+        "<text x=\"{}\" y=\"{}\">{}</text>",
+        C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
+    advance(kLabel);
   }
   if (layout.legend_outline) {
     constexpr std::string_view kLabel = "region allocation";
@@ -228,7 +293,7 @@ void AppendLegend(std::string& out, const MapLayout& layout) {
 
 void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
                  const BufferSet& buffers, const Plan& plan, const MapOptions& options,
-                 bool standalone) {
+                 bool standalone, std::string_view id_prefix) {
   const Box& plot = panel.plot;
   const double right = plot.x + plot.w;
   const double bottom = plot.y + plot.h;
@@ -283,6 +348,23 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     AppendRect(out, fmt::format("class=\"k{} copy\" data-c=\"{}\"", mark.color, mark.copy),
                mark.box, standalone ? DescribeCopy(buffers, plan, mark.copy) : std::string());
     out += "\n";
+  }
+
+  for (const WindowMark& mark : panel.windows) {
+    AppendRect(out,
+               fmt::format("class=\"win\" fill=\"url(#{}-hatch)\" data-w=\"{}\"", id_prefix,
+                           mark.window),
+               mark.box, DescribeWindow(buffers, plan, options, mark.window));
+    out += "\n";
+  }
+  if (panel.prefetch_block) {
+    const BlockMark& mark = *panel.prefetch_block;
+    AppendRect(out, "class=\"pblock\"", mark.box, DescribeBlock(plan));
+    out += "\n";
+    if (mark.labeled) {
+      out += fmt::format("<text class=\"pblock-label\" x=\"{}\" y=\"{}\">prefetch block</text>\n",
+                         C(mark.label_x), C(mark.label_y));
+    }
   }
 
   // Region allocations: outlines over their buffers (a tooltip on the
@@ -345,7 +427,7 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += "</g>\n";
   }
 
-  if (panel.segment_count == 0 && panel.copy_count == 0) {
+  if (panel.segment_count == 0 && panel.copy_count == 0 && panel.windows.empty()) {
     out += fmt::format(
         "<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no buffers in this "
         "space</text>\n",
@@ -381,7 +463,7 @@ std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, 
       standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", C(layout.width),
       C(layout.height - crop), C(crop), C(layout.width), C(layout.height - crop),
       XmlEscape(layout.title));
-  AppendStyle(out, layout);
+  AppendStyle(out, layout, id_prefix);
   out += fmt::format("<rect x=\"0\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"#fff\"/>\n", C(crop),
                      C(layout.width), C(layout.height - crop));
   if (standalone) {
@@ -391,9 +473,9 @@ std::string RenderSvgElement(const MapLayout& layout, const BufferSet& buffers, 
     out += fmt::format("<text class=\"subtitle\" x=\"{}\" y=\"{}\">{}</text>\n", C(layout.plot_x),
                        C(layout.subtitle_y), XmlEscape(layout.subtitle));
   }
-  AppendLegend(out, layout);
+  AppendLegend(out, layout, id_prefix);
   for (const Panel& panel : layout.panels) {
-    AppendPanel(out, layout, panel, buffers, plan, options, standalone);
+    AppendPanel(out, layout, panel, buffers, plan, options, standalone, id_prefix);
   }
   if (!standalone) {
     out += fmt::format(

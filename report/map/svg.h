@@ -9,7 +9,10 @@
 // Each segment drawn one by one is a <rect data-b="BUFFER_ID"> with a <title>
 // tooltip (buffer name, values, size, live range, pool, space, offset); each
 // region allocation a <rect class="alloc" data-p="POOL_INDEX"> outline with a
-// <title> (allocation, region, size, time range, buffers, offset). Each
+// <title> (allocation, region, size, time range, buffers, offset); each window
+// prefetch's chunk a hatched <rect class="win" data-w="WINDOW_INDEX"> with a
+// <title> ("window of BUFFER for OP", bytes, operand, offset, steps), the
+// prefetch block a dashed <rect class="pblock"> with a <title>. Each
 // panel's peak step is a <g class="peak-marker" data-step="STEP"> holding a
 // dashed vertical line and its label (full text in the <title>).
 #pragma once

@@ -53,6 +53,22 @@ TEST(HtmlMapTest, SummaryHeader) {
   }
 }
 
+// Window prefetches are not among the prefetches: a row of their own, as
+// in the plan summary; the block says where it is.
+TEST(HtmlMapTest, SummaryListsWindowPrefetchesAndTheBlock) {
+  const maptest::PlannedBuffers p = maptest::WindowAndBlockPlan();
+  const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(html.find("<tr><th>window prefetches</th><td>1 (128 KiB)</td></tr>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><th>prefetch block</th><td>256 KiB at offset "), std::string::npos);
+  // Both embedded views would share one pattern id otherwise.
+  EXPECT_NE(html.find("<pattern id=\"map-hatch\""), std::string::npos);
+  const maptest::PlannedBuffers plain = maptest::MsaPlan();
+  const std::string without = RenderHtmlMap(plain.buffers, plain.plan, MapOptions{});
+  EXPECT_EQ(without.find("window prefetches"), std::string::npos);
+  EXPECT_EQ(without.find("prefetch block"), std::string::npos);
+}
+
 TEST(HtmlMapTest, EmbedsTheMapWithoutItsTitleRows) {
   const maptest::PlannedBuffers p = maptest::SmallPlan();
   const std::string html = RenderHtmlMap(p.buffers, p.plan, MapOptions{});

@@ -214,6 +214,82 @@ TEST(LayoutMapTest, AlternateMemoryPanelWithCopiesAndLane) {
   EXPECT_DOUBLE_EQ(layout.panels[0].lane.h, 0);
 }
 
+TEST(LayoutMapTest, WindowChunksAndThePrefetchBlockAreDrawn) {
+  const maptest::PlannedBuffers p = maptest::WindowAndBlockPlan();
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
+  ASSERT_EQ(layout.panels.size(), 2u);
+  const Panel& fast = layout.panels[1];
+  constexpr double kEps = 1e-6;
+  EXPECT_NEAR(fast.axis.top, kMiB, kEps);
+  ASSERT_EQ(fast.windows.size(), 1u);
+  EXPECT_EQ(fast.windows[0].window, 0);
+  EXPECT_NEAR(fast.windows[0].box.x, 88 + 4 * 108.4, kEps);
+  EXPECT_NEAR(fast.windows[0].box.w, 2 * 108.4, kEps);
+  EXPECT_NEAR(fast.windows[0].box.y, fast.plot.y + 120, kEps);
+  EXPECT_NEAR(fast.windows[0].box.h, 40, kEps);
+  ASSERT_TRUE(fast.prefetch_block.has_value());
+  EXPECT_NEAR(fast.prefetch_block->box.x, 88, kEps);
+  EXPECT_NEAR(fast.prefetch_block->box.w, 1084, kEps);
+  EXPECT_NEAR(fast.prefetch_block->box.y, fast.plot.y, kEps);
+  EXPECT_NEAR(fast.prefetch_block->box.h, 80, kEps);
+  EXPECT_TRUE(fast.prefetch_block->labeled);
+  EXPECT_TRUE(layout.legend_window);
+  EXPECT_TRUE(layout.legend_block);
+  // The default panel has neither.
+  EXPECT_TRUE(layout.panels[0].windows.empty());
+  EXPECT_FALSE(layout.panels[0].prefetch_block.has_value());
+}
+
+// A window of a weight is the only mark of that fast memory in use: the
+// activations view hides the weight's segments, not its window or the block.
+TEST(LayoutMapTest, ActivationsOnlyKeepsWindowsAndTheBlock) {
+  maptest::PlannedBuffers p = maptest::WindowAndBlockPlan();
+  p.buffers.buffers[0].lifetime = Lifetime::kConstant;  // x, the window's buffer
+  MapOptions options;
+  options.activations_only = true;
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  EXPECT_EQ(layout.hidden_buffers, 1u);
+  const Panel& fast = layout.panels[1];
+  EXPECT_EQ(fast.segment_count, 1u);
+  ASSERT_EQ(fast.windows.size(), 1u);
+  EXPECT_TRUE(fast.prefetch_block.has_value());
+  EXPECT_NEAR(fast.axis.top, kMiB, 1e-6);  // reaches the block
+}
+
+TEST(LayoutMapTest, MapsWithoutWindowsOrBlockHaveNoSuchLegend) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_FALSE(layout.legend_window);
+  EXPECT_FALSE(layout.legend_block);
+}
+
+TEST(LayoutMapHierarchyTest, LevelPoolsAndPinnedBuffersTakeTheirLifetimesColors) {
+  const maptest::PlannedBuffers p = maptest::HierarchyPlan();
+  EXPECT_EQ(PoolColor(p.plan, "sram.transient"), kColorTransient);
+  EXPECT_EQ(PoolColor(p.plan, "alternate"), kColorOtherPool);
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, MapOptions{});
+  ASSERT_EQ(layout.panels.size(), 3u);
+  ASSERT_EQ(layout.panels[1].segments.size(), 2u);
+  EXPECT_EQ(layout.panels[1].segments[0].color, kColorConstant);   // w
+  EXPECT_EQ(layout.panels[1].segments[1].color, kColorTransient);  // fast
+  ASSERT_EQ(layout.panels[2].segments.size(), 1u);
+  EXPECT_EQ(layout.panels[2].segments[0].color, kColorTransient);
+  EXPECT_THAT(layout.legend_colors,
+              ElementsAre(kColorTransient, kColorConstant, kColorOtherPool));
+}
+
+TEST(LayoutMapHierarchyTest, ActivationsOnlyHidesAWeightInAnActivationPool) {
+  const maptest::PlannedBuffers p = maptest::HierarchyPlan();
+  MapOptions options;
+  options.activations_only = true;
+  const MapLayout layout = LayoutMap(p.buffers, p.plan, options);
+  EXPECT_EQ(layout.hidden_buffers, 1u);
+  ASSERT_EQ(layout.panels[1].segments.size(), 1u);
+  EXPECT_EQ(layout.panels[1].segments[0].buffer, 2);
+  ASSERT_TRUE(layout.panels[1].peak.has_value());
+  EXPECT_EQ(layout.panels[1].peak->bytes, 128 * kKiB);
+}
+
 TEST(LayoutMapTest, EmptyPlanHasAnEmptyDefaultPanel) {
   const MapLayout layout = LayoutMap(BufferSet{}, Plan{}, MapOptions{});
   EXPECT_EQ(layout.time_top, 1);

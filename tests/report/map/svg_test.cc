@@ -121,6 +121,50 @@ TEST(SvgMapTest, AlternateMemoryPanelShowsCopies) {
   EXPECT_NE(svg.find(">eviction</text>"), std::string::npos);
 }
 
+TEST(SvgMapTest, WindowChunkAndPrefetchBlockWithTooltipsAndLegend) {
+  const maptest::PlannedBuffers p = maptest::WindowAndBlockPlan();
+  MapOptions options;
+  options.describe_step = [](TimeStep step) {
+    return step == 5 ? std::string("%y = onnx.MatMul") : std::string();
+  };
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, options);
+  // The alternate plot starts at y 504.
+  EXPECT_NE(svg.find("<rect class=\"win\" fill=\"url(#map-hatch)\" data-w=\"0\" x=\"521.6\" "
+                     "y=\"624\" width=\"216.8\" height=\"40\"><title>window of x for %y = "
+                     "onnx.MatMul\nfirst 128 KiB (131072 B) of the buffer, operand 1\n"
+                     "space alternate (1), offset "),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("<rect class=\"pblock\" x=\"88\" y=\"504\" width=\"1084\" "
+                     "height=\"80\"><title>prefetch block\n256 KiB (262144 B) reserved for the "
+                     "whole run"),
+            std::string::npos);
+  EXPECT_NE(svg.find("<text class=\"pblock-label\" x=\"92\" y=\"515\">prefetch block</text>"),
+            std::string::npos);
+  EXPECT_NE(svg.find("<pattern id=\"map-hatch\""), std::string::npos);
+  EXPECT_NE(svg.find(">window prefetch</text>"), std::string::npos);
+  EXPECT_NE(svg.find(">prefetch block</text>"), std::string::npos);
+  // Without a describe_step, the op's id.
+  const std::string plain = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(plain.find("<title>window of x for op 7\n"), std::string::npos);
+}
+
+TEST(SvgMapTest, NoWindowStyleWithoutWindows) {
+  const maptest::PlannedBuffers p = maptest::MsaPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_EQ(svg.find("hatch"), std::string::npos);
+  EXPECT_EQ(svg.find("pblock"), std::string::npos);
+}
+
+TEST(SvgMapTest, HierarchyLegendHasTheActivationClass) {
+  const maptest::PlannedBuffers p = maptest::HierarchyPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  EXPECT_NE(svg.find("<rect class=\"k0\" x=\"88\" y=\"62\" width=\"14\" height=\"12\"/>"
+                     "<text x=\"108\" y=\"72\">transient</text>"),
+            std::string::npos)
+      << svg.substr(0, 3000);
+}
+
 TEST(SvgMapTest, EmptyPlanRenders) {
   const std::string svg = RenderSvgMap(BufferSet{}, Plan{}, MapOptions{});
   EXPECT_NE(svg.find(">no buffers in this space</text>"), std::string::npos);

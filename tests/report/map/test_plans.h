@@ -91,6 +91,43 @@ inline PlannedBuffers MsaPlan() {
   return p;
 }
 
+// MsaPlan plus a window prefetch and a prefetch block in alternate memory
+// (axis top 1 MiB: 320 px per MiB; 108.4 px per step):
+//   a window of x's first 128 KiB at 512 KiB, copy-start 4, copy-done (the
+//     op's step) 5 -> x 88 + 4 * 108.4, w 2 * 108.4, y plot.y + 120, h 40;
+//   the block [768 KiB, 1 MiB) over the whole run -> y plot.y, h 80.
+inline PlannedBuffers WindowAndBlockPlan() {
+  PlannedBuffers p = MsaPlan();
+  p.plan.window_prefetches = {{0, 7, 1, kAlternateSpace, 4, 5, 128 * kKiB, 512 * kKiB}};
+  p.plan.msa->window_prefetches = 1;
+  p.plan.msa->window_prefetch_bytes = 128 * kKiB;
+  p.plan.msa->block = PrefetchBlock{768 * kKiB, 256 * kKiB};
+  p.plan.msa->block_prefetches = 0;
+  return p;
+}
+
+// A three-level hierarchy's pools (driver/hierarchy_job.cc): activations
+// in "sram.transient" (space 2), a weight pinned to the fast level in the
+// pool "alternate" (space 1) next to an activation.
+inline PlannedBuffers HierarchyPlan() {
+  PlannedBuffers p;
+  p.buffers.time_steps = 4;
+  p.plan.input = "hier.mp";
+  p.plan.time_steps = 4;
+  p.plan.spaces = {{"dram", kDefaultSpace, std::nullopt, 0},
+                   {"scratchpad", kAlternateSpace, 256 * kKiB, 192 * kKiB},
+                   {"sram", 2, kMiB, kMiB}};
+  p.plan.pools = {
+      {"sram.transient", Lifetime::kTransient, 2, 0, kMiB, kMiB, 1, kMiB, std::nullopt, std::nullopt},
+      {"alternate", Lifetime::kTransient, kAlternateSpace, 0, 192 * kKiB, 128 * kKiB, 2,
+       192 * kKiB, std::nullopt, std::nullopt}};
+  Add(p, "act", kMiB, 0, 3, "sram.transient", {{2, 0, 0, 3}});
+  Add(p, "w", 64 * kKiB, 0, 3, "alternate", {{kAlternateSpace, 0, 0, 3}});
+  p.buffers.buffers.back().lifetime = Lifetime::kConstant;
+  Add(p, "fast", 128 * kKiB, 1, 2, "alternate", {{kAlternateSpace, 64 * kKiB, 1, 2}});
+  return p;
+}
+
 // `n` transient buffers of 1-3 KiB, one starting per time step and live for
 // 4 steps (so the live bytes change every step), at 64 rotating 4 KiB
 // offsets: far more marks than pixels.
