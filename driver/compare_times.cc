@@ -82,11 +82,11 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
     rows.push_back({"all-slowest-writable", "",
                     "every buffer in the slowest writable level, no copies, its capacity "
                     "ignored (a baseline: the data may not fit it)", "",
-                    h.all_slowest_writable_s, false, ""});
+                    h.all_slowest_writable_s, false, "", ""});
   } else {
     rows.push_back({"memplan", "",
                     "memplan plan: memory space assignment, default mode (docs/msa.md)", "",
-                    stats.estimated_time_s, true, ""});
+                    stats.estimated_time_s, true, "", ""});
     MsaJobOptions reference = msa;
     reference.msa.mode = MsaMode::kReference;
     absl::StatusOr<PlanJobResult> ref = PlanWithFastMemory(input_path, input, reference, alignment);
@@ -94,13 +94,13 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
     rows.push_back({"xla-msa-2021", "XLA memory space assignment (2021), as memplan re-creates it",
                     "prefetch and evict by the cost-analysis picker, best fit in fast memory",
                     "memplan --msa-mode reference (docs/msa.md)", ref->plan.msa->estimated_time_s,
-                    false, ""});
+                    false, "", ""});
     rows.push_back({"all-default", "", "every buffer in default memory, no copies", "",
-                    stats.time_all_default_s, false, ""});
+                    stats.time_all_default_s, false, "", ""});
     rows.push_back({"all-fast", "",
                     "every buffer in fast memory, its capacity ignored (no plan can do this when "
                     "the data is larger)",
-                    "", stats.time_all_fast_s, false, ""});
+                    "", stats.time_all_fast_s, false, "", ""});
   }
   // Fastest first; strategies that do not fit last, in portfolio order.
   std::stable_sort(rows.begin(), rows.end(), [](const CompareTimeRow& a, const CompareTimeRow& b) {
@@ -110,7 +110,7 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
   times.rows.push_back({"time bound", "",
                         "no plan is faster: per op, its data fills the fast levels best "
                         "saved-time-per-byte first, copies free (msa/time_bound.h)",
-                        "docs/msa.md, Time bound", times.bound_s, false, ""});
+                        "docs/msa.md, Time bound", times.bound_s, false, "", ""});
   times.rows.insert(times.rows.end(), rows.begin(), rows.end());
   return times;
 }
