@@ -243,30 +243,18 @@ void AppendLegend(std::string& out, const MapLayout& layout, std::string_view id
         C(x + 20), C(y), ColorLabel(color));
     advance(ColorLabel(color));
   }
-  if (layout.legend_window) {
-    constexpr std::string_view kLabel = "window prefetch";
+  // A swatch with the class (and fill) of what it names.
+  const auto rect_entry = [&](bool present, const std::string& attributes, std::string_view label) {
+    if (!present) return;
     out += fmt::format(
-        "<rect class=\"win\" fill=\"url(#{}-hatch)\" x=\"{}\" y=\"{}\" width=\"14\" "
-        "height=\"12\"/><text x=\"{}\" y=\"{}\">{}</text>",
-        id_prefix, C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
-    advance(kLabel);
-  }
-  if (layout.legend_block) {
-    constexpr std::string_view kLabel = "prefetch block";
-    out += fmt::format(
-        "<rect class=\"pblock\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/>"
-        "<text x=\"{}\" y=\"{}\">{}</text>",
-        C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
-    advance(kLabel);
-  }
-  if (layout.legend_outline) {
-    constexpr std::string_view kLabel = "region allocation";
-    out += fmt::format(
-        "<rect class=\"alloc\" x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/>"
-        "<text x=\"{}\" y=\"{}\">{}</text>",
-        C(x + 0.5), C(y - 9.5), C(x + 20), C(y), kLabel);
-    advance(kLabel);
-  }
+        "<rect {} x=\"{}\" y=\"{}\" width=\"14\" height=\"12\"/><text x=\"{}\" y=\"{}\">{}</text>",
+        attributes, C(x + 0.5), C(y - 9.5), C(x + 20), C(y), label);
+    advance(label);
+  };
+  rect_entry(layout.legend_window,
+             fmt::format("class=\"win\" fill=\"url(#{}-hatch)\"", id_prefix), "window prefetch");
+  rect_entry(layout.legend_block, "class=\"pblock\"", "prefetch block");
+  rect_entry(layout.legend_outline, "class=\"alloc\"", "region allocation");
   const auto line_entry = [&](bool present, std::string_view cls, std::string_view label) {
     if (!present) return;
     out += fmt::format(
