@@ -99,7 +99,9 @@ HierarchyRules HierarchyRulesOf(const Target& target) {
 void NameTargetLevels(const Target& target, Plan& plan) {
   for (SpaceInfo& s : plan.spaces) {
     const int level = LevelOfSpace(target, s.id);
-    if (level >= 0) s.name = target.spaces[static_cast<std::size_t>(level)].name;
+    if (level < 0) continue;
+    s.name = target.spaces[static_cast<std::size_t>(level)].name;
+    s.capacity = target.spaces[static_cast<std::size_t>(level)].capacity_bytes;
   }
   for (int level = 0; level < static_cast<int>(target.spaces.size()); ++level) {
     const MemorySpace id = SpaceIdOfLevel(target, level);
@@ -112,6 +114,18 @@ void NameTargetLevels(const Target& target, Plan& plan) {
   }
   std::sort(plan.spaces.begin(), plan.spaces.end(),
             [](const SpaceInfo& a, const SpaceInfo& b) { return a.id < b.id; });
+}
+
+absl::Status CheckSpaceCapacities(const Target& target, const Plan& plan) {
+  for (const SpaceInfo& s : plan.spaces) {
+    if (s.capacity && s.peak > *s.capacity) {
+      return absl::ResourceExhaustedError(
+          fmt::format("plan does not fit: {} memory needs {} bytes, more than its {} bytes on "
+                      "target '{}'",
+                      s.name, s.peak, *s.capacity, target.name));
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,

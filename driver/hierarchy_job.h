@@ -66,4 +66,10 @@ HierarchyRules HierarchyRulesOf(const Target& target);
 // whole target by the levels' names.
 void NameTargetLevels(const Target& target, Plan& plan);
 
+// ResourceExhausted when a space of `plan` uses more than its capacity
+// (SpaceInfo::peak over SpaceInfo::capacity), naming the space and `target`:
+// "plan does not fit: dram memory needs 1103118336 bytes, more than its
+// 1073741824 bytes on target 'npu-3level'". OK otherwise.
+absl::Status CheckSpaceCapacities(const Target& target, const Plan& plan);
+
 }  // namespace memplan

@@ -365,7 +365,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     if (plan.ok() && fast) {
       EstimateRegionTimes(*input->program, *input->analysis, fast->target, options.msa->cost,
                           *plan);
-      if (!fast->target.spaces.empty()) NameTargetLevels(fast->target, *plan);
+      if (!fast->target.spaces.empty()) {
+        // Every level is held to its capacity, the default one (the
+        // slowest writable level, where the slabs live) too.
+        NameTargetLevels(fast->target, *plan);
+        if (absl::Status s = CheckSpaceCapacities(fast->target, *plan); !s.ok()) plan = s;
+      }
     }
   } else {
     phase("packing " + CountOf(input->buffers.buffers.size(), "buffer"));

@@ -159,7 +159,7 @@ TEST_F(RegionFastMemoryCliTest, HierarchyTargetNamesItsLevels) {
             "region @r on gpu0: slab 16384 bytes (lower bound 16384, 0.00% over), results 1024 bytes in 1 allocation, uploads 0 bytes, 5 commands in 5 steps\n"
             "  fast slab r.fast: 16384 bytes in scratchpad memory, 4 slices (a, b, c, d); estimated 4.32e-07 s, 5.888e-06 s all in dram memory (92.66% faster)\n"
             "fast slabs: estimated 4.32e-07 s per run, 5.888e-06 s with every slice in dram memory (92.66% faster)\n"
-            "dram memory: 2048 bytes (2.00 KiB) used, max live 2048 bytes (2.00 KiB) at step 4 (0.00% over)\n"
+            "dram memory: 2048 bytes (2.00 KiB) used of 1073741824 bytes (1.00 GiB) capacity, max live 2048 bytes (2.00 KiB) at step 4 (0.00% over)\n"
             "scratchpad memory: 16384 bytes (16.00 KiB) used of 262144 bytes (256.00 KiB) capacity, max live 16384 bytes (16.00 KiB) at step 3 (0.00% over)\n"
             "sram memory: 0 bytes used of 4194304 bytes (4.00 MiB) capacity\n"
             "algorithm: auto; alignment 1 (region slices: offsets 64, sizes padded to 64); plan verified\n");
@@ -174,7 +174,7 @@ TEST_F(RegionFastMemoryCliTest, HierarchyTargetNamesItsLevels) {
                       {"peak_bytes", s["peak_bytes"]}});
   }
   EXPECT_EQ(spaces.dump(),
-            R"([{"name":"dram","id":0,"capacity_bytes":null,"peak_bytes":2048},)"
+            R"([{"name":"dram","id":0,"capacity_bytes":1073741824,"peak_bytes":2048},)"
             R"({"name":"scratchpad","id":1,"capacity_bytes":262144,"peak_bytes":16384},)"
             R"({"name":"sram","id":2,"capacity_bytes":4194304,"peak_bytes":0}])");
   CliRun v = Memplan("verify " + kFastScenario + " " + json);
@@ -195,17 +195,30 @@ TEST_F(RegionFastMemoryCliTest, HierarchyTargetNamesItsLevels) {
 // 256e9)): a real saving, below 0.01%, printed in seconds.
 TEST_F(RegionFastMemoryCliTest, TinySavingIsPrintedInSeconds) {
   const std::string example = MEMPLAN_SOURCE_DIR "/examples/region_dynamic.mpir";
-  CliRun r = Memplan("plan " + example + " --target npu-3level");
+  CliRun r = Memplan("plan " + example + " --target npu-3level --dim seq=1024");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr("\n  fast slab model.fast: 4096 bytes in scratchpad memory, 1 slice "
-                               "(norm); estimated 0.5463 s, 0.5463 s all in dram memory (9.92e-07 "
+                               "(norm); estimated 0.03591 s, 0.03592 s all in dram memory (9.92e-07 "
                                "s faster, under 0.01%)\n"
-                               "fast slabs: estimated 0.5463 s per run, 0.5463 s with every slice "
+                               "fast slabs: estimated 0.03591 s per run, 0.03592 s with every slice "
                                "in dram memory (9.92e-07 s faster, under 0.01%)\n"));
-  const Json plan = Json::parse(Slurp(Planned(example, "--target npu-3level")));
+  const Json plan = Json::parse(Slurp(Planned(example, "--target npu-3level --dim seq=1024")));
   EXPECT_NEAR(plan["regions"]["all_default_time_s"].get<double>() -
                   plan["regions"]["estimated_time_s"].get<double>(),
               9.92e-07, 1e-12);
+}
+
+// The default level holds the slabs and is held to its capacity too: at
+// the dims' bounds region_dynamic needs 1.03 GiB of npu-3level's 1 GiB
+// dram (exit 1, located at the input, no plan written).
+TEST_F(RegionFastMemoryCliTest, TheDefaultLevelIsHeldToItsCapacity) {
+  const std::string example = MEMPLAN_SOURCE_DIR "/examples/region_dynamic.mpir";
+  const std::string json = dir_ + "/over.json";
+  CliRun r = Memplan("plan " + example + " --target npu-3level --json " + json);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, example + ": error: plan does not fit: dram memory needs 1103118336 bytes, "
+                             "more than its 1073741824 bytes on target 'npu-3level'\n");
+  EXPECT_FALSE(std::filesystem::exists(json));
 }
 
 // The fast slab moved past the fast memory's 8192 bytes: both verifiers
