@@ -1,6 +1,9 @@
 #include "driver/compare_times.h"
 
 #include <algorithm>
+#include <optional>
+#include <string>
+#include <utility>
 
 #include "absl/status/status.h"
 #include "absl/strings/strip.h"
@@ -18,6 +21,19 @@ absl::StatusOr<PlanJobResult> PlanWithFastMemory(const std::string& input_path,
   options.pools.alignment = alignment;
   options.measure_aliasing = false;
   return RunPlanJob(input_path, options, input);
+}
+
+// A strategy's row that ran and fits (no reason to give).
+CompareTimeRow Row(std::string name, std::string planner, std::string rule, std::string source,
+                   std::optional<double> estimated_s, bool kept = false) {
+  CompareTimeRow row;
+  row.name = std::move(name);
+  row.planner = std::move(planner);
+  row.rule = std::move(rule);
+  row.source = std::move(source);
+  row.estimated_s = estimated_s;
+  row.kept = kept;
+  return row;
 }
 
 // The rows of a hierarchy's portfolio candidates, by candidate name.
@@ -79,38 +95,38 @@ absl::StatusOr<CompareTimes> CompareTimesOf(const std::string& input_path,
   if (job.hierarchy) {
     const HierarchyReport& h = *job.hierarchy;
     for (const HierarchyReport::Candidate& c : h.candidates) rows.push_back(HierarchyRow(c, h.chosen));
-    rows.push_back({"all-slowest-writable", "",
-                    "every buffer in the slowest writable level, no copies, its capacity "
-                    "ignored (a baseline: the data may not fit it)", "",
-                    h.all_slowest_writable_s, false, "", ""});
+    rows.push_back(Row("all-slowest-writable", "",
+                       "every buffer in the slowest writable level, no copies, its capacity "
+                       "ignored (a baseline: the data may not fit it)",
+                       "", h.all_slowest_writable_s));
   } else {
-    rows.push_back({"memplan", "",
-                    "memplan plan: memory space assignment, default mode (docs/msa.md)", "",
-                    stats.estimated_time_s, true, "", ""});
+    rows.push_back(Row("memplan", "",
+                       "memplan plan: memory space assignment, default mode (docs/msa.md)", "",
+                       stats.estimated_time_s, /*kept=*/true));
     MsaJobOptions reference = msa;
     reference.msa.mode = MsaMode::kReference;
     absl::StatusOr<PlanJobResult> ref = PlanWithFastMemory(input_path, input, reference, alignment);
     if (!ref.ok()) return ref.status();
-    rows.push_back({"xla-msa-2021", "XLA memory space assignment (2021), as memplan re-creates it",
-                    "prefetch and evict by the cost-analysis picker, best fit in fast memory",
-                    "memplan --msa-mode reference (docs/msa.md)", ref->plan.msa->estimated_time_s,
-                    false, "", ""});
-    rows.push_back({"all-default", "", "every buffer in default memory, no copies", "",
-                    stats.time_all_default_s, false, "", ""});
-    rows.push_back({"all-fast", "",
-                    "every buffer in fast memory, its capacity ignored (no plan can do this when "
-                    "the data is larger)",
-                    "", stats.time_all_fast_s, false, "", ""});
+    rows.push_back(Row("xla-msa-2021", "XLA memory space assignment (2021), as memplan re-creates it",
+                       "prefetch and evict by the cost-analysis picker, best fit in fast memory",
+                       "memplan --msa-mode reference (docs/msa.md)",
+                       ref->plan.msa->estimated_time_s));
+    rows.push_back(Row("all-default", "", "every buffer in default memory, no copies", "",
+                       stats.time_all_default_s));
+    rows.push_back(Row("all-fast", "",
+                       "every buffer in fast memory, its capacity ignored (no plan can do this "
+                       "when the data is larger)",
+                       "", stats.time_all_fast_s));
   }
   // Fastest first; strategies that do not fit last, in portfolio order.
   std::stable_sort(rows.begin(), rows.end(), [](const CompareTimeRow& a, const CompareTimeRow& b) {
     if (a.estimated_s.has_value() != b.estimated_s.has_value()) return a.estimated_s.has_value();
     return a.estimated_s && *a.estimated_s < *b.estimated_s;
   });
-  times.rows.push_back({"time bound", "",
-                        "no plan is faster: per op, its data fills the fast levels best "
-                        "saved-time-per-byte first, copies free (msa/time_bound.h)",
-                        "docs/msa.md, Time bound", times.bound_s, false, "", ""});
+  times.rows.push_back(Row("time bound", "",
+                           "no plan is faster: per op, its data fills the fast levels best "
+                           "saved-time-per-byte first, copies free (msa/time_bound.h)",
+                           "docs/msa.md, Time bound", times.bound_s));
   times.rows.insert(times.rows.end(), rows.begin(), rows.end());
   return times;
 }

@@ -117,7 +117,6 @@ struct MemberRun {
   double left = 0;                      // work left in its lane when its turn came
   double allowance = 0;                 // work it may count: min(left, 2 x estimate)
   double work = 0;                      // work it counted (online-best-fit: none)
-  bool over_allowance = false;          // stopped when its count passed the allowance
   double seconds = 0;
 };
 
@@ -218,7 +217,6 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
     }
   }
   run.cut_by_deadline = !run.result && deadline && Clock::now() >= *deadline;
-  run.over_allowance = !run.result && !run.cut_by_deadline;
   run.seconds = SecondsSince(begin);
 }
 
