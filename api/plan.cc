@@ -90,6 +90,10 @@ Result MakeResult(const LoadedInput& input, PlanJobResult job) {
     out.slice_count = copy.slice_count;
     out.slice_offset = copy.slice_offset;
     out.block = copy.block;
+    if (copy.via) {
+      out.via_space = SpaceNameIn(plan, copy.via->space);
+      out.via_offset = copy.via->offset;
+    }
   }
   for (const WindowPrefetch& w : plan.window_prefetches) {
     Copy& out = result.copies.emplace_back();

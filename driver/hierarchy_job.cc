@@ -6,6 +6,7 @@
 #include <map>
 #include <utility>
 
+#include "driver/staging_layout.h"
 #include "fmt/format.h"
 #include "msa/hierarchy.h"
 #include "msa/hierarchy_simulator.h"
@@ -20,7 +21,8 @@ constexpr double kHierarchyBoundSlack = 1e-9;
 // their home levels, named "<level>.<lifetime>" outside the default and
 // alternate spaces; packed by the pools' packers, or with `at_home_offsets`
 // at the offsets the home choice found (one transient pool per level, which
-// fits by construction). nullopt when a level's capacity is exceeded.
+// fits by construction); the staged copies' chunks likewise
+// (driver/staging_layout.h). nullopt when a level's capacity is exceeded.
 absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const HierarchyCandidate& c,
                                            const Target& target, const MsaOptions& options,
                                            const PoolPlanOptions& pools, bool at_home_offsets) {
@@ -77,6 +79,7 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
     if (copy.kind == CopyKind::kPrefetch) copy.from_space = c.home[copy.buffer];
     if (copy.kind == CopyKind::kEviction) copy.to_space = c.home[copy.buffer];
   }
+  if (!PlaceStagingChunks(*plan, at_home_offsets)) return std::optional<Plan>();
   return std::optional<Plan>(*std::move(plan));
 }
 

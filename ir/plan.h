@@ -5,9 +5,11 @@
 // out one after another (pool offset + offset inside the pool).
 #pragma once
 
+#include <algorithm>
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/region_plan.h"
@@ -45,6 +47,18 @@ enum class CopyKind : std::uint8_t { kPrefetch, kEviction };
 // `slice_index` of `slice_count` (>= 2), slices numbered in start order and
 // tiling the buffer's bytes; an unsliced copy has slice_count 1,
 // slice_index 0, slice_offset 0 and moves the whole buffer.
+//
+// A staged copy (`via` set; memory hierarchies only, msa/hierarchy.h) runs
+// in two legs: from_space -> via->space into the chunk [via->offset,
+// via->offset + bytes) of that intermediate space, then on to to_space.
+// The chunk is reserved over [max(start, 0), done]. Example: a weight homed
+// in flash with links flash -> sram -> tcm only is prefetched into tcm with
+// via = {sram's id, its chunk's offset}.
+struct CopyVia {
+  MemorySpace space = kDefaultSpace;
+  Bytes offset = 0;
+  bool operator==(const CopyVia&) const = default;
+};
 struct AsyncCopy {
   BufferId buffer = kNoId;
   CopyKind kind = CopyKind::kPrefetch;
@@ -59,7 +73,14 @@ struct AsyncCopy {
   // A block prefetch (msa/block_prefetch.h): a whole-buffer prefetch of a
   // weight into its slot of the reserved block (MsaStats::block).
   bool block = false;
+  std::optional<CopyVia> via = std::nullopt;  // a staged copy's intermediate chunk
 };
+
+// The closed range of steps a staged copy's chunk (AsyncCopy::via) is
+// reserved over: [max(start, 0), done].
+inline std::pair<TimeStep, TimeStep> StagingSteps(const AsyncCopy& c) {
+  return {std::max<TimeStep>(c.start, 0), c.done};
+}
 
 // The block of alternate memory reserved for block prefetching
 // (msa/block_prefetch.h): bytes [offset, offset + size) of the alternate

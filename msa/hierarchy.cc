@@ -74,13 +74,37 @@ struct HomeRule {
   bool by_size = false;        // banked order; else bytes accessed per byte
 };
 
+// A staged prefetch's chunk: its intermediate level and offset there.
+struct StagingChunk {
+  int level = 0;
+  Bytes offset = 0;
+};
+
 // Home levels for the buffers with `needs_home` and their best-fit offsets
-// there, or the first buffer that fits nowhere.
+// there, or the first buffer that fits nowhere; per copy of the level-0
+// result, its staging chunk when its route from the home is staged.
 struct Homes {
   std::vector<MemorySpace> home;
   std::vector<std::optional<Bytes>> offset;
+  std::vector<std::optional<StagingChunk>> staging;
   BufferId failed = kNoId;
 };
+
+// Best-fit offsets in `heap` for the chunks of `copies` (indices into
+// `all`; their reservations never share a step: each lies within its own
+// alternate segment), nullopt if one finds no room. Commits nothing.
+std::optional<std::vector<Bytes>> FitStagingChunks(const AlternateHeap& heap,
+                                                   const std::vector<AsyncCopy>& all,
+                                                   const std::vector<std::size_t>& copies) {
+  std::vector<Bytes> offsets;
+  for (std::size_t i : copies) {
+    const auto [from, to] = StagingSteps(all[i]);
+    const std::optional<Bytes> offset = heap.BestFit(from, to, all[i].bytes);
+    if (!offset) return std::nullopt;
+    offsets.push_back(*offset);
+  }
+  return offsets;
+}
 
 Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
                   const std::vector<HomeFacts>& facts, const MsaResult& fast,
@@ -91,10 +115,16 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   Homes out;
   out.home.assign(n, kDefaultSpace);
   out.offset.assign(n, std::nullopt);
-  std::vector<bool> prefetched(n, false), evicted(n, false);
-  for (const AsyncCopy& c : fast.copies) {
-    std::vector<bool>& copied = c.kind == CopyKind::kPrefetch ? prefetched : evicted;
-    copied[static_cast<std::size_t>(c.buffer)] = true;
+  out.staging.assign(fast.copies.size(), std::nullopt);
+  std::vector<std::vector<std::size_t>> prefetches(n);
+  std::vector<bool> evicted(n, false);
+  for (std::size_t i = 0; i < fast.copies.size(); ++i) {
+    const AsyncCopy& c = fast.copies[i];
+    if (c.kind == CopyKind::kPrefetch) {
+      prefetches[static_cast<std::size_t>(c.buffer)].push_back(i);
+    } else {
+      evicted[static_cast<std::size_t>(c.buffer)] = true;
+    }
   }
   std::vector<AlternateHeap> heaps;
   for (const MemorySpaceSpec& s : target.spaces) {
@@ -131,11 +161,35 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
       const MemorySpaceSpec& s = target.spaces[static_cast<std::size_t>(l)];
       if (!(facts[b].levels >> l & 1)) continue;
       if (!s.writable && !facts[b].constant) continue;
-      if (l != 0 && prefetched[b] && !FindLink(target, l, 0)) continue;
+      // Prefetches take the route from the home (staged when there is no
+      // direct link); evictions need a direct link (no staged evictions).
+      std::optional<CopyRoute> route;
+      if (l != 0 && !prefetches[b].empty()) {
+        route = FindCopyRoute(target, l, 0);
+        if (!route) continue;
+      }
       if (l != 0 && evicted[b] && !FindLink(target, 0, l)) continue;
+      // The cross-program prefetch runs before the program (its copy spans
+      // no step to stage through): it needs a direct link.
+      if (l != 0 && fast.cross_program_prefetch && fast.cross_program_prefetch->buffer == b &&
+          !FindLink(target, l, 0)) {
+        continue;
+      }
       const std::optional<Bytes> offset = heaps[static_cast<std::size_t>(l)].BestFit(
           buffer.start, end, buffer.size);
       if (!offset) continue;
+      if (route && route->via >= 0) {
+        AlternateHeap& stage = heaps[static_cast<std::size_t>(route->via)];
+        const std::optional<std::vector<Bytes>> chunks =
+            FitStagingChunks(stage, fast.copies, prefetches[b]);
+        if (!chunks) continue;
+        for (std::size_t k = 0; k < chunks->size(); ++k) {
+          const AsyncCopy& c = fast.copies[prefetches[b][k]];
+          const auto [from, to] = StagingSteps(c);
+          stage.Commit(from, to, (*chunks)[k], c.bytes);
+          out.staging[prefetches[b][k]] = StagingChunk{route->via, (*chunks)[k]};
+        }
+      }
       heaps[static_cast<std::size_t>(l)].Commit(buffer.start, end, *offset, buffer.size);
       out.home[b] = SpaceIdOfLevel(target, l);
       out.offset[b] = *offset;
@@ -258,8 +312,12 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
       return;
     }
     HierarchyCandidate c{std::move(name), result, std::move(homes.home), homes.offset, true, "", ""};
-    for (AsyncCopy& copy : c.fast.copies) {
+    for (std::size_t i = 0; i < c.fast.copies.size(); ++i) {
+      AsyncCopy& copy = c.fast.copies[i];
       (copy.kind == CopyKind::kPrefetch ? copy.from_space : copy.to_space) = c.home[copy.buffer];
+      if (const std::optional<StagingChunk>& chunk = homes.staging[i]) {
+        copy.via = CopyVia{SpaceIdOfLevel(target, chunk->level), chunk->offset};
+      }
     }
     if (c.name == "banked") {
       for (std::size_t b = 0; b < n; ++b) {

@@ -9,11 +9,15 @@
 //     gets a *home* level among the slower ones: buffers by bytes accessed
 //     per byte of size (descending), each in the fastest level that its
 //     ops' devices can all access, that is writable or holds a constant
-//     nobody writes, that has the links its copies need (home -> level 0 for
-//     prefetches, level 0 -> home for evictions), and where a best-fit
+//     nobody writes, that has the routes its copies need (home -> level 0
+//     for prefetches, direct or staged: FindCopyRoute, msa/target.h; a
+//     direct link level 0 -> home for evictions), and where a best-fit
 //     chunk over its live range fits the level's capacity; activations thus
 //     spill to the next level down when a level is full, and weights may
-//     stay in a read-only (flash) level and be read in place.
+//     stay in a read-only (flash) level and be read in place. A staged
+//     prefetch also needs a best-fit chunk in its intermediate level over
+//     [max(start, 0), done] (AsyncCopy::via), reserved there like a home
+//     chunk, so that level's capacity counts it.
 // Candidates (a portfolio: the lowest SimulateHierarchy time wins, the
 // driver checking that each fits):
 //  * "hierarchy": steps 1 and 2;

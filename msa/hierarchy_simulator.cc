@@ -75,18 +75,29 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
   });
   // Queues per (from level, to level): when each of its queues is free.
   std::map<std::pair<int, int>, std::vector<double>> queues;
+  // One leg from level `from` to `to`: the first free queue of its link
+  // and its seconds (the source's latency plus bytes / bandwidth).
+  auto leg = [&](int from, int to, Bytes bytes) -> std::pair<double*, double> {
+    const LinkSpec* link = FindLink(target, from, to);
+    std::vector<double>& free = queues[{from, to}];
+    if (free.empty()) free.assign(static_cast<std::size_t>(link ? link->queues : 1), 0);
+    return {&*std::min_element(free.begin(), free.end()),
+            target.spaces[static_cast<std::size_t>(from)].latency_s +
+                static_cast<double>(bytes) / (link ? link->bandwidth : target.copy_bandwidth)};
+  };
   return RunStepTimeline(steps, fast.copies, [&](std::size_t c) {
     const AsyncCopy& copy = fast.copies[c];
     const int other = home_level(copy.buffer);
     const int from = copy.kind == CopyKind::kPrefetch ? other : 0;
     const int to = copy.kind == CopyKind::kPrefetch ? 0 : other;
-    const LinkSpec* link = FindLink(target, from, to);
-    std::vector<double>& free = queues[{from, to}];
-    if (free.empty()) free.assign(static_cast<std::size_t>(link ? link->queues : 1), 0);
-    return CopyService{&*std::min_element(free.begin(), free.end()),
-                       target.spaces[static_cast<std::size_t>(from)].latency_s +
-                           static_cast<double>(copy.bytes) /
-                               (link ? link->bandwidth : target.copy_bandwidth)};
+    const int via = copy.via ? LevelOfSpace(target, copy.via->space) : -1;
+    if (via < 0) {
+      const auto [queue, seconds] = leg(from, to, copy.bytes);
+      return CopyService{queue, seconds};
+    }
+    const auto [first_queue, first_seconds] = leg(from, via, copy.bytes);
+    const auto [second_queue, second_seconds] = leg(via, to, copy.bytes);
+    return CopyService{first_queue, first_seconds, second_queue, second_seconds};
   });
 }
 

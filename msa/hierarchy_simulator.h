@@ -16,6 +16,10 @@
 //    order on the first of its `queues` queues to be free, taking the
 //    source level's latency plus bytes / the link's bandwidth.
 //    Copies on different links run concurrently (contention is per link).
+//    A staged prefetch (AsyncCopy::via) runs its first leg on the link
+//    home -> via and, when that finishes, its second on via -> level 0,
+//    each leg as a copy of its own link (its queues, source latency and
+//    bandwidth); the copy is done when the second leg finishes.
 #pragma once
 
 #include <vector>

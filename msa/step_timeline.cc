@@ -33,6 +33,12 @@ SimulationResult RunStepTimeline(const StepTimes& steps, std::span<const AsyncCo
       finish[c] = begin + busy;
       *service.queue_free = finish[c];
       out.copy_busy_s += busy;
+      if (service.next_queue_free) {
+        const double next_busy = service.next_seconds * count;
+        finish[c] = std::max(finish[c], *service.next_queue_free) + next_busy;
+        *service.next_queue_free = finish[c];
+        out.copy_busy_s += next_busy;
+      }
     }
   };
   auto await = [&](std::size_t slot) {

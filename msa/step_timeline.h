@@ -43,10 +43,15 @@ double TotalSeconds(const StepTimes& steps);
 
 // How a copy runs once issued: `queue_free` is when the queue it takes is
 // free (moved to the copy's finish), `seconds` its time for one execution
-// of the step that issues it.
+// of the step that issues it. A staged copy (AsyncCopy::via) has a second
+// leg: it enters queue `next_queue_free` when the first leg finishes (or
+// when that queue is free, if later) and takes `next_seconds`; the copy is
+// done when it finishes. Null for a copy of one leg.
 struct CopyService {
   double* queue_free = nullptr;
   double seconds = 0;
+  double* next_queue_free = nullptr;
+  double next_seconds = 0;
 };
 
 // Runs the steps in order: before step t the stream waits for the copies

@@ -250,6 +250,24 @@ const LinkSpec* FindLink(const Target& t, int from, int to) {
   return nullptr;
 }
 
+std::optional<CopyRoute> FindCopyRoute(const Target& t, int from, int to) {
+  if (FindLink(t, from, to)) return CopyRoute{};
+  std::optional<CopyRoute> best;
+  double best_seconds_per_byte = 0;
+  for (int via = 0; via < static_cast<int>(t.spaces.size()); ++via) {
+    if (via == from || via == to || !t.spaces[static_cast<std::size_t>(via)].writable) continue;
+    const LinkSpec* in = FindLink(t, from, via);
+    const LinkSpec* out = FindLink(t, via, to);
+    if (!in || !out) continue;
+    const double seconds_per_byte = 1 / in->bandwidth + 1 / out->bandwidth;
+    if (!best || seconds_per_byte < best_seconds_per_byte) {
+      best = CopyRoute{via};
+      best_seconds_per_byte = seconds_per_byte;
+    }
+  }
+  return best;
+}
+
 int SlowestWritableSpace(const Target& t) {
   for (int i = static_cast<int>(t.spaces.size()) - 1; i >= 0; --i) {
     if (t.spaces[static_cast<std::size_t>(i)].writable) return i;

@@ -76,6 +76,24 @@ bool DeviceMayAccess(const MemorySpaceSpec& space, std::string_view device);
 // The link from space index `from` to `to`, or null.
 const LinkSpec* FindLink(const Target& t, int from, int to);
 
+// How a copy from level `from` to level `to` travels: over their direct
+// link (via = -1), or staged through level `via` (links from -> via and
+// via -> to; a chunk of `via` holds the bytes between the legs).
+struct CopyRoute {
+  int via = -1;
+};
+
+// The route of a copy from level `from` to level `to`, nullopt when there
+// is none. A direct link is always taken (no staging chunk to hold, and a
+// plan whose copies all have direct links is what it was before staging
+// existed); otherwise the writable level m != from, to with links
+// from -> m and m -> to that moves a byte fastest (1 / bandwidth(from, m) +
+// 1 / bandwidth(m, to) smallest), ties to the lower level (the faster
+// memory). Routes have at most two legs. Example: links flash -> sram and
+// sram -> tcm only: FindCopyRoute(t, flash, tcm) = {via = sram's level};
+// FindCopyRoute(t, tcm, flash) = nullopt. O(links^2).
+std::optional<CopyRoute> FindCopyRoute(const Target& t, int from, int to);
+
 // Index of the slowest writable space (the last writable one) of a
 // hierarchy target; -1 for a flat target.
 int SlowestWritableSpace(const Target& t);

@@ -367,6 +367,11 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       j["slice_offset"] = c.slice_offset;
     }
     if (c.block) j["block"] = true;  // only block prefetches, as above
+    if (c.via) {
+      // Only staged copies (ir/plan.h CopyVia), as above.
+      j["via_space"] = c.via->space;
+      j["via_offset"] = c.via->offset;
+    }
     copies.push_back(std::move(j));
   }
   // Window prefetches (msa/window_prefetch.h) follow, marked by "window_op".
@@ -626,6 +631,7 @@ AsyncCopy ReadCopy(const ObjectReader& r, const BufferSet& expected) {
     c.slice_offset = r.Amount("slice_offset");
   }
   if (r.Has("block")) c.block = r.Bool("block");
+  if (r.Has("via_space")) c.via = CopyVia{r.Space("via_space"), r.Amount("via_offset")};
   return c;
 }
 

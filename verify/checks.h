@@ -125,6 +125,15 @@ absl::Status CheckHierarchy(const BufferSet& buffers, const Plan& plan,
 
 absl::Status CheckWritesEvicted(const BufferSet& buffers, const Plan& plan, const Program& program);
 
+// Rule 15, staged copies (verify/staging_checks.cc): with `rules` null (no
+// hierarchy) a staged copy is refused; otherwise each chunk lies in a level
+// of `rules`, at an offset aligned to its space's and the plan's alignment,
+// within the level's capacity, and shares no byte at a common step with a
+// segment, a window chunk or another staged chunk of its space. O(staged
+// copies x (segments + windows + staged copies)).
+absl::Status CheckStagingChunks(const BufferSet& buffers, const Plan& plan,
+                                const HierarchyRules* rules);
+
 // Rule 11: results that gather operands (verify/gather_checks.cc).
 absl::Status CheckGathers(const BufferSet& buffers, const Program& program);
 

@@ -32,8 +32,9 @@ std::string CopyKindName(CopyKind kind) {
 std::string CopyRef(const BufferSet& buffers, const Plan& plan, std::size_t index) {
   const AsyncCopy& c = plan.copies[index];
   return absl::StrCat("copy ", index, " (", CopyKindName(c.kind), " of ",
-                      BufferRef(buffers, c.buffer), " from space ", c.from_space, " to space ",
-                      c.to_space, ", time [", c.start, ", ", c.done, "])");
+                      BufferRef(buffers, c.buffer), " from space ", c.from_space,
+                      c.via ? absl::StrCat(" via space ", c.via->space) : std::string(),
+                      " to space ", c.to_space, ", time [", c.start, ", ", c.done, "])");
 }
 
 absl::Status Violation(const std::string& message) {

@@ -40,20 +40,33 @@ absl::Status CheckLinks(const BufferSet& buffers, const Plan& plan, const Hierar
   std::map<std::pair<MemorySpace, MemorySpace>, std::vector<std::pair<TimeStep, int>>> events;
   for (std::size_t i = 0; i < plan.copies.size(); ++i) {
     const AsyncCopy& c = plan.copies[i];
-    auto to = spaces.find(c.to_space);
-    if (to != spaces.end() && !to->second->writable) {
-      return Violation(absl::StrCat(CopyRef(buffers, plan, i), " copies into read-only space '",
-                                    to->second->name, "'"));
+    // A staged copy's legs: from -> via, via -> to; each is outstanding on
+    // its link over the copy's [start, done].
+    std::vector<std::pair<MemorySpace, MemorySpace>> legs;
+    if (c.via) {
+      legs = {{c.from_space, c.via->space}, {c.via->space, c.to_space}};
+    } else {
+      legs = {{c.from_space, c.to_space}};
     }
-    auto link = links.find({c.from_space, c.to_space});
-    if (link == links.end()) {
-      return Violation(
-          absl::StrCat(CopyRef(buffers, plan, i), " uses no link of the hierarchy"));
-    }
-    if (link->second->max_outstanding) {
-      auto& e = events[{c.from_space, c.to_space}];
-      e.emplace_back(c.start, 1);
-      e.emplace_back(std::max(c.start, c.done) + 1, -1);
+    for (const auto& [from, into] : legs) {
+      auto to = spaces.find(into);
+      if (to != spaces.end() && !to->second->writable) {
+        return Violation(absl::StrCat(CopyRef(buffers, plan, i), " copies into read-only space '",
+                                      to->second->name, "'"));
+      }
+      auto link = links.find({from, into});
+      if (link == links.end()) {
+        return Violation(absl::StrCat(CopyRef(buffers, plan, i),
+                                      c.via ? absl::StrCat(": its leg from space ", from,
+                                                           " to space ", into)
+                                            : std::string(),
+                                      " uses no link of the hierarchy"));
+      }
+      if (link->second->max_outstanding) {
+        auto& e = events[{from, into}];
+        e.emplace_back(c.start, 1);
+        e.emplace_back(std::max(c.start, c.done) + 1, -1);
+      }
     }
   }
   for (auto& [key, e] : events) {
@@ -152,6 +165,7 @@ absl::Status CheckHierarchy(const BufferSet& buffers, const Plan& plan,
     }
   }
   if (absl::Status st = CheckLinks(buffers, plan, rules, spaces); !st.ok()) return st;
+  if (absl::Status st = CheckStagingChunks(buffers, plan, &rules); !st.ok()) return st;
   if (program == nullptr) return absl::OkStatus();
   return CheckAccesses(buffers, plan, *program, spaces);
 }

@@ -221,6 +221,10 @@ absl::Status CheckSpacePeaks(const BufferSet& buffers, const Plan& plan) {
   for (const WindowPrefetch& w : plan.window_prefetches) {
     peak[w.space] = std::max(peak[w.space], w.offset + w.bytes);
   }
+  // So do staged copies' chunks (rule 15).
+  for (const AsyncCopy& c : plan.copies) {
+    if (c.via) peak[c.via->space] = std::max(peak[c.via->space], c.via->offset + c.bytes);
+  }
   for (const SpaceInfo& space : plan.spaces) {
     const Bytes expected = peak[space.id];
     if (space.peak != expected) {

@@ -39,6 +39,8 @@ absl::Status VerifyPlan(const BufferSet& buffers, const Plan& plan, const Verify
         !s.ok()) {
       return s;
     }
+  } else if (absl::Status s = CheckStagingChunks(buffers, plan, nullptr); !s.ok()) {
+    return s;
   }
   if (!options.program) return absl::OkStatus();
   if (absl::Status s = CheckWritesEvicted(buffers, plan, *options.program); !s.ok()) return s;

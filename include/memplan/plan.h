@@ -101,6 +101,11 @@ struct Copy {
   std::int64_t window_operand = 0;   // operand position in that op
   std::int64_t window_offset = 0;    // the window chunk's first byte in to_space
   bool block = false;
+  // A staged copy (memory hierarchies, docs/msa.md): its first leg copies
+  // from_space -> via_space into the chunk at via_offset (bytes), its second
+  // via_space -> to_space. "" for a copy over one link.
+  std::string via_space;
+  std::int64_t via_offset = 0;
 };
 
 struct Pool {
