@@ -95,5 +95,54 @@ TEST(HierarchyRulesTest, EverySpaceIsALevel) {
             "the plan's space 'sram' uses memory space 2, which is not a level of the hierarchy");
 }
 
+// The same plan with w's prefetch staged through the slow level (space 0):
+// links 2 -> 0 and 0 -> 1 only, its chunk at slow's bytes [16, 24) over
+// [1, 3], beside t's eviction target [0, 8) over [2, 7].
+HandMadePlan MakeStagedPlan() {
+  HandMadePlan m = MakePlan();
+  m.plan.copies[0].via = CopyVia{kDefaultSpace, 16};
+  m.plan.spaces[0].peak = 24;
+  std::vector<HierarchyLinkRule>& links = m.options.hierarchy->links;
+  links[0] = HierarchyLinkRule{2, kDefaultSpace, std::nullopt};
+  return m;
+}
+
+TEST(HierarchyRulesTest, AStagedCopyIsValid) { EXPECT_EQ(Verify(MakeStagedPlan()), "OK"); }
+
+TEST(HierarchyRulesTest, EachLegOfAStagedCopyUsesALink) {
+  HandMadePlan m = MakeStagedPlan();
+  m.options.hierarchy->links.erase(m.options.hierarchy->links.begin());
+  EXPECT_EQ(Verify(m),
+            "copy 0 (prefetch of buffer 'w' (id 0) from space 2 via space 0 to space 1, time [1, "
+            "3]): its leg from space 2 to space 0 uses no link of the hierarchy");
+}
+
+TEST(HierarchyRulesTest, AStagedChunkSharesNoByteWithASegment) {
+  HandMadePlan m = MakeStagedPlan();
+  m.plan.copies[0].via->offset = 0;
+  m.plan.spaces[0].peak = 8;
+  EXPECT_EQ(Verify(m),
+            "the staging chunk of copy 0 (prefetch of buffer 'w' (id 0) from space 2 via space 0 "
+            "to space 1, time [1, 3]) (bytes [0, 8) of space 0 during [1, 3]) meets buffer 't' "
+            "(id 1) allocation 1 (space 0, bytes [0, 8), time [2, 7])");
+}
+
+TEST(HierarchyRulesTest, AStagedChunkFitsItsLevel) {
+  HandMadePlan m = MakeStagedPlan();
+  m.options.hierarchy->spaces[1].capacity = 20;
+  EXPECT_EQ(Verify(m), "space 'slow' (0) peaks at 24 bytes, beyond its capacity 20");
+  HandMadePlan peak = MakeStagedPlan();
+  peak.plan.spaces[0].peak = 8;  // the chunk must count in its space's peak
+  EXPECT_EQ(Verify(peak), "space 0 reports peak 8 bytes but its pools and allocations reach 24");
+}
+
+TEST(HierarchyRulesTest, OnlyAHierarchyStagesCopies) {
+  HandMadePlan m = MakeStagedPlan();
+  m.options.hierarchy.reset();
+  EXPECT_EQ(Verify(m),
+            "copy 0 (prefetch of buffer 'w' (id 0) from space 2 via space 0 to space 1, time [1, "
+            "3]) is staged, which only a plan on a memory hierarchy may be");
+}
+
 }  // namespace
 }  // namespace memplan::testing_verify

@@ -1,0 +1,135 @@
+// Staged prefetches on a memory hierarchy (msa/hierarchy.h, issue 27): a
+// weight homed in flash reaches the fastest level over flash -> sram ->
+// tcm when there is no flash -> tcm link, with exact legs, chunk and time;
+// and without a route the weight stays in flash, read in place.
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "driver/plan_job.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "msa/target.h"
+#include "tests/test_data.h"
+
+namespace memplan {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string WriteFile(const std::string& name, const std::string& text) {
+  const std::string path = TestTempPath(name);
+  std::ofstream(path) << text;
+  return path;
+}
+
+// tcm (4 KiB, 4 GB/s), sram (5.5 KiB, 1 GB/s, the slowest writable level:
+// space 0), flash (read-only, 100 MB/s: space 2). `flash_link` is empty or
+// the flash -> sram link; sram and tcm are linked both ways; flash -> tcm
+// never.
+std::string TargetText(const std::string& flash_link) {
+  return R"({"name": "staged", "flops_per_second": 1e8, "transcendentals_per_second": 1e7,
+ "spaces": [
+  {"name": "tcm", "capacity_bytes": 4096, "alignment": 16, "read_bandwidth": 4e9, "write_bandwidth": 4e9},
+  {"name": "sram", "capacity_bytes": 5632, "alignment": 16, "read_bandwidth": 1e9, "write_bandwidth": 1e9},
+  {"name": "flash", "kind": "flash", "capacity_bytes": 65536, "alignment": 16, "read_bandwidth": 1e8, "write_bandwidth": 1e8}],
+ "links": [)" + flash_link + R"(
+  {"from": "sram", "to": "tcm", "bandwidth": 1e9},
+  {"from": "tcm", "to": "sram", "bandwidth": 1e9}]})";
+}
+constexpr const char* kFlashToSram = R"({"from": "flash", "to": "sram", "bandwidth": 1e8},)";
+
+// w (2048 B) is read by conv at step 1; exp, relu and reduce take 200 us
+// each (20000 flops at 1e8 flop/s). sram holds x (external, 1024 B, to the
+// end), d (4096 B, steps 2-3) and c (512 B, step 3): 5632 B at step 3, so w
+// cannot live in sram for the whole run.
+std::string Model(int conv_flops) {
+  return R"(program @staged
+entry func @main(%x: i8[1024] external, %w: i8[2048] constant) {
+  %a = exp(%x) : i8[1024] {flops = 20000}
+  %b = conv(%a, %w) : i8[1024] {flops = )" +
+         std::to_string(conv_flops) + R"(}
+  %d = relu(%b) : i8[4096] {flops = 20000}
+  %c = reduce(%d) : i8[512] external {flops = 20000}
+  return %c
+}
+)";
+}
+
+absl::StatusOr<PlanJobResult> PlanStaged(const std::string& target, int conv_flops) {
+  PlanJobOptions options;
+  options.msa.emplace();
+  options.msa->target = WriteFile("staged.json", target);
+  // The cross-program prefetch needs a direct link (docs/msa.md, Limits):
+  // off, so that w's prefetch is an ordinary copy.
+  options.msa->msa.cross_program_prefetch = false;
+  options.json_path = "-";
+  return RunPlanJob(WriteFile("staged.mpir", Model(conv_flops)), options);
+}
+
+// conv reads w at tcm's 4 GB/s instead of sram's 1 GB/s, so level 0
+// prefetches it; its home is flash (sram is full at step 3), and the only
+// route flash -> tcm is through sram. The prefetch is issued before the
+// first op (start -1) and done before conv (1): leg 1 flash -> sram,
+// 2048 B / 1e8 B/s = 20.48 us on that link's queue, then leg 2 sram -> tcm,
+// 2.048 us; both hide under exp's 200 us. Its chunk holds sram bytes
+// [0, 2048) over steps [0, 1], beside x (@4096) and before d (@0 from step
+// 2). Time: 200 + 1.024 (conv reads a and w and writes b in tcm: 4096 B at
+// 4 GB/s) + 200 + 200 = 601.024 us, the bound.
+TEST(StagedCopyTest, WeightInFlashIsPrefetchedThroughSram) {
+  absl::StatusOr<PlanJobResult> r = PlanStaged(TargetText(kFlashToSram), 100);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->plan.verified);
+  ASSERT_EQ(r->plan.copies.size(), 1u);
+  const AsyncCopy& c = r->plan.copies[0];
+  EXPECT_EQ(c.buffer, 1);  // w
+  EXPECT_EQ(c.kind, CopyKind::kPrefetch);
+  EXPECT_EQ(c.from_space, 2);  // flash
+  EXPECT_EQ(c.to_space, kAlternateSpace);  // tcm
+  EXPECT_EQ(c.start, -1);
+  EXPECT_EQ(c.done, 1);
+  EXPECT_EQ(c.bytes, 2048);
+  ASSERT_TRUE(c.via);
+  EXPECT_EQ(*c.via, (CopyVia{kDefaultSpace, 0}));  // sram, offset 0
+  EXPECT_EQ(StagingSteps(c), (std::pair<TimeStep, TimeStep>{0, 1}));
+  // Each leg runs on an existing link; flash -> tcm has none.
+  const Target& target = r->msa->target;
+  EXPECT_EQ(FindCopyRoute(target, 2, 0)->via, 1);  // levels: flash -> sram -> tcm
+  EXPECT_NE(FindLink(target, 2, 1), nullptr);
+  EXPECT_NE(FindLink(target, 1, 0), nullptr);
+  EXPECT_EQ(FindLink(target, 2, 0), nullptr);
+  // w in tcm over [0, 1], homed in flash; x, d and c around the chunk in sram.
+  ASSERT_EQ(r->plan.placements[1].allocations.size(), 2u);
+  EXPECT_EQ(r->plan.placements[1].allocations[0], (Allocation{kAlternateSpace, 0, 0, 1}));
+  EXPECT_EQ(r->plan.placements[1].allocations[1], (Allocation{2, 0, 0, 1}));
+  EXPECT_EQ(r->plan.placements[0].allocations[0], (Allocation{kDefaultSpace, 4096, 0, 0}));
+  EXPECT_EQ(r->plan.placements[4].allocations[0], (Allocation{kDefaultSpace, 0, 2, 3}));
+  EXPECT_EQ(r->plan.spaces[0].peak, 5632);
+  EXPECT_EQ(r->msa->hierarchy->chosen, "hierarchy");
+  EXPECT_NEAR(r->plan.msa->estimated_time_s, 601.024e-6, 1e-15);
+  EXPECT_NEAR(*r->plan.msa->time_bound_s, 601.024e-6, 1e-15);
+  // Both legs' busy time, no wait.
+  EXPECT_NEAR(r->msa->simulation.copy_busy_s, 20.48e-6 + 2.048e-6, 1e-15);
+  EXPECT_EQ(r->msa->simulation.copy_wait_s, 0);
+  ASSERT_TRUE(r->json_stdout);
+  EXPECT_THAT(*r->json_stdout,
+              HasSubstr(R"("from_space":2,"to_space":1,"start":-1,"done":1,"bytes":2048,)"
+                        R"("via_space":0,"via_offset":0})"));
+}
+
+// Without the flash -> sram link, flash has no route to tcm: w stays in
+// flash and conv reads it there (compute-bound at 3000 flops: 30 us against
+// 20.48 us of flash reads), no copy; as before staged copies existed.
+TEST(StagedCopyTest, WithoutARouteTheWeightIsReadInPlace) {
+  absl::StatusOr<PlanJobResult> r = PlanStaged(TargetText(""), 3000);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->plan.verified);
+  EXPECT_TRUE(r->plan.copies.empty());
+  EXPECT_EQ(r->plan.placements[1].pool, "flash.constant");
+  EXPECT_EQ(r->plan.placements[1].allocations[0], (Allocation{2, 0, 0, 1}));
+  EXPECT_FALSE(FindCopyRoute(r->msa->target, 2, 0));
+  EXPECT_NEAR(r->plan.msa->estimated_time_s, 630e-6, 1e-15);
+}
+
+}  // namespace
+}  // namespace memplan
