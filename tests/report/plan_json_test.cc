@@ -154,6 +154,20 @@ TEST(JsonPlanTest, RoundTripIsIdentical) {
   EXPECT_EQ(WritePlanJson(*read, c.buffers, nullptr), plain);
 }
 
+// A staged copy's intermediate chunk (memory hierarchies) is written as
+// via_space and via_offset and read back; copies over one link have neither.
+TEST(JsonPlanTest, StagedCopyRoundTrips) {
+  Case c = MakeCase();
+  EXPECT_EQ(WritePlanJson(c.plan, c.buffers, &c.program).find("via_space"), std::string::npos);
+  c.plan.copies[0].via = CopyVia{kDefaultSpace, 32};
+  const std::string first = WritePlanJson(c.plan, c.buffers, &c.program);
+  EXPECT_NE(first.find(R"("via_space":0,"via_offset":32})"), std::string::npos);
+  absl::StatusOr<Plan> read = ReadPlanJson(first, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->copies[0].via, (CopyVia{kDefaultSpace, 32}));
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), first);
+}
+
 // The written plan with one edit applied, read back; the error message.
 template <typename Edit>
 std::string ReadEdited(Edit edit) {
