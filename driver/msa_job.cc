@@ -1,7 +1,11 @@
 #include "driver/msa_job.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <map>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "fmt/format.h"
 #include "fmt/ranges.h"
@@ -173,6 +177,27 @@ double FromTimeBound(const MsaStats& stats) {
   return std::max(0.0, stats.estimated_time_s / *stats.time_bound_s - 1);
 }
 
+namespace {
+
+// "; N of them staged through SPACE[, SPACE ...]" for a plan with staged
+// copies (AsyncCopy::via, memory hierarchies), its intermediate spaces by
+// id; "" otherwise.
+std::string StagedSummary(const Plan& plan) {
+  std::map<MemorySpace, std::string> through;
+  std::int64_t staged = 0;
+  for (const AsyncCopy& c : plan.copies) {
+    if (!c.via) continue;
+    ++staged;
+    through[c.via->space] = SpaceNameIn(plan, c.via->space);
+  }
+  if (staged == 0) return "";
+  std::vector<std::string> names;
+  for (const auto& [id, name] : through) names.push_back(name);
+  return fmt::format("; {} of them staged through {}", staged, fmt::join(names, ", "));
+}
+
+}  // namespace
+
 std::string FormatMsaSummary(const MsaJobResult& result) {
   const MsaStats& s = *result.plan.msa;
   std::string text = fmt::format("fast memory: {} on target {} ({} mode{})\n",
@@ -191,10 +216,10 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
           ? std::string()
           : fmt::format("; {} ({})", CountOf(s.window_prefetches, "window prefetch", "window prefetches"),
                         FormatBytes(s.window_prefetch_bytes));
-  text += fmt::format("async copies: {} ({}{}), {} ({}), at most {} outstanding{}\n",
+  text += fmt::format("async copies: {} ({}{}{}), {} ({}), at most {} outstanding{}\n",
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
-                      sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
-                      s.max_outstanding_copies, windows);
+                      sliced, StagedSummary(result.plan), CountOf(s.evictions, "eviction"),
+                      FormatBytes(s.eviction_bytes), s.max_outstanding_copies, windows);
   if (s.block) {
     // Kept by default mode's automatic try: say which share of fast memory.
     const std::string automatic =

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <numeric>
 #include <optional>
 #include <string_view>
@@ -106,6 +107,38 @@ std::optional<std::vector<Bytes>> FitStagingChunks(const AlternateHeap& heap,
   return offsets;
 }
 
+// The closed step range a copy counts as outstanding on its links over (as
+// the verifier's rule 15 counts it).
+std::pair<TimeStep, TimeStep> Outstanding(const AsyncCopy& c) {
+  return {c.start, std::max(c.start, c.done)};
+}
+
+// True if the copies `copies` (indices into `all`; never sharing a step)
+// can join those already outstanding over `open` on a link of
+// max_outstanding `limit`. Level 0's allocator counts the limits of the
+// links into and out of level 0 (HierarchyCandidates), not those of a
+// staged copy's first leg: this does. O(open log open) per copy.
+bool WithinLinkLimit(const std::vector<std::pair<TimeStep, TimeStep>>& open, std::int64_t limit,
+                     const std::vector<AsyncCopy>& all, const std::vector<std::size_t>& copies) {
+  for (std::size_t i : copies) {
+    const auto [start, done] = Outstanding(all[i]);
+    std::vector<std::pair<TimeStep, int>> events;
+    for (const auto& [s, d] : open) {
+      if (s > done || d < start) continue;
+      events.emplace_back(std::max(s, start), 1);
+      events.emplace_back(std::min(d, done) + 1, -1);
+    }
+    std::sort(events.begin(), events.end());
+    std::int64_t count = 1;  // this copy
+    if (count > limit) return false;
+    for (const auto& [step, delta] : events) {
+      count += delta;
+      if (count > limit) return false;
+    }
+  }
+  return true;
+}
+
 Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
                   const std::vector<HomeFacts>& facts, const MsaResult& fast,
                   const std::vector<bool>& needs_home, const HomeRule& rule,
@@ -126,6 +159,9 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
       evicted[static_cast<std::size_t>(c.buffer)] = true;
     }
   }
+  // Per first-leg link of the staged copies so far: their outstanding
+  // ranges (only for links with a max_outstanding).
+  std::map<const LinkSpec*, std::vector<std::pair<TimeStep, TimeStep>>> first_legs;
   std::vector<AlternateHeap> heaps;
   for (const MemorySpaceSpec& s : target.spaces) {
     const Bytes alignment =
@@ -179,6 +215,12 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
           buffer.start, end, buffer.size);
       if (!offset) continue;
       if (route && route->via >= 0) {
+        const LinkSpec* first = FindLink(target, l, route->via);
+        if (first->max_outstanding &&
+            !WithinLinkLimit(first_legs[first], *first->max_outstanding, fast.copies,
+                             prefetches[b])) {
+          continue;
+        }
         AlternateHeap& stage = heaps[static_cast<std::size_t>(route->via)];
         const std::optional<std::vector<Bytes>> chunks =
             FitStagingChunks(stage, fast.copies, prefetches[b]);
@@ -188,6 +230,7 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
           const auto [from, to] = StagingSteps(c);
           stage.Commit(from, to, (*chunks)[k], c.bytes);
           out.staging[prefetches[b][k]] = StagingChunk{route->via, (*chunks)[k]};
+          if (first->max_outstanding) first_legs[first].push_back(Outstanding(c));
         }
       }
       heaps[static_cast<std::size_t>(l)].Commit(buffer.start, end, *offset, buffer.size);

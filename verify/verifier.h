@@ -218,9 +218,16 @@
 // 15. Memory hierarchies (only with options.hierarchy, verify/hierarchy_checks.cc):
 //     every space the plan declares or uses is one of the hierarchy's, and
 //     its peak lies within the space's capacity there; every copy goes from
-//     and to spaces joined by a link, never into a read-only space; at no
-//     time step are more copies outstanding on a link (closed [start, done])
-//     than its max_outstanding. With options.program too: every access of
+//     and to spaces joined by a link, never into a read-only space; a
+//     staged copy (AsyncCopy::via, verify/staging_checks.cc) instead has
+//     each leg (from -> via, via -> to) on a link, its chunk [via offset,
+//     + bytes) over [max(start, 0), done] in a writable level, at a
+//     multiple of the space's and the plan's alignment, within the level's
+//     capacity, counted in its space's peak (rule 6) and sharing no byte at
+//     a common step with a segment, window chunk or other staged chunk
+//     there (without options.hierarchy a staged copy is refused); at no
+//     time step are more copies outstanding on a link (closed [start, done];
+//     a staged copy on each of its two) than its max_outstanding. With options.program too: every access of
 //     an op (numbered as in verify/program_liveness.h) to a buffer is served
 //     from a space the op's device (its affinity, else "host") may access —
 //     the buffer's segment outside its home space covering that step if

@@ -111,6 +111,8 @@ TEST(StagedCopyTest, WeightInFlashIsPrefetchedThroughSram) {
   // Both legs' busy time, no wait.
   EXPECT_NEAR(r->msa->simulation.copy_busy_s, 20.48e-6 + 2.048e-6, 1e-15);
   EXPECT_EQ(r->msa->simulation.copy_wait_s, 0);
+  EXPECT_THAT(r->summary, HasSubstr("async copies: 1 prefetch (2.00 KiB; 1 of them staged "
+                                    "through sram), 0 evictions (0 B), at most 1 outstanding"));
   ASSERT_TRUE(r->json_stdout);
   EXPECT_THAT(*r->json_stdout,
               HasSubstr(R"("from_space":2,"to_space":1,"start":-1,"done":1,"bytes":2048,)"
