@@ -179,7 +179,7 @@ double FromTimeBound(const MsaStats& stats) {
 
 namespace {
 
-// "; N of them staged through SPACE[, SPACE ...]" for a plan with staged
+// "; N staged through SPACE[, SPACE ...]" for a plan with staged
 // copies (AsyncCopy::via, memory hierarchies), its intermediate spaces by
 // id; "" otherwise.
 std::string StagedSummary(const Plan& plan) {
@@ -193,7 +193,7 @@ std::string StagedSummary(const Plan& plan) {
   if (staged == 0) return "";
   std::vector<std::string> names;
   for (const auto& [id, name] : through) names.push_back(name);
-  return fmt::format("; {} of them staged through {}", staged, fmt::join(names, ", "));
+  return fmt::format("; {} staged through {}", staged, fmt::join(names, ", "));
 }
 
 }  // namespace
@@ -216,10 +216,10 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
           ? std::string()
           : fmt::format("; {} ({})", CountOf(s.window_prefetches, "window prefetch", "window prefetches"),
                         FormatBytes(s.window_prefetch_bytes));
-  text += fmt::format("async copies: {} ({}{}{}), {} ({}), at most {} outstanding{}\n",
+  text += fmt::format("async copies: {} ({}{}), {} ({}), at most {} outstanding{}{}\n",
                       CountOf(s.prefetches, "prefetch", "prefetches"), FormatBytes(s.prefetch_bytes),
-                      sliced, StagedSummary(result.plan), CountOf(s.evictions, "eviction"),
-                      FormatBytes(s.eviction_bytes), s.max_outstanding_copies, windows);
+                      sliced, CountOf(s.evictions, "eviction"), FormatBytes(s.eviction_bytes),
+                      s.max_outstanding_copies, StagedSummary(result.plan), windows);
   if (s.block) {
     // Kept by default mode's automatic try: say which share of fast memory.
     const std::string automatic =

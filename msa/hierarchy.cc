@@ -73,7 +73,21 @@ struct HomeRule {
   std::vector<int> levels;     // in the order tried
   bool constants_read_only_first = false;
   bool by_size = false;        // banked order; else bytes accessed per byte
+  bool staged = false;         // copies may be staged; else a home needs direct links
 };
+
+// True if some level's copies to or from level 0 can only be staged
+// (FindCopyRoute gives an intermediate level): only then are the staged
+// candidates planned.
+bool StagesCopies(const Target& target) {
+  for (int l = 1; l < static_cast<int>(target.spaces.size()); ++l) {
+    for (const auto& [from, to] : {std::pair{l, 0}, std::pair{0, l}}) {
+      const std::optional<CopyRoute> route = FindCopyRoute(target, from, to);
+      if (route && route->via >= 0) return true;
+    }
+  }
+  return false;
+}
 
 // A staged prefetch's chunk: its intermediate level and offset there.
 struct StagingChunk {
@@ -90,22 +104,6 @@ struct Homes {
   std::vector<std::optional<StagingChunk>> staging;
   BufferId failed = kNoId;
 };
-
-// Best-fit offsets in `heap` for the chunks of `copies` (indices into
-// `all`; their reservations never share a step: each lies within its own
-// alternate segment), nullopt if one finds no room. Commits nothing.
-std::optional<std::vector<Bytes>> FitStagingChunks(const AlternateHeap& heap,
-                                                   const std::vector<AsyncCopy>& all,
-                                                   const std::vector<std::size_t>& copies) {
-  std::vector<Bytes> offsets;
-  for (std::size_t i : copies) {
-    const auto [from, to] = StagingSteps(all[i]);
-    const std::optional<Bytes> offset = heap.BestFit(from, to, all[i].bytes);
-    if (!offset) return std::nullopt;
-    offsets.push_back(*offset);
-  }
-  return offsets;
-}
 
 // The closed step range a copy counts as outstanding on its links over (as
 // the verifier's rule 15 counts it).
@@ -139,6 +137,54 @@ bool WithinLinkLimit(const std::vector<std::pair<TimeStep, TimeStep>>& open, std
   return true;
 }
 
+// One direction of a buffer's copies staged through level `via`: `away`
+// is the leg's link that does not touch level 0 (home -> via for
+// prefetches, via -> home for evictions), whose max_outstanding level 0's
+// allocator does not count.
+struct StagedGroup {
+  int via = 0;
+  const LinkSpec* away = nullptr;
+  const std::vector<std::size_t>* copies = nullptr;  // indices into the level-0 copies
+};
+
+// Reserves a best-fit chunk in its via level's heap for every copy of
+// `groups` over StagingSteps, and records it in `staging` and the away
+// legs' outstanding ranges in `away_legs`; false, with nothing reserved
+// or recorded, when a chunk finds no room or an away leg would exceed its
+// link's max_outstanding.
+bool StageGroups(const std::vector<StagedGroup>& groups, const std::vector<AsyncCopy>& all,
+                 std::vector<AlternateHeap>& heaps,
+                 std::map<const LinkSpec*, std::vector<std::pair<TimeStep, TimeStep>>>& away_legs,
+                 std::vector<std::optional<StagingChunk>>& staging) {
+  for (const StagedGroup& g : groups) {
+    if (g.away->max_outstanding &&
+        !WithinLinkLimit(away_legs[g.away], *g.away->max_outstanding, all, *g.copies)) {
+      return false;
+    }
+  }
+  std::vector<std::pair<AlternateHeap*, IntervalTree::Handle>> committed;
+  std::vector<std::pair<std::size_t, StagingChunk>> chunks;
+  for (const StagedGroup& g : groups) {
+    AlternateHeap& heap = heaps[static_cast<std::size_t>(g.via)];
+    for (std::size_t i : *g.copies) {
+      const auto [from, to] = StagingSteps(all[i]);
+      const std::optional<Bytes> offset = heap.BestFit(from, to, all[i].bytes);
+      if (!offset) {
+        for (const auto& [h, handle] : committed) h->Uncommit(handle);
+        return false;
+      }
+      committed.emplace_back(&heap, heap.Commit(from, to, *offset, all[i].bytes));
+      chunks.emplace_back(i, StagingChunk{g.via, *offset});
+    }
+  }
+  for (const auto& [i, chunk] : chunks) staging[i] = chunk;
+  for (const StagedGroup& g : groups) {
+    if (!g.away->max_outstanding) continue;
+    for (std::size_t i : *g.copies) away_legs[g.away].push_back(Outstanding(all[i]));
+  }
+  return true;
+}
+
 Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
                   const std::vector<HomeFacts>& facts, const MsaResult& fast,
                   const std::vector<bool>& needs_home, const HomeRule& rule,
@@ -149,19 +195,15 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   out.home.assign(n, kDefaultSpace);
   out.offset.assign(n, std::nullopt);
   out.staging.assign(fast.copies.size(), std::nullopt);
-  std::vector<std::vector<std::size_t>> prefetches(n);
-  std::vector<bool> evicted(n, false);
+  std::vector<std::vector<std::size_t>> prefetches(n), evictions(n);
   for (std::size_t i = 0; i < fast.copies.size(); ++i) {
     const AsyncCopy& c = fast.copies[i];
-    if (c.kind == CopyKind::kPrefetch) {
-      prefetches[static_cast<std::size_t>(c.buffer)].push_back(i);
-    } else {
-      evicted[static_cast<std::size_t>(c.buffer)] = true;
-    }
+    (c.kind == CopyKind::kPrefetch ? prefetches : evictions)[static_cast<std::size_t>(c.buffer)]
+        .push_back(i);
   }
-  // Per first-leg link of the staged copies so far: their outstanding
+  // Per away-leg link of the staged copies so far: their outstanding
   // ranges (only for links with a max_outstanding).
-  std::map<const LinkSpec*, std::vector<std::pair<TimeStep, TimeStep>>> first_legs;
+  std::map<const LinkSpec*, std::vector<std::pair<TimeStep, TimeStep>>> away_legs;
   std::vector<AlternateHeap> heaps;
   for (const MemorySpaceSpec& s : target.spaces) {
     const Bytes alignment =
@@ -197,14 +239,17 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
       const MemorySpaceSpec& s = target.spaces[static_cast<std::size_t>(l)];
       if (!(facts[b].levels >> l & 1)) continue;
       if (!s.writable && !facts[b].constant) continue;
-      // Prefetches take the route from the home (staged when there is no
-      // direct link); evictions need a direct link (no staged evictions).
-      std::optional<CopyRoute> route;
+      // Prefetches take the route from the home, evictions the route to
+      // it: over a link, or staged through a level (FindCopyRoute).
+      std::optional<CopyRoute> in, out_of;
       if (l != 0 && !prefetches[b].empty()) {
-        route = FindCopyRoute(target, l, 0);
-        if (!route) continue;
+        in = FindCopyRoute(target, l, 0);
+        if (!in || (in->via >= 0 && !rule.staged)) continue;
       }
-      if (l != 0 && evicted[b] && !FindLink(target, 0, l)) continue;
+      if (l != 0 && !evictions[b].empty()) {
+        out_of = FindCopyRoute(target, 0, l);
+        if (!out_of || (out_of->via >= 0 && !rule.staged)) continue;
+      }
       // The cross-program prefetch runs before the program (its copy spans
       // no step to stage through): it needs a direct link.
       if (l != 0 && fast.cross_program_prefetch && fast.cross_program_prefetch->buffer == b &&
@@ -214,25 +259,14 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
       const std::optional<Bytes> offset = heaps[static_cast<std::size_t>(l)].BestFit(
           buffer.start, end, buffer.size);
       if (!offset) continue;
-      if (route && route->via >= 0) {
-        const LinkSpec* first = FindLink(target, l, route->via);
-        if (first->max_outstanding &&
-            !WithinLinkLimit(first_legs[first], *first->max_outstanding, fast.copies,
-                             prefetches[b])) {
-          continue;
-        }
-        AlternateHeap& stage = heaps[static_cast<std::size_t>(route->via)];
-        const std::optional<std::vector<Bytes>> chunks =
-            FitStagingChunks(stage, fast.copies, prefetches[b]);
-        if (!chunks) continue;
-        for (std::size_t k = 0; k < chunks->size(); ++k) {
-          const AsyncCopy& c = fast.copies[prefetches[b][k]];
-          const auto [from, to] = StagingSteps(c);
-          stage.Commit(from, to, (*chunks)[k], c.bytes);
-          out.staging[prefetches[b][k]] = StagingChunk{route->via, (*chunks)[k]};
-          if (first->max_outstanding) first_legs[first].push_back(Outstanding(c));
-        }
+      std::vector<StagedGroup> groups;
+      if (in && in->via >= 0) {
+        groups.push_back({in->via, FindLink(target, l, in->via), &prefetches[b]});
       }
+      if (out_of && out_of->via >= 0) {
+        groups.push_back({out_of->via, FindLink(target, out_of->via, l), &evictions[b]});
+      }
+      if (!StageGroups(groups, fast.copies, heaps, away_legs, out.staging)) continue;
       heaps[static_cast<std::size_t>(l)].Commit(buffer.start, end, *offset, buffer.size);
       out.home[b] = SpaceIdOfLevel(target, l);
       out.offset[b] = *offset;
@@ -382,15 +416,26 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
   }
   std::vector<int> below;
   for (int l = 1; l < levels; ++l) below.push_back(l);
-  add("hierarchy", *fast, needs, HomeRule{below, false, false});
+  add("hierarchy", *fast, needs, HomeRule{below, false, false, false});
   // Constants in a read-only level first: only where there is one (else it
   // is the hierarchy candidate again).
-  if (std::any_of(below.begin(), below.end(), [&](int l) {
-        return !target.spaces[static_cast<std::size_t>(l)].writable;
-      })) {
-    add("hierarchy-weights-in-flash", *fast, needs, HomeRule{below, true, false});
+  const bool read_only = std::any_of(below.begin(), below.end(), [&](int l) {
+    return !target.spaces[static_cast<std::size_t>(l)].writable;
+  });
+  if (read_only) {
+    add("hierarchy-weights-in-flash", *fast, needs, HomeRule{below, true, false, false});
   }
-  add("two-space", *fast, needs, HomeRule{{slowest}, false, false});
+  // The same with staged copies: a level reached only through another is a
+  // home too. Separate candidates, as a staged home is not always faster
+  // than a lower one with direct links (the simulation decides; ties keep
+  // the unstaged plan).
+  if (StagesCopies(target)) {
+    add("hierarchy-staged", *fast, needs, HomeRule{below, false, false, true});
+    if (read_only) {
+      add("hierarchy-weights-in-flash-staged", *fast, needs, HomeRule{below, true, false, true});
+    }
+  }
+  add("two-space", *fast, needs, HomeRule{{slowest}, false, false, false});
 
   // Banked: no copies, every buffer a home (not run when some buffer is
   // pinned to level 0: the bank order could not honour the pin).
@@ -415,7 +460,7 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     for (std::size_t b = 0; b < n; ++b) bank_needs[b] = !buffers.buffers[b].space;
     std::vector<int> all(static_cast<std::size_t>(levels));
     std::iota(all.begin(), all.end(), 0);
-    add("banked", banked, bank_needs, HomeRule{all, true, true});
+    add("banked", banked, bank_needs, HomeRule{all, true, true, false});
   }
   if (std::none_of(out.begin(), out.end(), [](const HierarchyCandidate& c) { return c.fits; })) {
     const Buffer& b = buffers.buffers[failed];

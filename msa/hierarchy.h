@@ -10,19 +10,23 @@
 //     per byte of size (descending), each in the fastest level that its
 //     ops' devices can all access, that is writable or holds a constant
 //     nobody writes, that has the routes its copies need (home -> level 0
-//     for prefetches, direct or staged: FindCopyRoute, msa/target.h; a
-//     direct link level 0 -> home for evictions), and where a best-fit
+//     for prefetches, level 0 -> home for evictions; over a link, or
+//     staged through a level: FindCopyRoute, msa/target.h), and where a best-fit
 //     chunk over its live range fits the level's capacity; activations thus
 //     spill to the next level down when a level is full, and weights may
 //     stay in a read-only (flash) level and be read in place. A staged
-//     prefetch also needs a best-fit chunk in its intermediate level over
-//     [max(start, 0), done] (AsyncCopy::via), reserved there like a home
-//     chunk, so that level's capacity counts it.
+//     copy (staged candidates only) also needs a best-fit chunk in its
+//     intermediate level over [max(start, 0), done] (AsyncCopy::via),
+//     reserved there like a home chunk, so that level's capacity counts
+//     it, and its leg away from level 0 within its link's max_outstanding.
 // Candidates (a portfolio: the lowest SimulateHierarchy time wins, the
 // driver checking that each fits):
-//  * "hierarchy": steps 1 and 2;
+//  * "hierarchy": steps 1 and 2, every copy over a direct link;
 //  * "hierarchy-weights-in-flash": step 2 tries read-only levels first for
 //    constants (frees the faster RAM for activations);
+//  * "hierarchy-staged", "hierarchy-weights-in-flash-staged": the same two
+//    with staged copies (only on targets where some level and level 0 are
+//    joined only through another level);
 //  * "two-space": step 1 with every home in the slowest writable level — the
 //    plan memplan makes with only the fastest level;
 //  * "banked": no copies; buffers by size (descending) fill level 0, then

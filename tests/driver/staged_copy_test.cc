@@ -105,14 +105,25 @@ TEST(StagedCopyTest, WeightInFlashIsPrefetchedThroughSram) {
   EXPECT_EQ(r->plan.placements[0].allocations[0], (Allocation{kDefaultSpace, 4096, 0, 0}));
   EXPECT_EQ(r->plan.placements[4].allocations[0], (Allocation{kDefaultSpace, 0, 2, 3}));
   EXPECT_EQ(r->plan.spaces[0].peak, 5632);
-  EXPECT_EQ(r->msa->hierarchy->chosen, "hierarchy");
+  // Without staging w finds no home (sram is full at step 3, flash has no
+  // direct link to tcm): only the staged candidates and banked fit, and
+  // the first staged one is kept (ties: the earlier).
+  EXPECT_EQ(r->msa->hierarchy->chosen, "hierarchy-staged");
+  EXPECT_THAT(r->summary,
+              HasSubstr("hierarchy: kept hierarchy-staged; tried hierarchy does not fit (buffer "
+                        "'w' (2048 bytes) finds no room in a level its ops can access), "
+                        "hierarchy-weights-in-flash does not fit (buffer 'w' (2048 bytes) finds "
+                        "no room in a level its ops can access), hierarchy-staged 0.000601024 s, "
+                        "hierarchy-weights-in-flash-staged 0.000601024 s, two-space does not fit "
+                        "(buffer 'w' (2048 bytes) finds no room in a level its ops can access), "
+                        "banked 0.00062176 s; all in the slowest writable space 0.000604096 s"));
   EXPECT_NEAR(r->plan.msa->estimated_time_s, 601.024e-6, 1e-15);
   EXPECT_NEAR(*r->plan.msa->time_bound_s, 601.024e-6, 1e-15);
   // Both legs' busy time, no wait.
   EXPECT_NEAR(r->msa->simulation.copy_busy_s, 20.48e-6 + 2.048e-6, 1e-15);
   EXPECT_EQ(r->msa->simulation.copy_wait_s, 0);
-  EXPECT_THAT(r->summary, HasSubstr("async copies: 1 prefetch (2.00 KiB; 1 of them staged "
-                                    "through sram), 0 evictions (0 B), at most 1 outstanding"));
+  EXPECT_THAT(r->summary, HasSubstr("async copies: 1 prefetch (2.00 KiB), 0 evictions (0 B), at "
+                                    "most 1 outstanding; 1 staged through sram\n"));
   ASSERT_TRUE(r->json_stdout);
   EXPECT_THAT(*r->json_stdout,
               HasSubstr(R"("from_space":2,"to_space":1,"start":-1,"done":1,"bytes":2048,)"
