@@ -133,6 +133,11 @@ void HloEmitter::IndexLines() {
   }
 }
 
+// The spaces XLA's aliasing rule fixes, from the plan's: a while carries each
+// element in its body parameter's space (the space the body's reads see),
+// so its operand, condition parameter and result take it and the body root
+// returns into it; a call's or conditional's callee parameters fix their
+// operands' spaces, its results its callees' roots'.
 void HloEmitter::IndexAliasEdges() {
   for (std::size_t id = 0; id < in_.ops.size(); ++id) {
     const Op& op = out_.ops[id];
