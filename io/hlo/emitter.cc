@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "io/hlo/checker.h"
 #include "io/hlo/layout_text.h"
+#include "io/hlo/parser.h"
 #include "io/hlo/space_copy.h"
 
 namespace memplan {
@@ -59,11 +61,22 @@ class HloEmitter {
     return absl::FailedPreconditionError("--emit-hlo: " + what);
   }
 
+  // The current HLO computation as written: the body of the first call
+  // site's plan in place, and each clone (header to closing brace).
+  struct Written {
+    std::string body;
+    std::vector<std::string> clones;
+  };
+
   void IndexLines();
   void IndexAliasEdges();
-  absl::StatusOr<std::string> WriteComputation(const std::vector<ComputationId>& instances);
-  absl::StatusOr<std::string> WriteInstance(ComputationId pc);
-  absl::Status IndexOps();
+  std::vector<std::size_t> CalleesFirst() const;
+  absl::StatusOr<Written> WriteComputation(const std::vector<ComputationId>& instances);
+  absl::StatusOr<std::string> WriteInstance(ComputationId pc, bool clone);
+  std::string CloneHeader(const std::string& name) const;
+  std::string Named(const std::string& name) const;
+  void CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const;
+  absl::Status IndexOps(bool clone);
   void IndexNeeds();
   absl::Status NameCopies();
   MemorySpace StoredSpace(ValueId v) const;
@@ -71,6 +84,7 @@ class HloEmitter {
   ValueId Origin(ValueId v) const;
   std::optional<std::string> NameOf(ValueId v) const;
   std::string Unique(const std::string& base);
+  std::string UniqueComputation(const std::string& base);
   absl::Status ResolveRoot();
   absl::StatusOr<std::string> Instruction(std::size_t k);
   absl::StatusOr<std::string> CopyLine(OpId op);
@@ -88,6 +102,10 @@ class HloEmitter {
   const Program& out_;
   std::vector<std::size_t> line_starts_;
   std::set<std::string> names_;
+  std::set<std::string> computation_names_;
+  // Each program computation's HLO computation as written (a clone's name
+  // for a call site planned unlike the first).
+  std::map<ComputationId, std::string> written_as_;
   std::map<ValueId, std::string> name_of_;             // array value -> instruction name
   // Spaces the aliasing edges of structured ops impose (XLA's rule: a while's
   // operand, condition and body parameters, body root and result share
@@ -100,6 +118,7 @@ class HloEmitter {
   const HloComputation* hc_ = nullptr;
   ComputationId pc_ = kNoId;
   std::map<std::string, std::size_t> folded_;          // dropped copy-starts
+  std::map<std::string, std::string> rename_;          // instruction -> its clone's name
   std::set<std::string> dropped_;                      // their lines and their copy-dones'
   std::map<std::string, std::string> source_of_;       // dropped copy-done -> copied value
   std::map<std::string, const HloShape*> shape_of_;    // instruction -> shape
@@ -129,8 +148,30 @@ void HloEmitter::IndexLines() {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
   for (const HloComputation& c : m_.computations) {
+    computation_names_.insert(c.name);
     for (const HloInstruction& i : c.instructions) names_.insert(i.name);
   }
+}
+
+// The HLO computations the schedule covers reached from the entry, each
+// after the computations it calls for control flow, so a caller is written
+// knowing which clone each of its call sites calls.
+std::vector<std::size_t> HloEmitter::CalleesFirst() const {
+  std::vector<std::size_t> order;
+  std::vector<bool> seen(m_.computations.size(), false);
+  const auto visit = [&](const auto& self, std::size_t c) -> void {
+    if (seen[c]) return;
+    seen[c] = true;
+    for (const HloInstruction& in : m_.computations[c].instructions) {
+      for (const std::string& callee : CalleesOf(in).control) {
+        const int at = FindHloComputation(m_, callee);
+        if (at >= 0) self(self, static_cast<std::size_t>(at));
+      }
+    }
+    order.push_back(c);
+  };
+  visit(visit, m_.entry);
+  return order;
 }
 
 // The spaces XLA's aliasing rule fixes, from the plan's: a while carries each
@@ -177,7 +218,7 @@ void HloEmitter::IndexAliasEdges() {
   }
 }
 
-absl::Status HloEmitter::IndexOps() {
+absl::Status HloEmitter::IndexOps(bool clone) {
   folded_ = FoldedSpaceCopies(*hc_);
   for (const HloInstruction& in : hc_->instructions) {
     shape_of_[in.name] = &in.shape;
@@ -190,6 +231,12 @@ absl::Status HloEmitter::IndexOps() {
       source_of_[in.name] = source == source_of_.end() ? start.operands[0].name : source->second;
     }
     for (const HloOperand& o : in.operands) operand_shapes_ = operand_shapes_ || o.shape;
+  }
+  if (clone) {
+    // As XLA names a cloned computation's instructions.
+    for (const HloInstruction& in : hc_->instructions) {
+      if (!dropped_.contains(in.name)) rename_[in.name] = Unique(in.name + ".clone");
+    }
   }
   for (std::size_t k = 0; k + 1 < hc_->instructions.size(); ++k) {
     if (hc_->instructions[k + 1].loc.line <= hc_->instructions[k].loc.line) {
@@ -215,7 +262,7 @@ absl::Status HloEmitter::IndexOps() {
     if (inserted || it == at.end() || op_of_.contains(it->second)) continue;
     op_of_[it->second] = op;
     const HloInstruction& in = hc_->instructions[it->second];
-    if (!in.shape.is_tuple && o.results.size() == 1) name_of_[o.results[0]] = in.name;
+    if (!in.shape.is_tuple && o.results.size() == 1) name_of_[o.results[0]] = Named(in.name);
   }
   // An element of a tuple is copied from the get-tuple-element that names it.
   for (const auto& [k, op] : op_of_) {
@@ -223,7 +270,7 @@ absl::Status HloEmitter::IndexOps() {
     const Value& r = in_.values[in_.ops[op].results.at(0)];
     if (in.opcode != "get-tuple-element" || in.shape.is_tuple || r.alias_of == kNoId) continue;
     if (!name_of_.contains(r.alias_of)) {
-      name_of_[r.alias_of] = in.name;
+      name_of_[r.alias_of] = Named(in.name);
       gte_of_[r.alias_of] = k;
     }
   }
@@ -231,7 +278,7 @@ absl::Status HloEmitter::IndexOps() {
     const auto it = at.find(std::pair(in_.values[v].loc.line, in_.values[v].loc.column));
     if (it == at.end()) continue;
     const HloInstruction& in = hc_->instructions[it->second];
-    if (!in.shape.is_tuple) name_of_[v] = in.name;
+    if (!in.shape.is_tuple) name_of_[v] = Named(in.name);
   }
   return absl::OkStatus();
 }
@@ -395,7 +442,7 @@ std::optional<std::string> HloEmitter::NameOf(ValueId v) const {
 // the space an aliasing edge needs when it is in another.
 absl::Status HloEmitter::ResolveRoot() {
   const HloInstruction& root = hc_->instructions[hc_->root];
-  root_name_ = root.name;
+  root_name_ = Named(root.name);
   const std::vector<ValueId>& before = in_.computations[pc_].results;
   const std::vector<ValueId>& after = out_.computations[pc_].results;
   if (root.shape.is_tuple) return absl::OkStatus();
@@ -498,10 +545,10 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
     const HloOperand& o = in.operands[j];
     const auto shape = shape_of_.find(o.name);
     const std::size_t n = shape == shape_of_.end() ? 1 : shape->second->LeafCount();
-    std::string name = o.name;
+    std::string name = Named(o.name);
     // A dropped copy-done reads as the value it copied.
     if (const auto source = source_of_.find(o.name); source != source_of_.end()) {
-      name = source->second;
+      name = Named(source->second);
     }
     const bool whole = in.opcode != "get-tuple-element" && before && p + n <= wanted.size() &&
                        p + n <= before->operands.size();
@@ -540,7 +587,7 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
 std::vector<ValueId> HloEmitter::LeavesOf(std::size_t k) const {
   const HloInstruction& in = hc_->instructions[k];
   const std::vector<ValueId>& returned = out_.computations[pc_].results;
-  if (k == hc_->root && in.name == root_name_ && returned.size() == in.shape.LeafCount()) {
+  if (k == hc_->root && Named(in.name) == root_name_ && returned.size() == in.shape.LeafCount()) {
     return returned;  // the result as returned (e.g. the entry's default-memory copies)
   }
   if (const auto it = op_of_.find(k); it != op_of_.end()) return out_.ops[it->second].results;
@@ -560,13 +607,18 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   std::vector<TextEdit> edits;
   // The ROOT marker follows the computation's result.
   const std::size_t name_at = Offset(in.loc);
+  const std::string name = Named(in.name);
   const std::size_t root_at = text_.find("ROOT", begin);
-  if (in.is_root && in.name != root_name_ && root_at < name_at) {
+  if (in.is_root && name != root_name_ && root_at < name_at) {
     std::size_t after = root_at + 4;
     while (after < name_at && std::isspace(static_cast<unsigned char>(text_[after]))) ++after;
     edits.push_back({root_at, after, ""});
-  } else if (!in.is_root && in.name == root_name_) {
+  } else if (!in.is_root && name == root_name_) {
     edits.push_back({name_at, name_at, "ROOT "});
+  }
+  if (name != in.name) {
+    const std::size_t sigil = text_[name_at] == '%' ? 1 : 0;
+    edits.push_back({name_at + sigil, name_at + sigil + in.name.size(), name});
   }
   // The result's layouts: S(n) where the plan keeps each leaf (a tuple
   // operand of an aliasing edge: the space the edge needs).
@@ -586,11 +638,13 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
     }
     if (std::optional<std::string> s = WithMemorySpaces(shape_text, spaces)) shape_text = *s;
     edits.push_back({shape_begin, shape_end, shape_text});
-    if (!in.shape.is_tuple) Record(in.name, leaves[0]);
+    if (!in.shape.is_tuple) Record(name, leaves[0]);
   }
-  shape_text_[in.name] = shape_text;
+  shape_text_[name] = shape_text;
   if (absl::Status s = OperandEdits(k, edits); !s.ok()) return s;
-  std::sort(edits.begin(), edits.end(),
+  CalleeEdits(k, edits);
+  // Stable: "ROOT " is inserted before a renamed name at the same offset.
+  std::stable_sort(edits.begin(), edits.end(),
             [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
   std::string out = std::move(prefix_);
   prefix_.clear();
@@ -606,10 +660,12 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
 }
 
 // One program instance of the current HLO computation: its instructions'
-// text (from the first instruction's line to the closing brace's).
-absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc) {
+// text (from the first instruction's line to the closing brace's), with
+// clone names when `clone`.
+absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc, bool clone) {
   pc_ = pc;
   folded_.clear();
+  rename_.clear();
   dropped_.clear();
   source_of_.clear();
   shape_of_.clear();
@@ -625,7 +681,7 @@ absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc) {
   prefix_.clear();
   root_convert_.reset();
   operand_shapes_ = false;
-  if (absl::Status s = IndexOps(); !s.ok()) return s;
+  if (absl::Status s = IndexOps(clone); !s.ok()) return s;
   for (const std::string& name : dropped_) names_.erase(name);  // free for the new copies
   if (absl::Status s = NameCopies(); !s.ok()) return s;
   IndexNeeds();
@@ -655,28 +711,107 @@ absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc) {
   return out;
 }
 
-// The current HLO computation, written once for all its program instances
-// (one per call site); refused when their plans differ.
-absl::StatusOr<std::string> HloEmitter::WriteComputation(const std::vector<ComputationId>& instances) {
+// The current HLO computation for all its program instances (one per call
+// site). As XLA's call-graph flattening gives each call site its own
+// computation, a call site planned unlike every earlier one gets a clone
+// (`%f.clone`, `%f.clone.1`, ...); call sites planned alike share one, so a
+// module planned the same everywhere is written as read.
+absl::StatusOr<HloEmitter::Written> HloEmitter::WriteComputation(const std::vector<ComputationId>& instances) {
   const std::set<std::string> names = names_;
-  std::optional<std::string> first;
+  std::vector<std::string> plans;                 // distinct plans, first call site's first
+  std::vector<ComputationId> planned_by;          // the first instance of each
+  std::map<ComputationId, std::size_t> plan_of;
   std::set<std::string> first_names;
   for (ComputationId pc : instances) {
     names_ = names;
-    absl::StatusOr<std::string> text = WriteInstance(pc);
+    absl::StatusOr<std::string> text = WriteInstance(pc, false);
     if (!text.ok()) return text.status();
-    if (!first) {
-      first = *std::move(text);
-      first_names = names_;
-    } else if (*text != *first) {
-      return Refuse("computation %" + hc_->name + " is called from " + std::to_string(instances.size()) +
-                    " places whose plans differ (@" + out_.computations[instances[0]].name + " and @" +
-                    out_.computations[pc].name + "); one HLO computation has one plan, and --emit-hlo "
-                    "does not clone it per call site");
-    }
+    const auto it = std::find(plans.begin(), plans.end(), *text);
+    plan_of[pc] = static_cast<std::size_t>(it - plans.begin());
+    if (it != plans.end()) continue;
+    if (plans.empty()) first_names = names_;
+    plans.push_back(*std::move(text));
+    planned_by.push_back(pc);
   }
   names_ = std::move(first_names);
-  return *first;
+  Written out{plans[0], {}};
+  std::vector<std::string> clone_names = {hc_->name};
+  // A clone repeats the original's header (renamed) and closing line.
+  const std::size_t close = LastInstructionEnd();
+  const std::size_t close_end = std::min(text_.find('\n', close), text_.size());
+  for (std::size_t p = 1; p < plans.size(); ++p) {
+    clone_names.push_back(UniqueComputation(hc_->name + ".clone"));
+    absl::StatusOr<std::string> body = WriteInstance(planned_by[p], true);
+    if (!body.ok()) return body.status();
+    out.clones.push_back(CloneHeader(clone_names[p]) + *body + std::string(text_.substr(close, close_end - close)));
+  }
+  for (ComputationId pc : instances) written_as_[pc] = clone_names[plan_of.at(pc)];
+  return out;
+}
+
+// The current computation's header (`%f (p: f32[2]) -> f32[2] {`) for its
+// clone `name`, parameters renamed as rename_ says.
+std::string HloEmitter::CloneHeader(const std::string& name) const {
+  const std::size_t begin = Offset(hc_->loc);
+  const std::string_view header = text_.substr(begin, LineStart(0) - begin);
+  std::size_t at = header[0] == '%' ? 1 : 0;
+  std::string out = "%" + name;
+  at += hc_->name.size();
+  while (at < header.size()) {
+    if (!IsHloNameChar(header[at])) {
+      out += header[at++];
+      continue;
+    }
+    std::size_t end = at;
+    while (end < header.size() && IsHloNameChar(header[end])) ++end;
+    const std::string word(header.substr(at, end - at));
+    std::size_t colon = end;
+    while (colon < header.size() && header[colon] == ' ') ++colon;
+    const auto it = rename_.find(word);
+    out += colon < header.size() && header[colon] == ':' && it != rename_.end() ? it->second : word;
+    at = end;
+  }
+  return out;
+}
+
+// An instruction's name as written (its clone's when writing a clone).
+std::string HloEmitter::Named(const std::string& name) const {
+  const auto it = rename_.find(name);
+  return it == rename_.end() ? name : it->second;
+}
+
+std::string HloEmitter::UniqueComputation(const std::string& base) {
+  std::string name = base;
+  for (int k = 1; computation_names_.contains(name); ++k) name = base + "." + std::to_string(k);
+  computation_names_.insert(name);
+  return name;
+}
+
+// A while, call or conditional names the computations (clones) its own call
+// site's plan was written as.
+void HloEmitter::CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const {
+  const auto op = op_of_.find(k);
+  if (op == op_of_.end()) return;
+  const std::vector<ComputationId>& callees = in_.ops[op->second].callees;
+  const HloCallees names = CalleesOf(hc_->instructions[k]);
+  if (names.control.size() != callees.size()) return;
+  std::map<std::size_t, std::size_t> seen;  // attribute offset -> names passed in it
+  for (std::size_t i = 0; i < callees.size(); ++i) {
+    const auto written = written_as_.find(callees[i]);
+    const std::size_t value = Offset(names.control_locs[i]);
+    std::size_t skip = seen[value]++;
+    // The name's place in the attribute's value (a branch list names several).
+    std::size_t at = value;
+    while (true) {
+      while (!IsHloNameChar(text_[at])) ++at;
+      if (skip == 0) break;
+      while (IsHloNameChar(text_[at])) ++at;
+      --skip;
+    }
+    if (written != written_as_.end() && written->second != names.control[i]) {
+      edits.push_back({at, at + names.control[i].size(), written->second});
+    }
+  }
 }
 
 absl::StatusOr<std::string> HloEmitter::Run() {
@@ -691,8 +826,17 @@ absl::StatusOr<std::string> HloEmitter::Run() {
       }
     }
   }
+  std::map<std::size_t, Written> written;
+  for (std::size_t c : CalleesFirst()) {
+    if (!instances.contains(c)) continue;
+    hc_ = &m_.computations[c];
+    absl::StatusOr<Written> w = WriteComputation(instances[c]);
+    if (!w.ok()) return w.status();
+    written[c] = *std::move(w);
+  }
+  // In text order; clones after their original's closing line.
   std::vector<std::size_t> order;
-  for (const auto& [c, pcs] : instances) order.push_back(c);
+  for (const auto& [c, w] : written) order.push_back(c);
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return m_.computations[a].instructions[0].loc.line < m_.computations[b].instructions[0].loc.line;
   });
@@ -701,10 +845,13 @@ absl::StatusOr<std::string> HloEmitter::Run() {
   for (std::size_t c : order) {
     hc_ = &m_.computations[c];
     out.append(text_.substr(at, LineStart(0) - at));
-    absl::StatusOr<std::string> body = WriteComputation(instances[c]);
-    if (!body.ok()) return body.status();
-    out += *body;
+    out += written[c].body;
     at = LastInstructionEnd();
+    if (written[c].clones.empty()) continue;
+    const std::size_t close_end = std::min(text_.find('\n', at), text_.size());
+    out.append(text_.substr(at, close_end - at));
+    at = close_end;
+    for (const std::string& clone : written[c].clones) out += "\n\n" + clone;
   }
   out.append(text_.substr(at));
   return out;

@@ -20,7 +20,16 @@
 //    plan holds in another space there reads the copy of it already in the
 //    needed space, else a copy into that space written before it;
 //  * the input's own memory-space copies (io/hlo/space_copy.h) left out,
-//    their uses reading the copied value, as memplan planned it anew.
+//    their uses reading the copied value, as memplan planned it anew;
+//  * a computation called from several places (whiles, calls,
+//    conditionals) written once per distinct plan, as XLA's FlattenCallGraph
+//    leaves it before memory space assignment: the first call site's plan
+//    in place, each call site planned unlike every earlier one calling a
+//    clone written after the original, named as XLA's cloning names them
+//    (`%f.clone`, `%f.clone.1`, ...; instructions `%x.clone`, ...); call
+//    sites of a computation whose own calls go to different clones count as
+//    planned differently. Call sites planned alike share one computation,
+//    so a module planned the same at every call site is written as read.
 // Everything else is printed as read (header, names, attributes, metadata,
 // comments). Importing the output folds the copies back (importer.h), so
 // planning it again gives the same plan.
@@ -40,8 +49,7 @@ namespace memplan {
 // plan of `original`. Errors: FailedPrecondition naming the instruction when
 // the plan cannot be written as HLO: a copy or a changed use of one leaf of a
 // tuple, a use of part of a buffer, an instruction sharing its line with
-// another, a computation called from several places planned differently at
-// each (one HLO computation has one plan; it is not cloned per call site).
+// another.
 absl::StatusOr<std::string> EmitHloWithMemorySpaces(std::string_view text,
                                                     const HloModule& module,
                                                     const Program& original,
