@@ -73,7 +73,11 @@ class HloEmitter {
   std::vector<std::size_t> CalleesFirst() const;
   absl::StatusOr<Written> WriteComputation(const std::vector<ComputationId>& instances);
   absl::StatusOr<std::string> WriteInstance(ComputationId pc, bool clone);
-  std::string CloneHeader(const std::string& name) const;
+  std::string CloneHeader(const HloComputation& c, const std::string& name,
+                          const std::map<std::string, std::string>& rename) const;
+  std::size_t ClosingLineEnd(const HloComputation& c) const;
+  std::string FusedClone(const std::string& callee);
+  void FusionEdits(std::size_t k, std::vector<TextEdit>& edits);
   std::string Named(const std::string& name) const;
   void CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const;
   absl::Status IndexOps(bool clone);
@@ -119,6 +123,7 @@ class HloEmitter {
   ComputationId pc_ = kNoId;
   std::map<std::string, std::size_t> folded_;          // dropped copy-starts
   std::map<std::string, std::string> rename_;          // instruction -> its clone's name
+  std::string fused_clones_;                           // the clone's fused computations' clones
   std::set<std::string> dropped_;                      // their lines and their copy-dones'
   std::map<std::string, std::string> source_of_;       // dropped copy-done -> copied value
   std::map<std::string, const HloShape*> shape_of_;    // instruction -> shape
@@ -643,6 +648,7 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   shape_text_[name] = shape_text;
   if (absl::Status s = OperandEdits(k, edits); !s.ok()) return s;
   CalleeEdits(k, edits);
+  FusionEdits(k, edits);
   // Stable: "ROOT " is inserted before a renamed name at the same offset.
   std::stable_sort(edits.begin(), edits.end(),
             [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
@@ -666,6 +672,7 @@ absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc, bool clo
   pc_ = pc;
   folded_.clear();
   rename_.clear();
+  fused_clones_.clear();
   dropped_.clear();
   source_of_.clear();
   shape_of_.clear();
@@ -736,27 +743,30 @@ absl::StatusOr<HloEmitter::Written> HloEmitter::WriteComputation(const std::vect
   names_ = std::move(first_names);
   Written out{plans[0], {}};
   std::vector<std::string> clone_names = {hc_->name};
-  // A clone repeats the original's header (renamed) and closing line.
+  // A clone repeats the original's header (renamed) and closing line,
+  // after the clones of the computations its fusions call.
   const std::size_t close = LastInstructionEnd();
-  const std::size_t close_end = std::min(text_.find('\n', close), text_.size());
   for (std::size_t p = 1; p < plans.size(); ++p) {
     clone_names.push_back(UniqueComputation(hc_->name + ".clone"));
     absl::StatusOr<std::string> body = WriteInstance(planned_by[p], true);
     if (!body.ok()) return body.status();
-    out.clones.push_back(CloneHeader(clone_names[p]) + *body + std::string(text_.substr(close, close_end - close)));
+    out.clones.push_back(fused_clones_ + CloneHeader(*hc_, clone_names[p], rename_) + *body +
+                         std::string(text_.substr(close, ClosingLineEnd(*hc_) - close)));
   }
   for (ComputationId pc : instances) written_as_[pc] = clone_names[plan_of.at(pc)];
   return out;
 }
 
-// The current computation's header (`%f (p: f32[2]) -> f32[2] {`) for its
-// clone `name`, parameters renamed as rename_ says.
-std::string HloEmitter::CloneHeader(const std::string& name) const {
-  const std::size_t begin = Offset(hc_->loc);
-  const std::string_view header = text_.substr(begin, LineStart(0) - begin);
+// The header of `c` (`%f (p: f32[2]) -> f32[2] {`) for its clone `name`,
+// parameters renamed as `rename` says.
+std::string HloEmitter::CloneHeader(const HloComputation& c, const std::string& name,
+                                    const std::map<std::string, std::string>& rename) const {
+  const std::size_t begin = Offset(c.loc);
+  const std::size_t end = line_starts_[static_cast<std::size_t>(c.instructions[0].loc.line) - 1];
+  const std::string_view header = text_.substr(begin, end - begin);
   std::size_t at = header[0] == '%' ? 1 : 0;
   std::string out = "%" + name;
-  at += hc_->name.size();
+  at += c.name.size();
   while (at < header.size()) {
     if (!IsHloNameChar(header[at])) {
       out += header[at++];
@@ -767,11 +777,72 @@ std::string HloEmitter::CloneHeader(const std::string& name) const {
     const std::string word(header.substr(at, end - at));
     std::size_t colon = end;
     while (colon < header.size() && header[colon] == ' ') ++colon;
-    const auto it = rename_.find(word);
-    out += colon < header.size() && header[colon] == ':' && it != rename_.end() ? it->second : word;
+    const auto it = rename.find(word);
+    out += colon < header.size() && header[colon] == ':' && it != rename.end() ? it->second : word;
     at = end;
   }
   return out;
+}
+
+// Where the line closing `c` (its '}') ends, without the newline.
+std::size_t HloEmitter::ClosingLineEnd(const HloComputation& c) const {
+  std::size_t at = line_starts_[static_cast<std::size_t>(c.instructions.back().loc.line) - 1];
+  while (at < text_.size()) {
+    const std::size_t first = text_.find_first_not_of(" \t", at);
+    const std::size_t nl = std::min(text_.find('\n', at), text_.size());
+    if (first == std::string_view::npos || text_[first] == '}') return nl;
+    at = nl + 1;
+  }
+  return text_.size();
+}
+
+// XLA gives each fusion its own fused computation, so a clone's fusion
+// calls a clone of it (named as XLA's cloning names it), written into
+// fused_clones_ before the clone; returns that clone's name.
+std::string HloEmitter::FusedClone(const std::string& callee) {
+  const int c = FindHloComputation(m_, callee);
+  if (c < 0 || m_.computations[static_cast<std::size_t>(c)].instructions.empty()) return callee;
+  const HloComputation& fc = m_.computations[static_cast<std::size_t>(c)];
+  std::map<std::string, std::string> rename;
+  for (const HloInstruction& in : fc.instructions) rename[in.name] = Unique(in.name + ".clone");
+  std::vector<TextEdit> edits;
+  const auto rename_at = [&](SourceLocation loc, const std::string& name, const std::string& to) {
+    const std::size_t at = Offset(loc) + (text_[Offset(loc)] == '%' ? 1 : 0);
+    edits.push_back({at, at + name.size(), to});
+  };
+  for (const HloInstruction& in : fc.instructions) {
+    rename_at(in.loc, in.name, rename.at(in.name));
+    for (const HloOperand& o : in.operands) {
+      if (const auto it = rename.find(o.name); it != rename.end()) rename_at(o.loc, o.name, it->second);
+    }
+    const HloCallees callees = CalleesOf(in);
+    if (in.opcode == "fusion" && in.Find("calls") != nullptr && !callees.other.empty()) {
+      rename_at(in.Find("calls")->loc, callees.other[0], FusedClone(callees.other[0]));
+    }
+  }
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
+  const std::string name = UniqueComputation(fc.name + ".clone");
+  std::string out = CloneHeader(fc, name, rename);
+  std::size_t at = line_starts_[static_cast<std::size_t>(fc.instructions[0].loc.line) - 1];
+  for (const TextEdit& e : edits) {
+    out.append(text_.substr(at, e.begin - at));
+    out += e.text;
+    at = e.end;
+  }
+  out.append(text_.substr(at, ClosingLineEnd(fc) - at));
+  fused_clones_ += out + "\n\n";
+  return name;
+}
+
+// In a clone, a fusion calls its fused computation's clone.
+void HloEmitter::FusionEdits(std::size_t k, std::vector<TextEdit>& edits) {
+  const HloInstruction& in = hc_->instructions[k];
+  const HloAttribute* calls = in.Find("calls");
+  const HloCallees callees = CalleesOf(in);
+  if (rename_.empty() || in.opcode != "fusion" || calls == nullptr || callees.other.empty()) return;
+  const std::size_t at = Offset(calls->loc) + (text_[Offset(calls->loc)] == '%' ? 1 : 0);
+  edits.push_back({at, at + callees.other[0].size(), FusedClone(callees.other[0])});
 }
 
 // An instruction's name as written (its clone's when writing a clone).
@@ -848,7 +919,7 @@ absl::StatusOr<std::string> HloEmitter::Run() {
     out += written[c].body;
     at = LastInstructionEnd();
     if (written[c].clones.empty()) continue;
-    const std::size_t close_end = std::min(text_.find('\n', at), text_.size());
+    const std::size_t close_end = ClosingLineEnd(*hc_);
     out.append(text_.substr(at, close_end - at));
     at = close_end;
     for (const std::string& clone : written[c].clones) out += "\n\n" + clone;

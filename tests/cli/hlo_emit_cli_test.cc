@@ -1,9 +1,10 @@
 // `memplan plan --emit-hlo`: every bundled HLO module, planned with 256 KiB
 // to 16 MiB of fast memory, is written back as XLA's memory space assignment
-// leaves it: every computation the schedule covers rewritten, the memory
-// spaces of every aliasing edge (while, call, conditional) agreeing; planning
-// the written module gives the same plan (placements, copies, estimated
-// time), and writing it again gives the same text.
+// leaves it: every computation the schedule covers rewritten (a clone per
+// call site planned apart), the memory spaces of every aliasing edge (while,
+// call, conditional) agreeing; planning the written module gives the same
+// plan (placements, copies, estimated time; a clone's values by their own
+// names), and writing it again gives the same text.
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
@@ -289,6 +290,52 @@ TEST(HloEmitCliTest, MlpPrefetchIsWrittenAtItsSchedulePosition) {
             "  %dot.9 = f32[32,512]{1,0} dot(f32[32,512]{1,0} %fusion, f32[512,512]{1,0:S(1)} "
             "%Arg_3.4.prefetched)");
   EXPECT_THAT(lines[44], HasSubstr("ROOT %fusion.2 = f32[32,10]{1,0} fusion("));
+  std::filesystem::remove_all(dir);
+}
+
+// examples/hlo/call_remat.hlo calls %checkpoint_block from %call.9 and
+// %call.10. With 4 MiB the second call site's result stays in alternate
+// memory for %tanh.11 and the first's does not, so %call.10 calls a clone
+// named as XLA's flattening names it (its fusion a clone of %fused_relu),
+// written after the original; %call.9 calls the original. With 256 KiB both
+// call sites are planned alike and the module is written as read.
+TEST(HloEmitCliTest, CallSitesPlannedApartCallTheirOwnClones) {
+  const std::string dir = FreshDir();
+  const testing_cli::CliRun run = Memplan("plan " + kEmitHloDir + "/call_remat.hlo --fast-memory 4MiB "
+                                          "--emit-hlo " + dir + "/out.hlo");
+  ASSERT_EQ(run.exit_code, 0) << run.err;
+  const std::vector<std::string> lines = Lines(Slurp(dir + "/out.hlo"));
+  const std::size_t original = LineWith(lines, "%checkpoint_block (");
+  const std::size_t fused = LineWith(lines, "%fused_relu.clone (");
+  const std::size_t clone = LineWith(lines, "%checkpoint_block.clone (");
+  const std::size_t entry = LineWith(lines, "ENTRY %main.12 ");
+  ASSERT_LT(entry, lines.size());
+  EXPECT_LT(original, fused);
+  EXPECT_LT(fused, clone);
+  EXPECT_LT(clone, entry);
+  EXPECT_EQ(lines[fused], "%fused_relu.clone (param_0.1.clone: f32[128,4096]) -> f32[128,4096] {");
+  EXPECT_EQ(lines[fused + 4],
+            "  ROOT %maximum.1.clone = f32[128,4096]{1,0} maximum(f32[128,4096]{1,0} %param_0.1.clone, "
+            "f32[128,4096]{1,0} %broadcast.1.clone)");
+  EXPECT_EQ(lines[clone],
+            "%checkpoint_block.clone (x.2.clone: f32[128,1024], w_in.3.clone: f32[1024,4096], "
+            "w_out.4.clone: f32[4096,1024]) -> f32[128,1024] {");
+  EXPECT_EQ(lines[clone + 5],
+            "  %fusion.6.clone = f32[128,4096]{1,0:S(1)} fusion(f32[128,4096]{1,0:S(1)} %dot.5.clone), "
+            "kind=kLoop, calls=%fused_relu.clone");
+  EXPECT_EQ(lines[clone + 7],
+            "  ROOT %add.8.clone = f32[128,1024]{1,0:S(1)} add(f32[128,1024]{1,0} %x.2.clone, "
+            "f32[128,1024]{1,0:S(1)} %dot.7.clone)");
+  EXPECT_EQ(lines[original + 7],
+            "  ROOT %add.8 = f32[128,1024]{1,0} add(f32[128,1024]{1,0} %x.2, f32[128,1024]{1,0:S(1)} %dot.7)");
+  EXPECT_THAT(lines[LineWith(lines, "%call.9 = ")], ::testing::EndsWith("to_apply=%checkpoint_block"));
+  EXPECT_THAT(lines[LineWith(lines, "%call.10 = ")],
+              ::testing::StartsWith("  %call.10 = f32[128,1024]{1,0:S(1)} call("));
+  EXPECT_THAT(lines[LineWith(lines, "%call.10 = ")], ::testing::EndsWith("to_apply=%checkpoint_block.clone"));
+  const testing_cli::CliRun alike = Memplan("plan " + kEmitHloDir + "/call_remat.hlo --fast-memory 256KiB "
+                                            "--emit-hlo " + dir + "/alike.hlo");
+  ASSERT_EQ(alike.exit_code, 0) << alike.err;
+  EXPECT_EQ(Slurp(dir + "/alike.hlo"), Slurp(kEmitHloDir + "/call_remat.hlo"));
   std::filesystem::remove_all(dir);
 }
 

@@ -44,12 +44,13 @@ constexpr char kLoop[] =
     "  ROOT %w = (s32[], f32[4]{0}) while(%init), condition=%cond, body=%body\n"
     "}\n";
 
-// The module written for `rewritten`, a copy of the import with spaces set.
-std::string Emit(const Program& original, const Program& rewritten) {
-  absl::StatusOr<HloModule> module = ParseHloModule(kLoop, "t.hlo");
+// The module `input` written for `rewritten`, a copy of the import with
+// spaces set.
+std::string Emit(const Program& original, const Program& rewritten, const char* input = kLoop) {
+  absl::StatusOr<HloModule> module = ParseHloModule(input, "t.hlo");
   EXPECT_TRUE(module.ok()) << module.status();
   if (!module.ok()) return "";
-  absl::StatusOr<std::string> text = EmitHloWithMemorySpaces(kLoop, *module, original, rewritten);
+  absl::StatusOr<std::string> text = EmitHloWithMemorySpaces(input, *module, original, rewritten);
   EXPECT_TRUE(text.ok()) << text.status();
   return text.ok() ? *text : "";
 }
@@ -93,6 +94,101 @@ TEST(HloEmitterTest, CarriedInAlternateMemoryPrefetchesTheOperand) {
                               "  ROOT %t = " + carried + " tuple(%n, %e.prefetched)\n"));
   const Program again = hlo_test::Import(text);
   EXPECT_EQ(again.ops.size(), original.ops.size());
+}
+
+// %b is called from both call sites of %a, each called from %main: four
+// program instances of %b, two of %a.
+constexpr char kNested[] =
+    "HloModule k, is_scheduled=true\n"
+    "\n"
+    "%b (x: f32[4]) -> f32[4] {\n"
+    "  %x = f32[4]{0} parameter(0)\n"
+    "  ROOT %y = f32[4]{0} exponential(%x)\n"
+    "}\n"
+    "\n"
+    "%a (u: f32[4]) -> f32[4] {\n"
+    "  %u = f32[4]{0} parameter(0)\n"
+    "  %s1 = f32[4]{0} call(%u), to_apply=%b\n"
+    "  ROOT %s2 = f32[4]{0} call(%s1), to_apply=%b\n"
+    "}\n"
+    "\n"
+    "ENTRY %main (v: f32[4]) -> f32[4] {\n"
+    "  %v = f32[4]{0} parameter(0)\n"
+    "  %c1 = f32[4]{0} call(%v), to_apply=%a\n"
+    "  ROOT %c2 = f32[4]{0} call(%c1), to_apply=%a\n"
+    "}\n";
+
+// Only the last instance of %b (second call of %b in the second call of %a)
+// computes %y in alternate memory: it is written as a clone %b.clone (its
+// root evicted back for the call's default-memory result), called from a
+// clone %a.clone for %c2 whose %s2 calls it; every other call site shares
+// the computation as read. The written module imports to the same program.
+TEST(HloEmitterTest, CallSitePlannedApartCallsAClone) {
+  const Program original = hlo_test::Import(kNested);
+  Program rewritten = original;
+  rewritten.values[rewritten.FindValue("c2/s2/y")].space = 1;
+  const std::string text = Emit(original, rewritten, kNested);
+  EXPECT_EQ(text,
+            "HloModule k, is_scheduled=true\n"
+            "\n"
+            "%b (x: f32[4]) -> f32[4] {\n"
+            "  %x = f32[4]{0} parameter(0)\n"
+            "  ROOT %y = f32[4]{0} exponential(%x)\n"
+            "}\n"
+            "\n"
+            "%b.clone (x.clone: f32[4]) -> f32[4] {\n"
+            "  %x.clone = f32[4]{0} parameter(0)\n"
+            "  %y.clone = f32[4]{0:S(1)} exponential(%x.clone)\n"
+            "  %y.clone.evict = (f32[4]{0}, f32[4]{0:S(1)}, u32[]) copy-start(%y.clone)\n"
+            "  ROOT %y.clone.evicted = f32[4]{0} copy-done(%y.clone.evict)\n"
+            "}\n"
+            "\n"
+            "%a (u: f32[4]) -> f32[4] {\n"
+            "  %u = f32[4]{0} parameter(0)\n"
+            "  %s1 = f32[4]{0} call(%u), to_apply=%b\n"
+            "  ROOT %s2 = f32[4]{0} call(%s1), to_apply=%b\n"
+            "}\n"
+            "\n"
+            "%a.clone (u.clone: f32[4]) -> f32[4] {\n"
+            "  %u.clone = f32[4]{0} parameter(0)\n"
+            "  %s1.clone = f32[4]{0} call(%u.clone), to_apply=%b\n"
+            "  ROOT %s2.clone = f32[4]{0} call(%s1.clone), to_apply=%b.clone\n"
+            "}\n"
+            "\n"
+            "ENTRY %main (v: f32[4]) -> f32[4] {\n"
+            "  %v = f32[4]{0} parameter(0)\n"
+            "  %c1 = f32[4]{0} call(%v), to_apply=%a\n"
+            "  ROOT %c2 = f32[4]{0} call(%c1), to_apply=%a.clone\n"
+            "}\n");
+  EXPECT_EQ(hlo_test::ProgramDifference(original, hlo_test::Import(text)), "");
+}
+
+// Both branches of %c are %f; the second is planned apart and the branch
+// list names its clone in its place.
+TEST(HloEmitterTest, BranchPlannedApartNamesItsCloneInTheBranchList) {
+  constexpr char kBranches[] =
+      "HloModule k, is_scheduled=true\n"
+      "\n"
+      "%f (x: f32[4]) -> f32[4] {\n"
+      "  %x = f32[4]{0} parameter(0)\n"
+      "  ROOT %y = f32[4]{0} exponential(%x)\n"
+      "}\n"
+      "\n"
+      "ENTRY %main (i: s32[], a: f32[4], b: f32[4]) -> f32[4] {\n"
+      "  %i = s32[] parameter(0)\n"
+      "  %a = f32[4]{0} parameter(1)\n"
+      "  %b = f32[4]{0} parameter(2)\n"
+      "  ROOT %c = f32[4]{0} conditional(%i, %a, %b), branch_computations={%f, %f}\n"
+      "}\n";
+  const Program original = hlo_test::Import(kBranches);
+  Program rewritten = original;
+  rewritten.values[rewritten.FindValue("c/y")].space = 1;
+  const std::string text = Emit(original, rewritten, kBranches);
+  EXPECT_THAT(text, HasSubstr("  ROOT %c = f32[4]{0} conditional(%i, %a, %b), branch_computations={%f, %f.clone}\n"));
+  EXPECT_THAT(text, HasSubstr("}\n\n%f.clone (x.clone: f32[4]) -> f32[4] {\n"
+                              "  %x.clone = f32[4]{0} parameter(0)\n"
+                              "  %y.clone = f32[4]{0:S(1)} exponential(%x.clone)\n"));
+  EXPECT_EQ(hlo_test::ProgramDifference(original, hlo_test::Import(text)), "");
 }
 
 }  // namespace
