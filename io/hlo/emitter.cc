@@ -10,7 +10,9 @@
 #include <vector>
 
 #include "absl/status/status.h"
+#include "io/hlo/checker.h"
 #include "io/hlo/layout_text.h"
+#include "io/hlo/parser.h"
 #include "io/hlo/space_copy.h"
 
 namespace memplan {
@@ -26,8 +28,7 @@ class HloEmitter {
  public:
   HloEmitter(std::string_view text, const HloModule& module, const Program& original,
              const Program& rewritten)
-      : text_(text), m_(module), hc_(module.computations[module.entry]), in_(original),
-        out_(rewritten) {}
+      : text_(text), m_(module), in_(original), out_(rewritten) {}
 
   absl::StatusOr<std::string> Run();
 
@@ -37,17 +38,17 @@ class HloEmitter {
            static_cast<std::size_t>(loc.column) - 1;
   }
   std::size_t LineStart(std::size_t k) const {
-    return line_starts_[static_cast<std::size_t>(hc_.instructions[k].loc.line) - 1];
+    return line_starts_[static_cast<std::size_t>(hc_->instructions[k].loc.line) - 1];
   }
   std::size_t LineEnd(std::size_t k) const {
     const std::size_t nl = text_.find('\n', LineStart(k));
     return nl == std::string_view::npos ? text_.size() : nl + 1;
   }
   // Where the last instruction's text ends: at the line that closes the
-  // entry computation (a line starting with '}'), as an instruction may run
-  // over several lines.
+  // computation (a line starting with '}'), as an instruction may run over
+  // several lines.
   std::size_t LastInstructionEnd() const {
-    std::size_t at = LineEnd(hc_.instructions.size() - 1);
+    std::size_t at = LineEnd(hc_->instructions.size() - 1);
     while (at < text_.size()) {
       const std::size_t first = text_.find_first_not_of(" \t", at);
       if (first == std::string_view::npos || text_[first] == '}') return at;
@@ -60,35 +61,87 @@ class HloEmitter {
     return absl::FailedPreconditionError("--emit-hlo: " + what);
   }
 
+  // The current HLO computation as written: the body of the first call
+  // site's plan in place, and each clone (header to closing brace).
+  struct Written {
+    std::string body;
+    std::vector<std::string> clones;
+  };
+
   void IndexLines();
-  absl::Status IndexOps();
+  void IndexAliasEdges();
+  std::vector<std::size_t> CalleesFirst() const;
+  absl::StatusOr<Written> WriteComputation(const std::vector<ComputationId>& instances);
+  absl::StatusOr<std::string> WriteInstance(ComputationId pc, bool clone);
+  std::string CloneHeader(const HloComputation& c, const std::string& name,
+                          const std::map<std::string, std::string>& rename) const;
+  std::size_t ClosingLineEnd(const HloComputation& c) const;
+  std::string FusedClone(const std::string& callee);
+  void FusionEdits(std::size_t k, std::vector<TextEdit>& edits);
+  std::string Named(const std::string& name) const;
+  void CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const;
+  absl::Status IndexOps(bool clone);
+  void IndexNeeds();
   absl::Status NameCopies();
+  MemorySpace StoredSpace(ValueId v) const;
   MemorySpace SpaceOf(ValueId v) const;
+  ValueId Origin(ValueId v) const;
   std::optional<std::string> NameOf(ValueId v) const;
   std::string Unique(const std::string& base);
+  std::string UniqueComputation(const std::string& base);
   absl::Status ResolveRoot();
   absl::StatusOr<std::string> Instruction(std::size_t k);
   absl::StatusOr<std::string> CopyLine(OpId op);
+  std::string StartLine(const std::string& start, const std::string& source, MemorySpace to);
+  std::string DoneLine(const std::string& done, const std::string& start);
+  std::vector<ValueId> LeavesOf(std::size_t k) const;
+  std::string InSpace(const std::string& name, ValueId v, MemorySpace space);
+  void Record(const std::string& name, ValueId v);
   absl::Status OperandEdits(std::size_t k, std::vector<TextEdit>& edits);
 
+  // The module.
   std::string_view text_;
   const HloModule& m_;
-  const HloComputation& hc_;
   const Program& in_;
   const Program& out_;
   std::vector<std::size_t> line_starts_;
+  std::set<std::string> names_;
+  std::set<std::string> computation_names_;
+  // Each program computation's HLO computation as written (a clone's name
+  // for a call site planned unlike the first).
+  std::map<ComputationId, std::string> written_as_;
+  std::map<ValueId, std::string> name_of_;             // array value -> instruction name
+  // Spaces the aliasing edges of structured ops impose (XLA's rule: a while's
+  // operand, condition and body parameters, body root and result share
+  // buffers; a call's or branch's parameters and root those of its caller):
+  std::map<ValueId, MemorySpace> forced_;              // condition parameters, while results
+  std::map<OpId, std::vector<std::optional<MemorySpace>>> operand_need_;  // per operand leaf
+  std::map<ComputationId, std::vector<MemorySpace>> root_need_;           // per result leaf
+
+  // The computation being written (HLO and program instance).
+  const HloComputation* hc_ = nullptr;
+  ComputationId pc_ = kNoId;
   std::map<std::string, std::size_t> folded_;          // dropped copy-starts
+  std::map<std::string, std::string> rename_;          // instruction -> its clone's name
+  std::string fused_clones_;                           // the clone's fused computations' clones
   std::set<std::string> dropped_;                      // their lines and their copy-dones'
   std::map<std::string, std::string> source_of_;       // dropped copy-done -> copied value
-  std::map<std::string, const HloShape*> shape_of_;    // entry instruction -> shape
-  std::map<std::size_t, OpId> op_of_;                  // entry instruction -> its op
-  std::map<ValueId, std::string> name_of_;             // array value -> instruction name
+  std::map<std::string, const HloShape*> shape_of_;    // instruction -> shape
+  std::map<std::size_t, OpId> op_of_;                  // instruction -> its op
   std::map<std::size_t, std::vector<OpId>> copies_before_;  // instruction -> copies
   std::map<std::size_t, std::vector<OpId>> copies_after_;   // copies of a gte's element
   std::map<ValueId, std::size_t> gte_of_;              // tuple element -> its gte instruction
   std::vector<OpId> trailing_;                         // copies after the last instruction
   std::map<std::string, std::string> shape_text_;      // emitted name -> its shape text
-  std::set<std::string> names_;
+  std::map<std::string, std::string> copy_base_;       // copy-start name -> its source's name
+  // (instruction, operand leaf) -> the space an aliasing edge needs there.
+  std::map<std::pair<std::size_t, std::size_t>, MemorySpace> need_;
+  // Per storage origin, the latest written name holding its data per space.
+  std::map<ValueId, std::map<MemorySpace, std::string>> latest_;
+  std::string prefix_;                                 // copies to write before the instruction
+  std::optional<MemorySpace> root_convert_;            // the result copied into this space
+  std::string root_source_;                            // ... from this instruction
+  std::string root_start_;                             // ... by this copy-start
   std::string root_name_;
   std::string indent_ = "  ";
   bool operand_shapes_ = false;                        // the module prints them
@@ -100,27 +153,99 @@ void HloEmitter::IndexLines() {
     if (text_[i] == '\n') line_starts_.push_back(i + 1);
   }
   for (const HloComputation& c : m_.computations) {
+    computation_names_.insert(c.name);
     for (const HloInstruction& i : c.instructions) names_.insert(i.name);
   }
 }
 
-absl::Status HloEmitter::IndexOps() {
-  folded_ = FoldedSpaceCopies(hc_);
-  for (const HloInstruction& in : hc_.instructions) {
+// The HLO computations the schedule covers reached from the entry, each
+// after the computations it calls for control flow, so a caller is written
+// knowing which clone each of its call sites calls.
+std::vector<std::size_t> HloEmitter::CalleesFirst() const {
+  std::vector<std::size_t> order;
+  std::vector<bool> seen(m_.computations.size(), false);
+  const auto visit = [&](const auto& self, std::size_t c) -> void {
+    if (seen[c]) return;
+    seen[c] = true;
+    for (const HloInstruction& in : m_.computations[c].instructions) {
+      for (const std::string& callee : CalleesOf(in).control) {
+        const int at = FindHloComputation(m_, callee);
+        if (at >= 0) self(self, static_cast<std::size_t>(at));
+      }
+    }
+    order.push_back(c);
+  };
+  visit(visit, m_.entry);
+  return order;
+}
+
+// The spaces XLA's aliasing rule fixes, from the plan's: a while carries each
+// element in its body parameter's space (the space the body's reads see),
+// so its operand, condition parameter and result take it and the body root
+// returns into it; a call's or conditional's callee parameters fix their
+// operands' spaces, its results its callees' roots'.
+void HloEmitter::IndexAliasEdges() {
+  for (std::size_t id = 0; id < in_.ops.size(); ++id) {
+    const Op& op = out_.ops[id];
+    const auto o = static_cast<OpId>(id);
+    std::vector<std::optional<MemorySpace>> need(op.operands.size());
+    if (op.kind == OpKind::kWhile && op.callees.size() == 2) {
+      const Computation& cond = out_.computations[op.callees[0]];
+      const Computation& body = out_.computations[op.callees[1]];
+      std::vector<MemorySpace> carried;
+      for (ValueId p : body.params) carried.push_back(StoredSpace(p));
+      for (std::size_t i = 0; i < carried.size(); ++i) {
+        if (i < cond.params.size()) forced_[cond.params[i]] = carried[i];
+        if (i < op.results.size()) forced_[op.results[i]] = carried[i];
+        if (i < need.size()) need[i] = carried[i];
+      }
+      root_need_[op.callees[1]] = carried;
+    } else if (op.kind == OpKind::kCall || op.kind == OpKind::kConditional) {
+      // A conditional's operand 0 is the branch index; every branch takes
+      // the other operands, and its own are read by a parameter instruction.
+      const std::size_t first = op.kind == OpKind::kConditional ? 1 : 0;
+      for (ComputationId c : op.callees) {
+        const Computation& callee = out_.computations[c];
+        for (std::size_t i = 0; i < callee.params.size() && first + i < need.size(); ++i) {
+          const Value& param = out_.values[callee.params[i]];
+          if (op.kind == OpKind::kCall || !(param.loc == callee.loc)) {
+            need[first + i] = StoredSpace(callee.params[i]);
+          }
+        }
+        std::vector<MemorySpace> results;
+        for (ValueId r : op.results) results.push_back(StoredSpace(r));
+        root_need_[c] = results;
+      }
+    } else {
+      continue;
+    }
+    operand_need_[o] = std::move(need);
+  }
+}
+
+absl::Status HloEmitter::IndexOps(bool clone) {
+  folded_ = FoldedSpaceCopies(*hc_);
+  for (const HloInstruction& in : hc_->instructions) {
     shape_of_[in.name] = &in.shape;
     if (folded_.contains(in.name)) dropped_.insert(in.name);
     if (in.opcode == "copy-done" && in.operands.size() == 1 &&
         folded_.contains(in.operands[0].name)) {
       dropped_.insert(in.name);
-      const HloInstruction& start = hc_.instructions[folded_.at(in.operands[0].name)];
+      const HloInstruction& start = hc_->instructions[folded_.at(in.operands[0].name)];
       const auto source = source_of_.find(start.operands[0].name);
       source_of_[in.name] = source == source_of_.end() ? start.operands[0].name : source->second;
     }
     for (const HloOperand& o : in.operands) operand_shapes_ = operand_shapes_ || o.shape;
   }
-  for (std::size_t k = 0; k + 1 < hc_.instructions.size(); ++k) {
-    if (hc_.instructions[k + 1].loc.line <= hc_.instructions[k].loc.line) {
-      return Refuse("instruction %" + hc_.instructions[k + 1].name +
+  if (clone) {
+    // As XLA names a cloned computation's instructions.
+    for (const HloInstruction& in : hc_->instructions) {
+      if (!dropped_.contains(in.name)) rename_[in.name] = Unique(in.name + ".clone");
+    }
+  }
+  for (std::size_t k = 0; k + 1 < hc_->instructions.size(); ++k) {
+    if (hc_->instructions[k + 1].loc.line <= hc_->instructions[k].loc.line) {
+      return Refuse("instruction %" + hc_->instructions[k + 1].name +
                     " shares its line with another; write one instruction per line");
     }
   }
@@ -130,58 +255,103 @@ absl::Status HloEmitter::IndexOps() {
   indent_ = std::string(text_.substr(first, end - first));
 
   std::map<std::pair<std::int32_t, std::int32_t>, std::size_t> at;
-  for (std::size_t k = 0; k < hc_.instructions.size(); ++k) {
-    at.emplace(std::pair(hc_.instructions[k].loc.line, hc_.instructions[k].loc.column), k);
+  for (std::size_t k = 0; k < hc_->instructions.size(); ++k) {
+    at.emplace(std::pair(hc_->instructions[k].loc.line, hc_->instructions[k].loc.column), k);
   }
-  const Computation& entry = in_.computations[in_.entry];
-  for (OpId op : entry.ops) {
+  const Computation& comp = in_.computations[pc_];
+  for (OpId op : comp.ops) {
     const Op& o = in_.ops[op];
     const bool inserted = std::any_of(o.attributes.begin(), o.attributes.end(),
                                       [](const Attribute& a) { return a.key == "inserted"; });
     const auto it = at.find(std::pair(o.loc.line, o.loc.column));
     if (inserted || it == at.end() || op_of_.contains(it->second)) continue;
     op_of_[it->second] = op;
-    const HloInstruction& in = hc_.instructions[it->second];
-    if (!in.shape.is_tuple && o.results.size() == 1) name_of_[o.results[0]] = in.name;
+    const HloInstruction& in = hc_->instructions[it->second];
+    if (!in.shape.is_tuple && o.results.size() == 1) name_of_[o.results[0]] = Named(in.name);
   }
   // An element of a tuple is copied from the get-tuple-element that names it.
   for (const auto& [k, op] : op_of_) {
-    const HloInstruction& in = hc_.instructions[k];
+    const HloInstruction& in = hc_->instructions[k];
     const Value& r = in_.values[in_.ops[op].results.at(0)];
     if (in.opcode != "get-tuple-element" || in.shape.is_tuple || r.alias_of == kNoId) continue;
     if (!name_of_.contains(r.alias_of)) {
-      name_of_[r.alias_of] = in.name;
+      name_of_[r.alias_of] = Named(in.name);
       gte_of_[r.alias_of] = k;
     }
   }
-  for (ValueId v : entry.params) {
+  for (ValueId v : comp.params) {
     const auto it = at.find(std::pair(in_.values[v].loc.line, in_.values[v].loc.column));
     if (it == at.end()) continue;
-    const HloInstruction& in = hc_.instructions[it->second];
-    if (!in.shape.is_tuple) name_of_[v] = in.name;
+    const HloInstruction& in = hc_->instructions[it->second];
+    if (!in.shape.is_tuple) name_of_[v] = Named(in.name);
   }
   return absl::OkStatus();
 }
 
+// Where this computation's aliasing edges need a space: on an array operand
+// of a while, call or conditional itself, on the operands of the tuple
+// instruction that builds a tuple operand, and on the root's.
+void HloEmitter::IndexNeeds() {
+  std::map<std::string, std::size_t> index;
+  for (std::size_t k = 0; k < hc_->instructions.size(); ++k) index[hc_->instructions[k].name] = k;
+  const auto tuple_of_arrays = [&](const HloInstruction& in) {
+    return in.opcode == "tuple" &&
+           std::none_of(in.operands.begin(), in.operands.end(),
+                        [&](const HloOperand& o) { return shape_of_.at(o.name)->is_tuple; });
+  };
+  const auto need_on = [&](std::size_t k, const std::vector<std::optional<MemorySpace>>& need) {
+    std::size_t p = 0;
+    for (const HloOperand& o : hc_->instructions[k].operands) {
+      const std::size_t def = index.at(o.name);
+      const HloInstruction& in = hc_->instructions[def];
+      const std::size_t n = in.shape.LeafCount();
+      for (std::size_t i = 0; i < n && p + i < need.size(); ++i) {
+        if (!need[p + i]) continue;
+        if (!in.shape.is_tuple) need_[{k, p}] = *need[p];
+        if (tuple_of_arrays(in)) need_[{def, i}] = *need[p + i];
+      }
+      p += n;
+    }
+  };
+  for (const auto& [k, op] : op_of_) {
+    if (const auto it = operand_need_.find(op); it != operand_need_.end()) need_on(k, it->second);
+  }
+  const HloInstruction& root = hc_->instructions[hc_->root];
+  const auto it = root_need_.find(pc_);
+  if (it == root_need_.end() || !tuple_of_arrays(root) || root.operands.size() != it->second.size()) {
+    return;
+  }
+  for (std::size_t i = 0; i < it->second.size(); ++i) need_[{hc_->root, i}] = it->second[i];
+}
+
 // Copies in schedule order, each before the next instruction the schedule
-// runs after it; names for their results.
+// runs after it; names for their results, after the instruction they copy
+// (the same in every instance of a computation).
 absl::Status HloEmitter::NameCopies() {
   std::vector<OpId> pending;
   std::map<OpId, std::size_t> instr_of;
   for (const auto& [k, op] : op_of_) instr_of[op] = k;
   std::set<std::size_t> reached;
   std::map<ValueId, std::size_t> deferred;  // copy-start result -> after gte instruction
-  for (OpId op : out_.computations[out_.entry].ops) {
+  for (OpId op : out_.computations[pc_].ops) {
     if (static_cast<std::size_t>(op) >= in_.ops.size()) {
       const Op& o = out_.ops[op];
       if (o.opcode != "copy-start" && o.opcode != "copy-done") {
         return Refuse("the plan reads part of a buffer (" + o.opcode + " %" +
                       out_.values[o.results.at(0)].name + "), which HLO cannot express");
       }
-      name_of_[o.results.at(0)] = Unique(out_.values[o.results[0]].name);
+      const ValueId source = o.operands.at(0);
+      const bool evict = StoredSpace(o.results[0]) == kDefaultSpace;
+      if (o.opcode == "copy-start") {
+        const std::string base = NameOf(source).value_or(out_.values[source].name);
+        name_of_[o.results[0]] = Unique(base + (evict ? ".evict" : ".prefetch"));
+        copy_base_[name_of_[o.results[0]]] = base;
+      } else {
+        const std::string& base = copy_base_[name_of_.at(source)];
+        name_of_[o.results[0]] = Unique(base + (evict ? ".evicted" : ".prefetched"));
+      }
       // A copy of a tuple element waits for the get-tuple-element naming it
       // (a view: no bytes move, the plan is the same).
-      const ValueId source = o.operands.at(0);
       std::optional<std::size_t> after;
       if (const auto g = gte_of_.find(source); o.opcode == "copy-start" && g != gte_of_.end()) {
         after = g->second;
@@ -213,51 +383,163 @@ std::string HloEmitter::Unique(const std::string& base) {
   return name;
 }
 
-// Where a value's bytes live: its own pinned space, else its aliased value's.
-MemorySpace HloEmitter::SpaceOf(ValueId v) const {
+// Where the plan keeps a value's bytes: its own pinned space, else its
+// aliased value's (a view, or a result written in place, lives where its
+// operand does).
+MemorySpace HloEmitter::StoredSpace(ValueId v) const {
   for (int guard = 0; guard < 1 << 20; ++guard) {
     const Value& value = out_.values[v];
     if (value.space) return *value.space;
-    // A view, or a result written in place, lives where its operand does.
     if (value.alias == AliasKind::kNone || value.alias_of == kNoId) return kDefaultSpace;
     v = value.alias_of;
   }
   return kDefaultSpace;
 }
 
-std::optional<std::string> HloEmitter::NameOf(ValueId v) const {
-  const auto it = name_of_.find(v);
-  if (it == name_of_.end()) return std::nullopt;
-  return it->second;
+// The space written on a value's layout: StoredSpace, except where an
+// aliasing edge fixes it (a while's condition parameters and results take
+// its body parameters' spaces).
+MemorySpace HloEmitter::SpaceOf(ValueId v) const {
+  for (int guard = 0; guard < 1 << 20; ++guard) {
+    if (const auto f = forced_.find(v); f != forced_.end()) return f->second;
+    const Value& value = out_.values[v];
+    if (value.space) return *value.space;
+    if (value.alias == AliasKind::kNone || value.alias_of == kNoId) return kDefaultSpace;
+    v = value.alias_of;
+  }
+  return kDefaultSpace;
 }
 
-// The entry's result: the ROOT as read, unless the plan returns an array
-// output's eviction copy-done, or the ROOT is a dropped copy.
+// The value whose storage `v` holds data of: through views, ties and the
+// plan's copies.
+ValueId HloEmitter::Origin(ValueId v) const {
+  for (int guard = 0; guard < 1 << 20; ++guard) {
+    const Value& value = out_.values[v];
+    if (value.alias != AliasKind::kNone && value.alias_of != kNoId) {
+      v = value.alias_of;
+    } else if (value.defining_op != kNoId && static_cast<std::size_t>(value.defining_op) >= in_.ops.size() &&
+               !out_.ops[value.defining_op].operands.empty()) {
+      v = out_.ops[value.defining_op].operands[0];  // a copy-start or copy-done
+    } else {
+      return v;
+    }
+  }
+  return v;
+}
+
+// The instruction naming `v`, or the one naming the whole value `v` views
+// (the rewrite may pass an element of a tuple on as the value to read).
+std::optional<std::string> HloEmitter::NameOf(ValueId v) const {
+  for (int guard = 0; guard < 1 << 20; ++guard) {
+    if (const auto it = name_of_.find(v); it != name_of_.end()) return it->second;
+    const Value& value = out_.values[v];
+    if (value.alias != AliasKind::kView || value.alias_of == kNoId || value.view_offset != 0 ||
+        value.size != out_.values[value.alias_of].size) {
+      return std::nullopt;
+    }
+    v = value.alias_of;
+  }
+  return std::nullopt;
+}
+
+// The computation's result: the ROOT as read, unless the plan returns an
+// array output's copy-done, or the ROOT is a dropped copy; then copied into
+// the space an aliasing edge needs when it is in another.
 absl::Status HloEmitter::ResolveRoot() {
-  const HloInstruction& root = hc_.instructions[hc_.root];
-  root_name_ = root.name;
-  const std::vector<ValueId>& before = in_.computations[in_.entry].results;
-  const std::vector<ValueId>& after = out_.computations[out_.entry].results;
+  const HloInstruction& root = hc_->instructions[hc_->root];
+  root_name_ = Named(root.name);
+  const std::vector<ValueId>& before = in_.computations[pc_].results;
+  const std::vector<ValueId>& after = out_.computations[pc_].results;
   if (root.shape.is_tuple) return absl::OkStatus();
-  if (!dropped_.contains(root.name) && (before.empty() || before == after)) {
+  if (dropped_.contains(root.name) || (!before.empty() && before != after)) {
+    const std::optional<std::string> name = after.size() == 1 ? NameOf(after[0]) : std::nullopt;
+    if (!name) return Refuse("the result of %" + root.name + " has no instruction to return");
+    root_name_ = *name;
+  }
+  const auto need = root_need_.find(pc_);
+  if (need == root_need_.end() || need->second.size() != 1 || after.size() != 1 ||
+      SpaceOf(after[0]) == need->second[0]) {
     return absl::OkStatus();
   }
-  const std::optional<std::string> name = after.size() == 1 ? NameOf(after[0]) : std::nullopt;
-  if (!name) return Refuse("the result of %" + root.name + " has no instruction to return");
-  root_name_ = *name;
+  root_convert_ = need->second[0];
+  root_source_ = root_name_;
+  const bool evict = *root_convert_ == kDefaultSpace;
+  root_start_ = Unique(root_source_ + (evict ? ".evict" : ".prefetch"));
+  root_name_ = Unique(root_source_ + (evict ? ".evicted" : ".prefetched"));
   return absl::OkStatus();
 }
 
+// `%start = (dst, src, u32[]) copy-start(%source)`, dst in space `to`.
+std::string HloEmitter::StartLine(const std::string& start, const std::string& source, MemorySpace to) {
+  const std::string& src = shape_text_.at(source);
+  const std::string dst = WithMemorySpaces(src, {to}).value_or(src);
+  const std::string tuple = "(" + dst + ", " + src + ", u32[])";
+  shape_text_[start] = tuple;
+  shape_text_[start + "/dst"] = dst;
+  return indent_ + (start == root_name_ ? "ROOT " : "") + "%" + start + " = " + tuple +
+         " copy-start(" + (operand_shapes_ ? src + " " : "") + "%" + source + ")\n";
+}
+
+// `%done = dst copy-done(%start)`.
+std::string HloEmitter::DoneLine(const std::string& done, const std::string& start) {
+  const std::string dst = shape_text_.at(start + "/dst");
+  shape_text_[done] = dst;
+  return indent_ + (done == root_name_ ? "ROOT " : "") + "%" + done + " = " + dst + " copy-done(" +
+         (operand_shapes_ ? shape_text_.at(start) + " " : "") + "%" + start + ")\n";
+}
+
+absl::StatusOr<std::string> HloEmitter::CopyLine(OpId op) {
+  const Op& o = out_.ops[op];
+  const std::string name = name_of_.at(o.results[0]);
+  if (o.opcode == "copy-start") {
+    const std::optional<std::string> source = NameOf(o.operands.at(0));
+    if (!source || !shape_text_.contains(*source) || !WithMemorySpaces(shape_text_.at(*source), {0})) {
+      return Refuse("the plan copies %" + out_.values[o.operands[0]].name +
+                    ", which is not an array instruction of computation %" + hc_->name);
+    }
+    return StartLine(name, *source, StoredSpace(o.results[0]));
+  }
+  const std::string line = DoneLine(name, name_of_.at(o.operands.at(0)));
+  Record(name, o.results[0]);
+  return line;
+}
+
+// The name of a value holding `v`'s data (`name`) in `space` where the
+// current instruction runs: `name` itself, the latest copy of its storage
+// written there, or a new copy written before the instruction (as XLA's pass
+// adds where an aliasing edge needs the value in another space).
+std::string HloEmitter::InSpace(const std::string& name, ValueId v, MemorySpace space) {
+  if (SpaceOf(v) == space) return name;
+  std::map<MemorySpace, std::string>& latest = latest_[Origin(v)];
+  if (const auto it = latest.find(space); it != latest.end()) return it->second;
+  if (!shape_text_.contains(name) || !WithMemorySpaces(shape_text_.at(name), {0})) return name;
+  const bool evict = space == kDefaultSpace;
+  const std::string start = Unique(name + (evict ? ".evict" : ".prefetch"));
+  const std::string done = Unique(name + (evict ? ".evicted" : ".prefetched"));
+  prefix_ += StartLine(start, name, space);
+  prefix_ += DoneLine(done, start);
+  latest[space] = done;
+  return done;
+}
+
+// Notes that `name` now holds `v`'s data in its space; a value written in
+// place makes the copies of its storage in other spaces stale.
+void HloEmitter::Record(const std::string& name, ValueId v) {
+  std::map<MemorySpace, std::string>& latest = latest_[Origin(v)];
+  if (out_.values[v].alias == AliasKind::kTied) latest.clear();
+  latest[SpaceOf(v)] = name;
+}
+
 absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edits) {
-  const HloInstruction& in = hc_.instructions[k];
+  const HloInstruction& in = hc_->instructions[k];
   const auto op_it = op_of_.find(k);
   const Op* before = op_it == op_of_.end() ? nullptr : &in_.ops[op_it->second];
   const Op* after = op_it == op_of_.end() ? nullptr : &out_.ops[op_it->second];
   std::vector<ValueId> wanted = after ? after->operands : std::vector<ValueId>{};
-  // The root tuple returns each output's default-memory value.
-  const std::vector<ValueId>& returned = out_.computations[out_.entry].results;
-  const std::vector<ValueId>& returned_before = in_.computations[in_.entry].results;
-  if (k == hc_.root && in.opcode == "tuple" && returned.size() == wanted.size() &&
+  // The root tuple returns the computation's results as the plan leaves them.
+  const std::vector<ValueId>& returned = out_.computations[pc_].results;
+  const std::vector<ValueId>& returned_before = in_.computations[pc_].results;
+  if (k == hc_->root && in.opcode == "tuple" && returned.size() == wanted.size() &&
       returned_before.size() == wanted.size()) {
     for (std::size_t i = 0; i < wanted.size(); ++i) {
       if (returned[i] != returned_before[i]) wanted[i] = returned[i];
@@ -268,10 +550,10 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
     const HloOperand& o = in.operands[j];
     const auto shape = shape_of_.find(o.name);
     const std::size_t n = shape == shape_of_.end() ? 1 : shape->second->LeafCount();
-    std::string name = o.name;
+    std::string name = Named(o.name);
     // A dropped copy-done reads as the value it copied.
     if (const auto source = source_of_.find(o.name); source != source_of_.end()) {
-      name = source->second;
+      name = Named(source->second);
     }
     const bool whole = in.opcode != "get-tuple-element" && before && p + n <= wanted.size() &&
                        p + n <= before->operands.size();
@@ -286,6 +568,9 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
                       ", which HLO cannot express without a new tuple");
       }
       name = *to;
+    }
+    if (const auto need = need_.find({k, p}); whole && n == 1 && need != need_.end()) {
+      name = InSpace(name, wanted[p], need->second);
     }
     if (in.opcode == "get-tuple-element" && before && after && before->operands != after->operands) {
       return Refuse("%" + in.name + " would read a copy of an element of the tuple %" + o.name);
@@ -303,33 +588,46 @@ absl::Status HloEmitter::OperandEdits(std::size_t k, std::vector<TextEdit>& edit
   return absl::OkStatus();
 }
 
-absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
-  const HloInstruction& in = hc_.instructions[k];
-  const std::size_t begin = LineStart(k);
-  const std::size_t end = k + 1 < hc_.instructions.size() ? LineStart(k + 1) : LastInstructionEnd();
-  std::vector<TextEdit> edits;
-  // The ROOT marker follows the entry's result.
-  const std::size_t name_at = Offset(in.loc);
-  const std::size_t root_at = text_.find("ROOT", begin);
-  if (in.is_root && in.name != root_name_ && root_at < name_at) {
-    std::size_t after = root_at + 4;
-    while (after < name_at && std::isspace(static_cast<unsigned char>(text_[after]))) ++after;
-    edits.push_back({root_at, after, ""});
-  } else if (!in.is_root && in.name == root_name_) {
-    edits.push_back({name_at, name_at, "ROOT "});
+// The leaf values whose spaces instruction k's layouts show.
+std::vector<ValueId> HloEmitter::LeavesOf(std::size_t k) const {
+  const HloInstruction& in = hc_->instructions[k];
+  const std::vector<ValueId>& returned = out_.computations[pc_].results;
+  if (k == hc_->root && Named(in.name) == root_name_ && returned.size() == in.shape.LeafCount()) {
+    return returned;  // the result as returned (e.g. the entry's default-memory copies)
   }
-  // The result's layouts: S(n) where the plan keeps each leaf.
+  if (const auto it = op_of_.find(k); it != op_of_.end()) return out_.ops[it->second].results;
   std::vector<ValueId> leaves;
-  const std::vector<ValueId>& returned = out_.computations[out_.entry].results;
-  if (k == hc_.root && in.name == root_name_ && returned.size() == in.shape.LeafCount()) {
-    leaves = returned;  // the entry's result as returned (default memory copies)
-  } else if (const auto it = op_of_.find(k); it != op_of_.end()) {
-    leaves = out_.ops[it->second].results;
-  } else if (in.opcode == "parameter") {
-    for (ValueId v : in_.computations[in_.entry].params) {
+  if (in.opcode == "parameter") {
+    for (ValueId v : in_.computations[pc_].params) {
       if (in_.values[v].loc == in.loc) leaves.push_back(v);
     }
   }
+  return leaves;
+}
+
+absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
+  const HloInstruction& in = hc_->instructions[k];
+  const std::size_t begin = LineStart(k);
+  const std::size_t end = k + 1 < hc_->instructions.size() ? LineStart(k + 1) : LastInstructionEnd();
+  std::vector<TextEdit> edits;
+  // The ROOT marker follows the computation's result.
+  const std::size_t name_at = Offset(in.loc);
+  const std::string name = Named(in.name);
+  const std::size_t root_at = text_.find("ROOT", begin);
+  if (in.is_root && name != root_name_ && root_at < name_at) {
+    std::size_t after = root_at + 4;
+    while (after < name_at && std::isspace(static_cast<unsigned char>(text_[after]))) ++after;
+    edits.push_back({root_at, after, ""});
+  } else if (!in.is_root && name == root_name_) {
+    edits.push_back({name_at, name_at, "ROOT "});
+  }
+  if (name != in.name) {
+    const std::size_t sigil = text_[name_at] == '%' ? 1 : 0;
+    edits.push_back({name_at + sigil, name_at + sigil + in.name.size(), name});
+  }
+  // The result's layouts: S(n) where the plan keeps each leaf (a tuple
+  // operand of an aliasing edge: the space the edge needs).
+  const std::vector<ValueId> leaves = LeavesOf(k);
   std::size_t shape_begin = text_.find('=', name_at) + 1;
   while (std::isspace(static_cast<unsigned char>(text_[shape_begin]))) ++shape_begin;
   std::size_t shape_end = Offset(in.opcode_loc);
@@ -339,15 +637,23 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   std::string shape_text(text_.substr(shape_begin, shape_end - shape_begin));
   if (!leaves.empty() && leaves.size() == in.shape.LeafCount()) {
     std::vector<std::int64_t> spaces;
-    for (ValueId v : leaves) spaces.push_back(SpaceOf(v));
+    for (std::size_t i = 0; i < leaves.size(); ++i) {
+      const auto need = need_.find({k, i});
+      spaces.push_back(in.opcode == "tuple" && need != need_.end() ? need->second : SpaceOf(leaves[i]));
+    }
     if (std::optional<std::string> s = WithMemorySpaces(shape_text, spaces)) shape_text = *s;
     edits.push_back({shape_begin, shape_end, shape_text});
+    if (!in.shape.is_tuple) Record(name, leaves[0]);
   }
-  shape_text_[in.name] = shape_text;
+  shape_text_[name] = shape_text;
   if (absl::Status s = OperandEdits(k, edits); !s.ok()) return s;
-  std::sort(edits.begin(), edits.end(),
+  CalleeEdits(k, edits);
+  FusionEdits(k, edits);
+  // Stable: "ROOT " is inserted before a renamed name at the same offset.
+  std::stable_sort(edits.begin(), edits.end(),
             [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
-  std::string out;
+  std::string out = std::move(prefix_);
+  prefix_.clear();
   std::size_t at = begin;
   for (const TextEdit& e : edits) {
     out.append(text_.substr(at, e.begin - at));
@@ -359,61 +665,266 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   return out;
 }
 
-absl::StatusOr<std::string> HloEmitter::CopyLine(OpId op) {
-  const Op& o = out_.ops[op];
-  const std::string name = name_of_.at(o.results[0]);
-  const std::string root = name == root_name_ ? "ROOT " : "";
-  if (o.opcode == "copy-start") {
-    const std::optional<std::string> source = NameOf(o.operands.at(0));
-    if (!source || !shape_text_.contains(*source)) {
-      return Refuse("the plan copies %" + out_.values[o.operands[0]].name +
-                    ", which is not an array instruction of the entry computation");
-    }
-    const std::string& src = shape_text_.at(*source);
-    const std::optional<std::string> dst = WithMemorySpaces(src, {SpaceOf(o.results[0])});
-    if (!dst) return Refuse("cannot read the shape of %" + *source);
-    const std::string tuple = "(" + *dst + ", " + src + ", u32[])";
-    shape_text_[name] = tuple;
-    shape_text_[name + "/dst"] = *dst;
-    return indent_ + root + "%" + name + " = " + tuple + " copy-start(" +
-           (operand_shapes_ ? src + " " : "") + "%" + *source + ")\n";
-  }
-  const std::string start = name_of_.at(o.operands.at(0));
-  const std::string dst = shape_text_.at(start + "/dst");
-  shape_text_[name] = dst;
-  return indent_ + root + "%" + name + " = " + dst + " copy-done(" +
-         (operand_shapes_ ? shape_text_.at(start) + " " : "") + "%" + start + ")\n";
-}
-
-absl::StatusOr<std::string> HloEmitter::Run() {
-  IndexLines();
-  if (absl::Status s = IndexOps(); !s.ok()) return s;
+// One program instance of the current HLO computation: its instructions'
+// text (from the first instruction's line to the closing brace's), with
+// clone names when `clone`.
+absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc, bool clone) {
+  pc_ = pc;
+  folded_.clear();
+  rename_.clear();
+  fused_clones_.clear();
+  dropped_.clear();
+  source_of_.clear();
+  shape_of_.clear();
+  op_of_.clear();
+  copies_before_.clear();
+  copies_after_.clear();
+  gte_of_.clear();
+  trailing_.clear();
+  shape_text_.clear();
+  copy_base_.clear();
+  need_.clear();
+  latest_.clear();
+  prefix_.clear();
+  root_convert_.reset();
+  operand_shapes_ = false;
+  if (absl::Status s = IndexOps(clone); !s.ok()) return s;
   for (const std::string& name : dropped_) names_.erase(name);  // free for the new copies
   if (absl::Status s = NameCopies(); !s.ok()) return s;
+  IndexNeeds();
   if (absl::Status s = ResolveRoot(); !s.ok()) return s;
-  std::string out(text_.substr(0, LineStart(0)));
-  for (std::size_t k = 0; k < hc_.instructions.size(); ++k) {
-    for (OpId op : copies_before_[k]) {
+  std::string out;
+  const auto copies = [&](const std::vector<OpId>& ops) -> absl::Status {
+    for (OpId op : ops) {
       absl::StatusOr<std::string> line = CopyLine(op);
       if (!line.ok()) return line.status();
       out += *line;
     }
-    if (dropped_.contains(hc_.instructions[k].name)) continue;
+    return absl::OkStatus();
+  };
+  for (std::size_t k = 0; k < hc_->instructions.size(); ++k) {
+    if (absl::Status s = copies(copies_before_[k]); !s.ok()) return s;
+    if (dropped_.contains(hc_->instructions[k].name)) continue;
     absl::StatusOr<std::string> line = Instruction(k);
     if (!line.ok()) return line.status();
     out += *line;
-    for (OpId op : copies_after_[k]) {
-      absl::StatusOr<std::string> copy = CopyLine(op);
-      if (!copy.ok()) return copy.status();
-      out += *copy;
+    if (absl::Status s = copies(copies_after_[k]); !s.ok()) return s;
+  }
+  if (absl::Status s = copies(trailing_); !s.ok()) return s;
+  if (root_convert_ && shape_text_.contains(root_source_)) {
+    out += StartLine(root_start_, root_source_, *root_convert_);
+    out += DoneLine(root_name_, root_start_);
+  }
+  return out;
+}
+
+// The current HLO computation for all its program instances (one per call
+// site). As XLA's call-graph flattening gives each call site its own
+// computation, a call site planned unlike every earlier one gets a clone
+// (`%f.clone`, `%f.clone.1`, ...); call sites planned alike share one, so a
+// module planned the same everywhere is written as read.
+absl::StatusOr<HloEmitter::Written> HloEmitter::WriteComputation(const std::vector<ComputationId>& instances) {
+  const std::set<std::string> names = names_;
+  std::vector<std::string> plans;                 // distinct plans, first call site's first
+  std::vector<ComputationId> planned_by;          // the first instance of each
+  std::map<ComputationId, std::size_t> plan_of;
+  std::set<std::string> first_names;
+  for (ComputationId pc : instances) {
+    names_ = names;
+    absl::StatusOr<std::string> text = WriteInstance(pc, false);
+    if (!text.ok()) return text.status();
+    const auto it = std::find(plans.begin(), plans.end(), *text);
+    plan_of[pc] = static_cast<std::size_t>(it - plans.begin());
+    if (it != plans.end()) continue;
+    if (plans.empty()) first_names = names_;
+    plans.push_back(*std::move(text));
+    planned_by.push_back(pc);
+  }
+  names_ = std::move(first_names);
+  Written out{plans[0], {}};
+  std::vector<std::string> clone_names = {hc_->name};
+  // A clone repeats the original's header (renamed) and closing line,
+  // after the clones of the computations its fusions call.
+  const std::size_t close = LastInstructionEnd();
+  for (std::size_t p = 1; p < plans.size(); ++p) {
+    clone_names.push_back(UniqueComputation(hc_->name + ".clone"));
+    absl::StatusOr<std::string> body = WriteInstance(planned_by[p], true);
+    if (!body.ok()) return body.status();
+    out.clones.push_back(fused_clones_ + CloneHeader(*hc_, clone_names[p], rename_) + *body +
+                         std::string(text_.substr(close, ClosingLineEnd(*hc_) - close)));
+  }
+  for (ComputationId pc : instances) written_as_[pc] = clone_names[plan_of.at(pc)];
+  return out;
+}
+
+// The header of `c` (`%f (p: f32[2]) -> f32[2] {`) for its clone `name`,
+// parameters renamed as `rename` says.
+std::string HloEmitter::CloneHeader(const HloComputation& c, const std::string& name,
+                                    const std::map<std::string, std::string>& rename) const {
+  const std::size_t begin = Offset(c.loc);
+  const std::size_t end = line_starts_[static_cast<std::size_t>(c.instructions[0].loc.line) - 1];
+  const std::string_view header = text_.substr(begin, end - begin);
+  std::size_t at = header[0] == '%' ? 1 : 0;
+  std::string out = "%" + name;
+  at += c.name.size();
+  while (at < header.size()) {
+    if (!IsHloNameChar(header[at])) {
+      out += header[at++];
+      continue;
+    }
+    std::size_t end = at;
+    while (end < header.size() && IsHloNameChar(header[end])) ++end;
+    const std::string word(header.substr(at, end - at));
+    std::size_t colon = end;
+    while (colon < header.size() && header[colon] == ' ') ++colon;
+    const auto it = rename.find(word);
+    out += colon < header.size() && header[colon] == ':' && it != rename.end() ? it->second : word;
+    at = end;
+  }
+  return out;
+}
+
+// Where the line closing `c` (its '}') ends, without the newline.
+std::size_t HloEmitter::ClosingLineEnd(const HloComputation& c) const {
+  std::size_t at = line_starts_[static_cast<std::size_t>(c.instructions.back().loc.line) - 1];
+  while (at < text_.size()) {
+    const std::size_t first = text_.find_first_not_of(" \t", at);
+    const std::size_t nl = std::min(text_.find('\n', at), text_.size());
+    if (first == std::string_view::npos || text_[first] == '}') return nl;
+    at = nl + 1;
+  }
+  return text_.size();
+}
+
+// XLA gives each fusion its own fused computation, so a clone's fusion
+// calls a clone of it (named as XLA's cloning names it), written into
+// fused_clones_ before the clone; returns that clone's name.
+std::string HloEmitter::FusedClone(const std::string& callee) {
+  const int c = FindHloComputation(m_, callee);
+  if (c < 0 || m_.computations[static_cast<std::size_t>(c)].instructions.empty()) return callee;
+  const HloComputation& fc = m_.computations[static_cast<std::size_t>(c)];
+  std::map<std::string, std::string> rename;
+  for (const HloInstruction& in : fc.instructions) rename[in.name] = Unique(in.name + ".clone");
+  std::vector<TextEdit> edits;
+  const auto rename_at = [&](SourceLocation loc, const std::string& name, const std::string& to) {
+    const std::size_t at = Offset(loc) + (text_[Offset(loc)] == '%' ? 1 : 0);
+    edits.push_back({at, at + name.size(), to});
+  };
+  for (const HloInstruction& in : fc.instructions) {
+    rename_at(in.loc, in.name, rename.at(in.name));
+    for (const HloOperand& o : in.operands) {
+      if (const auto it = rename.find(o.name); it != rename.end()) rename_at(o.loc, o.name, it->second);
+    }
+    const HloCallees callees = CalleesOf(in);
+    if (in.opcode == "fusion" && in.Find("calls") != nullptr && !callees.other.empty()) {
+      rename_at(in.Find("calls")->loc, callees.other[0], FusedClone(callees.other[0]));
     }
   }
-  for (OpId op : trailing_) {
-    absl::StatusOr<std::string> line = CopyLine(op);
-    if (!line.ok()) return line.status();
-    out += *line;
+  std::stable_sort(edits.begin(), edits.end(),
+                   [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
+  const std::string name = UniqueComputation(fc.name + ".clone");
+  std::string out = CloneHeader(fc, name, rename);
+  std::size_t at = line_starts_[static_cast<std::size_t>(fc.instructions[0].loc.line) - 1];
+  for (const TextEdit& e : edits) {
+    out.append(text_.substr(at, e.begin - at));
+    out += e.text;
+    at = e.end;
   }
-  out.append(text_.substr(LastInstructionEnd()));
+  out.append(text_.substr(at, ClosingLineEnd(fc) - at));
+  fused_clones_ += out + "\n\n";
+  return name;
+}
+
+// In a clone, a fusion calls its fused computation's clone.
+void HloEmitter::FusionEdits(std::size_t k, std::vector<TextEdit>& edits) {
+  const HloInstruction& in = hc_->instructions[k];
+  const HloAttribute* calls = in.Find("calls");
+  const HloCallees callees = CalleesOf(in);
+  if (rename_.empty() || in.opcode != "fusion" || calls == nullptr || callees.other.empty()) return;
+  const std::size_t at = Offset(calls->loc) + (text_[Offset(calls->loc)] == '%' ? 1 : 0);
+  edits.push_back({at, at + callees.other[0].size(), FusedClone(callees.other[0])});
+}
+
+// An instruction's name as written (its clone's when writing a clone).
+std::string HloEmitter::Named(const std::string& name) const {
+  const auto it = rename_.find(name);
+  return it == rename_.end() ? name : it->second;
+}
+
+std::string HloEmitter::UniqueComputation(const std::string& base) {
+  std::string name = base;
+  for (int k = 1; computation_names_.contains(name); ++k) name = base + "." + std::to_string(k);
+  computation_names_.insert(name);
+  return name;
+}
+
+// A while, call or conditional names the computations (clones) its own call
+// site's plan was written as.
+void HloEmitter::CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const {
+  const auto op = op_of_.find(k);
+  if (op == op_of_.end()) return;
+  const std::vector<ComputationId>& callees = in_.ops[op->second].callees;
+  const HloCallees names = CalleesOf(hc_->instructions[k]);
+  if (names.control.size() != callees.size()) return;
+  std::map<std::size_t, std::size_t> seen;  // attribute offset -> names passed in it
+  for (std::size_t i = 0; i < callees.size(); ++i) {
+    const auto written = written_as_.find(callees[i]);
+    const std::size_t value = Offset(names.control_locs[i]);
+    std::size_t skip = seen[value]++;
+    // The name's place in the attribute's value (a branch list names several).
+    std::size_t at = value;
+    while (true) {
+      while (!IsHloNameChar(text_[at])) ++at;
+      if (skip == 0) break;
+      while (IsHloNameChar(text_[at])) ++at;
+      --skip;
+    }
+    if (written != written_as_.end() && written->second != names.control[i]) {
+      edits.push_back({at, at + names.control[i].size(), written->second});
+    }
+  }
+}
+
+absl::StatusOr<std::string> HloEmitter::Run() {
+  IndexLines();
+  IndexAliasEdges();
+  // Each HLO computation the schedule covers, with its program instances.
+  std::map<std::size_t, std::vector<ComputationId>> instances;
+  for (std::size_t pc = 0; pc < in_.computations.size(); ++pc) {
+    for (std::size_t c = 0; c < m_.computations.size(); ++c) {
+      if (m_.computations[c].loc == in_.computations[pc].loc && !m_.computations[c].instructions.empty()) {
+        instances[c].push_back(static_cast<ComputationId>(pc));
+      }
+    }
+  }
+  std::map<std::size_t, Written> written;
+  for (std::size_t c : CalleesFirst()) {
+    if (!instances.contains(c)) continue;
+    hc_ = &m_.computations[c];
+    absl::StatusOr<Written> w = WriteComputation(instances[c]);
+    if (!w.ok()) return w.status();
+    written[c] = *std::move(w);
+  }
+  // In text order; clones after their original's closing line.
+  std::vector<std::size_t> order;
+  for (const auto& [c, w] : written) order.push_back(c);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return m_.computations[a].instructions[0].loc.line < m_.computations[b].instructions[0].loc.line;
+  });
+  std::string out;
+  std::size_t at = 0;
+  for (std::size_t c : order) {
+    hc_ = &m_.computations[c];
+    out.append(text_.substr(at, LineStart(0) - at));
+    out += written[c].body;
+    at = LastInstructionEnd();
+    if (written[c].clones.empty()) continue;
+    const std::size_t close_end = ClosingLineEnd(*hc_);
+    out.append(text_.substr(at, close_end - at));
+    at = close_end;
+    for (const std::string& clone : written[c].clones) out += "\n\n" + clone;
+  }
+  out.append(text_.substr(at));
   return out;
 }
 

@@ -24,6 +24,7 @@ std::string LayoutWithSpace(std::string_view body, std::int64_t space) {
     }
   }
   if (space != 0) tail += "S(" + std::to_string(space) + ")";
+  if (minor.empty() && tail.empty()) return "";  // a scalar's layout, as XLA prints it: none
   std::string out = "{" + std::string(minor);
   if (!tail.empty()) out += ":" + tail;
   return out + "}";

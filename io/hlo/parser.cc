@@ -12,10 +12,6 @@
 namespace memplan {
 namespace {
 
-bool IsNameChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '-';
-}
-
 // Dims, element counts and tuple depth past these are refused, not planned.
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 62;
 constexpr int kMaxTupleDepth = 64;
@@ -93,7 +89,7 @@ class Parser {
 
   std::string_view Word() {
     const std::size_t start = pos_;
-    while (pos_ < text_.size() && IsNameChar(text_[pos_])) ++pos_;
+    while (pos_ < text_.size() && IsHloNameChar(text_[pos_])) ++pos_;
     return text_.substr(start, pos_ - start);
   }
 
@@ -372,6 +368,10 @@ class Parser {
 
 }  // namespace
 
+bool IsHloNameChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '.' || c == '-';
+}
+
 absl::StatusOr<HloModule> ParseHloModule(std::string_view text, const std::string& path) {
   return Parser(text, path).Module();
 }
@@ -391,7 +391,7 @@ bool LooksLikeHloText(std::string_view text) {
       break;
     }
   }
-  return text.substr(i, 9) == "HloModule" && (i + 9 == text.size() || !IsNameChar(text[i + 9]));
+  return text.substr(i, 9) == "HloModule" && (i + 9 == text.size() || !IsHloNameChar(text[i + 9]));
 }
 
 }  // namespace memplan

@@ -28,6 +28,9 @@ namespace memplan {
 // %body (first at 3:1)", "no ENTRY computation".
 absl::StatusOr<HloModule> ParseHloModule(std::string_view text, const std::string& path);
 
+// A character of an HLO name: letters, digits, '_', '.', '-'.
+bool IsHloNameChar(char c);
+
 // True when `text` (after leading whitespace and comments) starts with the
 // word `HloModule`: how a file not named .hlo is recognised as HLO text.
 bool LooksLikeHloText(std::string_view text);

@@ -1,9 +1,15 @@
 // One test per HLO aliasing rule (io/hlo/importer.h), each with the exact
 // buffer (alias set) the rule makes.
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "tests/io/hlo/hlo_test_util.h"
+#include "tests/test_data.h"
 
 namespace memplan {
 namespace {
@@ -147,6 +153,117 @@ ENTRY %main (v: f32[4]) -> f32[4] {
   // A copy is named by the call sites leading to it.
   EXPECT_EQ(names, (Names{"main", "a", "b", "s2/b", "c2/a", "c2/s1/b", "c2/s2/b"}));
   EXPECT_EQ(BufferOf(p, "c1"), (Names{"c1", "c2/s1/x", "c2/u", "s2", "s2/y"}));
+}
+
+// A computation called from two sites imports as XLA's FlattenCallGraph
+// leaves it, one clone per site: each site's parameters, instructions and
+// results are values of their own (no buffer spans both calls), so the
+// shared and the cloned module are one program but for names.
+constexpr const char* kSharedCalls = R"(HloModule k, is_scheduled=true
+%b (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  ROOT %y = f32[4]{0} exponential(%x)
+}
+%a (u: f32[4], w: f32[4]) -> f32[4] {
+  %u = f32[4]{0} parameter(0)
+  %w = f32[4]{0} parameter(1)
+  %s1 = f32[4]{0} call(%u), to_apply=%b
+  %s2 = f32[4]{0} call(%s1), to_apply=%b
+  ROOT %m = f32[4]{0} multiply(%s2, %w)
+}
+ENTRY %main (v: f32[4], k: f32[4]) -> f32[4] {
+  %v = f32[4]{0} parameter(0)
+  %k = f32[4]{0} parameter(1)
+  %c1 = f32[4]{0} call(%v, %k), to_apply=%a
+  %c2 = f32[4]{0} call(%c1, %k), to_apply=%a
+  ROOT %n = f32[4]{0} add(%c2, %v)
+}
+)";
+
+constexpr const char* kClonedCalls = R"(HloModule k, is_scheduled=true
+%b (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  ROOT %y = f32[4]{0} exponential(%x)
+}
+%b.clone (x.clone: f32[4]) -> f32[4] {
+  %x.clone = f32[4]{0} parameter(0)
+  ROOT %y.clone = f32[4]{0} exponential(%x.clone)
+}
+%a (u: f32[4], w: f32[4]) -> f32[4] {
+  %u = f32[4]{0} parameter(0)
+  %w = f32[4]{0} parameter(1)
+  %s1 = f32[4]{0} call(%u), to_apply=%b
+  %s2 = f32[4]{0} call(%s1), to_apply=%b.clone
+  ROOT %m = f32[4]{0} multiply(%s2, %w)
+}
+%b.clone.1 (x.clone.1: f32[4]) -> f32[4] {
+  %x.clone.1 = f32[4]{0} parameter(0)
+  ROOT %y.clone.1 = f32[4]{0} exponential(%x.clone.1)
+}
+%b.clone.2 (x.clone.2: f32[4]) -> f32[4] {
+  %x.clone.2 = f32[4]{0} parameter(0)
+  ROOT %y.clone.2 = f32[4]{0} exponential(%x.clone.2)
+}
+%a.clone (u.clone: f32[4], w.clone: f32[4]) -> f32[4] {
+  %u.clone = f32[4]{0} parameter(0)
+  %w.clone = f32[4]{0} parameter(1)
+  %s1.clone = f32[4]{0} call(%u.clone), to_apply=%b.clone.1
+  %s2.clone = f32[4]{0} call(%s1.clone), to_apply=%b.clone.2
+  ROOT %m.clone = f32[4]{0} multiply(%s2.clone, %w.clone)
+}
+ENTRY %main (v: f32[4], k: f32[4]) -> f32[4] {
+  %v = f32[4]{0} parameter(0)
+  %k = f32[4]{0} parameter(1)
+  %c1 = f32[4]{0} call(%v, %k), to_apply=%a
+  %c2 = f32[4]{0} call(%c1, %k), to_apply=%a.clone
+  ROOT %n = f32[4]{0} add(%c2, %v)
+}
+)";
+
+TEST(HloAliasingTest, SharedCalleeImportsAsItsFlattenedClones) {
+  const Program shared = Import(kSharedCalls);
+  const Program cloned = Import(kClonedCalls);
+  EXPECT_EQ(hlo_test::ProgramDifference(shared, cloned), "");
+  // Each call site's parameter is its argument's buffer, not one buffer for
+  // both sites (%x of the first call of %b is %u, of the second %s1).
+  EXPECT_EQ(BufferOf(shared, "v"), (Names{"u", "v", "x"}));
+  EXPECT_EQ(BufferOf(cloned, "v"), (Names{"u", "v", "x"}));
+  EXPECT_EQ(BufferOf(shared, "c1"), (Names{"c1", "c2/s1/x", "c2/u", "m"}));
+  EXPECT_EQ(BufferOf(cloned, "c1"), (Names{"c1", "m", "u.clone", "x.clone.1"}));
+  EXPECT_EQ(BufferOf(shared, "k"), (Names{"c2/w", "k", "w"}));
+  EXPECT_EQ(BufferOf(cloned, "k"), (Names{"k", "w", "w.clone"}));
+}
+
+// examples/hlo/call_remat.hlo calls %checkpoint_block from %call.9 and
+// %call.10; with the block cloned for %call.10 (XLA's names) it imports to
+// the same program.
+TEST(HloAliasingTest, CallRematImportsAsItsFlattenedClone) {
+  std::ifstream in(ExamplePath("hlo/call_remat.hlo"));
+  std::stringstream read;
+  read << in.rdbuf();
+  const std::string shared = read.str();
+  const std::size_t begin = shared.find("%checkpoint_block (");
+  // The closing line, not the `}` ending `rhs_contracting_dims={0}`.
+  const std::size_t end = shared.find("\n}\n", begin) + 3;
+  ASSERT_NE(begin, std::string::npos);
+  std::string clone = shared.substr(begin, end - begin);
+  for (const char* name : {"checkpoint_block", "x.2", "w_in.3", "w_out.4", "dot.5", "fusion.6", "dot.7", "add.8"}) {
+    const std::regex use("([%( ])" + std::regex_replace(std::string(name), std::regex("\\."), "\\.") + "([ ,):])");
+    clone = std::regex_replace(clone, use, std::string("$1") + name + ".clone$2");
+  }
+  std::string cloned = shared.substr(0, end) + "\n" + clone + shared.substr(end);
+  const std::size_t call10 = cloned.find("to_apply=%checkpoint_block\n", cloned.find("%call.10 ="));
+  ASSERT_NE(call10, std::string::npos);
+  cloned.insert(call10 + std::string("to_apply=%checkpoint_block").size(), ".clone");
+  ASSERT_NE(cloned.find("%checkpoint_block.clone (x.2.clone: f32[128,1024]"), std::string::npos) << cloned;
+  ASSERT_NE(cloned.find("ROOT %add.8.clone = f32[128,1024]{1,0} add(f32[128,1024]{1,0} %x.2.clone, "), std::string::npos) << cloned;
+  const Program a = Import(shared);
+  const Program b = Import(cloned);
+  EXPECT_EQ(b.FindComputation("call.10/checkpoint_block"), kNoId);
+  EXPECT_NE(b.FindComputation("checkpoint_block.clone"), kNoId);
+  EXPECT_EQ(hlo_test::ProgramDifference(a, b), "");
+  EXPECT_EQ(BufferOf(a, "call.9"), (Names{"add.8", "call.10/x.2", "call.9"}));
+  EXPECT_EQ(BufferOf(b, "call.9"), (Names{"add.8", "call.9", "x.2.clone"}));
 }
 
 TEST(HloAliasingTest, DynamicUpdateSliceWritesInPlaceUnlessTheOperandIsReadLater) {
