@@ -62,7 +62,8 @@ class HloEmitter {
   }
 
   // The current HLO computation as written: the body of the first call
-  // site's plan in place, and each clone (header to closing brace).
+  // site's plan in place, and each clone (header to closing brace, after
+  // the clones of the computations its fusions call).
   struct Written {
     std::string body;
     std::vector<std::string> clones;
@@ -651,7 +652,7 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   FusionEdits(k, edits);
   // Stable: "ROOT " is inserted before a renamed name at the same offset.
   std::stable_sort(edits.begin(), edits.end(),
-            [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
+                   [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
   std::string out = std::move(prefix_);
   prefix_.clear();
   std::size_t at = begin;
@@ -772,14 +773,14 @@ std::string HloEmitter::CloneHeader(const HloComputation& c, const std::string& 
       out += header[at++];
       continue;
     }
-    std::size_t end = at;
-    while (end < header.size() && IsHloNameChar(header[end])) ++end;
-    const std::string word(header.substr(at, end - at));
-    std::size_t colon = end;
+    std::size_t word_end = at;
+    while (word_end < header.size() && IsHloNameChar(header[word_end])) ++word_end;
+    const std::string word(header.substr(at, word_end - at));
+    std::size_t colon = word_end;
     while (colon < header.size() && header[colon] == ' ') ++colon;
     const auto it = rename.find(word);
     out += colon < header.size() && header[colon] == ':' && it != rename.end() ? it->second : word;
-    at = end;
+    at = word_end;
   }
   return out;
 }

@@ -224,6 +224,10 @@ TEST(HloAliasingTest, SharedCalleeImportsAsItsFlattenedClones) {
   const Program shared = Import(kSharedCalls);
   const Program cloned = Import(kClonedCalls);
   EXPECT_EQ(hlo_test::ProgramDifference(shared, cloned), "");
+  // A clone computing something else is another program (its cost differs).
+  std::string other = kClonedCalls;
+  other.replace(other.find("%y.clone.2 = f32[4]{0} exponential"), 34, "%y.clone.2 = f32[4]{0} negate     ");
+  EXPECT_EQ(hlo_test::ProgramDifference(shared, Import(other)), "op c2/s2/y / y.clone.2");
   // Each call site's parameter is its argument's buffer, not one buffer for
   // both sites (%x of the first call of %b is %u, of the second %s1).
   EXPECT_EQ(BufferOf(shared, "v"), (Names{"u", "v", "x"}));
