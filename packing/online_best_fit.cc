@@ -32,7 +32,7 @@ PackResult OnlineBestFitPack(const std::vector<PackItem>& items, Bytes alignment
   bool own_alignments = false;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     arrivals.push_back(
         {item.start, -item.size, -(EndOf(item) - item.start), static_cast<std::int32_t>(i)});
     own_alignments = own_alignments || item.alignment > alignment;

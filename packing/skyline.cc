@@ -69,7 +69,7 @@ template <typename Key, typename MakeKey>
 std::vector<std::int32_t> IndicesByKey(const std::vector<PackItem>& items, MakeKey make_key) {
   std::vector<std::pair<Key, std::int32_t>> keyed;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (IsEmpty(items[i]) || items[i].fixed_offset) continue;
+    if (IsEmpty(items[i]) || items[i].fixed_offset()) continue;
     keyed.emplace_back(make_key(items[i]), static_cast<std::int32_t>(i));
   }
   std::sort(keyed.begin(), keyed.end());
