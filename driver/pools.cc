@@ -253,7 +253,7 @@ std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Life
 // (SetPoolNames names their pools).
 //
 // At 10^7 buffers this is where a plan's memory peaks, so it keeps per
-// buffer only the packed items (48 bytes each), their buffers and the
+// buffer only the packed items (40 bytes each), their buffers and the
 // offsets: the items for the bound, their owners and shifts are built only
 // when they differ from the packed items (gaps, windows, held pieces).
 absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(

@@ -133,7 +133,11 @@ std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
   return best;
 }
 
-void LengthClassRanges::Remove(std::int32_t rank) { tree_.Remove(position_[rank]); }
+LengthClassRanges::Range LengthClassRanges::Remove(std::int32_t rank) {
+  const std::int32_t p = position_[rank];
+  tree_.Remove(p);
+  return {l_[p], r_[p], rank};
+}
 
 std::int64_t LengthClassRanges::TailBound(const std::vector<Range>& ranges) {
   std::int64_t bound = 0;
