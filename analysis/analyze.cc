@@ -126,7 +126,9 @@ absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
     OpBuffers& ob = a.op_buffers[op_id];
     for (ValueId v : op.operands) {
       ob.operands.push_back(a.value_buffer[v]);
-      if (a.value_buffer[v] != kNoId) bs.buffers[a.value_buffer[v]].mutable_use_times().push_back(t);
+      if (a.value_buffer[v] != kNoId) {
+        bs.buffers[a.value_buffer[v]].mutable_use_times().push_back(t);
+      }
     }
     for (ValueId v : op.results) ob.results.push_back(a.value_buffer[v]);
   }

@@ -296,7 +296,8 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
             (!with_gaps && bound_ranges && (*bound_ranges)[id] != range_of(id))) {
           items_are_bound_items = false;
         }
-        pieces |= with_gaps && b.fixed_offset() && b.size > 0 && !(b.gaps().empty() && b.windows().empty());
+        pieces |= with_gaps && b.fixed_offset() && b.size > 0 &&
+                  !(b.gaps().empty() && b.windows().empty());
       }
       const Bytes group_base = base;
       std::vector<PackItem> group_live;  // every buffer of the lifetime's pools, for the bound
@@ -337,7 +338,8 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
             bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
           }
           const std::size_t k = packed.size();
-          if (with_gaps && b.fixed_offset() && b.size > 0 && !(b.gaps().empty() && b.windows().empty())) {
+          if (with_gaps && b.fixed_offset() && b.size > 0 &&
+              !(b.gaps().empty() && b.windows().empty())) {
             // A fixed buffer's place is known, so the packers get exactly the
             // bytes it holds: one fixed item per held piece (each fixed at the
             // buffer's offset + lo, set below). Movable buffers may then use

@@ -120,7 +120,8 @@ absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& inp
     buffer.mutable_inside().reset();
     if (auto it = nested.find(b); it != nested.end()) {
       // A sub-allocation the verifier checks (rule 13), not a conflict.
-      buffer.mutable_inside() = SubAllocation{placed_id.at(it->second), offset - offsets->at(it->second)};
+      buffer.mutable_inside() =
+          SubAllocation{placed_id.at(it->second), offset - offsets->at(it->second)};
     }
     placed.buffers.push_back(buffer);
     plan.placements.push_back(

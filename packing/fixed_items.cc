@@ -42,7 +42,9 @@ void SeedFixedItems(const std::vector<PackItem>& items, const LivePieceSlots& sl
 std::vector<std::pair<Bytes, Bytes>> FixedByteRanges(const std::vector<PackItem>& items) {
   std::vector<std::pair<Bytes, Bytes>> ranges;
   for (const PackItem& item : items) {
-    if (IsFixedChunk(item)) ranges.emplace_back(*item.fixed_offset(), *item.fixed_offset() + item.size);
+    if (IsFixedChunk(item)) {
+      ranges.emplace_back(*item.fixed_offset(), *item.fixed_offset() + item.size);
+    }
   }
   std::sort(ranges.begin(), ranges.end());
   std::vector<std::pair<Bytes, Bytes>> merged;

@@ -68,7 +68,8 @@ std::optional<std::pair<TimeStep, TimeStep>> DenseSpan(const std::vector<PackIte
 }
 
 bool AnyItemHasGaps(const std::vector<PackItem>& items) {
-  return std::any_of(items.begin(), items.end(), [](const PackItem& item) { return !item.gaps().empty(); });
+  return std::any_of(items.begin(), items.end(),
+                     [](const PackItem& item) { return !item.gaps().empty(); });
 }
 
 Bytes MaxLiveBytes(const std::vector<PackItem>& items) {

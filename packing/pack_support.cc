@@ -36,7 +36,9 @@ Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offse
   for (std::size_t i = 0; i < items.size(); ++i) {
     // An empty item counts only where the input fixed it: the pool must
     // reach the offset the user gave (movable empty items sit at 0).
-    if (!IsEmpty(items[i]) || items[i].fixed_offset()) peak = std::max(peak, offsets[i] + items[i].size);
+    if (!IsEmpty(items[i]) || items[i].fixed_offset()) {
+      peak = std::max(peak, offsets[i] + items[i].size);
+    }
   }
   return peak;
 }

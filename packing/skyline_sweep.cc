@@ -103,7 +103,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   {
     // Each class's ranges are reserved once, for the items of its
     // alignment: grown by doubling they took up to twice their 12 bytes an
-    // item, in both skyline lanes at once (at 10^7 items the plan's peak).
+    // item, in both skyline lanes at once (at 10^7 items a peak of the plan).
     std::map<Bytes, std::int64_t> items_of;
     for (const PackItem& item : items_) ++items_of[EffectiveAlignment(item, alignment_)];
     // Classes numbered in rank order of their first item; looked up per

@@ -75,9 +75,8 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     // With only activations holding bytes here (a lifetime CSV) their peak
     // is the one above: not swept again.
     const bool only_transient =
-        std::none_of(segments.buffers.begin(), segments.buffers.end(), [&](const Buffer& b) {
-          return !transient(b) && b.size > 0 && !b.inside();
-        });
+        std::none_of(segments.buffers.begin(), segments.buffers.end(),
+                     [&](const Buffer& b) { return !transient(b) && b.size > 0 && !b.inside(); });
     const LivePeak activations = only_transient ? all : ComputeLivePeak(segments, transient);
     // Segments come in buffer order: a buffer's are adjacent.
     std::int64_t distinct = 0;

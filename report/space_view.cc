@@ -64,8 +64,8 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
       }
       for (const OccupancyWindow& w : b.windows()) {
         if (w.steps.last < a.start || w.steps.first > a.end) continue;
-        s.mutable_windows().push_back({{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)},
-                             w.lo, w.hi});
+        s.mutable_windows().push_back(
+            {{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)}, w.lo, w.hi});
       }
       view.copy_.buffers.push_back(std::move(s));
       view.origin_.push_back(static_cast<BufferId>(id));

@@ -116,7 +116,9 @@ WindowOutcome DecideWindow(const Window& window, Bytes capacity, std::int64_t no
   if (capacity < window.set_aside) return WindowOutcome::kInfeasible;
   // A fixed buffer stays where it is: above the capacity nothing fits.
   for (const PackItem& item : window.items) {
-    if (item.fixed_offset() && *item.fixed_offset() + item.size > capacity) return WindowOutcome::kInfeasible;
+    if (item.fixed_offset() && *item.fixed_offset() + item.size > capacity) {
+      return WindowOutcome::kInfeasible;
+    }
   }
   const Bytes room = capacity - window.set_aside;
   const ReducedProblem reduced = ReduceProblem(window.items, 1);

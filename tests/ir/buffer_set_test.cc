@@ -35,7 +35,7 @@ TEST(HeldPiecesTest, SplitsTheLivePiecesAtTheWindows) {
                                          HeldPiece{{6, 7}, 0, 8}, HeldPiece{{8, 9}, 0, 16}));
   // Windows at both ends of the range, one right after a gap.
   b.mutable_windows() = {OccupancyWindow{{0, 1}, 4, 12}, OccupancyWindow{{4, 4}, 0, 2},
-               OccupancyWindow{{9, 9}, 8, 16}};
+                         OccupancyWindow{{9, 9}, 8, 16}};
   EXPECT_THAT(HeldPieces(b), ElementsAre(HeldPiece{{0, 1}, 4, 12}, HeldPiece{{4, 4}, 0, 2},
                                          HeldPiece{{5, 8}, 0, 16}, HeldPiece{{9, 9}, 8, 16}));
   b.mutable_gaps().clear();

@@ -82,7 +82,9 @@ TEST(WindowSearchTest, ValidAndDeterministicOnRandomInputs) {
       if (items[i].size > 0) items[i].mutable_fixed_offset() = 4096 + 64 * static_cast<Bytes>(i);
     }
     for (PackItem& item : items) {
-      if (item.fixed_offset()) *item.mutable_fixed_offset() -= *item.fixed_offset() % item.alignment;
+      if (item.fixed_offset()) {
+        *item.mutable_fixed_offset() -= *item.fixed_offset() % item.alignment;
+      }
     }
     const PackResult start = SkylinePack(items, SkylineOrder::kLongestFirst, 2);
     const WindowSearchOutcome r =
