@@ -88,7 +88,9 @@ Buffer MakeBuffer(const Program& program, const AliasSet& set,
     b.start = std::min(b.start, ranges[v].start);
     b.end = std::max(b.end, ranges[v].end);
   }
-  b.gaps = DeadGaps(set, ranges);
+  if (CompactVector<StepRange> gaps = DeadGaps(set, ranges); !gaps.empty()) {
+    b.mutable_gaps() = std::move(gaps);
+  }
   return b;
 }
 
@@ -124,13 +126,17 @@ absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
     OpBuffers& ob = a.op_buffers[op_id];
     for (ValueId v : op.operands) {
       ob.operands.push_back(a.value_buffer[v]);
-      if (a.value_buffer[v] != kNoId) bs.buffers[a.value_buffer[v]].use_times.push_back(t);
+      if (a.value_buffer[v] != kNoId) {
+        bs.buffers[a.value_buffer[v]].mutable_use_times().push_back(t);
+      }
     }
     for (ValueId v : op.results) ob.results.push_back(a.value_buffer[v]);
   }
   for (Buffer& b : bs.buffers) {
-    std::sort(b.use_times.begin(), b.use_times.end());
-    b.use_times.erase(std::unique(b.use_times.begin(), b.use_times.end()), b.use_times.end());
+    if (b.use_times().empty()) continue;  // no extras to allocate
+    CompactVector<TimeStep>& uses = b.mutable_use_times();
+    std::sort(uses.begin(), uses.end());
+    uses.erase(std::unique(uses.begin(), uses.end()), uses.end());
   }
 
   for (OpId op_id = 0; op_id < static_cast<OpId>(program.ops.size()); ++op_id) {
@@ -141,7 +147,7 @@ absl::StatusOr<ProgramAnalysis> AnalyzeProgram(const Program& program) {
     b.size = program.ops[op_id].scratch_bytes;
     b.start = t;
     b.end = t;
-    b.use_times = {t};
+    b.mutable_use_times() = {t};
     a.op_buffers[op_id].scratch = static_cast<BufferId>(bs.buffers.size());
     bs.buffers.push_back(std::move(b));
   }

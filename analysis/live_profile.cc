@@ -25,19 +25,19 @@ std::size_t ForEachEvent(const BufferSet& buffers, TimeStep time_steps,
     const TimeStep start = std::max<TimeStep>(b.start, 0);
     const TimeStep end = std::min<TimeStep>(b.end, time_steps - 1);
     // A sub-allocation's bytes are its container's (Buffer::inside).
-    if (start > end || b.size == 0 || b.inside || !include(b)) continue;
+    if (start > end || b.size == 0 || b.inside() || !include(b)) continue;
     // end <= time_steps - 1, so end + 1 cannot overflow.
     add(start, b.size);
     if (end + 1 < time_steps) add(end + 1, -b.size);
     // A dead gap holds no data: the bytes leave at its first step and come
     // back after its last (gaps lie strictly inside [start, end]).
-    for (const StepRange& gap : b.gaps) {
+    for (const StepRange& gap : b.gaps()) {
       if (gap.first <= start || gap.last >= end) continue;
       add(gap.first, -b.size);
       add(gap.last + 1, b.size);
     }
     // In an occupancy window it holds only hi - lo of its bytes.
-    for (const OccupancyWindow& w : b.windows) {
+    for (const OccupancyWindow& w : b.windows()) {
       if (w.steps.first < start || w.steps.last > end) continue;
       const Bytes freed = b.size - (w.hi - w.lo);
       add(w.steps.first, -freed);

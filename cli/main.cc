@@ -1,3 +1,5 @@
+#include <cstdlib>  // defines __GLIBC__ (with glibc), which the #if below reads
+
 #include "cli/commands.h"
 
 #if defined(__GLIBC__)

@@ -45,8 +45,9 @@ std::vector<PackItem> ItemsOf(const BufferSet& set) {
   std::vector<PackItem> items;
   items.reserve(set.buffers.size());
   for (const Buffer& b : set.buffers) {
-    items.push_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end, b.gaps,
-                             b.fixed_offset});
+    PackItem& item =
+        items.emplace_back(PackItem{b.size, std::max<Bytes>(1, b.alignment), b.start, b.end});
+    if (b.extras) item.extras.emplace(b.gaps(), b.fixed_offset());
   }
   return items;
 }

@@ -59,7 +59,7 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
     }
     // A gaps column states the problem's gaps again: it must agree (as
     // read: adjacent dead gaps merged, entries in any order).
-    if (has_gaps && (row.gaps != b.gaps || row.windows != b.windows)) {
+    if (has_gaps && (row.gaps() != b.gaps() || row.windows() != b.windows())) {
       const auto shown = [](const Buffer& x) {
         const std::string field = CsvGapsField(x);
         return field.empty() ? std::string("no gaps") : "gaps '" + field + "'";
@@ -75,11 +75,11 @@ absl::StatusOr<Plan> PlanOfCsvSolution(const BufferSet& problem, const BufferSet
                           fmt::format("buffer '{}' has alignment {} here but {} in the problem '{}'",
                                       row.name, row.alignment, b.alignment, problem.input));
     }
-    if (!row.fixed_offset) {
+    if (!row.fixed_offset()) {
       return LocatedError(solution_path, at.offset,
                           fmt::format("buffer '{}' has no offset", row.name));
     }
-    offsets[it->second] = row.fixed_offset;
+    offsets[it->second] = row.fixed_offset();
   }
   for (BufferId id = 0; id < static_cast<BufferId>(problem.buffers.size()); ++id) {
     if (!offsets[id]) {

@@ -12,7 +12,7 @@ absl::StatusOr<ExecuteReport> ExecuteSavedPlan(const LoadedInput& input, const P
   // code (an NPU command stream) lays out: the executor cannot tell its
   // writes from a clobber, so it refuses rather than report a false one.
   std::size_t nested = 0;
-  for (const Buffer& b : input.buffers.buffers) nested += b.inside ? 1 : 0;
+  for (const Buffer& b : input.buffers.buffers) nested += b.inside() ? 1 : 0;
   if (nested > 0) {
     return absl::InvalidArgumentError(  // the caller names the plan file
         fmt::format("execute does not run sub-allocated buffers ({} of this plan's buffers sit "

@@ -29,7 +29,7 @@ struct SweepEvent {
 };
 
 std::string Describe(const Buffer& b) {
-  return fmt::format("'{}' (offset {}, {})", b.name, *b.fixed_offset, CountOf(b.size, "byte"));
+  return fmt::format("'{}' (offset {}, {})", b.name, *b.fixed_offset(), CountOf(b.size, "byte"));
 }
 
 }  // namespace
@@ -39,9 +39,9 @@ absl::Status CheckFixedOffsetsDisjoint(const BufferSet& buffers) {
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     // A sub-allocation shares its container's bytes by design (Buffer::inside).
-    if (!b.fixed_offset || b.size <= 0 || b.inside) continue;
+    if (!b.fixed_offset() || b.size <= 0 || b.inside()) continue;
     for (const HeldPiece& held : HeldPieces(b)) {
-      pieces.push_back({id, held.steps, *b.fixed_offset + held.lo, *b.fixed_offset + held.hi});
+      pieces.push_back({id, held.steps, *b.fixed_offset() + held.lo, *b.fixed_offset() + held.hi});
     }
   }
   if (pieces.size() < 2) return absl::OkStatus();

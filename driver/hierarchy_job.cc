@@ -31,7 +31,7 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
     Buffer& buffer = homed.buffers[b];
     if (!buffer.space && c.home[b] != kDefaultSpace) buffer.space = c.home[b];
     if (at_home_offsets && c.home_offset[b] && c.home[b] != kAlternateSpace) {
-      buffer.fixed_offset = *c.home_offset[b];
+      buffer.mutable_fixed_offset() = *c.home_offset[b];
       buffer.lifetime = Lifetime::kTransient;
     }
   }

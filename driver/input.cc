@@ -361,15 +361,15 @@ absl::Status CheckInputLimits(const LoadedInput& input, Bytes alignment) {
   Bytes fixed_end = 0;
   for (std::size_t i = 0; i < input.buffers.buffers.size(); ++i) {
     const Buffer& b = input.buffers.buffers[i];
-    if (!b.fixed_offset) continue;
-    if (*b.fixed_offset % alignment != 0) {
+    if (!b.fixed_offset()) continue;
+    if (*b.fixed_offset() % alignment != 0) {
       const std::optional<CsvRowFields> fields = CsvFieldsOf(input.buffers, i);
       return LocatedError(path, fields ? fields->offset : SourceLocation{},
                           fmt::format("buffer '{}' has the fixed offset {}, not a multiple of "
                                       "--alignment {}",
-                                      b.name, *b.fixed_offset, alignment));
+                                      b.name, *b.fixed_offset(), alignment));
     }
-    fixed_end = std::max(fixed_end, *b.fixed_offset + b.size);
+    fixed_end = std::max(fixed_end, *b.fixed_offset() + b.size);
   }
   if (fixed_end > kMaxTotalBytes - total) {
     return LocatedError(path, SourceLocation{},

@@ -253,7 +253,7 @@ std::optional<std::string> ApplyPoolCapacity(Plan& plan, std::size_t first, Life
 // (SetPoolNames names their pools).
 //
 // At 10^7 buffers this is where a plan's memory peaks, so it keeps per
-// buffer only the packed items (48 bytes each), their buffers and the
+// buffer only the packed items (40 bytes each), their buffers and the
 // offsets: the items for the bound, their owners and shifts are built only
 // when they differ from the packed items (gaps, windows, held pieces).
 absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
@@ -290,13 +290,14 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
         if (!member(id)) continue;
         ++members;
         const Buffer& b = buffers.buffers[id];
-        if (!range_of(id) || b.inside) continue;
+        if (!range_of(id) || b.inside()) continue;
         ++chunks;
-        if (!b.gaps.empty() || !b.windows.empty() ||
+        if (!b.gaps().empty() || !b.windows().empty() ||
             (!with_gaps && bound_ranges && (*bound_ranges)[id] != range_of(id))) {
           items_are_bound_items = false;
         }
-        pieces |= with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty());
+        pieces |= with_gaps && b.fixed_offset() && b.size > 0 &&
+                  !(b.gaps().empty() && b.windows().empty());
       }
       const Bytes group_base = base;
       std::vector<PackItem> group_live;  // every buffer of the lifetime's pools, for the bound
@@ -325,7 +326,7 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
           pool.total_bytes += b.size;
           // A sub-allocation takes its container's bytes (set below).
           const ChunkRange range = range_of(id);
-          if (!range || b.inside) continue;
+          if (!range || b.inside()) continue;
           if (items_are_bound_items) {
             // The items below are the bound's.
           } else if (with_gaps) {
@@ -337,7 +338,8 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
             bound_items.push_back(PackItem{b.size, 1, live->first, live->second});
           }
           const std::size_t k = packed.size();
-          if (with_gaps && b.fixed_offset && b.size > 0 && !(b.gaps.empty() && b.windows.empty())) {
+          if (with_gaps && b.fixed_offset() && b.size > 0 &&
+              !(b.gaps().empty() && b.windows().empty())) {
             // A fixed buffer's place is known, so the packers get exactly the
             // bytes it holds: one fixed item per held piece (each fixed at the
             // buffer's offset + lo, set below). Movable buffers may then use
@@ -350,7 +352,7 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
           } else {
             items.push_back(
                 PackItem{b.size, std::max<Bytes>(1, b.alignment), range->first, range->second});
-            if (with_gaps) items.back().gaps = b.gaps;
+            if (with_gaps && !b.gaps().empty()) items.back().mutable_gaps() = b.gaps();
             if (pieces) {
               owner.push_back(k);
               shift.push_back(0);
@@ -365,13 +367,13 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
         // packers see them relative to the pool.
         for (std::size_t i = 0; i < items.size(); ++i) {
           const Buffer& b = buffers.buffers[packed[owner_of(i)]];
-          if (!b.fixed_offset) continue;
-          if (*b.fixed_offset < pool.offset) {
+          if (!b.fixed_offset()) continue;
+          if (*b.fixed_offset() < pool.offset) {
             return absl::InvalidArgumentError(
                 fmt::format("buffer '{}' has the fixed offset {}, below its pool '{}' at {}",
-                            b.name, *b.fixed_offset, pool.name, pool.offset));
+                            b.name, *b.fixed_offset(), pool.name, pool.offset));
           }
-          items[i].fixed_offset = *b.fixed_offset - pool.offset + shift_of(i);
+          items[i].mutable_fixed_offset() = *b.fixed_offset() - pool.offset + shift_of(i);
         }
         const bool reusable = IsReusable(lifetime);
         const PackingAlgorithm algorithm = reusable ? options.algorithm : PackingAlgorithm::kNaive;
@@ -391,7 +393,7 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
           const Bytes offset = result.offsets[i] - shift_of(i);
           offsets[packed[owner_of(i)]] = pool.offset + offset;
           // A fixed buffer split into held pieces still spans its whole size.
-          if (items[i].fixed_offset) {
+          if (items[i].fixed_offset()) {
             pool.size = std::max(pool.size, offset + buffers.buffers[packed[owner_of(i)]].size);
           }
         }
@@ -429,7 +431,7 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
           group_live = items_are_bound_items ? std::move(items) : std::move(bound_items);
           for (PackItem& item : group_live) {
             item.alignment = 1;
-            item.fixed_offset.reset();
+            if (item.extras) item.mutable_fixed_offset().reset();
           }
         }
       }
@@ -481,15 +483,15 @@ absl::StatusOr<std::vector<CompactOptional<Bytes>>> PackPools(
   // Sub-allocations sit at their container's offset plus theirs.
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (!b.inside || !range_of(id) || (excluded && (*excluded)[id])) continue;
-    const BufferId c = b.inside->container;
+    if (!b.inside() || !range_of(id) || (excluded && (*excluded)[id])) continue;
+    const BufferId c = b.inside()->container;
     if (std::find(spaces.begin(), spaces.end(), SpaceOf(b)) == spaces.end()) continue;
     if (c < 0 || c >= static_cast<BufferId>(buffers.buffers.size()) || !offsets[c] ||
-        buffers.buffers[c].inside) {
+        buffers.buffers[c].inside()) {
       return absl::InvalidArgumentError(fmt::format(
           "buffer '{}' is nested inside a buffer that gets no offset of its own here", b.name));
     }
-    offsets[id] = *offsets[c] + b.inside->offset;
+    offsets[id] = *offsets[c] + b.inside()->offset;
   }
   return offsets;
 }

@@ -115,12 +115,13 @@ absl::StatusOr<TfliteOfflineCheck> CheckTfliteOfflinePlan(const LoadedInput& inp
   }
   for (const auto& [b, offset] : *offsets) {
     Buffer buffer = input.buffers.buffers[b];
-    buffer.gaps.clear();  // read as whole hulls, as TFLite Micro does
-    buffer.fixed_offset.reset();
-    buffer.inside.reset();
+    buffer.mutable_gaps().clear();  // read as whole hulls, as TFLite Micro does
+    buffer.mutable_fixed_offset().reset();
+    buffer.mutable_inside().reset();
     if (auto it = nested.find(b); it != nested.end()) {
       // A sub-allocation the verifier checks (rule 13), not a conflict.
-      buffer.inside = SubAllocation{placed_id.at(it->second), offset - offsets->at(it->second)};
+      buffer.mutable_inside() =
+          SubAllocation{placed_id.at(it->second), offset - offsets->at(it->second)};
     }
     placed.buffers.push_back(buffer);
     plan.placements.push_back(
@@ -151,8 +152,8 @@ absl::Status FixTfliteOfflineOffsets(LoadedInput& input) {
       inside = SubAllocation{it->second, offset - offsets->at(it->second)};
     }
     for (BufferSet* set : {&input.buffers, &input.analysis->buffers}) {
-      set->buffers[b].fixed_offset = offset;
-      set->buffers[b].inside = inside;
+      set->buffers[b].mutable_fixed_offset() = offset;
+      set->buffers[b].mutable_inside() = inside;
     }
   }
   return absl::OkStatus();

@@ -21,7 +21,7 @@ std::vector<Occupancy> OccupanciesOf(const Buffer& buffer) {
   std::vector<Occupancy> out;
   for (const StepRange& piece : LivePieces(buffer, buffer.start, buffer.end)) {
     TimeStep at = piece.first;
-    for (const OccupancyWindow& w : buffer.windows) {
+    for (const OccupancyWindow& w : buffer.windows()) {
       if (w.steps.last < piece.first || w.steps.first > piece.last) continue;
       if (w.steps.first > at) out.push_back({at, w.steps.first - 1, 0, buffer.size});
       out.push_back({std::max(w.steps.first, at), std::min(w.steps.last, piece.last), w.lo, w.hi});

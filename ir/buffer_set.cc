@@ -6,7 +6,7 @@ namespace memplan {
 
 std::vector<StepRange> LivePieces(const Buffer& buffer, TimeStep first, TimeStep last) {
   std::vector<StepRange> pieces;
-  for (const StepRange& gap : buffer.gaps) {
+  for (const StepRange& gap : buffer.gaps()) {
     if (first > last) break;
     if (gap.last < first) continue;
     if (gap.first > last) break;
@@ -19,12 +19,12 @@ std::vector<StepRange> LivePieces(const Buffer& buffer, TimeStep first, TimeStep
 
 std::vector<HeldPiece> HeldPieces(const Buffer& buffer) {
   std::vector<HeldPiece> held;
-  auto w = buffer.windows.begin();
+  auto w = buffer.windows().begin();
   for (const StepRange& live : LivePieces(buffer, buffer.start, buffer.end)) {
     TimeStep from = live.first;
     // Windows are sorted and each lies within one live piece (they are
     // disjoint from the gaps): one pass over them serves every piece.
-    for (; w != buffer.windows.end() && w->steps.first <= live.last; ++w) {
+    for (; w != buffer.windows().end() && w->steps.first <= live.last; ++w) {
       if (w->steps.last < from) continue;
       if (w->steps.first > from) held.push_back({{from, w->steps.first - 1}, 0, buffer.size});
       const TimeStep until = std::min(live.last, w->steps.last);
@@ -39,7 +39,7 @@ std::vector<HeldPiece> HeldPieces(const Buffer& buffer) {
 bool ExactSearchReadsGapsAsLive(const BufferSet& buffers) {
   return std::any_of(buffers.buffers.begin(), buffers.buffers.end(), [](const Buffer& b) {
     return b.lifetime == Lifetime::kTransient && (!b.space || *b.space == kDefaultSpace) &&
-           !b.fixed_offset && (!b.gaps.empty() || !b.windows.empty());
+           !b.fixed_offset() && (!b.gaps().empty() || !b.windows().empty());
   });
 }
 

@@ -53,10 +53,23 @@ struct SubAllocation {
   bool operator==(const SubAllocation&) const = default;
 };
 
+// The fields of a Buffer that almost every buffer leaves empty (see Buffer
+// for each): kept apart, behind one pointer, so that they cost 8 bytes per
+// buffer instead of 40.
+struct BufferExtras {
+  CompactVector<TimeStep> use_times;
+  CompactVector<StepRange> gaps;
+  CompactOptional<Bytes> fixed_offset;
+  CompactVector<OccupancyWindow> windows;
+  std::optional<SubAllocation> inside;
+};
+
 // One buffer (alias set). At 10^6-10^7 buffers the record's size is most of
-// what a plan costs, so its rarely used fields take one word each
-// (ir/compact_vector.h, ir/compact_optional.h) and the name 8 bytes
-// (ir/buffer_name.h): 96 bytes in all, against 216 with std:: containers.
+// what a plan costs, so its rarely used fields live in one BufferExtras
+// allocated on the first write to one of them (`extras`, read and written
+// through the accessors), the alias-set members take one word
+// (ir/compact_vector.h) and the name 8 bytes (ir/buffer_name.h): 64 bytes
+// in all, against 216 with std:: containers inline.
 struct Buffer {
   BufferName name;
   CompactVector<ValueId> values;      // alias-set members; empty for CSV input
@@ -66,7 +79,12 @@ struct Buffer {
   TimeStep end = 0;                   // last live time step (inclusive), >= start
   Lifetime lifetime = Lifetime::kTransient;
   CompactOptional<MemorySpace> space; // pinned memory space, if any
-  CompactVector<TimeStep> use_times;  // sorted, unique times of ops reading it
+  // Empty (nullptr) until a rare field is written; use the accessors.
+  BoxedOptional<BufferExtras> extras = std::nullopt;
+
+  // Sorted, unique times of ops reading the buffer.
+  const CompactVector<TimeStep>& use_times() const { return Extras().use_times; }
+  CompactVector<TimeStep>& mutable_use_times() { return MutableExtras().use_times; }
   // Dead gaps: sorted, disjoint, non-adjacent closed ranges strictly inside
   // (start, end) where the buffer holds no data, so another buffer may use
   // its bytes then. They come from conditionals: a branch that has not yet
@@ -74,19 +92,30 @@ struct Buffer {
   // only the taken branch runs (analysis/analyze.h); or from a lifetime CSV's
   // `gaps` column (io/csv/reader.h). The buffer is *live* at every other step
   // of [start, end]. Empty for most buffers.
-  CompactVector<StepRange> gaps = {};
+  const CompactVector<StepRange>& gaps() const { return Extras().gaps; }
+  CompactVector<StepRange>& mutable_gaps() { return MutableExtras().gaps; }
   // A position the buffer must take in its home space, in bytes (MiniMalloc's
   // `offset` column; a multiple of `alignment`); empty: the planner chooses.
-  CompactOptional<Bytes> fixed_offset = std::nullopt;
+  const CompactOptional<Bytes>& fixed_offset() const { return Extras().fixed_offset; }
+  CompactOptional<Bytes>& mutable_fixed_offset() { return MutableExtras().fixed_offset; }
   // Partial occupancy windows, sorted, disjoint from each other and from
   // `gaps`, within [start, end] (CSV input only; see OccupancyWindow).
-  CompactVector<OccupancyWindow> windows = {};
+  const CompactVector<OccupancyWindow>& windows() const { return Extras().windows; }
+  CompactVector<OccupancyWindow>& mutable_windows() { return MutableExtras().windows; }
   // Set when the buffer is a sub-allocation inside another (SubAllocation);
   // empty for every buffer but those of a TFLite model's --offline-plan.
-  BoxedOptional<SubAllocation> inside = std::nullopt;
+  const std::optional<SubAllocation>& inside() const { return Extras().inside; }
+  std::optional<SubAllocation>& mutable_inside() { return MutableExtras().inside; }
+
+ private:
+  const BufferExtras& Extras() const {
+    static const BufferExtras kNone;
+    return extras ? *extras : kNone;
+  }
+  BufferExtras& MutableExtras() { return extras ? *extras : extras.emplace(); }
 };
 // A larger record costs 10 MB per byte at 10^7 buffers.
-static_assert(sizeof(void*) != 8 || sizeof(Buffer) <= 96);
+static_assert(sizeof(void*) != 8 || sizeof(Buffer) <= 64);
 
 // The parts of the closed step range [first, last] where `buffer` is live:
 // [first, last] minus its dead gaps, in time order (empty if last < first).

@@ -212,7 +212,7 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   }
   std::vector<BufferId> order;
   for (BufferId b = 0; b < static_cast<BufferId>(n); ++b) {
-    if (needs_home[b] && !buffers.buffers[b].inside) order.push_back(b);
+    if (needs_home[b] && !buffers.buffers[b].inside()) order.push_back(b);
   }
   auto density = [&](BufferId b) {
     const Bytes size = buffers.buffers[b].size;
@@ -280,7 +280,7 @@ Homes ChooseHomes(const ProgramAnalysis& analysis, const Target& target,
   }
   // A nested buffer lives in its container's bytes.
   for (BufferId b = 0; b < static_cast<BufferId>(n); ++b) {
-    if (const auto& in = buffers.buffers[b].inside) out.home[b] = out.home[in->container];
+    if (const auto& in = buffers.buffers[b].inside()) out.home[b] = out.home[in->container];
   }
   return out;
 }

@@ -139,7 +139,7 @@ double HierarchyTimeBound(const ProgramAnalysis& analysis, const CostModel& cost
       attributed += bytes;
       const Buffer& buffer = analysis.buffers.buffers[b];
       auto [it, fresh] = index.emplace(b, items.size());
-      if (fresh) items.push_back({buffer.inside ? 0.0 : static_cast<double>(buffer.size), 0});
+      if (fresh) items.push_back({buffer.inside() ? 0.0 : static_cast<double>(buffer.size), 0});
       items[it->second].value += bytes;
     };
     for (std::size_t i = 0; i < ob.operands.size(); ++i) {

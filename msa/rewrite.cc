@@ -95,8 +95,9 @@ void Rewriter::CollectCopies() {
   const std::vector<Allocation>& segs = r_.alternate[b];
   for (std::size_t k = 0; k < segs.size(); ++k) {
     if (segs[k].start != buffer.start) continue;
-    auto use = std::lower_bound(buffer.use_times.begin(), buffer.use_times.end(), segs[k].start);
-    if (use == buffer.use_times.end() || *use > segs[k].end) return;  // never read there
+    auto use =
+        std::lower_bound(buffer.use_times().begin(), buffer.use_times().end(), segs[k].start);
+    if (use == buffer.use_times().end() || *use > segs[k].end) return;  // never read there
     // The copy-done goes into the entry: before the first read, or, when
     // that read is inside a called computation, before the entry's first op.
     TimeStep done = std::max<TimeStep>(*use, 0);

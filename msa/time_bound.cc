@@ -17,7 +17,7 @@ struct Item {
 };
 
 BufferId OutermostContainer(const BufferSet& buffers, BufferId b) {
-  while (buffers.buffers[b].inside) b = buffers.buffers[b].inside->container;
+  while (buffers.buffers[b].inside()) b = buffers.buffers[b].inside()->container;
   return b;
 }
 

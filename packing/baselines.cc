@@ -17,7 +17,7 @@ PackResult NaivePack(const std::vector<PackItem>& items, Bytes alignment) {
   Bytes top = 0;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     offsets[i] = fixed.Lift(item.start, EndOf(item), item.size,
                             EffectiveAlignment(item, alignment), top);
     top = offsets[i] + item.size;
@@ -48,7 +48,7 @@ std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, 
   std::vector<PlacedChunk> conflicts;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     if (poll.Passed()) return std::nullopt;
     const Bytes align = EffectiveAlignment(item, alignment);
     conflicts.clear();

@@ -90,7 +90,7 @@ std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackIte
   ChunkFinder finder;
   for (std::int32_t i : order) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     const std::int32_t first = slots.first[i];
     const std::int32_t last = slots.first[i + 1];
     offsets[i] = finder.FindBestFitPieces(

@@ -140,8 +140,9 @@ std::optional<std::int32_t> ContainedRanges::LeastInside(std::int32_t a, std::in
   return best;
 }
 
-void ContainedRanges::Remove(std::int32_t rank) {
+ContainedRanges::Range ContainedRanges::Remove(std::int32_t rank) {
   const std::int32_t index = position_[rank];
+  const Range removed = by_l_[index];
   by_l_[index].r = kNone;
   const auto n = static_cast<std::int32_t>(by_l_.size());
   const auto levels = static_cast<std::int32_t>(keys_.size());
@@ -162,6 +163,7 @@ void ContainedRanges::Remove(std::int32_t rank) {
       inner[x] = std::min(left, right);
     }
   }
+  return removed;
 }
 
 }  // namespace memplan

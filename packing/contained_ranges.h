@@ -43,8 +43,9 @@ class ContainedRanges {
   // The least rank of a range not removed with a <= l and r <= b, or nullopt.
   std::optional<std::int32_t> LeastInside(std::int32_t a, std::int32_t b) const;
 
-  // Removes the range of `rank` (present, not removed yet).
-  void Remove(std::int32_t rank);
+  // Removes the range of `rank` (present, not removed yet) and returns it
+  // (the skyline sweep reads a placed item's slots here, not from a copy).
+  Range Remove(std::int32_t rank);
 
   // Number of ranges (removed ones included).
   std::size_t size() const { return by_l_.size(); }

@@ -27,7 +27,7 @@ Bytes PeakGranularity(const std::vector<PackItem>& items, Bytes alignment) {
   Bytes g = 0;
   for (const PackItem& item : items) {
     g = exact::AddToPeakGranularity(g, item.size, EffectiveAlignment(item, alignment),
-                                    item.fixed_offset);
+                                    item.fixed_offset());
   }
   return g < 1 ? 1 : g;
 }

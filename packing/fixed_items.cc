@@ -5,7 +5,7 @@
 namespace memplan {
 namespace {
 
-bool IsFixedChunk(const PackItem& item) { return item.fixed_offset && !IsEmpty(item); }
+bool IsFixedChunk(const PackItem& item) { return item.fixed_offset() && !IsEmpty(item); }
 
 // The non-empty fixed items alone, in input order.
 std::vector<PackItem> FixedChunkItems(const std::vector<PackItem>& items) {
@@ -20,12 +20,12 @@ std::vector<PackItem> FixedChunkItems(const std::vector<PackItem>& items) {
 
 bool AnyFixed(const std::vector<PackItem>& items) {
   return std::any_of(items.begin(), items.end(),
-                     [](const PackItem& item) { return item.fixed_offset.has_value(); });
+                     [](const PackItem& item) { return item.fixed_offset().has_value(); });
 }
 
 std::vector<Bytes> InitialOffsets(const std::vector<PackItem>& items) {
   std::vector<Bytes> offsets(items.size(), 0);
-  for (std::size_t i = 0; i < items.size(); ++i) offsets[i] = items[i].fixed_offset.value_or(0);
+  for (std::size_t i = 0; i < items.size(); ++i) offsets[i] = items[i].fixed_offset().value_or(0);
   return offsets;
 }
 
@@ -34,7 +34,7 @@ void SeedFixedItems(const std::vector<PackItem>& items, const LivePieceSlots& sl
   for (std::size_t i = 0; i < items.size(); ++i) {
     if (!IsFixedChunk(items[i])) continue;
     for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {
-      placed.Insert(slot, *items[i].fixed_offset, items[i].size);
+      placed.Insert(slot, *items[i].fixed_offset(), items[i].size);
     }
   }
 }
@@ -42,7 +42,9 @@ void SeedFixedItems(const std::vector<PackItem>& items, const LivePieceSlots& sl
 std::vector<std::pair<Bytes, Bytes>> FixedByteRanges(const std::vector<PackItem>& items) {
   std::vector<std::pair<Bytes, Bytes>> ranges;
   for (const PackItem& item : items) {
-    if (IsFixedChunk(item)) ranges.emplace_back(*item.fixed_offset, *item.fixed_offset + item.size);
+    if (IsFixedChunk(item)) {
+      ranges.emplace_back(*item.fixed_offset(), *item.fixed_offset() + item.size);
+    }
   }
   std::sort(ranges.begin(), ranges.end());
   std::vector<std::pair<Bytes, Bytes>> merged;

@@ -45,8 +45,7 @@ void LengthClassRanges::SortByClassAndStart(std::vector<Range>& ranges) {
   StableSortBySmallKey(ranges, 32, ClassOf);
 }
 
-LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ranks)
-    : position_(static_cast<std::size_t>(ranks), -1) {
+LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ranks) {
   SortByClassAndStart(ranges);
   const auto n = static_cast<std::int32_t>(ranges.size());
   l_.resize(ranges.size());
@@ -57,7 +56,6 @@ LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ran
     l_[p] = range.l;
     r_[p] = range.r;
     ranks_by_position[p] = range.rank;
-    position_[range.rank] = p;
     const std::int32_t length = range.r - range.l;
     if (p == 0 || ClassOf(ranges[p - 1]) != ClassOf(range)) {
       classes_.push_back({p, p, length, length});
@@ -67,6 +65,11 @@ LengthClassRanges::LengthClassRanges(std::vector<Range> ranges, std::int32_t ran
     c.shortest = std::min(c.shortest, length);
     c.longest = std::max(c.longest, length);
   }
+  // Freed before position_ is made: two skyline lanes build their indexes
+  // at once, and at 10^6 ranges this moment was the plan's memory peak.
+  ranges = std::vector<Range>();
+  position_.assign(static_cast<std::size_t>(ranks), -1);
+  for (std::int32_t p = 0; p < n; ++p) position_[ranks_by_position[p]] = p;
   tree_ = WideMinTree(std::move(ranks_by_position));
   for (LengthClass& c : classes_) BuildDirectory(c);
 }
@@ -130,7 +133,11 @@ std::optional<std::int32_t> LengthClassRanges::LeastInside(std::int32_t a,
   return best;
 }
 
-void LengthClassRanges::Remove(std::int32_t rank) { tree_.Remove(position_[rank]); }
+LengthClassRanges::Range LengthClassRanges::Remove(std::int32_t rank) {
+  const std::int32_t p = position_[rank];
+  tree_.Remove(p);
+  return {l_[p], r_[p], rank};
+}
 
 std::int64_t LengthClassRanges::TailBound(const std::vector<Range>& ranges) {
   std::int64_t bound = 0;

@@ -68,7 +68,8 @@ std::optional<std::pair<TimeStep, TimeStep>> DenseSpan(const std::vector<PackIte
 }
 
 bool AnyItemHasGaps(const std::vector<PackItem>& items) {
-  return std::any_of(items.begin(), items.end(), [](const PackItem& item) { return !item.gaps.empty(); });
+  return std::any_of(items.begin(), items.end(),
+                     [](const PackItem& item) { return !item.gaps().empty(); });
 }
 
 Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
@@ -80,7 +81,7 @@ Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
       const TimeStep end = EndOf(item);
       delta[item.start - lo] += item.size;
       delta[end + 1 - lo] -= item.size;
-      for (const StepRange& gap : item.gaps) {
+      for (const StepRange& gap : item.gaps()) {
         if (gap.first <= item.start || gap.last >= end || gap.first > gap.last) continue;
         delta[gap.first - lo] -= item.size;
         delta[gap.last + 1 - lo] += item.size;
@@ -96,14 +97,14 @@ Bytes MaxLiveBytes(const std::vector<PackItem>& items) {
   std::vector<std::pair<TimeStep, Bytes>> events;
   // Reserved: growing would hold up to 3 events per item at once.
   std::size_t count = 0;
-  for (const PackItem& item : items) count += IsEmpty(item) ? 0 : 2 * (1 + item.gaps.size());
+  for (const PackItem& item : items) count += IsEmpty(item) ? 0 : 2 * (1 + item.gaps().size());
   events.reserve(count);
   for (const PackItem& item : items) {
     if (IsEmpty(item)) continue;
     const TimeStep end = EndOf(item);
     events.emplace_back(item.start, item.size);
     events.emplace_back(end + 1, -item.size);
-    for (const StepRange& gap : item.gaps) {
+    for (const StepRange& gap : item.gaps()) {
       if (gap.first <= item.start || gap.last >= end || gap.first > gap.last) continue;
       events.emplace_back(gap.first, -item.size);
       events.emplace_back(gap.last + 1, item.size);

@@ -112,7 +112,7 @@ InputShape ShapeOf(const std::vector<PackItem>& items) {
   for (const PackItem& item : items) {
     if (IsEmpty(item)) continue;
     ++shape.items;
-    shape.fixed = shape.fixed || item.fixed_offset.has_value();
+    shape.fixed = shape.fixed || item.fixed_offset().has_value();
     if (alignments.size() < 64 &&
         std::find(alignments.begin(), alignments.end(), item.alignment) == alignments.end()) {
       alignments.push_back(item.alignment);

@@ -13,7 +13,7 @@ namespace memplan {
 
 PackResult OnlineBestFitPack(const std::vector<PackItem>& items, Bytes alignment) {
   // What the replay reads, gathered in one pass in item order and sorted as
-  // arrays of keys: following indices into the items (48 bytes each, in no
+  // arrays of keys: following indices into the items (40 bytes each, in no
   // useful order) cost several cache misses an item, most of the replay's
   // time at 10^7 items. 32 bytes an arrival, 16 a departure.
   struct Arrival {
@@ -32,7 +32,7 @@ PackResult OnlineBestFitPack(const std::vector<PackItem>& items, Bytes alignment
   bool own_alignments = false;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     arrivals.push_back(
         {item.start, -item.size, -(EndOf(item) - item.start), static_cast<std::int32_t>(i)});
     own_alignments = own_alignments || item.alignment > alignment;

@@ -20,7 +20,7 @@ LivePieceSlots LivePieces(const std::vector<PackItem>& items) {
     slots.first.push_back(static_cast<std::int32_t>(slots.ranges.size()));
     const TimeStep end = EndOf(item);
     TimeStep from = item.start;  // first step of the piece being built
-    for (const StepRange& gap : item.gaps) {
+    for (const StepRange& gap : item.gaps()) {
       if (gap.first <= from || gap.last >= end || gap.first > gap.last) continue;
       slots.ranges.emplace_back(from, gap.first - 1);
       from = gap.last + 1;
@@ -36,7 +36,9 @@ Bytes PeakOf(const std::vector<PackItem>& items, const std::vector<Bytes>& offse
   for (std::size_t i = 0; i < items.size(); ++i) {
     // An empty item counts only where the input fixed it: the pool must
     // reach the offset the user gave (movable empty items sit at 0).
-    if (!IsEmpty(items[i]) || items[i].fixed_offset) peak = std::max(peak, offsets[i] + items[i].size);
+    if (!IsEmpty(items[i]) || items[i].fixed_offset()) {
+      peak = std::max(peak, offsets[i] + items[i].size);
+    }
   }
   return peak;
 }

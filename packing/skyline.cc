@@ -68,8 +68,12 @@ class SkylineTree {
 template <typename Key, typename MakeKey>
 std::vector<std::int32_t> IndicesByKey(const std::vector<PackItem>& items, MakeKey make_key) {
   std::vector<std::pair<Key, std::int32_t>> keyed;
+  // Reserved, not grown: growing by doubling held up to three times its 24
+  // bytes an item while reallocating, in both skyline lanes at once (at
+  // 10^7 items a peak of the plan).
+  keyed.reserve(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (IsEmpty(items[i]) || items[i].fixed_offset) continue;
+    if (IsEmpty(items[i]) || items[i].fixed_offset()) continue;
     keyed.emplace_back(make_key(items[i]), static_cast<std::int32_t>(i));
   }
   std::sort(keyed.begin(), keyed.end());

@@ -65,7 +65,7 @@ Window MakeWindow(const std::vector<PackItem>& items, const std::vector<Bytes>& 
   index.ForEachLiveDuring(s, e, [&](std::int32_t i) {
     const PackItem& item = items[i];
     const bool inside = item.start >= s && EndOf(item) <= e;
-    (inside && !item.fixed_offset ? window.free : obstacles).push_back(i);
+    (inside && !item.fixed_offset() ? window.free : obstacles).push_back(i);
   });
   window.inside = window.free.size();
   if (window.free.size() > kMaxWindowItems) {
@@ -84,7 +84,7 @@ Window MakeWindow(const std::vector<PackItem>& items, const std::vector<Bytes>& 
   for (std::int32_t i : window.free) window.items.push_back(items[i]);
   for (std::int32_t i : obstacles) {
     window.items.push_back(items[i]);
-    window.items.back().fixed_offset = offsets[i];
+    window.items.back().mutable_fixed_offset() = offsets[i];
   }
   return window;
 }
@@ -131,7 +131,7 @@ WindowSearchOutcome SearchWindows(const std::vector<PackItem>& items, std::vecto
     for (std::size_t i = 0; i < items.size(); ++i) {
       if (IsEmpty(items[i]) || offsets[i] + items[i].size != peak) continue;
       any_at_peak = true;
-      if (items[i].fixed_offset) break;  // a fixed item holds the peak up
+      if (items[i].fixed_offset()) break;  // a fixed item holds the peak up
       if (!passed[i]) {
         hot = static_cast<std::int32_t>(i);
         break;

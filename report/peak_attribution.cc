@@ -17,7 +17,7 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
     // As the profile: a sub-allocation's bytes are its container's.
-    if (!b.inside && include(b) && HeldBytesAt(b, peak.step) > 0) live.push_back(id);
+    if (!b.inside() && include(b) && HeldBytesAt(b, peak.step) > 0) live.push_back(id);
   }
   peak.live_buffers = static_cast<std::int64_t>(live.size());
   const auto larger = [&](BufferId a, BufferId b) {
@@ -34,10 +34,10 @@ PeakAttribution AttributePeak(const BufferSet& buffers,
 
 Bytes HeldBytesAt(const Buffer& b, TimeStep t) {
   if (t < b.start || t > b.end) return 0;
-  for (const StepRange& g : b.gaps) {
+  for (const StepRange& g : b.gaps()) {
     if (g.first <= t && t <= g.last) return 0;
   }
-  for (const OccupancyWindow& w : b.windows) {
+  for (const OccupancyWindow& w : b.windows()) {
     if (w.steps.first <= t && t <= w.steps.last) return w.hi - w.lo;
   }
   return b.size;

@@ -155,13 +155,13 @@ void AppendBufferJson(std::string& out, const Plan& plan, const BufferSet& buffe
   number(b.start);
   out += ",\"end\":";
   number(b.end);
-  if (!b.gaps.empty()) {
+  if (!b.gaps().empty()) {
     out += ",\"gaps\":[";
-    for (std::size_t i = 0; i < b.gaps.size(); ++i) {
+    for (std::size_t i = 0; i < b.gaps().size(); ++i) {
       out += i > 0 ? ",[" : "[";
-      number(b.gaps[i].first);
+      number(b.gaps()[i].first);
       out += ',';
-      number(b.gaps[i].last);
+      number(b.gaps()[i].last);
       out += ']';
     }
     out += ']';

@@ -43,7 +43,7 @@ void AddSpaceColumns(const BufferSet& buffers, const Plan& plan, const SpaceInfo
   std::set<std::string> received;
   for (std::size_t i = 0; i < view.size(); ++i) {
     // A view that is the input holds buffers without bytes here too.
-    if (segments.buffers[i].size <= 0 || segments.buffers[i].inside) continue;
+    if (segments.buffers[i].size <= 0 || segments.buffers[i].inside()) continue;
     const std::string& pool = plan.placements[view.origin(i)].pool;
     if (std::find(pools.begin(), pools.end(), pool) == pools.end()) received.insert(pool);
   }

@@ -75,9 +75,8 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     // With only activations holding bytes here (a lifetime CSV) their peak
     // is the one above: not swept again.
     const bool only_transient =
-        std::none_of(segments.buffers.begin(), segments.buffers.end(), [&](const Buffer& b) {
-          return !transient(b) && b.size > 0 && !b.inside;
-        });
+        std::none_of(segments.buffers.begin(), segments.buffers.end(),
+                     [&](const Buffer& b) { return !transient(b) && b.size > 0 && !b.inside(); });
     const LivePeak activations = only_transient ? all : ComputeLivePeak(segments, transient);
     // Segments come in buffer order: a buffer's are adjacent.
     std::int64_t distinct = 0;
@@ -86,7 +85,7 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
     for (std::size_t i = 0; i < view.size(); ++i) {
       const Buffer& s = segments.buffers[i];
       // A view that is the input holds buffers without bytes here too.
-      if (!transient(s) || s.size <= 0 || s.inside) continue;
+      if (!transient(s) || s.size <= 0 || s.inside()) continue;
       if (view.origin(i) != last) ++distinct;
       last = view.origin(i);
       highest_end = std::max(highest_end, view.offset(i) + s.size);

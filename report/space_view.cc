@@ -14,7 +14,7 @@ bool SegmentsAreTheBuffers(const BufferSet& buffers, const Plan& plan, MemorySpa
   if (plan.placements.size() != buffers.buffers.size()) return false;
   for (std::size_t id = 0; id < buffers.buffers.size(); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (b.size <= 0 || b.inside) continue;
+    if (b.size <= 0 || b.inside()) continue;
     int in_space = 0;
     for (const Allocation& a : plan.placements[id].allocations) {
       if (a.space != space) continue;
@@ -48,7 +48,7 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
   const std::size_t n = std::min(buffers.buffers.size(), plan.placements.size());
   for (std::size_t id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (b.size <= 0 || b.inside) continue;  // a sub-allocation: its container's bytes
+    if (b.size <= 0 || b.inside()) continue;  // a sub-allocation: its container's bytes
     for (const Allocation& a : plan.placements[id].allocations) {
       if (a.space != space || a.start > a.end) continue;
       Buffer s;
@@ -59,13 +59,13 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
       s.space = b.space;
       s.start = a.start;
       s.end = a.end;
-      for (const StepRange& g : b.gaps) {
-        if (g.first > a.start && g.last < a.end) s.gaps.push_back(g);
+      for (const StepRange& g : b.gaps()) {
+        if (g.first > a.start && g.last < a.end) s.mutable_gaps().push_back(g);
       }
-      for (const OccupancyWindow& w : b.windows) {
+      for (const OccupancyWindow& w : b.windows()) {
         if (w.steps.last < a.start || w.steps.first > a.end) continue;
-        s.windows.push_back({{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)},
-                             w.lo, w.hi});
+        s.mutable_windows().push_back(
+            {{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)}, w.lo, w.hi});
       }
       view.copy_.buffers.push_back(std::move(s));
       view.origin_.push_back(static_cast<BufferId>(id));

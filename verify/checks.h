@@ -62,7 +62,7 @@ class BufferDeadSteps {
   // Sorted and disjoint.
   std::span<const StepRange> Of(BufferId id) const {
     const auto i = static_cast<std::size_t>(id);
-    if (input_ != nullptr) return i < input_->buffers.size() ? input_->buffers[i].gaps : Span();
+    if (input_ != nullptr) return i < input_->buffers.size() ? input_->buffers[i].gaps() : Span();
     return i < program_.size() ? std::span<const StepRange>(program_[i]) : Span();
   }
 

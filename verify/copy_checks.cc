@@ -209,8 +209,8 @@ absl::Status CheckSegmentsOpened(
       }
       const AsyncCopy& c = plan.copies[it->second];
       if (segs[k].space == homes(id)) continue;
-      auto use = std::lower_bound(b.use_times.begin(), b.use_times.end(), segs[k].start);
-      if (use != b.use_times.end() && *use <= segs[k].end && *use < c.done) {
+      auto use = std::lower_bound(b.use_times().begin(), b.use_times().end(), segs[k].start);
+      if (use != b.use_times().end() && *use <= segs[k].end && *use < c.done) {
         return Violation(absl::StrCat(BufferRef(buffers, id), " is used at time ", *use, " in ",
                                       SegmentRef(buffers, plan, id, k), " before copy ",
                                       it->second, " is done at time ", c.done));

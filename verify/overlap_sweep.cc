@@ -141,9 +141,10 @@ absl::Status CheckNoOverlap(const BufferSet& buffers, const Plan& plan,
     // is live (rule 13, checked before): any other segment meeting it meets
     // the container, which the sweep holds; its container's owner lays out
     // what is nested inside.
-    if (b.inside) continue;
+    if (b.inside()) continue;
     const std::span<const OccupancyWindow> windows =
-        input_windows ? std::span<const OccupancyWindow>(b.windows) : std::span<const OccupancyWindow>();
+        input_windows ? std::span<const OccupancyWindow>(b.windows())
+                      : std::span<const OccupancyWindow>();
     const AllocationList& segs = plan.placements[id].allocations;
     for (std::int32_t k = 0; k < static_cast<std::int32_t>(segs.size()); ++k) {
       AddLivePieces(segs[k].start, segs[k].end, dead.Of(id), windows, b.size, {id, k}, whole,

@@ -112,10 +112,10 @@ absl::Status CheckSegment(const BufferSet& buffers, const Plan& plan, const Veri
   }
   // A fixed offset is part of the input: the buffer's bytes in its home
   // space are exactly there.
-  if (b.fixed_offset && a.space == b.space.value_or(kDefaultSpace) &&
-      a.offset != *b.fixed_offset) {
-    return violation(absl::StrCat(seg(), ": offset ", a.offset, " is not the buffer's fixed offset ",
-                                  *b.fixed_offset));
+  if (b.fixed_offset() && a.space == b.space.value_or(kDefaultSpace) &&
+      a.offset != *b.fixed_offset()) {
+    return violation(absl::StrCat(seg(), ": offset ", a.offset,
+                                  " is not the buffer's fixed offset ", *b.fixed_offset()));
   }
   if (auto cap = options.capacity.find(a.space); cap != options.capacity.end()) {
     if (a.offset + b.size > cap->second) {

@@ -28,15 +28,15 @@ absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
   const auto n = static_cast<BufferId>(buffers.buffers.size());
   for (BufferId id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (!b.inside) continue;
-    const BufferId c = b.inside->container;
-    const Bytes at = b.inside->offset;
+    if (!b.inside()) continue;
+    const BufferId c = b.inside()->container;
+    const Bytes at = b.inside()->offset;
     if (c < 0 || c >= n || c == id) {
       return Violation(absl::StrCat(BufferRef(buffers, id), " is nested inside buffer id ", c,
                                     ", which is not another buffer of the input"));
     }
     const Buffer& container = buffers.buffers[c];
-    if (container.inside) {
+    if (container.inside()) {
       return Violation(absl::StrCat(BufferRef(buffers, id), " is nested inside ",
                                     BufferRef(buffers, c), ", itself nested: one level only"));
     }
@@ -71,7 +71,7 @@ absl::Status CheckSubAllocations(const BufferSet& buffers, const Plan& plan,
       }
       // The container must hold every byte then: no dead step, no window.
       bool partial = RangesMeetSteps(container_dead, s.start, s.end);
-      for (const OccupancyWindow& w : container.windows) {
+      for (const OccupancyWindow& w : container.windows()) {
         partial = partial || (input_windows && w.steps.first <= s.end && s.start <= w.steps.last);
       }
       if (partial) {

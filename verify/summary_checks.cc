@@ -344,7 +344,7 @@ Bytes MaxLiveBytesOf(const BufferSet& buffers, const Plan& plan, const std::vect
   const HomeSpaces homes(buffers, plan);
   for (BufferId id = 0; id < static_cast<BufferId>(buffers.buffers.size()); ++id) {
     const Buffer& b = buffers.buffers[id];
-    if (b.inside) continue;  // its bytes are its container's (rule 13)
+    if (b.inside()) continue;  // its bytes are its container's (rule 13)
     const MemorySpace home = homes(id);
     auto found = by_key.find({plan.placements[id].pool, home});
     if (found == by_key.end() || !in_group[found->second]) continue;

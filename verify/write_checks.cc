@@ -39,12 +39,12 @@ std::vector<StepRange> OutsideHome(std::span<const Allocation> segs, MemorySpace
 // (a read from the default space), or nullopt. O(ranges x log uses).
 std::optional<TimeStep> DefaultReadAfter(const Buffer& b, const std::vector<StepRange>& outside,
                                          TimeStep after) {
-  auto use = std::upper_bound(b.use_times.begin(), b.use_times.end(), after);
-  while (use != b.use_times.end()) {
+  auto use = std::upper_bound(b.use_times().begin(), b.use_times().end(), after);
+  while (use != b.use_times().end()) {
     auto r = std::upper_bound(outside.begin(), outside.end(), *use,
                               [](TimeStep t, const StepRange& x) { return t < x.first; });
     if (r == outside.begin() || std::prev(r)->last < *use) return *use;
-    use = std::upper_bound(use, b.use_times.end(), std::prev(r)->last);
+    use = std::upper_bound(use, b.use_times().end(), std::prev(r)->last);
   }
   return std::nullopt;
 }

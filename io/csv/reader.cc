@@ -91,7 +91,7 @@ CsvRowFields PrintedFields(const std::vector<Column>& order, const Buffer& b, st
       case kUpper: width = Digits(b.end + 1); break;
       case kSize: width = Digits(b.size); break;
       case kAlignment: width = Digits(b.alignment); break;
-      case kOffset: width = b.fixed_offset ? Digits(*b.fixed_offset) : 0; break;
+      case kOffset: width = b.fixed_offset() ? Digits(*b.fixed_offset()) : 0; break;
       case kGaps:
       case kColumnCount: break;
     }
@@ -508,7 +508,7 @@ absl::Status CsvParser::ParseOffset(const Line& line, const Field& field, Buffer
                  fmt::format("offset {} plus size {} is above the limit of 2^62 ({}) bytes",
                              *offset, b.size, kMaxTotalBytes));
   }
-  b.fixed_offset = *offset;
+  b.mutable_fixed_offset() = *offset;
   return absl::OkStatus();
 }
 
@@ -605,11 +605,11 @@ absl::Status CsvParser::ParseGaps(const Line& line, const Field& field, Buffer& 
     }
     const StepRange steps{gap.lower, gap.upper - 1};
     if (gap.window) {
-      b.windows.push_back(OccupancyWindow{steps, gap.window->first, gap.window->second});
-    } else if (!b.gaps.empty() && b.gaps.back().last + 1 == steps.first) {
-      b.gaps.back().last = steps.last;  // adjacent dead gaps are one
+      b.mutable_windows().push_back(OccupancyWindow{steps, gap.window->first, gap.window->second});
+    } else if (!b.gaps().empty() && b.gaps().back().last + 1 == steps.first) {
+      b.mutable_gaps().back().last = steps.last;  // adjacent dead gaps are one
     } else {
-      b.gaps.push_back(steps);
+      b.mutable_gaps().push_back(steps);
     }
   }
   return absl::OkStatus();

@@ -43,8 +43,8 @@ std::string CsvGapsField(const Buffer& b) {
     const OccupancyWindow* window;
   };
   std::vector<Entry> entries;
-  for (const StepRange& g : b.gaps) entries.push_back({g, nullptr});
-  for (const OccupancyWindow& w : b.windows) entries.push_back({w.steps, &w});
+  for (const StepRange& g : b.gaps()) entries.push_back({g, nullptr});
+  for (const OccupancyWindow& w : b.windows()) entries.push_back({w.steps, &w});
   std::sort(entries.begin(), entries.end(),
             [](const Entry& x, const Entry& y) { return x.steps.first < y.steps.first; });
   std::string field;

@@ -181,8 +181,9 @@ Decision DecideReported(ExactRun& run, const Subproblem& sub, Bytes capacity) {
 // the heuristics do not honour) a search with no capacity.
 void SeedIncumbents(ExactRun& run, const std::vector<PackItem>& items, Bytes alignment,
                     bool minimizing) {
-  const bool any_fixed = std::any_of(items.begin(), items.end(),
-                                     [](const PackItem& item) { return item.fixed_offset.has_value(); });
+  const bool any_fixed = std::any_of(items.begin(), items.end(), [](const PackItem& item) {
+    return item.fixed_offset().has_value();
+  });
   std::vector<Bytes> heuristic;
   if (!any_fixed) heuristic = exact::ExactIncumbent(items, alignment, minimizing, run.deadline());
   for (SubState& state : run.subs()) {
@@ -376,7 +377,9 @@ std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& i
   std::vector<Bytes> offsets = InitialOffsets(items);
   Bytes stack = 0;
   for (const PackItem& item : items) {
-    if (item.fixed_offset) stack = std::max(stack, *item.fixed_offset + std::max<Bytes>(item.size, 0));
+    if (item.fixed_offset()) {
+      stack = std::max(stack, *item.fixed_offset() + std::max<Bytes>(item.size, 0));
+    }
   }
   for (const SubState& state : run.subs()) {
     const Subproblem& sub = *state.problem;
@@ -384,8 +387,8 @@ std::vector<Bytes> AssembleOffsets(ExactRun& run, const std::vector<PackItem>& i
       const auto i = static_cast<std::size_t>(sub.item_index[b]);
       if (!state.best_offsets.empty()) {
         offsets[i] = state.best_offsets[b];
-      } else if (items[i].fixed_offset) {
-        offsets[i] = *items[i].fixed_offset;
+      } else if (items[i].fixed_offset()) {
+        offsets[i] = *items[i].fixed_offset();
       } else {
         const Bytes a = EffectiveAlignment(items[i], alignment);
         offsets[i] = (stack + a - 1) / a * a;

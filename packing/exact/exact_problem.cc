@@ -127,7 +127,7 @@ ReducedProblem ReduceProblem(const std::vector<PackItem>& items, Bytes alignment
     buffer.first_section = first[i] - base;
     buffer.last_section = last[i] - base;
     buffer.length = EndOf(item) - item.start + 1;
-    buffer.fixed_offset = item.fixed_offset;
+    buffer.fixed_offset = item.fixed_offset();
     Subproblem& sub = all[static_cast<std::size_t>(p)];
     sub.buffers.push_back(buffer);
     sub.item_index.push_back(i);

@@ -102,7 +102,7 @@ Window RestrictToSections(const Subproblem& problem, std::int32_t first, std::in
     item.alignment = b.alignment;
     item.start = std::max(b.first_section, first) - first;
     item.end = std::min(b.last_section, last) - first;
-    item.fixed_offset = b.fixed_offset;
+    if (b.fixed_offset) item.mutable_fixed_offset() = *b.fixed_offset;
     window.items.push_back(item);
     window.buffers.push_back(static_cast<std::int32_t>(i));
   }
@@ -116,7 +116,9 @@ WindowOutcome DecideWindow(const Window& window, Bytes capacity, std::int64_t no
   if (capacity < window.set_aside) return WindowOutcome::kInfeasible;
   // A fixed buffer stays where it is: above the capacity nothing fits.
   for (const PackItem& item : window.items) {
-    if (item.fixed_offset && *item.fixed_offset + item.size > capacity) return WindowOutcome::kInfeasible;
+    if (item.fixed_offset() && *item.fixed_offset() + item.size > capacity) {
+      return WindowOutcome::kInfeasible;
+    }
   }
   const Bytes room = capacity - window.set_aside;
   const ReducedProblem reduced = ReduceProblem(window.items, 1);

@@ -14,7 +14,7 @@ namespace memplan::peers {
 PackResult OnnxRuntimePatternPack(const std::vector<PackItem>& items, Bytes alignment) {
   std::vector<std::int32_t> by_start;
   for (std::size_t i = 0; i < items.size(); ++i) {
-    if (!IsEmpty(items[i]) && !items[i].fixed_offset) {
+    if (!IsEmpty(items[i]) && !items[i].fixed_offset()) {
       by_start.push_back(static_cast<std::int32_t>(i));
     }
   }

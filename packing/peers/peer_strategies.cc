@@ -11,7 +11,9 @@ namespace {
 
 std::vector<PackItem> Hulls(const std::vector<PackItem>& items) {
   std::vector<PackItem> hulls = items;
-  for (PackItem& item : hulls) item.gaps.clear();
+  for (PackItem& item : hulls) {
+    if (item.extras) item.mutable_gaps().clear();
+  }
   return hulls;
 }
 

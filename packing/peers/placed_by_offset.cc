@@ -26,8 +26,8 @@ void PlacedByOffset::Place(std::int32_t i, Bytes offset, Bytes size) {
 
 void PlacedByOffset::PlaceFixed(std::vector<Bytes>& offsets) {
   for (std::int32_t i = 0; i < static_cast<std::int32_t>(items_.size()); ++i) {
-    if (!items_[i].fixed_offset) continue;
-    offsets[i] = *items_[i].fixed_offset;
+    if (!items_[i].fixed_offset()) continue;
+    offsets[i] = *items_[i].fixed_offset();
     if (!IsEmpty(items_[i])) Place(i, offsets[i], items_[i].size);
   }
 }

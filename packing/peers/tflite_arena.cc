@@ -39,7 +39,7 @@ PackResult TfliteArenaPack(const std::vector<PackItem>& items, Bytes alignment) 
   placed.PlaceFixed(offsets);
   for (std::int32_t i : TfliteOrder(items)) {
     const PackItem& item = items[i];
-    if (IsEmpty(item) || item.fixed_offset) continue;
+    if (IsEmpty(item) || item.fixed_offset()) continue;
     const Bytes align = EffectiveAlignment(item, alignment);
     std::optional<Bytes> best;
     Bytes best_room = std::numeric_limits<Bytes>::max();

@@ -25,7 +25,7 @@ PackResult TfliteMicroGreedyPack(const std::vector<PackItem>& items, Bytes align
   PlacedByOffset placed(items);
   placed.PlaceFixed(offsets);
   for (std::int32_t i : order) {
-    if (IsEmpty(items[i]) || items[i].fixed_offset) continue;
+    if (IsEmpty(items[i]) || items[i].fixed_offset()) continue;
     const Bytes align = EffectiveAlignment(items[i], alignment);
     Bytes candidate = 0;
     for (const PlacedSpan& span : placed.Conflicts(i)) {

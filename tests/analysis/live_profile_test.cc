@@ -159,7 +159,7 @@ TEST(LiveProfileTest, AWindowCountsOnlyItsBytes) {
   BufferSet set;
   set.time_steps = 5;
   set.buffers = {Make("a", 16, 0, 4), Make("b", 4, 1, 2)};
-  set.buffers[0].windows = {OccupancyWindow{{1, 2}, 0, 8}, OccupancyWindow{{4, 4}, 4, 6}};
+  set.buffers[0].mutable_windows() = {OccupancyWindow{{1, 2}, 0, 8}, OccupancyWindow{{4, 4}, 4, 6}};
   LiveProfile p = ComputeLiveProfile(set, All);
   EXPECT_THAT(p.changes, ElementsAre(LiveChange{0, 16}, LiveChange{1, 12}, LiveChange{3, 16},
                                      LiveChange{4, 2}));

@@ -47,8 +47,8 @@ inline std::vector<std::string> DescribeBuffers(const Program& program, const Bu
     if (b.space) line += " space" + std::to_string(*b.space);
     if (with_uses) {
       line += " uses{";
-      for (std::size_t i = 0; i < b.use_times.size(); ++i) {
-        line += (i ? "," : "") + std::to_string(b.use_times[i]);
+      for (std::size_t i = 0; i < b.use_times().size(); ++i) {
+        line += (i ? "," : "") + std::to_string(b.use_times()[i]);
       }
       line += "}";
     }
@@ -57,7 +57,7 @@ inline std::vector<std::string> DescribeBuffers(const Program& program, const Bu
       line += (i ? "," : "") + program.values[b.values[i]].name;
     }
     line += "}";
-    for (const StepRange& g : b.gaps) {
+    for (const StepRange& g : b.gaps()) {
       line += " gap[" + std::to_string(g.first) + "," + std::to_string(g.last) + "]";
     }
     lines.push_back(line);

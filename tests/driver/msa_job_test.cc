@@ -23,7 +23,7 @@ Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep end,
   b.size = size;
   b.start = start;
   b.end = end;
-  b.use_times = std::move(uses);
+  b.mutable_use_times() = std::move(uses);
   b.lifetime = lifetime;
   return b;
 }

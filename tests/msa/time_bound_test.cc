@@ -128,7 +128,7 @@ entry func @main(%x: u8[200], %y: u8[100]) {
   ASSERT_NE(a, nullptr);
   const BufferId x = BufferOf(*a, "x");
   const BufferId y = BufferOf(*a, "y");
-  a->analysis.buffers.buffers[y].inside = SubAllocation{x, 0};
+  a->analysis.buffers.buffers[y].mutable_inside() = SubAllocation{x, 0};
   CostModel cost(a->program, a->analysis, RoundTarget());
   // Capacity 100: the group {x, y} weighs 100 B and is worth 300 B:
   // 300 / 400 + 100 / 100 = 1.75 s (without the group: y and nothing else

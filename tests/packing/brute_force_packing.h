@@ -77,9 +77,9 @@ class BruteForcePacking {
         if (placed_[k] && Overlap(j, k)) top = std::max(top, offset_[k] + items_[k].size);
       }
       Bytes at = (top + align_[j] - 1) / align_[j] * align_[j];
-      if (items_[j].fixed_offset) {
-        if (top > *items_[j].fixed_offset) continue;
-        at = *items_[j].fixed_offset;
+      if (items_[j].fixed_offset()) {
+        if (top > *items_[j].fixed_offset()) continue;
+        at = *items_[j].fixed_offset();
       } else if (HitsUnplacedFixed(j, at)) {
         continue;
       }
@@ -92,8 +92,8 @@ class BruteForcePacking {
 
   bool HitsUnplacedFixed(std::size_t j, Bytes at) const {
     for (std::size_t c = 0; c < items_.size(); ++c) {
-      if (placed_[c] || Empty(c) || !items_[c].fixed_offset || !Overlap(j, c)) continue;
-      const Bytes f = *items_[c].fixed_offset;
+      if (placed_[c] || Empty(c) || !items_[c].fixed_offset() || !Overlap(j, c)) continue;
+      const Bytes f = *items_[c].fixed_offset();
       if (at < f + items_[c].size && f < at + items_[j].size) return true;
     }
     return false;

@@ -15,7 +15,10 @@ TEST(ContainedRangesTest, WorkedExample) {
   EXPECT_EQ(ranges.LeastInside(0, 4), 0);
   EXPECT_EQ(ranges.LeastInside(2, 6), 1);
   EXPECT_EQ(ranges.LeastInside(2, 5), std::nullopt);
-  ranges.Remove(0);
+  const ContainedRanges::Range removed = ranges.Remove(0);  // returns the range
+  EXPECT_EQ(removed.l, 1);
+  EXPECT_EQ(removed.r, 3);
+  EXPECT_EQ(removed.rank, 0);
   EXPECT_EQ(ranges.LeastInside(0, 4), 2);
   EXPECT_EQ(ranges.LeastInside(1, 4), std::nullopt);
 }

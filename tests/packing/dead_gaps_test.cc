@@ -25,7 +25,7 @@ PackItem Item(Bytes size, TimeStep start, TimeStep end, std::vector<StepRange> g
   item.size = size;
   item.start = start;
   item.end = end;
-  item.gaps = std::move(gaps);
+  item.mutable_gaps() = std::move(gaps);
   return item;
 }
 
@@ -55,7 +55,7 @@ TEST(DeadGapsTest, MalformedGapsAreIgnoredNeverShrinkingTheLiveSet) {
 TEST(DeadGapsTest, LowerBoundIsTheLargerBranch) {
   std::vector<PackItem> items = TwoBranches();
   EXPECT_EQ(MaxLiveBytes(items), 6144);  // b1 + b2 at t3
-  items[0].gaps.clear();
+  items[0].mutable_gaps().clear();
   EXPECT_EQ(MaxLiveBytes(items), 7168);  // y + b1 + b2 at t3
 }
 
@@ -94,7 +94,7 @@ TEST(DeadGapsTest, InOrderUsesTheGapToo) {
   EXPECT_THAT(with_gaps.offsets, ElementsAre(0, 0, 3072, 1024));
   EXPECT_EQ(with_gaps.peak, 6144);
   std::vector<PackItem> hulls = items;
-  hulls[0].gaps.clear();
+  hulls[0].mutable_gaps().clear();
   const PackResult without = InOrderPack(hulls, 1);
   EXPECT_THAT(without.offsets, ElementsAre(0, 1024, 4096, 1024));
   EXPECT_EQ(without.peak, 7168);
@@ -116,7 +116,7 @@ TEST(DeadGapsTest, RandomItemsWithGapsPackValidly) {
         if (first >= item.end) break;
         const TimeStep last = first + static_cast<TimeStep>(rng() % (item.end - first));
         if (last >= item.end) break;
-        item.gaps.push_back({first, last});
+        item.mutable_gaps().push_back({first, last});
         from = last + 2;
       }
     }

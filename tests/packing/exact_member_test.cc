@@ -81,7 +81,7 @@ TEST(ExactMemberTest, AutoProvesItsBestPeakOptimalAboveMaxLive) {
   // it: every member packs 10 while max-live is 8. The member proves 8 and
   // 9 infeasible, and the plan's lower bound becomes 10: no gap.
   std::vector<PackItem> items = {{4, 1, 0, 1}, {4, 1, 1, 2}};
-  items[0].fixed_offset = 2;
+  items[0].mutable_fixed_offset() = 2;
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   EXPECT_EQ(r.peak, 10);
   EXPECT_EQ(r.lower_bound, 10);

@@ -52,7 +52,7 @@ std::vector<PackItem> TinyInstance(std::uint64_t seed) {
     const int fixed = 1 + static_cast<int>(rng() % 2);
     for (int k = 0; k < fixed; ++k) {
       const std::size_t i = rng() % items.size();
-      if (items[i].size > 0) items[i].fixed_offset = fit.offsets[i];
+      if (items[i].size > 0) items[i].mutable_fixed_offset() = fit.offsets[i];
     }
   }
   return items;
@@ -71,8 +71,8 @@ void ExpectOptimumEqualsBruteForce(std::uint64_t first, std::uint64_t last) {
     ASSERT_EQ(exact.proven_lower_bound, optimum) << "seed " << seed;
     ASSERT_EQ(CheckPacking(items, exact.offsets, exact.peak, 1), "") << "seed " << seed;
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (items[i].fixed_offset) {
-        ASSERT_EQ(exact.offsets[i], *items[i].fixed_offset) << "seed " << seed;
+      if (items[i].fixed_offset()) {
+        ASSERT_EQ(exact.offsets[i], *items[i].fixed_offset()) << "seed " << seed;
       }
     }
     if (seed % 10 != 0) continue;
@@ -128,7 +128,7 @@ TEST(ExactPackTest, FixedOffsetAboveTheLowerBoundIsProvenInfeasible) {
   // a is fixed at 2 for steps 0-1; b (steps 1-2) cannot go under it, so the
   // optimum is 10 while max-live is 8.
   std::vector<PackItem> items = {{4, 1, 0, 1}, {4, 1, 1, 2}};
-  items[0].fixed_offset = 2;
+  items[0].mutable_fixed_offset() = 2;
   const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(9));
   EXPECT_EQ(below.search_status, SearchStatus::kInfeasible);
   EXPECT_EQ(below.proven_lower_bound, 10);
@@ -148,7 +148,7 @@ TEST(ExactPackTest, AProofLiftsTheBoundToTheNextPossiblePeakWithAlignmentOne) {
   // alignment of 1 rounds nothing), so a canonical peak is a multiple of
   // 2048 and a proof at 9000 lifts the bound to 10240, not 9001.
   std::vector<PackItem> items = {{4096, 1, 0, 1}, {4096, 1, 1, 2}};
-  items[0].fixed_offset = 2048;
+  items[0].mutable_fixed_offset() = 2048;
   const PackResult below = Pack(items, PackingAlgorithm::kExact, Capacity(9000));
   EXPECT_EQ(below.search_status, SearchStatus::kInfeasible);
   EXPECT_EQ(below.proven_lower_bound, 10240);
@@ -156,7 +156,7 @@ TEST(ExactPackTest, AProofLiftsTheBoundToTheNextPossiblePeakWithAlignmentOne) {
 
 TEST(ExactPackTest, MovableItemsGoUnderAFixedOne) {
   std::vector<PackItem> items = {{2, 1, 0, 3}, {3, 1, 1, 2}, {1, 1, 0, 0}};
-  items[0].fixed_offset = 4;
+  items[0].mutable_fixed_offset() = 4;
   const PackResult r = Pack(items, PackingAlgorithm::kExact, Minimize());
   EXPECT_THAT(r.offsets, ElementsAre(4, 0, 0));
   EXPECT_EQ(r.peak, 6);
@@ -167,7 +167,7 @@ TEST(ExactPackTest, MovableItemsGoUnderAFixedOne) {
 // (it was put at 0, which the verifier refused: a user's report).
 TEST(ExactPackTest, EmptyFixedItemKeepsItsOffset) {
   std::vector<PackItem> items = {{0, 1, 1, 2}, {4, 1, 0, 2}};
-  items[0].fixed_offset = 3;
+  items[0].mutable_fixed_offset() = 3;
   for (const PackOptions& options : {Capacity(4), Minimize()}) {
     const PackResult r = Pack(items, PackingAlgorithm::kExact, options);
     EXPECT_THAT(r.offsets, ElementsAre(3, 0));

@@ -21,7 +21,7 @@ using testing::CheckPacking;
 // all along. The max-live bound is 25 (f + a + c).
 std::vector<PackItem> FixedInTheMiddle() {
   std::vector<PackItem> items = {{10, 1, 0, 9}, {10, 1, 0, 4}, {10, 1, 5, 9}, {5, 1, 0, 9}};
-  items[0].fixed_offset = 10;
+  items[0].mutable_fixed_offset() = 10;
   return items;
 }
 
@@ -84,8 +84,8 @@ TEST(FixedOffsetsTest, AlignedItemsStepOverFixedOnes) {
   // Fixed [0,10) and [16,24) live throughout; a 6-byte item aligned to 4
   // cannot use 12 (12 + 6 passes 16): it goes to 24 under every packer.
   std::vector<PackItem> items = {{10, 1, 0, 3}, {8, 1, 0, 3}, {6, 4, 1, 2}};
-  items[0].fixed_offset = 0;
-  items[1].fixed_offset = 16;
+  items[0].mutable_fixed_offset() = 0;
+  items[1].mutable_fixed_offset() = 16;
   const FixedObstacles obstacles(items);
   EXPECT_EQ(obstacles.Lift(1, 2, 6, 4, 0), 24);
   EXPECT_EQ(obstacles.Lift(5, 6, 6, 4, 0), 0);  // nothing fixed is live then
@@ -98,8 +98,9 @@ TEST(FixedOffsetsTest, AlignedItemsStepOverFixedOnes) {
 
 TEST(FixedOffsetsTest, FixedItemsWithGapsLetOthersIn) {
   // f is fixed at 0 but holds nothing during [2,3]: best fit puts g there.
-  std::vector<PackItem> items = {{16, 1, 0, 5, {{2, 3}}}, {16, 1, 2, 3}};
-  items[0].fixed_offset = 0;
+  std::vector<PackItem> items = {{16, 1, 0, 5}, {16, 1, 2, 3}};
+  items[0].mutable_gaps() = {{2, 3}};
+  items[0].mutable_fixed_offset() = 0;
   EXPECT_THAT(Pack(items, PackingAlgorithm::kBestFitSpatial, 1).offsets, ElementsAre(0, 0));
   EXPECT_THAT(Pack(items, PackingAlgorithm::kInOrder, 1).offsets, ElementsAre(0, 0));
 }
@@ -112,7 +113,7 @@ TEST(FixedOffsetsTest, AutoWithAFixedItemIsThreadSafe) {
   std::vector<PackItem> items = {{2, 4, 3, 8},  {9, 1, 6, 6}, {2, 4, 8, 11},
                                  {2, 1, 4, 7},  {0, 1, 0, 4}, {4, 4, 4, 8},
                                  {5, 2, 1, 6},  {10, 4, 4, 6}, {3, 8, 4, 9}};
-  items[3].fixed_offset = 3;
+  items[3].mutable_fixed_offset() = 3;
   const PackResult first = Pack(items, PackingAlgorithm::kAuto, 1);
   EXPECT_EQ(first.peak, 38);  // max-live 35; both skylines and their search: 38
   EXPECT_EQ(first.offsets[3], 3);
@@ -125,17 +126,17 @@ TEST(FixedOffsetsTest, AutoWithAFixedItemIsThreadSafe) {
 
 TEST(FixedOffsetsTest, FixedByteRangesMerge) {
   std::vector<PackItem> items = {{8, 1, 0, 1}, {8, 1, 5, 6}, {4, 1, 0, 9}, {4, 1, 0, 9}};
-  items[0].fixed_offset = 0;
-  items[1].fixed_offset = 4;
-  items[2].fixed_offset = 32;
+  items[0].mutable_fixed_offset() = 0;
+  items[1].mutable_fixed_offset() = 4;
+  items[2].mutable_fixed_offset() = 32;
   using Range = std::pair<Bytes, Bytes>;
   EXPECT_EQ(FixedByteRanges(items), (std::vector<Range>{{0, 12}, {32, 36}}));
 }
 
 TEST(FixedOffsetsTest, AllFixedIsKeptAsGiven) {
   std::vector<PackItem> items = {{8, 1, 0, 1}, {8, 1, 0, 1}};
-  items[0].fixed_offset = 8;
-  items[1].fixed_offset = 0;
+  items[0].mutable_fixed_offset() = 8;
+  items[1].mutable_fixed_offset() = 0;
   for (PackingAlgorithm algorithm : AllPackingAlgorithms()) {
     const PackResult r = Pack(items, algorithm, 1);
     EXPECT_THAT(r.offsets, ElementsAre(8, 0)) << PackingAlgorithmName(algorithm);

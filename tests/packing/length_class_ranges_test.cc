@@ -20,7 +20,8 @@ TEST(LengthClassRangesTest, WorkedExample) {
   EXPECT_EQ(ranges.LeastInside(0, 4), 0);
   EXPECT_EQ(ranges.LeastInside(2, 6), 1);
   EXPECT_EQ(ranges.LeastInside(2, 5), std::nullopt);
-  ranges.Remove(0);
+  const LengthClassRanges::Range removed = ranges.Remove(0);  // returns the range
+  EXPECT_EQ(std::tie(removed.l, removed.r, removed.rank), std::tuple(1, 3, 0));
   EXPECT_EQ(ranges.LeastInside(0, 4), 2);
   EXPECT_EQ(ranges.LeastInside(1, 4), std::nullopt);
 }

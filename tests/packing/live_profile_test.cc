@@ -79,7 +79,7 @@ TEST(LiveProfileTest, DenseAndSparseTimesAgree) {
       item.start = static_cast<TimeStep>(rng() % 30);
       item.end = item.start + static_cast<TimeStep>(rng() % 10);
       if (item.end - item.start >= 4 && rng() % 3 == 0) {
-        item.gaps = {StepRange{item.start + 1, item.start + 2}};
+        item.mutable_gaps() = {StepRange{item.start + 1, item.start + 2}};
       }
       dense.push_back(item);
     }
@@ -87,7 +87,7 @@ TEST(LiveProfileTest, DenseAndSparseTimesAgree) {
     for (PackItem& item : sparse) {
       item.start *= 1'000'000;
       item.end *= 1'000'000;
-      for (StepRange& gap : item.gaps) {
+      for (StepRange& gap : item.mutable_gaps()) {
         // [s+1, s+2] -> the same steps' images, still strictly inside.
         gap.first *= 1'000'000;
         gap.last = gap.last * 1'000'000 + 999'999;

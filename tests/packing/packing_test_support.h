@@ -27,7 +27,7 @@ inline std::vector<PackItem> XlaExample() {
 inline std::vector<std::pair<TimeStep, TimeStep>> LiveSteps(const PackItem& item) {
   std::vector<std::pair<TimeStep, TimeStep>> pieces;
   TimeStep from = item.start;
-  for (const StepRange& gap : item.gaps) {
+  for (const StepRange& gap : item.gaps()) {
     pieces.emplace_back(from, gap.first - 1);
     from = gap.last + 1;
   }

@@ -61,12 +61,12 @@ TEST(WindowBoundTest, RestrictionClipsAndSetsAsideWholeWindowBuffers) {
 
 TEST(WindowBoundTest, NothingIsSetAsideAroundAFixedBufferOrAnUnevenAlignment) {
   std::vector<PackItem> items = {{4, 1, 0, 3}, {2, 1, 0, 1}, {3, 1, 1, 2}, {5, 1, 2, 3}};
-  items[1].fixed_offset = 8;
+  items[1].mutable_fixed_offset() = 8;
   const Subproblem fixed = OnlySubproblem(items);
   EXPECT_EQ(RestrictToSections(fixed, 0, 1).set_aside, 0);
   EXPECT_EQ(RestrictToSections(fixed, 0, 1).items.size(), 4u);
   // 4 bytes is not a multiple of c's alignment 8: a stays in the window.
-  items[1].fixed_offset.reset();
+  items[1].mutable_fixed_offset().reset();
   items[2].alignment = 8;
   const Subproblem aligned = OnlySubproblem(items);
   EXPECT_EQ(RestrictToSections(aligned, 0, 1).set_aside, 0);
@@ -121,8 +121,8 @@ TEST(WindowBoundTest, AFixedBufferGadgetInsideALongerInput) {
   // two steps) keeps the input one subproblem of 10 sections. From 8 the
   // first window (sections 0-3) is proven infeasible at 8 and at 10.
   std::vector<PackItem> items = {{4, 1, 0, 0}, {4, 1, 0, 2}, {2, 1, 2, 2}};
-  items[0].fixed_offset = 2;
-  items[2].fixed_offset = 6;
+  items[0].mutable_fixed_offset() = 2;
+  items[2].mutable_fixed_offset() = 6;
   for (TimeStep t = 2; t < 10; ++t) items.push_back({2, 1, t, t + 1});
   const Subproblem sub = OnlySubproblem(items);
   ASSERT_EQ(sub.sections, 10);

@@ -59,7 +59,7 @@ TEST(WindowSearchTest, AWiderWindowWhenTheItemsOwnDoesNotHelp) {
 TEST(WindowSearchTest, FixedItemsNeverMove) {
   // y's fixed offset 10 is the peak: the search stops at once.
   std::vector<PackItem> items = {{10, 1, 0, 0}, {10, 1, 1, 1}};
-  items[1].fixed_offset = 10;
+  items[1].mutable_fixed_offset() = 10;
   const WindowSearchOutcome r = SearchWindows(items, {0, 10}, 10, 1, kUnlimited);
   EXPECT_FALSE(r.offsets.has_value());
   EXPECT_EQ(r.windows, 0);
@@ -79,10 +79,12 @@ TEST(WindowSearchTest, ValidAndDeterministicOnRandomInputs) {
   for (std::uint64_t seed = 1; seed <= 20; ++seed) {
     std::vector<PackItem> items = testing::RandomItems(120, 60, 64, seed);
     for (std::size_t i = 0; i < items.size(); i += 17) {
-      if (items[i].size > 0) items[i].fixed_offset = 4096 + 64 * static_cast<Bytes>(i);
+      if (items[i].size > 0) items[i].mutable_fixed_offset() = 4096 + 64 * static_cast<Bytes>(i);
     }
     for (PackItem& item : items) {
-      if (item.fixed_offset) *item.fixed_offset -= *item.fixed_offset % item.alignment;
+      if (item.fixed_offset()) {
+        *item.mutable_fixed_offset() -= *item.fixed_offset() % item.alignment;
+      }
     }
     const PackResult start = SkylinePack(items, SkylineOrder::kLongestFirst, 2);
     const WindowSearchOutcome r =
@@ -91,8 +93,8 @@ TEST(WindowSearchTest, ValidAndDeterministicOnRandomInputs) {
     EXPECT_EQ(testing::CheckPacking(items, offsets, r.peak, 2), "") << "seed " << seed;
     EXPECT_LE(r.peak, start.peak);
     for (std::size_t i = 0; i < items.size(); ++i) {
-      if (items[i].fixed_offset) {
-        EXPECT_EQ(offsets[i], *items[i].fixed_offset);
+      if (items[i].fixed_offset()) {
+        EXPECT_EQ(offsets[i], *items[i].fixed_offset());
       }
     }
     const WindowSearchOutcome again =

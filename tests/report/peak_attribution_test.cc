@@ -46,7 +46,7 @@ TEST(AttributePeakTest, SelectionAndDeadGapsCount) {
   // w is constant (not selected); x holds nothing during its gap [1,2], so
   // the peak is step 3 (x + y = 16), not step 1 (y alone would be 10).
   Buffer x = Make("x", 6, 0, 3);
-  x.gaps = {StepRange{1, 2}};
+  x.mutable_gaps() = {StepRange{1, 2}};
   set.buffers = {Make("w", 100, 0, 3, Lifetime::kConstant), x, Make("y", 10, 1, 3)};
   const PeakAttribution peak = AttributePeak(set, Transient, 5);
   EXPECT_EQ(peak.step, 3);

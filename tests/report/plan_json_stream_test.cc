@@ -32,7 +32,7 @@ StreamPlanned MakeStreamPlan(int n) {
     b.size = 1 + i % 7;
     b.start = i % 50;
     b.end = b.start + 1 + i % 40;
-    if (i % 3 == 0 && b.end - b.start > 2) b.gaps = {StepRange{b.start + 1, b.start + 1}};
+    if (i % 3 == 0 && b.end - b.start > 2) b.mutable_gaps() = {StepRange{b.start + 1, b.start + 1}};
     if (i % 5 == 0) b.values = {i, i + 1};
     p.buffers.buffers.push_back(b);
     BufferPlacement placement;

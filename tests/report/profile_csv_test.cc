@@ -74,7 +74,7 @@ TEST(ProfileCsvTest, FastMemorySegmentsCountInTheirSpace) {
 // A buffer holds nothing in its dead gaps; a name with a comma is quoted.
 TEST(ProfileCsvTest, GapsAndQuoting) {
   ProfileCase c = PlainCase();
-  c.buffers.buffers[3].gaps = {StepRange{1, 2}};
+  c.buffers.buffers[3].mutable_gaps() = {StepRange{1, 2}};
   c.buffers.buffers[0].name = "a,\"x\"";
   EXPECT_EQ(Profile(c),
             "step,op,default.live_bytes,default.transient.live_bytes,"

@@ -51,7 +51,7 @@ TEST(SpaceViewTest, OneEntryPerSegment) {
   BufferSet buffers;
   buffers.time_steps = 8;
   Buffer a = Make("a", 8, 0, 7);
-  a.gaps = {StepRange{5, 5}};
+  a.mutable_gaps() = {StepRange{5, 5}};
   buffers.buffers = {a};
   Plan plan;
   plan.time_steps = 8;
@@ -69,9 +69,9 @@ TEST(SpaceViewTest, OneEntryPerSegment) {
   EXPECT_EQ(view.offset(1), 32);
   EXPECT_EQ(view.segments().buffers[0].start, 2);
   EXPECT_EQ(view.segments().buffers[0].end, 3);
-  EXPECT_TRUE(view.segments().buffers[0].gaps.empty());
-  ASSERT_EQ(view.segments().buffers[1].gaps.size(), 1u);
-  EXPECT_EQ(view.segments().buffers[1].gaps[0].first, 5);
+  EXPECT_TRUE(view.segments().buffers[0].gaps().empty());
+  ASSERT_EQ(view.segments().buffers[1].gaps().size(), 1u);
+  EXPECT_EQ(view.segments().buffers[1].gaps()[0].first, 5);
 
   const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
   EXPECT_EQ(peaks[1].transient_buffers, 1);
@@ -87,7 +87,7 @@ TEST(SpaceViewTest, APlanOfOneSegmentPerBufferIsViewedInPlace) {
   BufferSet buffers;
   buffers.time_steps = 4;
   Buffer inside = Make("inside", 4, 1, 2);
-  inside.inside = SubAllocation{0, 0};
+  inside.mutable_inside() = SubAllocation{0, 0};
   buffers.buffers = {Make("a", 16, 0, 3), Make("empty", 0, 0, 3), inside, Make("b", 8, 1, 2)};
   Plan plan;
   plan.time_steps = 4;

@@ -17,7 +17,7 @@ inline Buffer MakeBuffer(std::string name, Bytes size, TimeStep start, TimeStep 
   b.size = size;
   b.start = start;
   b.end = end;
-  b.use_times = std::move(uses);
+  b.mutable_use_times() = std::move(uses);
   return b;
 }
 

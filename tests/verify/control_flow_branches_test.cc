@@ -67,7 +67,7 @@ TEST(ControlFlowBranchesTest, APrefetchOpenedInABranchCannotOutliveTheConditiona
   HandMadePlan m = MakeBranchPlan();
   // w prefetched in branch @t and kept for a read after the conditional:
   // when @f runs, nothing filled the chunk.
-  m.set.buffers[1].use_times = {4, 6};
+  m.set.buffers[1].mutable_use_times() = {4, 6};
   m.plan.copies[0].start = 1;
   m.plan.copies[0].done = 2;
   m.plan.placements[1].allocations[1] = Allocation{kAlternateSpace, 8, 1, 6};
@@ -119,7 +119,7 @@ TEST(ControlFlowBranchesTest, AConditionalResultIsInOnePlaceInEveryBranch) {
   // holds the result after the conditional.
   m = MakeBranchPlan();
   m.set.buffers[2].end = 4;
-  m.set.buffers[2].use_times = {};
+  m.set.buffers[2].mutable_use_times() = {};
   m.plan.placements[2].allocations[0].end = 4;
   EXPECT_EQ(Verify(m),
             "buffer 'y' (id 2) allocation 0 (space 1, bytes [16, 24), time [1, 4]) neither stays "

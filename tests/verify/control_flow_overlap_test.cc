@@ -169,7 +169,7 @@ TEST_F(TwoBranchesPlan, TemporaryMayNotOverlapTheResultWhereItsBranchHoldsIt) {
 TEST_F(TwoBranchesPlan, PlannersGapsAreNotTrusted) {
   // Gaps claimed in the buffer set (here wrongly, over t4) change nothing:
   // the verifier derives dead steps from the program.
-  set_.buffers[0].gaps = {{2, 4}};
+  set_.buffers[0].mutable_gaps() = {{2, 4}};
   EXPECT_THAT(Verify(PlanAt({0, 3072, 0, 1024}), true), ::testing::HasSubstr("at time 4"));
 }
 

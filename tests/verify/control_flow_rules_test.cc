@@ -108,7 +108,7 @@ TEST(ControlFlowRulesTest, AnExitSegmentNeedsItsBytesDuringTheCondition) {
 
 TEST(ControlFlowRulesTest, AnExitSegmentMustStartInTheBody) {
   HandMadePlan m = MakeLoopPlan();
-  m.set.buffers[1].use_times = {5};
+  m.set.buffers[1].mutable_use_times() = {5};
   m.plan.copies[0].start = 1;  // issued in the condition: not an exit of the body
   m.plan.copies[0].done = 2;
   m.plan.placements[1].allocations[1] = Allocation{kAlternateSpace, 8, 1, 5};

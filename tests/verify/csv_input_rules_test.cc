@@ -47,7 +47,7 @@ TEST(VerifierCsvInputTest, FixedBuffersKeepTheirOffset) {
   BufferSet set;
   set.time_steps = 4;
   set.buffers = {MakeBuffer("f", 8, 0, 3), MakeBuffer("g", 8, 0, 3)};
-  set.buffers[0].fixed_offset = 8;
+  set.buffers[0].mutable_fixed_offset() = 8;
   EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {8, 0}, 16), false), "OK");
   const std::string moved = CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), false);
   EXPECT_NE(moved.find("offset 0 is not the buffer's fixed offset 8"), std::string::npos)
@@ -59,13 +59,13 @@ TEST(VerifierCsvInputTest, InputGapsFreeBytesOnlyWhenSaidSo) {
   BufferSet set;
   set.time_steps = 10;
   set.buffers = {MakeBuffer("big", 16, 0, 9), MakeBuffer("mid", 16, 3, 5)};
-  set.buffers[0].gaps = {{3, 5}};
+  set.buffers[0].mutable_gaps() = {{3, 5}};
   const Plan plan = CsvRulesPlan(set, {0, 0}, 16);
   EXPECT_EQ(CsvRulesVerify(set, plan, true), "OK");
   // Without the option the gaps are a planner's claim: never trusted.
   EXPECT_NE(CsvRulesVerify(set, plan, false), "OK");
   // A gap one step shorter leaves step 5 shared.
-  set.buffers[0].gaps = {{3, 4}};
+  set.buffers[0].mutable_gaps() = {{3, 4}};
   EXPECT_NE(CsvRulesVerify(set, plan, true), "OK");
 }
 
@@ -74,7 +74,7 @@ TEST(VerifierCsvInputTest, WindowsFreeTheirOtherBytes) {
   BufferSet set;
   set.time_steps = 10;
   set.buffers = {MakeBuffer("w", 16, 0, 9), MakeBuffer("v", 8, 3, 5)};
-  set.buffers[0].windows = {OccupancyWindow{{3, 5}, 0, 8}};
+  set.buffers[0].mutable_windows() = {OccupancyWindow{{3, 5}, 0, 8}};
   EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
   EXPECT_EQ(CsvRulesVerify(set, CsvRulesPlan(set, {0, 16}, 24), true), "OK");
   // Not in the window's bytes: v at 4 meets w's [0, 8).
@@ -83,10 +83,10 @@ TEST(VerifierCsvInputTest, WindowsFreeTheirOtherBytes) {
             "[3, 5]) overlaps buffer 'w' (id 0) allocation 0 (space 0, bytes [0, 16), time "
             "[0, 9]) at time 3, where both hold bytes [4, 8)");
   // A window one step shorter leaves step 5 fully live.
-  set.buffers[0].windows = {OccupancyWindow{{3, 4}, 0, 8}};
+  set.buffers[0].mutable_windows() = {OccupancyWindow{{3, 4}, 0, 8}};
   EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), true), "OK");
   // Without the option windows are not trusted.
-  set.buffers[0].windows = {OccupancyWindow{{3, 5}, 0, 8}};
+  set.buffers[0].mutable_windows() = {OccupancyWindow{{3, 5}, 0, 8}};
   EXPECT_NE(CsvRulesVerify(set, CsvRulesPlan(set, {0, 8}, 16), false), "OK");
 }
 

@@ -113,7 +113,7 @@ TEST(SlicedPrefetchRulesTest, TheLastSliceOpensTheWholeValue) {
 
 TEST(SlicedPrefetchRulesTest, UsesWaitForEverySlice) {
   HandMadePlan m = MakeSlicedPlan();
-  m.set.buffers[0].use_times = {2, 6};  // read at 2, before the slices are done at 3
+  m.set.buffers[0].mutable_use_times() = {2, 6};  // read at 2, before the slices are done at 3
   EXPECT_EQ(Verify(m),
             "buffer 'w' (id 0) is used at time 2 in buffer 'w' (id 0) allocation 1 (space 1, "
             "bytes [0, 8), time [2, 6]) before copy 1 is done at time 3");

@@ -50,8 +50,8 @@ BufferSet VelaShape() {
   set.time_steps = 3;
   set.buffers = {MakeBuffer("scratch", 64, 0, 2), MakeBuffer("in", 32, 0, 1),
                  MakeBuffer("out", 8, 1, 2), MakeBuffer("other", 16, 0, 2)};
-  set.buffers[1].inside = SubAllocation{0, 0};
-  set.buffers[2].inside = SubAllocation{0, 0};
+  set.buffers[1].mutable_inside() = SubAllocation{0, 0};
+  set.buffers[2].mutable_inside() = SubAllocation{0, 0};
   return set;
 }
 
@@ -60,7 +60,7 @@ TEST(VerifierSubAllocationTest, NestedBuffersShareTheirContainersBytes) {
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 0, 64}, 80, 80)), "OK");
   // Without the declaration the same offsets collide.
   BufferSet plain = set;
-  for (Buffer& b : plain.buffers) b.inside.reset();
+  for (Buffer& b : plain.buffers) b.mutable_inside().reset();
   EXPECT_EQ(SubAllocationVerify(plain, SubAllocationPlan(plain, {0, 0, 0, 64}, 80, 80)),
             "buffer 'in' (id 1) allocation 0 (space 0, bytes [0, 32), time [0, 1]) overlaps "
             "buffer 'scratch' (id 0) allocation 0 (space 0, bytes [0, 64), time [0, 2]) at time 0");
@@ -68,7 +68,7 @@ TEST(VerifierSubAllocationTest, NestedBuffersShareTheirContainersBytes) {
 
 TEST(VerifierSubAllocationTest, ANestedBufferStaysAtItsOffsetInside) {
   BufferSet set = VelaShape();
-  set.buffers[2].inside = SubAllocation{0, 56};
+  set.buffers[2].mutable_inside() = SubAllocation{0, 56};
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 56, 64}, 80, 80)), "OK");
   // The plan puts it elsewhere than the declared 56.
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 48, 64}, 80, 80)),
@@ -76,7 +76,7 @@ TEST(VerifierSubAllocationTest, ANestedBufferStaysAtItsOffsetInside) {
             "byte 56 of a segment of buffer 'scratch' (id 0) that covers its time range in its "
             "space, where it is nested");
   // Past the container's end.
-  set.buffers[2].inside = SubAllocation{0, 60};
+  set.buffers[2].mutable_inside() = SubAllocation{0, 60};
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 60, 64}, 80, 80)),
             "buffer 'out' (id 2) (8 bytes) is nested at byte 60 of buffer 'scratch' (id 0) (64 "
             "bytes): it does not fit inside");
@@ -92,13 +92,13 @@ TEST(VerifierSubAllocationTest, TheContainerIsLiveWheneverTheNestedBufferIs) {
 
 TEST(VerifierSubAllocationTest, OnlyOneLevelAndAnotherBuffer) {
   BufferSet set = VelaShape();
-  set.buffers[2].inside = SubAllocation{1, 0};  // out inside in, itself nested
+  set.buffers[2].mutable_inside() = SubAllocation{1, 0};  // out inside in, itself nested
   set.buffers[2].start = 1;
   set.buffers[2].end = 1;
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 0, 64}, 80, 80)),
             "buffer 'out' (id 2) is nested inside buffer 'in' (id 1), itself nested: one level "
             "only");
-  set.buffers[2].inside = SubAllocation{2, 0};
+  set.buffers[2].mutable_inside() = SubAllocation{2, 0};
   EXPECT_EQ(SubAllocationVerify(set, SubAllocationPlan(set, {0, 0, 0, 64}, 80, 80)),
             "buffer 'out' (id 2) is nested inside buffer id 2, which is not another buffer of "
             "the input");

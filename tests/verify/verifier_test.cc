@@ -334,8 +334,8 @@ MsaCase MakeMsaCase() {
   MsaCase c;
   c.set.time_steps = 6;
   c.set.buffers = {MakeBuffer("x", 4, 0, 5), MakeBuffer("y", 4, 0, 5)};
-  c.set.buffers[0].use_times = {5};
-  c.set.buffers[1].use_times = {3, 5};
+  c.set.buffers[0].mutable_use_times() = {5};
+  c.set.buffers[1].mutable_use_times() = {3, 5};
   Plan& p = c.plan;
   p.time_steps = 6;
   p.spaces = {SpaceInfo{"default", kDefaultSpace, std::nullopt, 0},
@@ -465,11 +465,11 @@ TEST(VerifierTest, LateSegmentNeedsACopy) {
 
 TEST(VerifierTest, UseMustWaitForItsPrefetch) {
   MsaCase c = MakeMsaCase();
-  c.set.buffers[0].use_times = {1, 3, 5};  // 1 reads the default copy: fine
+  c.set.buffers[0].mutable_use_times() = {1, 3, 5};  // 1 reads the default copy: fine
   EXPECT_EQ(Verify(c.set, c.plan),
             "buffer 'x' (id 0) is used at time 3 in buffer 'x' (id 0) allocation 1 (space 1, "
             "bytes [0, 4), time [2, 5]) before copy 0 is done at time 4");
-  c.set.buffers[0].use_times = {4};  // at done: fine
+  c.set.buffers[0].mutable_use_times() = {4};  // at done: fine
   EXPECT_EQ(Verify(c.set, c.plan), "OK");
 }
 

@@ -25,8 +25,8 @@ std::string ColumnsError(std::string_view text) {
 TEST(CsvOptionalColumnsTest, OffsetIsFixedAndEmptyIsFree) {
   BufferSet set = ReadColumns("offset,id,lower,upper,size,alignment\n8,a,0,3,4,4\n,b,1,2,4,1\n");
   ASSERT_EQ(set.buffers.size(), 2u);
-  EXPECT_EQ(set.buffers[0].fixed_offset, std::optional<Bytes>(8));
-  EXPECT_EQ(set.buffers[1].fixed_offset, std::nullopt);
+  EXPECT_EQ(set.buffers[0].fixed_offset(), std::optional<Bytes>(8));
+  EXPECT_EQ(set.buffers[1].fixed_offset(), std::nullopt);
   EXPECT_EQ(set.csv_columns,
             (std::vector<std::string>{"offset", "id", "lower", "upper", "size", "alignment"}));
 }
@@ -38,16 +38,16 @@ TEST(CsvOptionalColumnsTest, GapsAndWindows) {
       ReadColumns("id,lower,upper,size,gaps\nb,0,20,64, 6-8@0:32  2-4 4-5 10-12@5:5 \nc,0,3,8,\n");
   ASSERT_EQ(set.buffers.size(), 2u);
   const Buffer& b = set.buffers[0];
-  EXPECT_EQ(b.gaps, (std::vector<StepRange>{{2, 4}, {10, 11}}));
-  EXPECT_EQ(b.windows, (std::vector<OccupancyWindow>{{{6, 7}, 0, 32}}));
-  EXPECT_TRUE(set.buffers[1].gaps.empty());
-  EXPECT_TRUE(set.buffers[1].windows.empty());
+  EXPECT_EQ(b.gaps(), (std::vector<StepRange>{{2, 4}, {10, 11}}));
+  EXPECT_EQ(b.windows(), (std::vector<OccupancyWindow>{{{6, 7}, 0, 32}}));
+  EXPECT_TRUE(set.buffers[1].gaps().empty());
+  EXPECT_TRUE(set.buffers[1].windows().empty());
 }
 
 TEST(CsvOptionalColumnsTest, AWindowMayTouchTheRangeEnds) {
   BufferSet set = ReadColumns("id,lower,upper,size,gaps\nb,0,10,64,0-2@32:64 8-10@0:1\n");
   ASSERT_EQ(set.buffers.size(), 1u);
-  EXPECT_EQ(set.buffers[0].windows,
+  EXPECT_EQ(set.buffers[0].windows(),
             (std::vector<OccupancyWindow>{{{0, 1}, 32, 64}, {{8, 9}, 0, 1}}));
 }
 

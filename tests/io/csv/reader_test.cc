@@ -38,7 +38,7 @@ TEST(CsvReaderTest, ReadsTheMiniMallocExample) {
   EXPECT_EQ(b1.lifetime, Lifetime::kTransient);
   EXPECT_FALSE(b1.space.has_value());
   EXPECT_TRUE(b1.values.empty());
-  EXPECT_TRUE(b1.use_times.empty());
+  EXPECT_TRUE(b1.use_times().empty());
   EXPECT_EQ(set.buffers[3].name, "b4");
   EXPECT_EQ(set.buffers[3].start, 9);
   EXPECT_EQ(set.buffers[3].end, 20);

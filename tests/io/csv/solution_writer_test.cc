@@ -26,7 +26,7 @@ TEST(CsvSolutionWriterTest, AppendsTheOffsetColumn) {
   // Read back: the same buffer, now fixed at 8.
   absl::StatusOr<BufferSet> back = ReadLifetimeCsv(FormatCsvSolution(*set, {8}), "s.csv");
   ASSERT_TRUE(back.ok());
-  EXPECT_EQ(back->buffers[0].fixed_offset, std::optional<Bytes>(8));
+  EXPECT_EQ(back->buffers[0].fixed_offset(), std::optional<Bytes>(8));
   EXPECT_EQ(back->buffers[0].end, 2);
 }
 

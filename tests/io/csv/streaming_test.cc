@@ -180,7 +180,7 @@ TEST_F(CsvFileTest, AFileReadsAsItsText) {
     const Buffer& b = from_text->buffers[i];
     ASSERT_EQ(a.name, b.name) << i;
     ASSERT_EQ(std::tie(a.start, a.end, a.size), std::tie(b.start, b.end, b.size)) << i;
-    ASSERT_EQ(a.gaps, b.gaps) << i;
+    ASSERT_EQ(a.gaps(), b.gaps()) << i;
     ASSERT_EQ(CsvFieldsOf(*from_file, i), CsvFieldsOf(*from_text, i)) << i;
   }
   EXPECT_EQ(from_file->buffers.back().name, "last");

@@ -40,7 +40,7 @@ TEST(XlaHeapTest, ReadsHullsNotGaps) {
   // b lives in a's dead gap [2,3]; XLA's heap knows no gaps, so b goes on
   // top of a.
   std::vector<PackItem> items = {{10, 1, 0, 5}, {10, 1, 2, 3}};
-  items[0].gaps = {StepRange{2, 3}};
+  items[0].mutable_gaps() = {StepRange{2, 3}};
   const PackResult r = XlaHeapPack(items, 1);
   EXPECT_THAT(r.offsets, ElementsAre(0, 10));
 }

@@ -337,7 +337,7 @@ TEST(TransientLiveProfileTest, SkipsDeadGapsAndTheMapDoesNotDrawThem) {
   // r); t: that branch's temporary, at the same offset during the gap.
   maptest::PlannedBuffers p;
   maptest::Add(p, "r", 16, 0, 4, "transient", {{kDefaultSpace, 0, 0, 4}});
-  p.buffers.buffers.back().gaps = {{1, 2}};
+  p.buffers.buffers.back().mutable_gaps() = {{1, 2}};
   maptest::Add(p, "t", 16, 1, 2, "transient", {{kDefaultSpace, 0, 1, 2}});
   EXPECT_THAT(TransientLiveProfile(p.buffers, p.plan),
               ElementsAre(LiveStep{0, 16}, LiveStep{5, 0}));
