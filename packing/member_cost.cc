@@ -46,14 +46,14 @@ constexpr double kSweepAsksPerItem = 2.6;
 constexpr double kSearchStepShare = 1.0;
 
 // Budgets.
-// Default effort: two lanes of 0.55 s at up to 10^5 items, growing with
+// Default effort: two lanes of 0.45 s at up to 10^5 items, growing with
 // n log n above, so that a plan of 10^5 buffers (with parse and
 // verification, about 0.8 s more) takes under 2 s on two cores also where
 // the members run 1.5-1.9 x their estimates (the dense families); the search
 // gets half that, scaled with n log n below 10^5 too, at least 7.5 x 10^8
 // (the small inputs, A-K: the same steps as 6 x 10^8 at the 0.8 x packing
 // a step was estimated at before its work was counted).
-constexpr double kDefaultWorkAt1e5 = 1.1e9;
+constexpr double kDefaultWorkAt1e5 = 0.9e9;
 constexpr double kDefaultSearchShare = 0.5;
 constexpr double kDefaultSearchFloor = 7.5e8;
 constexpr double kFastNearLinearFactor = 400;

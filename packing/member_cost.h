@@ -13,7 +13,7 @@
 // is estimated 20 x n log2 n (sort) + (50 + 40 log2 n) n (queries) + p x
 // (0.25 log2 n + 5 log2 (p / n + 1)) (visits) = 0.19 x 10^9 standard units,
 // times its order's scale 0.62 (BestFitWorkScale): 0.12 x 10^9; the default
-// budget for 10^5 items is 1.1 x 10^9 units in two lanes (the members run
+// budget for 10^5 items is 0.9 x 10^9 units in two lanes (the members run
 // in parallel).
 #pragma once
 
@@ -89,8 +89,8 @@ inline constexpr double kNegligibleWork = 1e5;
 //   95 items every member that fits two lanes of 0.1 ms); no member borrows
 //   from the other lane; no search.
 // * kDefault: with s = (n log2 n) / (10^5 log2 10^5), member work
-//   W = 1.1 x 10^9 x max(1, s) units in two lanes of W / 2 (0.55 s each up
-//   to 10^5 items, 6.6 s at 10^6); search work max(7.5 x 10^8, 0.55 x 10^9 x s)
+//   W = 0.9 x 10^9 x max(1, s) units in two lanes of W / 2 (0.45 s each up
+//   to 10^5 items, 5.4 s at 10^6); search work max(7.5 x 10^8, 0.45 x 10^9 x s)
 //   (the local search's two threads share it; the window search, on one,
 //   has half).
 // * kMax: 10 x the default's member and search work.

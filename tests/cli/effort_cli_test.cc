@@ -110,26 +110,31 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   const std::string json_path = FreshDir() + "/plan.json";
   const CliRun text = Memplan("plan " + pangu + " --json " + json_path);
   ASSERT_EQ(text.exit_code, 0) << text.err;
-  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 7 members ran, 1 stopped, 3 skipped; "));
+  EXPECT_THAT(text.out, HasSubstr("auto (effort default): 5 members ran, 2 stopped, 4 skipped; "));
   // 18,692 buffers: the exact search's first round alone is over its budget.
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                  its first round of restarts "
                                   "(448608 nodes, estimated 73.81 s of work) does not fit its "
                                   "2.00 s budget (--algorithm exact runs it alone)\n"));
-  // best-fit-temporal no longer fit what the lanes had left after the
-  // members that fit: it started anyway, capped at what both lanes had
-  // left, and was stopped there; the max effort allows more. Then both
-  // lanes were used up.
-  EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-temporal      stopped when it had used "
-                                  "the 0.08 s of work allowed to it (estimated 0.33 s) (--effort "
-                                  "max allows it up to 0.65 s; --algorithm best-fit-temporal runs "
+  // best-fit-spatial fit its lane but counted more than its lane had left
+  // (its allowance); best-fit-busiest no longer fit what the lanes had left
+  // after the members that fit: it started anyway, capped at what both
+  // lanes had left, and was stopped there; the max effort allows more.
+  // Then both lanes were used up.
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-spatial       stopped when it had used "
+                                  "the 0.44 s of work allowed to it (estimated 0.39 s) (--effort "
+                                  "max allows it up to 0.78 s; --algorithm best-fit-spatial runs "
                                   "it alone)\n"));
-  EXPECT_THAT(text.out, HasSubstr("\n  skipped  in-order               earlier members used up both "
-                                  "lanes' 0.55 s work budgets (estimated 0.38 s) (raise --effort)\n"));
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-busiest       stopped when it had used "
+                                  "the 0.20 s of work allowed to it (estimated 0.33 s) (--effort "
+                                  "max allows it up to 0.65 s; --algorithm best-fit-busiest runs "
+                                  "it alone)\n"));
+  EXPECT_THAT(text.out, HasSubstr("\n  skipped  best-fit-temporal      earlier members used up both "
+                                  "lanes' 0.45 s work budgets (estimated 0.33 s) (raise --effort)\n"));
   // The parsed plan must outlive the loop (a range over a temporary's member
   // would dangle: ASan caught it).
   const nlohmann::json plan = nlohmann::json::parse(std::ifstream(json_path));
   for (const nlohmann::json& member : plan["packing"]["members"]) {
-    const bool stopped = member["name"] == "best-fit-temporal";
+    const bool stopped = member["name"] == "best-fit-spatial" || member["name"] == "best-fit-busiest";
     EXPECT_EQ(member["stopped"], stopped) << member["name"];
     // Of the members that did not run, only the stopped ones counted work.
     if (!member["ran"].get<bool>()) {

@@ -143,7 +143,7 @@ TEST(AutoPackTest, FastEffortRunsNegligibleMembersOnATinyInput) {
 
 TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
   // 8,000 random items over 3,000 steps, most of them long: the skylines,
-  // best-fit-spatial and best-fit-start-time fit their lanes of 0.55 s;
+  // best-fit-spatial and best-fit-start-time fit their lanes of 0.45 s;
   // best-fit-busiest no longer fits what is left of both lanes, so it
   // starts after those, capped at what is left of both, and is stopped
   // there; best-fit-temporal and in-order find both lanes used up.
@@ -158,7 +158,7 @@ TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
   int used_up = 0;
   for (std::size_t k = 3; k < 8; ++k) {
     stopped += lines[k].find("skipped: stopped when it had used the ") != std::string::npos;
-    used_up += lines[k].find("skipped: earlier members used up both lanes' 0.55 s work budgets") !=
+    used_up += lines[k].find("skipped: earlier members used up both lanes' 0.45 s work budgets") !=
                std::string::npos;
   }
   EXPECT_EQ(stopped, 1);
@@ -325,18 +325,18 @@ TEST(MemberCostTest, EstimatesFromTheInputShape) {
                   1e-9,
               0.1060, 1e-4);
   EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape) * 1e-9, 0.0365, 1e-4);
-  // Default effort: 1.1 x 10^9 units at 10^5 items and below (two lanes
-  // of 0.55 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
+  // Default effort: 0.9 x 10^9 units at 10^5 items and below (two lanes
+  // of 0.45 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
   // search half as much with n log n, at least 7.5 x 10^8.
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 1.1e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).search_work, 7.5e8);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 1.1e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 7.5e8);
-  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.32e10, 1);
-  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 6.6e9, 1);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.08e10, 1);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 5.4e9, 1);
   // Max effort: ten times the default budget, still bounded.
   EXPECT_FALSE(BudgetFor(PackEffort::kMax, shape).every_member);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 1.1e10);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).search_work, 7.5e9);
   EXPECT_EQ(BudgetFor(PackEffort::kFast, shape).search_work, 0);
   // Fast effort: 320 x n log2 n units for all members (10^5 items:
