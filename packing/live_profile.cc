@@ -200,4 +200,29 @@ std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
   return (ordered - static_cast<std::int64_t>(starts.size())) / 2;
 }
 
+std::int64_t TimeSlots(const std::vector<PackItem>& items) {
+  std::int64_t boundaries = 0;
+  if (const auto span = DenseSpan(items)) {
+    const auto [lo, hi] = *span;
+    std::vector<bool> boundary(static_cast<std::size_t>(hi - lo) + 1, false);
+    for (const PackItem& item : items) {
+      if (IsEmpty(item)) continue;
+      boundary[item.start - lo] = true;
+      boundary[EndOf(item) + 1 - lo] = true;
+    }
+    boundaries = std::count(boundary.begin(), boundary.end(), true);
+  } else {
+    std::vector<TimeStep> bounds;
+    bounds.reserve(2 * items.size());
+    for (const PackItem& item : items) {
+      if (IsEmpty(item)) continue;
+      bounds.push_back(item.start);
+      bounds.push_back(EndOf(item) + 1);
+    }
+    std::sort(bounds.begin(), bounds.end());
+    boundaries = std::unique(bounds.begin(), bounds.end()) - bounds.begin();
+  }
+  return std::max<std::int64_t>(boundaries - 1, 0);
+}
+
 }  // namespace memplan

@@ -42,4 +42,13 @@ std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items);
 // O(n log n).
 std::int64_t IntersectingPairs(const std::vector<PackItem>& items);
 
+// Number of time slots the non-empty items' live ranges cut time into: the
+// distinct boundaries (starts, and ends + 1) minus one, 0 without non-empty
+// items. The skyline packer compresses time to these slots (skyline.h), and
+// its sweep's queries cost about log2 of their number.
+// Example: [0,3] and [2,7] -> boundaries 0, 2, 4, 8 -> 3 slots; any number
+// of items all live over [0,9] -> 1. O(n + span) for a DenseSpan, else
+// O(n log n).
+std::int64_t TimeSlots(const std::vector<PackItem>& items);
+
 }  // namespace memplan

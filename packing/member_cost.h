@@ -3,17 +3,18 @@
 //
 // Work is counted in units of about one nanosecond of one core of the
 // reference machine (2 cores, release build), estimated from the input's
-// shape alone: n non-empty items and p intersecting pairs
-// (IntersectingPairs, live_profile.h), both counted in O(n log n) before
-// anything runs. Budgets are work, not wall-clock time, so the members that
+// shape alone: n non-empty items, p intersecting pairs and t time slots
+// (IntersectingPairs and TimeSlots, live_profile.h), all counted in
+// O(n log n) before anything runs. Budgets are work, not wall-clock time, so the members that
 // run (and the plan) are the same on every machine, load and thread count;
 // the constants were fitted to measured member times (docs/packing.md).
 //
 // Example: 10^5 items with p = 3 x 10^6 at default effort: best-fit-spatial
 // is estimated 20 x n log2 n (sort) + (50 + 40 log2 n) n (queries) + p x
-// (0.25 log2 n + 5 log2 (p / n + 1)) (visits) = 0.16 x 10^9 units; the
-// default budget for 10^5 items is 1.4 x 10^9 units in two lanes (the
-// members run in parallel).
+// (0.25 log2 n + 5 log2 (p / n + 1)) (visits) = 0.19 x 10^9 standard units,
+// times its order's scale 0.62 (BestFitWorkScale): 0.12 x 10^9; the default
+// budget for 10^5 items is 0.9 x 10^9 units in two lanes (the members run
+// in parallel).
 #pragma once
 
 #include <cstddef>
@@ -35,6 +36,9 @@ struct InputShape {
   // each run once per alignment class; a larger --alignment can only merge
   // classes).
   std::int64_t alignments = 1;
+  // Time slots of the non-empty items (TimeSlots, live_profile.h): the
+  // skyline sweep's queries cost about log2 of it.
+  std::int64_t slots = 1;
 };
 
 // The shape of `items`: O(n log n).
@@ -79,13 +83,14 @@ inline constexpr double kNegligibleWork = 1e5;
 
 // The budget of `effort` for an input of `shape`:
 // * kFast: members within 400 x n log2 n units each (or kNegligibleWork),
-//   member work 500 x n log2 n in all, at least 2 x kNegligibleWork (online
-//   best fit and about one more member: at 10^6 items 1,500 x n log2 n
-//   admitted every member, about 3x the time; up to about 70 items every
-//   member that fits two lanes of 0.1 ms); no search.
+//   member work 320 x n log2 n in all, at least 2 x kNegligibleWork (online
+//   best fit and both skylines at 10^6-10^7 items, no member whose work
+//   grows with the pairs on traces of about 100 live at once; up to about
+//   95 items every member that fits two lanes of 0.1 ms); no member borrows
+//   from the other lane; no search.
 // * kDefault: with s = (n log2 n) / (10^5 log2 10^5), member work
-//   W = 1.4 x 10^9 x max(1, s) units in two lanes of W / 2 (0.7 s each up
-//   to 10^5 items, 8.4 s at 10^6); search work max(7.5 x 10^8, 0.7 x 10^9 x s)
+//   W = 0.9 x 10^9 x max(1, s) units in two lanes of W / 2 (0.45 s each up
+//   to 10^5 items, 5.4 s at 10^6); search work max(7.5 x 10^8, 0.45 x 10^9 x s)
 //   (the local search's two threads share it; the window search, on one,
 //   has half).
 // * kMax: 10 x the default's member and search work.
@@ -110,10 +115,11 @@ double ExactNodeWork(const InputShape& shape);
 double PlacementWork(std::size_t visits, std::size_t items);
 
 // How much of the standard best-fit work (EstimatedWork, PlacementWork) a
-// best-fit order's run costs: 1 for spatial and in-order, less for the
-// orders whose placements gather chunks nearly sorted by offset (0.6 for
-// start time). kAuto scales a best-fit member's counted work by it, so that
-// its count tracks its time as its estimate does.
+// best-fit order's or in-order's run costs: from 0.43 (start time, whose
+// placements gather chunks nearly sorted by offset) to 0.62 (spatial), each
+// the geometric middle of its measured / standard ratios on the member cost
+// table's inputs (idle machine, docs/packing.md). kAuto scales the member's
+// counted work by it, so that its count tracks its time as its estimate does.
 double BestFitWorkScale(PackingAlgorithm member);
 
 // Work units counted per skyline step: a queue entry popped (and its floor
@@ -132,12 +138,15 @@ inline constexpr double kSkylineScanWork = 5;
 double SkylinePopWork(std::int64_t queued);
 
 // Work units counted by the skyline sweep (skyline_sweep.cc) on `items`
-// items, per run asked (a ContainedRanges query per alignment class) and
-// per placement (a removal): 1.1 (log2 n)^2 each, times a growth from 1 at
-// 10^5 items to 1.6 at 10^6 and beyond (the range tree, 16 B a range a
-// level, outgrows the cache). A packing asks 1 to 3 runs an item. Example:
-// 10^5 items -> 303 units a step, 10^6 -> 699.
-double SkylineSweepStepWork(std::int64_t items);
+// items over `slots` time slots, per run asked (a query per alignment
+// class) and per placement (a removal): 0.9 x log2 n x log2 (slots + 1)
+// each (the indexes' queries walk O(log n) levels, each a search among the
+// ranges of a span of slots), times a growth from 1 at 10^5 items to 1.6 at
+// 10^6 and beyond (the indexes outgrow the cache). A packing asks 1 to 3
+// runs an item (1 when every item is live throughout: one slot). Example:
+// 10^5 items over 10^5 slots -> 248 units a step, 10^6 over 10^6 -> 572;
+// 10^4 items in one slot -> 12.
+double SkylineSweepStepWork(std::int64_t items, std::int64_t slots);
 
 // n log2 n for n >= 2 (n for smaller n): the unit of near-linear work.
 double NLogN(std::int64_t n);

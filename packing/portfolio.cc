@@ -186,9 +186,14 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
     case PackingAlgorithm::kOnlineBestFit:
       run.result = OnlineBestFitPack(items, alignment);
       break;
-    case PackingAlgorithm::kInOrder:
-      run.result = InOrderPackWithin(items, alignment, run.allowance, &run.work, deadline);
+    case PackingAlgorithm::kInOrder: {
+      // Counted in its own units, as best fit's below.
+      const double scale = BestFitWorkScale(run.member);
+      double standard_work = 0;
+      run.result = InOrderPackWithin(items, alignment, run.allowance / scale, &standard_work, deadline);
+      run.work = standard_work * scale;
       break;
+    }
     case PackingAlgorithm::kBestFitSpatial:
       best_fit = BestFitOrder::kSpatial;
       break;
@@ -225,15 +230,17 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
 // does not count its work: the fallback always finishes). Then, in order,
 // each member whose estimate fits the work left in the lane with the most
 // left is admitted there, charged its estimate and allowed min(left,
-// kAllowanceFactor x its estimate); then each member that did not fit
+// kAllowanceFactor x its estimate), or, when it fits only what both lanes
+// have left together, admitted there too, charged its lane's left and the
+// rest to the other lane; then each member that did not fit
 // starts anyway in the lane with the most left, capped at all that is left
 // there and in the other lane (it may still finish: an estimate is only an
 // estimate; a member that fits the whole budget run alone gets that much),
 // charged up to its estimate, its own lane first. A member is skipped only
 // when both lanes are used up.
 // `capped_starts` false (kFast, whose contract is to stay near n log n):
-// the second step is left out, and a member that does not fit is skipped
-// with its estimate. `lane_budget` infinite (every_member): every member is
+// no member borrows and the second step is left out: a member that does
+// not fit its lane is skipped with its estimate. `lane_budget` infinite (every_member): every member is
 // admitted without a limit.
 void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_starts) {
   const bool unlimited = lane_budget == std::numeric_limits<double>::infinity();
@@ -243,18 +250,28 @@ void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_sta
     run.lane = lane;
     run.left = lane_budget - charged[lane];
     run.allowance = run.left;
-    if (run.left <= 0 || (only_if_it_fits && run.estimate > run.left)) return;
-    run.admitted = true;
-    if (unlimited) return;
-    // A capped start may also take what the other lane has left: a member
-    // that fits the whole budget run alone gets that much (its lane then
-    // runs longer than the other; the total stays the budget's).
+    // Less than a unit left (what rounding leaves of a lane charged to
+    // its budget) is a used-up lane.
+    if (run.left < 1) return;
+    if (unlimited) {
+      run.admitted = true;
+      return;
+    }
+    // A member over what its lane has left may also take what the other
+    // lane has left: one that fits the whole budget run alone gets that
+    // much, in its place in the gain order (its lane then runs longer than
+    // the other; the total stays the budget's). Members that fit their lane
+    // keep to it.
     const int other = 1 - lane;
-    const double borrowable = only_if_it_fits ? 0 : std::max(0.0, lane_budget - charged[other]);
+    const double borrowable = run.estimate <= run.left || !capped_starts
+                                  ? 0
+                                  : std::max(0.0, lane_budget - charged[other]);
     const double left = run.left + borrowable;
-    // Started in the second pass (did not fit its lane), it ranks after the
-    // members that fitted, even when what it borrows covers its estimate:
-    // once one of those reaches the bound it need not start.
+    if (only_if_it_fits && run.estimate > left) return;
+    run.admitted = true;
+    // Started in the second pass (did not fit the work left), it ranks
+    // after the members that fitted: once one of those reaches the bound it
+    // need not start.
     run.capped = !only_if_it_fits;
     run.allowance = std::min(left, kAllowanceFactor * run.estimate);
     const double charge = std::min(left, run.estimate);

@@ -124,7 +124,7 @@ std::optional<std::vector<Bytes>> SkylinePacker::RunBySweep(
   for (AlignmentClass& c : classes) {
     c.index.emplace(std::move(c.ranges), ranks, static_cast<std::int32_t>(slots_));
   }
-  const double step_work = SkylineSweepStepWork(ranks);
+  const double step_work = SkylineSweepStepWork(ranks, static_cast<std::int64_t>(slots_));
 
   // The runs, by slot: run_end[s] is the end of the run starting at s (-1:
   // none), run_version[s] its version (its heap entries carry it), and

@@ -115,16 +115,21 @@ TEST(EffortCliTest, AMemberStoppedPartWayIsReportedStopped) {
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  exact                  its first round of restarts "
                                   "(448608 nodes, estimated 73.81 s of work) does not fit its "
                                   "2.00 s budget (--algorithm exact runs it alone)\n"));
-  // best-fit-busiest no longer fit what its lane had left after the
-  // members that fit: it started anyway, capped at what its lane had left
-  // (0.29 s) and what the other lane had left (0.05 s), and was stopped
-  // there; the max effort allows more. Then both lanes were used up.
+  // best-fit-spatial fit its lane but counted more than its lane had left
+  // (its allowance); best-fit-busiest no longer fit what the lanes had left
+  // after the members that fit: it started anyway, capped at what both
+  // lanes had left, and was stopped there; the max effort allows more.
+  // Then both lanes were used up.
+  EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-spatial       stopped when it had used "
+                                  "the 0.44 s of work allowed to it (estimated 0.39 s) (--effort "
+                                  "max allows it up to 0.78 s; --algorithm best-fit-spatial runs "
+                                  "it alone)\n"));
   EXPECT_THAT(text.out, HasSubstr("\n  stopped  best-fit-busiest       stopped when it had used "
-                                  "the 0.34 s of work allowed to it (estimated 0.57 s) (--effort "
-                                  "max allows it up to 1.13 s; --algorithm best-fit-busiest runs "
+                                  "the 0.20 s of work allowed to it (estimated 0.33 s) (--effort "
+                                  "max allows it up to 0.65 s; --algorithm best-fit-busiest runs "
                                   "it alone)\n"));
   EXPECT_THAT(text.out, HasSubstr("\n  skipped  best-fit-temporal      earlier members used up both "
-                                  "lanes' 0.70 s work budgets (estimated 0.54 s) (raise --effort)\n"));
+                                  "lanes' 0.45 s work budgets (estimated 0.33 s) (raise --effort)\n"));
   // The parsed plan must outlive the loop (a range over a temporary's member
   // would dangle: ASan caught it).
   const nlohmann::json plan = nlohmann::json::parse(std::ifstream(json_path));

@@ -139,9 +139,9 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "  ran      best-fit-spatial                   12 bytes (0.00% over)  <- chosen\n"
             // A skipped member's line comes after the member its reason names.
             "  skipped  skyline-area           not needed: best-fit-spatial reached the lower bound and wins ties\n"
-            "  skipped  skyline-longest        not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-start-time    not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-busiest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
+            "  skipped  skyline-longest        not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-temporal      not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  in-order               not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  skyline-local-search   not needed: the best peak is at the lower bound\n"

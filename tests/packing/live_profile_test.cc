@@ -57,6 +57,21 @@ TEST(IntersectingPairsTest, AllLiveIsEveryPair) {
   EXPECT_EQ(IntersectingPairs(items), 4950);
 }
 
+TEST(TimeSlotsTest, HeaderExampleAndAllLive) {
+  // Boundaries 0, 2, 4, 8.
+  EXPECT_EQ(TimeSlots({{10, 1, 0, 3}, {20, 1, 2, 7}}), 3);
+  EXPECT_EQ(TimeSlots(std::vector<PackItem>(100, PackItem{8, 1, 0, 9})), 1);
+  EXPECT_EQ(TimeSlots({}), 0);
+  // Empty items are no boundaries.
+  EXPECT_EQ(TimeSlots({{0, 1, 5, 9}, {8, 1, 0, 1}}), 1);
+}
+
+TEST(TimeSlotsTest, SparseTimesCountLikeDenseOnes) {
+  // Far apart (no DenseSpan): sorted; the same shape scaled counts the same.
+  EXPECT_EQ(TimeSlots({{1, 1, 0, 999'999}, {1, 1, 500'000, 2'000'000}}), 3);
+  EXPECT_EQ(TimeSlots({{1, 1, 0, 1}, {1, 1, 1, 3}}), 3);
+}
+
 TEST(IntersectingPairsTest, TouchingClosedRangesMeetAndEmptyItemsDoNot) {
   EXPECT_EQ(IntersectingPairs({{5, 1, 0, 1}, {7, 1, 1, 2}}), 1);
   EXPECT_EQ(IntersectingPairs({{5, 1, 0, 0}, {7, 1, 1, 2}}), 0);

@@ -69,8 +69,8 @@ TEST(AutoPackTest, MembersInGainPerCostOrderAndTheBestRankAtTheBoundWins) {
   EXPECT_THAT(Lines(r),
               ElementsAre("online-best-fit ran 150",
                           "skyline-area skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
-                          "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-spatial ran 140",
+                          "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-start-time skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-busiest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-temporal skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
@@ -134,20 +134,19 @@ TEST(AutoPackTest, FastEffortRunsNegligibleMembersOnATinyInput) {
                           "skyline-local-search skipped: not needed: the best peak is at the lower bound",
                           "skyline-window-search skipped: not needed: the best peak is at the lower bound",
                           "exact skipped: not needed: the best peak is at the lower bound"));
-  // The floor: two lanes of kNegligibleWork up to about 70 items, 500 n
+  // The floor: two lanes of kNegligibleWork up to about 95 items, 320 n
   // log2 n above.
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{1, 0}).member_work, 2e5);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{64, 0}).member_work, 2e5);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{128, 0}).member_work, 500 * 128 * 7);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, InputShape{128, 0}).member_work, 320 * 128 * 7);
 }
 
 TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
   // 8,000 random items over 3,000 steps, most of them long: the skylines,
-  // best-fit-spatial and best-fit-start-time fit their lanes of 0.7 s; the
-  // next best-fit member no longer fits what is left of its lane, so it
-  // starts after those, capped at what is left of both lanes, and is
-  // stopped there; the last best-fit member and in-order find both lanes
-  // used up.
+  // best-fit-spatial and best-fit-start-time fit their lanes of 0.45 s;
+  // best-fit-busiest no longer fits what is left of both lanes, so it
+  // starts after those, capped at what is left of both, and is stopped
+  // there; best-fit-temporal and in-order find both lanes used up.
   const std::vector<PackItem> items = testing::RandomItems(8000, 3000, 4096, 5);
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   ASSERT_GT(r.peak, r.lower_bound);
@@ -159,7 +158,7 @@ TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
   int used_up = 0;
   for (std::size_t k = 3; k < 8; ++k) {
     stopped += lines[k].find("skipped: stopped when it had used the ") != std::string::npos;
-    used_up += lines[k].find("skipped: earlier members used up both lanes' 0.70 s work budgets") !=
+    used_up += lines[k].find("skipped: earlier members used up both lanes' 0.45 s work budgets") !=
                std::string::npos;
   }
   EXPECT_EQ(stopped, 1);
@@ -177,9 +176,10 @@ TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
 
 TEST(AutoPackTest, CappedMembersAreNotNeededOnceAMemberReachesTheBound) {
   // Every item live with every other: the skylines reach the bound; the
-  // best-fit members, started under a cap, rank after them and cannot win a
-  // tie, so they need not start.
-  const std::vector<PackItem> items = DenseItems(8000);
+  // best-fit members (estimated over the whole budget at 12,000 items),
+  // started under a cap, rank after them and cannot win a tie, so they need
+  // not start.
+  const std::vector<PackItem> items = DenseItems(12000);
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   EXPECT_EQ(r.peak, r.lower_bound);
   EXPECT_EQ(r.algorithm, "skyline-longest");
@@ -204,8 +204,9 @@ TEST(AutoPackTest, ReportsCountedWorkWithinEachAllowanceAndTheBudget) {
     }
     if (m.name == "best-fit-spatial") {
       ASSERT_TRUE(m.work.has_value());
-      EXPECT_DOUBLE_EQ(*m.work, PlacementWork(0, 5) + PlacementWork(1, 5) +
-                                    2 * PlacementWork(2, 5) + PlacementWork(3, 5));
+      // Its placements' standard work, in its own units (0.62 of them).
+      EXPECT_DOUBLE_EQ(*m.work, 0.62 * (PlacementWork(0, 5) + PlacementWork(1, 5) +
+                                        2 * PlacementWork(2, 5) + PlacementWork(3, 5)));
       EXPECT_DOUBLE_EQ(*m.allowance,
                        2 * EstimatedWork(PackingAlgorithm::kBestFitSpatial, shape));
     }
@@ -311,43 +312,52 @@ TEST(AutoPackTest, MaxEffortRunsEveryMemberAndIsNoWorseThanDefault) {
 TEST(MemberCostTest, EstimatesFromTheInputShape) {
   // 10^5 items, 3 x 10^6 pairs (30 per item): best fit 0.033 s of sorting,
   // 0.071 s of queries and 3 x 10^6 x (0.25 log2 10^5 + 5 log2 31) units
-  // of visits (start-time order 0.6 x that); the skyline sweep 3.6 steps
-  // an item of 1.1 (log2 10^5)^2 units each, whatever the pairs, plus its
-  // sort.
-  const InputShape shape{100'000, 3'000'000};
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kBestFitSpatial, shape) * 1e-9, 0.1914, 1e-4);
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kBestFitStartTime, shape) * 1e-9, 0.1149, 1e-4);
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, shape) * 1e-9, 0.1591, 1e-4);
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, {100'000, 3'000'000'000}) * 1e-9,
-              0.1591, 1e-4);
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape) * 1e-9, 0.0598, 1e-4);
-  // Default effort: 1.4 x 10^9 units at 10^5 items and below (two lanes
-  // of 0.7 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
+  // of visits, 0.1914 s in standard units, times its order's scale
+  // (spatial 0.62, start time 0.43); the skyline sweep over 10^5 slots 3.6
+  // steps an item of 0.9 log2 10^5 log2 (10^5 + 1) units each, whatever the
+  // pairs, plus 10 n log2 n of set-up; online best fit 22 n log2 n.
+  const InputShape shape{.items = 100'000, .pairs = 3'000'000, .slots = 100'000};
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kBestFitSpatial, shape) * 1e-9, 0.1187, 1e-4);
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kBestFitStartTime, shape) * 1e-9, 0.0823, 1e-4);
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, shape) * 1e-9, 0.1060, 1e-4);
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea,
+                            {.items = 100'000, .pairs = 3'000'000'000, .slots = 100'000}) *
+                  1e-9,
+              0.1060, 1e-4);
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape) * 1e-9, 0.0365, 1e-4);
+  // Default effort: 0.9 x 10^9 units at 10^5 items and below (two lanes
+  // of 0.45 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
   // search half as much with n log n, at least 7.5 x 10^8.
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 1.4e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).search_work, 7.5e8);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 1.4e9);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 7.5e8);
-  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.68e10, 1);
-  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 8.4e9, 1);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.08e10, 1);
+  EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 5.4e9, 1);
   // Max effort: ten times the default budget, still bounded.
   EXPECT_FALSE(BudgetFor(PackEffort::kMax, shape).every_member);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 1.4e10);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).member_work, 9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kMax, shape).search_work, 7.5e9);
   EXPECT_EQ(BudgetFor(PackEffort::kFast, shape).search_work, 0);
-  // Fast effort: 500 x n log2 n units for all members (10^5 items:
-  // 500 x 1,660,964 = 0.83 s), candidates within 400 x n log2 n each, so
+  // Fast effort: 320 x n log2 n units for all members (10^5 items:
+  // 320 x 1,660,964 = 0.53 s), candidates within 400 x n log2 n each, so
   // that 10^6 items stay near n log n.
-  EXPECT_NEAR(BudgetFor(PackEffort::kFast, shape).member_work * 1e-9, 0.8305, 1e-4);
+  EXPECT_NEAR(BudgetFor(PackEffort::kFast, shape).member_work * 1e-9, 0.5315, 1e-4);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kFast, shape).near_linear_factor, 400);
 }
 
-TEST(MemberCostTest, SkylineSweepStepWorkGrowsFrom1e5To1e6Items) {
-  EXPECT_NEAR(SkylineSweepStepWork(100'000), 303.47, 0.01);   // 1.1 x 16.61^2
-  EXPECT_NEAR(SkylineSweepStepWork(300'000), 468.39, 0.01);   // x (1 + 0.6 log10 3)
-  EXPECT_NEAR(SkylineSweepStepWork(1'000'000), 699.19, 0.01);  // x 1.6
-  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, {1'000'000, 100'000'000}) * 1e-9,
-              3.1150, 1e-4);
+TEST(MemberCostTest, SkylineSweepStepWorkGrowsFrom1e5To1e6ItemsAndWithSlots) {
+  // 0.9 x log2 n x log2 (slots + 1), x (1 + 0.6 log10 (n / 10^5)) above 10^5.
+  EXPECT_NEAR(SkylineSweepStepWork(100'000, 100'000), 248.29, 0.01);
+  EXPECT_NEAR(SkylineSweepStepWork(300'000, 300'000), 383.23, 0.01);
+  EXPECT_NEAR(SkylineSweepStepWork(1'000'000, 1'000'000), 572.07, 0.01);
+  // Every item live throughout: one slot, a step is a fraction of the above.
+  EXPECT_NEAR(SkylineSweepStepWork(10'000, 1), 11.96, 0.01);
+  // 3.6 steps an item and 10 n log2 n of set-up.
+  InputShape shape{.items = 1'000'000, .pairs = 100'000'000, .slots = 1'000'000};
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, shape) * 1e-9, 2.2587, 1e-4);
+  shape.slots = 1;
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kSkylineArea, shape) * 1e-9, 0.3026, 1e-4);
 }
 
 TEST(MemberCostTest, SkylinePopWorkGrowsFrom1e5To1e6Items) {
