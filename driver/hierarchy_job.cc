@@ -83,6 +83,36 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
   return std::optional<Plan>(*std::move(plan));
 }
 
+// Why every buffer in the slowest writable level, no copies, cannot run
+// ("" when it can): the baseline bounds the chosen plan's time only then.
+absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
+                                                         const ProgramAnalysis& analysis,
+                                                         const Target& target,
+                                                         const MsaOptions& options,
+                                                         const PoolPlanOptions& pools) {
+  const MemorySpaceSpec& slowest =
+      target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))];
+  for (OpId op : analysis.schedule.order) {
+    const std::string device = OpDevice(program, op);
+    if (!DeviceMayAccess(slowest, device)) {
+      return fmt::format("op '{}' on device '{}' cannot access it", program.OpName(op), device);
+    }
+  }
+  const std::size_t n = analysis.buffers.buffers.size();
+  // Pins are ignored, as by the two-space baseline (TimeAllDefault).
+  BufferSet unpinned = analysis.buffers;
+  for (Buffer& b : unpinned.buffers) b.space.reset();
+  HierarchyCandidate all;
+  all.fast.alternate.assign(n, {});
+  all.fast.needs_default.assign(n, true);
+  all.home.assign(n, kDefaultSpace);
+  all.home_offset.assign(n, std::nullopt);
+  absl::StatusOr<std::optional<Plan>> plan = LayOut(unpinned, all, target, options, pools, false);
+  if (!plan.ok()) return plan.status();
+  if (*plan) return std::string();
+  return fmt::format("its layout exceeds the capacity of space '{}'", slowest.name);
+}
+
 }  // namespace
 
 HierarchyRules HierarchyRulesOf(const Target& target) {
@@ -181,6 +211,10 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
       SimulateHierarchy(analysis, cost, target, MsaResult{},
                         std::vector<MemorySpace>(analysis.buffers.buffers.size(), kDefaultSpace))
           .elapsed_s;
+  absl::StatusOr<std::string> does_not_fit =
+      AllSlowestWritableDoesNotFit(program, analysis, target, options, pools);
+  if (!does_not_fit.ok()) return does_not_fit.status();
+  out.report.all_slowest_writable_does_not_fit = *std::move(does_not_fit);
   out.assignment = std::move(chosen.fast);
   out.assignment.variant = chosen.name;
   out.plan = *std::move(plans[*best]);
@@ -193,6 +227,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
   // space" (charging every byte at the slowest bandwidth of any level,
   // read-only flash included, overstated the captured speed-up).
   stats.time_all_default_s = out.report.all_slowest_writable_s;
+  stats.time_all_default_fits = out.report.all_slowest_writable_does_not_fit.empty();
   stats.time_all_fast_s = HierarchyTimeAllFastest(analysis, cost, target);
   stats.time_bound_s = HierarchyTimeBound(analysis, cost, target);
   if (out.simulation.elapsed_s < *stats.time_bound_s * (1 - kHierarchyBoundSlack)) {

@@ -35,6 +35,9 @@ struct HierarchyReport {
   // Every buffer in the slowest writable level, no copies (whether it fits
   // or not): the baseline of the hierarchy table in docs/msa.md.
   double all_slowest_writable_s = 0;
+  // Why that layout cannot run ("" when it can): an op whose device cannot
+  // access the level, or a layout beyond its capacity.
+  std::string all_slowest_writable_does_not_fit;
   std::vector<MemorySpace> home;        // per buffer, of the chosen plan
 };
 

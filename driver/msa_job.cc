@@ -167,6 +167,7 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
 }
 
 double CapturedSpeedup(const MsaStats& stats) {
+  if (!stats.time_all_default_fits) return 0;
   const double possible = stats.time_all_default_s - stats.time_all_fast_s;
   if (!(possible > 0)) return 0;
   return (stats.time_all_default_s - stats.estimated_time_s) / possible;
@@ -260,9 +261,16 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
     text += fmt::format(", bound {:.6g} s, {:.1f}% from the bound", *s.time_bound_s,
                         100 * FromTimeBound(s));
   }
-  text += fmt::format(
-      " (all default memory {:.6g} s, all fast memory {:.6g} s); captured speed-up {:.1f}%\n",
-      s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
+  if (s.time_all_default_fits) {
+    text += fmt::format(
+        " (all default memory {:.6g} s, all fast memory {:.6g} s); captured speed-up {:.1f}%\n",
+        s.time_all_default_s, s.time_all_fast_s, 100 * CapturedSpeedup(s));
+  } else {
+    text += fmt::format(
+        " (all default memory {:.6g} s, which does not fit, all fast memory {:.6g} s); captured "
+        "speed-up n/a\n",
+        s.time_all_default_s, s.time_all_fast_s);
+  }
   if (result.hierarchy) text += FormatHierarchySummary(result);
   return text;
 }
@@ -329,8 +337,13 @@ std::string FormatHierarchySummary(const MsaJobResult& result) {
                                                   : " not run (" + c.not_run + ")"));
     }
   }
-  text += fmt::format("hierarchy: kept {}; tried {}; all in the slowest writable space {:.6g} s\n",
+  text += fmt::format("hierarchy: kept {}; tried {}; all in the slowest writable space {:.6g} s",
                       h.chosen, fmt::join(tried, ", "), h.all_slowest_writable_s);
+  if (!h.all_slowest_writable_does_not_fit.empty()) {
+    text += fmt::format(", which does not fit ({}): no bound on the plan's time",
+                        h.all_slowest_writable_does_not_fit);
+  }
+  text += "\n";
   return text;
 }
 

@@ -67,7 +67,8 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
 
 // The share of the possible speed-up the plan captures:
 // (time_all_default - estimated) / (time_all_default - time_all_fast), or 0
-// when the bounds coincide (nothing to gain).
+// when the bounds coincide (nothing to gain) or all in default memory does
+// not fit (no baseline to measure from).
 double CapturedSpeedup(const MsaStats& stats);
 
 // How far the estimated time lies above the time bound, as a fraction of the

@@ -462,7 +462,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
                                       result.msa->assignment.mode, result.msa->assignment.variant,
                                       MsaKnobs(result.msa->options, *options.msa)};
       if (const std::optional<HierarchyReport>& h = result.msa->hierarchy) {
-        PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s};
+        PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s,
+                                     h->all_slowest_writable_does_not_fit};
         for (const HierarchyReport::Candidate& c : h->candidates) {
           summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit});
         }

@@ -190,6 +190,10 @@ struct MsaStats {
   // A lower bound on the estimated time of any plan with this fast memory
   // (msa/time_bound.h), seconds; nullopt in plans written before it existed.
   std::optional<double> time_bound_s = std::nullopt;
+  // False when every buffer in default memory (on a hierarchy target: in
+  // the slowest writable level) does not fit, or some op cannot access it:
+  // no plan can run that way, so time_all_default_s bounds nothing.
+  bool time_all_default_fits = true;
 };
 
 struct Plan {

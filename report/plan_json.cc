@@ -402,6 +402,8 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
     j["estimated_time_s"] = m.estimated_time_s;
     if (m.time_bound_s) j["time_bound_s"] = *m.time_bound_s;
     j["time_all_default_s"] = m.time_all_default_s;
+    // Only when false, so plans whose baseline fits read as before.
+    if (!m.time_all_default_fits) j["time_all_default_fits"] = false;
     j["time_all_fast_s"] = m.time_all_fast_s;
     j["prefetches"] = m.prefetches;
     j["evictions"] = m.evictions;
@@ -461,6 +463,10 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       }
       h["candidates"] = std::move(candidates);
       h["all_slowest_writable_s"] = extras.hierarchy->all_slowest_writable_s;
+      if (!extras.hierarchy->all_slowest_writable_does_not_fit.empty()) {
+        h["all_slowest_writable_does_not_fit"] =
+            extras.hierarchy->all_slowest_writable_does_not_fit;
+      }
       j["hierarchy"] = std::move(h);
     }
     doc["msa"] = std::move(j);
@@ -645,6 +651,7 @@ MsaStats ReadMsa(const ObjectReader& r) {
   // Absent from plans written before the bound existed.
   if (r.Has("time_bound_s")) m.time_bound_s = r.Number("time_bound_s");
   m.time_all_default_s = r.Number("time_all_default_s");
+  if (r.Has("time_all_default_fits")) m.time_all_default_fits = r.Bool("time_all_default_fits");
   m.time_all_fast_s = r.Number("time_all_fast_s");
   m.prefetches = r.Amount("prefetches");
   m.evictions = r.Amount("evictions");

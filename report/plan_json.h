@@ -174,6 +174,7 @@ struct PlanHierarchySummary {
   std::string kept;
   std::vector<PlanHierarchyCandidate> candidates;
   double all_slowest_writable_s = 0;
+  std::string all_slowest_writable_does_not_fit;  // "" when it fits
 };
 
 struct PlanJsonExtras {

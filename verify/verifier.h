@@ -125,7 +125,9 @@
 //     (only memory space assignment moves data between spaces), has MSA
 //     statistics. With MSA statistics, their prefetch/eviction counts and byte
 //     totals match the copies, and the times are finite, >= 0 and satisfy
-//     time_all_fast_s <= estimated_time_s <= time_all_default_s up to a
+//     time_all_fast_s <= estimated_time_s, and estimated_time_s <=
+//     time_all_default_s unless time_all_default_fits is false (all in
+//     default memory does not fit: no plan can run that way), up to a
 //     relative 1e-9 (decimal round trips); time_bound_s, when present, is
 //     finite, >= 0 and <= estimated_time_s up to the same slack. Each
 //     memory-bound loop (MsaStats::loops) lies within the schedule with at

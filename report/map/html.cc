@@ -297,7 +297,9 @@ void AppendSummary(std::string& out, const BufferSet& buffers, const Plan& plan)
     if (msa.time_bound_s) {
       AppendRow(out, "time bound (no plan is faster)", FormatSeconds(*msa.time_bound_s));
     }
-    AppendRow(out, "all in default memory", FormatSeconds(msa.time_all_default_s));
+    AppendRow(out, "all in default memory",
+              FormatSeconds(msa.time_all_default_s) +
+                  (msa.time_all_default_fits ? "" : " (does not fit)"));
     AppendRow(out, "all in fast memory", FormatSeconds(msa.time_all_fast_s));
     AppendRow(out, "prefetches",
               fmt::format("{} ({})", msa.prefetches, FormatBytes(msa.prefetch_bytes)));

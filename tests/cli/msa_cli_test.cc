@@ -118,5 +118,44 @@ TEST(MsaCliTest, SameInputSameBytes) {
   EXPECT_EQ(Slurp(a), Slurp(b));
 }
 
+// A hierarchy plan slower than all in its slowest writable level, which
+// does not fit (tests/driver/staged_copy_test.cc has the numbers), is
+// verified, and `memplan verify` accepts it through the JSON's
+// time_all_default_fits; it exited 1 with "the plan failed verification".
+TEST(MsaCliTest, PlanSlowerThanABaselineThatDoesNotFitExitsZero) {
+  const std::string target = TestTempPath("baseline_does_not_fit.json");
+  const std::string program = TestTempPath("baseline_does_not_fit.mpir");
+  const std::string json = TestTempPath("baseline_does_not_fit.plan.json");
+  testing_cli::WriteText(target, R"({"name": "staged", "flops_per_second": 1e8,
+ "transcendentals_per_second": 1e7, "spaces": [
+  {"name": "tcm", "capacity_bytes": 4096, "alignment": 16, "read_bandwidth": 4e9, "write_bandwidth": 4e9},
+  {"name": "sram", "capacity_bytes": 5632, "alignment": 16, "read_bandwidth": 1e9, "write_bandwidth": 1e9},
+  {"name": "flash", "kind": "flash", "capacity_bytes": 65536, "alignment": 16, "read_bandwidth": 1e8, "write_bandwidth": 1e8}],
+ "links": [{"from": "flash", "to": "sram", "bandwidth": 1e8},
+  {"from": "sram", "to": "tcm", "bandwidth": 1e9}, {"from": "tcm", "to": "sram", "bandwidth": 1e9}]})");
+  testing_cli::WriteText(program, R"(program @staged
+entry func @main(%x: i8[1024] external, %w: i8[2048] constant) {
+  %a = exp(%x) : i8[1024] {flops = 20000}
+  %b = conv(%a, %w) : i8[1024] {flops = 100}
+  %d = relu(%b) : i8[4096] {flops = 20000}
+  %c = reduce(%d) : i8[512] external {flops = 20000}
+  return %c
+}
+)");
+  CliRun r = Memplan("plan " + program + " --target " + target + " --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "");
+  EXPECT_THAT(r.out, HasSubstr("; plan verified\n"));
+  EXPECT_THAT(r.out, HasSubstr("estimated time: 0.00062176 s, bound 0.000601024 s, 3.5% from the "
+                               "bound (all default memory 0.000604096 s, which does not fit, all "
+                               "fast memory 0.000601024 s); captured speed-up n/a\n"));
+  EXPECT_THAT(r.out, HasSubstr("; all in the slowest writable space 0.000604096 s, which does not "
+                               "fit (its layout exceeds the capacity of space 'sram'): no bound "
+                               "on the plan's time\n"));
+  r = Memplan("verify " + program + " " + json);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_THAT(r.out, HasSubstr(": plan verified: 6 buffers"));
+}
+
 }  // namespace
 }  // namespace memplan

@@ -202,6 +202,21 @@ TEST(HierarchyJobTest, AnOpWithNoAccessibleSpaceIsLocated) {
                         "accessible to both"));
 }
 
+// All in DRAM cannot run when the NPU op cannot access DRAM: the summary
+// says so rather than bound the plan by it.
+TEST(HierarchyJobTest, BaselineAnOpCannotAccessIsNoBound) {
+  const std::string target = WriteFile("host-dram.json", SramDram("", R"(, "devices": ["host"])"));
+  const std::string model = WriteFile("host-dram.mpir", kDevicesModel);
+  absl::StatusOr<PlanJobResult> r = PlanOn(model, target);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_TRUE(r->plan.verified);
+  EXPECT_FALSE(r->plan.msa->time_all_default_fits);
+  EXPECT_THAT(r->summary,
+              HasSubstr("banked 6.4e-08 s; all in the slowest writable space 2.56e-07 s, which "
+                        "does not fit (op 'b' on device 'npu' cannot access it): no bound on the "
+                        "plan's time\n"));
+}
+
 // Rule 15 of the verifier on a real plan: everything sits in SRAM (space 1);
 // the same plan fails when the host may not access SRAM, or when SRAM is
 // read-only.

@@ -121,6 +121,21 @@ TEST(JsonPlanTest, TimeBoundIsOptionalAndRoundTrips) {
   EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), with);
 }
 
+// A baseline that does not fit is written as time_all_default_fits false
+// (absent when it fits, as in kExpectedJson) and read back.
+TEST(JsonPlanTest, BaselineThatDoesNotFitRoundTrips) {
+  Case c = MakeCase();
+  c.plan.msa->time_all_default_fits = false;
+  const std::string text = WritePlanJson(c.plan, c.buffers, &c.program);
+  EXPECT_NE(text.find("\"time_all_default_s\":0.5,\"time_all_default_fits\":false,"),
+            std::string::npos)
+      << text;
+  absl::StatusOr<Plan> read = ReadPlanJson(text, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_FALSE(read->msa->time_all_default_fits);
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), text);
+}
+
 TEST(JsonPlanTest, WithoutAProgramValuesAreIds) {
   Case c = MakeCase();
   c.plan.msa.reset();

@@ -303,6 +303,25 @@ TEST(MsaRulesTest, EstimatedTimeLiesBetweenItsBounds) {
             "the MSA statistics report time_all_default_s = nan s, not a finite time >= 0");
 }
 
+// All in default memory bounds the estimate only when it fits
+// (MsaStats::time_all_default_fits): a plan may be slower than a layout
+// no plan can have, but never faster than all in fast memory.
+TEST(MsaRulesTest, EstimatedTimeAboveABaselineThatDoesNotFit) {
+  HandMadePlan m = MakeMsaPlan();
+  m.plan.msa->time_all_fast_s = 0.001;
+  m.plan.msa->time_all_default_s = 0.004;
+  m.plan.msa->estimated_time_s = 0.005;
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0.005 s, above time_all_default_s = "
+            "0.004 s (every buffer in default memory; a plan is never slower)");
+  m.plan.msa->time_all_default_fits = false;
+  EXPECT_EQ(Verify(m), "OK");
+  m.plan.msa->estimated_time_s = 0;
+  EXPECT_EQ(Verify(m),
+            "the MSA statistics report estimated_time_s = 0 s, below time_all_fast_s = 0.001 s "
+            "(every buffer in fast memory, the fastest possible)");
+}
+
 // The time bound (msa/time_bound.h), when the plan records one: no plan
 // with that fast memory is faster, up to the same relative 1e-9.
 TEST(MsaRulesTest, EstimatedTimeIsAtOrAboveTheTimeBound) {
