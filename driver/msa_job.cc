@@ -40,8 +40,8 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
     out.target.spaces[0].alignment = out.target.alignment;
     if (options.rewrite) {
       return absl::InvalidArgumentError(
-          "memplan: error: --emit-ir is not supported yet with a memory-hierarchy target "
-          "(spaces[] in the target)");
+          "memplan: error: --emit-ir and --emit-hlo are not supported yet with a "
+          "memory-hierarchy target (spaces[] in the target)");
     }
   }
 

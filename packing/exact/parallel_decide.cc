@@ -120,9 +120,14 @@ Decision DecideCapacity(const Subproblem& problem, Bytes capacity, int threads,
         run = next_run++;
         running[me] = run;
         ended.resize(next_run, 0);
+        // A run touches its search and memo only once its predecessor on
+        // them has ended, even when a later run has already concluded (this
+        // run may still change the answer): with three or more workers the
+        // two could otherwise run on one memo at once.
         run_ended.wait(lock, [&] {
           const std::size_t previous = RunPredecessor(run, orders.size());
-          return previous == kNone || ended[previous] != 0 || conclusive_run != kNone;
+          return previous == kNone || ended[previous] != 0 ||
+                 (conclusive_run != kNone && conclusive_run < run);
         });
         if (conclusive_run != kNone && conclusive_run < run) {
           running[me] = kNone;

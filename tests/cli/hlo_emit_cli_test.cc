@@ -482,5 +482,18 @@ TEST(HloEmitCliTest, AnInstructionOverTwoLinesIsWrittenOnce) {
   std::filesystem::remove_all(dir);
 }
 
+// A hierarchy target's plans are not written back (the error named
+// --emit-ir alone, though --emit-hlo was given); nothing is written.
+TEST(HloEmitCliTest, HierarchyTargetIsRefusedNamingBothFlags) {
+  const std::string out = FreshDir() + "/out.hlo";
+  const testing_cli::CliRun run =
+      Memplan("plan " + kEmitHloDir + "/decoder_while.hlo --target npu-3level --emit-hlo " + out);
+  EXPECT_EQ(run.exit_code, 2);
+  EXPECT_EQ(run.err,
+            "memplan: error: --emit-ir and --emit-hlo are not supported yet with a "
+            "memory-hierarchy target (spaces[] in the target)\n");
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
 }  // namespace
 }  // namespace memplan

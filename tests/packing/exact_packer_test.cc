@@ -195,6 +195,25 @@ TEST(ExactPackTest, SameOffsetsOnOneAndTwoThreads) {
   }
 }
 
+// With three or more threads a run could start on a memo its predecessor
+// was still searching, once a later run had concluded (a double free on
+// MiniMalloc's A with MEMPLAN_THREADS=4, about one run in twenty): every
+// thread count gives the offsets of one.
+TEST(ExactPackTest, SameOffsetsOnThreeToEightThreads) {
+  bool ok = false;
+  const std::vector<PackItem> items =
+      memplan::testing::ReadIntervalCsv(MEMPLAN_SHARED_DIR "/data/minimalloc/A.1048576.csv", ok);
+  if (!ok) GTEST_SKIP() << "no shared data";
+  const PackResult one = ExactPack(items, Capacity(1048576), 1);
+  ASSERT_EQ(one.peak, 1048576);
+  for (int round = 0; round < 4; ++round) {
+    for (int threads : {3, 4, 8}) {
+      const PackResult many = ExactPack(items, Capacity(1048576), threads);
+      EXPECT_EQ(many.offsets, one.offsets) << threads << " threads, round " << round;
+    }
+  }
+}
+
 TEST(ExactPackTest, NoTimeLimitMeansTheDefaultOneAndSaysSo) {
   const std::vector<PackItem> items = {{.size = 4, .start = 0, .end = 1},
                                        {.size = 4, .start = 1, .end = 2}};
