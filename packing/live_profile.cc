@@ -200,6 +200,19 @@ std::int64_t IntersectingPairs(const std::vector<PackItem>& items) {
   return (ordered - static_cast<std::int64_t>(starts.size())) / 2;
 }
 
+std::vector<TimeStep> SortedBoundaries(const std::vector<PackItem>& items) {
+  std::vector<TimeStep> bounds;
+  bounds.reserve(2 * items.size());
+  for (const PackItem& item : items) {
+    if (IsEmpty(item)) continue;
+    bounds.push_back(item.start);
+    bounds.push_back(EndOf(item) + 1);
+  }
+  std::sort(bounds.begin(), bounds.end());
+  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
+  return bounds;
+}
+
 std::int64_t TimeSlots(const std::vector<PackItem>& items) {
   std::int64_t boundaries = 0;
   if (const auto span = DenseSpan(items)) {
@@ -212,15 +225,7 @@ std::int64_t TimeSlots(const std::vector<PackItem>& items) {
     }
     boundaries = std::count(boundary.begin(), boundary.end(), true);
   } else {
-    std::vector<TimeStep> bounds;
-    bounds.reserve(2 * items.size());
-    for (const PackItem& item : items) {
-      if (IsEmpty(item)) continue;
-      bounds.push_back(item.start);
-      bounds.push_back(EndOf(item) + 1);
-    }
-    std::sort(bounds.begin(), bounds.end());
-    boundaries = std::unique(bounds.begin(), bounds.end()) - bounds.begin();
+    boundaries = static_cast<std::int64_t>(SortedBoundaries(items).size());
   }
   return std::max<std::int64_t>(boundaries - 1, 0);
 }

@@ -42,6 +42,11 @@ std::vector<Bytes> MaxLiveDuring(const std::vector<PackItem>& items);
 // O(n log n).
 std::int64_t IntersectingPairs(const std::vector<PackItem>& items);
 
+// The distinct boundaries of the non-empty items' live ranges (their
+// starts, and their ends + 1), sorted. Example: [0,3] and [2,7] -> 0, 2, 4,
+// 8. O(n log n).
+std::vector<TimeStep> SortedBoundaries(const std::vector<PackItem>& items);
+
 // Number of time slots the non-empty items' live ranges cut time into: the
 // distinct boundaries (starts, and ends + 1) minus one, 0 without non-empty
 // items. The skyline packer compresses time to these slots (skyline.h), and

@@ -129,16 +129,8 @@ SkylinePacker::SkylinePacker(const std::vector<PackItem>& items, Bytes alignment
     }
     return;
   }
-  std::vector<TimeStep> bounds;
-  bounds.reserve(2 * items.size());
-  for (const PackItem& item : items) {
-    if (IsEmpty(item)) continue;
-    bounds.push_back(item.start);
-    bounds.push_back(EndOf(item) + 1);
-  }
+  const std::vector<TimeStep> bounds = SortedBoundaries(items);
   if (bounds.empty()) return;  // no non-empty items: no slots
-  std::sort(bounds.begin(), bounds.end());
-  bounds.erase(std::unique(bounds.begin(), bounds.end()), bounds.end());
   slots_ = bounds.size() - 1;
   auto slot = [&](TimeStep t) {
     return static_cast<std::int32_t>(std::lower_bound(bounds.begin(), bounds.end(), t) -

@@ -57,6 +57,10 @@ TEST(IntersectingPairsTest, AllLiveIsEveryPair) {
   EXPECT_EQ(IntersectingPairs(items), 4950);
 }
 
+TEST(SortedBoundariesTest, HeaderExample) {
+  EXPECT_THAT(SortedBoundaries({{10, 1, 0, 3}, {20, 1, 2, 7}, {0, 1, 5, 9}}), ElementsAre(0, 2, 4, 8));
+}
+
 TEST(TimeSlotsTest, HeaderExampleAndAllLive) {
   // Boundaries 0, 2, 4, 8.
   EXPECT_EQ(TimeSlots({{10, 1, 0, 3}, {20, 1, 2, 7}}), 3);
