@@ -58,7 +58,7 @@ inline MsaResult EmptyResult(const Analyzed& a) {
   return r;
 }
 
-// The buffer holding the value named `value` (e.g. "%y") in `a`.
+// The buffer holding the value named `value` (e.g. "y", without the %) in `a`.
 inline BufferId BufferOf(const Analyzed& a, const char* value) {
   return a.analysis.value_buffer[a.program.FindValue(value)];
 }

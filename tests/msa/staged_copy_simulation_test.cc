@@ -58,7 +58,7 @@ TEST(StagedCopySimulationTest, AStagedEvictionRunsOneLegPerLinkQueue) {
   auto a = Analyze(kProgram);
   ASSERT_NE(a, nullptr);
   const CostModel cost(a->program, a->analysis, target);
-  const BufferId ba = BufferOf(*a, "%a"), bb = BufferOf(*a, "%b");
+  const BufferId ba = BufferOf(*a, "a"), bb = BufferOf(*a, "b");
   MsaResult r = EmptyResult(*a);
   // Both issued after step 0 (at 1 ms), done before step 3; a's eviction
   // first: its leg l0 -> dram takes [1, 2] ms, its leg dram -> mid 0.1 ms
