@@ -62,7 +62,8 @@ std::vector<SpacePeak> ComputeSpacePeaks(const BufferSet& buffers, const Plan& p
       std::vector<bool> resident(view.size(), false);
       for (std::size_t i = 0; i < view.size(); ++i) {
         const auto origin = static_cast<std::size_t>(view.origin(i));
-        resident[i] = origin < plan.placements.size() &&
+        // A staged chunk is held over its copy's steps only.
+        resident[i] = !view.staged(i) && origin < plan.placements.size() &&
                       resident_pools.contains(static_cast<const std::string&>(plan.placements[origin].pool));
       }
       const LivePeak rest = ComputeLivePeak(segments, [&](const Buffer& b) {

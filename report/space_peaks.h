@@ -3,7 +3,9 @@
 // per-space lines and the JSON plan's `spaces[]` peak fields. Everything is
 // measured on the plan's own segments (report/space_view.h), so with fast
 // memory the alternate space counts what memory space assignment put there,
-// from each prefetch's start, and the default space only what stays there.
+// from each prefetch's start, and the default space only what stays there;
+// a memory hierarchy's intermediate level counts the chunks of the copies
+// staged through it too.
 //
 // Example: a plan whose transient buffers a (4 B, [0,1]) and b (8 B, [1,2])
 // both sit in alternate memory at offsets 0 and 4, with a constant w (16 B,

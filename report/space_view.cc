@@ -1,6 +1,7 @@
 #include "report/space_view.h"
 
 #include <algorithm>
+#include <tuple>
 #include <utility>
 
 namespace memplan {
@@ -12,6 +13,9 @@ namespace {
 // stay as they are).
 bool SegmentsAreTheBuffers(const BufferSet& buffers, const Plan& plan, MemorySpace space) {
   if (plan.placements.size() != buffers.buffers.size()) return false;
+  for (const AsyncCopy& c : plan.copies) {
+    if (c.via && c.via->space == space) return false;
+  }
   for (std::size_t id = 0; id < buffers.buffers.size(); ++id) {
     const Buffer& b = buffers.buffers[id];
     if (b.size <= 0 || b.inside()) continue;
@@ -46,8 +50,36 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
   view.copy_.input = buffers.input;
   view.copy_.time_steps = buffers.time_steps;
   const std::size_t n = std::min(buffers.buffers.size(), plan.placements.size());
+  // Staged copies through `space`, by buffer, so that a buffer's entries
+  // stay adjacent.
+  std::vector<const AsyncCopy*> staged;
+  for (const AsyncCopy& c : plan.copies) {
+    if (c.via && c.via->space == space && c.buffer >= 0 && static_cast<std::size_t>(c.buffer) < n &&
+        c.bytes > 0 && c.done >= std::max<TimeStep>(c.start, 0)) {
+      staged.push_back(&c);
+    }
+  }
+  std::stable_sort(staged.begin(), staged.end(),
+                   [](const AsyncCopy* x, const AsyncCopy* y) { return x->buffer < y->buffer; });
+  auto next_staged = staged.begin();
   for (std::size_t id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
+    // A staged chunk holds the copy's bytes throughout, without gaps or windows.
+    for (; next_staged != staged.end() && static_cast<std::size_t>((*next_staged)->buffer) == id;
+         ++next_staged) {
+      const AsyncCopy& c = **next_staged;
+      Buffer s;
+      s.name = b.name;
+      s.size = c.bytes;
+      s.alignment = b.alignment;
+      s.lifetime = b.lifetime;
+      s.space = b.space;
+      std::tie(s.start, s.end) = StagingSteps(c);
+      view.copy_.buffers.push_back(std::move(s));
+      view.origin_.push_back(static_cast<BufferId>(id));
+      view.offset_.push_back(c.via->offset);
+      view.staged_.push_back(true);
+    }
     if (b.size <= 0 || b.inside()) continue;  // a sub-allocation: its container's bytes
     for (const Allocation& a : plan.placements[id].allocations) {
       if (a.space != space || a.start > a.end) continue;
@@ -70,6 +102,7 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
       view.copy_.buffers.push_back(std::move(s));
       view.origin_.push_back(static_cast<BufferId>(id));
       view.offset_.push_back(a.offset);
+      view.staged_.push_back(false);
     }
   }
   return view;

@@ -9,6 +9,9 @@
 // default-memory chunk may begin at an eviction or outlast the live range
 // for an end-of-program refill (driver/pools.h).
 //
+// A staged copy through the space (AsyncCopy::via) adds an entry for its
+// chunk: the copy's bytes over StagingSteps, at the via offset.
+//
 // Example: buffer a (8 B, transient, live [0,5]) with allocations
 // {default, 0, [0,1]}, {alternate, 0, [2,3]}, {alternate, 32, [4,5]} gives,
 // for the alternate space, two entries "a" over [2,3] and [4,5] with
@@ -42,6 +45,8 @@ class SpaceView {
   }
   // Segment i's offset in the space.
   Bytes offset(std::size_t i) const;
+  // Whether segment i is a staged copy's chunk, not an allocation.
+  bool staged(std::size_t i) const { return same_ == nullptr && staged_[i]; }
 
  private:
   friend SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace space);
@@ -51,6 +56,7 @@ class SpaceView {
   BufferSet copy_;
   std::vector<BufferId> origin_;     // parallel to copy_.buffers
   std::vector<Bytes> offset_;        // parallel to copy_.buffers
+  std::vector<bool> staged_;         // parallel to copy_.buffers
 };
 
 // The segments of `plan` in `space` (plan.placements parallel to

@@ -679,6 +679,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   for (const AsyncCopy& copy : plan.copies) {
     if (copy.done < copy.start || CopyPanelSpace(copy) < 0) continue;
     spaces.insert(CopyPanelSpace(copy));
+    if (copy.via) spaces.insert(copy.via->space);
     time_top = std::max(time_top, SaturatingNext(copy.done));
   }
   for (const WindowPrefetch& w : plan.window_prefetches) {
@@ -735,6 +736,18 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       if (window.space != space || window.done < window.start || window.bytes <= 0) continue;
       windows.push_back(w);
       reserved_top = std::max(reserved_top, window.offset + window.bytes);
+    }
+    // Staged chunks, of the buffers shown, reserve bytes here too.
+    std::vector<std::size_t> staged;
+    for (std::size_t c = 0; c < plan.copies.size(); ++c) {
+      const AsyncCopy& copy = plan.copies[c];
+      const auto [first, last] = StagingSteps(copy);
+      if (!copy.via || copy.via->space != space || copy.bytes <= 0 || last < first ||
+          !shown(copy.buffer)) {
+        continue;
+      }
+      staged.push_back(c);
+      reserved_top = std::max(reserved_top, copy.via->offset + copy.bytes);
     }
     const bool block_here = has_block && space == kAlternateSpace;
     if (block_here) reserved_top = std::max(reserved_top, block.offset + block.size);
@@ -908,6 +921,18 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
                        [](const WindowMark& a, const WindowMark& b) { return a.window < b.window; });
     }
     layout.legend_window |= !panel.windows.empty();
+    for (std::size_t c : staged) {
+      const AsyncCopy& copy = plan.copies[c];
+      const auto [first, last] = StagingSteps(copy);
+      CopyMark mark{static_cast<int>(c), kColorPrefetch, {}};
+      if (ClipBox(TimeX(layout, static_cast<double>(first)),
+                  TimeX(layout, static_cast<double>(SaturatingNext(last))),
+                  address_y(static_cast<double>(copy.via->offset + copy.bytes)),
+                  address_y(static_cast<double>(copy.via->offset)), plot, mark.box)) {
+        panel.staged.push_back(mark);
+      }
+    }
+    layout.legend_staged |= !panel.staged.empty();
     if (block_here) {
       BlockMark mark;
       if (ClipBox(plot.x, plot.x + plot.w, address_y(static_cast<double>(block.offset + block.size)),

@@ -23,6 +23,8 @@
 // buffer: it is drawn hatched and outlined over [offset, offset + bytes) from
 // copy-start to the op's step. The block of block prefetching is outlined
 // (dashed) across the whole alternate panel and labelled "prefetch block".
+// A staged copy's chunk in its intermediate level (AsyncCopy::via) is drawn
+// like a prefetch's bar, outlined dashed, over its StagingSteps.
 //
 // Scaling: a segment or copy thinner than MapOptions::min_rect_px in either
 // dimension, and every one beyond the MapOptions::max_rects largest of its
@@ -274,6 +276,7 @@ struct Panel {
   std::vector<PixelRect> copy_coverage; // merged copy bars, relative to plot.x/plot.y
   std::vector<CopyMark> copies;         // copy bars over their chunks
   std::vector<WindowMark> windows;      // the largest max_rects, by window index
+  std::vector<CopyMark> staged;         // chunks of copies staged through the space
   std::optional<BlockMark> prefetch_block;
   std::vector<LineMark> lines;
   std::optional<PeakMark> peak;         // none when nothing is live in this view
@@ -309,6 +312,7 @@ struct MapLayout {
   bool legend_peak_step = false;        // a panel marks its peak step
   bool legend_window = false;           // window prefetches are drawn
   bool legend_block = false;            // a prefetch block is drawn
+  bool legend_staged = false;           // staged chunks are drawn
   bool regions = false;                 // the plan has execution regions
   bool activations_only = false;
   // Per panel, how many of the largest blocks get their buffer's name

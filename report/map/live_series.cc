@@ -58,6 +58,16 @@ std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& pla
       if (last < std::numeric_limits<TimeStep>::max()) events.emplace_back(last + 1, -size);
     }
   }
+  // A staged copy's chunk holds its bytes in the intermediate level.
+  for (const AsyncCopy& c : plan.copies) {
+    if (!c.via || c.via->space != space || c.bytes <= 0) continue;
+    const auto b = static_cast<std::size_t>(c.buffer);
+    if (activations_only && (c.buffer < 0 || b >= activations.size() || !activations[b])) continue;
+    const auto [first, last] = StagingSteps(c);
+    if (last < first) continue;
+    events.emplace_back(first, c.bytes);
+    if (last < std::numeric_limits<TimeStep>::max()) events.emplace_back(last + 1, -c.bytes);
+  }
   return LiveStepsOf(std::move(events));
 }
 

@@ -34,8 +34,9 @@ std::vector<bool> ActivationBuffers(const BufferSet& buffers, const Plan& plan);
 // Live bytes of a memory space other than the default one over time: the
 // sum of the sizes of the buffers with an allocation in `space` covering the
 // step (a buffer counted once per step even with several allocations there),
-// in the same step form as TransientLiveProfile. With `activations_only`,
-// only the buffers of ActivationBuffers.
+// plus the chunks of the copies staged through `space` (AsyncCopy::via)
+// over their StagingSteps, in the same step form as TransientLiveProfile.
+// With `activations_only`, only the buffers (and chunks) of ActivationBuffers.
 // Example: x 256 KiB in space 1 over [2,6], y 256 KiB over [0,4] ->
 // {0: 256 KiB}, {2: 512 KiB}, {5: 256 KiB}, {7: 0}. O(n log n).
 std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& plan,

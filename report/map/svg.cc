@@ -64,6 +64,7 @@ void AppendStyle(std::string& out, const MapLayout& layout, std::string_view id_
   if (layout.legend_window) {
     out += ".win{stroke:#f28e2b;stroke-width:1}";
   }
+  if (layout.legend_staged) out += ".staged{stroke:#555;stroke-width:1;stroke-dasharray:4 2}";
   if (layout.legend_block) {
     out +=
         ".pblock{fill:none;stroke:#555;stroke-width:1.5;stroke-dasharray:8 3}"
@@ -179,6 +180,21 @@ std::string DescribeWindow(const BufferSet& buffers, const Plan& plan, const Map
       FormatOffset(w.offset), w.start, w.done);
 }
 
+// Tooltip text of a staged copy's chunk in its intermediate level.
+std::string DescribeStaged(const BufferSet& buffers, const Plan& plan, int index) {
+  const AsyncCopy& copy = plan.copies[static_cast<std::size_t>(index)];
+  const auto b = static_cast<std::size_t>(copy.buffer);
+  const std::string name = copy.buffer >= 0 && b < buffers.buffers.size()
+                               ? buffers.buffers[b].name.str()
+                               : fmt::format("buffer {}", copy.buffer);
+  const auto [first, last] = StagingSteps(copy);
+  return fmt::format(
+      "staged chunk of {}\nprefetch space {} -> {} through {}, offset {}\n{} held over [{}, {}]",
+      name, SpaceLabel(plan, copy.from_space), SpaceLabel(plan, copy.to_space),
+      SpaceLabel(plan, copy.via->space), FormatOffset(copy.via->offset),
+      FormatBytesExact(copy.bytes), first, last);
+}
+
 std::string DescribeBlock(const Plan& plan) {
   const MsaStats& msa = *plan.msa;
   return fmt::format(
@@ -219,6 +235,7 @@ void AppendLegend(std::string& out, const MapLayout& layout, std::string_view id
   std::vector<std::string_view> labels;
   for (int color : layout.legend_colors) labels.push_back(ColorLabel(color));
   if (layout.legend_window) labels.push_back("window prefetch");
+  if (layout.legend_staged) labels.push_back("staged chunk");
   if (layout.legend_block) labels.push_back("prefetch block");
   if (layout.legend_outline) labels.push_back("region allocation");
   if (layout.legend_peak) labels.push_back("extent / used");
@@ -253,6 +270,8 @@ void AppendLegend(std::string& out, const MapLayout& layout, std::string_view id
   };
   rect_entry(layout.legend_window,
              fmt::format("class=\"win\" fill=\"url(#{}-hatch)\"", id_prefix), "window prefetch");
+  rect_entry(layout.legend_staged, fmt::format("class=\"k{} copy staged\"", kColorPrefetch),
+             "staged chunk");
   rect_entry(layout.legend_block, "class=\"pblock\"", "prefetch block");
   rect_entry(layout.legend_outline, "class=\"alloc\"", "region allocation");
   const auto line_entry = [&](bool present, std::string_view cls, std::string_view label) {
@@ -338,6 +357,12 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += "\n";
   }
 
+  for (const CopyMark& mark : panel.staged) {
+    AppendRect(out, fmt::format("class=\"k{} copy staged\" data-s=\"{}\"", mark.color, mark.copy),
+               mark.box, DescribeStaged(buffers, plan, mark.copy));
+    out += "\n";
+  }
+
   for (const WindowMark& mark : panel.windows) {
     AppendRect(out,
                fmt::format("class=\"win\" fill=\"url(#{}-hatch)\" data-w=\"{}\"", id_prefix,
@@ -415,7 +440,8 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     out += "</g>\n";
   }
 
-  if (panel.segment_count == 0 && panel.copy_count == 0 && panel.windows.empty()) {
+  if (panel.segment_count == 0 && panel.copy_count == 0 && panel.windows.empty() &&
+      panel.staged.empty()) {
     out += fmt::format(
         "<text class=\"note\" x=\"{}\" y=\"{}\" text-anchor=\"middle\">no buffers in this "
         "space</text>\n",

@@ -3,7 +3,10 @@
 // tcm when there is no flash -> tcm link, with exact legs, chunk and time;
 // and without a route the weight stays in flash, read in place.
 #include <fstream>
+#include <iterator>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "driver/plan_job.h"
@@ -57,8 +60,10 @@ entry func @main(%x: i8[1024] external, %w: i8[2048] constant) {
 }
 
 absl::StatusOr<PlanJobResult> PlanStaged(const std::string& target, int conv_flops,
-                                          bool cross_program_prefetch) {
+                                          bool cross_program_prefetch,
+                                          std::optional<std::string> profile_path = std::nullopt) {
   PlanJobOptions options;
+  options.profile_path = std::move(profile_path);
   options.msa.emplace();
   options.msa->target = WriteFile("staged.json", target);
   options.msa->msa.cross_program_prefetch = cross_program_prefetch;
@@ -129,6 +134,30 @@ TEST(StagedCopyTest, WeightInFlashIsPrefetchedThroughSram) {
   EXPECT_THAT(*r->json_stdout,
               HasSubstr(R"("from_space":2,"to_space":1,"start":-1,"done":1,"bytes":2048,)"
                         R"("via_space":0,"via_offset":0})"));
+}
+
+// w's chunk holds sram bytes over [0, 1]: sram's live bytes are x 1024 +
+// the chunk 2048 = 3072 at step 0 and the chunk's 2048 at step 1 (they were
+// 1024 and 0, the chunk left out); its max live stays d 4096 + c 512 = 4608
+// at step 3, 5632 - 4608 = 1024 bytes (22.22%) under the extent.
+TEST(StagedCopyTest, TheStagedChunkIsLiveInSram) {
+  const std::string profile = TestTempPath("staged_profile.csv");
+  absl::StatusOr<PlanJobResult> r = PlanStaged(TargetText(kFlashToSram), 100, false, profile);
+  ASSERT_TRUE(r.ok()) << r.status();
+  ASSERT_EQ(r->plan.copies.size(), 1u);
+  ASSERT_TRUE(r->plan.copies[0].via);
+  EXPECT_THAT(r->summary,
+              HasSubstr("sram memory: 5632 bytes (5.50 KiB) used of 5632 bytes (5.50 KiB) "
+                        "capacity, max live 4608 bytes (4.50 KiB) at step 3 (22.22% over)\n"));
+  std::ifstream in(profile);
+  const std::string csv((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Columns: step, op, sram, its pools (transient, and flash.transient: w's
+  // chunk), then tcm's and flash's.
+  EXPECT_THAT(csv, HasSubstr("step,op,sram.live_bytes,sram.transient.live_bytes,"
+                             "sram.flash.transient.live_bytes,tcm.live_bytes,"));
+  EXPECT_THAT(csv, HasSubstr("\n0,%a = exp,3072,1024,2048,"));
+  EXPECT_THAT(csv, HasSubstr("\n1,%b = conv,2048,0,2048,"));
+  EXPECT_THAT(csv, HasSubstr("\n3,%c = reduce,4608,4608,0,"));
 }
 
 // Without the flash -> sram link, flash has no route to tcm: w stays in

@@ -45,6 +45,59 @@ TEST(SpacePeaksTest, ActivationsAllInFastMemory) {
   EXPECT_EQ(peaks[1].transient_buffers, 2);
 }
 
+// A staged copy's chunk (AsyncCopy::via) is live bytes of its intermediate
+// level over [max(start, 0), done]: sram (space 2) holds act (8 B, [0,3]),
+// k (4 B, its resident "constant" pool) and w's chunk (16 B at 12, [0,1];
+// w is homed in flash, space 3, in a pool also named "constant"), so 28 B
+// at steps 0-1, 12 B after. The chunk is a weight's: no activation.
+TEST(SpacePeaksTest, StagedChunkCountsInTheIntermediateLevel) {
+  BufferSet buffers;
+  buffers.time_steps = 4;
+  buffers.buffers = {Make("act", 8, 0, 3), Make("k", 4, 0, 3, Lifetime::kConstant),
+                     Make("w", 16, 0, 3, Lifetime::kConstant)};
+  Plan plan;
+  plan.time_steps = 4;
+  plan.spaces = {SpaceInfo{"dram", kDefaultSpace, std::nullopt, 0, 1},
+                 SpaceInfo{"tcm", kAlternateSpace, 64, 16, 1},
+                 SpaceInfo{"sram", 2, 64, 28, 1}, SpaceInfo{"flash", 3, 64, 16, 1}};
+  plan.pools = {
+      PoolInfo{"constant", Lifetime::kConstant, 2, 8, 4, 4, 1, 4, std::nullopt, std::nullopt},
+      PoolInfo{"constant", Lifetime::kConstant, 3, 0, 16, 16, 1, 16, std::nullopt, std::nullopt}};
+  plan.placements = {{"sram.transient", {Allocation{2, 0, 0, 3}}},
+                     {"constant", {Allocation{2, 8, 0, 3}}},
+                     {"constant", {Allocation{3, 0, 0, 3}, Allocation{kAlternateSpace, 0, 2, 3}}}};
+  AsyncCopy copy{2, CopyKind::kPrefetch, 3, kAlternateSpace, -1, 1, 16};
+  copy.via = CopyVia{2, 12};
+  plan.copies = {copy};
+
+  const SpaceView view = ViewSpace(buffers, plan, 2);
+  ASSERT_EQ(view.size(), 3u);
+  EXPECT_FALSE(view.staged(1));
+  EXPECT_TRUE(view.staged(2));
+  EXPECT_EQ(view.origin(2), 2);
+  EXPECT_EQ(view.offset(2), 12);
+  EXPECT_EQ(view.segments().buffers[2].size, 16);
+  EXPECT_EQ(view.segments().buffers[2].start, 0);
+  EXPECT_EQ(view.segments().buffers[2].end, 1);
+
+  const std::vector<SpacePeak> peaks = ComputeSpacePeaks(buffers, plan);
+  ASSERT_EQ(peaks.size(), 4u);
+  const SpacePeak& sram = peaks[2];
+  EXPECT_EQ(sram.max_live_bytes, 28);
+  EXPECT_EQ(sram.peak_step, 0);
+  // k's pool is held all run; the chunk, though its buffer's pool has the
+  // same name, only over its copy's steps.
+  EXPECT_EQ(sram.resident_bytes, 4);
+  EXPECT_THAT(sram.resident_pools, ElementsAre("constant"));
+  EXPECT_EQ(sram.resident_max_live_bytes, 28);
+  EXPECT_EQ(sram.resident_peak_step, 0);
+  EXPECT_EQ(sram.transient_lower_bound, 8);
+  EXPECT_EQ(sram.transient_buffers, 1);
+  // tcm holds w from step 2 only; the chunk is not there.
+  EXPECT_EQ(peaks[1].max_live_bytes, 16);
+  EXPECT_EQ(peaks[1].peak_step, 2);
+}
+
 // A buffer fast memory receives twice counts twice in the view but once
 // among the space's transient buffers; its gap inside a segment is kept.
 TEST(SpaceViewTest, OneEntryPerSegment) {

@@ -41,6 +41,19 @@ TEST(SpaceLiveProfileTest, ActivationsOnlyLeavesWeightsOut) {
               ElementsAre(LiveStep{0, 0}, LiveStep{1, kMiB}, LiveStep{2, 0}));
 }
 
+TEST(SpaceLiveProfileTest, CountsStagedChunksInTheIntermediateLevel) {
+  // sram: act 512 KiB over [0,3], w's staged chunk 256 KiB over [0,1]; the
+  // chunk is a weight's, so the activations view leaves it out.
+  const maptest::PlannedBuffers p = maptest::StagedPlan();
+  EXPECT_THAT(SpaceLiveProfile(p.buffers, p.plan, 2, false),
+              ElementsAre(LiveStep{0, 768 * kKiB}, LiveStep{2, 512 * kKiB}, LiveStep{4, 0}));
+  EXPECT_THAT(SpaceLiveProfile(p.buffers, p.plan, 2, true),
+              ElementsAre(LiveStep{0, 512 * kKiB}, LiveStep{4, 0}));
+  // tcm holds w's segment only; flash its home.
+  EXPECT_THAT(SpaceLiveProfile(p.buffers, p.plan, kAlternateSpace, false),
+              ElementsAre(LiveStep{0, 0}, LiveStep{2, 256 * kKiB}, LiveStep{4, 0}));
+}
+
 TEST(PoolLifetimesTest, ByPoolNameElseTheBuffersOwn) {
   maptest::PlannedBuffers p = maptest::WeightsPlan();
   p.plan.placements[1].pool = PoolName();

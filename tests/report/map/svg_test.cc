@@ -165,6 +165,41 @@ TEST(SvgMapTest, HierarchyLegendHasTheActivationClass) {
       << svg.substr(0, 3000);
 }
 
+TEST(SvgMapTest, StagedChunkInItsIntermediateLevel) {
+  const maptest::PlannedBuffers p = maptest::StagedPlan();
+  const std::string svg = RenderSvgMap(p.buffers, p.plan, MapOptions{});
+  // One staged chunk (copy 0) in the sram panel, over steps [0,1] (x 88,
+  // 2 * 271 px wide), bytes [512 KiB, 768 KiB) on the sram axis (top 1 MiB,
+  // the capacity, at y 917: 320 px per MiB), with its tooltip; and in the
+  // legend.
+  EXPECT_EQ(Count(svg, " data-s=\""), 1u);
+  const std::size_t sram = svg.find(">sram memory (space 2)");
+  const std::size_t flash = svg.find(">flash memory (space 3)");
+  const std::size_t chunk = svg.find("<rect class=\"k6 copy staged\" data-s=\"0\" x=\"88\" ");
+  ASSERT_NE(chunk, std::string::npos) << svg;
+  EXPECT_LT(sram, chunk);
+  EXPECT_LT(chunk, flash);
+  EXPECT_EQ(svg.find("<rect class=\"k6 copy staged\" data-s=\"0\" x=\"88\" y=\"997\" "
+                     "width=\"542\" height=\"80\"><title>staged chunk of w\nprefetch space "
+                     "flash (3) -&gt; tcm (1) through sram (2), offset 524288 (512 KiB)\n256 KiB "
+                     "(262144 B) held over [0, 1]</title></rect>"),
+            chunk)
+      << svg.substr(chunk, 400);
+  EXPECT_NE(svg.find("<line class=\"line capacity\" x1=\"88\" y1=\"917\"", sram),
+            std::string::npos);
+  EXPECT_NE(svg.find(">staged chunk</text>"), std::string::npos);
+  EXPECT_NE(svg.find(".staged{"), std::string::npos);
+  // The sram panel's peak counts the chunk: 768 KiB at step 0.
+  EXPECT_NE(svg.find(">peak step 0 · 768 KiB live</text>", sram), std::string::npos);
+  // The copy unstaged: no chunk in sram, no staged style.
+  Plan unstaged = p.plan;
+  unstaged.copies[0].via.reset();
+  const std::string plain = RenderSvgMap(p.buffers, unstaged, MapOptions{});
+  EXPECT_EQ(plain.find(" data-s=\""), std::string::npos);
+  EXPECT_EQ(plain.find(".staged{"), std::string::npos);
+  EXPECT_NE(plain.find(">peak step 0 · 512 KiB live</text>"), std::string::npos);
+}
+
 TEST(SvgMapTest, EmptyPlanRenders) {
   const std::string svg = RenderSvgMap(BufferSet{}, Plan{}, MapOptions{});
   EXPECT_NE(svg.find(">no buffers in this space</text>"), std::string::npos);

@@ -128,6 +128,28 @@ inline PlannedBuffers HierarchyPlan() {
   return p;
 }
 
+// A staged prefetch (AsyncCopy::via) over 4 time steps: w (256 KiB, a
+// weight homed in flash, space 3) is prefetched into tcm (space 1) for
+// [2,3] through sram (space 2), whose chunk [512 KiB, 768 KiB) is held over
+// the copy's steps [0,1] above act (512 KiB, [0,3]): sram holds 768 KiB at
+// steps 0-1, 512 KiB at 2-3.
+inline PlannedBuffers StagedPlan() {
+  PlannedBuffers p;
+  p.buffers.time_steps = 4;
+  p.plan.input = "staged.mp";
+  p.plan.time_steps = 4;
+  p.plan.spaces = {{"dram", kDefaultSpace, std::nullopt, 0},
+                   {"tcm", kAlternateSpace, 256 * kKiB, 256 * kKiB},
+                   {"sram", 2, kMiB, 768 * kKiB},
+                   {"flash", 3, 4 * kMiB, 256 * kKiB}};
+  Add(p, "act", 512 * kKiB, 0, 3, "sram.transient", {{2, 0, 0, 3}});
+  Add(p, "w", 256 * kKiB, 0, 3, "flash.constant", {{3, 0, 0, 3}, {kAlternateSpace, 0, 2, 3}});
+  p.buffers.buffers.back().lifetime = Lifetime::kConstant;
+  p.plan.copies = {{1, CopyKind::kPrefetch, 3, kAlternateSpace, 0, 1, 256 * kKiB}};
+  p.plan.copies[0].via = CopyVia{2, 512 * kKiB};
+  return p;
+}
+
 // `n` transient buffers of 1-3 KiB, one starting per time step and live for
 // 4 steps (so the live bytes change every step), at 64 rotating 4 KiB
 // offsets: far more marks than pixels.
