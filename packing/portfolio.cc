@@ -168,6 +168,16 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
                const PackDeadline& deadline, MemberRun& run) {
   const Clock::time_point begin = Clock::now();
   run.started = true;
+  // Best fit and in-order count standard placement work (PlacementWork);
+  // the run is allowed and charged in the member's own units
+  // (BestFitWorkScale), as its estimate is.
+  const auto in_own_units = [&](auto pack) {
+    const double scale = BestFitWorkScale(run.member);
+    double standard_work = 0;
+    auto out = pack(run.allowance / scale, &standard_work);
+    run.work = standard_work * scale;
+    return out;
+  };
   std::optional<BestFitOrder> best_fit;
   switch (run.member) {
     case PackingAlgorithm::kSkylineLongest:
@@ -186,14 +196,11 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
     case PackingAlgorithm::kOnlineBestFit:
       run.result = OnlineBestFitPack(items, alignment);
       break;
-    case PackingAlgorithm::kInOrder: {
-      // Counted in its own units, as best fit's below.
-      const double scale = BestFitWorkScale(run.member);
-      double standard_work = 0;
-      run.result = InOrderPackWithin(items, alignment, run.allowance / scale, &standard_work, deadline);
-      run.work = standard_work * scale;
+    case PackingAlgorithm::kInOrder:
+      run.result = in_own_units([&](double allowance, double* work) {
+        return InOrderPackWithin(items, alignment, allowance, work, deadline);
+      });
       break;
-    }
     case PackingAlgorithm::kBestFitSpatial:
       best_fit = BestFitOrder::kSpatial;
       break;
@@ -210,13 +217,10 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
       break;
   }
   if (best_fit) {
-    // Counted in the member's own units (BestFitWorkScale), as its estimate.
-    const double scale = BestFitWorkScale(run.member);
-    double standard_work = 0;
-    std::optional<std::vector<Bytes>> offsets =
-        BestFitInOrderWithin(items, SortForBestFit(items, *best_fit), alignment,
-                             run.allowance / scale, &standard_work, deadline);
-    run.work = standard_work * scale;
+    std::optional<std::vector<Bytes>> offsets = in_own_units([&](double allowance, double* work) {
+      return BestFitInOrderWithin(items, SortForBestFit(items, *best_fit), alignment, allowance,
+                                  work, deadline);
+    });
     if (offsets) {
       run.result = MakePackResult(items, *std::move(offsets), std::string(BestFitOrderName(*best_fit)));
     }

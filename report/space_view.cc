@@ -1,7 +1,6 @@
 #include "report/space_view.h"
 
 #include <algorithm>
-#include <tuple>
 #include <utility>
 
 namespace memplan {
@@ -64,33 +63,35 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
   auto next_staged = staged.begin();
   for (std::size_t id = 0; id < n; ++id) {
     const Buffer& b = buffers.buffers[id];
+    // An entry of `b`'s in this space: `size` bytes over [start, end].
+    const auto entry = [&](Bytes size, TimeStep start, TimeStep end) {
+      Buffer s;
+      s.name = b.name;
+      s.size = size;
+      s.alignment = b.alignment;
+      s.lifetime = b.lifetime;
+      s.space = b.space;
+      s.start = start;
+      s.end = end;
+      return s;
+    };
+    const auto add = [&](Buffer s, Bytes offset, bool staged_chunk) {
+      view.copy_.buffers.push_back(std::move(s));
+      view.origin_.push_back(static_cast<BufferId>(id));
+      view.offset_.push_back(offset);
+      view.staged_.push_back(staged_chunk);
+    };
     // A staged chunk holds the copy's bytes throughout, without gaps or windows.
     for (; next_staged != staged.end() && static_cast<std::size_t>((*next_staged)->buffer) == id;
          ++next_staged) {
       const AsyncCopy& c = **next_staged;
-      Buffer s;
-      s.name = b.name;
-      s.size = c.bytes;
-      s.alignment = b.alignment;
-      s.lifetime = b.lifetime;
-      s.space = b.space;
-      std::tie(s.start, s.end) = StagingSteps(c);
-      view.copy_.buffers.push_back(std::move(s));
-      view.origin_.push_back(static_cast<BufferId>(id));
-      view.offset_.push_back(c.via->offset);
-      view.staged_.push_back(true);
+      const auto [start, end] = StagingSteps(c);
+      add(entry(c.bytes, start, end), c.via->offset, true);
     }
     if (b.size <= 0 || b.inside()) continue;  // a sub-allocation: its container's bytes
     for (const Allocation& a : plan.placements[id].allocations) {
       if (a.space != space || a.start > a.end) continue;
-      Buffer s;
-      s.name = b.name;
-      s.size = b.size;
-      s.alignment = b.alignment;
-      s.lifetime = b.lifetime;
-      s.space = b.space;
-      s.start = a.start;
-      s.end = a.end;
+      Buffer s = entry(b.size, a.start, a.end);
       for (const StepRange& g : b.gaps()) {
         if (g.first > a.start && g.last < a.end) s.mutable_gaps().push_back(g);
       }
@@ -99,10 +100,7 @@ SpaceView ViewSpace(const BufferSet& buffers, const Plan& plan, MemorySpace spac
         s.mutable_windows().push_back(
             {{std::max(w.steps.first, a.start), std::min(w.steps.last, a.end)}, w.lo, w.hi});
       }
-      view.copy_.buffers.push_back(std::move(s));
-      view.origin_.push_back(static_cast<BufferId>(id));
-      view.offset_.push_back(a.offset);
-      view.staged_.push_back(false);
+      add(std::move(s), a.offset, false);
     }
   }
   return view;
