@@ -35,37 +35,38 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
   return timed;
 }
 
-// Places the fast slabs over their time ranges in the fast memory's space
+// Places the slabs of `fast` in `level`'s space over their time ranges
 // (slabs never alive together share bytes) and declares the space, whose
 // peak (the arena's extent, bytes) may exceed the capacity.
-void PlaceFastSlabs(std::vector<TimedPool>& fast, const RegionFastMemory& memory,
-                     const PoolPlanOptions& options, Plan& plan) {
+void PlaceFastSlabs(std::vector<TimedPool*>& fast, const RegionFastLevel& level,
+                    const PoolPlanOptions& options, Plan& plan) {
   Bytes alignment = std::max<Bytes>(1, plan.alignment);
   std::vector<PackItem> items;
-  for (const TimedPool& t : fast) {
-    alignment = std::lcm(alignment, std::max<Bytes>(1, t.alignment));
-    items.push_back(PackItem{t.pool.size, 1, t.pool.start.value_or(0),
-                             t.pool.end.value_or(plan.time_steps - 1)});
+  for (const TimedPool* t : fast) {
+    alignment = std::lcm(alignment, std::max<Bytes>(1, t->alignment));
+    items.push_back(PackItem{t->pool.size, 1, t->pool.start.value_or(0),
+                             t->pool.end.value_or(plan.time_steps - 1)});
   }
   const PackResult packed = Pack(items, options.algorithm, alignment);
   for (std::size_t i = 0; i < fast.size(); ++i) {
-    fast[i].pool.offset = packed.offsets[i];
-    plan.pools.push_back(fast[i].pool);
+    fast[i]->pool.offset = packed.offsets[i];
+    plan.pools.push_back(fast[i]->pool);
   }
-  plan.spaces.push_back(SpaceInfo{std::string(SpaceName(memory.space)), memory.space,
-                                  memory.capacity, packed.peak, alignment});
+  plan.spaces.push_back(SpaceInfo{std::string(SpaceName(level.space)), level.space,
+                                  level.capacity, packed.peak, alignment});
 }
 
-// The fast slice with the lowest benefit per byte (ties: the higher buffer
-// id), to leave in default memory when the fast slabs do not fit together.
-BufferId LeastFastSlice(const RegionPlan& regions, const RegionFastMemory& memory) {
+// The slice in `level`'s space with the lowest benefit per byte there (ties:
+// the higher buffer id), to leave out of it when its slabs do not fit
+// together.
+BufferId LeastFastSlice(const RegionPlan& regions, const RegionFastLevel& level) {
   BufferId least = kNoId;
   double least_density = 0;
   for (const Resource& r : regions.resources) {
-    if (r.space == kDefaultSpace) continue;
+    if (r.space != level.space) continue;
     for (const Slice& s : r.slices) {
       const double density =
-          memory.benefit[s.buffer] / static_cast<double>(std::max<Bytes>(1, s.size_bytes));
+          level.benefit[s.buffer] / static_cast<double>(std::max<Bytes>(1, s.size_bytes));
       if (least == kNoId || density < least_density ||
           (density == least_density && s.buffer > least)) {
         least = s.buffer;
@@ -108,7 +109,15 @@ absl::StatusOr<Plan> PlaceRegions(const Program& program, const ProgramAnalysis&
   }
   absl::StatusOr<Plan> plan = PlanPoolsAround(buffers, excluded, held, timed, options);
   if (!plan.ok()) return plan.status();
-  if (region_options.fast_memory) PlaceFastSlabs(fast, *region_options.fast_memory, options, *plan);
+  if (region_options.fast_memory) {
+    for (const RegionFastLevel& level : region_options.fast_memory->levels) {
+      std::vector<TimedPool*> here;
+      for (TimedPool& t : fast) {
+        if (t.pool.space == level.space) here.push_back(&t);
+      }
+      PlaceFastSlabs(here, level, options, *plan);
+    }
+  }
   std::size_t next_default = 0, next_fast = 0;
   for (const Resource& r : regions.resources) {
     pool_of.push_back(r.space == kDefaultSpace ? &timed[next_default++] : &fast[next_fast++]);
@@ -196,15 +205,22 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
     absl::StatusOr<Plan> plan = PlaceRegions(program, analysis, region_options, options, reuse,
                                              *std::move(regions));
     if (!plan.ok() || !region_options.fast_memory) return plan;
-    RegionFastMemory& memory = *region_options.fast_memory;
-    const auto space = std::find_if(plan->spaces.begin(), plan->spaces.end(),
-                                    [&](const SpaceInfo& i) { return i.id == memory.space; });
-    if (space == plan->spaces.end() || space->peak <= memory.capacity) return plan;
-    const BufferId least = LeastFastSlice(*plan->regions, memory);
-    if (least == kNoId) {
-      return absl::InternalError("internal error: fast slabs over capacity without slices");
+    // The fastest level over its capacity gives up a slice (which a slower
+    // level may take in the next round).
+    bool fits = true;
+    for (RegionFastLevel& level : region_options.fast_memory->levels) {
+      const auto space = std::find_if(plan->spaces.begin(), plan->spaces.end(),
+                                      [&](const SpaceInfo& i) { return i.id == level.space; });
+      if (space == plan->spaces.end() || space->peak <= level.capacity) continue;
+      const BufferId least = LeastFastSlice(*plan->regions, level);
+      if (least == kNoId) {
+        return absl::InternalError("internal error: fast slabs over capacity without slices");
+      }
+      level.benefit[least] = 0;
+      fits = false;
+      break;
     }
-    memory.benefit[least] = 0;
+    if (fits) return plan;
   }
 }
 

@@ -12,11 +12,11 @@
 // run (the region may still run when the host's text order has moved on).
 // Finally every command range is placed in its resource and every figure is
 // evaluated at the dims' evaluation point (ir/dims.h). With
-// RegionPlanOptions::fast_memory, the regions' fast slabs are packed over
-// their time ranges into the fast memory's space (declared with its
-// capacity); while that arena exceeds the capacity (regions that may run at
-// once), the fast slice with the lowest benefit per byte is left in default
-// memory and the regions are planned again.
+// RegionPlanOptions::fast_memory, each level's slabs are packed over their
+// time ranges into the level's space (declared with its capacity); while
+// that arena exceeds the capacity (regions that may run at once), the slice
+// with the lowest benefit per byte in the fastest such level leaves it (a
+// slower level or the slab may take it) and the regions are planned again.
 #pragma once
 
 #include "absl/status/statusor.h"

@@ -1,9 +1,12 @@
 // ProgramRun's region commands: a wave of lowered commands (ir/region_plan.h)
 // on the machine's bytes.
+#include <algorithm>
 #include <set>
+#include <string>
 
 #include "execute/program_run.h"
 #include "fmt/format.h"
+#include "fmt/ranges.h"
 
 namespace memplan {
 
@@ -30,7 +33,8 @@ absl::StatusOr<RangePlace> PlaceOfRange(const Plan& plan, const CommandRange& ra
 
 }  // namespace
 
-absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave) {
+absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave,
+                                        const std::string& device) {
   const Plan& plan = machine_.plan();
   const RegionPlan& regions = *plan.regions;
   if (absl::Status s = machine_.AdvanceTo(wave.front()->time); !s.ok()) return s;
@@ -40,6 +44,23 @@ absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave)
                          : fmt::format("the {} command of op %{} (step {})",
                                        CommandKindName(c.kind), program_.OpName(c.op), c.time);
   };
+  // Every range lies in memory the running device may access.
+  for (const Command* c : wave) {
+    for (const CommandRange& range : c->ranges) {
+      if (range.resource < 0 || static_cast<std::size_t>(range.resource) >= regions.resources.size()) {
+        continue;  // PlaceOfRange reports it
+      }
+      const Resource& r = regions.resources[static_cast<std::size_t>(range.resource)];
+      const bool may = r.devices.empty() ||
+                       std::any_of(r.devices.begin(), r.devices.end(),
+                                   [&](const std::string& d) { return d == "*" || d == device; });
+      if (!may) {
+        return absl::FailedPreconditionError(fmt::format(
+            "{} runs on {}, which may not access resource '{}' ({} memory; only {} may)", label(*c),
+            device, r.name, SpaceName(r.space), fmt::join(r.devices, ", ")));
+      }
+    }
+  }
   // Checks one read range: the value's bytes there hold what was last written.
   const auto check = [&](const Command& c, const CommandRange& range) -> absl::Status {
     absl::StatusOr<RangePlace> place = PlaceOfRange(plan, range);

@@ -258,16 +258,22 @@ absl::Status ProgramRun::RunCompute(OpId id) {
 }
 
 absl::Status ProgramRun::RunRegionCommands(std::size_t step_index) {
-  const HostStep& step = machine_.plan().regions->steps[step_index];
+  const RegionPlan& regions = *machine_.plan().regions;
+  const HostStep& step = regions.steps[step_index];
+  std::string device = "host";
+  if (step.region >= 0 && static_cast<std::size_t>(step.region) < regions.regions.size() &&
+      !regions.regions[static_cast<std::size_t>(step.region)].affinity.empty()) {
+    device = regions.regions[static_cast<std::size_t>(step.region)].affinity;
+  }
   std::vector<const Command*> wave;
   for (const Command& command : step.commands) {
     if (!wave.empty() && (command.concurrent < 0 || wave.front()->concurrent != command.concurrent)) {
-      if (absl::Status s = RunCommandWave(wave); !s.ok()) return s;
+      if (absl::Status s = RunCommandWave(wave, device); !s.ok()) return s;
       wave.clear();
     }
     wave.push_back(&command);
   }
-  return wave.empty() ? absl::OkStatus() : RunCommandWave(wave);
+  return wave.empty() ? absl::OkStatus() : RunCommandWave(wave, device);
 }
 
 }  // namespace memplan

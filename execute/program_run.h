@@ -28,7 +28,11 @@ class ProgramRun {
   absl::Status RunConditional(const Op& op);
   absl::Status RunCompute(OpId id);
   absl::Status RunRegionCommands(std::size_t step);
-  absl::Status RunCommandWave(const std::vector<const Command*>& wave);
+  // Runs `wave` on `device` (a region's affinity, "host" for uploads and
+  // regions without one); a range in a resource whose devices
+  // (Resource::devices) exclude it fails.
+  absl::Status RunCommandWave(const std::vector<const Command*>& wave,
+                              const std::string& device = "host");
 
   // Checks bytes [lo, lo + length) of value `v` (all of it with length < 0).
   // With `in_home`, in its home space's segment (the caller's side: the

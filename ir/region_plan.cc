@@ -1,5 +1,7 @@
 #include "ir/region_plan.h"
 
+#include <algorithm>
+
 namespace memplan {
 
 const char* ResourceKindName(ResourceKind kind) {
@@ -50,6 +52,13 @@ const char* HostStepKindName(HostStepKind kind) {
     case HostStepKind::kHost: return "host";
   }
   return "host";
+}
+
+bool RegionMayUse(const RegionFastLevel& level, const std::string& affinity) {
+  const std::string device = affinity.empty() ? "host" : affinity;
+  return level.devices.empty() ||
+         std::any_of(level.devices.begin(), level.devices.end(),
+                     [&](const std::string& d) { return d == "*" || d == device; });
 }
 
 }  // namespace memplan

@@ -72,9 +72,13 @@ struct Resource {
   // span for slabs.
   TimeStep start = 0;
   TimeStep end = 0;
-  // The memory space holding it: the default space, or the fast memory's
-  // for a region's fast slab (RegionFastMemory).
+  // The memory space holding it: the default space, or a fast level's for a
+  // region's fast slab (RegionFastMemory).
   MemorySpace space = kDefaultSpace;
+  // The devices that may access its space (RegionFastLevel::devices; "*":
+  // any); empty: every device. The region verifier checks every command
+  // range against it.
+  std::vector<std::string> devices = {};
 };
 
 // Access bits of a command's range (IREE's binding access).
@@ -173,18 +177,34 @@ struct RegionInfo {
   double all_default_s = 0;
 };
 
-// Fast memory for region slabs: per region, the slab slices that save the
-// most run time per byte go to a fast slab "<region>.fast" in `space`
+// One memory level region slabs may move to, faster than the default space.
+struct RegionFastLevel {
+  MemorySpace space = kAlternateSpace;
+  // The level's name, which names its slabs "<region>.<suffix>": "fast" for
+  // the two-space --fast-memory case, the level's name ("scratchpad") on a
+  // hierarchy target.
+  std::string suffix = "fast";
+  Bytes capacity = 0;                // bytes of the space
+  Bytes alignment = 1;               // its slab offsets are multiples (with offset_alignment)
+  // Devices (region affinities, "host" for none; "*": any) that may access
+  // it; empty: every device. A region on another device gets no slab here.
+  std::vector<std::string> devices = {};
+  // Per BufferId: seconds one run of the program saves when the buffer is in
+  // this level instead of the default space (0: never chosen here).
+  std::vector<double> benefit;
+};
+
+// Fast memory for region slabs: per region and level, fastest first, the
+// slab slices not taken by a faster level that save the most run time per
+// byte go to a slab "<region>.<suffix>" in the level's space
 // (regions/fast_slab.h); result reservations, uploads and captured buffers
 // stay in default memory.
 struct RegionFastMemory {
-  MemorySpace space = kAlternateSpace;
-  Bytes capacity = 0;                // bytes of the space
-  Bytes alignment = 1;               // fast slab offsets are multiples (with offset_alignment)
-  // Per BufferId: seconds one run of the program saves when the buffer is in
-  // fast memory (0: never chosen).
-  std::vector<double> benefit;
+  std::vector<RegionFastLevel> levels;  // fastest first; non-empty
 };
+
+// True if a region on `affinity` ("" for none: the host) may use `level`.
+bool RegionMayUse(const RegionFastLevel& level, const std::string& affinity);
 
 // The options the plan was made with (echoed into the JSON plan).
 struct RegionPlanOptions {

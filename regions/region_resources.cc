@@ -160,16 +160,15 @@ class ResourceBuilder {
     return PackedLayout(items, options_.algorithm, layout);
   }
 
-  // Splits `slab` into the slices a fast slab holds (ChooseFastSlices) and
-  // the rest, which stays in `slab`.
-  Group TakeFastSlices(Group& slab) const {
-    const RegionFastMemory& fast = *options_.fast_memory;
+  // Splits `slab` into the slices level `level`'s slab holds
+  // (ChooseFastSlices) and the rest, which stays in `slab`.
+  Group TakeFastSlices(const RegionFastLevel& level, Group& slab) const {
     std::vector<double> benefit;
     for (BufferId b : slab) {
-      benefit.push_back(static_cast<std::size_t>(b) < fast.benefit.size() ? fast.benefit[b] : 0);
+      benefit.push_back(static_cast<std::size_t>(b) < level.benefit.size() ? level.benefit[b] : 0);
     }
-    const FastSlabChoice choice = ChooseFastSlices(Items(slab), benefit, fast.capacity,
-                                                   FastLayout(), options_.in_order,
+    const FastSlabChoice choice = ChooseFastSlices(Items(slab), benefit, level.capacity,
+                                                   FastLayout(level), options_.in_order,
                                                    options_.algorithm);
     Group taken, rest;
     std::size_t k = 0;
@@ -185,12 +184,24 @@ class ResourceBuilder {
     return taken;
   }
 
-  // The slab layout with offsets also multiples of the fast memory's alignment.
-  LayoutOptions FastLayout() const {
+  // The slab layout with offsets also multiples of the level's alignment.
+  LayoutOptions FastLayout(const RegionFastLevel& level) const {
     LayoutOptions layout = options_.layout;
     layout.offset_alignment =
-        std::lcm(layout.offset_alignment, std::max<Bytes>(1, options_.fast_memory->alignment));
+        std::lcm(layout.offset_alignment, std::max<Bytes>(1, level.alignment));
     return layout;
+  }
+
+  // "<region>.<suffix>", or with ".fast" appended while that names a
+  // resource already (a level called "slab").
+  std::string FastSlabName(const std::string& region, const std::string& suffix) const {
+    std::string name = region + "." + suffix;
+    const auto taken = [&](const std::string& n) {
+      return std::any_of(plan_.resources.begin(), plan_.resources.end(),
+                         [&](const Resource& r) { return r.name == n || r.name.starts_with(n + ".part"); });
+    };
+    while (taken(name)) name += ".fast";
+    return name;
   }
 
   void BuildRegion(std::size_t s) {
@@ -256,16 +267,28 @@ class ResourceBuilder {
                    true);
     }
 
+    // Each level, fastest first, takes the best of what the faster ones left.
     Group slab = scope.slab;
-    const Group fast = options_.fast_memory && !slab.empty() ? TakeFastSlices(slab) : Group{};
+    std::vector<std::pair<const RegionFastLevel*, Group>> fast;
+    if (options_.fast_memory) {
+      for (const RegionFastLevel& level : options_.fast_memory->levels) {
+        if (slab.empty() || !RegionMayUse(level, here)) continue;
+        Group taken = TakeFastSlices(level, slab);
+        if (!taken.empty()) fast.emplace_back(&level, std::move(taken));
+      }
+    }
     if (!slab.empty()) {
       AddResources(s, slab, ResourceKind::kSlab, Lifetime::kTransient, here,
                    region.name + ".slab", false);
     }
-    if (!fast.empty()) {
-      const LayoutOptions layout = FastLayout();
-      AddResources(s, fast, ResourceKind::kSlab, Lifetime::kTransient, here,
-                   region.name + ".fast", false, options_.fast_memory->space, &layout);
+    for (const auto& [level, group] : fast) {
+      const LayoutOptions layout = FastLayout(*level);
+      const std::size_t first = plan_.resources.size();
+      AddResources(s, group, ResourceKind::kSlab, Lifetime::kTransient, here,
+                   FastSlabName(region.name, level->suffix), false, level->space, &layout);
+      for (std::size_t r = first; r < plan_.resources.size(); ++r) {
+        plan_.resources[r].devices = level->devices;
+      }
     }
   }
 

@@ -20,6 +20,12 @@ struct ResourceBuildOptions {
   std::optional<RegionFastMemory> fast_memory;  // fast slabs (regions/fast_slab.h)
 };
 
+// With fast memory, each level (fastest first) the region's device may
+// access takes, from the slab slices no faster level took, those
+// ChooseFastSlices picks by the level's benefits and capacity into a slab
+// "<region>.<suffix>" in its space (offsets also multiples of its
+// alignment; Resource::devices its devices); a name already taken (a level
+// called "slab") gets ".fast" appended. The rest stays in "<region>.slab".
 // Appends to plan.resources and plan.regions (one RegionInfo per scope, in
 // the same order; RegionInfo::resources lists the region's own resources
 // only, the host timeline adds captured ones) and plan.warnings.

@@ -77,6 +77,7 @@ Json ResourceJson(const Resource& r, const BufferSet& buffers, const Names& name
   j["over_limit"] = r.over_limit;
   // Only a fast slab names its space: default-memory plans stay as they were.
   if (r.space != kDefaultSpace) j["space"] = r.space;
+  if (!r.devices.empty()) j["devices"] = r.devices;
   j["slices"] = std::move(slices);
   return j;
 }
@@ -217,6 +218,15 @@ class RegionReader {
     res.escaping = r.Bool("escaping");
     res.over_limit = r.Bool("over_limit");
     if (r.Has("space")) res.space = static_cast<MemorySpace>(r.IntIn("space", 0, 1 << 30));
+    if (r.Has("devices")) {
+      const Json& devices = r.Array("devices");
+      for (std::size_t i = 0; i < devices.size(); ++i) {
+        if (!devices[i].is_string()) {
+          WrongType(devices[i], Pointer(r.Path("devices"), i), "a string (a device name)");
+        }
+        res.devices.push_back(devices[i].get<std::string>());
+      }
+    }
     const Json& slices = r.Array("slices");
     for (std::size_t i = 0; i < slices.size(); ++i) {
       res.slices.push_back(ReadSlice(ObjectReader(slices[i], Pointer(r.Path("slices"), i))));

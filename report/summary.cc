@@ -263,10 +263,12 @@ std::string Faster(double estimated, double baseline) {
 
 // "  fast slab stage.fast: 16384 bytes in alternate memory, 2 slices (zeros,
 // t1); estimated 1.2e-06 s, 2.0e-06 s all in default memory (40.00% faster)",
-// or "  fast slab: none (no slice fits ...)" / "(the region has no slab slices)".
-// Spaces go by their names in `plan` (a hierarchy's levels: "scratchpad",
-// "dram").
-std::string FastSlabLine(const Plan& plan, const RegionInfo& info, const BufferSet& buffers) {
+// then a line per further level's slab without the times ("  fast slab
+// stage.sram: 8192 bytes in sram memory, 2 slices (c, d)"); or "  fast slab:
+// none (no slice fits ...)" / "(the region has no slab slices)" / "(gpu0 may
+// access none of the levels ...)". Spaces go by their names in `plan` (a
+// hierarchy's levels: "scratchpad", "dram").
+std::string FastSlabLines(const Plan& plan, const RegionInfo& info, const BufferSet& buffers) {
   const RegionPlan& rp = *plan.regions;
   const RegionFastMemory& fast = *rp.options.fast_memory;
   const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in {} memory ({})",
@@ -278,17 +280,36 @@ std::string FastSlabLine(const Plan& plan, const RegionInfo& info, const BufferS
     if (r.region == info.name && r.kind == ResourceKind::kSlab) slab_slices += r.slices.size();
   }
   if (slab_slices == 0) return fmt::format("  fast slab: none (the region has no slab slices); {}\n", times);
-  for (const Resource& r : rp.resources) {
-    if (r.region != info.name || r.space == kDefaultSpace) continue;
-    std::vector<std::string> names;
-    for (const Slice& slice : r.slices) names.push_back(buffers.buffers[slice.buffer].name.str());
-    return fmt::format("  fast slab {}: {} in {} memory, {} ({}); {}\n", r.name,
-                       CountOf(r.size_bytes, "byte"), SpaceNameIn(plan, r.space),
-                       CountOf(r.slices.size(), "slice"), fmt::join(names, ", "), times);
+  std::string text;
+  for (const RegionFastLevel& level : fast.levels) {
+    for (const Resource& r : rp.resources) {
+      if (r.region != info.name || r.space != level.space) continue;
+      std::vector<std::string> names;
+      for (const Slice& slice : r.slices) names.push_back(buffers.buffers[slice.buffer].name.str());
+      text += fmt::format("  fast slab {}: {} in {} memory, {} ({}){}\n", r.name,
+                          CountOf(r.size_bytes, "byte"), SpaceNameIn(plan, r.space),
+                          CountOf(r.slices.size(), "slice"), fmt::join(names, ", "),
+                          text.empty() ? "; " + times : "");
+    }
   }
-  return fmt::format("  fast slab: none (no slice both saves time and fits the {} of fast "
-                     "memory); {}\n",
-                     CountOf(fast.capacity, "byte"), times);
+  if (!text.empty()) return text;
+  std::vector<std::string> usable, barred;
+  for (const RegionFastLevel& level : fast.levels) {
+    if (!RegionMayUse(level, info.affinity)) {
+      barred.push_back(SpaceNameIn(plan, level.space));
+      continue;
+    }
+    usable.push_back(fast.levels.size() == 1
+                         ? CountOf(level.capacity, "byte") + " of fast memory"
+                         : CountOf(level.capacity, "byte") + " of " + SpaceNameIn(plan, level.space));
+  }
+  if (usable.empty()) {
+    return fmt::format("  fast slab: none ({} may access none of {}); {}\n",
+                       info.affinity.empty() ? "the host" : info.affinity,
+                       fmt::join(barred, ", "), times);
+  }
+  return fmt::format("  fast slab: none (no slice both saves time and fits the {}); {}\n",
+                     fmt::join(usable, " or the "), times);
 }
 
 // One line per region (slab, results, uploads, commands). Warnings are not
@@ -327,7 +348,7 @@ std::string RegionLines(const Plan& plan, const Program& program, const BufferSe
         amount(results, result_allocations), amount(uploads, upload_allocations),
         CountOf(commands, "command"),
         CountOf(waves, "step"));
-    if (rp.options.fast_memory) text += FastSlabLine(plan, info, buffers);
+    if (rp.options.fast_memory) text += FastSlabLines(plan, info, buffers);
   }
   if (rp.options.fast_memory) {
     text += fmt::format("fast slabs: estimated {:.4g} s per run, {:.4g} s with every slice in "

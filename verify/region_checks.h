@@ -58,7 +58,11 @@
 //     barrier's too, except a *scratch range* (value == kNoId, an op's
 //     scratch buffer "<op>.scratch"): it lies inside the default-space
 //     segment, covering the command's time, of a buffer without values
-//     homed in that resource's pool.
+//     homed in that resource's pool. Before the value: a resource listing
+//     the devices that may access its space (Resource::devices, a slab in a
+//     fast level of a hierarchy target) admits the device running the step
+//     (an execute's region's affinity; "host" for host steps and regions
+//     without one; "*" admits every device).
 //  4. Timepoints: every non-empty signal is unique (host steps signal "")
 //     and every awaited timepoint was signalled by an earlier step; alloca,
 //     upload and dealloca steps name an existing resource, and a resource

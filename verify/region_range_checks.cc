@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,6 +84,30 @@ class ScratchIndex {
   std::vector<PerResource> resources_;
 };
 
+// Nothing when the device running step `step` (an execute's region's
+// affinity, "host" for other steps and regions without one) may access
+// `r`'s space (Resource::devices); else why not, continuing a range's
+// description.
+std::optional<std::string> DeviceBarred(const RegionContext& ctx, std::size_t step,
+                                        const Resource& r) {
+  if (r.devices.empty()) return std::nullopt;
+  const HostStep& host = ctx.regions.steps[step];
+  std::string device = "host";
+  if (host.kind == HostStepKind::kExecute && host.region >= 0 &&
+      host.region < static_cast<std::int32_t>(ctx.regions.regions.size()) &&
+      !ctx.regions.regions[host.region].affinity.empty()) {
+    device = ctx.regions.regions[host.region].affinity;
+  }
+  if (std::any_of(r.devices.begin(), r.devices.end(),
+                  [&](const std::string& d) { return d == "*" || d == device; })) {
+    return std::nullopt;
+  }
+  std::string devices;
+  for (const std::string& d : r.devices) devices += (devices.empty() ? "" : ", ") + d;
+  return absl::StrCat(" lies in ", r.name, " in the ", SpaceName(r.space), " space, which ", device,
+                      " (the device running it) may not access: only ", devices, " may");
+}
+
 absl::Status CheckRange(const RegionContext& ctx, const ScratchIndex& scratch, std::size_t step,
                         std::size_t command_index, std::size_t index) {
   const Command& command = ctx.regions.steps[step].commands[command_index];
@@ -102,6 +127,7 @@ absl::Status CheckRange(const RegionContext& ctx, const ScratchIndex& scratch, s
                      end > r.size_bytes) {
     return fail(absl::StrCat(ref, " lies outside ", r.name, "'s ", ByteRange(0, r.size_bytes)));
   }
+  if (std::optional<std::string> barred = DeviceBarred(ctx, step, r)) return fail(ref + *barred);
   const ValueId v = range.value;
   if (v == kNoId) {
     if (scratch.Covers(range.resource, command.time, range.offset_bytes,

@@ -146,25 +146,93 @@ TEST(RegionFastMemory, TooSmallForAnySliceKeepsAllInDefault) {
   EXPECT_DOUBLE_EQ(p->plan.regions->all_default_s, 5.888e-6);
 }
 
-// npu-3level's fastest level (scratchpad) as the fast memory: %a..%d at
-// 256 GB/s against DRAM's 8 GB/s; 256 KiB hold all four.
-TEST(RegionFastMemory, HierarchyTargetUsesItsFastestLevel) {
+// npu-3level's fastest level (scratchpad): %a..%d at 256 GB/s against
+// DRAM's 8 GB/s; 256 KiB hold all four, so sram gets no slab.
+TEST(RegionFastMemory, HierarchyTargetFillsItsFastestLevelFirst) {
   absl::StatusOr<FastPlanned> p =
       PlanWithFastMemory("tests/data/regions/fast_slab.mpir", 262144, "npu-3level");
   ASSERT_TRUE(p.ok()) << p.status();
-  EXPECT_THAT(FastSlabLines(*p), ElementsAre("r.fast alternate 16384: a@0 b@4096 c@8192 d@12288"));
+  EXPECT_THAT(FastSlabLines(*p),
+              ElementsAre("r.scratchpad alternate 16384: a@0 b@4096 c@8192 d@12288"));
 }
 
-// A fastest level the region's device may not access is refused at the region.
-TEST(RegionFastMemory, InaccessibleFastMemoryIsALocatedError) {
+// A slab per (region, level): 8 KiB of scratchpad (--fast-memory sizes the
+// fastest level) hold %a and %b (4 and 3 accesses), sram (64 GB/s) the next
+// two. Per run: dram moves %x and %o, 2048 bytes / 8e9 = 2.56e-7 s; the
+// scratchpad 7 accesses of 4096 bytes, 28672 / 256e9 = 1.12e-7 s; sram 4,
+// 16384 / 64e9 = 2.56e-7 s: 6.24e-7 s against 5.888e-6 s all in dram.
+TEST(RegionFastMemory, HierarchyTargetSpillsIntoTheNextLevel) {
   absl::StatusOr<FastPlanned> p =
-      PlanWithFastMemory("tests/data/regions/fast_slab.mpir", 8192,
-                         std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/targets/npu0_scratchpad.json");
-  ASSERT_FALSE(p.ok());
-  EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
-  EXPECT_THAT(std::string(p.status().message()),
-              HasSubstr("fast_slab.mpir:14:8: error: region @r runs on gpu0, which cannot access "
-                        "memory space 'scratchpad' of target 'npu0-scratchpad'"));
+      PlanWithFastMemory("tests/data/regions/fast_slab.mpir", 8192, "npu-3level");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(FastSlabLines(*p), ElementsAre("r.scratchpad alternate 8192: a@0 b@4096",
+                                             "r.sram space2 8192: c@0 d@4096"));
+  const RegionPlan& rp = *p->plan.regions;
+  EXPECT_DOUBLE_EQ(rp.regions[0].estimated_s, 6.24e-7);
+  EXPECT_DOUBLE_EQ(rp.regions[0].all_default_s, 5.888e-6);
+  // Both slabs are allocated and released around the region.
+  std::vector<std::string> host;
+  for (const HostStep& step : rp.steps) {
+    if (step.resource != kNoId && rp.resources[step.resource].kind == ResourceKind::kSlab) {
+      host.push_back(std::string(HostStepKindName(step.kind)) + " " +
+                     rp.resources[step.resource].name);
+    }
+  }
+  EXPECT_THAT(host, ElementsAre("alloca r.scratchpad", "alloca r.sram", "dealloca r.scratchpad",
+                                "dealloca r.sram"));
+  std::vector<std::pair<std::string, Bytes>> spaces;
+  for (const SpaceInfo& s : p->plan.spaces) spaces.push_back({s.name, s.peak});
+  EXPECT_THAT(spaces, ElementsAre(std::pair<std::string, Bytes>{"default", 2048},
+                                  std::pair<std::string, Bytes>{"alternate", 8192},
+                                  std::pair<std::string, Bytes>{"space2", 8192}));
+}
+
+// @p and @q may run at once: 8 KiB of scratchpad do not hold %a, %b and %c
+// together; %b (2 accesses against 3) leaves the scratchpad and sram takes
+// it, where the flat target left it in default memory.
+TEST(RegionFastMemory, SliceLeavingALevelMovesToTheNext) {
+  absl::StatusOr<FastPlanned> p =
+      PlanWithFastMemory("tests/data/regions/fast_concurrent.mpir", 8192, "npu-3level");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(FastSlabLines(*p), ElementsAre("p.scratchpad alternate 4096: a@0",
+                                             "p.sram space2 4096: b@0",
+                                             "q.scratchpad alternate 4096: c@0"));
+}
+
+// A level the region's device may not access is skipped: gpu0 may not use
+// the npu0-only scratchpad, so the four slices go to sram (the next level,
+// 64 GB/s: 2048 / 8e9 + 45056 / 64e9 = 9.6e-7 s); with no other level they
+// stay in the slab, and the plan is still made.
+TEST(RegionFastMemory, InaccessibleLevelIsSkipped) {
+  const std::string targets = std::string(MEMPLAN_SOURCE_DIR) + "/tests/data/targets/";
+  absl::StatusOr<FastPlanned> p = PlanWithFastMemory(
+      "tests/data/regions/fast_slab.mpir", 65536, targets + "npu0_scratchpad_sram.json");
+  ASSERT_TRUE(p.ok()) << p.status();
+  EXPECT_THAT(FastSlabLines(*p), ElementsAre("r.sram space2 16384: a@0 b@4096 c@8192 d@12288"));
+  EXPECT_DOUBLE_EQ(p->plan.regions->regions[0].estimated_s, 9.6e-7);
+  absl::StatusOr<FastPlanned> none = PlanWithFastMemory(
+      "tests/data/regions/fast_slab.mpir", 65536, targets + "npu0_scratchpad.json");
+  ASSERT_TRUE(none.ok()) << none.status();
+  EXPECT_THAT(FastSlabLines(*none), ElementsAre("r.slab default 16384: a@0 b@4096 c@8192 d@12288"));
+}
+
+// The region verifier holds every command to the devices of its resource's
+// space: the same plan with r.sram claimed npu0-only is refused at the
+// first command touching it.
+TEST(RegionFastMemory, VerifierChecksDeviceAccess) {
+  absl::StatusOr<FastPlanned> p =
+      PlanWithFastMemory("tests/data/regions/fast_slab.mpir", 8192, "npu-3level");
+  ASSERT_TRUE(p.ok()) << p.status();
+  for (Resource& r : p->plan.regions->resources) {
+    if (r.name == "r.sram") r.devices = {"npu0"};
+  }
+  const absl::Status s = VerifyRegionPlan(p->program, p->analysis.buffers, p->plan);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(std::string(s.message()),
+              HasSubstr("region rule 3 (command ranges): step 5 (execute @r): dispatch %c (op "
+                        "dispatch#3) range 2 (write %c at r.sram [0, 4096)) lies in r.sram in the "
+                        "space2 space, which gpu0 (the device running it) may not access: only "
+                        "npu0 may"));
 }
 
 }  // namespace
