@@ -179,7 +179,9 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
     const HierarchyCandidate& c = (*candidates)[i];
     if (!c.fits) {
       plans.emplace_back();
-      out.report.candidates.push_back({c.name, std::nullopt, c.not_run, c.does_not_fit});
+      if (!c.without_cross_program_prefetch) {
+        out.report.candidates.push_back({c.name, std::nullopt, c.not_run, c.does_not_fit});
+      }
       continue;
     }
     absl::StatusOr<std::optional<Plan>> plan =
@@ -194,8 +196,20 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
       // Ties: the earlier candidate.
       if (!best || *time < simulations[*best].elapsed_s) best = i;
     }
-    out.report.candidates.push_back(
-        {c.name, time, "", time ? "" : "its layout exceeds the capacity of a level"});
+    HierarchyReport::Candidate entry{c.name, time, "",
+                                     time ? "" : "its layout exceeds the capacity of a level",
+                                     c.without_cross_program_prefetch};
+    if (!c.without_cross_program_prefetch) {
+      out.report.candidates.push_back(std::move(entry));
+    } else if (time) {
+      // The twin replaces its namesake when strictly faster or when that
+      // does not fit.
+      for (HierarchyReport::Candidate& original : out.report.candidates) {
+        if (original.name != c.name) continue;
+        if (!original.estimated_s || *time < *original.estimated_s) original = std::move(entry);
+        break;
+      }
+    }
   }
   if (!best) {
     return absl::ResourceExhaustedError(fmt::format(
@@ -206,6 +220,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
   }
   HierarchyCandidate& chosen = (*candidates)[*best];
   out.report.chosen = chosen.name;
+  out.report.chosen_without_cross_program_prefetch = chosen.without_cross_program_prefetch;
   out.report.home = chosen.home;
   out.report.all_slowest_writable_s =
       SimulateHierarchy(analysis, cost, target, MsaResult{},

@@ -29,9 +29,13 @@ struct HierarchyReport {
     std::optional<double> estimated_s;  // nullopt: it does not fit, or was not run
     std::string not_run;                // why it was not run ("" when it was)
     std::string does_not_fit;           // why it does not fit ("" when it fits or was not run)
+    // Its time is that of its twin planned without the cross-program
+    // prefetch (msa/hierarchy.h), which was strictly faster or alone fit.
+    bool without_cross_program_prefetch = false;
   };
-  std::vector<Candidate> candidates;    // in portfolio order
+  std::vector<Candidate> candidates;    // in portfolio order, one per name
   std::string chosen;
+  bool chosen_without_cross_program_prefetch = false;  // the kept plan is a twin
   // Every buffer in the slowest writable level, no copies (whether it fits
   // or not): the baseline of the hierarchy table in docs/msa.md.
   double all_slowest_writable_s = 0;

@@ -465,7 +465,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s,
                                      h->all_slowest_writable_does_not_fit};
         for (const HierarchyReport::Candidate& c : h->candidates) {
-          summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit});
+          summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit,
+                                        c.without_cross_program_prefetch});
         }
         extras.hierarchy = std::move(summary);
       }
