@@ -83,13 +83,11 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
   return std::optional<Plan>(*std::move(plan));
 }
 
-// Why every buffer in the slowest writable level, no copies, cannot run
-// ("" when it can): the baseline bounds the chosen plan's time only then.
+}  // namespace
+
 absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
                                                          const ProgramAnalysis& analysis,
-                                                         const Target& target,
-                                                         const MsaOptions& options,
-                                                         const PoolPlanOptions& pools) {
+                                                         const Target& target, Bytes alignment) {
   const MemorySpaceSpec& slowest =
       target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))];
   for (OpId op : analysis.schedule.order) {
@@ -107,13 +105,19 @@ absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
   all.fast.needs_default.assign(n, true);
   all.home.assign(n, kDefaultSpace);
   all.home_offset.assign(n, std::nullopt);
+  // The planner's packers at their defaults, whatever the plan's flags:
+  // the answer is the target's and the program's, and memplan verify gets
+  // the same one.
+  MsaOptions options;
+  options.fast_memory_bytes = target.spaces[0].capacity_bytes;
+  options.alignment = alignment;
+  PoolPlanOptions pools;
+  pools.alignment = alignment;
   absl::StatusOr<std::optional<Plan>> plan = LayOut(unpinned, all, target, options, pools, false);
   if (!plan.ok()) return plan.status();
   if (*plan) return std::string();
   return fmt::format("its layout exceeds the capacity of space '{}'", slowest.name);
 }
-
-}  // namespace
 
 HierarchyRules HierarchyRulesOf(const Target& target) {
   HierarchyRules rules;
@@ -227,7 +231,7 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
                         std::vector<MemorySpace>(analysis.buffers.buffers.size(), kDefaultSpace))
           .elapsed_s;
   absl::StatusOr<std::string> does_not_fit =
-      AllSlowestWritableDoesNotFit(program, analysis, target, options, pools);
+      AllSlowestWritableDoesNotFit(program, analysis, target, pools.alignment);
   if (!does_not_fit.ok()) return does_not_fit.status();
   out.report.all_slowest_writable_does_not_fit = *std::move(does_not_fit);
   out.assignment = std::move(chosen.fast);

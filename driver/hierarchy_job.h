@@ -64,6 +64,24 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
                                                    const MsaOptions& options,
                                                    const PoolPlanOptions& pools);
 
+// Why every buffer in the slowest writable level of `target`, no copies,
+// cannot run ("" when it can): "op 'conv' on device 'npu' cannot access
+// it" (the first op, in schedule order, whose device may not access the
+// level), or "its layout exceeds the capacity of space 'sram'" (the
+// buffers, pins ignored, laid out in that level's pools as a plan's
+// default space, by the default packers at offset alignment `alignment`,
+// the plan's, over the level's capacity_bytes; --algorithm, --capacity and
+// --time-limit are not applied, so the answer depends on the program and
+// the target only). Deterministic: the planner records it as
+// MsaStats::time_all_default_fits (the baseline bounds the plan's time
+// only when it runs) and memplan verify computes it again
+// (VerifySavedPlan). Example: tests/driver/staged_copy_test.cc's program
+// on its 5632-byte sram gives "its layout exceeds the capacity of space
+// 'sram'". Errors: those of the pool planner other than ResourceExhausted.
+absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
+                                                         const ProgramAnalysis& analysis,
+                                                         const Target& target, Bytes alignment);
+
 // The verifier's rules (rule 15) for hierarchy target `target`.
 HierarchyRules HierarchyRulesOf(const Target& target);
 
