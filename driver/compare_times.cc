@@ -61,6 +61,7 @@ CompareTimeRow HierarchyRow(const HierarchyReport::Candidate& c, const std::stri
     row.rule = "memplan over the hierarchy: the fastest level planned with copies, then each "
                "buffer homed in the fastest level that holds it";
   }
+  if (c.without_cross_program_prefetch) row.rule += "; without the cross-program prefetch";
   return row;
 }
 

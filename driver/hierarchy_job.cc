@@ -83,13 +83,11 @@ absl::StatusOr<std::optional<Plan>> LayOut(const BufferSet& buffers, const Hiera
   return std::optional<Plan>(*std::move(plan));
 }
 
-// Why every buffer in the slowest writable level, no copies, cannot run
-// ("" when it can): the baseline bounds the chosen plan's time only then.
+}  // namespace
+
 absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
                                                          const ProgramAnalysis& analysis,
-                                                         const Target& target,
-                                                         const MsaOptions& options,
-                                                         const PoolPlanOptions& pools) {
+                                                         const Target& target, Bytes alignment) {
   const MemorySpaceSpec& slowest =
       target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))];
   for (OpId op : analysis.schedule.order) {
@@ -107,13 +105,19 @@ absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
   all.fast.needs_default.assign(n, true);
   all.home.assign(n, kDefaultSpace);
   all.home_offset.assign(n, std::nullopt);
+  // The planner's packers at their defaults, whatever the plan's flags:
+  // the answer is the target's and the program's, and memplan verify gets
+  // the same one.
+  MsaOptions options;
+  options.fast_memory_bytes = target.spaces[0].capacity_bytes;
+  options.alignment = alignment;
+  PoolPlanOptions pools;
+  pools.alignment = alignment;
   absl::StatusOr<std::optional<Plan>> plan = LayOut(unpinned, all, target, options, pools, false);
   if (!plan.ok()) return plan.status();
   if (*plan) return std::string();
   return fmt::format("its layout exceeds the capacity of space '{}'", slowest.name);
 }
-
-}  // namespace
 
 HierarchyRules HierarchyRulesOf(const Target& target) {
   HierarchyRules rules;
@@ -179,7 +183,9 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
     const HierarchyCandidate& c = (*candidates)[i];
     if (!c.fits) {
       plans.emplace_back();
-      out.report.candidates.push_back({c.name, std::nullopt, c.not_run, c.does_not_fit});
+      if (!c.without_cross_program_prefetch) {
+        out.report.candidates.push_back({c.name, std::nullopt, c.not_run, c.does_not_fit});
+      }
       continue;
     }
     absl::StatusOr<std::optional<Plan>> plan =
@@ -194,8 +200,20 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
       // Ties: the earlier candidate.
       if (!best || *time < simulations[*best].elapsed_s) best = i;
     }
-    out.report.candidates.push_back(
-        {c.name, time, "", time ? "" : "its layout exceeds the capacity of a level"});
+    HierarchyReport::Candidate entry{c.name, time, "",
+                                     time ? "" : "its layout exceeds the capacity of a level",
+                                     c.without_cross_program_prefetch};
+    if (!c.without_cross_program_prefetch) {
+      out.report.candidates.push_back(std::move(entry));
+    } else if (time) {
+      // The twin replaces its namesake when strictly faster or when that
+      // does not fit.
+      for (HierarchyReport::Candidate& original : out.report.candidates) {
+        if (original.name != c.name) continue;
+        if (!original.estimated_s || *time < *original.estimated_s) original = std::move(entry);
+        break;
+      }
+    }
   }
   if (!best) {
     return absl::ResourceExhaustedError(fmt::format(
@@ -206,13 +224,14 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
   }
   HierarchyCandidate& chosen = (*candidates)[*best];
   out.report.chosen = chosen.name;
+  out.report.chosen_without_cross_program_prefetch = chosen.without_cross_program_prefetch;
   out.report.home = chosen.home;
   out.report.all_slowest_writable_s =
       SimulateHierarchy(analysis, cost, target, MsaResult{},
                         std::vector<MemorySpace>(analysis.buffers.buffers.size(), kDefaultSpace))
           .elapsed_s;
   absl::StatusOr<std::string> does_not_fit =
-      AllSlowestWritableDoesNotFit(program, analysis, target, options, pools);
+      AllSlowestWritableDoesNotFit(program, analysis, target, pools.alignment);
   if (!does_not_fit.ok()) return does_not_fit.status();
   out.report.all_slowest_writable_does_not_fit = *std::move(does_not_fit);
   out.assignment = std::move(chosen.fast);

@@ -29,9 +29,13 @@ struct HierarchyReport {
     std::optional<double> estimated_s;  // nullopt: it does not fit, or was not run
     std::string not_run;                // why it was not run ("" when it was)
     std::string does_not_fit;           // why it does not fit ("" when it fits or was not run)
+    // Its time is that of its twin planned without the cross-program
+    // prefetch (msa/hierarchy.h), which was strictly faster or alone fit.
+    bool without_cross_program_prefetch = false;
   };
-  std::vector<Candidate> candidates;    // in portfolio order
+  std::vector<Candidate> candidates;    // in portfolio order, one per name
   std::string chosen;
+  bool chosen_without_cross_program_prefetch = false;  // the kept plan is a twin
   // Every buffer in the slowest writable level, no copies (whether it fits
   // or not): the baseline of the hierarchy table in docs/msa.md.
   double all_slowest_writable_s = 0;
@@ -59,6 +63,24 @@ absl::StatusOr<HierarchyJobResult> RunHierarchyJob(const Program& program,
                                                    const CostModel& cost, const Target& target,
                                                    const MsaOptions& options,
                                                    const PoolPlanOptions& pools);
+
+// Why every buffer in the slowest writable level of `target`, no copies,
+// cannot run ("" when it can): "op 'conv' on device 'npu' cannot access
+// it" (the first op, in schedule order, whose device may not access the
+// level), or "its layout exceeds the capacity of space 'sram'" (the
+// buffers, pins ignored, laid out in that level's pools as a plan's
+// default space, by the default packers at offset alignment `alignment`,
+// the plan's, over the level's capacity_bytes; --algorithm, --capacity and
+// --time-limit are not applied, so the answer depends on the program and
+// the target only). Deterministic: the planner records it as
+// MsaStats::time_all_default_fits (the baseline bounds the plan's time
+// only when it runs) and memplan verify computes it again
+// (VerifySavedPlan). Example: tests/driver/staged_copy_test.cc's program
+// on its 5632-byte sram gives "its layout exceeds the capacity of space
+// 'sram'". Errors: those of the pool planner other than ResourceExhausted.
+absl::StatusOr<std::string> AllSlowestWritableDoesNotFit(const Program& program,
+                                                         const ProgramAnalysis& analysis,
+                                                         const Target& target, Bytes alignment);
 
 // The verifier's rules (rule 15) for hierarchy target `target`.
 HierarchyRules HierarchyRulesOf(const Target& target);

@@ -331,7 +331,10 @@ std::string FormatHierarchySummary(const MsaJobResult& result) {
   std::vector<std::string> tried;
   for (const HierarchyReport::Candidate& c : h.candidates) {
     if (c.estimated_s) {
-      tried.push_back(fmt::format("{} {:.6g} s", c.name, *c.estimated_s));
+      tried.push_back(fmt::format("{} {:.6g} s{}", c.name, *c.estimated_s,
+                                  c.without_cross_program_prefetch
+                                      ? " (without the cross-program prefetch)"
+                                      : ""));
     } else {
       tried.push_back(c.name + (c.not_run.empty() ? " does not fit (" + c.does_not_fit + ")"
                                                   : " not run (" + c.not_run + ")"));

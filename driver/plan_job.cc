@@ -1,7 +1,9 @@
 #include "driver/plan_job.h"
 
+#include <cstddef>
 #include <filesystem>
 #include <iterator>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -465,7 +467,8 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
         PlanHierarchySummary summary{h->chosen, {}, h->all_slowest_writable_s,
                                      h->all_slowest_writable_does_not_fit};
         for (const HierarchyReport::Candidate& c : h->candidates) {
-          summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit});
+          summary.candidates.push_back({c.name, c.estimated_s, c.not_run, c.does_not_fit,
+                                        c.without_cross_program_prefetch});
         }
         extras.hierarchy = std::move(summary);
       }
@@ -589,6 +592,31 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
   return result;
 }
 
+namespace {
+
+// The plan's time_all_default_fits against AllSlowestWritableDoesNotFit:
+// a plan that says the baseline cannot run escapes the upper bound
+// estimated_time_s <= time_all_default_s (rule 7), so the flag is computed
+// again. FailedPrecondition when they differ.
+absl::Status CheckAllDefaultFits(const Program& program, const ProgramAnalysis& analysis,
+                                 const Target& target, const Plan& plan) {
+  absl::StatusOr<std::string> does_not_fit =
+      AllSlowestWritableDoesNotFit(program, analysis, target, plan.alignment);
+  if (!does_not_fit.ok()) return does_not_fit.status();
+  const bool fits = does_not_fit->empty();
+  if (fits == plan.msa->time_all_default_fits) return absl::OkStatus();
+  const std::string& level =
+      target.spaces[static_cast<std::size_t>(SlowestWritableSpace(target))].name;
+  return absl::FailedPreconditionError(fmt::format(
+      "the MSA statistics report time_all_default_fits = {}, but every buffer in the slowest "
+      "writable space '{}' {}",
+      plan.msa->time_all_default_fits ? "true" : "false", level,
+      fits ? "fits it (so a plan is never slower than time_all_default_s)"
+           : "cannot run there: " + *does_not_fit));
+}
+
+}  // namespace
+
 absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan,
                              const std::optional<RecordedMachine>& machine) {
   absl::StatusOr<Plan> resolved = recorded_plan;
@@ -603,12 +631,14 @@ absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan
         "the input has execution regions but the plan has no regions block");
   }
   // A hierarchy target's rules (rule 15), from the target resolved again.
+  std::optional<Target> levels;
   std::optional<HierarchyRules> hierarchy;
   if (machine && plan.msa) {
     absl::StatusOr<Target> target = ResolveTarget(machine->target);
     if (target.ok() && !target->spaces.empty()) {
       if (machine->fast_memory_bytes) target->spaces[0].capacity_bytes = *machine->fast_memory_bytes;
       hierarchy = HierarchyRulesOf(*target);
+      levels = *std::move(target);
     }
   }
   if (absl::Status s = VerifyAgainst(input.buffers, plan,
@@ -617,6 +647,12 @@ absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& recorded_plan
                                      hierarchy ? &*hierarchy : nullptr);
       !s.ok()) {
     return s;
+  }
+  // Execution regions record no such baseline.
+  if (levels && !plan.regions && program != nullptr && input.analysis) {
+    if (absl::Status s = CheckAllDefaultFits(*program, *input.analysis, *levels, plan); !s.ok()) {
+      return s;
+    }
   }
   // A plan with regions is read only for a program (ReadPlanJson).
   if (plan.regions) return VerifyRegionPlan(*program, input.buffers, plan);

@@ -105,7 +105,12 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
 // With `machine` (the plan's recorded target, driver/recorded_machine.h) and
 // fast memory in the plan, the alternate space is checked against the
 // target resolved again — its capacity and alignment — not the numbers the
-// plan records (WithResolvedMachine; its errors too).
+// plan records (WithResolvedMachine; its errors too); on a hierarchy target
+// also its rules (rule 15) and, for a plan without regions, its
+// msa.time_all_default_fits against AllSlowestWritableDoesNotFit computed
+// again (FailedPrecondition "the MSA statistics report
+// time_all_default_fits = false, but every buffer in the slowest writable
+// space 'sram' fits it ..." when they differ).
 absl::Status VerifySavedPlan(const LoadedInput& input, const Plan& plan,
                              const std::optional<RecordedMachine>& machine = std::nullopt);
 

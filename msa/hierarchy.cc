@@ -409,33 +409,38 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     }
     out.push_back(std::move(c));
   };
-  std::vector<bool> needs(n);
-  // A buffer pinned to the default space stays there.
-  for (std::size_t b = 0; b < n; ++b) {
-    needs[b] = fast->needs_default[b] && !buffers.buffers[b].space;
-  }
   std::vector<int> below;
   for (int l = 1; l < levels; ++l) below.push_back(l);
-  add("hierarchy", *fast, needs, HomeRule{below, false, false, false});
   // Constants in a read-only level first: only where there is one (else it
   // is the hierarchy candidate again).
   const bool read_only = std::any_of(below.begin(), below.end(), [&](int l) {
     return !target.spaces[static_cast<std::size_t>(l)].writable;
   });
-  if (read_only) {
-    add("hierarchy-weights-in-flash", *fast, needs, HomeRule{below, true, false, false});
-  }
-  // The same with staged copies: a level reached only through another is a
-  // home too. Separate candidates, as a staged home is not always faster
-  // than a lower one with direct links (the simulation decides; ties keep
-  // the unstaged plan).
-  if (StagesCopies(target)) {
-    add("hierarchy-staged", *fast, needs, HomeRule{below, false, false, true});
-    if (read_only) {
-      add("hierarchy-weights-in-flash-staged", *fast, needs, HomeRule{below, true, false, true});
+  const bool staged = StagesCopies(target);
+  // The candidates built on level-0 result `result`.
+  auto add_homed = [&](const MsaResult& result) {
+    std::vector<bool> needs(n);
+    // A buffer pinned to the default space stays there.
+    for (std::size_t b = 0; b < n; ++b) {
+      needs[b] = result.needs_default[b] && !buffers.buffers[b].space;
     }
-  }
-  add("two-space", *fast, needs, HomeRule{{slowest}, false, false, false});
+    add("hierarchy", result, needs, HomeRule{below, false, false, false});
+    if (read_only) {
+      add("hierarchy-weights-in-flash", result, needs, HomeRule{below, true, false, false});
+    }
+    // The same with staged copies: a level reached only through another is
+    // a home too. Separate candidates, as a staged home is not always
+    // faster than a lower one with direct links (the simulation decides;
+    // ties keep the unstaged plan).
+    if (staged) {
+      add("hierarchy-staged", result, needs, HomeRule{below, false, false, true});
+      if (read_only) {
+        add("hierarchy-weights-in-flash-staged", result, needs, HomeRule{below, true, false, true});
+      }
+    }
+    add("two-space", result, needs, HomeRule{{slowest}, false, false, false});
+  };
+  add_homed(*fast);
 
   // Banked: no copies, every buffer a home (not run when some buffer is
   // pinned to level 0: the bank order could not honour the pin).
@@ -461,6 +466,22 @@ absl::StatusOr<std::vector<HierarchyCandidate>> HierarchyCandidates(
     std::vector<int> all(static_cast<std::size_t>(levels));
     std::iota(all.begin(), all.end(), 0);
     add("banked", banked, bank_needs, HomeRule{all, true, true, false});
+  }
+  // The twins without the cross-program prefetch: level 0 chose it on its
+  // two-space view, where every home reaches it over a direct link; over
+  // the hierarchy it may cost more than it saves (its buffer's home needs a
+  // direct link, so a weight whose only route is staged finds none).
+  if (fast->cross_program_prefetch) {
+    MsaOptions plain = level0;
+    plain.cross_program_prefetch = false;
+    absl::StatusOr<MsaResult> without =
+        AssignMemorySpaces(program, restricted, restricted_cost, plain);
+    if (!without.ok()) return without.status();
+    const std::size_t first_twin = out.size();
+    add_homed(*without);
+    for (std::size_t i = first_twin; i < out.size(); ++i) {
+      out[i].without_cross_program_prefetch = true;
+    }
   }
   if (std::none_of(out.begin(), out.end(), [](const HierarchyCandidate& c) { return c.fits; })) {
     const Buffer& b = buffers.buffers[failed];

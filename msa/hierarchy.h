@@ -34,11 +34,19 @@
 //    strategy of ExecuTorch's banked memory planner (greedy per bank, fill
 //    the fastest bank and spill to the next; pytorch/executorch
 //    exir/memory_planning.py).
-// So the kept plan is never slower (estimated) than its own two-space plan
-// nor than the banked strategy, when those fit.
-// Cost: one two-space allocator run, then per level one best-fit query per
-// buffer (O(log n + k), k chunks overlapping in time): O(L n log n) for L
-// levels, plus the simulations, O(ops + operands log segments + copies).
+// When level 0 used a cross-program prefetch, it is planned once more
+// without it and every candidate but banked is built on that result too
+// (a twin of the same name): the cross-program-prefetched buffer's home
+// needs a direct link to level 0 (its copy runs before the program), so a
+// weight whose only route is staged finds no home with it, and level 0
+// judged it on the two-space view, not on the hierarchy.
+// So the kept plan is never slower (estimated) than its own two-space plan,
+// than the banked strategy, nor than the same candidates without the
+// cross-program prefetch, when those fit.
+// Cost: one two-space allocator run (two with a cross-program prefetch),
+// then per level one best-fit query per buffer (O(log n + k), k chunks
+// overlapping in time): O(L n log n) for L levels, plus the simulations,
+// O(ops + operands log segments + copies).
 #pragma once
 
 #include <optional>
@@ -68,6 +76,11 @@ struct HierarchyCandidate {
   // When it was tried and some buffer found no home: which, e.g. "buffer
   // 'h1' (32768 bytes) finds no room in a level its ops can access".
   std::string does_not_fit;
+  // Built on level 0 planned again without the cross-program prefetch: the
+  // twin of the earlier candidate of the same name, planned only when
+  // level 0 used a cross-program prefetch (MsaOptions::cross_program_prefetch
+  // on). The driver reports the faster of the two under the name.
+  bool without_cross_program_prefetch = false;
 };
 
 // The device each op's accesses are checked against: its affinity, else
@@ -84,7 +97,8 @@ absl::Status CheckHierarchyAccess(const Program& program, const ProgramAnalysis&
 // The candidates above for hierarchy target `target` (target.spaces not
 // empty), level-0 planning under `options` (fast memory and alignment as for
 // two spaces). A candidate whose homes do not fit some buffer is returned
-// with fits = false.
+// with fits = false. The twins without the cross-program prefetch follow
+// the others (after banked), in the same order.
 // `plan_alignment` is the plan's --alignment (every home offset a multiple
 // of it and of its level's). Errors: those of AssignMemorySpaces;
 // InvalidArgument for a buffer pinned to a space >= 2 (not supported with a

@@ -459,6 +459,7 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
             candidate.estimated_s ? Json(*candidate.estimated_s) : Json(nullptr);
         if (!candidate.not_run.empty()) c["not_run"] = candidate.not_run;
         if (!candidate.does_not_fit.empty()) c["does_not_fit"] = candidate.does_not_fit;
+        if (candidate.without_cross_program_prefetch) c["cross_program_prefetch"] = false;
         candidates.push_back(std::move(c));
       }
       h["candidates"] = std::move(candidates);

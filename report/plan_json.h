@@ -163,12 +163,16 @@ struct PlanReorder {
 // What a memory-hierarchy plan's portfolio tried (driver/hierarchy_job.h),
 // written as "msa": {"hierarchy": {"kept": NAME, "candidates": [{"name",
 // "estimated_time_s" (null: does not fit or not run), "not_run" (only when
-// not run: why)}], "all_slowest_writable_s"}}.
+// not run: why), "does_not_fit" (only when it does not fit: why),
+// "cross_program_prefetch": false (only when its time is that of the
+// candidate planned without the cross-program prefetch)}],
+// "all_slowest_writable_s"}}.
 struct PlanHierarchyCandidate {
   std::string name;
   std::optional<double> estimated_s;
   std::string not_run;       // "" when it ran
   std::string does_not_fit;  // why it does not fit ("" when it fits or did not run)
+  bool without_cross_program_prefetch = false;
 };
 struct PlanHierarchySummary {
   std::string kept;

@@ -127,7 +127,9 @@
 //     totals match the copies, and the times are finite, >= 0 and satisfy
 //     time_all_fast_s <= estimated_time_s, and estimated_time_s <=
 //     time_all_default_s unless time_all_default_fits is false (all in
-//     default memory does not fit: no plan can run that way), up to a
+//     default memory does not fit: no plan can run that way; the flag is
+//     taken as given here, and VerifySavedPlan in driver/plan_job.h
+//     computes it again on a hierarchy), up to a
 //     relative 1e-9 (decimal round trips); time_bound_s, when present, is
 //     finite, >= 0 and <= estimated_time_s up to the same slack. Each
 //     memory-bound loop (MsaStats::loops) lies within the schedule with at

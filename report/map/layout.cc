@@ -629,12 +629,16 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
   const std::size_t placed = std::min(buffers.buffers.size(), plan.placements.size());
   TimeStep time_top = std::max<TimeStep>({1, plan.time_steps, buffers.time_steps});
   const std::vector<bool> activations = ActivationBuffers(buffers, plan);
-  // Pools laid out once for the whole run (never reused), by (name, space).
-  std::set<std::pair<std::string, MemorySpace>, std::less<>> resident;
+  // Pools laid out once for the whole run (never reused), by (name, space);
+  // and every pool without a time range.
+  std::set<std::pair<std::string, MemorySpace>, std::less<>> resident, untimed;
   for (const PoolInfo& pool : plan.pools) {
-    if (!pool.start && !IsActivationLifetime(pool.lifetime)) resident.emplace(pool.name, pool.space);
+    if (pool.start) continue;
+    untimed.emplace(pool.name, pool.space);
+    if (!IsActivationLifetime(pool.lifetime)) resident.emplace(pool.name, pool.space);
   }
   std::vector<bool> hidden(buffers.buffers.size(), false);
+  std::int64_t hidden_in_transient = 0;
   std::map<std::string, int> pool_colors;  // a color per pool name, looked up once
   for (std::size_t i = 0; i < placed; ++i) {
     const Buffer& buffer = buffers.buffers[i];
@@ -649,14 +653,30 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     hidden[i] = options.activations_only && !activations[i];
     if (hidden[i] && buffer.size > 0) ++layout.hidden_buffers;
     const AllocationList& allocations = plan.placements[i].allocations;
+    bool counted = false;  // in hidden_in_transient
     for (std::size_t j = 0; j < allocations.size(); ++j) {
       const Allocation& a = allocations[j];
       if (a.end < a.start || a.space < 0 || buffer.size <= 0) continue;
       // Hidden buffers still open their panel, so both views show the same panels.
       spaces.insert(a.space);
       time_top = std::max(time_top, SaturatingNext(a.end));
-      if (hidden[i]) continue;
-      const bool whole_run = resident.contains(std::pair(pool, a.space));
+      if (hidden[i]) {
+        // A weight or model input/output filed in the default space's
+        // transient pool (a hierarchy's fallback layout) counts in the
+        // transient extent the panel draws.
+        if (a.space == kDefaultSpace && pool == "transient" && !counted) {
+          ++hidden_in_transient;
+          counted = true;
+        }
+        continue;
+      }
+      // A weight, state or model input/output holds its home bytes for
+      // the whole run also when a hierarchy's fallback layout files it in a
+      // level's transient pool (driver/hierarchy_job.h).
+      const std::pair home(pool, a.space);
+      const bool whole_run =
+          resident.contains(home) || (!IsActivationLifetime(buffer.lifetime) &&
+                                      a.space != kAlternateSpace && untimed.contains(home));
       hover.push_back({a.space, {static_cast<BufferId>(i), static_cast<int>(j), a.offset, a.start,
                                  a.end}});
       hover_whole_run.push_back(whole_run);
@@ -755,6 +775,15 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     const Bytes space_peak =
         info != nullptr && !options.activations_only ? std::max(info->peak, used_top) : used_top;
     std::vector<Line> lines = ReferenceLines(plan, space, space_peak, info);
+    if (options.activations_only && space == kDefaultSpace && hidden_in_transient > 0) {
+      // The extent is the pool's, the hidden buffers' bytes included.
+      for (Line& line : lines) {
+        if (line.style != LineMark::Style::kSolid) continue;
+        line.label += fmt::format(" · counts {} hidden",
+                                  CountOf(hidden_in_transient, "weight or model input/output",
+                                          "weights and model inputs/outputs"));
+      }
+    }
     Bytes range = std::max({space_peak, reserved_top,
                             options.activations_only ? options.min_activations_top
                                                      : options.min_address_top});
@@ -777,6 +806,7 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
     panel.title += options.activations_only
                        ? fmt::format(" · activations only, up to {}", FormatBytes(space_peak))
                        : fmt::format(" · used {}", FormatBytes(space_peak));
+
 
     for (Line& line : lines) {
       panel.lines.push_back({line.style, address_y(static_cast<double>(line.at)),

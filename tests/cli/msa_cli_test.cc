@@ -119,7 +119,8 @@ TEST(MsaCliTest, SameInputSameBytes) {
 }
 
 // A hierarchy plan slower than all in its slowest writable level, which
-// does not fit (tests/driver/staged_copy_test.cc has the numbers), is
+// does not fit (flash has no route to tcm: w is read in flash in place;
+// tests/driver/staged_copy_test.cc has the numbers), is
 // verified, and `memplan verify` accepts it through the JSON's
 // time_all_default_fits; it exited 1 with "the plan failed verification".
 TEST(MsaCliTest, PlanSlowerThanABaselineThatDoesNotFitExitsZero) {
@@ -131,8 +132,8 @@ TEST(MsaCliTest, PlanSlowerThanABaselineThatDoesNotFitExitsZero) {
   {"name": "tcm", "capacity_bytes": 4096, "alignment": 16, "read_bandwidth": 4e9, "write_bandwidth": 4e9},
   {"name": "sram", "capacity_bytes": 5632, "alignment": 16, "read_bandwidth": 1e9, "write_bandwidth": 1e9},
   {"name": "flash", "kind": "flash", "capacity_bytes": 65536, "alignment": 16, "read_bandwidth": 1e8, "write_bandwidth": 1e8}],
- "links": [{"from": "flash", "to": "sram", "bandwidth": 1e8},
-  {"from": "sram", "to": "tcm", "bandwidth": 1e9}, {"from": "tcm", "to": "sram", "bandwidth": 1e9}]})");
+ "links": [{"from": "sram", "to": "tcm", "bandwidth": 1e9},
+  {"from": "tcm", "to": "sram", "bandwidth": 1e9}]})");
   testing_cli::WriteText(program, R"(program @staged
 entry func @main(%x: i8[1024] external, %w: i8[2048] constant) {
   %a = exp(%x) : i8[1024] {flops = 20000}
@@ -155,6 +156,44 @@ entry func @main(%x: i8[1024] external, %w: i8[2048] constant) {
   r = Memplan("verify " + program + " " + json);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_THAT(r.out, HasSubstr(": plan verified: 6 buffers"));
+  // Without the flag the upper bound applies, and the plan is above it.
+  std::string text = Slurp(json);
+  const std::string flag = R"("time_all_default_fits":false,)";
+  ASSERT_NE(text.find(flag), std::string::npos);
+  text.erase(text.find(flag), flag.size());
+  const std::string tampered = TestTempPath("baseline_does_not_fit.tampered.json");
+  testing_cli::WriteText(tampered, text);
+  r = Memplan("verify " + program + " " + tampered);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, tampered + ": error: verification failed: the MSA statistics report "
+                              "estimated_time_s = 0.00062176 s, above time_all_default_s = "
+                              "0.000604096 s (every buffer in default memory; a plan is never "
+                              "slower)\n");
+}
+
+// memplan verify computes whether all in the slowest writable level fits
+// again rather than trust the plan: examples/mlp.mpir's buffers fit the
+// npu-3level DRAM, so a plan saying they do not (which would lift the
+// upper bound on its time) fails verification.
+TEST(MsaCliTest, VerifyRecomputesWhetherTheBaselineFits) {
+  const std::string json = TestTempPath("baseline_fits.plan.json");
+  CliRun r = Memplan("plan " + kMlp + " --target npu-3level -q --json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::string text = Slurp(json);
+  ASSERT_EQ(text.find("time_all_default_fits"), std::string::npos);
+  const std::string key = R"("time_all_default_s":)";
+  ASSERT_NE(text.find(key), std::string::npos);
+  text.insert(text.find(key), R"("time_all_default_fits":false,)");
+  const std::string tampered = TestTempPath("baseline_fits.tampered.json");
+  testing_cli::WriteText(tampered, text);
+  r = Memplan("verify " + kMlp + " " + tampered);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, tampered + ": error: verification failed: the MSA statistics report "
+                              "time_all_default_fits = false, but every buffer in the slowest "
+                              "writable space 'dram' fits it (so a plan is never slower than "
+                              "time_all_default_s)\n");
+  r = Memplan("verify " + kMlp + " " + json);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
 }
 
 }  // namespace

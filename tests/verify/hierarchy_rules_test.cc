@@ -136,6 +136,29 @@ TEST(HierarchyRulesTest, AStagedChunkFitsItsLevel) {
   EXPECT_EQ(Verify(peak), "space 0 reports peak 8 bytes but its pools and allocations reach 24");
 }
 
+// A staged copy is outstanding on both of its links over [start, done]:
+// the leg away from the fastest level (2 -> 0) counts against its own
+// link's limit, the near leg's link (0 -> 1) having none; a limit of 1
+// holds it, 0 does not.
+TEST(HierarchyRulesTest, AStagedCopysFarLegCountsOnItsLink) {
+  HandMadePlan m = MakeStagedPlan();
+  m.options.hierarchy->links[0].max_outstanding = 1;
+  EXPECT_EQ(Verify(m), "OK");
+  m.options.hierarchy->links[0].max_outstanding = 0;
+  EXPECT_EQ(Verify(m),
+            "1 copies are outstanding at time 1 on the link from space 2 to space 0, above its "
+            "max_outstanding 0");
+}
+
+// Likewise the near leg (0 -> 1), with no limit on the far leg's link.
+TEST(HierarchyRulesTest, AStagedCopysNearLegCountsOnItsLink) {
+  HandMadePlan m = MakeStagedPlan();
+  m.options.hierarchy->links[1].max_outstanding = 0;
+  EXPECT_EQ(Verify(m),
+            "1 copies are outstanding at time 1 on the link from space 0 to space 1, above its "
+            "max_outstanding 0");
+}
+
 TEST(HierarchyRulesTest, OnlyAHierarchyStagesCopies) {
   HandMadePlan m = MakeStagedPlan();
   m.options.hierarchy.reset();

@@ -150,6 +150,36 @@ inline PlannedBuffers StagedPlan() {
   return p;
 }
 
+// A hierarchy's fallback layout (driver/hierarchy_job.h: the home
+// offsets kept, one transient pool per level) over 4 time steps (271 px
+// per step): psram (space 0) files activation a (1 MiB, [0,1] @0) and
+// weight w (1 MiB, last read at step 1, @1 MiB) in its "transient" pool,
+// extent = bound = 2 MiB (160 px per MiB from y 114); flash (space 3)
+// files weight f (256 KiB, read at step 0) in "flash.transient". The
+// weights' bytes are theirs for the whole run.
+inline PlannedBuffers FallbackLayoutPlan() {
+  PlannedBuffers p;
+  p.buffers.time_steps = 4;
+  p.plan.input = "fallback.mp";
+  p.plan.time_steps = 4;
+  p.plan.peak = 2 * kMiB;
+  p.plan.lower_bound = 2 * kMiB;
+  p.plan.spaces = {{"psram", kDefaultSpace, 2 * kMiB, 2 * kMiB},
+                   {"tcm", kAlternateSpace, 64 * kKiB, 0},
+                   {"flash", 3, 4 * kMiB, 256 * kKiB}};
+  p.plan.pools = {
+      {"transient", Lifetime::kTransient, kDefaultSpace, 0, 2 * kMiB, 2 * kMiB, 2, 2 * kMiB,
+       std::nullopt, std::nullopt},
+      {"flash.transient", Lifetime::kTransient, 3, 0, 256 * kKiB, 256 * kKiB, 1, 256 * kKiB,
+       std::nullopt, std::nullopt}};
+  Add(p, "a", kMiB, 0, 1, "transient", {{kDefaultSpace, 0, 0, 1}});
+  Add(p, "w", kMiB, 0, 1, "transient", {{kDefaultSpace, kMiB, 0, 1}});
+  p.buffers.buffers.back().lifetime = Lifetime::kConstant;
+  Add(p, "f", 256 * kKiB, 0, 0, "flash.transient", {{3, 0, 0, 0}});
+  p.buffers.buffers.back().lifetime = Lifetime::kConstant;
+  return p;
+}
+
 // `n` transient buffers of 1-3 KiB, one starting per time step and live for
 // 4 steps (so the live bytes change every step), at 64 rotating 4 KiB
 // offsets: far more marks than pixels.
