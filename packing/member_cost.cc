@@ -25,7 +25,10 @@ constexpr double kSortPerItemLog = 30;
 constexpr double kBestFitSortPerItemLog = 20;
 // Online best fit: a few ordered-map operations per item (measured 7.5-39
 // units per n log2 n: fewest when nothing is freed, most on random rows).
+// With one time slot (every buffer live at once) nothing is freed before
+// the end: each allocation only extends the top.
 constexpr double kOnlinePerItemLog = 22;
+constexpr double kOnlineNoFreePerItemLog = 7.5;
 // Skyline above SkylinePacker's scan limit without fixed items: its order's
 // sort and the packer's set-up, 10 n log2 n, then the sweep, about 2.6 runs
 // asked an item (1.0-3.0 measured) and a placement, each
@@ -51,11 +54,15 @@ constexpr double kSearchStepShare = 1.0;
 // verification, about 0.8 s more) takes under 2 s on two cores also where
 // the members run 1.5-1.9 x their estimates (the dense families); the search
 // gets half that, scaled with n log n below 10^5 too, at least 7.5 x 10^8
-// (the small inputs, A-K: the same steps as 6 x 10^8 at the 0.8 x packing
-// a step was estimated at before its work was counted).
+// (kScanSearchFloor up to the skyline's scan limit).
 constexpr double kDefaultWorkAt1e5 = 0.9e9;
 constexpr double kDefaultSearchShare = 0.5;
 constexpr double kDefaultSearchFloor = 7.5e8;
+// Inputs the skyline packs by its scan (up to kSkylineScanLimit buffers:
+// A-K, SOMAS ResNet-50) need fewer seconds to converge: 3.4 x 10^8, at
+// least the steps their results were measured at (2.2 units a scanned
+// item; 7.5 x 10^8 at the 5 it was counted at before).
+constexpr double kScanSearchFloor = 3.4e8;
 constexpr double kFastNearLinearFactor = 400;
 // Fast effort: online best fit and both skylines at 10^6-10^7 buffers
 // (the skylines' estimates grow with log2 t and their cache growth: about
@@ -201,7 +208,9 @@ double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
   switch (member) {
     case PackingAlgorithm::kOnlineBestFit:
     case PackingAlgorithm::kNaive:
-      return kOnlinePerItemLog * NLogN(shape.items) + 1000;
+      return (shape.slots == 1 ? kOnlineNoFreePerItemLog : kOnlinePerItemLog) *
+                 NLogN(shape.items) +
+             1000;
     case PackingAlgorithm::kSkylineLongest:
     case PackingAlgorithm::kSkylineArea:
     case PackingAlgorithm::kSkylineLocalSearch:
@@ -227,8 +236,8 @@ double EstimatedSearchStepWork(const InputShape& shape) {
 EffortBudget BudgetFor(PackEffort effort, const InputShape& shape) {
   const double scale = NLogN(shape.items) / NLogN(100'000);
   const double default_work = kDefaultWorkAt1e5 * std::max(1.0, scale);
-  const double default_search =
-      std::max(kDefaultSearchFloor, kDefaultSearchShare * kDefaultWorkAt1e5 * scale);
+  const double floor = shape.items <= kSkylineScanLimit ? kScanSearchFloor : kDefaultSearchFloor;
+  const double default_search = std::max(floor, kDefaultSearchShare * kDefaultWorkAt1e5 * scale);
   EffortBudget budget;
   switch (effort) {
     case PackEffort::kFast:

@@ -238,7 +238,7 @@ TEST(AutoPackTest, InOrderCountsItsWorkAndStopsAtItsLimit) {
 
 TEST(AutoPackTest, LocalSearchStopsAtItsWorkLimit) {
   // Five items (under the skyline's scan limit): the start's re-pack counts
-  // 5 units per pending item at its first placement, 25 > 0, and gives up.
+  // 2.2 units per pending item at its first placement, 11 > 0, and gives up.
   const std::vector<PackItem> items = XlaExample();
   const SkylinePacker packer(items, 1);
   const std::vector<std::int32_t> priority = SortForSkyline(items, SkylineOrder::kLargestArea);
@@ -247,15 +247,15 @@ TEST(AutoPackTest, LocalSearchStopsAtItsWorkLimit) {
   stop.work_limit = 0;
   stop.work = &work;
   EXPECT_FALSE(ImproveSkylinePriority(packer, priority, 150, 100, 1000, 1, false, stop).has_value());
-  EXPECT_DOUBLE_EQ(work, 25);
-  // With a limit of 300 units: a whole re-pack passes over 5 + 4 + 3 + 2 +
-  // 1 = 15 pending items (75 units); the start and three steps run whole
-  // (300, not over the limit), the next step passes it at its first
-  // placement (+25) and the search ends there (target 100 is below every
+  EXPECT_DOUBLE_EQ(work, 11);
+  // With a limit of 132 units: a whole re-pack passes over 5 + 4 + 3 + 2 +
+  // 1 = 15 pending items (33 units); the start and three steps run whole
+  // (132, not over the limit), the next step passes it at its first
+  // placement (+11) and the search ends there (target 100 is below every
   // peak, so only the work limit ends it).
-  stop.work_limit = 300;
+  stop.work_limit = 132;
   ImproveSkylinePriority(packer, priority, 150, 100, 1000, 1, false, stop);
-  EXPECT_DOUBLE_EQ(work, 325);
+  EXPECT_DOUBLE_EQ(work, 143);
 }
 
 TEST(AutoPackTest, SameResultForAnyThreadCount) {
@@ -325,13 +325,21 @@ TEST(MemberCostTest, EstimatesFromTheInputShape) {
                   1e-9,
               0.1060, 1e-4);
   EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, shape) * 1e-9, 0.0365, 1e-4);
+  // Every buffer live at once (one time slot): online best fit frees
+  // nothing, 7.5 n log2 n.
+  const InputShape all_live{.items = 10'000, .pairs = 49'995'000, .slots = 1};
+  EXPECT_NEAR(EstimatedWork(PackingAlgorithm::kOnlineBestFit, all_live),
+              7.5 * 10'000 * std::log2(10'000.0) + 1000, 1e-6);
   // Default effort: 0.9 x 10^9 units at 10^5 items and below (two lanes
   // of 0.45 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
-  // search half as much with n log n, at least 7.5 x 10^8.
+  // search half as much with n log n, at least 7.5 x 10^8 (3.4 x 10^8 up to
+  // 2,048 items).
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).search_work, 7.5e8);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 0.9e9);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 7.5e8);
+  // Up to the skyline's scan limit (2,048 items) the floor is 3.4 x 10^8.
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 3.4e8);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {2049, 0}).search_work, 7.5e8);
   EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.08e10, 1);
   EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 5.4e9, 1);
   // Max effort: ten times the default budget, still bounded.
