@@ -50,8 +50,15 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   msa.fast_memory_bytes = out.target.fast_memory_bytes;
   // The rewrite (--emit-ir, --emit-hlo) writes whole-buffer copies only:
   // default mode then tries no sliced variants, and asking for slices is an
-  // error.
+  // error. What default mode would have tried is recorded and planned
+  // aside below, so the summary can say what the flag cost.
+  std::vector<std::string> skipped;
   if (options.rewrite) {
+    const bool by_default = msa.mode == MsaMode::kDefault;
+    if (by_default && !msa.sliced_prefetch.max_slices) skipped.push_back("sliced_prefetch");
+    if (by_default && msa.auto_window_prefetch && msa.window_prefetch_bytes == 0) {
+      skipped.push_back("window_prefetch");
+    }
     if (msa.sliced_prefetch.max_slices.value_or(0) >= 2) {
       return absl::InvalidArgumentError(
           "memplan: error: --emit-ir and --emit-hlo do not write sliced prefetches yet; drop "
@@ -156,12 +163,25 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
                                     count(LoopValueClass::kLoopCarried), count(LoopValueClass::kPinned),
                                     count(LoopValueClass::kPrefetch), count(LoopValueClass::kOther)});
   }
+  stats.rewrite_skipped = skipped;
+  if (!skipped.empty()) {
+    // The plan the same command makes without the flag (options.msa as
+    // given, fast memory and alignment as used).
+    MsaOptions free = options.msa;
+    free.fast_memory_bytes = msa.fast_memory_bytes;
+    free.alignment = msa.alignment;
+    absl::StatusOr<MsaResult> unrestricted = AssignMemorySpaces(program, analysis, cost, free);
+    if (unrestricted.ok()) {
+      stats.estimated_time_with_skipped_s = SimulateMsa(analysis, cost, *unrestricted).elapsed_s;
+    }
+  }
   out.plan.msa = stats;
 
   if (options.rewrite) {
     absl::StatusOr<Program> rewritten = RewriteSchedule(program, analysis, out.assignment);
     if (!rewritten.ok()) return rewritten.status();
     out.rewritten = *std::move(rewritten);
+    out.rewrite_flag = options.rewrite_flag;
   }
   return out;
 }
@@ -271,8 +291,34 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
         "speed-up n/a\n",
         s.time_all_default_s, s.time_all_fast_s);
   }
+  text += FormatRewriteSummary(result);
   if (result.hierarchy) text += FormatHierarchySummary(result);
   return text;
+}
+
+std::string FormatRewriteSummary(const MsaJobResult& result) {
+  const MsaStats& s = *result.plan.msa;
+  if (s.rewrite_skipped.empty()) return "";
+  const bool sliced = std::find(s.rewrite_skipped.begin(), s.rewrite_skipped.end(),
+                                "sliced_prefetch") != s.rewrite_skipped.end();
+  const bool window = std::find(s.rewrite_skipped.begin(), s.rewrite_skipped.end(),
+                                "window_prefetch") != s.rewrite_skipped.end();
+  const std::string kinds = sliced && window ? "sliced or window prefetches"
+                            : sliced         ? "sliced prefetches"
+                                             : "window prefetches";
+  const std::string& flag = result.rewrite_flag;
+  std::string text =
+      fmt::format("whole-buffer copies only: {} writes no {}, so default mode tried none; ", flag, kinds);
+  if (!s.estimated_time_with_skipped_s) {
+    return text + fmt::format("plan without {} to see the time they would give\n", flag);
+  }
+  const double without = *s.estimated_time_with_skipped_s;
+  const std::string printed = fmt::format("{:.6g}", without);
+  text += fmt::format("without {}: estimated {} s", flag, printed);
+  if (printed == fmt::format("{:.6g}", s.estimated_time_s)) return text + ", the same\n";
+  const double change = s.estimated_time_s > 0 ? 100 * (1 - without / s.estimated_time_s) : 0;
+  return text + (change > 0 ? fmt::format(" ({:.2g}% faster)\n", change)
+                            : fmt::format(" ({:.2g}% slower)\n", -change));
 }
 
 std::string FormatLoopSummary(const MsaJobResult& result) {

@@ -318,6 +318,7 @@ absl::StatusOr<PlanJobResult> RunPlanJob(const std::string& input_path,
     }
     MsaJobOptions msa = *options.msa;
     msa.rewrite = options.emit_ir_path.has_value() || options.emit_hlo_path.has_value();
+    msa.rewrite_flag = options.emit_hlo_path ? "--emit-hlo" : "--emit-ir";
     phase(fmt::format("memory space assignment ({})", CountOf(input->buffers.buffers.size(), "buffer")));
     absl::StatusOr<MsaJobResult> job =
         RunMsaJob(*input->program, *input->analysis, msa, options.pools);

@@ -194,6 +194,13 @@ struct MsaStats {
   // the slowest writable level) does not fit, or some op cannot access it:
   // no plan can run that way, so time_all_default_s bounds nothing.
   bool time_all_default_fits = true;
+  // A plan made for --emit-ir / --emit-hlo, which write whole-buffer copies
+  // only: the kinds of copy default mode would have tried and did not
+  // ("sliced_prefetch", "window_prefetch"; empty: none skipped) and the
+  // estimated time of the plan made with them, seconds (what the same
+  // command without the flag estimates; nullopt when not computed).
+  std::vector<std::string> rewrite_skipped = {};
+  std::optional<double> estimated_time_with_skipped_s = std::nullopt;
 };
 
 struct Plan {

@@ -16,7 +16,10 @@
 // and end >= last) or stays inside one part; and a copy is legal when its
 // start and done lie in the same innermost part (or outside every part), so
 // no copy starts outside a loop or branch and completes inside it, or the
-// other way round. Calls are straight-line code and impose nothing.
+// other way round. Calls are straight-line code and impose nothing (the
+// pickers keep a copy on the own steps of one computation; the rewrite
+// writes a copy done at a callee's first step, or started after its last,
+// around the call: msa/rewrite.h).
 //
 // Two exceptions:
 //  * an *origin segment* of a buffer produced inside branches (a

@@ -45,6 +45,9 @@ class Rewriter {
 
   void CollectCopies();
   void IndexArrivals();
+  void IndexCalls();
+  ComputationId OwnerAt(TimeStep t) const;
+  void PlaceAcrossCalls(std::size_t c, TimeStep& start, ComputationId& done_in);
   Residency ResidencyAt(BufferId b, TimeStep t) const;
   std::string Unique(const std::string& base);
   ValueId NewValue(const std::string& name, ValueId like, ComputationId c);
@@ -72,6 +75,12 @@ class Rewriter {
   std::vector<Residency> produced_in_;                   // per old value
   std::vector<std::vector<OpId>> schedule_;              // per computation
   std::vector<PendingCopy> pending_;                     // per copy
+  std::vector<OpId> call_site_;                          // per computation: its `call` op, or kNoId
+  std::vector<std::vector<OpId>> ops_at_;                // per step
+  // Per buffer, per segment: opened by a prefetch whose copy-done is
+  // written in a caller, before the call whose callee's first step it
+  // arrives at.
+  std::vector<std::vector<bool>> done_before_call_;
   std::set<std::string> names_;
 };
 
@@ -124,6 +133,63 @@ void Rewriter::IndexArrivals() {
     TimeStep& arrival = arrival_[copies_[c].buffer][destination_[c]];
     arrival = std::max(arrival, copies_[c].done);
     opened_[copies_[c].buffer][destination_[c]] = true;
+  }
+}
+
+void Rewriter::IndexCalls() {
+  call_site_.assign(in_.computations.size(), kNoId);
+  for (OpId op = 0; op < static_cast<OpId>(in_.ops.size()); ++op) {
+    if (in_.ops[op].kind != OpKind::kCall || a_.schedule.op_time[op] == kNoId) continue;
+    for (ComputationId callee : in_.ops[op].callees) call_site_[callee] = op;
+  }
+  done_before_call_.resize(r_.alternate.size());
+  for (std::size_t b = 0; b < r_.alternate.size(); ++b) {
+    done_before_call_[b].assign(r_.alternate[b].size(), false);
+  }
+}
+
+// The computation whose ops run at step t (the entry before step 0), or
+// kNoId for a step without ops.
+ComputationId Rewriter::OwnerAt(TimeStep t) const {
+  if (t < 0) return in_.entry;
+  if (static_cast<std::size_t>(t) >= ops_at_.size() || ops_at_[t].empty()) return kNoId;
+  return in_.ops[ops_at_[t].front()].computation;
+}
+
+// Copy c issued after step `start` and done before step `done` runs in two
+// computations when one of them is a called computation: XLA writes a
+// copy's start and done in one computation. Nothing runs between a call and
+// its callee's first step, nor between the callee's last step and the call's
+// own step (a call does no work of its own), so a done at a callee's first
+// step is written in the caller right before the call, and a start after a
+// callee's last step right after the call, through nested calls as far as
+// needed to meet in one computation. Sets `start` to the step the copy-start
+// follows and `done_in` to the computation of the copy-done; leaves both
+// alone when no such computation exists (CompleteCopy then refuses it).
+void Rewriter::PlaceAcrossCalls(std::size_t c, TimeStep& start, ComputationId& done_in) {
+  const TimeStep done = copies_[c].done;
+  const ComputationId from = OwnerAt(start);
+  const ComputationId to = OwnerAt(done);
+  if (from == kNoId || to == kNoId || from == to) return;
+  // The computations the done may be written in: its own, then the callers
+  // of those whose first step it is.
+  std::vector<ComputationId> done_scopes = {to};
+  for (ComputationId x = to; call_site_[x] != kNoId && a_.schedule.spans[x].first == done;) {
+    x = in_.ops[call_site_[x]].computation;
+    done_scopes.push_back(x);
+  }
+  ComputationId x = from;
+  TimeStep after = start;
+  while (std::find(done_scopes.begin(), done_scopes.end(), x) == done_scopes.end()) {
+    if (call_site_[x] == kNoId || a_.schedule.spans[x].last != after) return;
+    after = a_.schedule.op_time[call_site_[x]];
+    x = in_.ops[call_site_[x]].computation;
+  }
+  if (after >= done) return;
+  start = after;
+  done_in = x;
+  if (x != to && copies_[c].kind == CopyKind::kPrefetch && destination_[c] >= 0) {
+    done_before_call_[copies_[c].buffer][destination_[c]] = true;
   }
 }
 
@@ -270,11 +336,14 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
   // A while or call passes its operands in before its callees run (the
   // flattened schedule gives the op its step after them).
   TimeStep entry = t;
+  TimeStep callee_first = kNoId;  // a call's callee's first step
   const Op& o = in_.ops[op];
   if (o.kind == OpKind::kWhile || o.kind == OpKind::kCall) {
     for (ComputationId callee : o.callees) {
       const ComputationSpan& span = a_.schedule.spans[callee];
-      if (span.first != kNoId && span.last >= span.first) entry = std::min(entry, span.first - 1);
+      if (span.first == kNoId || span.last < span.first) continue;
+      entry = std::min(entry, span.first - 1);
+      if (o.kind == OpKind::kCall) callee_first = span.first;
     }
   }
   std::map<std::tuple<ValueId, Bytes, Bytes>, ValueId> views;  // (base, offset, size) -> view
@@ -282,7 +351,16 @@ absl::Status Rewriter::RewriteOperands(OpId op, TimeStep t) {
     const ValueId v = in_.ops[op].operands[i];
     const BufferId b = a_.value_buffer[v];
     if (b == kNoId || !HasSegments(b)) continue;
-    const Residency q = ResidencyAt(b, entry);
+    Residency q = ResidencyAt(b, entry);
+    // A prefetch arriving at the callee's first step is done before the
+    // call (PlaceAcrossCalls): the call passes the copy in.
+    if (callee_first != kNoId) {
+      const Residency arrived = ResidencyAt(b, callee_first);
+      if (arrived != kDefaultResidency && arrived != q && done_before_call_[b][arrived] &&
+          arrival_[b][arrived] == callee_first) {
+        q = arrived;
+      }
+    }
     if (q == produced_in_[v]) continue;
     auto it = current_[b].find({q, comp});
     if (it == current_[b].end()) {
@@ -362,14 +440,18 @@ absl::StatusOr<Program> Rewriter::Run() {
 
   const FlatSchedule& schedule = a_.schedule;
   const auto steps = static_cast<TimeStep>(std::max<TimeStep>(1, schedule.time_steps));
-  std::vector<std::vector<OpId>> ops_at(static_cast<std::size_t>(steps));
-  for (OpId op : schedule.order) ops_at[schedule.op_time[op]].push_back(op);
+  ops_at_.assign(static_cast<std::size_t>(steps), {});
+  const std::vector<std::vector<OpId>>& ops_at = ops_at_;
+  for (OpId op : schedule.order) ops_at_[schedule.op_time[op]].push_back(op);
+  IndexCalls();
   // Copies by the step they start after (index start + 1) and are done before.
   std::vector<std::vector<std::size_t>> starts(static_cast<std::size_t>(steps) + 1);
   std::vector<std::vector<std::size_t>> dones(static_cast<std::size_t>(steps) + 1);
+  std::vector<ComputationId> done_in(copies_.size(), kNoId);  // kNoId: the done step's
   for (std::size_t c = 0; c < copies_.size(); ++c) {
-    const TimeStep s = std::clamp<TimeStep>(copies_[c].start, -1, steps - 1);
+    TimeStep s = std::clamp<TimeStep>(copies_[c].start, -1, steps - 1);
     const TimeStep d = std::clamp<TimeStep>(copies_[c].done, s + 1, steps);
+    if (d == copies_[c].done) PlaceAcrossCalls(c, s, done_in[c]);
     starts[static_cast<std::size_t>(s + 1)].push_back(c);
     dones[static_cast<std::size_t>(d)].push_back(c);
   }
@@ -395,7 +477,8 @@ absl::StatusOr<Program> Rewriter::Run() {
       for (ValueId p : params_at[t]) Produced(p, t);
     }
     for (std::size_t c : dones[t]) {
-      if (absl::Status s = CompleteCopy(c, in_.ops[here.front()].computation); !s.ok()) return s;
+      const ComputationId comp = done_in[c] != kNoId ? done_in[c] : in_.ops[here.front()].computation;
+      if (absl::Status s = CompleteCopy(c, comp); !s.ok()) return s;
     }
     for (OpId op : here) {
       if (absl::Status s = RewriteOperands(op, t); !s.ok()) return s;

@@ -23,13 +23,26 @@
 //    with space(1); eviction copies with space(0);
 //  * a copy with start -1 (an entry parameter's prefetch) is issued before
 //    the entry's first op;
+//  * a copy whose start and done lie in two computations, one of them
+//    `call`ed (directly or through nested calls) from the other, is written
+//    in the caller: a done at the callee's first step right before the
+//    call, whose operand then reads the copy-done (the callee's parameter
+//    takes its space), and a start after the callee's last step right
+//    after the call, reading its result. The timing is the plan's: nothing
+//    runs between a call and its callee's first step or after its last.
+//    Example: `%c = call(%a, %w) {callee = @f}` with @f's first op reading
+//    %w, w prefetched over [0, 1] (1: @f's first step) ==>
+//    `%w.prefetch = copy-start(%w)`, `%w.prefetched = copy-done(...)`,
+//    `%c = call(%a, %w.prefetched)` in the caller, @f's %q in space(1);
 //  * the entry returns each result's default-memory value: an output written
 //    in place in alternate memory returns its eviction's copy-done (a new
 //    value, no longer tied to the parameter whose storage it updated);
 //  * a cross-program prefetch (MsaResult::cross_program_prefetch) becomes a
 //    copy-start before the entry's first op and a copy-done before the first
-//    read of its alternate segment (at run time the copy overlaps the previous
-//    run; the IR shows where the data comes from).
+//    read of its alternate segment, or before the entry's first op when that
+//    read lies in a called computation (before the call when the entry's
+//    first op is a call; at run time the copy overlaps the previous run; the
+//    IR shows where the data comes from).
 // New names derive from the copied value (`%w.prefetch`, `%w.prefetched`,
 // `%a.in.w.prefetched` for a view), with `.1`, `.2`, ... appended on a clash.
 //
@@ -40,9 +53,9 @@
 //                                          %b = mul(%a, %w.prefetched) : f32[4]
 //
 // Errors (FailedPrecondition, naming the copy or use): a copy whose start and
-// done steps lie in different computations, or whose source value is not
-// visible there (copies across while/conditional/call boundaries are not
-// rewritten yet); a use whose residency has no value yet (e.g. a default-
+// done steps lie in different computations other than as above (across a
+// while or conditional boundary), or whose source value is not visible
+// there; a use whose residency has no value yet (e.g. a default-
 // memory read of a buffer produced in alternate memory before its eviction
 // is done); a copy of a buffer without values (scratch). Internal if the new
 // program fails validation (a bug).

@@ -420,6 +420,16 @@ Json PlanDocument(const Plan& plan, const BufferSet& buffers, const Program* pro
       j["window_prefetches"] = m.window_prefetches;
       j["window_prefetch_bytes"] = m.window_prefetch_bytes;
     }
+    if (!m.rewrite_skipped.empty()) {
+      // Only for a plan made for --emit-ir / --emit-hlo that skipped some
+      // kind of copy, so every other plan reads as before.
+      Json rewrite;
+      rewrite["skipped"] = m.rewrite_skipped;
+      rewrite["estimated_time_without_s"] = m.estimated_time_with_skipped_s
+                                                ? Json(*m.estimated_time_with_skipped_s)
+                                                : Json(nullptr);
+      j["whole_buffer_copies_only"] = std::move(rewrite);
+    }
     if (m.block) {
       // Only with a block, so plans without one read as before.
       Json block;
@@ -666,6 +676,18 @@ MsaStats ReadMsa(const ObjectReader& r) {
   if (r.Has("sliced_prefetches")) {
     m.sliced_prefetches = r.Amount("sliced_prefetches");
     m.prefetch_slices = r.Amount("prefetch_slices");
+  }
+  if (r.Has("whole_buffer_copies_only")) {
+    ObjectReader rewrite(r.Get("whole_buffer_copies_only"), r.Path("whole_buffer_copies_only"));
+    const Json& skipped = rewrite.Array("skipped");
+    for (std::size_t k = 0; k < skipped.size(); ++k) {
+      const std::string pointer = Pointer(rewrite.Path("skipped"), k);
+      if (!skipped[k].is_string()) WrongType(skipped[k], pointer, "a string");
+      m.rewrite_skipped.push_back(skipped[k].get<std::string>());
+    }
+    if (!rewrite.Get("estimated_time_without_s").is_null()) {
+      m.estimated_time_with_skipped_s = rewrite.Number("estimated_time_without_s");
+    }
   }
   if (r.Has("block_prefetch")) {
     ObjectReader block(r.Get("block_prefetch"), r.Path("block_prefetch"));

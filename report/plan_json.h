@@ -33,7 +33,10 @@
 //            "estimated_time_s", "time_bound_s" (when known),
 //            "time_all_default_s", "time_all_fast_s",
 //            "prefetches", "evictions", "prefetch_bytes", "eviction_bytes",
-//            "max_outstanding_copies"},
+//            "max_outstanding_copies",
+//            "whole_buffer_copies_only": {"skipped", "estimated_time_without_s"}
+//            (only for a plan made for --emit-ir/--emit-hlo that skipped
+//            sliced or window prefetches; MsaStats::rewrite_skipped)},
 //    "regions": {...}}   (only for plans with execution regions; report/regions_json.h)
 // Sizes and offsets are bytes, times are time steps (closed ranges), the msa
 // times are seconds. peak_bytes and lower_bound_bytes are the default space's

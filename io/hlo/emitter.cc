@@ -6,147 +6,19 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
 #include "absl/status/status.h"
 #include "io/hlo/checker.h"
+#include "io/hlo/emitter_state.h"
 #include "io/hlo/layout_text.h"
 #include "io/hlo/parser.h"
 #include "io/hlo/space_copy.h"
 
 namespace memplan {
-namespace {
-
-struct TextEdit {
-  std::size_t begin = 0;
-  std::size_t end = 0;
-  std::string text;
-};
-
-class HloEmitter {
- public:
-  HloEmitter(std::string_view text, const HloModule& module, const Program& original,
-             const Program& rewritten)
-      : text_(text), m_(module), in_(original), out_(rewritten) {}
-
-  absl::StatusOr<std::string> Run();
-
- private:
-  std::size_t Offset(SourceLocation loc) const {
-    return line_starts_[static_cast<std::size_t>(loc.line) - 1] +
-           static_cast<std::size_t>(loc.column) - 1;
-  }
-  std::size_t LineStart(std::size_t k) const {
-    return line_starts_[static_cast<std::size_t>(hc_->instructions[k].loc.line) - 1];
-  }
-  std::size_t LineEnd(std::size_t k) const {
-    const std::size_t nl = text_.find('\n', LineStart(k));
-    return nl == std::string_view::npos ? text_.size() : nl + 1;
-  }
-  // Where the last instruction's text ends: at the line that closes the
-  // computation (a line starting with '}'), as an instruction may run over
-  // several lines.
-  std::size_t LastInstructionEnd() const {
-    std::size_t at = LineEnd(hc_->instructions.size() - 1);
-    while (at < text_.size()) {
-      const std::size_t first = text_.find_first_not_of(" \t", at);
-      if (first == std::string_view::npos || text_[first] == '}') return at;
-      const std::size_t nl = text_.find('\n', at);
-      at = nl == std::string_view::npos ? text_.size() : nl + 1;
-    }
-    return at;
-  }
-  static absl::Status Refuse(const std::string& what) {
-    return absl::FailedPreconditionError("--emit-hlo: " + what);
-  }
-
-  // The current HLO computation as written: the body of the first call
-  // site's plan in place, and each clone (header to closing brace, after
-  // the clones of the computations its fusions call).
-  struct Written {
-    std::string body;
-    std::vector<std::string> clones;
-  };
-
-  void IndexLines();
-  void IndexAliasEdges();
-  std::vector<std::size_t> CalleesFirst() const;
-  absl::StatusOr<Written> WriteComputation(const std::vector<ComputationId>& instances);
-  absl::StatusOr<std::string> WriteInstance(ComputationId pc, bool clone);
-  std::string CloneHeader(const HloComputation& c, const std::string& name,
-                          const std::map<std::string, std::string>& rename) const;
-  std::size_t ClosingLineEnd(const HloComputation& c) const;
-  std::string FusedClone(const std::string& callee);
-  void FusionEdits(std::size_t k, std::vector<TextEdit>& edits);
-  std::string Named(const std::string& name) const;
-  void CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const;
-  absl::Status IndexOps(bool clone);
-  void IndexNeeds();
-  absl::Status NameCopies();
-  MemorySpace StoredSpace(ValueId v) const;
-  MemorySpace SpaceOf(ValueId v) const;
-  ValueId Origin(ValueId v) const;
-  std::optional<std::string> NameOf(ValueId v) const;
-  std::string Unique(const std::string& base);
-  std::string UniqueComputation(const std::string& base);
-  absl::Status ResolveRoot();
-  absl::StatusOr<std::string> Instruction(std::size_t k);
-  absl::StatusOr<std::string> CopyLine(OpId op);
-  std::string StartLine(const std::string& start, const std::string& source, MemorySpace to);
-  std::string DoneLine(const std::string& done, const std::string& start);
-  std::vector<ValueId> LeavesOf(std::size_t k) const;
-  std::string InSpace(const std::string& name, ValueId v, MemorySpace space);
-  void Record(const std::string& name, ValueId v);
-  absl::Status OperandEdits(std::size_t k, std::vector<TextEdit>& edits);
-
-  // The module.
-  std::string_view text_;
-  const HloModule& m_;
-  const Program& in_;
-  const Program& out_;
-  std::vector<std::size_t> line_starts_;
-  std::set<std::string> names_;
-  std::set<std::string> computation_names_;
-  // Each program computation's HLO computation as written (a clone's name
-  // for a call site planned unlike the first).
-  std::map<ComputationId, std::string> written_as_;
-  std::map<ValueId, std::string> name_of_;             // array value -> instruction name
-  // Spaces the aliasing edges of structured ops impose (XLA's rule: a while's
-  // operand, condition and body parameters, body root and result share
-  // buffers; a call's or branch's parameters and root those of its caller):
-  std::map<ValueId, MemorySpace> forced_;              // condition parameters, while results
-  std::map<OpId, std::vector<std::optional<MemorySpace>>> operand_need_;  // per operand leaf
-  std::map<ComputationId, std::vector<MemorySpace>> root_need_;           // per result leaf
-
-  // The computation being written (HLO and program instance).
-  const HloComputation* hc_ = nullptr;
-  ComputationId pc_ = kNoId;
-  std::map<std::string, std::size_t> folded_;          // dropped copy-starts
-  std::map<std::string, std::string> rename_;          // instruction -> its clone's name
-  std::string fused_clones_;                           // the clone's fused computations' clones
-  std::set<std::string> dropped_;                      // their lines and their copy-dones'
-  std::map<std::string, std::string> source_of_;       // dropped copy-done -> copied value
-  std::map<std::string, const HloShape*> shape_of_;    // instruction -> shape
-  std::map<std::size_t, OpId> op_of_;                  // instruction -> its op
-  std::map<std::size_t, std::vector<OpId>> copies_before_;  // instruction -> copies
-  std::map<std::size_t, std::vector<OpId>> copies_after_;   // copies of a gte's element
-  std::map<ValueId, std::size_t> gte_of_;              // tuple element -> its gte instruction
-  std::vector<OpId> trailing_;                         // copies after the last instruction
-  std::map<std::string, std::string> shape_text_;      // emitted name -> its shape text
-  std::map<std::string, std::string> copy_base_;       // copy-start name -> its source's name
-  // (instruction, operand leaf) -> the space an aliasing edge needs there.
-  std::map<std::pair<std::size_t, std::size_t>, MemorySpace> need_;
-  // Per storage origin, the latest written name holding its data per space.
-  std::map<ValueId, std::map<MemorySpace, std::string>> latest_;
-  std::string prefix_;                                 // copies to write before the instruction
-  std::optional<MemorySpace> root_convert_;            // the result copied into this space
-  std::string root_source_;                            // ... from this instruction
-  std::string root_start_;                             // ... by this copy-start
-  std::string root_name_;
-  std::string indent_ = "  ";
-  bool operand_shapes_ = false;                        // the module prints them
-};
+namespace hlo_emit {
 
 void HloEmitter::IndexLines() {
   line_starts_.push_back(0);
@@ -157,27 +29,6 @@ void HloEmitter::IndexLines() {
     computation_names_.insert(c.name);
     for (const HloInstruction& i : c.instructions) names_.insert(i.name);
   }
-}
-
-// The HLO computations the schedule covers reached from the entry, each
-// after the computations it calls for control flow, so a caller is written
-// knowing which clone each of its call sites calls.
-std::vector<std::size_t> HloEmitter::CalleesFirst() const {
-  std::vector<std::size_t> order;
-  std::vector<bool> seen(m_.computations.size(), false);
-  const auto visit = [&](const auto& self, std::size_t c) -> void {
-    if (seen[c]) return;
-    seen[c] = true;
-    for (const HloInstruction& in : m_.computations[c].instructions) {
-      for (const std::string& callee : CalleesOf(in).control) {
-        const int at = FindHloComputation(m_, callee);
-        if (at >= 0) self(self, static_cast<std::size_t>(at));
-      }
-    }
-    order.push_back(c);
-  };
-  visit(visit, m_.entry);
-  return order;
 }
 
 // The spaces XLA's aliasing rule fixes, from the plan's: a while carries each
@@ -719,173 +570,6 @@ absl::StatusOr<std::string> HloEmitter::WriteInstance(ComputationId pc, bool clo
   return out;
 }
 
-// The current HLO computation for all its program instances (one per call
-// site). As XLA's call-graph flattening gives each call site its own
-// computation, a call site planned unlike every earlier one gets a clone
-// (`%f.clone`, `%f.clone.1`, ...); call sites planned alike share one, so a
-// module planned the same everywhere is written as read.
-absl::StatusOr<HloEmitter::Written> HloEmitter::WriteComputation(const std::vector<ComputationId>& instances) {
-  const std::set<std::string> names = names_;
-  std::vector<std::string> plans;                 // distinct plans, first call site's first
-  std::vector<ComputationId> planned_by;          // the first instance of each
-  std::map<ComputationId, std::size_t> plan_of;
-  std::set<std::string> first_names;
-  for (ComputationId pc : instances) {
-    names_ = names;
-    absl::StatusOr<std::string> text = WriteInstance(pc, false);
-    if (!text.ok()) return text.status();
-    const auto it = std::find(plans.begin(), plans.end(), *text);
-    plan_of[pc] = static_cast<std::size_t>(it - plans.begin());
-    if (it != plans.end()) continue;
-    if (plans.empty()) first_names = names_;
-    plans.push_back(*std::move(text));
-    planned_by.push_back(pc);
-  }
-  names_ = std::move(first_names);
-  Written out{plans[0], {}};
-  std::vector<std::string> clone_names = {hc_->name};
-  // A clone repeats the original's header (renamed) and closing line,
-  // after the clones of the computations its fusions call.
-  const std::size_t close = LastInstructionEnd();
-  for (std::size_t p = 1; p < plans.size(); ++p) {
-    clone_names.push_back(UniqueComputation(hc_->name + ".clone"));
-    absl::StatusOr<std::string> body = WriteInstance(planned_by[p], true);
-    if (!body.ok()) return body.status();
-    out.clones.push_back(fused_clones_ + CloneHeader(*hc_, clone_names[p], rename_) + *body +
-                         std::string(text_.substr(close, ClosingLineEnd(*hc_) - close)));
-  }
-  for (ComputationId pc : instances) written_as_[pc] = clone_names[plan_of.at(pc)];
-  return out;
-}
-
-// The header of `c` (`%f (p: f32[2]) -> f32[2] {`) for its clone `name`,
-// parameters renamed as `rename` says.
-std::string HloEmitter::CloneHeader(const HloComputation& c, const std::string& name,
-                                    const std::map<std::string, std::string>& rename) const {
-  const std::size_t begin = Offset(c.loc);
-  const std::size_t end = line_starts_[static_cast<std::size_t>(c.instructions[0].loc.line) - 1];
-  const std::string_view header = text_.substr(begin, end - begin);
-  std::size_t at = header[0] == '%' ? 1 : 0;
-  std::string out = "%" + name;
-  at += c.name.size();
-  while (at < header.size()) {
-    if (!IsHloNameChar(header[at])) {
-      out += header[at++];
-      continue;
-    }
-    std::size_t word_end = at;
-    while (word_end < header.size() && IsHloNameChar(header[word_end])) ++word_end;
-    const std::string word(header.substr(at, word_end - at));
-    std::size_t colon = word_end;
-    while (colon < header.size() && header[colon] == ' ') ++colon;
-    const auto it = rename.find(word);
-    out += colon < header.size() && header[colon] == ':' && it != rename.end() ? it->second : word;
-    at = word_end;
-  }
-  return out;
-}
-
-// Where the line closing `c` (its '}') ends, without the newline.
-std::size_t HloEmitter::ClosingLineEnd(const HloComputation& c) const {
-  std::size_t at = line_starts_[static_cast<std::size_t>(c.instructions.back().loc.line) - 1];
-  while (at < text_.size()) {
-    const std::size_t first = text_.find_first_not_of(" \t", at);
-    const std::size_t nl = std::min(text_.find('\n', at), text_.size());
-    if (first == std::string_view::npos || text_[first] == '}') return nl;
-    at = nl + 1;
-  }
-  return text_.size();
-}
-
-// XLA gives each fusion its own fused computation, so a clone's fusion
-// calls a clone of it (named as XLA's cloning names it), written into
-// fused_clones_ before the clone; returns that clone's name.
-std::string HloEmitter::FusedClone(const std::string& callee) {
-  const int c = FindHloComputation(m_, callee);
-  if (c < 0 || m_.computations[static_cast<std::size_t>(c)].instructions.empty()) return callee;
-  const HloComputation& fc = m_.computations[static_cast<std::size_t>(c)];
-  std::map<std::string, std::string> rename;
-  for (const HloInstruction& in : fc.instructions) rename[in.name] = Unique(in.name + ".clone");
-  std::vector<TextEdit> edits;
-  const auto rename_at = [&](SourceLocation loc, const std::string& name, const std::string& to) {
-    const std::size_t at = Offset(loc) + (text_[Offset(loc)] == '%' ? 1 : 0);
-    edits.push_back({at, at + name.size(), to});
-  };
-  for (const HloInstruction& in : fc.instructions) {
-    rename_at(in.loc, in.name, rename.at(in.name));
-    for (const HloOperand& o : in.operands) {
-      if (const auto it = rename.find(o.name); it != rename.end()) rename_at(o.loc, o.name, it->second);
-    }
-    const HloCallees callees = CalleesOf(in);
-    if (in.opcode == "fusion" && in.Find("calls") != nullptr && !callees.other.empty()) {
-      rename_at(in.Find("calls")->loc, callees.other[0], FusedClone(callees.other[0]));
-    }
-  }
-  std::stable_sort(edits.begin(), edits.end(),
-                   [](const TextEdit& a, const TextEdit& b) { return a.begin < b.begin; });
-  const std::string name = UniqueComputation(fc.name + ".clone");
-  std::string out = CloneHeader(fc, name, rename);
-  std::size_t at = line_starts_[static_cast<std::size_t>(fc.instructions[0].loc.line) - 1];
-  for (const TextEdit& e : edits) {
-    out.append(text_.substr(at, e.begin - at));
-    out += e.text;
-    at = e.end;
-  }
-  out.append(text_.substr(at, ClosingLineEnd(fc) - at));
-  fused_clones_ += out + "\n\n";
-  return name;
-}
-
-// In a clone, a fusion calls its fused computation's clone.
-void HloEmitter::FusionEdits(std::size_t k, std::vector<TextEdit>& edits) {
-  const HloInstruction& in = hc_->instructions[k];
-  const HloAttribute* calls = in.Find("calls");
-  const HloCallees callees = CalleesOf(in);
-  if (rename_.empty() || in.opcode != "fusion" || calls == nullptr || callees.other.empty()) return;
-  const std::size_t at = Offset(calls->loc) + (text_[Offset(calls->loc)] == '%' ? 1 : 0);
-  edits.push_back({at, at + callees.other[0].size(), FusedClone(callees.other[0])});
-}
-
-// An instruction's name as written (its clone's when writing a clone).
-std::string HloEmitter::Named(const std::string& name) const {
-  const auto it = rename_.find(name);
-  return it == rename_.end() ? name : it->second;
-}
-
-std::string HloEmitter::UniqueComputation(const std::string& base) {
-  std::string name = base;
-  for (int k = 1; computation_names_.contains(name); ++k) name = base + "." + std::to_string(k);
-  computation_names_.insert(name);
-  return name;
-}
-
-// A while, call or conditional names the computations (clones) its own call
-// site's plan was written as.
-void HloEmitter::CalleeEdits(std::size_t k, std::vector<TextEdit>& edits) const {
-  const auto op = op_of_.find(k);
-  if (op == op_of_.end()) return;
-  const std::vector<ComputationId>& callees = in_.ops[op->second].callees;
-  const HloCallees names = CalleesOf(hc_->instructions[k]);
-  if (names.control.size() != callees.size()) return;
-  std::map<std::size_t, std::size_t> seen;  // attribute offset -> names passed in it
-  for (std::size_t i = 0; i < callees.size(); ++i) {
-    const auto written = written_as_.find(callees[i]);
-    const std::size_t value = Offset(names.control_locs[i]);
-    std::size_t skip = seen[value]++;
-    // The name's place in the attribute's value (a branch list names several).
-    std::size_t at = value;
-    while (true) {
-      while (!IsHloNameChar(text_[at])) ++at;
-      if (skip == 0) break;
-      while (IsHloNameChar(text_[at])) ++at;
-      --skip;
-    }
-    if (written != written_as_.end() && written->second != names.control[i]) {
-      edits.push_back({at, at + names.control[i].size(), written->second});
-    }
-  }
-}
-
 absl::StatusOr<std::string> HloEmitter::Run() {
   IndexLines();
   IndexAliasEdges();
@@ -929,13 +613,13 @@ absl::StatusOr<std::string> HloEmitter::Run() {
   return out;
 }
 
-}  // namespace
+}  // namespace hlo_emit
 
 absl::StatusOr<std::string> EmitHloWithMemorySpaces(std::string_view text,
                                                     const HloModule& module,
                                                     const Program& original,
                                                     const Program& rewritten) {
-  return HloEmitter(text, module, original, rewritten).Run();
+  return hlo_emit::HloEmitter(text, module, original, rewritten).Run();
 }
 
 }  // namespace memplan

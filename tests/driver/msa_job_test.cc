@@ -132,6 +132,25 @@ TEST(MsaJobTest, CapturedSpeedup) {
   EXPECT_EQ(CapturedSpeedup(s), 0);
 }
 
+// FormatRewriteSummary's other endings: a plan without the flag that would
+// be slower, and one whose time was not computed.
+TEST(MsaJobTest, RewriteSummaryEndings) {
+  MsaJobResult r;
+  r.rewrite_flag = "--emit-hlo";
+  r.plan.msa = MsaStats{};
+  r.plan.msa->estimated_time_s = 2;
+  EXPECT_EQ(FormatRewriteSummary(r), "");
+  r.plan.msa->rewrite_skipped = {"sliced_prefetch"};
+  r.plan.msa->estimated_time_with_skipped_s = 2.5;
+  EXPECT_EQ(FormatRewriteSummary(r),
+            "whole-buffer copies only: --emit-hlo writes no sliced prefetches, so default mode tried "
+            "none; without --emit-hlo: estimated 2.5 s (25% slower)\n");
+  r.plan.msa->estimated_time_with_skipped_s.reset();
+  EXPECT_EQ(FormatRewriteSummary(r),
+            "whole-buffer copies only: --emit-hlo writes no sliced prefetches, so default mode tried "
+            "none; plan without --emit-hlo to see the time they would give\n");
+}
+
 TEST(MsaJobTest, PlansTheMlpExampleOnEveryPreset) {
   absl::StatusOr<LoadedInput> input = LoadInput(ExamplePath("mlp.mpir"), LoadOptions{});
   ASSERT_TRUE(input.ok()) << input.status();

@@ -228,6 +228,56 @@ entry func @main(%x: f32[4]) {
             "memory then");
 }
 
+// XLA writes a copy's start and done in one computation. A prefetch done at
+// the first step of @g (called from @f, called from @main) is done in @main
+// right before the call to @f, which passes the copy in; an eviction
+// started after @g's last step is started in @main right after the call to
+// @f, from its result. Steps: a 0, h 1 (@g), e 2 (@f), c 3, d 4.
+TEST(RewriteTest, CopiesAcrossCallsAreWrittenAroundTheCall) {
+  auto a = Analyze(R"(
+entry func @main(%x: f32[4], %w: f32[4]) {
+  %a = exp(%x) : f32[4]
+  %c = call(%a, %w) : f32[4] {callee = @f}
+  %d = negate(%c) : f32[4]
+  return %d
+}
+func @f(%p: f32[4], %q: f32[4]) {
+  %e = call(%p, %q) : f32[4] {callee = @g}
+  return %e
+}
+func @g(%r: f32[4], %s: f32[4]) {
+  %h = mul(%r, %s) : f32[4]
+  return %h
+}
+)");
+  ASSERT_NE(a, nullptr);
+  MsaResult r = EmptyResult(*a);
+  r.alternate[BufferOf(*a, "w")] = {Alt(0, 0, 1)};
+  r.alternate[BufferOf(*a, "h")] = {Alt(16, 1, 3)};
+  r.copies = {Copy(*a, "w", CopyKind::kPrefetch, 0, 1), Copy(*a, "h", CopyKind::kEviction, 1, 4)};
+  EXPECT_EQ(RewriteText(*a, r), R"(entry func @main(%x: f32[4], %w: f32[4]) {
+  %a = exp(%x) : f32[4]
+  %w.prefetch = copy-start(%w) : f32[4] space(1)
+  %w.prefetched = copy-done(%w.prefetch) : f32[4] space(1)
+  %c = call(%a, %w.prefetched) : f32[4] space(1) {callee = @f}
+  %c.evict = copy-start(%c) : f32[4] space(0)
+  %c.evicted = copy-done(%c.evict) : f32[4] space(0)
+  %d = negate(%c.evicted) : f32[4]
+  return %d
+}
+
+func @f(%p: f32[4], %q: f32[4] space(1)) {
+  %e = call(%p, %q) : f32[4] space(1) {callee = @g}
+  return %e
+}
+
+func @g(%r: f32[4], %s: f32[4] space(1)) {
+  %h = mul(%r, %s) : f32[4] space(1)
+  return %h
+}
+)");
+}
+
 TEST(RewriteTest, CopyAcrossControlFlowIsRefused) {
   auto a = Analyze(R"(
 entry func @main(%x: u8[8], %y: u8[8]) {

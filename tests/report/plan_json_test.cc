@@ -136,6 +136,32 @@ TEST(JsonPlanTest, BaselineThatDoesNotFitRoundTrips) {
   EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), text);
 }
 
+// A plan made for --emit-ir / --emit-hlo that skipped sliced and window
+// prefetches says so after the copy statistics (absent otherwise, as in
+// kExpectedJson) and reads back; a time not computed is null.
+TEST(JsonPlanTest, WholeBufferCopiesOnlyRoundTrips) {
+  Case c = MakeCase();
+  c.plan.msa->rewrite_skipped = {"sliced_prefetch", "window_prefetch"};
+  c.plan.msa->estimated_time_with_skipped_s = 0.125;
+  const std::string text = WritePlanJson(c.plan, c.buffers, &c.program);
+  EXPECT_NE(text.find("\"max_outstanding_copies\":1,\"whole_buffer_copies_only\":{\"skipped\":["
+                      "\"sliced_prefetch\",\"window_prefetch\"],\"estimated_time_without_s\":0.125}"),
+            std::string::npos)
+      << text;
+  absl::StatusOr<Plan> read = ReadPlanJson(text, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_EQ(read->msa->rewrite_skipped, c.plan.msa->rewrite_skipped);
+  EXPECT_EQ(read->msa->estimated_time_with_skipped_s, 0.125);
+  EXPECT_EQ(WritePlanJson(*read, c.buffers, &c.program), text);
+
+  c.plan.msa->estimated_time_with_skipped_s.reset();
+  const std::string unknown = WritePlanJson(c.plan, c.buffers, &c.program);
+  EXPECT_NE(unknown.find("\"estimated_time_without_s\":null}"), std::string::npos) << unknown;
+  read = ReadPlanJson(unknown, "plan.json", c.buffers);
+  ASSERT_TRUE(read.ok()) << read.status();
+  EXPECT_FALSE(read->msa->estimated_time_with_skipped_s.has_value());
+}
+
 TEST(JsonPlanTest, WithoutAProgramValuesAreIds) {
   Case c = MakeCase();
   c.plan.msa.reset();
