@@ -13,6 +13,11 @@
                                       docs/packing.md)
   dense_inputs.py ir N OUT.mpir       text IR: N ops produce values, then N
                                       ops read them in reverse: N live at once
+  dense_inputs.py hlo N OUT.hlo       a scheduled HLO module of N instructions
+                                      in the form of XLA's dumps: residual
+                                      blocks of dot, add and tanh on
+                                      f32[128,256] over 8 weights, each block
+                                      reading the previous two
 
 Fixed seed: the same arguments always write the same file. The benchmarks
 generate the same shapes of input in C++ (bench/synthetic.h).
@@ -62,12 +67,34 @@ def write_ir(n, out):
     out.write("  return\n}\n")
 
 
+def write_hlo(n, out):
+    shape = "f32[128,256]{1,0}"
+    weight = "f32[256,256]{1,0}"
+    out.write("HloModule chain, is_scheduled=true\n\n")
+    out.write(f"ENTRY %main (x: {shape[:-5]}, w: {weight[:-5]}) -> {shape[:-5]} {{\n")
+    out.write(f"  %x = {shape} parameter(0)\n")
+    out.write(f"  %w = {weight} parameter(1)\n")
+    prev, prev2 = "%x", "%x"
+    for i in range(max(n - 3, 1)):
+        op = i % 3
+        if op == 0:
+            line = (f"dot({shape} {prev}, {weight} %w), lhs_contracting_dims={{1}}, "
+                    "rhs_contracting_dims={0}")
+        elif op == 1:
+            line = f"add({shape} {prev}, {shape} {prev2})"
+        else:
+            line = f"tanh({shape} {prev})"
+        out.write(f"  %v{i} = {shape} {line}\n")
+        prev2, prev = prev, f"%v{i}"
+    out.write(f"  ROOT %r = {shape} negate({shape} {prev})\n}}\n")
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("random", "all-live", "steps", "ir"):
+    if len(sys.argv) != 4 or sys.argv[1] not in ("random", "all-live", "steps", "ir", "hlo"):
         sys.exit(__doc__)
     kind, n, path = sys.argv[1], int(sys.argv[2]), sys.argv[3]
     writer = {"random": write_random, "all-live": write_all_live, "steps": write_steps,
-              "ir": write_ir}[kind]
+              "ir": write_ir, "hlo": write_hlo}[kind]
     with open(path, "w") as out:
         writer(n, out)
 

@@ -465,7 +465,10 @@ absl::StatusOr<std::string> HloEmitter::Instruction(std::size_t k) {
   // The ROOT marker follows the computation's result.
   const std::size_t name_at = Offset(in.loc);
   const std::string name = Named(in.name);
-  const std::size_t root_at = text_.find("ROOT", begin);
+  // Only between the line's start and the name: a search to the end of the
+  // text would make writing a module quadratic in its instructions.
+  const std::size_t root_in_line = text_.substr(begin, name_at - begin).find("ROOT");
+  const std::size_t root_at = root_in_line == std::string_view::npos ? name_at : begin + root_in_line;
   if (in.is_root && name != root_name_ && root_at < name_at) {
     std::size_t after = root_at + 4;
     while (after < name_at && std::isspace(static_cast<unsigned char>(text_[after]))) ++after;

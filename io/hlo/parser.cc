@@ -18,7 +18,7 @@ constexpr int kMaxTupleDepth = 64;
 
 class Parser {
  public:
-  Parser(std::string_view text, const std::string& path) : text_(text), path_(path) {}
+  Parser(std::string_view text, const std::string& path) : text_(text), lines_(text), path_(path) {}
 
   absl::StatusOr<HloModule> Module() {
     HloModule module;
@@ -54,7 +54,7 @@ class Parser {
   }
 
  private:
-  SourceLocation Here() const { return TextLocation(text_, pos_); }
+  SourceLocation Here() const { return lines_.Locate(pos_); }
   char Peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
 
   absl::Status Fail(SourceLocation loc, const std::string& message) {
@@ -182,7 +182,7 @@ class Parser {
           ++i;
         }
         if (i == s + 2 || i >= body.size() || body[i] != ')') {
-          return Bad(TextLocation(text_, pos_ + 1 + s), "expected a memory space S(N) in the layout");
+          return Bad(lines_.Locate(pos_ + 1 + s), "expected a memory space S(N) in the layout");
         }
         shape.memory_space = space;
       }
@@ -361,6 +361,7 @@ class Parser {
   }
 
   std::string_view text_;
+  LineIndex lines_;  // Here() per token: a binary search, not a scan from the start
   const std::string& path_;
   std::size_t pos_ = 0;
   absl::Status error_;

@@ -50,5 +50,20 @@ TEST(JsonLocateTest, TextLocationCountsLinesAndBytes) {
   EXPECT_EQ(TextLocation("ab", 99).column, 3);
 }
 
+TEST(JsonLocateTest, LineIndexAgreesWithTextLocationEverywhere) {
+  for (const std::string_view text : {"", "\n", "ab\ncd\nef", "\n\nx\n", "abc"}) {
+    const LineIndex lines(text);
+    for (std::size_t i = 0; i <= text.size() + 2; ++i) {
+      const SourceLocation want = TextLocation(text, i);
+      const SourceLocation got = lines.Locate(i);
+      EXPECT_EQ(got.line, want.line) << "'" << text << "' at " << i;
+      EXPECT_EQ(got.column, want.column) << "'" << text << "' at " << i;
+    }
+  }
+  const SourceLocation loc = LineIndex("ab\ncd\nef").Locate(7);
+  EXPECT_EQ(loc.line, 3);
+  EXPECT_EQ(loc.column, 2);
+}
+
 }  // namespace
 }  // namespace memplan
