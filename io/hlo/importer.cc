@@ -543,14 +543,16 @@ class Importer {
   }
 
   // The start's copy of its operands (copy-start's element {1}, the other
-  // starts' element {0}) is the operands' storage.
+  // starts' element {0}) is the operands' storage. A generic async-start's
+  // element {0} is always the tuple of its operands, even of one operand, so
+  // {0,i} is operand i.
   void AsyncSourceViews(const HloInstruction& in, const HloOperandShapes& shapes, const std::vector<ValueId>& operands,
                         const std::vector<ValueId>& results) {
     if (!in.shape.is_tuple || in.shape.elements.size() < 2 || in.opcode == "all-reduce-start") return;
     const std::int64_t source = in.opcode == "copy-start" ? 1 : 0;
     const HloLeafRange range = *LeafRangeAt(in.shape, {source});
     HloShape operand_shape;
-    if (shapes.size() == 1) {
+    if (shapes.size() == 1 && in.opcode != "async-start") {
       operand_shape = *shapes[0];
     } else {
       operand_shape.is_tuple = true;
