@@ -140,7 +140,7 @@ class Importer {
   absl::StatusOr<Program> Run() {
     const HloComputation& entry = m_.computations[m_.entry];
     if (absl::Status s = Donated(entry); !s.ok()) return s;
-    absl::StatusOr<ComputationId> id = Import(m_.entry, "", Slots(entry), RootRule::kEntry);
+    absl::StatusOr<ComputationId> id = Import(m_.entry, "", Slots(entry), RootRule::kEntry, entry.loc);
     if (!id.ok()) return id.status();
     b_.SetEntry(*id);
     if (absl::Status s = InputOutputAlias(*id); !s.ok()) return s;
@@ -340,13 +340,18 @@ class Importer {
     return it == s.last_read.end() || it->second <= k;
   }
 
+  // `call_loc`: the instruction that calls computation `c` (the entry's own
+  // location for the entry), where a too-deep nesting is reported.
   absl::StatusOr<ComputationId> Import(std::size_t c, const std::string& site, const std::vector<ParamSlot>& slots,
-                                       RootRule rule) {
+                                       RootRule rule, const SourceLocation& call_loc) {
     const HloComputation& hc = m_.computations[c];
     if (on_stack_[c]) return Fail(hc.loc, "computation %" + hc.name + " calls itself");
-    if (depth_ >= kMaxNestingDepth) {
-      return Fail(hc.loc, "computation %" + hc.name + " is nested more than " + std::to_string(kMaxNestingDepth) +
-                              " while/conditional/call levels deep");
+    // The entry is depth 0 and each while, conditional or call adds one, as
+    // in the text IR (ir/validate.cc): depth 256 is accepted, 257 refused.
+    if (depth_ > kMaxNestingDepth) {
+      return Fail(call_loc, "computation %" + hc.name + " is nested " + std::to_string(depth_) +
+                                " calls deep (each while, conditional or call adds one); the limit is " +
+                                std::to_string(kMaxNestingDepth));
     }
     on_stack_[c] = true;
     ++depth_;
@@ -628,9 +633,9 @@ class Importer {
         init[i] = *c;
       }
     }
-    absl::StatusOr<ComputationId> c = Import(cond, Site(s, in), Slots(m_.computations[cond]), RootRule::kEntry);
+    absl::StatusOr<ComputationId> c = Import(cond, Site(s, in), Slots(m_.computations[cond]), RootRule::kEntry, in.loc);
     if (!c.ok()) return c.status();
-    absl::StatusOr<ComputationId> b = Import(body, Site(s, in), Slots(m_.computations[body]), RootRule::kCarried);
+    absl::StatusOr<ComputationId> b = Import(body, Site(s, in), Slots(m_.computations[body]), RootRule::kCarried, in.loc);
     if (!b.ok()) return b.status();
     return Structured(s, k, "while", std::move(init), {*c, *b}, qualifier);
   }
@@ -672,7 +677,7 @@ class Importer {
         }
         slots.push_back(std::move(slot));
       }
-      absl::StatusOr<ComputationId> id = Import(c, Site(s, in), slots, RootRule::kReturned);
+      absl::StatusOr<ComputationId> id = Import(c, Site(s, in), slots, RootRule::kReturned, in.loc);
       if (!id.ok()) return id.status();
       branches.push_back(*id);
     }
@@ -682,7 +687,7 @@ class Importer {
   absl::Status Call(Scope& s, std::size_t k, const std::string& qualifier) {
     const HloInstruction& in = s.hc->instructions[k];
     const auto c = static_cast<std::size_t>(FindHloComputation(m_, CalleesOf(in).control[0]));
-    absl::StatusOr<ComputationId> id = Import(c, Site(s, in), Slots(m_.computations[c]), RootRule::kReturned);
+    absl::StatusOr<ComputationId> id = Import(c, Site(s, in), Slots(m_.computations[c]), RootRule::kReturned, in.loc);
     if (!id.ok()) return id.status();
     return Structured(s, k, "call", OperandLeaves(s, in), {*id}, qualifier);
   }

@@ -167,5 +167,27 @@ ENTRY %main {
             "t.hlo:1:33: error: malformed input_output_alias (expected { {OUT}: (PARAM, {IN}, may-alias), ... })");
 }
 
+// Entry -> %f0 -> ... -> %f{n-1}: %f{n-1} is nested n calls deep. Deepest
+// first, so %f{i} sits on lines 4(n-1-i)+2..+5.
+std::string CallChain(int n) {
+  std::string text = "HloModule m\n";
+  for (int i = n - 1; i >= 0; --i) {
+    const std::string callee = i + 1 < n ? "call(%x), to_apply=%f" + std::to_string(i + 1) : "negate(%x)";
+    text += "%f" + std::to_string(i) + " (x: f32[4]) -> f32[4] {\n  %x = f32[4]{0} parameter(0)\n  ROOT %r = f32[4]{0} " +
+            callee + "\n}\n";
+  }
+  return text + "ENTRY %main (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n  ROOT %c = f32[4]{0} call(%a), " +
+         "to_apply=%f0\n}\n";
+}
+
+// As in the text IR (tests/ir/nesting_depth_test.cc): 256 deep is accepted,
+// 257 refused at the call that nests too deep (in %f255, line 8).
+TEST(HloBadInputTest, CallsNestAtMost256Deep) {
+  EXPECT_EQ(ImportError(CallChain(256)), "");
+  EXPECT_EQ(ImportError(CallChain(257)),
+            "t.hlo:8:8: error: computation %f256 is nested 257 calls deep (each while, conditional or call adds one); "
+            "the limit is 256");
+}
+
 }  // namespace
 }  // namespace memplan
