@@ -48,7 +48,12 @@ class Parser {
       SkipTrivia();
     }
     if (module.computations.empty()) return Fail(Here(), "unexpected end of input, expected a computation");
-    if (!entry) return Fail(module.loc, "no ENTRY computation");
+    // As XLA's HLO text parser: without an ENTRY, the last computation is
+    // the entry.
+    if (!entry) {
+      entry = module.computations.size() - 1;
+      module.computations[*entry].is_entry = true;
+    }
     module.entry = *entry;
     return module;
   }

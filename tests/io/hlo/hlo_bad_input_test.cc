@@ -91,8 +91,6 @@ ENTRY %main {
 TEST(HloBadInputTest, SyntaxErrors) {
   EXPECT_EQ(ImportError("HloModule m\nENTRY %main {\n  ROOT %a = f31[4]{0} parameter(0)\n}\n"),
             "t.hlo:3:13: error: unknown element type 'f31'");
-  EXPECT_EQ(ImportError("HloModule m\n%f {\n  ROOT %a = f32[4]{0} parameter(0)\n}\n"),
-            "t.hlo:1:1: error: no ENTRY computation");
   EXPECT_EQ(ImportError("HloModule m\nENTRY %main {\n  ROOT %a = f32[?]{0} parameter(0)\n}\n"),
             "t.hlo:3:17: error: unbounded dynamic dimension '?': memplan needs a bound (<=N)");
 }
