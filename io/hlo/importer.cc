@@ -93,19 +93,40 @@ std::optional<std::vector<AliasEntry>> ParseAliasEntries(std::string_view text) 
   }
 }
 
-// "known_trip_count":{"n":"10"} in a while's backend_config.
-std::optional<std::int64_t> KnownTripCount(const HloInstruction& instr) {
+// "known_trip_count":{"n":"10"} in a while's backend_config: the count
+// (nullopt without one); `error` is set to the malformed value's text when
+// the count is not a whole number from 0 to 2^63-1.
+std::optional<std::int64_t> KnownTripCount(const HloInstruction& instr, std::optional<std::string>& error) {
   const HloAttribute* a = instr.Find("backend_config");
   if (a == nullptr) return std::nullopt;
-  const std::size_t at = a->value.find("known_trip_count");
+  const std::string_view v = a->value;
+  const std::size_t at = v.find("known_trip_count");
   if (at == std::string::npos) return std::nullopt;
-  std::size_t i = a->value.find("\"n\"", at);
+  std::size_t i = v.find("\"n\"", at);
   if (i == std::string::npos) return std::nullopt;
   i += 3;
-  while (i < a->value.size() && !std::isdigit(static_cast<unsigned char>(a->value[i]))) ++i;
+  auto skip = [&] {
+    while (i < v.size() && std::isspace(static_cast<unsigned char>(v[i]))) ++i;
+  };
+  skip();
+  if (i < v.size() && v[i] == ':') ++i;
+  skip();
   std::size_t end = i;
-  while (end < a->value.size() && std::isdigit(static_cast<unsigned char>(a->value[end]))) ++end;
-  return ParseInt(std::string_view(a->value).substr(i, end - i));
+  if (i < v.size() && v[i] == '"') {
+    end = v.find('"', i + 1);
+    end = end == std::string_view::npos ? v.size() : end + 1;
+  } else {
+    while (end < v.size() && v[end] != ',' && v[end] != '}' && !std::isspace(static_cast<unsigned char>(v[end]))) ++end;
+  }
+  const std::string_view raw = v.substr(i, end - i);
+  std::string_view digits = raw;
+  if (digits.size() >= 2 && digits.front() == '"' && digits.back() == '"') digits = digits.substr(1, digits.size() - 2);
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  const std::optional<std::int64_t> n = all_digits ? ParseInt(digits) : std::nullopt;
+  if (!n) error = std::string(raw);
+  return n;
 }
 
 bool IsAsyncStart(const std::string& op) {
@@ -646,7 +667,15 @@ class Importer {
     absl::StatusOr<OpId> id = AddOp(s.id, opcode, std::move(operands), in.loc);
     if (!id.ok()) return id.status();
     b_.op(*id).callees = std::move(callees);
-    if (opcode == "while") b_.op(*id).trip_count = KnownTripCount(in);
+    if (opcode == "while") {
+      std::optional<std::string> bad;
+      b_.op(*id).trip_count = KnownTripCount(in, bad);
+      if (bad) {
+        return Fail(in.Find("backend_config")->loc, "while %" + in.name + " has a malformed known_trip_count " + *bad +
+                                                        " (expected {\"n\":\"N\"}, N a whole number from 0 to " +
+                                                        "9223372036854775807)");
+      }
+    }
     absl::StatusOr<std::vector<ValueId>> results = Results(*id, in.name, in.shape, in.loc, qualifier);
     if (!results.ok()) return results.status();
     s.env[in.name] = Leaves{*std::move(results), &in.shape, in.opcode};

@@ -187,5 +187,38 @@ TEST(HloBadInputTest, CallsNestAtMost256Deep) {
             "the limit is 256");
 }
 
+// A while whose backend_config carries `n` as its known_trip_count.
+std::string WhileWithTripCount(const std::string& n) {
+  return R"(HloModule w
+%cond (c: s32[]) -> pred[] {
+  %c = s32[] parameter(0)
+  %k = s32[] constant(4)
+  ROOT %lt = pred[] compare(%c, %k), direction=LT
+}
+%body (p: s32[]) -> s32[] {
+  %p = s32[] parameter(0)
+  %one = s32[] constant(1)
+  ROOT %i = s32[] add(%p, %one)
+}
+ENTRY %main (a: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  ROOT %w = s32[] while(%a), condition=%cond, body=%body, backend_config={"known_trip_count":{"n":)" +
+         n + "}}\n}\n";
+}
+
+TEST(HloBadInputTest, MalformedKnownTripCount) {
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("3")")), "");
+  EXPECT_EQ(ImportError(WhileWithTripCount("9223372036854775807")), "");
+  const std::string expected = " (expected {\"n\":\"N\"}, N a whole number from 0 to 9223372036854775807)";
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("-3")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"-3\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("abc")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"abc\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("99999999999999999999999")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"99999999999999999999999\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"\"" + expected);
+}
+
 }  // namespace
 }  // namespace memplan
