@@ -60,7 +60,7 @@ ENTRY %main {
   ROOT %c = f32[4]{0} add(%a, %b)
 }
 )"),
-            "t.hlo:5:31: error: add operand 2 %b is f32[3] but the result is f32[4] (elementwise operands have the result's dimensions)");
+            "t.hlo:5:31: error: add operand 1 %b is f32[3] but the result is f32[4] (elementwise operands have the result's dimensions)");
   EXPECT_EQ(ImportError(R"(HloModule m
 ENTRY %main {
   %a = f32[2,64]{1,0} parameter(0)
@@ -218,6 +218,18 @@ TEST(HloBadInputTest, MalformedKnownTripCount) {
             "t.hlo:14:74: error: while %w has a malformed known_trip_count \"99999999999999999999999\"" + expected);
   EXPECT_EQ(ImportError(WhileWithTripCount(R"("")")),
             "t.hlo:14:74: error: while %w has a malformed known_trip_count \"\"" + expected);
+}
+
+// Operand numbers count from 0, as in XLA.
+TEST(HloBadInputTest, OperandNumbersCountFromZero) {
+  EXPECT_EQ(ImportError(R"(HloModule m
+ENTRY %main {
+  %a = f32[4]{0} parameter(0)
+  %i = s32[] parameter(1)
+  ROOT %d = f32[8]{0} dynamic-update-slice(%a, %a, %i)
+}
+)"),
+            "t.hlo:5:8: error: dynamic-update-slice %d is f32[8] but its operand 0 is f32[4]");
 }
 
 }  // namespace
