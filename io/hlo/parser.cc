@@ -16,12 +16,15 @@ namespace {
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 62;
 constexpr int kMaxTupleDepth = 64;
 
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& path) : text_(text), path_(path) {}
 
   absl::StatusOr<HloModule> Module() {
     HloModule module;
+    if (text_.starts_with(kUtf8Bom)) pos_ = kUtf8Bom.size();  // a UTF-8 byte-order mark
     SkipTrivia();
     module.loc = Here();
     if (Word() != "HloModule") return Fail(module.loc, "expected 'HloModule' at the start of an HLO module");
@@ -382,7 +385,7 @@ absl::StatusOr<HloModule> ParseHloModule(std::string_view text, const std::strin
 }
 
 bool LooksLikeHloText(std::string_view text) {
-  std::size_t i = 0;
+  std::size_t i = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   while (i < text.size()) {
     if (std::isspace(static_cast<unsigned char>(text[i]))) {
       ++i;

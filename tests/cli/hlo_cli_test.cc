@@ -63,6 +63,23 @@ TEST(HloCliTest, RecognisedByItsHeaderUnderAnyName) {
   std::filesystem::remove_all(dir);
 }
 
+// A UTF-8 byte-order mark before `HloModule` changes neither the detection
+// nor the parse, under any name.
+TEST(HloCliTest, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::string dir = FreshDir();
+  const std::string module =
+      "\xEF\xBB\xBFHloModule m\nENTRY %main (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n"
+      "  ROOT %n = f32[4]{0} negate(%a)\n}\n";
+  WriteText(dir + "/bom.txt", module);
+  WriteText(dir + "/bom.hlo", module);
+  for (const char* name : {"/bom.txt", "/bom.hlo"}) {
+    const testing_cli::CliRun run = Memplan(std::string("plan ") + dir + name);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find(": 2 buffers"), std::string::npos) << run.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
 TEST(HloCliTest, BadInputExitsTwoWithItsPlace) {
   const std::string dir = FreshDir();
   WriteText(dir + "/bad.hlo", "HloModule m\nENTRY %main {\n  %a = f32[4]{0} parameter(0)\n  ROOT %b = f32[4]{0} add(%a, %zz)\n}\n");
