@@ -80,8 +80,9 @@ absl::StatusOr<Program> ReadTextIr(const std::string& path) {
   absl::StatusOr<Program> program = ParseProgram(*text, path);
   if (program.ok() || HasSuffixIgnoringCase(path, ".mpir")) return program;
   return absl::InvalidArgumentError(
-      fmt::format("{} (read as memplan text IR because the file name does not end in .csv or "
-                  ".onnx)",
+      fmt::format("{} (read as memplan text IR because the file name does not end in .csv, "
+                  ".onnx, .tflite, .hlo or .hlo.txt, and the file starts with neither "
+                  "`HloModule` nor a TFLite identifier)",
                   std::string(program.status().message())));
 }
 

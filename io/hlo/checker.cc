@@ -154,7 +154,7 @@ class Checker {
                                           std::to_string(shapes.size()));
       }
       if (shapes[0]->is_tuple || !shapes[0]->dims.empty()) {
-        return Fail(instr.operands[0].loc, "conditional's first operand must be a scalar pred or s32, got " + shapes[0]->ToString());
+        return Fail(instr.operands[0].loc, "conditional's operand 0 must be a scalar pred or s32, got " + shapes[0]->ToString());
       }
       for (std::size_t b = 0; b < callees.control.size(); ++b) {
         const HloComputation& branch = *Callee(callees.control[b]);
@@ -195,7 +195,7 @@ class Checker {
         const bool scalar_ok = op == "clamp" || op == "select";  // scalar bounds / predicate
         if (shapes[i]->is_tuple || instr.shape.is_tuple ||
             (shapes[i]->dims != instr.shape.dims && !(scalar_ok && shapes[i]->dims.empty()))) {
-          return Fail(instr.operands[i].loc, op + " operand " + std::to_string(i + 1) + " %" + instr.operands[i].name +
+          return Fail(instr.operands[i].loc, op + " operand " + std::to_string(i) + " %" + instr.operands[i].name +
                                                  " is " + shapes[i]->ToString() + " but the result is " +
                                                  instr.shape.ToString() + " (elementwise operands have the result's dimensions)");
         }
@@ -237,7 +237,7 @@ class Checker {
     } else if (op == "dynamic-update-slice") {
       if (shapes.empty() || !shapes[0]->SameAs(instr.shape)) {
         return Fail(instr.loc, "dynamic-update-slice %" + instr.name + " is " + instr.shape.ToString() +
-                                   " but its operand 1 is " + (shapes.empty() ? std::string("missing") : shapes[0]->ToString()));
+                                   " but its operand 0 is " + (shapes.empty() ? std::string("missing") : shapes[0]->ToString()));
       }
     }
     return absl::OkStatus();

@@ -93,19 +93,40 @@ std::optional<std::vector<AliasEntry>> ParseAliasEntries(std::string_view text) 
   }
 }
 
-// "known_trip_count":{"n":"10"} in a while's backend_config.
-std::optional<std::int64_t> KnownTripCount(const HloInstruction& instr) {
+// "known_trip_count":{"n":"10"} in a while's backend_config: the count
+// (nullopt without one); `error` is set to the malformed value's text when
+// the count is not a whole number from 0 to 2^63-1.
+std::optional<std::int64_t> KnownTripCount(const HloInstruction& instr, std::optional<std::string>& error) {
   const HloAttribute* a = instr.Find("backend_config");
   if (a == nullptr) return std::nullopt;
-  const std::size_t at = a->value.find("known_trip_count");
+  const std::string_view v = a->value;
+  const std::size_t at = v.find("known_trip_count");
   if (at == std::string::npos) return std::nullopt;
-  std::size_t i = a->value.find("\"n\"", at);
+  std::size_t i = v.find("\"n\"", at);
   if (i == std::string::npos) return std::nullopt;
   i += 3;
-  while (i < a->value.size() && !std::isdigit(static_cast<unsigned char>(a->value[i]))) ++i;
+  auto skip = [&] {
+    while (i < v.size() && std::isspace(static_cast<unsigned char>(v[i]))) ++i;
+  };
+  skip();
+  if (i < v.size() && v[i] == ':') ++i;
+  skip();
   std::size_t end = i;
-  while (end < a->value.size() && std::isdigit(static_cast<unsigned char>(a->value[end]))) ++end;
-  return ParseInt(std::string_view(a->value).substr(i, end - i));
+  if (i < v.size() && v[i] == '"') {
+    end = v.find('"', i + 1);
+    end = end == std::string_view::npos ? v.size() : end + 1;
+  } else {
+    while (end < v.size() && v[end] != ',' && v[end] != '}' && !std::isspace(static_cast<unsigned char>(v[end]))) ++end;
+  }
+  const std::string_view raw = v.substr(i, end - i);
+  std::string_view digits = raw;
+  if (digits.size() >= 2 && digits.front() == '"' && digits.back() == '"') digits = digits.substr(1, digits.size() - 2);
+  const bool all_digits = !digits.empty() && std::all_of(digits.begin(), digits.end(), [](char c) {
+    return std::isdigit(static_cast<unsigned char>(c)) != 0;
+  });
+  const std::optional<std::int64_t> n = all_digits ? ParseInt(digits) : std::nullopt;
+  if (!n) error = std::string(raw);
+  return n;
 }
 
 bool IsAsyncStart(const std::string& op) {
@@ -140,7 +161,7 @@ class Importer {
   absl::StatusOr<Program> Run() {
     const HloComputation& entry = m_.computations[m_.entry];
     if (absl::Status s = Donated(entry); !s.ok()) return s;
-    absl::StatusOr<ComputationId> id = Import(m_.entry, "", Slots(entry), RootRule::kEntry);
+    absl::StatusOr<ComputationId> id = Import(m_.entry, "", Slots(entry), RootRule::kEntry, entry.loc);
     if (!id.ok()) return id.status();
     b_.SetEntry(*id);
     if (absl::Status s = InputOutputAlias(*id); !s.ok()) return s;
@@ -340,13 +361,18 @@ class Importer {
     return it == s.last_read.end() || it->second <= k;
   }
 
+  // `call_loc`: the instruction that calls computation `c` (the entry's own
+  // location for the entry), where a too-deep nesting is reported.
   absl::StatusOr<ComputationId> Import(std::size_t c, const std::string& site, const std::vector<ParamSlot>& slots,
-                                       RootRule rule) {
+                                       RootRule rule, const SourceLocation& call_loc) {
     const HloComputation& hc = m_.computations[c];
     if (on_stack_[c]) return Fail(hc.loc, "computation %" + hc.name + " calls itself");
-    if (depth_ >= kMaxNestingDepth) {
-      return Fail(hc.loc, "computation %" + hc.name + " is nested more than " + std::to_string(kMaxNestingDepth) +
-                              " while/conditional/call levels deep");
+    // The entry is depth 0 and each while, conditional or call adds one, as
+    // in the text IR (ir/validate.cc): depth 256 is accepted, 257 refused.
+    if (depth_ > kMaxNestingDepth) {
+      return Fail(call_loc, "computation %" + hc.name + " is nested " + std::to_string(depth_) +
+                                " calls deep (each while, conditional or call adds one); the limit is " +
+                                std::to_string(kMaxNestingDepth));
     }
     on_stack_[c] = true;
     ++depth_;
@@ -543,14 +569,16 @@ class Importer {
   }
 
   // The start's copy of its operands (copy-start's element {1}, the other
-  // starts' element {0}) is the operands' storage.
+  // starts' element {0}) is the operands' storage. A generic async-start's
+  // element {0} is always the tuple of its operands, even of one operand, so
+  // {0,i} is operand i.
   void AsyncSourceViews(const HloInstruction& in, const HloOperandShapes& shapes, const std::vector<ValueId>& operands,
                         const std::vector<ValueId>& results) {
     if (!in.shape.is_tuple || in.shape.elements.size() < 2 || in.opcode == "all-reduce-start") return;
     const std::int64_t source = in.opcode == "copy-start" ? 1 : 0;
     const HloLeafRange range = *LeafRangeAt(in.shape, {source});
     HloShape operand_shape;
-    if (shapes.size() == 1) {
+    if (shapes.size() == 1 && in.opcode != "async-start") {
       operand_shape = *shapes[0];
     } else {
       operand_shape.is_tuple = true;
@@ -626,9 +654,9 @@ class Importer {
         init[i] = *c;
       }
     }
-    absl::StatusOr<ComputationId> c = Import(cond, Site(s, in), Slots(m_.computations[cond]), RootRule::kEntry);
+    absl::StatusOr<ComputationId> c = Import(cond, Site(s, in), Slots(m_.computations[cond]), RootRule::kEntry, in.loc);
     if (!c.ok()) return c.status();
-    absl::StatusOr<ComputationId> b = Import(body, Site(s, in), Slots(m_.computations[body]), RootRule::kCarried);
+    absl::StatusOr<ComputationId> b = Import(body, Site(s, in), Slots(m_.computations[body]), RootRule::kCarried, in.loc);
     if (!b.ok()) return b.status();
     return Structured(s, k, "while", std::move(init), {*c, *b}, qualifier);
   }
@@ -639,7 +667,15 @@ class Importer {
     absl::StatusOr<OpId> id = AddOp(s.id, opcode, std::move(operands), in.loc);
     if (!id.ok()) return id.status();
     b_.op(*id).callees = std::move(callees);
-    if (opcode == "while") b_.op(*id).trip_count = KnownTripCount(in);
+    if (opcode == "while") {
+      std::optional<std::string> bad;
+      b_.op(*id).trip_count = KnownTripCount(in, bad);
+      if (bad) {
+        return Fail(in.Find("backend_config")->loc, "while %" + in.name + " has a malformed known_trip_count " + *bad +
+                                                        " (expected {\"n\":\"N\"}, N a whole number from 0 to " +
+                                                        "9223372036854775807)");
+      }
+    }
     absl::StatusOr<std::vector<ValueId>> results = Results(*id, in.name, in.shape, in.loc, qualifier);
     if (!results.ok()) return results.status();
     s.env[in.name] = Leaves{*std::move(results), &in.shape, in.opcode};
@@ -670,7 +706,7 @@ class Importer {
         }
         slots.push_back(std::move(slot));
       }
-      absl::StatusOr<ComputationId> id = Import(c, Site(s, in), slots, RootRule::kReturned);
+      absl::StatusOr<ComputationId> id = Import(c, Site(s, in), slots, RootRule::kReturned, in.loc);
       if (!id.ok()) return id.status();
       branches.push_back(*id);
     }
@@ -680,7 +716,7 @@ class Importer {
   absl::Status Call(Scope& s, std::size_t k, const std::string& qualifier) {
     const HloInstruction& in = s.hc->instructions[k];
     const auto c = static_cast<std::size_t>(FindHloComputation(m_, CalleesOf(in).control[0]));
-    absl::StatusOr<ComputationId> id = Import(c, Site(s, in), Slots(m_.computations[c]), RootRule::kReturned);
+    absl::StatusOr<ComputationId> id = Import(c, Site(s, in), Slots(m_.computations[c]), RootRule::kReturned, in.loc);
     if (!id.ok()) return id.status();
     return Structured(s, k, "call", OperandLeaves(s, in), {*id}, qualifier);
   }

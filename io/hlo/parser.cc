@@ -16,12 +16,15 @@ namespace {
 constexpr std::int64_t kMaxDim = std::int64_t{1} << 62;
 constexpr int kMaxTupleDepth = 64;
 
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
 class Parser {
  public:
   Parser(std::string_view text, const std::string& path) : text_(text), lines_(text), path_(path) {}
 
   absl::StatusOr<HloModule> Module() {
     HloModule module;
+    if (text_.starts_with(kUtf8Bom)) pos_ = kUtf8Bom.size();  // a UTF-8 byte-order mark
     SkipTrivia();
     module.loc = Here();
     if (Word() != "HloModule") return Fail(module.loc, "expected 'HloModule' at the start of an HLO module");
@@ -48,7 +51,12 @@ class Parser {
       SkipTrivia();
     }
     if (module.computations.empty()) return Fail(Here(), "unexpected end of input, expected a computation");
-    if (!entry) return Fail(module.loc, "no ENTRY computation");
+    // As XLA's HLO text parser: without an ENTRY, the last computation is
+    // the entry.
+    if (!entry) {
+      entry = module.computations.size() - 1;
+      module.computations[*entry].is_entry = true;
+    }
     module.entry = *entry;
     return module;
   }
@@ -378,7 +386,7 @@ absl::StatusOr<HloModule> ParseHloModule(std::string_view text, const std::strin
 }
 
 bool LooksLikeHloText(std::string_view text) {
-  std::size_t i = 0;
+  std::size_t i = text.starts_with(kUtf8Bom) ? kUtf8Bom.size() : 0;
   while (i < text.size()) {
     if (std::isspace(static_cast<unsigned char>(text[i]))) {
       ++i;

@@ -25,7 +25,8 @@ namespace memplan {
 // `path:line:col: error: ...` at the first syntax error, e.g. "unexpected end
 // of input, expected '}' closing computation %main (opened at 2:1)",
 // "unknown element type 'f31'", "expected an opcode", "duplicate computation
-// %body (first at 3:1)", "no ENTRY computation".
+// %body (first at 3:1)". Without an ENTRY computation the last one is the
+// entry, as in XLA.
 absl::StatusOr<HloModule> ParseHloModule(std::string_view text, const std::string& path);
 
 // A character of an HLO name: letters, digits, '_', '.', '-'.

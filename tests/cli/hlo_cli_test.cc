@@ -63,6 +63,39 @@ TEST(HloCliTest, RecognisedByItsHeaderUnderAnyName) {
   std::filesystem::remove_all(dir);
 }
 
+// A UTF-8 byte-order mark before `HloModule` changes neither the detection
+// nor the parse, under any name.
+TEST(HloCliTest, AByteOrderMarkBeforeTheHeaderIsSkipped) {
+  const std::string dir = FreshDir();
+  const std::string module =
+      "\xEF\xBB\xBFHloModule m\nENTRY %main (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n"
+      "  ROOT %n = f32[4]{0} negate(%a)\n}\n";
+  WriteText(dir + "/bom.txt", module);
+  WriteText(dir + "/bom.hlo", module);
+  for (const char* name : {"/bom.txt", "/bom.hlo"}) {
+    const testing_cli::CliRun run = Memplan(std::string("plan ") + dir + name);
+    EXPECT_EQ(run.exit_code, 0) << run.err;
+    EXPECT_NE(run.out.find(": 2 buffers"), std::string::npos) << run.out;
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// Unlike CSV and text IR lines, an HLO line may pass 65536 bytes (XLA
+// prints a constant's values on one line): here about 70,000 bytes.
+TEST(HloCliTest, ALineLongerThan65536BytesIsAccepted) {
+  const std::string dir = FreshDir();
+  std::string values;
+  for (int i = 0; i < 14000; ++i) values += i == 0 ? "0.5" : ", 0.5";
+  const std::string constant = "  %c = f32[14000]{0} constant({" + values + "})\n";
+  ASSERT_GT(constant.size(), 70000u);
+  WriteText(dir + "/long.hlo", "HloModule m\nENTRY %main (a: f32[14000]) -> f32[14000] {\n  %a = f32[14000]{0} parameter(0)\n" +
+                                   constant + "  ROOT %s = f32[14000]{0} add(%a, %c)\n}\n");
+  const testing_cli::CliRun run = Memplan("plan " + dir + "/long.hlo");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find(": 3 buffers"), std::string::npos) << run.out;
+  std::filesystem::remove_all(dir);
+}
+
 TEST(HloCliTest, BadInputExitsTwoWithItsPlace) {
   const std::string dir = FreshDir();
   WriteText(dir + "/bad.hlo", "HloModule m\nENTRY %main {\n  %a = f32[4]{0} parameter(0)\n  ROOT %b = f32[4]{0} add(%a, %zz)\n}\n");

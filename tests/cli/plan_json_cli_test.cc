@@ -209,7 +209,8 @@ TEST_F(PlanJsonCliTest, ANonMpirFileThatIsNotTextIrGetsAHint) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, StartsWith(txt + ":1:1: error: "));
   EXPECT_THAT(r.err, HasSubstr("(read as memplan text IR because the file name does not end in "
-                               ".csv or .onnx)\n"));
+                               ".csv, .onnx, .tflite, .hlo or .hlo.txt, and the file starts with "
+                               "neither `HloModule` nor a TFLite identifier)\n"));
   // A .mpir file gets the plain parse error.
   const std::string mpir = dir_ + "/bad.mpir";
   WriteText(mpir, "id,lower,upper,size\n");

@@ -359,5 +359,32 @@ ENTRY %main (a: f32[64]) -> f32[64] {
   EXPECT_EQ(BufferOf(p, "cs/2"), (Names{"cs/2"}));
 }
 
+// A generic async-start's element {0} is the tuple of its operands (even of
+// one operand), so {0,i} is a view of operand i, not a buffer of its own.
+TEST(HloAliasingTest, AsyncStartOperandElementsViewTheOperands) {
+  const Program p = Import(R"(HloModule c, is_scheduled=true
+%add (x: f32[64], y: f32[64]) -> f32[64] {
+  %x = f32[64]{0} parameter(0)
+  %y = f32[64]{0} parameter(1)
+  ROOT %s = f32[64]{0} add(%x, %y)
+}
+%neg (z: f32[64]) -> f32[64] {
+  %z = f32[64]{0} parameter(0)
+  ROOT %m = f32[64]{0} negate(%z)
+}
+ENTRY %main (a: f32[64], b: f32[64]) -> (f32[64], f32[64]) {
+  %a = f32[64]{0} parameter(0)
+  %b = f32[64]{0} parameter(1)
+  %s1 = ((f32[64]{0}), f32[64]{0}, s32[]) async-start(%a), calls=%neg
+  %d1 = f32[64]{0} async-done(%s1), calls=%neg
+  %s2 = ((f32[64]{0}, f32[64]{0}), f32[64]{0}, s32[]) async-start(%a, %b), calls=%add
+  %d2 = f32[64]{0} async-done(%s2), calls=%add
+  ROOT %t = (f32[64]{0}, f32[64]{0}) tuple(%d1, %d2)
+}
+)");
+  EXPECT_EQ(BufferOf(p, "a"), (Names{"a", "s1/0/0", "s2/0/0"}));
+  EXPECT_EQ(BufferOf(p, "b"), (Names{"b", "s2/0/1"}));
+}
+
 }  // namespace
 }  // namespace memplan

@@ -60,7 +60,7 @@ ENTRY %main {
   ROOT %c = f32[4]{0} add(%a, %b)
 }
 )"),
-            "t.hlo:5:31: error: add operand 2 %b is f32[3] but the result is f32[4] (elementwise operands have the result's dimensions)");
+            "t.hlo:5:31: error: add operand 1 %b is f32[3] but the result is f32[4] (elementwise operands have the result's dimensions)");
   EXPECT_EQ(ImportError(R"(HloModule m
 ENTRY %main {
   %a = f32[2,64]{1,0} parameter(0)
@@ -91,8 +91,6 @@ ENTRY %main {
 TEST(HloBadInputTest, SyntaxErrors) {
   EXPECT_EQ(ImportError("HloModule m\nENTRY %main {\n  ROOT %a = f31[4]{0} parameter(0)\n}\n"),
             "t.hlo:3:13: error: unknown element type 'f31'");
-  EXPECT_EQ(ImportError("HloModule m\n%f {\n  ROOT %a = f32[4]{0} parameter(0)\n}\n"),
-            "t.hlo:1:1: error: no ENTRY computation");
   EXPECT_EQ(ImportError("HloModule m\nENTRY %main {\n  ROOT %a = f32[?]{0} parameter(0)\n}\n"),
             "t.hlo:3:17: error: unbounded dynamic dimension '?': memplan needs a bound (<=N)");
 }
@@ -165,6 +163,73 @@ ENTRY %main {
 }
 )"),
             "t.hlo:1:33: error: malformed input_output_alias (expected { {OUT}: (PARAM, {IN}, may-alias), ... })");
+}
+
+// Entry -> %f0 -> ... -> %f{n-1}: %f{n-1} is nested n calls deep. Deepest
+// first, so %f{i} sits on lines 4(n-1-i)+2..+5.
+std::string CallChain(int n) {
+  std::string text = "HloModule m\n";
+  for (int i = n - 1; i >= 0; --i) {
+    const std::string callee = i + 1 < n ? "call(%x), to_apply=%f" + std::to_string(i + 1) : "negate(%x)";
+    text += "%f" + std::to_string(i) + " (x: f32[4]) -> f32[4] {\n  %x = f32[4]{0} parameter(0)\n  ROOT %r = f32[4]{0} " +
+            callee + "\n}\n";
+  }
+  return text + "ENTRY %main (a: f32[4]) -> f32[4] {\n  %a = f32[4]{0} parameter(0)\n  ROOT %c = f32[4]{0} call(%a), " +
+         "to_apply=%f0\n}\n";
+}
+
+// As in the text IR (tests/ir/nesting_depth_test.cc): 256 deep is accepted,
+// 257 refused at the call that nests too deep (in %f255, line 8).
+TEST(HloBadInputTest, CallsNestAtMost256Deep) {
+  EXPECT_EQ(ImportError(CallChain(256)), "");
+  EXPECT_EQ(ImportError(CallChain(257)),
+            "t.hlo:8:8: error: computation %f256 is nested 257 calls deep (each while, conditional or call adds one); "
+            "the limit is 256");
+}
+
+// A while whose backend_config carries `n` as its known_trip_count.
+std::string WhileWithTripCount(const std::string& n) {
+  return R"(HloModule w
+%cond (c: s32[]) -> pred[] {
+  %c = s32[] parameter(0)
+  %k = s32[] constant(4)
+  ROOT %lt = pred[] compare(%c, %k), direction=LT
+}
+%body (p: s32[]) -> s32[] {
+  %p = s32[] parameter(0)
+  %one = s32[] constant(1)
+  ROOT %i = s32[] add(%p, %one)
+}
+ENTRY %main (a: s32[]) -> s32[] {
+  %a = s32[] parameter(0)
+  ROOT %w = s32[] while(%a), condition=%cond, body=%body, backend_config={"known_trip_count":{"n":)" +
+         n + "}}\n}\n";
+}
+
+TEST(HloBadInputTest, MalformedKnownTripCount) {
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("3")")), "");
+  EXPECT_EQ(ImportError(WhileWithTripCount("9223372036854775807")), "");
+  const std::string expected = " (expected {\"n\":\"N\"}, N a whole number from 0 to 9223372036854775807)";
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("-3")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"-3\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("abc")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"abc\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("99999999999999999999999")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"99999999999999999999999\"" + expected);
+  EXPECT_EQ(ImportError(WhileWithTripCount(R"("")")),
+            "t.hlo:14:74: error: while %w has a malformed known_trip_count \"\"" + expected);
+}
+
+// Operand numbers count from 0, as in XLA.
+TEST(HloBadInputTest, OperandNumbersCountFromZero) {
+  EXPECT_EQ(ImportError(R"(HloModule m
+ENTRY %main {
+  %a = f32[4]{0} parameter(0)
+  %i = s32[] parameter(1)
+  ROOT %d = f32[8]{0} dynamic-update-slice(%a, %a, %i)
+}
+)"),
+            "t.hlo:5:8: error: dynamic-update-slice %d is f32[8] but its operand 0 is f32[4]");
 }
 
 }  // namespace

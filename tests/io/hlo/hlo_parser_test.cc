@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "io/hlo/parser.h"
+#include "tests/io/hlo/hlo_test_util.h"
 #include "io/hlo/shape.h"
 
 namespace memplan {
@@ -82,6 +83,24 @@ TEST(HloParserTest, RecognisesHloText) {
   EXPECT_TRUE(LooksLikeHloText("  /* dump */\nHloModule x, is_scheduled=true"));
   EXPECT_FALSE(LooksLikeHloText("HloModules x"));
   EXPECT_FALSE(LooksLikeHloText("func @main() {}"));
+}
+
+// As XLA's HLO text parser: a module without an ENTRY computation takes its
+// last computation as the entry.
+TEST(HloParserTest, WithoutEntryTheLastComputationIsTheEntry) {
+  const Program p = hlo_test::Import(R"(HloModule m
+%neg (x: f32[4]) -> f32[4] {
+  %x = f32[4]{0} parameter(0)
+  ROOT %n = f32[4]{0} negate(%x)
+}
+%main (a: f32[4]) -> f32[4] {
+  %a = f32[4]{0} parameter(0)
+  ROOT %c = f32[4]{0} call(%a), to_apply=%neg
+}
+)");
+  ASSERT_NE(p.entry, kNoId);
+  EXPECT_EQ(p.computations[static_cast<std::size_t>(p.entry)].name, "main");
+  EXPECT_NE(p.FindValue("c"), kNoId);
 }
 
 }  // namespace
