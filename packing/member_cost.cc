@@ -39,7 +39,7 @@ constexpr double kOnlineNoFreePerItemLog = 7.5;
 // dense random ones (1.4-1.9). With fixed items: the lazy queue, about one
 // pop per item plus a stale floor refresh per four overlapping pairs (0.03
 // to 0.6 per pair measured, depending on the order).
-constexpr std::int64_t kSkylineScanLimit = 2048;
+constexpr std::int64_t kSkylineScanLimit = 1024;
 constexpr double kSweepSetupPerItemLog = 10;
 constexpr double kSweepStepWorkPerLogs = 0.9;
 constexpr double kSweepAsksPerItem = 2.6;
@@ -59,7 +59,7 @@ constexpr double kDefaultWorkAt1e5 = 0.9e9;
 constexpr double kDefaultSearchShare = 0.5;
 constexpr double kDefaultSearchFloor = 7.5e8;
 // Inputs the skyline packs by its scan (up to kSkylineScanLimit buffers:
-// A-K, SOMAS ResNet-50) need fewer seconds to converge: 3.4 x 10^8, at
+// MiniMalloc's A-K) need fewer seconds to converge: 3.4 x 10^8, at
 // least the steps their results were measured at (2.2 units a scanned
 // item; 7.5 x 10^8 at the 5 it was counted at before).
 constexpr double kScanSearchFloor = 3.4e8;

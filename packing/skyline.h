@@ -75,11 +75,12 @@ class SkylinePacker {
 
  private:
   // Up to this many items, Run keeps every floor exact with an O(n) pass per
-  // placement (O(n^2) in all, but with a tiny constant: no queue, no tree);
+  // placement (O(n^2) in all, but with a tiny constant: no queue, no tree;
+  // at 1,000-2,000 items the sweep is already 2.5-5x faster);
   // above it, it sweeps up through the address space (skyline_sweep.cc), or
   // with fixed items (whose lift the sweep does not model) keeps floors in a
   // priority queue refreshed lazily. All three place the same offsets.
-  static constexpr std::size_t kScanLimit = 2048;
+  static constexpr std::size_t kScanLimit = 1024;
   std::optional<std::vector<Bytes>> RunBySweep(const std::vector<std::int32_t>& priority,
                                                Bytes cutoff, double work_limit, double* work,
                                                DeadlinePoll& poll) const;

@@ -333,13 +333,13 @@ TEST(MemberCostTest, EstimatesFromTheInputShape) {
   // Default effort: 0.9 x 10^9 units at 10^5 items and below (two lanes
   // of 0.45 s), 12 x that at 10^6 (10 x the items, log2 6/5 as long); the
   // search half as much with n log n, at least 7.5 x 10^8 (3.4 x 10^8 up to
-  // 2,048 items).
+  // 1,024 items).
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).member_work, 0.9e9);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, shape).search_work, 7.5e8);
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).member_work, 0.9e9);
-  // Up to the skyline's scan limit (2,048 items) the floor is 3.4 x 10^8.
+  // Up to the skyline's scan limit (1,024 items) the floor is 3.4 x 10^8.
   EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1000, 0}).search_work, 3.4e8);
-  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {2049, 0}).search_work, 7.5e8);
+  EXPECT_DOUBLE_EQ(BudgetFor(PackEffort::kDefault, {1025, 0}).search_work, 7.5e8);
   EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).member_work, 1.08e10, 1);
   EXPECT_NEAR(BudgetFor(PackEffort::kDefault, {1'000'000, 0}).search_work, 5.4e9, 1);
   // Max effort: ten times the default budget, still bounded.

@@ -85,7 +85,7 @@ std::vector<Bytes> ReferenceSkyline(const std::vector<PackItem>& items,
 }
 
 // Both strategies inside SkylinePacker without fixed items (an exact scan
-// up to 2048 items, the sweep of skyline_sweep.cc above) must follow the rule
+// up to 1024 items, the sweep of skyline_sweep.cc above) must follow the rule
 // exactly: short and long horizons, one alignment and several (the sweep's
 // alignment classes, one of them not a power of two).
 TEST(SkylineTest, MatchesReferenceOnRandomInputs) {
