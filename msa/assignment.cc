@@ -233,8 +233,15 @@ namespace {
 
 // Window prefetches on the kept result (msa/window_prefetch.h): kReference
 // keeps them unless the plan would then be slower than default memory
-// alone, kDefault only when they simulate strictly faster — with the given
-// size, else with the fastest of AutoWindowSizes (ties: the earlier).
+// alone, kDefault only when they simulate faster by at least
+// kMinWindowGain of the plan's time without them (with < (1 -
+// kMinWindowGain) x without) — with the given size, else with the fastest
+// of AutoWindowSizes (ties: the earlier). Below that margin the plan
+// without the windows (fewer copies) wins: a gain of a millionth of the
+// estimated time is far below the cost model's accuracy, and the extra
+// async copies are real work.
+constexpr double kMinWindowGain = 1e-6;
+
 void AddWindowPrefetches(const Program& program, const ProgramAnalysis& analysis,
                          const CostModel& cost, const MsaProblem& problem,
                          const MsaOptions& options, MsaResult& result) {
@@ -257,7 +264,7 @@ void AddWindowPrefetches(const Program& program, const ProgramAnalysis& analysis
     // memory alone (the guarantee of AssignMemorySpaces).
     if (!best) {
       best = reference ? TimeAllDefault(analysis, cost)
-                       : SimulateMsa(analysis, cost, result).elapsed_s;
+                       : SimulateMsa(analysis, cost, result).elapsed_s * (1.0 - kMinWindowGain);
     }
     std::swap(result.window_prefetches, windows);
     const double with = SimulateMsa(analysis, cost, result).elapsed_s;

@@ -42,6 +42,13 @@
 // pass into memory the plan left free, and models the op's gain by the
 // fraction of bytes above. Windows are not counted against
 // --max-outstanding-prefetches.
+//
+// Minimum gain (AddWindowPrefetches, msa/assignment.cc): default mode keeps
+// a size's windows only when the simulated plan with them takes less than
+// (1 - 1e-6) x its time without them; a smaller gain (e.g. 1-byte windows
+// under a 3-byte fast memory) leaves the plan without windows, fewer copies.
+// Reference mode with --window-prefetch keeps its own rule (not slower than
+// default memory alone).
 #pragma once
 
 #include <array>

@@ -119,6 +119,42 @@ TEST(WindowPrefetchCliTest, DefaultModeTriesWindowsWithoutTheFlag) {
   EXPECT_THAT(ir.out, HasSubstr("estimated time: 2.848e-08 s"));
 }
 
+// A negligible gain keeps no window (the minimum gain, msa/window_prefetch.h):
+// transformer_block under 3 bytes of fast memory found seven 1-byte windows
+// (fast memory / 2) saving 1.4e-13 s of 0.00676 s, about 2e-11 of the time,
+// far below the 1e-6 margin, so the plan is the one of --window-prefetch 0:
+// variant reference, no async copy, the same JSON plan but for the flag.
+TEST(WindowPrefetchCliTest, DefaultModeDropsWindowsBelowTheMinimumGain) {
+  const std::string block = "plan " MEMPLAN_SOURCE_DIR "/examples/hlo/transformer_block.hlo --fast-memory 3 ";
+  const std::string json = TestTempPath("window_prefetch_cli_min_gain.json");
+  const std::string json_off = TestTempPath("window_prefetch_cli_min_gain_off.json");
+  CliRun r = Memplan(block + "--json " + json);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  CliRun off = Memplan(block + "--window-prefetch 0 --json " + json_off);
+  ASSERT_EQ(off.exit_code, 0) << off.err;
+  const std::string tail =
+      "fast memory: 3 B on target edge-npu (default mode, variant reference)\n"
+      "async copies: 0 prefetches (0 B), 0 evictions (0 B), at most 0 outstanding\n"
+      "estimated time: 0.00676068 s, bound 0.00676068 s";
+  EXPECT_THAT(r.out, HasSubstr(tail));
+  EXPECT_THAT(off.out, HasSubstr(tail));
+  EXPECT_THAT(r.out, Not(HasSubstr("window prefetch")));
+  std::string plan = Slurp(json);
+  EXPECT_THAT(plan, HasSubstr("\"async_copies\": []"));
+  EXPECT_THAT(plan, Not(HasSubstr("\"window_")));
+  std::string plan_off = Slurp(json_off);
+  const std::string flag = ",\"window_prefetch\":0";
+  ASSERT_NE(plan_off.find(flag), std::string::npos);
+  plan_off.erase(plan_off.find(flag), flag.size());
+  EXPECT_EQ(plan, plan_off);
+  // Asked for, the 1-byte window is not kept either, and the summary says so.
+  CliRun one = Memplan(block + "--window-prefetch 1");
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_THAT(one.out, HasSubstr("(default mode, variant reference)\n"
+                                 "async copies: 0 prefetches (0 B), 0 evictions (0 B), at most 0 "
+                                 "outstanding\nwindow prefetch: none kept"));
+}
+
 TEST(WindowPrefetchCliTest, ReferenceModeWithoutTheFlagWritesNoWindows) {
   const std::string json = TestTempPath("window_prefetch_cli_none.json");
   CliRun r = Memplan(kMatmulPlan + "--msa-mode reference -q --json " + json);
