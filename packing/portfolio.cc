@@ -87,6 +87,14 @@ PackMemberReport SkippedMember(std::string name, std::string reason, bool quotes
   return member;
 }
 
+// The reason of a search member --time-limit cut: it keeps the best packing
+// it found, so it is listed as ran, with how much of its work it did.
+std::string SearchCutReason(double work, double allowed) {
+  return fmt::format("cut by --time-limit after {} of its {} of work; its best packing so far "
+                     "counts (raise --time-limit)",
+                     WorkSeconds(work), WorkSeconds(allowed));
+}
+
 double SecondsSince(Clock::time_point begin) {
   return std::chrono::duration<double>(Clock::now() - begin).count();
 }
@@ -518,8 +526,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
                       deadline.at);
     report.time_limited = report.time_limited || searched.time_limited;
     const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
-    report.members.push_back({search_name, true, peak, "", SecondsSince(search_begin),
-                              searched.work, kSearches * search_limit, std::nullopt});
+    report.members.push_back({search_name, true, peak,
+                              searched.time_limited ? SearchCutReason(searched.work, kSearches * search_limit) : "",
+                              SecondsSince(search_begin), searched.work, kSearches * search_limit,
+                              std::nullopt});
+    report.members.back().quotes_work = searched.time_limited;
     if (searched.improved) consider(*searched.improved, kSearchRank);
   }
   if (!windows_wanted) {
@@ -537,8 +548,10 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     WindowSearchOutcome searched = SearchWindows(items, *search_start_offsets, lower_bound,
                                                  options.alignment, window_work, deadline);
     report.time_limited = report.time_limited || searched.time_limited;
-    report.members.push_back({window_name, true, searched.peak, "", SecondsSince(window_begin),
-                              searched.work, window_work, std::nullopt});
+    report.members.push_back({window_name, true, searched.peak,
+                              searched.time_limited ? SearchCutReason(searched.work, window_work) : "",
+                              SecondsSince(window_begin), searched.work, window_work, std::nullopt});
+    report.members.back().quotes_work = searched.time_limited;
     if (searched.offsets) {
       consider(MakePackResult(items, *std::move(searched.offsets), window_name), kSearchRank);
     }

@@ -75,7 +75,7 @@ std::string PackingLines(const Plan& plan, bool with_seconds) {
     searched += MemberSearched(member) ? 1 : 0;
     stopped += MemberStopped(member) ? 1 : 0;
     width = std::max(width, member.name.size());
-    shows_work = shows_work || (!member.ran && member.quotes_work) ||
+    shows_work = shows_work || member.quotes_work ||
                  (with_seconds && member.ran && member.work && member.allowance);
   }
   std::string text = fmt::format(

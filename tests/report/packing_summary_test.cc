@@ -94,6 +94,27 @@ TEST(PackingLinesTest, StoppedMembersAreNotCalledSkipped) {
             "--time-limit)\n");
 }
 
+// A search --time-limit cut keeps its best packing: it ran, and its line
+// says how much of its work it did; the header says what those seconds are.
+TEST(PackingLinesTest, ASearchCutByTheTimeLimitRanAndSaysSo) {
+  PackMemberReport search = Ran("skyline-local-search", 11, 1.9e8, 3.4e8);
+  search.reason =
+      "cut by --time-limit after 0.19 s of its 0.34 s of work; its best packing so far counts "
+      "(raise --time-limit)";
+  search.quotes_work = true;
+  Plan plan = AutoPlan("skyline-local-search", 11, 10, {Ran("online-best-fit", 12, 0, 0), search});
+  plan.packing->time_limited = true;
+  EXPECT_EQ(PackingLines(plan, false),
+            "auto (effort default): 2 members ran, 0 skipped (cut by --time-limit); the lowest "
+            "peak is chosen, 1 byte over the lower bound\n"
+            "  members in the order auto tried them (most expected gain per estimated cost "
+            "first); work is in estimated seconds of one core, not measured time\n"
+            "  ran      online-best-fit                   12 bytes (20.00% over)\n"
+            "  ran      skyline-local-search              11 bytes (10.00% over); cut by "
+            "--time-limit after 0.19 s of its 0.34 s of work; its best packing so far counts "
+            "(raise --time-limit)  <- chosen\n");
+}
+
 // auto tried skyline-area before skyline-longest ran and reached the bound,
 // so skyline-area is skipped "not needed: skyline-longest reached ...": its
 // line comes after skyline-longest's own, never above it.
