@@ -254,7 +254,12 @@ std::string FormatMsaSummary(const MsaJobResult& result) {
                         CountOf(s.block_prefetches, "block prefetch", "block prefetches"),
                         automatic);
   } else if (result.options.block_prefetch_bytes > 0 && !result.hierarchy) {
-    text += "block prefetching: not chosen (no variant with the block was faster)\n";
+    // Reference mode plans with the block whenever some weight goes in it.
+    text += result.options.mode == MsaMode::kReference
+                ? "block prefetching: no block reserved (no weight to prefetch: it takes "
+                  "constants that ops only read in the entry computation; entry parameters, "
+                  "such as an HLO module's, are model inputs to it)\n"
+                : "block prefetching: not chosen (no variant with the block was faster)\n";
   }
   if (result.options.window_prefetch_bytes > 0 && s.window_prefetches == 0) {
     // Asked for and absent: say so, as for the block and the loop.

@@ -13,6 +13,9 @@ absl::StatusOr<MsaResult> RunAllocatorWithBlock(const MsaProblem& problem, Compu
   BlockPlan block =
       ReserveBlock(options.fast_memory_bytes, options.block_prefetch_bytes, options.alignment);
   PlanBlockPrefetch(problem, entry, options.alignment, block);
+  // A block no weight went into would only take fast memory from the rest:
+  // none is reserved.
+  if (block.slots.empty()) return RunAllocator(problem, cost, options, config);
   // The main pass sees the block's weights as placed: default memory only
   // for it (nor may it pick one for the cross-program prefetch, which would
   // open the weight's one alternate segment a second time), and the

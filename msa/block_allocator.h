@@ -20,6 +20,8 @@ namespace memplan {
 // weight has one alternate segment [max(start, 0), last read] at its slot
 // and one prefetch with AsyncCopy::block set, copies sorted as
 // RunAllocator sorts them, alternate_peak counting the slots, `block` set.
+// When no weight finds a slot, no block is reserved: the result is
+// RunAllocator's under `config`, `block` unset.
 // Errors: those of RunAllocator (a buffer pinned to alternate memory that
 // no longer fits below the block: ResourceExhausted).
 absl::StatusOr<MsaResult> RunAllocatorWithBlock(const MsaProblem& problem, ComputationId entry,

@@ -188,6 +188,29 @@ TEST(BlockPrefetchCliTest, ReferenceModeWithoutTheFlagIsUnchanged) {
   EXPECT_THAT(plan, HasSubstr("\"estimated_time_s\":6.240000000000001e-09"));
 }
 
+// mlp.hlo's weights are entry parameters (model inputs to block
+// prefetching): no weight goes in the block, so none is reserved, the plan
+// is reference mode's without the flag, and the summary says why.
+TEST(BlockPrefetchCliTest, ABlockNoWeightGoesInIsNotReserved) {
+  const std::string hlo = MEMPLAN_SOURCE_DIR "/examples/hlo/mlp.hlo";
+  const std::string with_json = TestTempPath("block_prefetch_cli_empty.json");
+  const std::string without_json = TestTempPath("block_prefetch_cli_empty_off.json");
+  CliRun with = Memplan("plan " + hlo + " --fast-memory 1MiB --msa-mode reference " +
+                        "--block-prefetch 128KiB --json " + with_json);
+  ASSERT_EQ(with.exit_code, 0) << with.err;
+  EXPECT_THAT(with.out,
+              HasSubstr("block prefetching: no block reserved (no weight to prefetch: it takes "
+                        "constants that ops only read in the entry computation; entry "
+                        "parameters, such as an HLO module's, are model inputs to it)\n"));
+  CliRun without = Memplan("plan " + hlo + " --fast-memory 1MiB --msa-mode reference -q " +
+                           "--json " + without_json);
+  ASSERT_EQ(without.exit_code, 0) << without.err;
+  const std::string plan = Slurp(with_json);
+  EXPECT_THAT(plan, Not(HasSubstr("\"block\":{")));
+  EXPECT_THAT(plan, HasSubstr("\"estimated_time_s\":0.000355789"));
+  EXPECT_THAT(Slurp(without_json), HasSubstr("\"estimated_time_s\":0.000355789"));
+}
+
 TEST(BlockPrefetchCliTest, BadUses) {
   CliRun r = Memplan("plan " + kThreeWeights + " --block-prefetch 64");
   EXPECT_EQ(r.exit_code, 2);
