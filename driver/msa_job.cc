@@ -167,10 +167,11 @@ absl::StatusOr<MsaJobResult> RunMsaJob(const Program& program, const ProgramAnal
   if (!skipped.empty()) {
     // The plan the same command makes without the flag (options.msa as
     // given, fast memory and alignment as used).
-    MsaOptions free = options.msa;
-    free.fast_memory_bytes = msa.fast_memory_bytes;
-    free.alignment = msa.alignment;
-    absl::StatusOr<MsaResult> unrestricted = AssignMemorySpaces(program, analysis, cost, free);
+    MsaOptions unrestricted_options = options.msa;
+    unrestricted_options.fast_memory_bytes = msa.fast_memory_bytes;
+    unrestricted_options.alignment = msa.alignment;
+    absl::StatusOr<MsaResult> unrestricted =
+        AssignMemorySpaces(program, analysis, cost, unrestricted_options);
     if (unrestricted.ok()) {
       stats.estimated_time_with_skipped_s = SimulateMsa(analysis, cost, *unrestricted).elapsed_s;
     }

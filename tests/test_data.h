@@ -56,4 +56,11 @@ inline std::string TestTempPath(const std::string& file) {
   return path;
 }
 
+// Writes `text` to TestTempPath(`file`) and returns that path.
+inline std::string WriteTestFile(const std::string& file, const std::string& text) {
+  const std::string path = TestTempPath(file);
+  std::ofstream(path) << text;
+  return path;
+}
+
 }  // namespace memplan

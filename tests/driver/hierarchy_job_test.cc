@@ -4,7 +4,6 @@
 // plans, the cross-program prefetch's twins, and bad input.
 #include <cstddef>
 #include <cstdio>
-#include <fstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,12 +17,6 @@ namespace memplan {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = TestTempPath(name);
-  std::ofstream(path) << text;
-  return path;
-}
 
 absl::StatusOr<PlanJobResult> PlanOn(const std::string& program_path, const std::string& target) {
   PlanJobOptions options;
@@ -79,8 +72,8 @@ std::vector<std::string> Placements(const PlanJobResult& r) {
 // storage held to the end); w2 flash @2048; y (512, step 3) SRAM @0 (a is
 // dead by then). Spaces: 1 = sram, 0 = psram, 2 = flash.
 TEST(HierarchyJobTest, TfliteMicroStyleWeightsInFlashActivationsSplit) {
-  const std::string target = WriteFile("tiny-mcu.json", kMcu);
-  const std::string model = WriteFile("tiny.mpir", kModel);
+  const std::string target = WriteTestFile("tiny-mcu.json", kMcu);
+  const std::string model = WriteTestFile("tiny.mpir", kModel);
   absl::StatusOr<PlanJobResult> r = PlanOn(model, target);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->plan.verified);
@@ -234,8 +227,8 @@ std::string SramDram(const std::string& sram_extra, const std::string& dram_extr
 TEST(HierarchyJobTest, AnOpWithNoAccessibleSpaceIsLocated) {
   // The NPU reads only SRAM; the host op writes the result to DRAM only.
   const std::string target =
-      WriteFile("npu-only.json", SramDram(R"(, "devices": ["npu"])", R"(, "devices": ["host"])"));
-  const std::string model = WriteFile("devices.mpir", kDevicesModel);
+      WriteTestFile("npu-only.json", SramDram(R"(, "devices": ["npu"])", R"(, "devices": ["host"])"));
+  const std::string model = WriteTestFile("devices.mpir", kDevicesModel);
   absl::StatusOr<PlanJobResult> r = PlanOn(model, target);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kInvalidArgument);
@@ -248,8 +241,8 @@ TEST(HierarchyJobTest, AnOpWithNoAccessibleSpaceIsLocated) {
 // All in DRAM cannot run when the NPU op cannot access DRAM: the summary
 // says so rather than bound the plan by it.
 TEST(HierarchyJobTest, BaselineAnOpCannotAccessIsNoBound) {
-  const std::string target = WriteFile("host-dram.json", SramDram("", R"(, "devices": ["host"])"));
-  const std::string model = WriteFile("host-dram.mpir", kDevicesModel);
+  const std::string target = WriteTestFile("host-dram.json", SramDram("", R"(, "devices": ["host"])"));
+  const std::string model = WriteTestFile("host-dram.mpir", kDevicesModel);
   absl::StatusOr<PlanJobResult> r = PlanOn(model, target);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->plan.verified);
@@ -264,8 +257,8 @@ TEST(HierarchyJobTest, BaselineAnOpCannotAccessIsNoBound) {
 // the same plan fails when the host may not access SRAM, or when SRAM is
 // read-only.
 TEST(HierarchyJobTest, VerifierChecksDevicesAndReadOnlySpaces) {
-  const std::string target = WriteFile("shared.json", SramDram("", ""));
-  const std::string model = WriteFile("shared.mpir", kDevicesModel);
+  const std::string target = WriteTestFile("shared.json", SramDram("", ""));
+  const std::string model = WriteTestFile("shared.mpir", kDevicesModel);
   absl::StatusOr<PlanJobResult> r = PlanOn(model, target);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->plan.verified);
@@ -288,7 +281,7 @@ TEST(HierarchyJobTest, VerifierChecksDevicesAndReadOnlySpaces) {
 // pools carry its name, so both have a "transient" pool of their own (a
 // regression: one shared name made the plan fail verification).
 TEST(HierarchyJobTest, ActivationsSpillOverSeveralLevels) {
-  const std::string target = WriteFile("four.json", R"({"name": "four", "flops_per_second": 1e8,
+  const std::string target = WriteTestFile("four.json", R"({"name": "four", "flops_per_second": 1e8,
  "transcendentals_per_second": 1e7,
  "spaces": [
   {"name": "l0", "capacity_bytes": 1024, "read_bandwidth": 8e9, "write_bandwidth": 8e9},
@@ -296,7 +289,7 @@ TEST(HierarchyJobTest, ActivationsSpillOverSeveralLevels) {
   {"name": "l2", "capacity_bytes": 3072, "read_bandwidth": 2e9, "write_bandwidth": 2e9},
   {"name": "dram", "capacity_bytes": 65536, "read_bandwidth": 1e9, "write_bandwidth": 1e9}],
  "links": [{"from": "dram", "to": "l0", "bandwidth": 1e9}, {"from": "l0", "to": "dram", "bandwidth": 1e9}]})");
-  absl::StatusOr<PlanJobResult> r = PlanOn(WriteFile("four.mpir", kModel), target);
+  absl::StatusOr<PlanJobResult> r = PlanOn(WriteTestFile("four.mpir", kModel), target);
   ASSERT_TRUE(r.ok()) << r.status();
   ASSERT_TRUE(r->plan.verified);
   std::vector<std::string> pools;
@@ -307,13 +300,13 @@ TEST(HierarchyJobTest, ActivationsSpillOverSeveralLevels) {
 }
 
 TEST(HierarchyJobTest, CapacitiesThatCannotHoldTheWorkingSetDoNotFit) {
-  const std::string target = WriteFile("too-small.json", R"({"name": "s", "flops_per_second": 1e9,
+  const std::string target = WriteTestFile("too-small.json", R"({"name": "s", "flops_per_second": 1e9,
  "transcendentals_per_second": 1e8,
  "spaces": [
   {"name": "sram", "capacity_bytes": 64, "read_bandwidth": 4e9, "write_bandwidth": 4e9},
   {"name": "dram", "capacity_bytes": 64, "read_bandwidth": 1e9, "write_bandwidth": 1e9}],
  "links": [{"from": "dram", "to": "sram", "bandwidth": 1e9}, {"from": "sram", "to": "dram", "bandwidth": 1e9}]})");
-  absl::StatusOr<PlanJobResult> r = PlanOn(WriteFile("tiny2.mpir", kModel), target);
+  absl::StatusOr<PlanJobResult> r = PlanOn(WriteTestFile("tiny2.mpir", kModel), target);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), absl::StatusCode::kResourceExhausted);
   EXPECT_THAT(r.status().message(), HasSubstr("does not fit"));

@@ -3,7 +3,6 @@
 // tcm when there is no flash -> tcm link, with exact legs, chunk and time,
 // the cross-program prefetch on or off; and without a route the weight
 // stays in flash, read in place.
-#include <fstream>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -20,12 +19,6 @@ namespace memplan {
 namespace {
 
 using ::testing::HasSubstr;
-
-std::string WriteFile(const std::string& name, const std::string& text) {
-  const std::string path = TestTempPath(name);
-  std::ofstream(path) << text;
-  return path;
-}
 
 // tcm (4 KiB, 4 GB/s), sram (5.5 KiB, 1 GB/s, the slowest writable level:
 // space 0), flash (read-only, 100 MB/s: space 2). `flash_link` is empty or
@@ -66,10 +59,10 @@ absl::StatusOr<PlanJobResult> PlanStaged(const std::string& target, int conv_flo
   PlanJobOptions options;
   options.profile_path = std::move(profile_path);
   options.msa.emplace();
-  options.msa->target = WriteFile("staged.json", target);
+  options.msa->target = WriteTestFile("staged.json", target);
   options.msa->msa.cross_program_prefetch = cross_program_prefetch;
   options.json_path = "-";
-  return RunPlanJob(WriteFile("staged.mpir", Model(conv_flops)), options);
+  return RunPlanJob(WriteTestFile("staged.mpir", Model(conv_flops)), options);
 }
 
 // conv reads w at tcm's 4 GB/s instead of sram's 1 GB/s, so level 0

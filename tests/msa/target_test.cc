@@ -2,7 +2,6 @@
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <string>
 #include <utility>
@@ -19,9 +18,7 @@ using ::testing::HasSubstr;
 class TargetFileTest : public ::testing::Test {
  protected:
   std::string Write(const std::string& text) {
-    const std::string path = TestTempPath("target.json");
-    std::ofstream(path) << text;
-    return path;
+    return WriteTestFile("target.json", text);
   }
 };
 
