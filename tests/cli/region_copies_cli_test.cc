@@ -142,6 +142,28 @@ TEST_F(RegionCopiesCliTest, PlanVerifyExecute) {
   }
 }
 
+// Programs of the repository where a copy now pays off: their plans verify
+// and execute (examples/region_pipeline.mpir copies a 65536-byte captured
+// value, host_resources.mpir and two_dynamic_slices.mpir small ones).
+TEST_F(RegionCopiesCliTest, OtherProgramsWithCopiesVerifyAndExecute) {
+  for (const char* input : {"/examples/region_pipeline.mpir",
+                            "/tests/data/regions/host_resources.mpir",
+                            "/tests/data/regions/two_dynamic_slices.mpir"}) {
+    for (const char* flags : {"--fast-memory 64KiB", "--target mcu-tcm-sram-psram-flash"}) {
+      const std::string file = std::string(MEMPLAN_SOURCE_DIR) + input;
+      SCOPED_TRACE(file + " " + flags);
+      const std::string json = dir_ + "/plan.json";
+      CliRun p = Memplan("plan " + file + " " + flags + " --json " + json);
+      ASSERT_EQ(p.exit_code, 0) << p.err;
+      EXPECT_THAT(p.out, HasSubstr("  copies: 1 ("));
+      CliRun v = Memplan("verify " + file + " " + json);
+      EXPECT_EQ(v.exit_code, 0) << v.err;
+      CliRun x = Memplan("execute " + file + " " + json);
+      EXPECT_EQ(x.exit_code, 0) << x.err;
+    }
+  }
+}
+
 // Fast memory too small for the 4096-byte copy: the slices move, no copy is
 // made, and nothing says copies.
 TEST_F(RegionCopiesCliTest, NoCopyWhenItDoesNotFit) {
