@@ -234,6 +234,27 @@ TEST_F(RegionCopiesCliTest, CopyIntoAnInaccessibleLevelIsRejected) {
                                "npu0 may"));
 }
 
+// The copy declared with more bytes than the value has.
+TEST_F(RegionCopiesCliTest, CopyOfTheWrongSizeIsRejected) {
+  CliRun v = VerifyEdited(Planned(kScenario, "--fast-memory 8192"), [](Json& plan) {
+    plan["regions"]["regions"][0]["copies"][0]["bytes"] = 8192;
+  });
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_THAT(v.err, HasSubstr("region rule 6 (captured copies): region @r copy 0 (%w): it "
+                               "copies 8192 bytes, but the value has 4096"));
+}
+
+// The copy declared dead after step 2: %d's read at step 3 is too late.
+TEST_F(RegionCopiesCliTest, ReadAfterTheCopysLastStepIsRejected) {
+  CliRun v = VerifyEdited(Planned(kScenario, "--fast-memory 8192"), [](Json& plan) {
+    plan["regions"]["regions"][0]["copies"][0]["last_read"] = 2;
+  });
+  EXPECT_EQ(v.exit_code, 1);
+  EXPECT_THAT(v.err, HasSubstr("region rule 6 (captured copies): step 4 (execute @r): dispatch "
+                               "%d (op dispatch#4) uses the fast copy of %w (read %w at r.fast "
+                               "[0, 4096)) at step 3, after the copy's last read step 2"));
+}
+
 // A reader of the fast copy moved before the copy command.
 TEST_F(RegionCopiesCliTest, ReadBeforeTheCopyIsRejected) {
   CliRun v = VerifyEdited(Planned(kScenario, "--fast-memory 8192"), [](Json& plan) {
