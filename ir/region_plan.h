@@ -234,7 +234,8 @@ struct RegionFastLevel {
 // slab slices not taken by a faster level that save the most run time per
 // byte go to a slab "<region>.<suffix>" in the level's space
 // (regions/fast_slab.h); result reservations, uploads and captured buffers
-// stay in default memory.
+// stay in default memory, though a captured value a region only reads may
+// get a fast copy (CopyCandidate, RegionCopy; regions/captured_copies.h).
 struct RegionFastMemory {
   std::vector<RegionFastLevel> levels;  // fastest first; non-empty
 };
