@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "driver/captured_copy_rating.h"
 #include "fmt/format.h"
 #include "msa/cost_model.h"
 
@@ -88,10 +89,11 @@ absl::StatusOr<RegionFastMemorySetup> SetUpRegionFastMemory(const Program& progr
     Bytes alignment;
     std::vector<std::string> devices;
     Target rated;  // alternate_bandwidth: the level's
+    int level = 0;  // index in t.spaces (hierarchy targets)
   };
   std::vector<Candidate> candidates;
   if (t.spaces.empty()) {
-    candidates.push_back({kAlternateSpace, "fast", t.fast_memory_bytes, t.alignment, {}, t});
+    candidates.push_back({kAlternateSpace, "fast", t.fast_memory_bytes, t.alignment, {}, t, 0});
   } else {
     t.spaces[0].capacity_bytes = t.fast_memory_bytes;
     t.spaces[0].alignment = t.alignment;
@@ -102,7 +104,7 @@ absl::StatusOr<RegionFastMemorySetup> SetUpRegionFastMemory(const Program& progr
       Target rated = t;
       rated.alternate_bandwidth = SpaceBandwidth(t, SpaceIdOfLevel(t, level));
       candidates.push_back(
-          {SpaceIdOfLevel(t, level), s.name, s.capacity_bytes, s.alignment, s.devices, rated});
+          {SpaceIdOfLevel(t, level), s.name, s.capacity_bytes, s.alignment, s.devices, rated, level});
     }
     if (candidates.empty()) {
       return absl::InvalidArgumentError(fmt::format(
@@ -128,6 +130,7 @@ absl::StatusOr<RegionFastMemorySetup> SetUpRegionFastMemory(const Program& progr
     level.alignment = *alignment;
     level.devices = c.devices;
     level.benefit = Benefits(program, analysis, c.rated, options.cost);
+    level.copies = RateCapturedCopies(program, analysis, c.rated, c.level, options.cost);
     setup.memory.levels.push_back(std::move(level));
   }
   return setup;
@@ -148,6 +151,17 @@ void EstimateRegionTimes(const Program& program, const ProgramAnalysis& analysis
     regions.regions[r].estimated_s = regions.regions[r].all_default_s = 0;
   }
   regions.estimated_s = regions.all_default_s = 0;
+  // Captured copies: the copied value's reads are served from the copy's
+  // space, and each copy takes its seconds once per run of the region.
+  std::map<std::pair<ComputationId, ValueId>, MemorySpace> copied;
+  for (RegionInfo& info : regions.regions) {
+    const double runs = info.execute == kNoId ? 1 : model.ExecutionCount(info.execute);
+    for (const RegionCopy& c : info.copies) {
+      copied[{info.computation, c.value}] = c.to_space;
+      info.estimated_s += c.copy_s;
+      regions.estimated_s += runs * c.copy_s;
+    }
+  }
   std::map<MemorySpace, double> fast_bytes;  // per space outside the default, this op
   for (OpId id = 0; id < static_cast<OpId>(program.ops.size()); ++id) {
     const Op& op = program.ops[id];
@@ -156,7 +170,9 @@ void EstimateRegionTimes(const Program& program, const ProgramAnalysis& analysis
     // space's at its bandwidth, the rest at the default one.
     fast_bytes.clear();
     for (std::size_t i = 0; i < op.operands.size(); ++i) {
-      const MemorySpace s = space_of(analysis.value_buffer[op.operands[i]]);
+      const auto copy = copied.find({op.computation, op.operands[i]});
+      const MemorySpace s = copy != copied.end() ? copy->second
+                                                 : space_of(analysis.value_buffer[op.operands[i]]);
       if (s != kDefaultSpace) fast_bytes[s] += model.OperandBytesAccessed(id, static_cast<int>(i));
     }
     for (std::size_t i = 0; i < op.results.size(); ++i) {

@@ -13,7 +13,10 @@
 namespace memplan {
 namespace {
 
-TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
+// `copies`: the captured copies in the resource (a fast slab), which take
+// its bytes like slices.
+TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment,
+                      const std::vector<PackItem>& copies) {
   TimedPool timed;
   timed.pool.name = r.name;
   timed.pool.lifetime = r.lifetime;
@@ -28,6 +31,7 @@ TimedPool ToTimedPool(const Resource& r, Bytes offset_alignment) {
     timed.pool.total_bytes += s.size_bytes;
     timed.live.push_back(PackItem{s.size_bytes, 1, s.start, s.end});
   }
+  timed.live.insert(timed.live.end(), copies.begin(), copies.end());
   // Slabs reuse memory by lifetime; reservations and uploads never do.
   timed.pool.lower_bound = r.kind == ResourceKind::kSlab ? MaxLiveBytes(timed.live)
                                                          : timed.pool.total_bytes;
@@ -56,25 +60,50 @@ void PlaceFastSlabs(std::vector<TimedPool*>& fast, const RegionFastLevel& level,
                                   level.capacity, packed.peak, alignment});
 }
 
-// The slice in `level`'s space with the lowest benefit per byte there (ties:
-// the higher buffer id), to leave out of it when its slabs do not fit
-// together.
-BufferId LeastFastSlice(const RegionPlan& regions, const RegionFastLevel& level) {
+// Leaves the slice or captured copy in `level`'s space with the lowest
+// benefit per byte there (ties: a slice of the higher buffer id, then the
+// later copy) out of it, when its slabs do not fit together. False when the
+// level holds neither.
+bool DropLeastFast(const RegionPlan& regions, RegionFastLevel& level) {
   BufferId least = kNoId;
+  const RegionCopy* least_copy = nullptr;
+  ComputationId copy_region = kNoId;
   double least_density = 0;
+  bool any = false;
+  const auto consider = [&](double density, BufferId slice, const RegionCopy* copy,
+                            ComputationId region) {
+    if (any && density > least_density) return;
+    if (any && density == least_density && copy == nullptr && slice < least) return;
+    if (any && density == least_density && copy != nullptr && least_copy == nullptr) return;
+    any = true;
+    least_density = density;
+    least = slice;
+    least_copy = copy;
+    copy_region = region;
+  };
   for (const Resource& r : regions.resources) {
     if (r.space != level.space) continue;
     for (const Slice& s : r.slices) {
-      const double density =
-          level.benefit[s.buffer] / static_cast<double>(std::max<Bytes>(1, s.size_bytes));
-      if (least == kNoId || density < least_density ||
-          (density == least_density && s.buffer > least)) {
-        least = s.buffer;
-        least_density = density;
-      }
+      consider(level.benefit[s.buffer] / static_cast<double>(std::max<Bytes>(1, s.size_bytes)),
+               s.buffer, nullptr, kNoId);
     }
   }
-  return least;
+  for (const RegionInfo& info : regions.regions) {
+    for (const RegionCopy& c : info.copies) {
+      if (c.to_space != level.space) continue;
+      consider(c.saves_s / static_cast<double>(std::max<Bytes>(1, c.bytes)), kNoId, &c,
+               info.computation);
+    }
+  }
+  if (!any) return false;
+  if (least_copy == nullptr) {
+    level.benefit[least] = 0;
+    return true;
+  }
+  for (CopyCandidate& c : level.copies) {
+    if (c.region == copy_region && c.value == least_copy->value) c.saves_s = 0;
+  }
+  return true;
 }
 
 // Places the allocations of `placed` (evaluated): the default space's among
@@ -88,10 +117,17 @@ absl::StatusOr<Plan> PlaceRegions(const Program& program, const ProgramAnalysis&
   std::vector<bool> excluded(buffers.buffers.size(), false);
   std::vector<TimedPool> timed, fast;
   std::vector<const TimedPool*> pool_of;  // per resource
-  for (const Resource& r : regions.resources) {
+  std::vector<std::vector<PackItem>> copies(regions.resources.size());
+  for (const RegionInfo& info : regions.regions) {
+    for (const RegionCopy& c : info.copies) {
+      copies[static_cast<std::size_t>(c.resource)].push_back(PackItem{c.bytes, 1, c.start, c.end});
+    }
+  }
+  for (std::size_t i = 0; i < regions.resources.size(); ++i) {
+    const Resource& r = regions.resources[i];
     for (const Slice& s : r.slices) excluded[s.buffer] = true;
     std::vector<TimedPool>& into = r.space == kDefaultSpace ? timed : fast;
-    into.push_back(ToTimedPool(r, region_options.offset_alignment));
+    into.push_back(ToTimedPool(r, region_options.offset_alignment, copies[i]));
     if (!reuse) {
       into.back().pool.start = 0;
       into.back().pool.end = buffers.time_steps - 1;
@@ -212,11 +248,9 @@ absl::StatusOr<Plan> PlanRegions(const Program& program, const ProgramAnalysis& 
       const auto space = std::find_if(plan->spaces.begin(), plan->spaces.end(),
                                       [&](const SpaceInfo& i) { return i.id == level.space; });
       if (space == plan->spaces.end() || space->peak <= level.capacity) continue;
-      const BufferId least = LeastFastSlice(*plan->regions, level);
-      if (least == kNoId) {
+      if (!DropLeastFast(*plan->regions, level)) {
         return absl::InternalError("internal error: fast slabs over capacity without slices");
       }
-      level.benefit[least] = 0;
       fits = false;
       break;
     }

@@ -15,8 +15,9 @@
 // RegionPlanOptions::fast_memory, each level's slabs are packed over their
 // time ranges into the level's space (declared with its capacity); while
 // that arena exceeds the capacity (regions that may run at once), the slice
-// with the lowest benefit per byte in the fastest such level leaves it (a
-// slower level or the slab may take it) and the regions are planned again.
+// or captured copy with the lowest benefit per byte in the fastest such
+// level leaves it (a slower level or the slab may take it) and the regions
+// are planned again.
 #pragma once
 
 #include "absl/status/statusor.h"

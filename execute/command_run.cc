@@ -31,6 +31,21 @@ absl::StatusOr<RangePlace> PlaceOfRange(const Plan& plan, const CommandRange& ra
       fmt::format("resource '{}' has no pool in the plan (nowhere to run its commands)", name));
 }
 
+// The region's captured copy (RegionCopy) whose fast range holds `range`
+// (same resource and value, inside its bytes), or null.
+const RegionCopy* FastCopyOf(const RegionPlan& regions, const CommandRange& range) {
+  for (const RegionInfo& info : regions.regions) {
+    for (const RegionCopy& c : info.copies) {
+      if (c.resource == range.resource && c.value == range.value &&
+          range.offset_bytes >= c.offset_bytes &&
+          range.offset_bytes + range.length_bytes <= c.offset_bytes + c.bytes) {
+        return &c;
+      }
+    }
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave,
@@ -68,6 +83,13 @@ absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave,
     const BufferId buffer = layout_.buffer_of[static_cast<std::size_t>(range.value)];
     const Allocation* segment = machine_.SegmentAt(buffer, machine_.now());
     const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(range.value)];
+    // A read of a captured copy finds the value at the copy's fast range.
+    Allocation fast;
+    if (const RegionCopy* copy = FastCopyOf(regions, range)) {
+      fast = Allocation{place->space, place->address - range.offset_bytes + copy->offset_bytes - base,
+                        machine_.now(), machine_.now()};
+      segment = &fast;
+    }
     const Bytes size = program_.values[static_cast<std::size_t>(range.value)].size;
     const Bytes at = segment == nullptr ? 0 : segment->offset + base;
     if (segment == nullptr || segment->space != place->space || place->address < at ||
@@ -113,6 +135,22 @@ absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave,
         continue;
       }
       const BufferId buffer = layout_.buffer_of[static_cast<std::size_t>(range.value)];
+      if (c->kind == CommandKind::kCopy && FastCopyOf(regions, range) != nullptr) {
+        // A captured copy: the value's bytes move from its home segment.
+        const Allocation* home = machine_.SegmentAt(buffer, machine_.now());
+        if (home == nullptr) {
+          return absl::FailedPreconditionError(fmt::format(
+              "{} copies {}, which has no segment at step {}", label(*c), ValueLabel(range.value),
+              machine_.now()));
+        }
+        const Bytes base = layout_.offset_in_buffer[static_cast<std::size_t>(range.value)];
+        if (absl::Status s = machine_.CopyRaw(home->space, home->offset + base, place->space,
+                                              place->address, range.length_bytes, label(*c));
+            !s.ok()) {
+          return s;
+        }
+        continue;
+      }
       written.insert(buffer);
       const std::int64_t writer = machine_.NewWriter(ValueLabel(range.value), by);
       const Allocation* segment = machine_.SegmentAt(buffer, machine_.now());

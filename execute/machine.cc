@@ -215,6 +215,21 @@ absl::Status ExecutionMachine::WriteRaw(MemorySpace space, Bytes address, Bytes 
   return absl::OkStatus();
 }
 
+absl::Status ExecutionMachine::CopyRaw(MemorySpace from_space, Bytes from, MemorySpace to_space,
+                                       Bytes to, Bytes length, const std::string& what) {
+  Arena* source = ArenaOf(from_space);
+  Arena* target = ArenaOf(to_space);
+  if (source == nullptr || target == nullptr || from < 0 || to < 0 ||
+      length > source->size() - from || length > target->size() - to) {
+    return absl::FailedPreconditionError(fmt::format(
+        "{} moves bytes [{}, {}) of {} memory to [{}, {}) of {} memory, outside what the plan "
+        "uses there",
+        what, from, from + length, SpaceName(from_space), to, to + length, SpaceName(to_space)));
+  }
+  target->CopyFrom(*source, from, to, length, -1);
+  return absl::OkStatus();
+}
+
 void ExecutionMachine::ClearContent(BufferId buffer, Bytes lo, Bytes hi) {
   std::vector<Piece>& pieces = content_[static_cast<std::size_t>(buffer)];
   std::vector<Piece> kept;

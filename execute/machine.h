@@ -57,6 +57,10 @@ class ExecutionMachine {
   // Writes `length` bytes at `address` of `space` as writer (no buffer: scratch).
   absl::Status WriteRaw(MemorySpace space, Bytes address, Bytes length, Bytes position,
                         std::int64_t writer);
+  // Copies `length` bytes from `from` of `from_space` to `to` of `to_space`
+  // (a region's captured copy: the pattern moves along, as in async copies).
+  absl::Status CopyRaw(MemorySpace from_space, Bytes from, MemorySpace to_space, Bytes to,
+                       Bytes length, const std::string& what);
   // Checks bytes at `address` of `space` against buffer positions [lo, hi).
   absl::Status CheckRaw(MemorySpace space, Bytes address, BufferId buffer, Bytes lo, Bytes hi,
                         const std::string& reader, const std::string& what);

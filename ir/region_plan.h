@@ -157,6 +157,27 @@ struct HostStep {
   std::vector<Command> commands;     // kExecute, kUpload, kHost
 };
 
+// A copy between memory spaces as a region command (regions/captured_copies.h):
+// a captured value the region only reads, copied once by a `copy` command
+// from its home range in default memory into bytes [offset, offset + bytes)
+// of the region's fast slab `resource`, before its first reader; the region's
+// later reads of the value name that fast range. The bytes are the value's
+// in the fast slab over [start, end] (the copy's step to its last reader's).
+struct RegionCopy {
+  ValueId value = kNoId;             // the region parameter read
+  BufferId buffer = kNoId;           // its buffer (homed outside the region)
+  Bytes bytes = 0;                   // the value's size (static)
+  std::int32_t resource = kNoId;     // the fast slab (index into RegionPlan::resources)
+  SizeExpr offset;                   // bytes from the fast slab's start
+  Bytes offset_bytes = 0;            // at the evaluation point
+  MemorySpace from_space = kDefaultSpace;
+  MemorySpace to_space = kAlternateSpace;
+  TimeStep start = 0;                // the copy's step (its first reader's)
+  TimeStep end = 0;                  // its last reader's step
+  double copy_s = 0;                 // seconds one copy takes
+  double saves_s = 0;                // net seconds a run saves: reads' gain minus copy_s
+};
+
 struct RegionInfo {
   std::string name;                  // region computation name without '@'
   ComputationId computation = kNoId;
@@ -175,6 +196,19 @@ struct RegionInfo {
   // default memory (the cost model of msa/cost_model.h); 0 otherwise.
   double estimated_s = 0;
   double all_default_s = 0;
+  // Captured values copied into its fast slabs, in command order.
+  std::vector<RegionCopy> copies = {};
+};
+
+// A captured value a region only reads that would gain from a copy into a
+// fast level (regions/captured_copies.h): rated by the driver per level.
+struct CopyCandidate {
+  ComputationId region = kNoId;      // the region computation reading it
+  ValueId value = kNoId;             // its parameter
+  BufferId buffer = kNoId;
+  Bytes bytes = 0;
+  double copy_s = 0;                 // seconds one copy into the level takes
+  double saves_s = 0;                // reads' gain in the level minus copy_s (> 0)
 };
 
 // One memory level region slabs may move to, faster than the default space.
@@ -192,13 +226,16 @@ struct RegionFastLevel {
   // Per BufferId: seconds one run of the program saves when the buffer is in
   // this level instead of the default space (0: never chosen here).
   std::vector<double> benefit;
+  // Captured values worth a copy into this level, by (region, value).
+  std::vector<CopyCandidate> copies = {};
 };
 
 // Fast memory for region slabs: per region and level, fastest first, the
 // slab slices not taken by a faster level that save the most run time per
 // byte go to a slab "<region>.<suffix>" in the level's space
 // (regions/fast_slab.h); result reservations, uploads and captured buffers
-// stay in default memory.
+// stay in default memory, though a captured value a region only reads may
+// get a fast copy (CopyCandidate, RegionCopy; regions/captured_copies.h).
 struct RegionFastMemory {
   std::vector<RegionFastLevel> levels;  // fastest first; non-empty
 };

@@ -174,6 +174,10 @@ absl::Status EvaluateRegionPlan(const Program& program, RegionPlan& plan) {
         items[plan.resources[r].space].push_back(PackItem{s.size_bytes, 1, s.start, s.end});
       }
     }
+    for (RegionCopy& c : region.copies) {
+      c.offset_bytes = eval(c.offset, region.name + " copy offset");
+      items[c.to_space].push_back(PackItem{c.bytes, 1, c.start, c.end});
+    }
     region.slab_lower_bound = 0;
     for (const auto& [space, space_items] : items) region.slab_lower_bound += MaxLiveBytes(space_items);
   }

@@ -13,6 +13,9 @@
 //     the rest laid out again.
 // Deterministic. Cost: O(n log n) plus one layout per dropped slice.
 //
+// A region's captured copies (regions/captured_copies.h) are items here too,
+// with their net benefit: copies and slices compete for the same bytes.
+//
 // Example: slices of 8192 bytes each, benefits 3e-7, 1e-7 and 2e-7 s, all
 // live together, capacity 16384: slices 0 and 2 at offsets 0 and 8192.
 #pragma once

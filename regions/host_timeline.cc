@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "regions/captured_copies.h"
 #include "regions/lowering.h"
 
 namespace memplan {
@@ -315,6 +316,7 @@ class TimelineBuilder {
           LowerOp(program_, o, analysis_.schedule.op_time[o], context);
       for (Command& c : commands) run.commands.push_back(std::move(c));
     }
+    InsertCopyCommands(plan_.regions[s].copies, run.commands);
     RecordTouches(run);
     plan_.steps.push_back(std::move(run));
     for (std::int32_t r : slabs) {

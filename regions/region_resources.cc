@@ -10,6 +10,7 @@
 #include "fmt/format.h"
 #include "regions/allocate_regions.h"
 #include "regions/allocation_split.h"
+#include "regions/captured_copies.h"
 #include "regions/fast_slab.h"
 
 namespace memplan {
@@ -25,6 +26,12 @@ std::string AffinitySuffix(const std::string& affinity) {
   std::replace(devices.begin(), devices.end(), ',', ':');
   return ":" + devices;
 }
+
+// A copy chosen for a fast slab, before its place there is known.
+struct PendingCopy {
+  LayoutItem item;  // its bytes over [first reader's step, last reader's]
+  RegionCopy copy;  // resource, offset and to_space still to fill
+};
 
 class ResourceBuilder {
  public:
@@ -88,11 +95,15 @@ class ResourceBuilder {
 
   // Lays out `group` (split at the size limit) with `layout` and appends the
   // resources, in `space`.
+  // `copies` (fast slabs only) are laid out after the group's slices and
+  // recorded in the region's RegionInfo::copies.
   void AddResources(std::size_t s, const Group& group, ResourceKind kind, Lifetime lifetime,
                     std::string affinity, const std::string& name, bool escaping,
-                    MemorySpace space = kDefaultSpace, const LayoutOptions* layout = nullptr) {
+                    MemorySpace space = kDefaultSpace, const LayoutOptions* layout = nullptr,
+                    const std::vector<PendingCopy>& copies = {}) {
     const LayoutOptions& lo = layout ? *layout : options_.layout;
-    const std::vector<LayoutItem> items = Items(group);
+    std::vector<LayoutItem> items = Items(group);
+    for (const PendingCopy& c : copies) items.push_back(c.item);
     const bool packed = kind == ResourceKind::kSlab;
     std::vector<SplitGroup> parts;
     if (options_.max_allocation_size) {
@@ -124,7 +135,16 @@ class ResourceBuilder {
       r.escaping = escaping;
       r.over_limit = part.over_limit;
       for (std::size_t k = 0; k < part.items.size(); ++k) {
-        r.slices.push_back(MakeSlice(group[part.items[k]], layout.offsets[k]));
+        const std::size_t i = part.items[k];
+        if (i < group.size()) {
+          r.slices.push_back(MakeSlice(group[i], layout.offsets[k]));
+          continue;
+        }
+        RegionCopy copy = copies[i - group.size()].copy;
+        copy.resource = static_cast<std::int32_t>(plan_.resources.size());
+        copy.offset = layout.offsets[k];
+        copy.to_space = space;
+        plan_.regions[s].copies.push_back(std::move(copy));
       }
       r.start = kind == ResourceKind::kUpload ? 0 : span.first;
       r.end = analysis_.buffers.time_steps - 1;
@@ -160,24 +180,59 @@ class ResourceBuilder {
     return PackedLayout(items, options_.algorithm, layout);
   }
 
+  // The copies level `level` offers region s (regions/captured_copies.h),
+  // those a faster level took (`copied`) left out.
+  std::vector<PendingCopy> CopyItems(std::size_t s, const RegionFastLevel& level,
+                                     const std::vector<ValueId>& copied) const {
+    std::vector<PendingCopy> out;
+    for (const CopyCandidate& c : level.copies) {
+      if (c.region != scopes_.regions[s].region || c.saves_s <= 0 ||
+          std::find(copied.begin(), copied.end(), c.value) != copied.end()) {
+        continue;
+      }
+      const auto [first, last] = ReaderSteps(program_, analysis_, c.region, c.value);
+      if (last < first) continue;
+      PendingCopy p;
+      p.item = LayoutItem{SizeExpr::Constant(c.bytes), first, last};
+      p.copy.value = c.value;
+      p.copy.buffer = c.buffer;
+      p.copy.bytes = c.bytes;
+      p.copy.start = first;
+      p.copy.end = last;
+      p.copy.copy_s = c.copy_s;
+      p.copy.saves_s = c.saves_s;
+      out.push_back(std::move(p));
+    }
+    return out;
+  }
+
   // Splits `slab` into the slices level `level`'s slab holds
-  // (ChooseFastSlices) and the rest, which stays in `slab`.
-  Group TakeFastSlices(const RegionFastLevel& level, Group& slab) const {
+  // (ChooseFastSlices, with the copies `offered` competing for its bytes)
+  // and the rest, which stays in `slab`; `copies` gets the copies taken.
+  Group TakeFastSlices(const RegionFastLevel& level, Group& slab,
+                       const std::vector<PendingCopy>& offered,
+                       std::vector<PendingCopy>& copies) const {
     std::vector<double> benefit;
     for (BufferId b : slab) {
       benefit.push_back(static_cast<std::size_t>(b) < level.benefit.size() ? level.benefit[b] : 0);
     }
-    const FastSlabChoice choice = ChooseFastSlices(Items(slab), benefit, level.capacity,
+    std::vector<LayoutItem> items = Items(slab);
+    for (const PendingCopy& c : offered) {
+      items.push_back(c.item);
+      benefit.push_back(c.copy.saves_s);
+    }
+    const FastSlabChoice choice = ChooseFastSlices(items, benefit, level.capacity,
                                                    FastLayout(level), options_.in_order,
                                                    options_.algorithm);
     Group taken, rest;
     std::size_t k = 0;
-    for (std::size_t i = 0; i < slab.size(); ++i) {
-      if (k < choice.fast.size() && choice.fast[k] == i) {
-        taken.push_back(slab[i]);
-        ++k;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+      const bool chosen = k < choice.fast.size() && choice.fast[k] == i;
+      if (chosen) ++k;
+      if (i >= slab.size()) {
+        if (chosen) copies.push_back(offered[i - slab.size()]);
       } else {
-        rest.push_back(slab[i]);
+        (chosen ? taken : rest).push_back(slab[i]);
       }
     }
     slab = std::move(rest);
@@ -269,27 +324,44 @@ class ResourceBuilder {
 
     // Each level, fastest first, takes the best of what the faster ones left.
     Group slab = scope.slab;
-    std::vector<std::pair<const RegionFastLevel*, Group>> fast;
+    struct FastGroup {
+      const RegionFastLevel* level;
+      Group slices;
+      std::vector<PendingCopy> copies;
+    };
+    std::vector<FastGroup> fast;
+    std::vector<ValueId> copied;  // by a faster level
     if (options_.fast_memory) {
       for (const RegionFastLevel& level : options_.fast_memory->levels) {
-        if (slab.empty() || !RegionMayUse(level, here)) continue;
-        Group taken = TakeFastSlices(level, slab);
-        if (!taken.empty()) fast.emplace_back(&level, std::move(taken));
+        if (!RegionMayUse(level, here)) continue;
+        const std::vector<PendingCopy> offered = CopyItems(s, level, copied);
+        if (slab.empty() && offered.empty()) continue;
+        FastGroup group{&level, {}, {}};
+        group.slices = TakeFastSlices(level, slab, offered, group.copies);
+        for (const PendingCopy& c : group.copies) copied.push_back(c.copy.value);
+        if (!group.slices.empty() || !group.copies.empty()) fast.push_back(std::move(group));
       }
     }
     if (!slab.empty()) {
       AddResources(s, slab, ResourceKind::kSlab, Lifetime::kTransient, here,
                    region.name + ".slab", false);
     }
-    for (const auto& [level, group] : fast) {
+    for (const FastGroup& group : fast) {
+      const RegionFastLevel* level = group.level;
       const LayoutOptions layout = FastLayout(*level);
       const std::size_t first = plan_.resources.size();
-      AddResources(s, group, ResourceKind::kSlab, Lifetime::kTransient, here,
-                   FastSlabName(region.name, level->suffix), false, level->space, &layout);
+      AddResources(s, group.slices, ResourceKind::kSlab, Lifetime::kTransient, here,
+                   FastSlabName(region.name, level->suffix), false, level->space, &layout,
+                   group.copies);
       for (std::size_t r = first; r < plan_.resources.size(); ++r) {
         plan_.resources[r].devices = level->devices;
       }
     }
+    // In command order: by the copy's step, then value.
+    std::vector<RegionCopy>& copies = plan_.regions[s].copies;
+    std::stable_sort(copies.begin(), copies.end(), [](const RegionCopy& a, const RegionCopy& b) {
+      return std::pair(a.start, a.value) < std::pair(b.start, b.value);
+    });
   }
 
   const Program& program_;

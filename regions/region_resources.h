@@ -25,7 +25,10 @@ struct ResourceBuildOptions {
 // ChooseFastSlices picks by the level's benefits and capacity into a slab
 // "<region>.<suffix>" in its space (offsets also multiples of its
 // alignment; Resource::devices its devices); a name already taken (a level
-// called "slab") gets ".fast" appended. The rest stays in "<region>.slab".
+// called "slab") gets ".fast" appended. The level's captured copies of the
+// region (RegionFastLevel::copies) no faster level took compete in the same
+// choice; those taken are laid out in the fast slab and recorded in
+// RegionInfo::copies (regions/captured_copies.h). The rest stays in "<region>.slab".
 // Appends to plan.resources and plan.regions (one RegionInfo per scope, in
 // the same order; RegionInfo::resources lists the region's own resources
 // only, the host timeline adds captured ones) and plan.warnings.

@@ -289,7 +289,39 @@ class RegionReader {
     if (r.Has("estimated_time_s")) info.estimated_s = r.Number("estimated_time_s");
     if (r.Has("all_default_time_s")) info.all_default_s = r.Number("all_default_time_s");
     info.downstream = r.String("downstream");
+    if (r.Has("copies")) {
+      const Json& copies = r.Array("copies");
+      for (std::size_t i = 0; i < copies.size(); ++i) {
+        info.copies.push_back(ReadCopy(ObjectReader(copies[i], Pointer(r.Path("copies"), i))));
+      }
+    }
     plan_.regions.push_back(std::move(info));
+  }
+
+  RegionCopy ReadCopy(const ObjectReader& r) {
+    RegionCopy c;
+    const std::string name = r.String("value");
+    auto it = values_.find(name);
+    if (it == values_.end()) {
+      throw SchemaError{r.Path("value"),
+                        fmt::format("the input's program has no value %{}", name), true};
+    }
+    c.value = it->second;
+    for (BufferId b = 0; b < static_cast<BufferId>(buffers_.buffers.size()); ++b) {
+      const auto& values = buffers_.buffers[b].values;
+      if (std::find(values.begin(), values.end(), c.value) != values.end()) c.buffer = b;
+    }
+    c.bytes = r.Amount("bytes");
+    c.from_space = static_cast<MemorySpace>(r.IntIn("from_space", 0, 1 << 30));
+    c.to_space = static_cast<MemorySpace>(r.IntIn("to_space", 0, 1 << 30));
+    c.start = r.Amount("step");
+    c.end = r.Amount("last_read");
+    c.resource = ResourceId(r.String("resource"), r.Path("resource"));
+    c.offset = Expr(r, "offset");
+    c.offset_bytes = r.Amount("offset_bytes");
+    c.copy_s = r.Number("copy_time_s");
+    c.saves_s = r.Number("saves_s");
+    return c;
   }
 
   void ReadStep(const ObjectReader& r) {
@@ -434,6 +466,26 @@ Json RegionsJson(const RegionPlan& regions, const BufferSet& buffers, const Prog
       j["all_default_time_s"] = info.all_default_s;
     }
     j["downstream"] = info.downstream;
+    // Only a region with captured copies lists them: plans without stay as they were.
+    if (!info.copies.empty()) {
+      Json copies = Json::array();
+      for (const RegionCopy& c : info.copies) {
+        Json copy;
+        copy["value"] = names.Value(c.value);
+        copy["bytes"] = c.bytes;
+        copy["from_space"] = c.from_space;
+        copy["to_space"] = c.to_space;
+        copy["step"] = c.start;
+        copy["last_read"] = c.end;
+        copy["resource"] = NameAt(regions.resources, c.resource);
+        copy["offset"] = names.Expr(c.offset);
+        copy["offset_bytes"] = c.offset_bytes;
+        copy["copy_time_s"] = c.copy_s;
+        copy["saves_s"] = c.saves_s;
+        copies.push_back(std::move(copy));
+      }
+      j["copies"] = std::move(copies);
+    }
     infos.push_back(std::move(j));
   }
   Json steps = Json::array();

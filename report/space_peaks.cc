@@ -13,9 +13,10 @@ namespace {
 
 // The segments plus the window chunks of `space` (Plan::window_prefetches:
 // reserved from the copy's start through the reading op, holding no
-// segment), so that the space's max live counts every byte the plan holds
-// there. `storage` keeps the copy; without windows there the segments
-// themselves are returned (no copy).
+// segment) and the regions' captured copies into it (RegionCopy: from the
+// copy's step through its last reader's), so that the space's max live
+// counts every byte the plan holds there. `storage` keeps the copy; without
+// windows or copies there the segments themselves are returned (no copy).
 const BufferSet& WithWindows(const BufferSet& segments, const Plan& plan, MemorySpace space,
                              std::optional<BufferSet>& storage) {
   for (const WindowPrefetch& w : plan.window_prefetches) {
@@ -27,6 +28,20 @@ const BufferSet& WithWindows(const BufferSet& segments, const Plan& plan, Memory
     chunk.end = w.done;
     chunk.lifetime = Lifetime::kTransient;
     storage->buffers.push_back(std::move(chunk));
+  }
+  if (plan.regions) {
+    for (const RegionInfo& info : plan.regions->regions) {
+      for (const RegionCopy& c : info.copies) {
+        if (c.to_space != space) continue;
+        if (!storage) storage = segments;
+        Buffer chunk;
+        chunk.size = c.bytes;
+        chunk.start = c.start;
+        chunk.end = c.end;
+        chunk.lifetime = Lifetime::kTransient;
+        storage->buffers.push_back(std::move(chunk));
+      }
+    }
   }
   return storage ? *storage : segments;
 }

@@ -261,6 +261,32 @@ std::string Faster(double estimated, double baseline) {
   return fmt::format("{:.2f}% faster", percent);
 }
 
+// "  copies: 1 (4096 bytes dram -> scratchpad), saves 1.372e-06 s": the
+// region's captured copies, their bytes per (from, to) pair of spaces, and
+// the net seconds they save a run; "" without copies.
+std::string CopiesLine(const Plan& plan, const RegionInfo& info) {
+  if (info.copies.empty()) return "";
+  std::vector<std::pair<std::pair<MemorySpace, MemorySpace>, Bytes>> moved;
+  double saves = 0;
+  for (const RegionCopy& c : info.copies) {
+    saves += c.saves_s;
+    const auto key = std::pair(c.from_space, c.to_space);
+    auto it = std::find_if(moved.begin(), moved.end(), [&](const auto& m) { return m.first == key; });
+    if (it == moved.end()) {
+      moved.push_back({key, c.bytes});
+    } else {
+      it->second += c.bytes;
+    }
+  }
+  std::vector<std::string> parts;
+  for (const auto& [spaces, bytes] : moved) {
+    parts.push_back(fmt::format("{} {} -> {}", CountOf(bytes, "byte"),
+                                SpaceNameIn(plan, spaces.first), SpaceNameIn(plan, spaces.second)));
+  }
+  return fmt::format("  copies: {} ({}), saves {:.4g} s\n", info.copies.size(),
+                     fmt::join(parts, ", "), saves);
+}
+
 // "  fast slab stage.fast: 16384 bytes in alternate memory, 2 slices (zeros,
 // t1); estimated 1.2e-06 s, 2.0e-06 s all in default memory (40.00% faster)",
 // then a line per further level's slab without the times ("  fast slab
@@ -268,7 +294,8 @@ std::string Faster(double estimated, double baseline) {
 // none (no slice fits ...)" / "(the region has no slab slices)" / "(gpu0 may
 // access none of the levels ...)". Spaces go by their names in `plan` (a
 // hierarchy's levels: "scratchpad", "dram").
-std::string FastSlabLines(const Plan& plan, const RegionInfo& info, const BufferSet& buffers) {
+std::string FastSlabLines(const Plan& plan, const RegionInfo& info, const BufferSet& buffers,
+                          const Program& program) {
   const RegionPlan& rp = *plan.regions;
   const RegionFastMemory& fast = *rp.options.fast_memory;
   const auto times = fmt::format("estimated {:.4g} s, {:.4g} s all in {} memory ({})",
@@ -279,20 +306,31 @@ std::string FastSlabLines(const Plan& plan, const RegionInfo& info, const Buffer
   for (const Resource& r : rp.resources) {
     if (r.region == info.name && r.kind == ResourceKind::kSlab) slab_slices += r.slices.size();
   }
-  if (slab_slices == 0) return fmt::format("  fast slab: none (the region has no slab slices); {}\n", times);
+  if (slab_slices == 0 && info.copies.empty()) {
+    return fmt::format("  fast slab: none (the region has no slab slices); {}\n", times);
+  }
   std::string text;
   for (const RegionFastLevel& level : fast.levels) {
-    for (const Resource& r : rp.resources) {
+    for (std::size_t i = 0; i < rp.resources.size(); ++i) {
+      const Resource& r = rp.resources[i];
       if (r.region != info.name || r.space != level.space) continue;
-      std::vector<std::string> names;
+      std::vector<std::string> names, copied, held;
       for (const Slice& slice : r.slices) names.push_back(buffers.buffers[slice.buffer].name.str());
-      text += fmt::format("  fast slab {}: {} in {} memory, {} ({}){}\n", r.name,
+      for (const RegionCopy& c : info.copies) {
+        if (c.resource == static_cast<std::int32_t>(i)) copied.push_back(program.values[c.value].name);
+      }
+      if (!names.empty() || copied.empty()) {
+        held.push_back(fmt::format("{} ({})", CountOf(names.size(), "slice"), fmt::join(names, ", ")));
+      }
+      if (!copied.empty()) {
+        held.push_back(fmt::format("{} ({})", CountOf(copied.size(), "copy", "copies"), fmt::join(copied, ", ")));
+      }
+      text += fmt::format("  fast slab {}: {} in {} memory, {}{}\n", r.name,
                           CountOf(r.size_bytes, "byte"), SpaceNameIn(plan, r.space),
-                          CountOf(r.slices.size(), "slice"), fmt::join(names, ", "),
-                          text.empty() ? "; " + times : "");
+                          fmt::join(held, ", "), text.empty() ? "; " + times : "");
     }
   }
-  if (!text.empty()) return text;
+  if (!text.empty()) return text + CopiesLine(plan, info);
   std::vector<std::string> usable, barred;
   for (const RegionFastLevel& level : fast.levels) {
     if (!RegionMayUse(level, info.affinity)) {
@@ -348,7 +386,7 @@ std::string RegionLines(const Plan& plan, const Program& program, const BufferSe
         amount(results, result_allocations), amount(uploads, upload_allocations),
         CountOf(commands, "command"),
         CountOf(waves, "step"));
-    if (rp.options.fast_memory) text += FastSlabLines(plan, info, buffers);
+    if (rp.options.fast_memory) text += FastSlabLines(plan, info, buffers, program);
   }
   if (rp.options.fast_memory) {
     text += fmt::format("fast slabs: estimated {:.4g} s per run, {:.4g} s with every slice in "

@@ -15,6 +15,7 @@ absl::Status VerifyRegionPlan(const Program& program, const BufferSet& buffers, 
   if (absl::Status s = CheckSlices(ctx); !s.ok()) return s;
   if (absl::Status s = CheckDynamicViews(ctx); !s.ok()) return s;
   if (absl::Status s = CheckCommandRanges(ctx); !s.ok()) return s;
+  if (absl::Status s = CheckCopies(ctx); !s.ok()) return s;
   const HappensBefore hb(ctx.regions.steps);
   if (absl::Status s = CheckTimepoints(ctx, hb); !s.ok()) return s;
   return CheckShadowExecution(ctx, hb);

@@ -136,6 +136,25 @@
 //     "barrier barrier#8" for an op without results, the kind alone
 //     ("input") for a command without op; a tag's writer is given without
 //     the "(op ...)"; a scratch range reads "scratch at <resource> [a, b)".
+//  6. Captured copies (checked after rule 3; RegionInfo::copies): each copy
+//     names a parameter of its region with storage, its bytes equal the
+//     value's size, from_space is the default space; its resource is a slab
+//     of that region outside the default space, to_space is the slab's
+//     space, the region's device may access it (Resource::devices), the
+//     value is not homed in it; [offset_bytes, offset_bytes + bytes) lies
+//     in the slab and offset_bytes is a multiple of options.offset_alignment;
+//     its steps [step, last_read] lie in the slab's time range; no slice of
+//     the slab live at one of those steps, and no other copy into it live
+//     then, shares a byte with it (the fast copy is a second segment of the
+//     value, in the fast space). Exactly one copy command of the region's
+//     execute step, at the copy's step, writes exactly the fast range
+//     (second range) after reading all of the value's home range in the
+//     pool its buffer is homed in (first range); every other range of the
+//     value in the fast range is a read of the same execute step after the
+//     copy command, at a step within [step, last_read]. Rule 3 accepts a
+//     range of the value inside the fast range; rule 5 then runs the copy
+//     like any copy command (its write stamps the value's tag). Reported as
+//     "region rule 6 (captured copies): region @r copy 0 (%w): ...".
 // Cost, for R resources, S slices, C command ranges, M tagged intervals, N
 // steps of which N' are not host steps, and A awaits:
 //  * rules 1-3: O(R log R + S + C log M), plus per scratch range a binary

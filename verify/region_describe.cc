@@ -33,7 +33,8 @@ RegionContext MakeContext(const Program& program, const BufferSet& buffers, cons
 
 absl::Status RuleViolation(int rule, const std::string& message) {
   static constexpr const char* kNames[] = {
-      "", "resources", "slices", "command ranges", "timepoints", "shadow execution"};
+      "",           "resources",        "slices", "command ranges", "timepoints",
+      "shadow execution", "captured copies"};
   return absl::FailedPreconditionError(
       absl::StrCat("region rule ", rule, " (", kNames[rule], "): ", message));
 }

@@ -76,6 +76,17 @@ absl::Status CheckSlices(const RegionContext& ctx);
 absl::Status CheckDynamicViews(const RegionContext& ctx);
 // Rule 3: every command range lies in its value's segment.
 absl::Status CheckCommandRanges(const RegionContext& ctx);
+// Rule 6 (checked after rule 3): each captured copy (RegionInfo::copies)
+// copies a parameter of its region from its home range in default memory
+// into bytes of one of the region's fast slabs that no slice or other copy
+// live at the same steps shares, by one copy command of the region's
+// execute; every other range of the fast copy is a read after it, within
+// the copy's steps (verify/region_copy_checks.cc).
+absl::Status CheckCopies(const RegionContext& ctx);
+// The captured copy whose fast range holds `range` (same resource and
+// value, inside its bytes), or null: rule 3 accepts such ranges, rule 6
+// checks them.
+const RegionCopy* CopyHolding(const RegionContext& ctx, const CommandRange& range);
 // Rule 4: timepoints order allocas, uploads, executes and deallocas.
 absl::Status CheckTimepoints(const RegionContext& ctx, const HappensBefore& hb);
 // Rule 4's last part: resources sharing bytes are ordered by HB. `alloca` and

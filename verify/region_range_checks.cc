@@ -153,6 +153,8 @@ absl::Status CheckRange(const RegionContext& ctx, const ScratchIndex& scratch, s
   if (b >= static_cast<BufferId>(ctx.plan.placements.size())) {
     return fail(absl::StrCat(ref, ": the plan does not place ", BufferRef(ctx.buffers, b)));
   }
+  // A read of a captured copy lies in its fast range (rule 6 checks it).
+  if (CopyHolding(ctx, range) != nullptr) return absl::OkStatus();
   const BufferPlacement& placement = ctx.plan.placements[b];
   const MemorySpace home = ctx.buffers.buffers[b].space.value_or(kDefaultSpace);
   if (placement.pool != r.name || home != kDefaultSpace) {
