@@ -87,12 +87,14 @@ double CountedWork(const std::vector<PackItem>& items, PackingAlgorithm member) 
       BestFitInOrderWithin(items, SortForBestFit(items, BestFitOrder::kStartTime), 1, unlimited, &work);
       break;
     case PackingAlgorithm::kSkylineLongest:
-    case PackingAlgorithm::kSkylineArea: {
+    case PackingAlgorithm::kSkylineArea:
+    case PackingAlgorithm::kSkylineCrowded: {
+      const SkylineOrder order = member == PackingAlgorithm::kSkylineLongest ? SkylineOrder::kLongestFirst
+                                 : member == PackingAlgorithm::kSkylineArea  ? SkylineOrder::kLargestArea
+                                                                             : SkylineOrder::kCrowdedFirst;
       const SkylinePacker packer(items, 1);
-      packer.RunWithin(SortForSkyline(items, member == PackingAlgorithm::kSkylineLongest
-                                                 ? SkylineOrder::kLongestFirst
-                                                 : SkylineOrder::kLargestArea),
-                       std::numeric_limits<Bytes>::max(), unlimited, &work);
+      packer.RunWithin(SortForSkyline(items, order), std::numeric_limits<Bytes>::max(), unlimited,
+                       &work);
       break;
     }
     default:
@@ -106,7 +108,8 @@ int Main(bool quick, const std::vector<std::string>& csvs) {
       PackingAlgorithm::kOnlineBestFit,  PackingAlgorithm::kBestFitSpatial,
       PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kBestFitBusiest,
       PackingAlgorithm::kBestFitStartTime, PackingAlgorithm::kInOrder,
-      PackingAlgorithm::kSkylineLongest,  PackingAlgorithm::kSkylineArea};
+      PackingAlgorithm::kSkylineLongest,  PackingAlgorithm::kSkylineArea,
+      PackingAlgorithm::kSkylineCrowded};
   std::printf("%-24s %-20s %9s %12s %10s %10s %6s %10s\n", "input", "member", "n", "pairs",
               "measured", "estimate", "ratio", "counted");
   for (const Input& input : Inputs(quick, csvs)) {

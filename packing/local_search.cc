@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <utility>
 
@@ -13,7 +14,7 @@
 namespace memplan {
 namespace {
 
-constexpr std::uint64_t kSearchSeeds[] = {1, 2};
+constexpr std::uint64_t kSearchSeeds[] = {1, 2, 3};
 // A search gives up (or, with restarts, kicks its best list) after
 // max(kMinPatience, kPatiencePerItem x n) steps in a row that lowered
 // neither the peak nor the overhang. A kick is kMinKick + (restarts mod
@@ -154,13 +155,13 @@ bool RestartsOnPlateau(PackEffort effort) { return effort == PackEffort::kMax; }
 std::int64_t LocalSearchSteps(const std::vector<PackItem>& items, PackEffort effort) {
   const InputShape shape = ShapeOf(items);
   const double work = BudgetFor(effort, shape).search_work;
-  const double per_search = work / std::size(kSearchSeeds) / EstimatedSearchStepWork(shape);
+  const double per_search = work / kSearchesPerBudget / EstimatedSearchStepWork(shape);
   const std::int64_t steps = static_cast<std::int64_t>(std::min(per_search, 1e9));
   return steps < kMinSearchSteps ? 0 : steps;
 }
 
 double LocalSearchWorkLimit(const InputShape& shape, PackEffort effort) {
-  return BudgetFor(effort, shape).search_work / kSearches +
+  return BudgetFor(effort, shape).search_work / kSearchesPerBudget +
          EstimatedWork(PackingAlgorithm::kSkylineLocalSearch, shape);
 }
 
@@ -169,55 +170,84 @@ double LocalSearchWorkLimit(const std::vector<PackItem>& items, PackEffort effor
   return LocalSearchWorkLimit(shape, effort);
 }
 
-SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
-                            Bytes peak, Bytes target, std::int64_t steps, double work_limit,
-                            bool restarts_on_plateau, int threads,
+SearchOutcome SearchSkyline(const SkylinePacker& packer, const SearchStarts& starts, Bytes target,
+                            std::int64_t steps, double work_limit, bool restarts_on_plateau,
+                            int threads,
                             std::optional<std::chrono::steady_clock::time_point> deadline) {
-  static_assert(std::size(kSearchSeeds) == kSearches);
-  std::optional<LocalSearchResult> found[kSearches];
-  bool hit_deadline[kSearches] = {false, false};
-  double work[kSearches] = {0, 0};
+  static_assert(std::size(kSearchSeeds) == kMaxSearches);
+  const std::size_t searches = SearchCount(starts);
+  std::optional<LocalSearchResult> found[kMaxSearches];
+  bool hit_deadline[kMaxSearches] = {false, false, false};
+  double work[kMaxSearches] = {0, 0, 0};
   std::atomic<bool> first_reached_target{false};
-  RunTasks(kSearches, threads, [&](std::size_t k) {
-    // Only the first search stops the second: a search that reaches the
-    // target wins every tie, so the second's result is then unused.
+  // The searches share the budget of two: with a third, each gets 2/3.
+  if (searches > kSearchesPerBudget) {
+    steps = steps * kSearchesPerBudget / static_cast<std::int64_t>(searches);
+    work_limit = work_limit * kSearchesPerBudget / static_cast<double>(searches);
+  }
+  RunTasks(searches, threads, [&](std::size_t k) {
+    // Only the first search stops the others: a search that reaches the
+    // target wins every tie, so their results are then unused.
     SearchStop stop{k == 0 ? nullptr : &first_reached_target, deadline, &hit_deadline[k],
                     work_limit, &work[k]};
-    found[k] = ImproveSkylinePriority(packer, priority, peak, target, steps, kSearchSeeds[k],
-                                      restarts_on_plateau, stop);
+    const SkylineStart& start = k < 2 ? starts.first : *starts.crowded;
+    found[k] = ImproveSkylinePriority(packer, start.priority, start.peak, target, steps,
+                                      kSearchSeeds[k], restarts_on_plateau, stop);
     if (k == 0 && found[k] && found[k]->peak <= target) first_reached_target = true;
   });
   SearchOutcome outcome;
-  outcome.time_limited = hit_deadline[0] || hit_deadline[1];
-  // The second search's count is left out when the first reached the
-  // target: it was then stopped at a moment that depends on timing.
-  outcome.work = work[0] + (first_reached_target ? 0 : work[1]);
+  outcome.time_limited = std::any_of(hit_deadline, hit_deadline + searches, [](bool hit) { return hit; });
+  // The other searches' counts are left out when the first reached the
+  // target: they were then stopped at a moment that depends on timing.
+  outcome.work = work[0];
+  if (!first_reached_target) outcome.work = std::accumulate(work, work + searches, 0.0);
   const std::optional<LocalSearchResult>* best = nullptr;
-  for (const auto& result : found) {
-    if (result && (!best || result->peak < (*best)->peak)) best = &result;
+  for (std::size_t k = 0; k < searches; ++k) {
+    if (found[k] && (!best || found[k]->peak < (*best)->peak)) best = &found[k];
   }
-  if (best) {
+  // The first two searches may end below their start and above the
+  // third's.
+  if (best && (*best)->peak < LowestStartPeak(starts)) {
     outcome.improved = MakePackResult(packer.items(), (*best)->offsets,
                                       std::string(kSkylineLocalSearchName));
   }
   return outcome;
 }
 
+std::size_t SearchCount(const SearchStarts& starts) { return starts.crowded ? 3 : 2; }
+
+Bytes LowestStartPeak(const SearchStarts& starts) {
+  return starts.crowded ? starts.crowded->peak : starts.first.peak;
+}
+
+SkylineStart SkylineStartOf(const SkylinePacker& packer, SkylineOrder order) {
+  std::vector<std::int32_t> priority = SortForSkyline(packer.items(), order);
+  std::vector<Bytes> offsets = *packer.Run(priority, std::numeric_limits<Bytes>::max());
+  const Bytes peak = PeakOf(packer.items(), offsets);
+  return {std::move(priority), std::move(offsets), peak};
+}
+
+SearchStarts StartsFrom(SkylineStart longest, SkylineStart area, SkylineStart crowded) {
+  SearchStarts starts{area.peak < longest.peak ? std::move(area) : std::move(longest),
+                      std::nullopt};
+  if (crowded.peak < starts.first.peak) starts.crowded = std::move(crowded);
+  return starts;
+}
+
+SearchStarts BestSkylineStarts(const SkylinePacker& packer) {
+  return StartsFrom(SkylineStartOf(packer, SkylineOrder::kLongestFirst),
+                    SkylineStartOf(packer, SkylineOrder::kLargestArea),
+                    SkylineStartOf(packer, SkylineOrder::kCrowdedFirst));
+}
+
 SkylineStart BestSkylineStart(const SkylinePacker& packer) {
-  SkylineStart best;
-  best.peak = std::numeric_limits<Bytes>::max();
-  for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
-    std::vector<std::int32_t> priority = SortForSkyline(packer.items(), order);
-    std::vector<Bytes> offsets = *packer.Run(priority, std::numeric_limits<Bytes>::max());
-    const Bytes peak = PeakOf(packer.items(), offsets);
-    if (peak < best.peak) best = {std::move(priority), std::move(offsets), peak};
-  }
-  return best;
+  SearchStarts starts = BestSkylineStarts(packer);
+  return starts.crowded ? *std::move(starts.crowded) : std::move(starts.first);
 }
 
 PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, const PackOptions& options) {
   const SkylinePacker packer(items, options.alignment);
-  SkylineStart start = BestSkylineStart(packer);
+  SearchStarts starts = BestSkylineStarts(packer);
   std::optional<std::chrono::steady_clock::time_point> deadline;
   if (options.time_limit_seconds > 0) {
     deadline = std::chrono::steady_clock::now() +
@@ -225,12 +255,12 @@ PackResult SkylineLocalSearchPack(const std::vector<PackItem>& items, const Pack
                    std::chrono::duration<double>(options.time_limit_seconds));
   }
   SearchOutcome searched =
-      SearchSkyline(packer, start.priority, start.peak, MaxLiveBytes(items),
-                    LocalSearchSteps(items, options.effort),
+      SearchSkyline(packer, starts, MaxLiveBytes(items), LocalSearchSteps(items, options.effort),
                     LocalSearchWorkLimit(items, options.effort), RestartsOnPlateau(options.effort),
                     PackingThreads(), deadline);
   if (searched.improved) return *std::move(searched.improved);
-  return MakePackResult(items, std::move(start.offsets), std::string(kSkylineLocalSearchName));
+  SkylineStart& lower = starts.crowded ? *starts.crowded : starts.first;
+  return MakePackResult(items, std::move(lower.offsets), std::string(kSkylineLocalSearchName));
 }
 
 }  // namespace memplan

@@ -20,9 +20,11 @@
 //
 // The portfolio runs two such searches in parallel (seeds 1 and 2) from the
 // same start, each with half of the effort's search budget
-// (member_cost.h); the lower peak wins, the first search on ties. Only the
-// first search may stop the second early (when it reaches the target, which
-// the second cannot beat), so the result is the same for any thread count.
+// (member_cost.h), and a third (seed 3) from the skyline-crowded packing
+// when that start is lower (SearchStarts), the three then with a third of
+// the budget each; the lowest peak wins, the earlier search on ties. Only
+// the first search may stop the others early (when it reaches the target,
+// which they cannot beat), so the result is the same for any thread count.
 #pragma once
 
 #include <atomic>
@@ -75,8 +77,10 @@ std::optional<LocalSearchResult> ImproveSkylinePriority(const SkylinePacker& pac
 // The packer and the portfolio's name for a searched skyline packing.
 inline constexpr std::string_view kSkylineLocalSearchName = "skyline-local-search";
 
-// The portfolio runs this many searches in parallel (seeds 1 and 2).
-inline constexpr int kSearches = 2;
+// The effort's search budget is that of this many searches (seeds 1 and
+// 2); with a third (SearchStarts) the three share it.
+inline constexpr int kSearchesPerBudget = 2;
+inline constexpr int kMaxSearches = 3;
 
 // Fewer steps than this per search are not worth starting.
 inline constexpr std::int64_t kMinSearchSteps = 10;
@@ -105,25 +109,56 @@ struct SearchOutcome {
   double work = 0;
 };
 
-// The search as run by the portfolio: two ImproveSkylinePriority searches
-// (seeds 1 and 2, `steps` and `work_limit` units each) from `priority`
-// (whose packing has peak `peak`), with or without restarts, on up to
-// `threads` threads, stopping at `target` or `deadline`.
-SearchOutcome SearchSkyline(const SkylinePacker& packer, const std::vector<std::int32_t>& priority,
-                            Bytes peak, Bytes target, std::int64_t steps, double work_limit,
-                            bool restarts_on_plateau, int threads,
-                            std::optional<std::chrono::steady_clock::time_point> deadline);
-
-// The lower of the skyline-longest and skyline-area priority lists' packings
-// (longest on ties), the start of every search.
+// A skyline packing and the priority list behind it.
 struct SkylineStart {
   std::vector<std::int32_t> priority;
   std::vector<Bytes> offsets;
   Bytes peak = 0;
 };
+
+// Where the searches start: two (seeds 1 and 2) from the lower of the
+// skyline-longest and skyline-area packings (longest on ties), and a third
+// (seed 3) from the skyline-crowded packing when that one is lower still.
+// Not all from the lowest: a lower start is not a better place to search
+// from (on MiniMalloc's D, H and J, two searches from the crowded packing
+// end 2-3 % higher after the exact member), while on dense traces with a
+// few huge buffers only the search from the crowded packing gets within
+// 1 % of the bound (docs/packing.md).
+struct SearchStarts {
+  SkylineStart first;
+  std::optional<SkylineStart> crowded;
+};
+
+// How many searches `starts` asks for: 2 or 3.
+std::size_t SearchCount(const SearchStarts& starts);
+// The lowest start's peak (the crowded one's when there is one).
+Bytes LowestStartPeak(const SearchStarts& starts);
+
+// The search as run by the portfolio: SearchCount(starts)
+// ImproveSkylinePriority searches from `starts`, sharing the budget of
+// two (`steps` and `work_limit` units each; with three, 2/3 of them each), with or without restarts, on up to `threads` threads,
+// stopping at `target` or `deadline`. `improved` is the lowest of their
+// results (the earlier search's on ties); each is below its own start,
+// and the starts are all at or above the lowest one's.
+SearchOutcome SearchSkyline(const SkylinePacker& packer, const SearchStarts& starts, Bytes target,
+                            std::int64_t steps, double work_limit, bool restarts_on_plateau,
+                            int threads,
+                            std::optional<std::chrono::steady_clock::time_point> deadline);
+
+// The packing of one skyline order. Cost: one skyline run.
+SkylineStart SkylineStartOf(const SkylinePacker& packer, SkylineOrder order);
+
+// The local search's starts (SearchStarts). Cost: three skyline runs.
+// StartsFrom chooses them from the three packings.
+SearchStarts StartsFrom(SkylineStart longest, SkylineStart area, SkylineStart crowded);
+SearchStarts BestSkylineStarts(const SkylinePacker& packer);
+
+// The lowest of the skyline-longest, skyline-area and skyline-crowded
+// packings (the earlier in that list on ties): the window search's start.
+// Cost: three skyline runs.
 SkylineStart BestSkylineStart(const SkylinePacker& packer);
 
-// The skyline-local-search packer: BestSkylineStart, then SearchSkyline with
+// The skyline-local-search packer: BestSkylineStarts, then SearchSkyline with
 // LocalSearchSteps(items, options.effort) steps per search down to the
 // max-live lower bound. Named "skyline-local-search" even when the search
 // finds nothing lower (the result is then that skyline packing); when kAuto

@@ -213,6 +213,7 @@ double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
              1000;
     case PackingAlgorithm::kSkylineLongest:
     case PackingAlgorithm::kSkylineArea:
+    case PackingAlgorithm::kSkylineCrowded:
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineWork(shape);
     default: {  // best fit, in-order; kAuto is never asked

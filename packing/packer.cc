@@ -33,6 +33,8 @@ std::string_view PackingAlgorithmName(PackingAlgorithm algorithm) {
       return SkylineOrderName(SkylineOrder::kLongestFirst);
     case PackingAlgorithm::kSkylineArea:
       return SkylineOrderName(SkylineOrder::kLargestArea);
+    case PackingAlgorithm::kSkylineCrowded:
+      return SkylineOrderName(SkylineOrder::kCrowdedFirst);
     case PackingAlgorithm::kSkylineLocalSearch:
       return kSkylineLocalSearchName;
     case PackingAlgorithm::kSkylineWindowSearch:
@@ -68,7 +70,7 @@ std::vector<PackingAlgorithm> AllPackingAlgorithms() {
           PackingAlgorithm::kBestFitTemporal, PackingAlgorithm::kBestFitBusiest,
           PackingAlgorithm::kBestFitStartTime, PackingAlgorithm::kInOrder,
           PackingAlgorithm::kSkylineLongest, PackingAlgorithm::kSkylineArea,
-          PackingAlgorithm::kSkylineLocalSearch, PackingAlgorithm::kSkylineWindowSearch,
+          PackingAlgorithm::kSkylineCrowded, PackingAlgorithm::kSkylineLocalSearch, PackingAlgorithm::kSkylineWindowSearch,
           PackingAlgorithm::kOnlineBestFit,
           PackingAlgorithm::kNaive};
 }
@@ -132,6 +134,8 @@ PackResult PackWith(const std::vector<PackItem>& items, PackingAlgorithm algorit
       return SkylinePack(items, SkylineOrder::kLongestFirst, alignment);
     case PackingAlgorithm::kSkylineArea:
       return SkylinePack(items, SkylineOrder::kLargestArea, alignment);
+    case PackingAlgorithm::kSkylineCrowded:
+      return SkylinePack(items, SkylineOrder::kCrowdedFirst, alignment);
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineLocalSearchPack(items, options);
     case PackingAlgorithm::kSkylineWindowSearch:

@@ -80,6 +80,7 @@ enum class PackingAlgorithm {
   kInOrder,             // best fit in input order (IREE LayoutSlices)
   kSkylineLongest,      // skyline packing, longer range first (skyline.h)
   kSkylineArea,         // skyline packing, larger size x length first
+  kSkylineCrowded,      // skyline packing, most crowded live range first
   kSkylineLocalSearch,  // the better skyline packing, improved by local search
   kSkylineWindowSearch, // the better skyline packing, improved window by window
   kOnlineBestFit,       // best-fit free list replayed in start order, O(n log n)

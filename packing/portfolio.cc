@@ -1,6 +1,7 @@
 #include "packing/portfolio.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -36,7 +37,8 @@ constexpr PackingAlgorithm kByRank[] = {
     PackingAlgorithm::kBestFitSpatial,  PackingAlgorithm::kBestFitTemporal,
     PackingAlgorithm::kBestFitBusiest,  PackingAlgorithm::kBestFitStartTime,
     PackingAlgorithm::kInOrder,         PackingAlgorithm::kSkylineLongest,
-    PackingAlgorithm::kSkylineArea,     PackingAlgorithm::kOnlineBestFit};
+    PackingAlgorithm::kSkylineArea,     PackingAlgorithm::kSkylineCrowded,
+    PackingAlgorithm::kOnlineBestFit};
 constexpr int kSearchRank = static_cast<int>(std::size(kByRank));
 // The exact member wins only below every other member's peak.
 constexpr int kExactRank = kSearchRank + 1;
@@ -45,6 +47,20 @@ constexpr int kExactRank = kSearchRank + 1;
 // member that fitted its lane, so once some member reaches the lower bound
 // none of them can win and none need start.
 constexpr int kCappedRank = kExactRank + 1;
+
+// The skyline members' orders.
+std::optional<SkylineOrder> SkylineOrderOf(PackingAlgorithm member) {
+  switch (member) {
+    case PackingAlgorithm::kSkylineLongest:
+      return SkylineOrder::kLongestFirst;
+    case PackingAlgorithm::kSkylineArea:
+      return SkylineOrder::kLargestArea;
+    case PackingAlgorithm::kSkylineCrowded:
+      return SkylineOrder::kCrowdedFirst;
+    default:
+      return std::nullopt;
+  }
+}
 
 int PortfolioRank(PackingAlgorithm member) {
   return static_cast<int>(std::find(std::begin(kByRank), std::end(kByRank), member) -
@@ -63,6 +79,8 @@ double MemberGain(PackingAlgorithm member) {
   switch (member) {
     case PackingAlgorithm::kSkylineArea:
       return 1.3;
+    case PackingAlgorithm::kSkylineCrowded:
+      return 1.2;
     case PackingAlgorithm::kBestFitSpatial:
       return 1.0;
     case PackingAlgorithm::kSkylineLongest:
@@ -128,6 +146,30 @@ struct MemberRun {
   double seconds = 0;
 };
 
+using SkylineRuns = std::array<const MemberRun*, 3>;  // by SkylineOrder; all ran
+
+SkylineStart StartOf(const MemberRun& run) {
+  return {run.priority, run.result->offsets, run.result->peak};
+}
+
+// The local search's starts from the skyline members' runs, as
+// BestSkylineStarts (local_search.h) would pack them.
+SearchStarts SearchStartsOf(const SkylineRuns& runs) {
+  const MemberRun& longest = *runs[static_cast<std::size_t>(SkylineOrder::kLongestFirst)];
+  const MemberRun& area = *runs[static_cast<std::size_t>(SkylineOrder::kLargestArea)];
+  const MemberRun& crowded = *runs[static_cast<std::size_t>(SkylineOrder::kCrowdedFirst)];
+  return StartsFrom(StartOf(longest), StartOf(area), StartOf(crowded));
+}
+
+// The lowest skyline run (the earlier order on ties), as BestSkylineStart.
+const MemberRun* LowestSkyline(const SkylineRuns& runs) {
+  const MemberRun* lowest = nullptr;
+  for (const MemberRun* run : runs) {
+    if (run && (!lowest || run->result->peak < lowest->result->peak)) lowest = run;
+  }
+  return lowest;
+}
+
 // The admission step (portfolio.h, 1.): online-best-fit, then the other
 // members by expected gain per estimated work; under kFast those whose
 // estimate is neither near n log n nor negligible go to `report` as
@@ -189,10 +231,9 @@ void RunMember(const std::vector<PackItem>& items, Bytes alignment, const Skylin
   std::optional<BestFitOrder> best_fit;
   switch (run.member) {
     case PackingAlgorithm::kSkylineLongest:
-    case PackingAlgorithm::kSkylineArea: {
-      const SkylineOrder order = run.member == PackingAlgorithm::kSkylineLongest
-                                     ? SkylineOrder::kLongestFirst
-                                     : SkylineOrder::kLargestArea;
+    case PackingAlgorithm::kSkylineArea:
+    case PackingAlgorithm::kSkylineCrowded: {
+      const SkylineOrder order = *SkylineOrderOf(run.member);
       run.priority = SortForSkyline(items, order);
       std::optional<std::vector<Bytes>> offsets = skyline->RunWithin(
           run.priority, std::numeric_limits<Bytes>::max(), run.allowance, &run.work, deadline);
@@ -350,8 +391,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
 
   // The skyline members share one packer (built when one of them fits).
   const bool skyline_admitted = std::any_of(runs.begin(), runs.end(), [](const MemberRun& run) {
-    return run.admitted && (run.member == PackingAlgorithm::kSkylineLongest ||
-                            run.member == PackingAlgorithm::kSkylineArea);
+    return run.admitted && SkylineOrderOf(run.member).has_value();
   });
   std::optional<SkylinePacker> skyline;
   // The best tie-break rank among the runs that reached the bound: a member
@@ -408,10 +448,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   for (const MemberRun& run : runs) {
     if (RankOf(run) == cut_rank) cut_by = std::string(PackingAlgorithmName(run.member));
   }
-  std::size_t skylines_ran = 0;
-  const std::vector<std::int32_t>* search_start = nullptr;
-  const std::vector<Bytes>* search_start_offsets = nullptr;
-  Bytes search_start_peak = std::numeric_limits<Bytes>::max();
+  // The skyline members that ran, by SkylineOrder: the searches' starts.
+  SkylineRuns skyline_runs = {nullptr, nullptr, nullptr};
   std::vector<PackMemberReport> ran;
   for (std::size_t k = 0; k < runs.size(); ++k) {
     MemberRun& run = runs[k];
@@ -472,16 +510,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
       ran.back().allowance = run.allowance;
     }
     consider(*run.result, RankOf(run));
-    if (!run.priority.empty() || run.member == PackingAlgorithm::kSkylineLongest ||
-        run.member == PackingAlgorithm::kSkylineArea) {
-      ++skylines_ran;
-      // Longest wins ties, as in BestSkylineStart: it ranks first.
-      if (run.result->peak < search_start_peak ||
-          (run.result->peak == search_start_peak && run.member == PackingAlgorithm::kSkylineLongest)) {
-        search_start_peak = run.result->peak;
-        search_start = &run.priority;
-        search_start_offsets = &run.result->offsets;
-      }
+    if (const std::optional<SkylineOrder> order = SkylineOrderOf(run.member)) {
+      skyline_runs[static_cast<std::size_t>(*order)] = &run;
     }
   }
   // Skipped members first in the report's order of consideration: admitted
@@ -502,9 +532,9 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   } else if (budget.search_work <= 0) {
     report.members.push_back(
         SkippedMember(search_name, "not run at --effort fast (it has no search budget)"));
-  } else if (skylines_ran < 2) {
-    report.members.push_back(
-        SkippedMember(search_name, "it starts from both skyline packings, and not both ran"));
+  } else if (std::count(skyline_runs.begin(), skyline_runs.end(), nullptr) > 0) {
+    report.members.push_back(SkippedMember(
+        search_name, "it starts from the three skyline packings, and not all of them ran"));
   } else if (default_steps == 0) {
     report.members.push_back(SkippedMember(
         search_name, fmt::format("a re-pack of every item is estimated at {} of work, so fewer "
@@ -520,15 +550,16 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     const std::int64_t steps = LocalSearchSteps(items, options.effort);
     const Clock::time_point search_begin = Clock::now();
     const double search_limit = LocalSearchWorkLimit(shape, options.effort);
-    SearchOutcome searched =
-        SearchSkyline(*skyline, *search_start, search_start_peak, lower_bound, steps,
-                      search_limit, RestartsOnPlateau(options.effort), threads,
-                      deadline.at);
+    const SearchStarts starts = SearchStartsOf(skyline_runs);
+    SearchOutcome searched = SearchSkyline(*skyline, starts, lower_bound, steps, search_limit,
+                                           RestartsOnPlateau(options.effort), threads, deadline.at);
     report.time_limited = report.time_limited || searched.time_limited;
-    const Bytes peak = searched.improved ? searched.improved->peak : search_start_peak;
+    const Bytes peak = searched.improved ? searched.improved->peak : LowestStartPeak(starts);
+    const double searches_limit = kSearchesPerBudget * search_limit;  // shared by all
+
     report.members.push_back({search_name, true, peak,
-                              searched.time_limited ? SearchCutReason(searched.work, kSearches * search_limit) : "",
-                              SecondsSince(search_begin), searched.work, kSearches * search_limit,
+                              searched.time_limited ? SearchCutReason(searched.work, searches_limit) : "",
+                              SecondsSince(search_begin), searched.work, searches_limit,
                               std::nullopt});
     report.members.back().quotes_work = searched.time_limited;
     if (searched.improved) consider(*searched.improved, kSearchRank);
@@ -545,8 +576,9 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   } else {
     const Clock::time_point window_begin = Clock::now();
     const double window_work = WindowSearchWork(budget);
-    WindowSearchOutcome searched = SearchWindows(items, *search_start_offsets, lower_bound,
-                                                 options.alignment, window_work, deadline);
+    WindowSearchOutcome searched =
+        SearchWindows(items, LowestSkyline(skyline_runs)->result->offsets, lower_bound,
+                      options.alignment, window_work, deadline);
     report.time_limited = report.time_limited || searched.time_limited;
     report.members.push_back({window_name, true, searched.peak,
                               searched.time_limited ? SearchCutReason(searched.work, window_work) : "",

@@ -32,9 +32,17 @@ namespace memplan {
 enum class SkylineOrder {
   kLongestFirst,  // longer live range, then larger size, then index
   kLargestArea,   // larger size x range length, then longer range, then index
+  // Higher crowd first: the max over the item's live range of the bytes
+  // live (MaxLiveDuring, live_profile.h), then larger size x length, then
+  // longer range, then index. MiniMalloc's first preordering heuristic
+  // (Moffitt, ASPLOS 2023, its canonical search's tie-break): the items
+  // live at the most crowded times decide the peak, so they go in first,
+  // while the skyline is still flat. Sorting costs O(n log n) more.
+  kCrowdedFirst,
 };
 
-// Name used in PackResult::algorithm: "skyline-longest" or "skyline-area".
+// Name used in PackResult::algorithm: "skyline-longest", "skyline-area" or
+// "skyline-crowded".
 std::string_view SkylineOrderName(SkylineOrder order);
 
 // The indices of the non-empty items without a fixed offset, sorted by the

@@ -15,7 +15,8 @@
 // Rules, checked in this order; the first violation is reported:
 //  1. Options and resources: options.pack is one of auto, best-fit-spatial,
 //     best-fit-temporal, best-fit-busiest, best-fit-start-time, in-order,
-//     skyline-longest, skyline-area, skyline-local-search, skyline-window-search,
+//     skyline-longest, skyline-area, skyline-crowded, skyline-local-search,
+//     skyline-window-search,
 //     online-best-fit, naive (the packing algorithm names; packing/ is not linked here, a CLI
 //     test keeps the list in step); offset_alignment and range_alignment
 //     lie in [1, 2^32]. Resource names are unique; each names a pool of the

@@ -21,8 +21,10 @@ std::vector<Bytes> ExactIncumbent(const std::vector<PackItem>& items, Bytes alig
     if (candidate && (!best || candidate->peak < best->peak)) best = std::move(candidate);
   };
   const SkylinePacker skyline(items, alignment);
-  // The local search starts from the lower skyline packing, longest first
-  // on ties (as BestSkylineStart, without packing both again).
+  // The local search starts from the lower of these two skyline packings,
+  // longest first on ties (SearchStarts::first, without packing either
+  // again; not from skyline-crowded too, which the exact search's measured
+  // results predate).
   std::optional<SkylineStart> start;
   for (SkylineOrder order : {SkylineOrder::kLargestArea, SkylineOrder::kLongestFirst}) {
     double work = 0;
@@ -50,7 +52,7 @@ std::vector<Bytes> ExactIncumbent(const std::vector<PackItem>& items, Bytes alig
   // skyline-local-search at the default effort (SkylineLocalSearchPack).
   if (search && start && !(deadline && PackClock::now() >= *deadline)) {
     constexpr PackEffort kEffort = PackEffort::kDefault;
-    keep_if_lower(SearchSkyline(skyline, start->priority, start->peak, MaxLiveBytes(items),
+    keep_if_lower(SearchSkyline(skyline, {*start, std::nullopt}, MaxLiveBytes(items),
                                 LocalSearchSteps(items, kEffort), LocalSearchWorkLimit(items, kEffort),
                                 RestartsOnPlateau(kEffort), PackingThreads(), deadline.at)
                       .improved);

@@ -22,7 +22,8 @@ namespace memplan::exact {
 // The lowest-peak packing of the constructive members (skyline-area,
 // skyline-longest, the four best-fit orders, in-order, online-best-fit; ties
 // to the earlier in that list), and with `search` also skyline-local-search
-// at the default effort (kept only when strictly lower). Every offset is a
+// at the default effort from the lower of the two skyline packings (kept
+// only when strictly lower). Every offset is a
 // multiple of max(item alignment, alignment); fixed offsets are not
 // honoured (the caller seeds inputs with fixed items from the search).
 // Deterministic without a `deadline`. With one, a member still running when

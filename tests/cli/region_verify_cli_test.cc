@@ -160,7 +160,7 @@ TEST_F(RegionVerifyCliTest, UnknownPackNameFailsRule1) {
   EXPECT_EQ(v.err, edited + ": error: verification failed: region rule 1 (resources): options: "
                             "pack 'fastest' is not one of: auto, best-fit-spatial, "
                             "best-fit-temporal, best-fit-busiest, best-fit-start-time, in-order, "
-                            "skyline-longest, skyline-area, skyline-local-search, "
+                            "skyline-longest, skyline-area, skyline-crowded, skyline-local-search, "
                             "skyline-window-search, online-best-fit, naive, exact\n");
 }
 

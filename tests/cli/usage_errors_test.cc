@@ -83,7 +83,7 @@ TEST(UsageErrorsTest, BadValuesOfMemplanFlags) {
   ExpectUsageError("plan " + kBasic + " --algorithm nope",
                    "memplan: error: unknown packing algorithm 'nope' (expected one of: auto, "
                    "best-fit-spatial, best-fit-temporal, best-fit-busiest, best-fit-start-time, "
-                   "in-order, skyline-longest, skyline-area, skyline-local-search, "
+                   "in-order, skyline-longest, skyline-area, skyline-crowded, skyline-local-search, "
                    "skyline-window-search, online-best-fit, naive, exact)");
   ExpectUsageError("plan " + kBasic + " --dim batch",
                    "memplan: error: --dim expects NAME=POSITIVE_INTEGER, got 'batch'");

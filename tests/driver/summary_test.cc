@@ -131,7 +131,7 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "   33.33%  a: 4 bytes\n"
             "default memory: 12 bytes used, max live 12 bytes at step 1 (0.00% over)\n"
             "algorithm: " + plan->algorithm + "; alignment 1; plan verified\n"
-            "auto (effort default): 2 members ran, 9 skipped; the lowest peak is chosen, 0 bytes "
+            "auto (effort default): 2 members ran, 10 skipped; the lowest peak is chosen, 0 bytes "
             "over the lower bound\n"
             "  members in the order auto tried them (most expected gain per estimated cost "
             "first), then those it skipped\n"
@@ -139,6 +139,7 @@ TEST(FormatPlanSummaryTest, PlanWithoutRegions) {
             "  ran      best-fit-spatial                   12 bytes (0.00% over)  <- chosen\n"
             // A skipped member's line comes after the member its reason names.
             "  skipped  skyline-area           not needed: best-fit-spatial reached the lower bound and wins ties\n"
+      "  skipped  skyline-crowded        not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-start-time    not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  best-fit-busiest       not needed: best-fit-spatial reached the lower bound and wins ties\n"
             "  skipped  skyline-longest        not needed: best-fit-spatial reached the lower bound and wins ties\n"

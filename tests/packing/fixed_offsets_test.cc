@@ -46,6 +46,7 @@ TEST(FixedOffsetsTest, EveryAlgorithmKeepsTheFixedItemAndPacksAroundIt) {
       {PackingAlgorithm::kInOrder, {10, 0, 0, 20}},
       {PackingAlgorithm::kSkylineLongest, {10, 20, 20, 0}},
       {PackingAlgorithm::kSkylineArea, {10, 20, 20, 0}},
+      {PackingAlgorithm::kSkylineCrowded, {10, 20, 20, 0}},
       {PackingAlgorithm::kSkylineLocalSearch, {10, 0, 0, 20}},
       {PackingAlgorithm::kSkylineWindowSearch, {10, 0, 0, 20}},
       {PackingAlgorithm::kOnlineBestFit, {10, 0, 0, 20}},

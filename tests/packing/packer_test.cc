@@ -20,7 +20,7 @@ using testing::XlaExample;
 
 TEST(PackerNamesTest, RoundTrip) {
   const std::vector<PackingAlgorithm> all = AllPackingAlgorithms();
-  ASSERT_EQ(all.size(), 12u);
+  ASSERT_EQ(all.size(), 13u);
   EXPECT_EQ(all.front(), PackingAlgorithm::kAuto);
   std::vector<std::string> names;
   for (PackingAlgorithm a : all) {
@@ -29,7 +29,8 @@ TEST(PackerNamesTest, RoundTrip) {
   }
   EXPECT_THAT(names, ElementsAre("auto", "best-fit-spatial", "best-fit-temporal",
                                  "best-fit-busiest", "best-fit-start-time", "in-order",
-                                 "skyline-longest", "skyline-area", "skyline-local-search",
+                                 "skyline-longest", "skyline-area", "skyline-crowded",
+                                 "skyline-local-search",
                                  "skyline-window-search", "online-best-fit", "naive"));
 }
 
@@ -64,7 +65,7 @@ TEST(PackTest, EveryAlgorithmOnTheXlaExample) {
       {PackingAlgorithm::kBestFitTemporal, 140}, {PackingAlgorithm::kBestFitBusiest, 140},
       {PackingAlgorithm::kBestFitStartTime, 150}, {PackingAlgorithm::kInOrder, 150},
       {PackingAlgorithm::kSkylineLongest, 140},  {PackingAlgorithm::kSkylineArea, 140},
-      {PackingAlgorithm::kSkylineLocalSearch, 140}, {PackingAlgorithm::kSkylineWindowSearch, 140},
+      {PackingAlgorithm::kSkylineCrowded, 140},  {PackingAlgorithm::kSkylineLocalSearch, 140}, {PackingAlgorithm::kSkylineWindowSearch, 140},
       {PackingAlgorithm::kOnlineBestFit, 150},   {PackingAlgorithm::kNaive, 150}};
   ASSERT_EQ(expected.size(), AllPackingAlgorithms().size());
   for (const auto& [algorithm, peak] : expected) {

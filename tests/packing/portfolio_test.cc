@@ -69,6 +69,7 @@ TEST(AutoPackTest, MembersInGainPerCostOrderAndTheBestRankAtTheBoundWins) {
   EXPECT_THAT(Lines(r),
               ElementsAre("online-best-fit ran 150",
                           "skyline-area skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "skyline-crowded skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-spatial ran 140",
                           "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-start-time skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
@@ -88,21 +89,23 @@ TEST(AutoPackTest, FastEffortSkipsMembersThatAreNotNearNLogN) {
   const PackResult r = Pack(items, PackingAlgorithm::kAuto,
                             PackOptions{.effort = PackEffort::kFast});
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 11u);
+  ASSERT_EQ(lines.size(), 12u);
   EXPECT_THAT(lines[0], StartsWith("online-best-fit ran "));
-  // Both skylines reach the bound (every item is live with every other);
+  // Every skyline reaches the bound (every item is live with every other);
   // longest ranks first and wins the tie.
   EXPECT_EQ(lines[1],
             "skyline-area skipped: not needed: skyline-longest reached the lower bound and wins ties");
-  EXPECT_THAT(lines[2], StartsWith("skyline-longest ran "));
+  EXPECT_EQ(lines[2],
+            "skyline-crowded skipped: not needed: skyline-longest reached the lower bound and wins ties");
+  EXPECT_THAT(lines[3], StartsWith("skyline-longest ran "));
   EXPECT_EQ(r.algorithm, "skyline-longest");
-  for (std::size_t k = 3; k < 8; ++k) {
+  for (std::size_t k = 4; k < 9; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: not run at --effort fast: estimated "));
     EXPECT_THAT(lines[k], HasSubstr(" of work, not near n log n (4498500 pairs of 3000 buffers live together)"));
   }
-  EXPECT_THAT(lines[8], StartsWith("skyline-local-search skipped: "));
-  EXPECT_THAT(lines[9], StartsWith("skyline-window-search skipped: "));
-  EXPECT_THAT(lines[10], StartsWith("exact skipped: "));
+  EXPECT_THAT(lines[9], StartsWith("skyline-local-search skipped: "));
+  EXPECT_THAT(lines[10], StartsWith("skyline-window-search skipped: "));
+  EXPECT_THAT(lines[11], StartsWith("exact skipped: "));
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 
@@ -121,10 +124,12 @@ TEST(AutoPackTest, FastEffortRunsNegligibleMembersOnATinyInput) {
       Pack(XlaExample(), PackingAlgorithm::kAuto, PackOptions{.effort = PackEffort::kFast});
   EXPECT_EQ(r.algorithm, "best-fit-spatial");
   EXPECT_EQ(r.peak, 140);
-  // By gain alone at fast: skyline-area, best-fit-spatial, skyline-longest, ...
+  // By gain alone at fast: skyline-area, skyline-crowded, best-fit-spatial,
+  // skyline-longest, ...
   EXPECT_THAT(Lines(r),
               ElementsAre("online-best-fit ran 150",
                           "skyline-area skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
+                          "skyline-crowded skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-spatial ran 140",
                           "skyline-longest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
                           "best-fit-busiest skipped: not needed: best-fit-spatial reached the lower bound and wins ties",
@@ -142,21 +147,22 @@ TEST(AutoPackTest, FastEffortRunsNegligibleMembersOnATinyInput) {
 }
 
 TEST(AutoPackTest, DefaultEffortStartsMembersOverTheirLanesBudgetUnderACap) {
-  // 8,000 random items over 3,000 steps, most of them long: the skylines,
-  // best-fit-spatial and best-fit-start-time fit their lanes of 0.45 s;
-  // best-fit-busiest no longer fits what is left of both lanes, so it
-  // starts after those, capped at what is left of both, and is stopped
+  // 8,000 random items over 3,000 steps, most of them long: the three
+  // skylines, best-fit-spatial and best-fit-start-time fit their lanes of
+  // 0.45 s; best-fit-busiest no longer fits what is left of both lanes, so
+  // it starts after those, capped at what is left of both, and is stopped
   // there; best-fit-temporal and in-order find both lanes used up.
   const std::vector<PackItem> items = testing::RandomItems(8000, 3000, 4096, 5);
   const PackResult r = Pack(items, PackingAlgorithm::kAuto);
   ASSERT_GT(r.peak, r.lower_bound);
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 11u);
+  ASSERT_EQ(lines.size(), 12u);
   EXPECT_THAT(lines[1], StartsWith("skyline-area ran "));
-  EXPECT_THAT(lines[2], StartsWith("skyline-longest ran "));
+  EXPECT_THAT(lines[2], StartsWith("skyline-crowded ran "));
+  EXPECT_THAT(lines[3], StartsWith("skyline-longest ran "));
   int stopped = 0;
   int used_up = 0;
-  for (std::size_t k = 3; k < 8; ++k) {
+  for (std::size_t k = 4; k < 9; ++k) {
     stopped += lines[k].find("skipped: stopped when it had used the ") != std::string::npos;
     used_up += lines[k].find("skipped: earlier members used up both lanes' 0.45 s work budgets") !=
                std::string::npos;
@@ -184,8 +190,8 @@ TEST(AutoPackTest, CappedMembersAreNotNeededOnceAMemberReachesTheBound) {
   EXPECT_EQ(r.peak, r.lower_bound);
   EXPECT_EQ(r.algorithm, "skyline-longest");
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 11u);
-  for (std::size_t k = 3; k < 8; ++k) {
+  ASSERT_EQ(lines.size(), 12u);
+  for (std::size_t k = 4; k < 9; ++k) {
     EXPECT_THAT(lines[k], HasSubstr("skipped: not needed: skyline-longest reached the lower bound"));
   }
 }
@@ -284,12 +290,12 @@ TEST(AutoPackTest, TimeLimitSkipsWhatHasNotStartedAndSaysSo) {
   EXPECT_EQ(r.algorithm, "online-best-fit");  // the fallback always runs
   EXPECT_TRUE(r.report->time_limited);
   const std::vector<std::string> lines = Lines(r);
-  ASSERT_EQ(lines.size(), 11u);
-  for (std::size_t k = 1; k < 8; ++k) {
+  ASSERT_EQ(lines.size(), 12u);
+  for (std::size_t k = 1; k < 9; ++k) {
     EXPECT_THAT(lines[k],
                 HasSubstr("skipped: earlier members used up --time-limit (raise --time-limit)"));
   }
-  EXPECT_EQ(lines[10], "exact skipped: earlier members used up --time-limit (raise --time-limit)");
+  EXPECT_EQ(lines[11], "exact skipped: earlier members used up --time-limit (raise --time-limit)");
   EXPECT_EQ(testing::CheckPacking(items, r.offsets, r.peak, 1), "");
 }
 

@@ -34,6 +34,23 @@ TEST(SkylineTest, LargestAreaWorkedExample) {
   EXPECT_EQ(r.algorithm, "skyline-area");
 }
 
+TEST(SkylineTest, CrowdedFirstWorkedExample) {
+  // XlaExample plus g (20 B) over [10, 29], alone then. Crowds (max live
+  // bytes during the range): a 70, b to e 140 (steps 5-6), g 20. Among the
+  // 140s by area: e 250, c 240, d 150, b 120; then a, then g, although g's
+  // area (400) is the largest, which puts it first for skyline-area.
+  std::vector<PackItem> items = XlaExample();
+  items.push_back(PackItem{20, 1, 10, 29});
+  EXPECT_THAT(SortForSkyline(items, SkylineOrder::kCrowdedFirst), ElementsAre(4, 2, 3, 1, 0, 5));
+  EXPECT_THAT(SortForSkyline(items, SkylineOrder::kLargestArea), ElementsAre(5, 4, 2, 3, 1, 0));
+  // As for skyline-area: e -> 0; a -> 0; c -> 50; d -> 90; b -> 120; g,
+  // live with nothing, -> 0.
+  const PackResult r = SkylinePack(items, SkylineOrder::kCrowdedFirst, 1);
+  EXPECT_THAT(r.offsets, ElementsAre(0, 120, 50, 90, 0, 0));
+  EXPECT_EQ(r.peak, 140);
+  EXPECT_EQ(r.algorithm, "skyline-crowded");
+}
+
 TEST(SkylineTest, LowestFloorBeatsLongerRange) {
   // x [0,3] 5 B -> 0. Floors: y [2,3], z [1,2], w [1,1] all 5; y and z are
   // longer than w, y is larger: y -> 5. Now z's floor is 25 but w's is 5: w
@@ -104,7 +121,8 @@ TEST(SkylineTest, MatchesReferenceOnRandomInputs) {
       item.size = 1 + static_cast<Bytes>(rng() % 50);
       item.alignment = shape.alignments[rng() % shape.alignments.size()];
     }
-    for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea}) {
+    for (SkylineOrder order : {SkylineOrder::kLongestFirst, SkylineOrder::kLargestArea,
+                               SkylineOrder::kCrowdedFirst}) {
       const std::vector<std::int32_t> priority = SortForSkyline(items, order);
       const SkylinePacker packer(items, 2);
       EXPECT_EQ(*packer.Run(priority, std::numeric_limits<Bytes>::max()),

@@ -85,9 +85,8 @@ TEST(RegionChecks, UnknownPackName) {
   EXPECT_EQ(Message(f.Verify()),
             "region rule 1 (resources): options: pack 'fastest' is not one of: auto, "
             "best-fit-spatial, best-fit-temporal, best-fit-busiest, best-fit-start-time, "
-            "in-order, skyline-longest, skyline-area, skyline-local-search, skyline-window-search, "
-            "online-best-fit, "
-            "naive, exact");
+            "in-order, skyline-longest, skyline-area, skyline-crowded, skyline-local-search, "
+            "skyline-window-search, online-best-fit, naive, exact");
 }
 
 TEST(RegionChecks, InOrderPackPasses) {
