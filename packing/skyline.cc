@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <queue>
 
@@ -62,12 +61,13 @@ class SkylineTree {
   std::vector<Bytes> below_;   // max value anywhere inside the node
 };
 
-// The indices of the non-empty items without a fixed offset, by
-// (make_key(item, index), index). The keys are gathered next to their
-// indices and sorted as one array: a comparison that fetched two items through their indices cost two
-// cache misses apiece at 10^6-10^7 items, 3x the sort's time.
+// (make_key(item, index), index) for the non-empty items without a fixed
+// offset. The keys are gathered next to their indices and sorted as one
+// array: a comparison that fetched two items through their indices cost
+// two cache misses apiece at 10^6-10^7 items, 3x the sort's time.
 template <typename Key, typename MakeKey>
-std::vector<std::int32_t> IndicesByKey(const std::vector<PackItem>& items, MakeKey make_key) {
+std::vector<std::pair<Key, std::int32_t>> KeyedIndices(const std::vector<PackItem>& items,
+                                                       MakeKey make_key) {
   std::vector<std::pair<Key, std::int32_t>> keyed;
   // Reserved, not grown: growing by doubling held up to three times its 24
   // bytes an item while reallocating, in both skyline lanes at once (at
@@ -77,10 +77,22 @@ std::vector<std::int32_t> IndicesByKey(const std::vector<PackItem>& items, MakeK
     if (IsEmpty(items[i]) || items[i].fixed_offset()) continue;
     keyed.emplace_back(make_key(items[i], i), static_cast<std::int32_t>(i));
   }
-  std::sort(keyed.begin(), keyed.end());
+  return keyed;
+}
+
+template <typename Key>
+std::vector<std::int32_t> IndicesOf(const std::vector<std::pair<Key, std::int32_t>>& keyed) {
   std::vector<std::int32_t> indices(keyed.size());
   for (std::size_t k = 0; k < keyed.size(); ++k) indices[k] = keyed[k].second;
   return indices;
+}
+
+// The indices of those items, by (make_key(item, index), index).
+template <typename Key, typename MakeKey>
+std::vector<std::int32_t> IndicesByKey(const std::vector<PackItem>& items, MakeKey make_key) {
+  std::vector<std::pair<Key, std::int32_t>> keyed = KeyedIndices<Key>(items, make_key);
+  std::sort(keyed.begin(), keyed.end());
+  return IndicesOf(keyed);
 }
 
 }  // namespace
@@ -110,12 +122,24 @@ std::vector<std::int32_t> SortForSkyline(const std::vector<PackItem>& items, Sky
       });
     case SkylineOrder::kCrowdedFirst: {
       // Higher max live bytes during the range, then larger area, then
-      // longer range, then index.
-      const std::vector<Bytes> crowd = MaxLiveDuring(items);
-      return IndicesByKey<std::tuple<Bytes, double, TimeStep>>(
-          items, [&](const PackItem& item, std::size_t i) {
-            return std::make_tuple(-crowd[i], -area(item), -length(item));
+      // longer range, then index. The range's length is looked up only on
+      // ties of the other two, so a key is 24 bytes, not 32 (at 10^7 items
+      // the sort's array runs beside the other lane's packer), and the
+      // crowds are freed before the sort.
+      std::vector<Bytes> crowd = MaxLiveDuring(items);
+      std::vector<std::pair<std::pair<Bytes, double>, std::int32_t>> keyed =
+          KeyedIndices<std::pair<Bytes, double>>(items, [&](const PackItem& item, std::size_t i) {
+            return std::make_pair(-crowd[i], -area(item));
           });
+      std::vector<Bytes>().swap(crowd);
+      std::sort(keyed.begin(), keyed.end(), [&](const auto& x, const auto& y) {
+        if (x.first != y.first) return x.first < y.first;
+        const TimeStep lx = length(items[static_cast<std::size_t>(x.second)]);
+        const TimeStep ly = length(items[static_cast<std::size_t>(y.second)]);
+        if (lx != ly) return lx > ly;
+        return x.second < y.second;
+      });
+      return IndicesOf(keyed);
     }
     case SkylineOrder::kLargestArea:
       break;
