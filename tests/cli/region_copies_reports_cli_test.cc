@@ -70,6 +70,8 @@ TEST_F(RegionCopiesReportsCliTest, MapDrawsTheCopyBlock) {
       "width=\"867.2\" height=\"213.33\"><title>w (copy): 4 KiB from dram memory at step 0, "
       "read through step 3</title></rect>\n"
       "<text class=\"alloc-label\" x=\"92\" y=\"820\">w (copy)</text>\n"));
+  // The panel's peak counts the copy, as the summary's max live does.
+  EXPECT_THAT(text, HasSubstr(">peak step 1 · 6 KiB live · %b = dispatch</text>"));
   const std::string html = dir_ + "/map.html";
   r = Memplan("plan " + kCopyScenario + " --target npu-3level -q --html " + html);
   ASSERT_EQ(r.exit_code, 0) << r.err;
