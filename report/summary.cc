@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "analysis/live_profile.h"
+#include "report/captured_copy_lines.h"
 #include "report/packing_summary.h"
 #include "report/peak_attribution.h"
 #include "report/space_peaks.h"
@@ -89,9 +90,19 @@ std::string OtherSpaceLines(const SummaryInput& input, const Plan& plan, const S
   if (peak.transient_buffers == 0) return "";
   const std::string name = SpaceNameIn(plan, peak.space);
   const SpaceView view = ViewSpace(input.buffers, plan, peak.space);
-  return PeakLines(input, view.segments(),
-                   [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; },
-                   name + " memory activation peak", peak.transient_buffers);
+  const auto transient = [](const Buffer& b) { return b.lifetime == Lifetime::kTransient; };
+  std::int64_t copies = 0;
+  const BufferSet with_copies =
+      WithCapturedCopies(view.segments(), plan, input.program, peak.space, copies);
+  if (copies == 0) {
+    return PeakLines(input, view.segments(), transient, name + " memory activation peak",
+                     peak.transient_buffers);
+  }
+  // Region copies hold slab bytes too: counted, like the space's max live.
+  return PeakLines(input, with_copies, transient,
+                   name + " memory activation peak (" + CountOf(copies, "copy", "copies") +
+                       " of captured values included)",
+                   peak.transient_buffers + copies);
 }
 
 // "a", "a and b", "a, b and c".
@@ -441,6 +452,7 @@ std::string FormatPlanSummary(const SummaryInput& input, const Plan& plan,
     text += fmt::format("{:<{}} {:<9} {:>8} {:>14} {:>14} {:>14} {:>8}\n", pool.name,
                         name_width, SpaceNameIn(plan, pool.space), pool.buffers, pool.total_bytes,
                         pool.size, pool.lower_bound, PercentOver(pool.size, pool.lower_bound));
+    text += PoolCopiesNote(plan, input.program, pool);
   }
   const std::vector<SpacePeak> peaks = ComputeSpacePeaks(input.buffers, plan);
   text += DefaultTransientLine(input, plan, peaks);

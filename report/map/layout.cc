@@ -963,6 +963,45 @@ MapLayout LayoutMap(const BufferSet& buffers, const Plan& plan, const MapOptions
       }
     }
     layout.legend_staged |= !panel.staged.empty();
+    // Region copies: the copied bytes in their fast slab, where the slab's
+    // outline would otherwise look empty over the copy's steps.
+    if (plan.regions) {
+      const RegionPlan& rp = *plan.regions;
+      for (std::size_t r = 0; r < rp.regions.size(); ++r) {
+        const std::vector<RegionCopy>& region_copies = rp.regions[r].copies;
+        for (std::size_t c = 0; c < region_copies.size(); ++c) {
+          const RegionCopy& copy = region_copies[c];
+          if (copy.to_space != space || copy.end < copy.start || copy.resource < 0 ||
+              static_cast<std::size_t>(copy.resource) >= rp.resources.size()) {
+            continue;
+          }
+          const std::string& slab = rp.resources[static_cast<std::size_t>(copy.resource)].name;
+          const auto pool = std::find_if(plan.pools.begin(), plan.pools.end(),
+                                         [&](const PoolInfo& p) { return p.name == slab; });
+          if (pool == plan.pools.end()) continue;
+          const Bytes at = pool->offset + copy.offset_bytes;
+          RegionCopyMark mark{static_cast<int>(r), static_cast<int>(c), {}, {}, false, 0, 0};
+          if (!ClipBox(TimeX(layout, static_cast<double>(copy.start)),
+                       TimeX(layout, static_cast<double>(SaturatingNext(copy.end))),
+                       address_y(static_cast<double>(at + copy.bytes)),
+                       address_y(static_cast<double>(at)), plot, mark.box)) {
+            continue;
+          }
+          const std::string name =
+              options.program != nullptr &&
+                      static_cast<std::size_t>(copy.value) < options.program->values.size()
+                  ? options.program->values[static_cast<std::size_t>(copy.value)].name
+                  : buffers.buffers[static_cast<std::size_t>(copy.buffer)].name.str();
+          mark.label = name + " (copy)";
+          // Bottom left inside the block, when a line of text fits.
+          mark.labeled = mark.box.h >= 14 && mark.box.w >= 40;
+          mark.label_x = mark.box.x + 4;
+          mark.label_y = mark.box.y + mark.box.h - 4;
+          colors.insert(kColorPrefetch);
+          panel.region_copies.push_back(std::move(mark));
+        }
+      }
+    }
     if (block_here) {
       BlockMark mark;
       if (ClipBox(plot.x, plot.x + plot.w, address_y(static_cast<double>(block.offset + block.size)),

@@ -261,6 +261,19 @@ struct BlockMark {
   double label_y = 0;
 };
 
+// A region's copy of a captured value (RegionCopy, ir/region_plan.h): the
+// copy's bytes in its fast slab over [copy step, last read], drawn like an
+// async copy's bar and named "<value> (copy)" inside when it fits.
+struct RegionCopyMark {
+  int region = 0;  // index into RegionPlan::regions
+  int copy = 0;    // index into RegionInfo::copies
+  Box box;
+  std::string label;
+  bool labeled = false;
+  double label_x = 0;  // baseline start
+  double label_y = 0;
+};
+
 struct Panel {
   MemorySpace space = kDefaultSpace;
   std::string title;                    // e.g. "default memory (space 0) · used 1.5 MiB"
@@ -277,6 +290,7 @@ struct Panel {
   std::vector<CopyMark> copies;         // copy bars over their chunks
   std::vector<WindowMark> windows;      // the largest max_rects, by window index
   std::vector<CopyMark> staged;         // chunks of copies staged through the space
+  std::vector<RegionCopyMark> region_copies;  // region copies landing in this space
   std::optional<BlockMark> prefetch_block;
   std::vector<LineMark> lines;
   std::optional<PeakMark> peak;         // none when nothing is live in this view

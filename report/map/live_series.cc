@@ -68,6 +68,17 @@ std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& pla
     events.emplace_back(first, c.bytes);
     if (last < std::numeric_limits<TimeStep>::max()) events.emplace_back(last + 1, -c.bytes);
   }
+  // A region's copy of a captured value (no activation) holds its fast
+  // slab's bytes over its steps, as the summary's max live counts it.
+  if (plan.regions && !activations_only) {
+    for (const RegionInfo& info : plan.regions->regions) {
+      for (const RegionCopy& c : info.copies) {
+        if (c.to_space != space || c.bytes <= 0 || c.end < c.start) continue;
+        events.emplace_back(c.start, c.bytes);
+        events.emplace_back(c.end + 1, -c.bytes);
+      }
+    }
+  }
   return LiveStepsOf(std::move(events));
 }
 

@@ -35,8 +35,11 @@ std::vector<bool> ActivationBuffers(const BufferSet& buffers, const Plan& plan);
 // sum of the sizes of the buffers with an allocation in `space` covering the
 // step (a buffer counted once per step even with several allocations there),
 // plus the chunks of the copies staged through `space` (AsyncCopy::via)
-// over their StagingSteps, in the same step form as TransientLiveProfile.
-// With `activations_only`, only the buffers (and chunks) of ActivationBuffers.
+// over their StagingSteps and the regions' copies of captured values into
+// it (RegionCopy) over their steps, in the same step form as
+// TransientLiveProfile.
+// With `activations_only`, only the buffers (and chunks) of ActivationBuffers
+// (no region copies).
 // Example: x 256 KiB in space 1 over [2,6], y 256 KiB over [0,4] ->
 // {0: 256 KiB}, {2: 512 KiB}, {5: 256 KiB}, {7: 0}. O(n log n).
 std::vector<LiveStep> SpaceLiveProfile(const BufferSet& buffers, const Plan& plan,

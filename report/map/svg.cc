@@ -150,6 +150,16 @@ std::string DescribeOutline(const Plan& plan, const MapOptions& options, const O
   return text;
 }
 
+// Tooltip of a region copy: "w (copy): 4.00 KiB from dram memory at step 0,
+// read through step 3".
+std::string DescribeRegionCopy(const Plan& plan, const RegionCopyMark& mark) {
+  const RegionCopy& copy = plan.regions->regions[static_cast<std::size_t>(mark.region)]
+                               .copies[static_cast<std::size_t>(mark.copy)];
+  return fmt::format("{}: {} from {} memory at step {}, read through step {}", mark.label,
+                     FormatBytes(copy.bytes), SpaceName(plan, copy.from_space), copy.start,
+                     copy.end);
+}
+
 std::string DescribeCopy(const BufferSet& buffers, const Plan& plan, int index) {
   const AsyncCopy& copy = plan.copies[static_cast<std::size_t>(index)];
   const auto b = static_cast<std::size_t>(copy.buffer);
@@ -361,6 +371,19 @@ void AppendPanel(std::string& out, const MapLayout& layout, const Panel& panel,
     AppendRect(out, fmt::format("class=\"k{} copy staged\" data-s=\"{}\"", mark.color, mark.copy),
                mark.box, DescribeStaged(buffers, plan, mark.copy));
     out += "\n";
+  }
+
+  // Region copies: drawn like async copies' bars, named by the copied value.
+  for (const RegionCopyMark& mark : panel.region_copies) {
+    AppendRect(out,
+               fmt::format("class=\"k{} copy region-copy\" data-rc=\"{}:{}\"", kColorPrefetch,
+                           mark.region, mark.copy),
+               mark.box, DescribeRegionCopy(plan, mark));
+    out += "\n";
+    if (mark.labeled) {
+      out += fmt::format("<text class=\"alloc-label\" x=\"{}\" y=\"{}\">{}</text>\n",
+                         C(mark.label_x), C(mark.label_y), XmlEscape(mark.label));
+    }
   }
 
   for (const WindowMark& mark : panel.windows) {
