@@ -106,7 +106,8 @@ absl::Status ProgramRun::RunCommandWave(const std::vector<const Command*>& wave,
     }
     const Bytes lo = place->address - segment->offset;
     return machine_.CheckRaw(place->space, place->address, buffer, lo, lo + range.length_bytes,
-                             label(c), ValueLabel(range.value));
+                             label(c), ValueLabel(range.value),
+                             uninitialised_storage_.count(buffer) > 0);
   };
   const auto is_read = [](const CommandRange& r) { return r.access != Access::kWrite; };
   const auto is_write = [](const CommandRange& r) { return r.access != Access::kRead; };

@@ -286,7 +286,7 @@ absl::Status ExecutionMachine::CheckBuffer(BufferId buffer, Bytes lo, Bytes hi,
 
 absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, BufferId buffer,
                                         Bytes lo, Bytes hi, const std::string& reader,
-                                        const std::string& what) {
+                                        const std::string& what, bool unwritten_ok) {
   Arena* arena = ArenaOf(space);
   if (arena == nullptr || address < 0 || hi - lo > arena->size() - address) {
     return absl::FailedPreconditionError(
@@ -298,7 +298,7 @@ absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, Buffer
     if (p.hi <= lo || p.lo >= hi) continue;
     const Bytes begin = std::max(p.lo, lo);
     const Bytes end = std::min(p.hi, hi);
-    if (begin > covered) break;
+    if (begin > covered && !unwritten_ok) break;
     const Bytes at = address + (begin - lo);
     report_.bytes_checked += end - begin;
     if (std::optional<Bytes> bad = arena->FirstMismatch(at, end - begin, begin, p.writer)) {
@@ -317,7 +317,7 @@ absl::Status ExecutionMachine::CheckRaw(MemorySpace space, Bytes address, Buffer
     }
     covered = end;
   }
-  if (covered < hi) {
+  if (covered < hi && !unwritten_ok) {
     return absl::FailedPreconditionError(fmt::format(
         "{} reads {}, but bytes [{}, {}) of {} were never written before", reader, what, covered,
         hi, DescribeBuffer(buffer)));

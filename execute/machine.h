@@ -62,8 +62,11 @@ class ExecutionMachine {
   absl::Status CopyRaw(MemorySpace from_space, Bytes from, MemorySpace to_space, Bytes to,
                        Bytes length, const std::string& what);
   // Checks bytes at `address` of `space` against buffer positions [lo, hi).
+  // With `unwritten_ok` (uninitialised storage: an alloca's) positions no
+  // writer filled hold whatever they hold; the filled ones are checked.
   absl::Status CheckRaw(MemorySpace space, Bytes address, BufferId buffer, Bytes lo, Bytes hi,
-                        const std::string& reader, const std::string& what);
+                        const std::string& reader, const std::string& what,
+                        bool unwritten_ok = false);
   // Records that positions [lo, hi) of `buffer` now hold `writer`'s data.
   void SetContent(BufferId buffer, Bytes lo, Bytes hi, std::int64_t writer);
   // Drops the expected data of positions [lo, hi) (the buffer holds none there).

@@ -17,6 +17,13 @@ ProgramRun::ProgramRun(const Program& program, const ProgramLayout& layout,
       scratch_buffer_.emplace(buffers.buffers[b].name, static_cast<BufferId>(b));
     }
   }
+  for (const Op& op : program.ops) {
+    if (op.opcode != "alloca" && op.opcode != "alloc") continue;
+    for (ValueId v : op.results) {
+      const BufferId b = layout.buffer_of[static_cast<std::size_t>(v)];
+      if (b != kNoId) uninitialised_storage_.insert(b);
+    }
+  }
   if (const auto& regions = machine.plan().regions) {
     for (std::size_t s = 0; s < regions->steps.size(); ++s) {
       const HostStep& step = regions->steps[s];

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <map>
+#include <set>
 #include <string>
 
 #include "absl/status/status.h"
@@ -51,6 +52,10 @@ class ProgramRun {
   ExecutionMachine& machine_;
   const ExecuteOptions& options_;
   std::map<std::string, BufferId> scratch_buffer_;  // "<op>.scratch" -> buffer
+  // The buffers of `alloca` and `alloc` results: uninitialised storage, whose
+  // bytes no one wrote may be read (IREE's scratch pattern: a dispatch
+  // result tied to an alloca), as the verifier's shadow execution allows.
+  std::set<BufferId> uninitialised_storage_;
   std::map<OpId, std::size_t> execute_step_;        // execute op -> region plan step
 };
 

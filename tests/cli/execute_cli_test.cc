@@ -31,6 +31,22 @@ TEST(ExecuteCli, RunsASavedPlan) {
   EXPECT_EQ(Memplan("execute -q " + kExecuteBasic + " " + json).out, "");
 }
 
+// IREE's scratch pattern: a dispatch result tied to a region-local alloca
+// reads the alloca's uninitialised bytes. The verifier accepted it; execute
+// said "bytes [0, 4096) of buffer 's' were never written before" (found
+// with and without fast memory).
+TEST(ExecuteCli, AnAllocasUninitialisedBytesMayBeRead) {
+  const std::string program = MEMPLAN_SOURCE_DIR "/tests/data/regions/alloca_scratch.mpir";
+  const std::string dir = FreshDir();
+  const std::string json = dir + "/plan.json";
+  for (const std::string flags : {"", " --fast-memory 64KiB"}) {
+    ASSERT_EQ(Memplan("plan " + program + flags + " -q --json " + json).exit_code, 0) << flags;
+    CliRun r = Memplan("execute " + program + " " + json);
+    EXPECT_EQ(r.exit_code, 0) << flags << ": " << r.err;
+    EXPECT_THAT(r.out, ::testing::HasSubstr("every read found its producer's data")) << flags;
+  }
+}
+
 TEST(ExecuteCli, AClobberIsExitOne) {
   const std::string dir = FreshDir();
   const std::string json = dir + "/plan.json";
