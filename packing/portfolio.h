@@ -5,11 +5,13 @@
 //
 // Members: online-best-fit, best-fit-spatial, best-fit-temporal,
 // best-fit-busiest, best-fit-start-time, in-order, skyline-longest,
-// skyline-area, then skyline-local-search and exact. Ties on the peak go to the
-// earlier of the tie-break order best-fit-spatial, best-fit-temporal,
+// skyline-area, skyline-crowded, then skyline-local-search (or
+// skyline-window-search) and exact. Ties on the peak go to the earlier of
+// the tie-break order best-fit-spatial, best-fit-temporal,
 // best-fit-busiest, best-fit-start-time, in-order, skyline-longest,
-// skyline-area, online-best-fit, then the members started under a cap (2.
-// below) in the same order (the searches count only when strictly lower).
+// skyline-area, skyline-crowded, online-best-fit, then the members started
+// under a cap (2. below) in the same order (the searches count only when
+// strictly lower).
 //
 // How much runs is set by the effort (PackOptions::effort) through a work
 // budget (member_cost.h), never by a clock unless --time-limit is given:
@@ -45,10 +47,12 @@
 //    members of a better rank still run, so the outcome and the report are
 //    the same for any thread count. A member of a worse rank that is
 //    running stops within 16 of its steps (packing/deadline.h, MootWhen).
-// 4. When the best peak is still above the bound and both skyline members
-//    ran, two local searches (local_search.h) share the effort's search
-//    budget; each counts its re-packs and stops at its half (plus one
-//    packing of its start).
+// 4. When the best peak is still above the bound and the three skyline
+//    members ran, two local searches (local_search.h), and a third when the
+//    skyline-crowded packing is the lowest start (SearchStarts), share the
+//    effort's search budget; each counts its re-packs and stops at its
+//    share (plus one packing of its start). Inputs too large for it get the
+//    window search (window_search.h) from the lowest skyline packing.
 // 5. When the best peak is still above the bound, the exact member
 //    (exact_member.h) decides whether a packing at the bound exists, within
 //    the effort's exact work (member_cost.h) counted in search nodes; it
