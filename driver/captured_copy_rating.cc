@@ -14,13 +14,8 @@ std::optional<double> CopySeconds(const Target& t, int level, Bytes bytes,
   const int from = SlowestWritableSpace(t);
   const std::optional<CopyRoute> route = FindCopyRoute(t, from, level);
   if (!route) return std::nullopt;
-  const auto leg = [&](int a, int b) {
-    const LinkSpec* link = FindLink(t, a, b);
-    const double bandwidth = link ? link->bandwidth : t.copy_bandwidth;
-    return t.spaces[static_cast<std::size_t>(a)].latency_s + static_cast<double>(bytes) / bandwidth;
-  };
-  if (route->via < 0) return leg(from, level);
-  return leg(from, route->via) + leg(route->via, level);
+  if (route->via < 0) return CopyLegSeconds(t, from, level, bytes);
+  return CopyLegSeconds(t, from, route->via, bytes) + CopyLegSeconds(t, route->via, level, bytes);
 }
 
 }  // namespace

@@ -81,9 +81,7 @@ SimulationResult SimulateHierarchy(const ProgramAnalysis& analysis, const CostMo
     const LinkSpec* link = FindLink(target, from, to);
     std::vector<double>& free = queues[{from, to}];
     if (free.empty()) free.assign(static_cast<std::size_t>(link ? link->queues : 1), 0);
-    return {&*std::min_element(free.begin(), free.end()),
-            target.spaces[static_cast<std::size_t>(from)].latency_s +
-                static_cast<double>(bytes) / (link ? link->bandwidth : target.copy_bandwidth)};
+    return {&*std::min_element(free.begin(), free.end()), CopyLegSeconds(target, from, to, bytes)};
   };
   return RunStepTimeline(steps, fast.copies, [&](std::size_t c) {
     const AsyncCopy& copy = fast.copies[c];

@@ -250,6 +250,12 @@ const LinkSpec* FindLink(const Target& t, int from, int to) {
   return nullptr;
 }
 
+double CopyLegSeconds(const Target& t, int from, int to, Bytes bytes) {
+  const LinkSpec* link = FindLink(t, from, to);
+  return t.spaces[static_cast<std::size_t>(from)].latency_s +
+         static_cast<double>(bytes) / (link ? link->bandwidth : t.copy_bandwidth);
+}
+
 std::optional<CopyRoute> FindCopyRoute(const Target& t, int from, int to) {
   if (FindLink(t, from, to)) return CopyRoute{};
   std::optional<CopyRoute> best;

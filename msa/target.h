@@ -76,6 +76,12 @@ bool DeviceMayAccess(const MemorySpaceSpec& space, std::string_view device);
 // The link from space index `from` to `to`, or null.
 const LinkSpec* FindLink(const Target& t, int from, int to);
 
+// Seconds one leg of a copy of `bytes` from level `from` to `to` takes: the
+// source's latency plus bytes / the link's bandwidth (t.copy_bandwidth
+// without a link). Example: latency 1e-7 s, 4096 bytes over 8e9 B/s:
+// 6.12e-7 s.
+double CopyLegSeconds(const Target& t, int from, int to, Bytes bytes);
+
 // How a copy from level `from` to level `to` travels: over their direct
 // link (via = -1), or staged through level `via` (links from -> via and
 // via -> to; a chunk of `via` holds the bytes between the legs).
