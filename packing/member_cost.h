@@ -92,7 +92,7 @@ inline constexpr double kNegligibleWork = 1e5;
 //   W = 0.9 x 10^9 x max(1, s) units in two lanes of W / 2 (0.45 s each up
 //   to 10^5 items, 5.4 s at 10^6); search work max(7.5 x 10^8, 0.45 x 10^9 x s)
 //   (the local search's two threads share it; the window search, on one,
-//   has half).
+//   has a quarter).
 // * kMax: 10 x the default's member and search work.
 // Exact work: none at kFast; at kDefault 40,000 n^2 units within
 // [10^6, 2 x 10^9]

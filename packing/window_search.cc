@@ -105,7 +105,7 @@ std::optional<std::vector<Bytes>> RepackBelow(const Window& window, Bytes peak, 
                              BestFitOrder::kBusiest}) {
     std::optional<std::vector<Bytes>> offsets =
         BestFitInOrderWithin(window.items, SortForBestFit(window.items, order), alignment,
-                             work_limit - *work, work, deadline);
+                             work_limit, work, deadline);
     if (!offsets) return std::nullopt;  // out of work or time
     if (below(*offsets)) return offsets;
   }
@@ -181,7 +181,7 @@ WindowSearchOutcome SearchWindows(const std::vector<PackItem>& items, std::vecto
   return outcome;
 }
 
-double WindowSearchWork(const EffortBudget& budget) { return budget.search_work / 2; }
+double WindowSearchWork(const EffortBudget& budget) { return budget.search_work / 4; }
 
 PackResult SkylineWindowSearchPack(const std::vector<PackItem>& items, const PackOptions& options) {
   const SkylinePacker packer(items, options.alignment);

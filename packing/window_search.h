@@ -11,9 +11,8 @@
 // live only inside the window are re-packed (at most 2,048: those that
 // reach highest, a band at the top of a wide window), and every other item
 // live during it is a fixed obstacle at its offset (PackItem::fixed_offset), by
-// best fit in spatial, temporal and busiest order and the two skyline
-// orders, each counting its work, until one puts every re-packed item below
-// P; that packing is kept. A window that no packer improves is widened; an
+// best fit in spatial, temporal and busiest order, each counting its work,
+// until one puts every re-packed item below P; that packing is kept. A window that no packer improves is widened; an
 // item that no window improves is passed over at this P. When no item is at
 // P any more the peak has dropped, and the search goes on at the new peak;
 // it ends when every item at the peak was passed over, the target is
@@ -63,17 +62,20 @@ WindowSearchOutcome SearchWindows(const std::vector<PackItem>& items, std::vecto
                                   Bytes target, Bytes alignment, double work_limit,
                                   const PackDeadline& deadline = {});
 
-// The window search's work at an effort: half its search work (the local
-// search's two threads share all of it; the window search runs on one, and
-// takes about the same wall time).
+// The window search's work at an effort: a quarter of its search work (the
+// local search's two threads share all of it). Half, the local search's
+// wall time on one thread, lowered no peak of the generated families or
+// shared traces more than a quarter did (bench/families_table.sh) and cost
+// up to 0.6 s more on dense-5000 at 10^5 buffers, where one window of 6,000
+// buffers takes about 0.3 s.
 double WindowSearchWork(const EffortBudget& budget);
 
-// The skyline-window-search packer: the better of the two skyline packings
+// The skyline-window-search packer: the lowest of the three skyline packings
 // (BestSkylineStart, local_search.h), then SearchWindows down to the
 // max-live bound with WindowSearchWork of the effort. Named
 // "skyline-window-search" even when the search finds nothing lower; when
 // kAuto at the same effort reports this name, this packer gives the same
-// offsets (unless a --time-limit cut either). Cost: two skyline runs plus
+// offsets (unless a --time-limit cut either). Cost: three skyline runs plus
 // the search.
 PackResult SkylineWindowSearchPack(const std::vector<PackItem>& items, const PackOptions& options);
 

@@ -72,6 +72,21 @@ TEST(WindowSearchTest, NoWorkNoChange) {
   EXPECT_EQ(r.peak, 20);
 }
 
+// A work limit is the search's total: a search allowed exactly the work an
+// unlimited one counted finds the same packing. (Each re-pack used to be
+// given the limit minus the work already done as its own limit on the
+// running total, so every re-pack after the first stopped early.)
+TEST(WindowSearchTest, AllowedTheWorkItCountsTheSearchFindsTheSame) {
+  const std::vector<PackItem> items = {{10, 1, 0, 1}, {20, 1, 1, 1}};
+  const WindowSearchOutcome unlimited = SearchWindows(items, {10, 20}, 30, 1, kUnlimited);
+  ASSERT_TRUE(unlimited.offsets.has_value());
+  ASSERT_EQ(unlimited.windows, 2);
+  const WindowSearchOutcome limited = SearchWindows(items, {10, 20}, 30, 1, unlimited.work);
+  EXPECT_EQ(limited.offsets, unlimited.offsets);
+  EXPECT_EQ(limited.peak, 30);
+  EXPECT_EQ(limited.work, unlimited.work);
+}
+
 // From skyline packings of random inputs (alignments 1-16, some fixed
 // items): every result is a valid packing no higher than its start, fixed
 // items stay, and the same input gives the same offsets.
