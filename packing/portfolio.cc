@@ -343,6 +343,24 @@ void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_sta
   }
 }
 
+// The members an effort admits and its lane plan for them, before anything
+// runs (AdmitMembers, PlanLanes); the members it does not admit go to
+// `report` as skipped.
+std::vector<MemberRun> PlannedAt(PackEffort effort, const InputShape& shape, PackReport& report) {
+  const EffortBudget budget = BudgetFor(effort, shape);
+  std::vector<MemberRun> runs;
+  for (PackingAlgorithm member : AdmitMembers(shape, budget, report)) {
+    MemberRun run;
+    run.member = member;
+    run.estimate = EstimatedWork(member, shape);
+    runs.push_back(std::move(run));
+  }
+  const double lane_budget =
+      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
+  PlanLanes(runs, lane_budget, effort != PackEffort::kFast);
+  return runs;
+}
+
 // A run's place in the tie-break: its member's, after every other for a
 // capped run.
 int RankOf(const MemberRun& run) {
@@ -360,33 +378,33 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
 
   PackReport report;
   report.effort = std::string(PackEffortName(options.effort));
-  const std::vector<PackingAlgorithm> admitted = AdmitMembers(shape, budget, report);
-  std::vector<MemberRun> runs;
-  for (PackingAlgorithm member : admitted) {
-    MemberRun run;
-    run.member = member;
-    run.estimate = EstimatedWork(member, shape);
-    runs.push_back(std::move(run));
-  }
+  std::vector<MemberRun> runs = PlannedAt(options.effort, shape, report);
   const double lane_budget =
       budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
-  PlanLanes(runs, lane_budget, options.effort != PackEffort::kFast);
-  // A member skipped for want of work: would the max effort's lane hold
-  // its estimate?
-  const double max_lane_budget = BudgetFor(PackEffort::kMax, shape).member_work / kLanes;
+  // The hints quote what --effort max's own lane plan (made the same way,
+  // before anything runs) gives the member, so that they say what max does.
+  PackReport unused;
+  const std::vector<MemberRun> at_max = PlannedAt(PackEffort::kMax, shape, unused);
+  const auto max_allowance = [&](PackingAlgorithm member) {
+    for (const MemberRun& run : at_max) {
+      if (run.member == member) return run.admitted ? run.allowance : 0.0;
+    }
+    return 0.0;
+  };
+  // A member skipped for want of work: would max let it run to its estimate?
   const auto hint = [&](const MemberRun& run, const std::string& name) {
-    return RaiseEffortHint(options.effort, run.estimate <= max_lane_budget, name);
+    return RaiseEffortHint(options.effort, max_allowance(run.member) >= run.estimate, name);
   };
   // One stopped at its allowance: whether it would finish with more is not
-  // known, so the hint says what the max effort allows it (never more than
-  // kAllowanceFactor x its estimate), when that is more than it had.
+  // known, so the hint says what the max effort allows it, when that is
+  // more than it had.
   const auto stopped_hint = [&](const MemberRun& run, const std::string& name) {
-    const double max_allowance = std::min(max_lane_budget, kAllowanceFactor * run.estimate);
-    if (options.effort == PackEffort::kMax || max_allowance <= run.allowance) {
+    const double at_max_allowance = max_allowance(run.member);
+    if (options.effort == PackEffort::kMax || at_max_allowance <= run.allowance) {
       return RaiseEffortHint(PackEffort::kMax, false, name);
     }
     return fmt::format(" (--effort max allows it up to {}; --algorithm {} runs it alone)",
-                       WorkSeconds(max_allowance), name);
+                       WorkSeconds(at_max_allowance), name);
   };
 
   // The skyline members share one packer (built when one of them fits).
@@ -538,7 +556,8 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   } else if (default_steps == 0) {
     report.members.push_back(SkippedMember(
         search_name, fmt::format("a re-pack of every item is estimated at {} of work, so fewer "
-                                 "than {} steps fit the default search budget; {} runs instead",
+                                 "than {} steps fit the default effort's search budget (which decides this at "
+                                 "every --effort); {} runs instead",
                                  WorkSeconds(EstimatedSearchStepWork(shape)), kMinSearchSteps,
                                  window_name)));
     windows_wanted = true;
