@@ -273,6 +273,10 @@ absl::Status CsvParser::CheckBytes(const Line& line) const {
   }
   for (size_t i = 0; i < line.text.size();) {
     if (line.text[i] == '\0') return Error(line, line.column_base + i + 1, "NUL byte");
+    if (line.text[i] == '\r') {
+      return Error(line, line.column_base + i + 1,
+                   "carriage return inside a line: lines end with LF or CRLF, not CR alone");
+    }
     const size_t length = Utf8SequenceLength(line.text, i);
     if (length == 0) {
       return Error(line, line.column_base + i + 1,
@@ -327,9 +331,18 @@ absl::Status CsvParser::ParseHeader(const Line& line) {
     return !OtherCaseOfColumn(f.text).empty();
   });
   if (!names_a_column) {
+    // A header written with another separator names no column either.
+    const bool tabs = line.text.find('\t') != std::string_view::npos;
+    const bool semicolons = line.text.find(';') != std::string_view::npos;
+    const std::string separator =
+        fields.size() > 1 || !(tabs || semicolons)
+            ? std::string()
+            : fmt::format(" (columns are separated by commas; this line has {})",
+                          tabs ? "tabs" : "semicolons");
     return Error(line, 1,
                  "missing header: the first line must name the columns, e.g. "
-                 "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps')");
+                 "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps')" +
+                     separator);
   }
   std::array<std::int32_t, kColumnCount> seen_at{};
   for (size_t i = 0; i < fields.size(); ++i) {

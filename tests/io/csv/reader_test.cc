@@ -101,6 +101,15 @@ TEST(CsvReaderTest, HeaderErrors) {
   EXPECT_EQ(CsvError("id,lower,upper,size,Alignment\n"),
             "t.csv:1:21: error: unknown column 'Alignment' (column names are lower-case: "
             "'alignment')");
+  // A header with another separator says which.
+  EXPECT_EQ(CsvError("id\tlower\tupper\tsize\na\t0\t3\t4\n"),
+            "t.csv:1:1: error: missing header: the first line must name the columns, e.g. "
+            "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps') (columns are "
+            "separated by commas; this line has tabs)");
+  EXPECT_EQ(CsvError("id;lower;upper;size\na;0;3;4\n"),
+            "t.csv:1:1: error: missing header: the first line must name the columns, e.g. "
+            "'id,lower,upper,size' (optionally with 'alignment', 'offset', 'gaps') (columns are "
+            "separated by commas; this line has semicolons)");
 }
 
 TEST(CsvReaderTest, FieldCount) {
@@ -197,6 +206,13 @@ TEST(CsvReaderTest, LongLine) {
 TEST(CsvReaderTest, BadBytes) {
   EXPECT_EQ(CsvError(std::string("id,lower,upper,size\nab\0c,0,1,4\n", 31)),
             "t.csv:2:3: error: NUL byte");
+  // Lines that end with CR alone (old Mac files) are one line to the reader.
+  EXPECT_EQ(CsvError("id,lower,upper,size\ra,0,3,4\rb,1,2,4\r"),
+            "t.csv:1:20: error: carriage return inside a line: lines end with LF or CRLF, not CR "
+            "alone");
+  EXPECT_EQ(CsvError("id,lower,upper,size\r\na,0,3\r,4\r\n"),
+            "t.csv:2:6: error: carriage return inside a line: lines end with LF or CRLF, not CR "
+            "alone");
   EXPECT_EQ(CsvError("id,lower,upper,size\n\xC3\xA9t\xC3(,0,1,4\n"),
             "t.csv:2:4: error: invalid UTF-8 sequence starting with byte 0xC3");
   EXPECT_EQ(CsvError("id,lower,upper,size\nx\xFF,0,1,4\n"),
