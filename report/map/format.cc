@@ -92,6 +92,8 @@ std::string FormatBytesIn(double bytes, Bytes unit) {
     case Bytes{1} << 20: suffix = "MiB"; break;
     case Bytes{1} << 30: suffix = "GiB"; break;
     case Bytes{1} << 40: suffix = "TiB"; break;
+    case Bytes{1} << 50: suffix = "PiB"; break;
+    case Bytes{1} << 60: suffix = "EiB"; break;
     default: unit = 1; break;
   }
   return fmt::format("{} {}", TrimmedFixed(bytes / static_cast<double>(unit)), suffix);
@@ -101,7 +103,7 @@ std::string FormatBytes(Bytes bytes) {
   if (bytes == 0) return "0 B";
   Bytes unit = 1;
   const Bytes magnitude = bytes < 0 ? -bytes : bytes;
-  while (unit < (Bytes{1} << 40) && magnitude >= unit * 1024) unit *= 1024;
+  while (unit < (Bytes{1} << 60) && magnitude >= unit * 1024) unit *= 1024;
   return FormatBytesIn(static_cast<double>(bytes), unit);
 }
 

@@ -63,7 +63,7 @@ constexpr std::string_view kScript = R"JS((function () {
     v.cur = document.getElementById(v.prefix + "-cursor");
   });
   var view = views[0];
-  var units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  var units = ["B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"];
   var spaces = {};
   D.spaces.forEach(function (s) { spaces[s[0]] = s[1]; });
   function trim(s) {
@@ -73,7 +73,7 @@ constexpr std::string_view kScript = R"JS((function () {
   function bytes(b) {
     if (b === 0) return "0 B";
     var u = 0;
-    while (u < 4 && Math.abs(b) >= Math.pow(1024, u + 1)) u++;
+    while (u < 6 && Math.abs(b) >= Math.pow(1024, u + 1)) u++;
     return trim((b / Math.pow(1024, u)).toFixed(2)) + " " + units[u];
   }
   function exact(b) { return Math.abs(b) < 1024 ? bytes(b) : bytes(b) + " (" + b + " B)"; }

@@ -14,6 +14,9 @@ TEST(MapFormatTest, FormatBytesUsesBinaryUnitsWithTwoDecimals) {
   EXPECT_EQ(FormatBytes(3 * (Bytes{1} << 30) / 4 * 3), "2.25 GiB");
   EXPECT_EQ(FormatBytes(1000000), "976.56 KiB");
   EXPECT_EQ(FormatBytes(-2048), "-2 KiB");
+  // Up to EiB, as the summary's units: a 2^62-byte buffer is not "4194304 TiB".
+  EXPECT_EQ(FormatBytes(Bytes{3} << 50), "3 PiB");
+  EXPECT_EQ(FormatBytes(Bytes{1} << 62), "4 EiB");
 }
 
 // Tooltips and tables give the exact count beside the rounded one, but not
