@@ -1,3 +1,4 @@
+#include <cmath>
 #include "cli/plan_command.h"
 
 #include <algorithm>
@@ -112,6 +113,9 @@ absl::StatusOr<PlanJobOptions> ToPlanJobOptions(const PlanFlags& flags) {
     const std::string spelled = Given(flags.time_limit_option)
                                     ? flags.time_limit_option->results().back()
                                     : fmt::format("{}", flags.time_limit);
+    if (std::isnan(flags.time_limit)) {
+      return UsageError(fmt::format("--time-limit {} is not a number of seconds", spelled));
+    }
     return UsageError(fmt::format("--time-limit {} is outside 0 to 10^6 seconds", spelled));
   }
   options.pools.time_limit_seconds = flags.time_limit;

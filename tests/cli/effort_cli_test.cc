@@ -171,6 +171,9 @@ TEST(EffortCliTest, BadEffortOrTimeLimitIsAUsageError) {
   const CliRun huge = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit 1e400");
   EXPECT_EQ(huge.exit_code, 2);
   EXPECT_THAT(huge.err, HasSubstr("--time-limit 1e400 is outside 0 to 10^6 seconds"));
+  const CliRun nan = Memplan("plan " MEMPLAN_SOURCE_DIR "/examples/mlp.mpir --time-limit nan");
+  EXPECT_EQ(nan.exit_code, 2);
+  EXPECT_THAT(nan.err, HasSubstr("--time-limit nan is not a number of seconds"));
 }
 
 // With a fixed --algorithm the portfolio's flags would be ignored: refused
