@@ -213,9 +213,10 @@ double EstimatedWork(PackingAlgorithm member, const InputShape& shape) {
              1000;
     case PackingAlgorithm::kSkylineLongest:
     case PackingAlgorithm::kSkylineArea:
-    case PackingAlgorithm::kSkylineCrowded:
     case PackingAlgorithm::kSkylineLocalSearch:
       return SkylineWork(shape);
+    case PackingAlgorithm::kSkylineCrowded:
+      return kSkylineCrowdedScale * SkylineWork(shape);
     default: {  // best fit, in-order; kAuto is never asked
       // Each pair is visited once, by the later placed of its two items;
       // an item visits about p / n placed chunks on average.

@@ -122,6 +122,13 @@ double PlacementWork(std::size_t visits, std::size_t items);
 // counted work by it, so that its count tracks its time as its estimate does.
 double BestFitWorkScale(PackingAlgorithm member);
 
+// skyline-crowded's estimate over the other skylines' (SkylineWork): the
+// same sweep after the crowds (MaxLiveDuring, O(n log n)) and their sort.
+// Measured 1.01-1.28x skyline-area's CPU time, side by side, on the member
+// cost table's inputs from 10^4 buffers, median 1.19 (0.80 on
+// synthetic-1000, a 1 ms row; bench/member_cost_table.sh, 8 December 2026).
+inline constexpr double kSkylineCrowdedScale = 1.2;
+
 // Work units counted per skyline step: a queue entry popped (and its floor
 // read from the segment tree), or, up to SkylinePacker's scan limit, one
 // pending item passed over (about 2 ns of CPU measured on the member cost
