@@ -46,10 +46,11 @@ std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, 
   PresortedIntervalTree placed(slots.ranges);
   SeedFixedItems(items, slots, placed);  // fixed items are walls from the start
   std::vector<PlacedChunk> conflicts;
+  Bytes top = 0;  // the highest placed item's top so far
   for (std::size_t i = 0; i < items.size(); ++i) {
     const PackItem& item = items[i];
     if (IsEmpty(item) || item.fixed_offset()) continue;
-    if (poll.Passed()) return std::nullopt;
+    if (poll.Passed(top)) return std::nullopt;
     const Bytes align = EffectiveAlignment(item, alignment);
     conflicts.clear();
     for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {
@@ -73,6 +74,7 @@ std::optional<PackResult> InOrderPackWithin(const std::vector<PackItem>& items, 
       used_end = std::max(used_end, c.offset + c.size);
     }
     offsets[i] = best ? *best : AlignUp(used_end, align);
+    top = std::max(top, offsets[i] + item.size);
     for (std::int32_t slot = slots.first[i]; slot < slots.first[i + 1]; ++slot) {
       placed.Insert(slot, offsets[i], item.size);
     }

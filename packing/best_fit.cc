@@ -88,6 +88,7 @@ std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackIte
   PresortedIntervalTree placed(slots.ranges);
   SeedFixedItems(items, slots, placed);  // fixed items are walls from the start
   ChunkFinder finder;
+  Bytes top = 0;  // the highest placed item's top so far
   for (std::int32_t i : order) {
     const PackItem& item = items[i];
     if (IsEmpty(item) || item.fixed_offset()) continue;
@@ -96,8 +97,10 @@ std::optional<std::vector<Bytes>> BestFitInOrderWithin(const std::vector<PackIte
     offsets[i] = finder.FindBestFitPieces(
         placed, std::span(slots.ranges).subspan(first, last - first), item.size,
         EffectiveAlignment(item, alignment));
+    top = std::max(top, offsets[i] + item.size);
     *work += PlacementWork(finder.last_visits(), items.size());
-    if (*work > work_limit || poll.Passed()) return std::nullopt;
+    const bool passed = poll.Passed(top);
+    if (*work > work_limit || passed) return std::nullopt;
     for (std::int32_t slot = first; slot < last; ++slot) placed.Insert(slot, offsets[i], item.size);
   }
   return offsets;

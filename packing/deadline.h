@@ -7,7 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <optional>
+
+#include "ir/units.h"
 
 namespace memplan {
 
@@ -17,11 +20,23 @@ using PackClock = std::chrono::steady_clock;
 // once a member of a better tie-break rank has reached the lower bound
 // (packing/portfolio.h), since its result could no longer win. Read where
 // the deadline is polled. Default: never.
+// A run whose own packing has risen above the bound is moot too, whatever
+// its rank, once any member has reached the bound: its peak can only grow.
 struct MootWhen {
   const std::atomic<int>* best_rank = nullptr;  // the best rank at the bound so far
   int rank = 0;                                 // this run's rank
+  // The lower bound (bytes); -1: a run is moot by rank alone.
+  Bytes bound = -1;
+  // Where the run's highest top so far is written at each poll that gives
+  // it (DeadlinePoll::Passed(top)); null: not kept.
+  Bytes* top = nullptr;
   bool Now() const {
     return best_rank != nullptr && best_rank->load(std::memory_order_relaxed) < rank;
+  }
+  // `top` (bytes) is above the bound and some member has reached it.
+  bool RoseAbove(Bytes top_so_far) const {
+    return bound >= 0 && top_so_far > bound && best_rank != nullptr &&
+           best_rank->load(std::memory_order_relaxed) != std::numeric_limits<int>::max();
   }
 };
 
@@ -54,6 +69,17 @@ class DeadlinePoll {
     if (passed_ || (!deadline_.at && deadline_.moot.best_rank == nullptr)) return passed_;
     if (++calls_ % kEvery != 0) return false;
     passed_ = deadline_.moot.Now() || (deadline_.at && PackClock::now() >= *deadline_.at);
+    return passed_;
+  }
+  // Passed() for a packer whose highest top so far is `top` (bytes): also
+  // true once that is above the bound of MootWhen and a member reached it.
+  // Writes `top` to MootWhen::top when that is set.
+  bool Passed(Bytes top) {
+    if (deadline_.moot.top != nullptr) *deadline_.moot.top = top;
+    if (passed_ || (!deadline_.at && deadline_.moot.best_rank == nullptr)) return passed_;
+    if (++calls_ % kEvery != 0) return false;
+    passed_ = deadline_.moot.Now() || deadline_.moot.RoseAbove(top) ||
+              (deadline_.at && PackClock::now() >= *deadline_.at);
     return passed_;
   }
 

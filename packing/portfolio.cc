@@ -143,8 +143,26 @@ struct MemberRun {
   double left = 0;                      // work left in its lane when its turn came
   double allowance = 0;                 // work it may count: min(left, 2 x estimate)
   double work = 0;                      // work it counted (online-best-fit: none)
+  // Best fit and in-order: the highest top they had placed when they ended
+  // (their peak when they finish).
+  Bytes top = 0;
   double seconds = 0;
 };
+
+// The members that stop once their own packing rises above a bound some
+// member has reached (MootWhen::RoseAbove): those that poll with their top.
+bool StopsAboveTheBound(PackingAlgorithm member) {
+  switch (member) {
+    case PackingAlgorithm::kBestFitSpatial:
+    case PackingAlgorithm::kBestFitTemporal:
+    case PackingAlgorithm::kBestFitBusiest:
+    case PackingAlgorithm::kBestFitStartTime:
+    case PackingAlgorithm::kInOrder:
+      return true;
+    default:
+      return false;
+  }
+}
 
 using SkylineRuns = std::array<const MemberRun*, 3>;  // by SkylineOrder; all ran
 
@@ -445,9 +463,11 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
         run.hit_deadline = true;
         continue;
       }
-      // It stops early once a member of a better rank reaches the bound:
-      // it is then reported not needed, whether it finished or not.
-      const PackDeadline stop(deadline.at, MootWhen{&bound_rank, RankOf(run)});
+      // It stops early once a member of a better rank reaches the bound,
+      // or once any member has and its own packing is above it: it is then
+      // reported not needed, whether it finished or not.
+      const PackDeadline stop(deadline.at,
+                              MootWhen{&bound_rank, RankOf(run), lower_bound, &run.top});
       RunMember(items, options.alignment, skyline ? &*skyline : nullptr, stop, run);
       reached_bound(run);
     }
@@ -475,6 +495,16 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
     if (k > 0 && run.admitted && RankOf(run) > cut_rank) {
       ran.push_back(SkippedMember(name,
                             "not needed: " + cut_by + " reached the lower bound and wins ties"));
+      continue;
+    }
+    // Its peak is above the bound (finished) or would be (its packing had
+    // passed the bound when it stopped): whether it finished depends on
+    // timing, so both read the same.
+    if (k > 0 && run.started && cut_rank != std::numeric_limits<int>::max() &&
+        StopsAboveTheBound(run.member) &&
+        (run.result ? run.result->peak : run.top) > lower_bound) {
+      ran.push_back(SkippedMember(name, "not needed: its packing rose above the lower bound, "
+                                        "which " + cut_by + " reached"));
       continue;
     }
     if (run.hit_deadline) {

@@ -46,7 +46,11 @@
 //    by" the best-ranked member at the bound, even one that already ran);
 //    members of a better rank still run, so the outcome and the report are
 //    the same for any thread count. A member of a worse rank that is
-//    running stops within 16 of its steps (packing/deadline.h, MootWhen).
+//    running stops within 16 of its steps (packing/deadline.h, MootWhen),
+//    and so does a best-fit or in-order member of any rank whose own
+//    packing has risen above the bound (its peak could only be higher;
+//    MootWhen::RoseAbove); it is reported "not needed" whether it stopped
+//    or had finished, so the report does not depend on timing either.
 // 4. When the best peak is still above the bound and the three skyline
 //    members ran, two local searches (local_search.h), and a third when the
 //    skyline-crowded packing is the lowest start (SearchStarts), share the

@@ -3,6 +3,7 @@
 // for any thread count, and usage errors.
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "cli_runner.h"
@@ -35,6 +36,30 @@ std::string MixedCsv(const std::string& dir) {
   const std::string path = dir + "/mixed.csv";
   WriteText(path, text);
   return path;
+}
+
+// A best-fit or in-order member of a better tie-break rank than the member
+// at the bound stops once its own packing is above the bound (its peak
+// can only grow), and reads "not needed" whether it stopped or finished:
+// one thread (members in turn, each to its end) and two give the same
+// output.
+TEST(EffortCliTest, AMemberAboveTheBoundIsNotNeededForAnyThreadCount) {
+  const std::string csv = MEMPLAN_SOURCE_DIR "/tests/data/csv/rose_above_bound.csv";
+  const CliRun one = RunMemplan("MEMPLAN_THREADS=1 ", "plan " + csv);
+  const CliRun two = RunMemplan("MEMPLAN_THREADS=2 ", "plan " + csv);
+  ASSERT_EQ(one.exit_code, 0) << one.err;
+  EXPECT_EQ(one.out, two.out);
+  EXPECT_THAT(one.out, HasSubstr("algorithm: skyline-crowded;"));
+  int rose = 0;
+  std::istringstream lines(one.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("rose above") == std::string::npos) continue;
+    ++rose;
+    EXPECT_THAT(line, ::testing::MatchesRegex("  skipped  (best-fit-[a-z-]+|in-order) +not "
+                                              "needed: its packing rose above the lower bound, "
+                                              "which skyline-crowded reached"));
+  }
+  EXPECT_EQ(rose, 5);  // the four best-fit orders and in-order
 }
 
 TEST(EffortCliTest, JsonNamesTheMembersAndIsTheSameForAnyThreadCount) {
