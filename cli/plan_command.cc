@@ -1,7 +1,7 @@
-#include <cmath>
 #include "cli/plan_command.h"
 
 #include <algorithm>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <optional>

@@ -361,6 +361,12 @@ void PlanLanes(std::vector<MemberRun>& runs, double lane_budget, bool capped_sta
   }
 }
 
+// Each lane's share of the members' work (infinite: every member runs).
+double LaneBudget(const EffortBudget& budget) {
+  return budget.every_member ? std::numeric_limits<double>::infinity()
+                             : budget.member_work / kLanes;
+}
+
 // The members an effort admits and its lane plan for them, before anything
 // runs (AdmitMembers, PlanLanes); the members it does not admit go to
 // `report` as skipped.
@@ -373,9 +379,7 @@ std::vector<MemberRun> PlannedAt(PackEffort effort, const InputShape& shape, Pac
     run.estimate = EstimatedWork(member, shape);
     runs.push_back(std::move(run));
   }
-  const double lane_budget =
-      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
-  PlanLanes(runs, lane_budget, effort != PackEffort::kFast);
+  PlanLanes(runs, LaneBudget(budget), effort != PackEffort::kFast);
   return runs;
 }
 
@@ -397,8 +401,7 @@ PackResult AutoPack(const std::vector<PackItem>& items, const PackOptions& optio
   PackReport report;
   report.effort = std::string(PackEffortName(options.effort));
   std::vector<MemberRun> runs = PlannedAt(options.effort, shape, report);
-  const double lane_budget =
-      budget.every_member ? std::numeric_limits<double>::infinity() : budget.member_work / kLanes;
+  const double lane_budget = LaneBudget(budget);
   // The hints quote what --effort max's own lane plan (made the same way,
   // before anything runs) gives the member, so that they say what max does.
   PackReport unused;
